@@ -1,0 +1,495 @@
+// Element-wise benchmarks: xlet beside its peers (plain loops, Eigen's Tensor module, xtensor) in
+// one executable, f32, at 1 and 2 threads. Every case reports the bytes its kernel must move
+// (SetBytesProcessed), so GB/s compare directly across cases and against the STREAM-style triad.
+//
+// Names: BM_<case>/<impl>/threads:<t>/real_time, e.g. BM_add/xlet/threads:2/real_time. A script
+// pairs rows by <case> and <t>. Results and the commands to reproduce them: docs/performance.md.
+//
+// Built twice (bench/CMakeLists.txt): elementwise_bench has every peer except xtensor's TBB build;
+// elementwise_bench_xtensor_tbb (XLET_BENCH_XTENSOR_TBB_BUILD, XTENSOR_USE_TBB) has the xtensor_tbb
+// peers plus xlet and the triad as in-process references, because XTENSOR_USE_TBB changes every
+// xtensor assignment in the program.
+//
+// Minimum time per benchmark defaults to 0.5 s (main() below); override with
+// --benchmark_min_time=<seconds>.
+#include <benchmark/benchmark.h>
+
+#include <tbb/blocked_range.h>
+#include <tbb/global_control.h>
+#include <tbb/parallel_for.h>
+#include <tbb/partitioner.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <xlet/xlet.hpp>
+
+#if defined(XLET_BENCH_HAVE_EIGEN) && !defined(XLET_BENCH_XTENSOR_TBB_BUILD)
+#define XLET_BENCH_EIGEN 1
+#include <Eigen/Core>
+#include <unsupported/Eigen/CXX11/Tensor>
+#endif
+#if defined(XLET_BENCH_HAVE_XTENSOR)
+#define XLET_BENCH_XTENSOR 1
+#include <xtensor/xfixed.hpp>
+#include <xtensor/xmath.hpp>
+#include <xtensor/xnoalias.hpp>
+#include <xtensor/xtensor.hpp>
+#endif
+
+namespace {
+
+constexpr std::size_t n_flat = std::size_t{1} << 24; // 16 Mi floats = 64 MiB per array
+constexpr std::size_t n_rows = 4096, n_cols = 4096;  // broadcast case: [4096,4096] + [4096]
+constexpr std::size_t n_mat = n_rows * n_cols;
+constexpr float triad_s = 1.5f;
+
+// Bytes each kernel must move per evaluation (reads + writes of the arrays, no write-allocate).
+constexpr std::int64_t bytes_add = 12 * static_cast<std::int64_t>(n_flat);   // a, b in; y out
+constexpr std::int64_t bytes_fused = 16 * static_cast<std::int64_t>(n_flat); // a, b, c in; y out
+constexpr std::int64_t bytes_bcast = 8 * static_cast<std::int64_t>(n_mat) + 4 * static_cast<std::int64_t>(n_cols);
+constexpr std::int64_t bytes_triad = 12 * static_cast<std::int64_t>(n_flat); // b, c in; a out
+constexpr std::int64_t bytes_4x4 = 3 * 16 * 4;                                 // a, b in; y out
+
+// ---- Data: deterministic, non-trivial, finite and normal (no denormals, no NaN) ------------------
+
+inline float gen(std::size_t i, std::uint32_t seed, float lo, float hi) {
+    std::uint32_t x = static_cast<std::uint32_t>(i) * 0x9E3779B1u ^ (seed * 0x85EBCA77u + 0x165667B1u);
+    x ^= x >> 15;
+    x *= 0x2C1B3C6Du;
+    x ^= x >> 12;
+    x *= 0x297A2D39u;
+    x ^= x >> 15;
+    return lo + (hi - lo) * static_cast<float>(x >> 8) * (1.0f / 16777216.0f);
+}
+// Operand k of every case: a, b in [0.5, 2), c in [-4, 4) (exp stays in [0.018, 55]).
+inline float in_a(std::size_t i) { return gen(i, 1, 0.5f, 2.0f); }
+inline float in_b(std::size_t i) { return gen(i, 2, 0.5f, 2.0f); }
+inline float in_c(std::size_t i) { return gen(i, 3, -4.0f, 4.0f); }
+inline float in_v(std::size_t i) { return gen(i, 4, -1.0f, 1.0f); }
+
+template<class F> void fill(float* p, std::size_t n, F f) {
+    for (std::size_t i = 0; i < n; ++i) p[i] = f(i);
+}
+
+// Reference values; max here is XLA's (NaN-propagating), but no input is NaN so any max agrees.
+inline float ref_add(std::size_t i) { return in_a(i) + in_b(i); }
+inline float ref_fused(std::size_t i) {
+    float a = in_a(i), b = in_b(i), c = in_c(i);
+    return a * b + std::exp(c) - std::max(a, c);
+}
+inline float ref_bcast(std::size_t i) { return in_a(i) + in_v(i % n_cols); }
+inline float ref_triad(std::size_t i) { return in_b(i) + triad_s * in_c(i); }
+
+// Spot-check a result so nothing can be optimised away and a wrong kernel cannot post a number.
+template<class F> void check(benchmark::State& st, const float* y, std::size_t n, F ref, float rel_tol = 0.0f) {
+    for (std::size_t i : {std::size_t{0}, std::size_t{1}, n / 3, n / 2 + 7, n - 1}) {
+        float want = ref(i), got = y[i];
+        if (!(std::fabs(got - want) <= rel_tol * std::fabs(want))) {
+            char msg[160];
+            std::snprintf(msg, sizeof msg, "wrong result at %zu: got %.9g, want %.9g", i, double(got), double(want));
+            st.SkipWithError(msg);
+            return;
+        }
+    }
+}
+constexpr float fused_tol = 4e-6f; // exp implementations differ by an ulp or two
+
+void set_bytes(benchmark::State& st, std::int64_t per_iteration) {
+    st.SetBytesProcessed(static_cast<std::int64_t>(st.iterations()) * per_iteration);
+}
+
+// TBB-based code (xlet, loop_tbb, xtensor_tbb) runs on at most `threads` threads.
+struct tbb_threads {
+    tbb::global_control gc;
+    explicit tbb_threads(int threads) : gc(tbb::global_control::max_allowed_parallelism, static_cast<std::size_t>(threads)) {}
+};
+
+// Plain loops, run on [i0, i1); 2-thread versions split the range statically with TBB.
+void loop_add(float* __restrict y, const float* __restrict a, const float* __restrict b, std::size_t i0, std::size_t i1) {
+    for (std::size_t i = i0; i < i1; ++i) y[i] = a[i] + b[i];
+}
+void loop_fused(float* __restrict y, const float* __restrict a, const float* __restrict b, const float* __restrict c,
+                std::size_t i0, std::size_t i1) {
+    // std::exp does not vectorise without -ffast-math: this is the naive scalar-exp loop.
+    for (std::size_t i = i0; i < i1; ++i) y[i] = a[i] * b[i] + std::exp(c[i]) - std::max(a[i], c[i]);
+}
+void loop_bcast(float* __restrict y, const float* __restrict m, const float* __restrict v, std::size_t r0, std::size_t r1) {
+    for (std::size_t r = r0; r < r1; ++r)
+        for (std::size_t j = 0; j < n_cols; ++j) y[r * n_cols + j] = m[r * n_cols + j] + v[j];
+}
+void loop_triad(float* __restrict a, const float* __restrict b, const float* __restrict c, float s, std::size_t i0,
+                std::size_t i1) {
+    for (std::size_t i = i0; i < i1; ++i) a[i] = b[i] + s * c[i];
+}
+template<class F> void static_parallel(std::size_t n, F f) {
+    tbb::parallel_for(
+        tbb::blocked_range<std::size_t>(0, n), [&](const tbb::blocked_range<std::size_t>& r) { f(r.begin(), r.end()); },
+        tbb::static_partitioner{});
+}
+
+struct loop_buffers {
+    std::unique_ptr<float[]> y, a, b, c;
+    explicit loop_buffers(std::size_t n, int operands)
+        : y(new float[n]), a(new float[n]), b(operands > 1 ? new float[n] : nullptr), c(operands > 2 ? new float[n] : nullptr) {
+        std::fill_n(y.get(), n, 0.0f);
+    }
+};
+
+// ======================= y = a + b ===============================================================
+
+void BM_add_xlet(benchmark::State& st, int threads) {
+    tbb_threads tc(threads);
+    auto y = std::make_unique<xlet::f32<n_flat>>();
+    auto a = std::make_unique<xlet::f32<n_flat>>();
+    auto b = std::make_unique<xlet::f32<n_flat>>();
+    fill(a->data(), n_flat, in_a);
+    fill(b->data(), n_flat, in_b);
+    for (auto _ : st) {
+        *y = *a + *b;
+        benchmark::ClobberMemory();
+    }
+    check(st, y->data(), n_flat, ref_add);
+    set_bytes(st, bytes_add);
+}
+
+void BM_add_loop(benchmark::State& st, int threads) {
+    tbb_threads tc(threads);
+    loop_buffers d(n_flat, 2);
+    fill(d.a.get(), n_flat, in_a);
+    fill(d.b.get(), n_flat, in_b);
+    for (auto _ : st) {
+        if (threads == 1) loop_add(d.y.get(), d.a.get(), d.b.get(), 0, n_flat);
+        else static_parallel(n_flat, [&](std::size_t i0, std::size_t i1) { loop_add(d.y.get(), d.a.get(), d.b.get(), i0, i1); });
+        benchmark::ClobberMemory();
+    }
+    check(st, d.y.get(), n_flat, ref_add);
+    set_bytes(st, bytes_add);
+}
+
+#if XLET_BENCH_EIGEN
+using etensor1 = Eigen::Tensor<float, 1, Eigen::RowMajor>;
+using etensor2 = Eigen::Tensor<float, 2, Eigen::RowMajor>;
+
+// Eigen's Tensor module: DefaultDevice (threads == 0 here means "no pool") or a ThreadPoolDevice.
+template<class Assign> void eigen_run(benchmark::State& st, int threads, Assign assign) {
+    if (threads == 0) {
+        for (auto _ : st) {
+            assign(Eigen::DefaultDevice{});
+            benchmark::ClobberMemory();
+        }
+    } else {
+        Eigen::ThreadPool pool(threads);
+        Eigen::ThreadPoolDevice dev(&pool, threads);
+        for (auto _ : st) {
+            assign(dev);
+            benchmark::ClobberMemory();
+        }
+    }
+}
+
+void BM_add_eigen(benchmark::State& st, int threads) {
+    etensor1 y(static_cast<Eigen::Index>(n_flat)), a(static_cast<Eigen::Index>(n_flat)), b(static_cast<Eigen::Index>(n_flat));
+    fill(y.data(), n_flat, [](std::size_t) { return 0.0f; });
+    fill(a.data(), n_flat, in_a);
+    fill(b.data(), n_flat, in_b);
+    eigen_run(st, threads, [&](const auto& dev) { y.device(dev) = a + b; });
+    check(st, y.data(), n_flat, ref_add);
+    set_bytes(st, bytes_add);
+}
+#endif
+
+#if XLET_BENCH_XTENSOR
+using xtensor1 = xt::xtensor<float, 1>;
+using xtensor2 = xt::xtensor<float, 2>;
+
+// xt::noalias: without it xtensor assigns through a temporary.
+void BM_add_xtensor(benchmark::State& st, int threads) {
+    tbb_threads tc(threads);
+    xtensor1 y = xt::zeros<float>({n_flat});
+    xtensor1 a = xt::empty<float>({n_flat}), b = xt::empty<float>({n_flat});
+    fill(a.data(), n_flat, in_a);
+    fill(b.data(), n_flat, in_b);
+    for (auto _ : st) {
+        xt::noalias(y) = a + b;
+        benchmark::ClobberMemory();
+    }
+    check(st, y.data(), n_flat, ref_add);
+    set_bytes(st, bytes_add);
+}
+#endif
+
+// ======================= y = a*b + exp(c) - max(a, c) ============================================
+
+void BM_fused_xlet(benchmark::State& st, int threads) {
+    tbb_threads tc(threads);
+    auto y = std::make_unique<xlet::f32<n_flat>>();
+    auto a = std::make_unique<xlet::f32<n_flat>>();
+    auto b = std::make_unique<xlet::f32<n_flat>>();
+    auto c = std::make_unique<xlet::f32<n_flat>>();
+    fill(a->data(), n_flat, in_a);
+    fill(b->data(), n_flat, in_b);
+    fill(c->data(), n_flat, in_c);
+    for (auto _ : st) {
+        *y = *a * *b + xlet::exp(*c) - xlet::max(*a, *c); // XLA max: NaN-propagating, +0 > -0
+        benchmark::ClobberMemory();
+    }
+    check(st, y->data(), n_flat, ref_fused, fused_tol);
+    set_bytes(st, bytes_fused);
+}
+
+void BM_fused_loop(benchmark::State& st, int threads) {
+    tbb_threads tc(threads);
+    loop_buffers d(n_flat, 3);
+    fill(d.a.get(), n_flat, in_a);
+    fill(d.b.get(), n_flat, in_b);
+    fill(d.c.get(), n_flat, in_c);
+    for (auto _ : st) {
+        if (threads == 1) loop_fused(d.y.get(), d.a.get(), d.b.get(), d.c.get(), 0, n_flat);
+        else static_parallel(n_flat, [&](std::size_t i0, std::size_t i1) { loop_fused(d.y.get(), d.a.get(), d.b.get(), d.c.get(), i0, i1); });
+        benchmark::ClobberMemory();
+    }
+    check(st, d.y.get(), n_flat, ref_fused, fused_tol);
+    set_bytes(st, bytes_fused);
+}
+
+#if XLET_BENCH_EIGEN
+// cwiseMax<PropagateNaN>: the same NaN semantics as XLA's max (Eigen's default PropagateFast is not).
+void BM_fused_eigen(benchmark::State& st, int threads) {
+    etensor1 y(static_cast<Eigen::Index>(n_flat)), a(static_cast<Eigen::Index>(n_flat)), b(static_cast<Eigen::Index>(n_flat)),
+        c(static_cast<Eigen::Index>(n_flat));
+    fill(y.data(), n_flat, [](std::size_t) { return 0.0f; });
+    fill(a.data(), n_flat, in_a);
+    fill(b.data(), n_flat, in_b);
+    fill(c.data(), n_flat, in_c);
+    eigen_run(st, threads, [&](const auto& dev) { y.device(dev) = a * b + c.exp() - a.template cwiseMax<Eigen::PropagateNaN>(c); });
+    check(st, y.data(), n_flat, ref_fused, fused_tol);
+    set_bytes(st, bytes_fused);
+}
+#endif
+
+#if XLET_BENCH_XTENSOR
+// Two peers for max: xt::fmax is IEEE fmax (a NaN operand loses: fmax(NaN, 1) = 1), unlike XLA's
+// max, which propagates NaN; xt::maximum maps to xsimd::max (x86 max_ps: returns the second
+// operand when either is NaN), so neither matches XLA exactly. The inputs hold no NaN.
+template<bool Fmax> void BM_fused_xtensor(benchmark::State& st, int threads) {
+    tbb_threads tc(threads);
+    xtensor1 y = xt::zeros<float>({n_flat});
+    xtensor1 a = xt::empty<float>({n_flat}), b = xt::empty<float>({n_flat}), c = xt::empty<float>({n_flat});
+    fill(a.data(), n_flat, in_a);
+    fill(b.data(), n_flat, in_b);
+    fill(c.data(), n_flat, in_c);
+    for (auto _ : st) {
+        if constexpr (Fmax) xt::noalias(y) = a * b + xt::exp(c) - xt::fmax(a, c);
+        else xt::noalias(y) = a * b + xt::exp(c) - xt::maximum(a, c);
+        benchmark::ClobberMemory();
+    }
+    check(st, y.data(), n_flat, ref_fused, fused_tol);
+    set_bytes(st, bytes_fused);
+}
+#endif
+
+// ======================= [4096,4096] + [4096], broadcast_dimensions {1} ===========================
+
+void BM_bcast_xlet(benchmark::State& st, int threads) {
+    tbb_threads tc(threads);
+    auto y = std::make_unique<xlet::f32<n_rows, n_cols>>();
+    auto m = std::make_unique<xlet::f32<n_rows, n_cols>>();
+    auto v = std::make_unique<xlet::f32<n_cols>>();
+    fill(m->data(), n_mat, in_a);
+    fill(v->data(), n_cols, in_v);
+    for (auto _ : st) {
+        *y = xlet::add(*m, *v, xlet::dims<1>);
+        benchmark::ClobberMemory();
+    }
+    check(st, y->data(), n_mat, ref_bcast);
+    set_bytes(st, bytes_bcast);
+}
+
+void BM_bcast_loop(benchmark::State& st, int threads) {
+    tbb_threads tc(threads);
+    loop_buffers d(n_mat, 2); // a: the matrix, b: the vector (allocated n_mat, uses n_cols)
+    fill(d.a.get(), n_mat, in_a);
+    fill(d.b.get(), n_cols, in_v);
+    for (auto _ : st) {
+        if (threads == 1) loop_bcast(d.y.get(), d.a.get(), d.b.get(), 0, n_rows);
+        else static_parallel(n_rows, [&](std::size_t r0, std::size_t r1) { loop_bcast(d.y.get(), d.a.get(), d.b.get(), r0, r1); });
+        benchmark::ClobberMemory();
+    }
+    check(st, d.y.get(), n_mat, ref_bcast);
+    set_bytes(st, bytes_bcast);
+}
+
+#if XLET_BENCH_EIGEN
+void BM_bcast_eigen(benchmark::State& st, int threads) {
+    const auto R = static_cast<Eigen::Index>(n_rows), C = static_cast<Eigen::Index>(n_cols);
+    etensor2 y(R, C), m(R, C);
+    etensor1 v(C);
+    fill(y.data(), n_mat, [](std::size_t) { return 0.0f; });
+    fill(m.data(), n_mat, in_a);
+    fill(v.data(), n_cols, in_v);
+    const Eigen::array<Eigen::Index, 2> shape{1, C}, times{R, 1};
+    eigen_run(st, threads, [&](const auto& dev) { y.device(dev) = m + v.reshape(shape).broadcast(times); });
+    check(st, y.data(), n_mat, ref_bcast);
+    set_bytes(st, bytes_bcast);
+}
+#endif
+
+#if XLET_BENCH_XTENSOR
+void BM_bcast_xtensor(benchmark::State& st, int threads) {
+    tbb_threads tc(threads);
+    xtensor2 y = xt::zeros<float>({n_rows, n_cols});
+    xtensor2 m = xt::empty<float>({n_rows, n_cols});
+    xtensor1 v = xt::empty<float>({n_cols});
+    fill(m.data(), n_mat, in_a);
+    fill(v.data(), n_cols, in_v);
+    for (auto _ : st) {
+        xt::noalias(y) = m + v; // numpy broadcasting: v along the last dimension
+        benchmark::ClobberMemory();
+    }
+    check(st, y.data(), n_mat, ref_bcast);
+    set_bytes(st, bytes_bcast);
+}
+#endif
+
+// ======================= STREAM triad a = b + s*c (the bandwidth limit) =========================
+
+void BM_triad_loop(benchmark::State& st, int threads) {
+    tbb_threads tc(threads);
+    loop_buffers d(n_flat, 3); // y: a (output), a: b, b: c
+    fill(d.a.get(), n_flat, in_b);
+    fill(d.b.get(), n_flat, in_c);
+    for (auto _ : st) {
+        if (threads == 1) loop_triad(d.y.get(), d.a.get(), d.b.get(), triad_s, 0, n_flat);
+        else static_parallel(n_flat, [&](std::size_t i0, std::size_t i1) { loop_triad(d.y.get(), d.a.get(), d.b.get(), triad_s, i0, i1); });
+        benchmark::ClobberMemory();
+    }
+    check(st, d.y.get(), n_flat, ref_triad);
+    set_bytes(st, bytes_triad);
+}
+
+void BM_triad_xlet(benchmark::State& st, int threads) {
+    tbb_threads tc(threads);
+    auto a = std::make_unique<xlet::f32<n_flat>>();
+    auto b = std::make_unique<xlet::f32<n_flat>>();
+    auto c = std::make_unique<xlet::f32<n_flat>>();
+    fill(b->data(), n_flat, in_b);
+    fill(c->data(), n_flat, in_c);
+    for (auto _ : st) {
+        *a = *b + triad_s * *c;
+        benchmark::ClobberMemory();
+    }
+    check(st, a->data(), n_flat, ref_triad);
+    set_bytes(st, bytes_triad);
+}
+
+// ======================= 4x4 static add (latency of a tiny op) ===================================
+// Inputs are "modified" (DoNotOptimize) before and the output "read" after every iteration, so
+// each iteration loads a and b and stores y.
+
+void BM_add4x4_xlet(benchmark::State& st, int) {
+    xlet::f32<4, 4> a, b, y;
+    fill(a.data(), 16, in_a);
+    fill(b.data(), 16, in_b);
+    for (auto _ : st) {
+        benchmark::DoNotOptimize(a);
+        benchmark::DoNotOptimize(b);
+        y = a + b;
+        benchmark::DoNotOptimize(y);
+        benchmark::ClobberMemory();
+    }
+    check(st, y.data(), 16, ref_add);
+    set_bytes(st, bytes_4x4);
+}
+
+void BM_add4x4_loop(benchmark::State& st, int) {
+    alignas(64) float a[16], b[16], y[16];
+    fill(a, 16, in_a);
+    fill(b, 16, in_b);
+    for (auto _ : st) {
+        benchmark::DoNotOptimize(a);
+        benchmark::DoNotOptimize(b);
+        for (int i = 0; i < 16; ++i) y[i] = a[i] + b[i];
+        benchmark::DoNotOptimize(y);
+        benchmark::ClobberMemory();
+    }
+    check(st, y, 16, ref_add);
+    set_bytes(st, bytes_4x4);
+}
+
+#if XLET_BENCH_EIGEN
+void BM_add4x4_eigen(benchmark::State& st, int) {
+    Eigen::Matrix4f a, b, y;
+    fill(a.data(), 16, in_a); // element order is irrelevant for an element-wise add
+    fill(b.data(), 16, in_b);
+    for (auto _ : st) {
+        benchmark::DoNotOptimize(a);
+        benchmark::DoNotOptimize(b);
+        y = a + b;
+        benchmark::DoNotOptimize(y);
+        benchmark::ClobberMemory();
+    }
+    check(st, y.data(), 16, ref_add);
+    set_bytes(st, bytes_4x4);
+}
+#endif
+
+#if XLET_BENCH_XTENSOR
+void BM_add4x4_xtensor(benchmark::State& st, int) {
+    xt::xtensor_fixed<float, xt::xshape<4, 4>> a, b, y;
+    fill(a.data(), 16, in_a);
+    fill(b.data(), 16, in_b);
+    for (auto _ : st) {
+        benchmark::DoNotOptimize(a);
+        benchmark::DoNotOptimize(b);
+        xt::noalias(y) = a + b;
+        benchmark::DoNotOptimize(y);
+        benchmark::ClobberMemory();
+    }
+    check(st, y.data(), 16, ref_add);
+    set_bytes(st, bytes_4x4);
+}
+#endif
+
+// ======================= registration ============================================================
+
+void reg(const std::string& name, void (*fn)(benchmark::State&, int), int threads) {
+    benchmark::RegisterBenchmark((name + "/threads:" + std::to_string(threads)).c_str(), [fn, threads](benchmark::State& st) { fn(st, threads); })
+        ->UseRealTime()
+        ->Unit(benchmark::kMillisecond);
+}
+
+void register_all() {
+#if !defined(XLET_BENCH_XTENSOR_TBB_BUILD)
+    for (int t : {1, 2}) reg("BM_add/xlet", BM_add_xlet, t);
+    reg("BM_add/loop", BM_add_loop, 1);
+    reg("BM_add/loop_tbb", BM_add_loop, 2);
+#if XLET_BENCH_EIGEN
+    reg("BM_add/eigen", BM_add_eigen, 0 + 1); // DefaultDevice: see eigen_run (threads 1 -> pool)
+#endif
+#endif
+    // (placeholder replaced below)
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    // Default --benchmark_min_time=0.5 unless the caller gives one (keeps the run near 1-2 min).
+    std::vector<char*> args(argv, argv + argc);
+    bool has_min_time = std::any_of(args.begin(), args.end(), [](const char* a) { return std::strncmp(a, "--benchmark_min_time", 20) == 0; });
+    static char min_time[] = "--benchmark_min_time=0.5";
+    if (!has_min_time) args.insert(args.begin() + 1, min_time);
+    int n = static_cast<int>(args.size());
+    register_all();
+    benchmark::Initialize(&n, args.data());
+    if (benchmark::ReportUnrecognizedArguments(n, args.data())) return 1;
+    benchmark::RunSpecifiedBenchmarks();
+    benchmark::Shutdown();
+    return 0;
+}

@@ -1,0 +1,68 @@
+// Element types of XLA and their traits: kind, bit width, XLA name, and the type computations run in.
+#pragma once
+#include <complex>
+#include <concepts>
+#include <cstdint>
+#include <string_view>
+#include <type_traits>
+
+#include "float16.hpp"
+
+namespace xlet {
+
+enum class kind { pred, signed_int, unsigned_int, floating, complex };
+
+template<class T> struct element_traits; // only the 15 XLA element types have traits
+
+namespace detail {
+template<class T, kind K, int Bits, class Compute, char... Name>
+struct traits_base {
+    static constexpr xlet::kind kind = K;
+    static constexpr int bits = Bits;
+    // f16 and bf16 compute in f32 and round after every op (docs/semantics.md).
+    using compute_type = Compute;
+    static constexpr char name_chars[] = {Name..., '\0'};
+    static constexpr std::string_view name{name_chars, sizeof...(Name)};
+};
+} // namespace detail
+
+// clang-format off
+template<> struct element_traits<bool>          : detail::traits_base<bool, kind::pred, 1, bool, 'p','r','e','d'> {};
+template<> struct element_traits<std::int8_t>   : detail::traits_base<std::int8_t, kind::signed_int, 8, std::int8_t, 's','8'> {};
+template<> struct element_traits<std::int16_t>  : detail::traits_base<std::int16_t, kind::signed_int, 16, std::int16_t, 's','1','6'> {};
+template<> struct element_traits<std::int32_t>  : detail::traits_base<std::int32_t, kind::signed_int, 32, std::int32_t, 's','3','2'> {};
+template<> struct element_traits<std::int64_t>  : detail::traits_base<std::int64_t, kind::signed_int, 64, std::int64_t, 's','6','4'> {};
+template<> struct element_traits<std::uint8_t>  : detail::traits_base<std::uint8_t, kind::unsigned_int, 8, std::uint8_t, 'u','8'> {};
+template<> struct element_traits<std::uint16_t> : detail::traits_base<std::uint16_t, kind::unsigned_int, 16, std::uint16_t, 'u','1','6'> {};
+template<> struct element_traits<std::uint32_t> : detail::traits_base<std::uint32_t, kind::unsigned_int, 32, std::uint32_t, 'u','3','2'> {};
+template<> struct element_traits<std::uint64_t> : detail::traits_base<std::uint64_t, kind::unsigned_int, 64, std::uint64_t, 'u','6','4'> {};
+template<> struct element_traits<half>          : detail::traits_base<half, kind::floating, 16, float, 'f','1','6'> {};
+template<> struct element_traits<bfloat16>      : detail::traits_base<bfloat16, kind::floating, 16, float, 'b','f','1','6'> {};
+template<> struct element_traits<float>         : detail::traits_base<float, kind::floating, 32, float, 'f','3','2'> {};
+template<> struct element_traits<double>        : detail::traits_base<double, kind::floating, 64, double, 'f','6','4'> {};
+template<> struct element_traits<std::complex<float>>  : detail::traits_base<std::complex<float>, kind::complex, 64, std::complex<float>, 'c','6','4'> {};
+template<> struct element_traits<std::complex<double>> : detail::traits_base<std::complex<double>, kind::complex, 128, std::complex<double>, 'c','1','2','8'> {};
+// clang-format on
+
+template<class T>
+concept element = requires { element_traits<std::remove_cv_t<T>>::bits; };
+
+template<element T> using compute_t = typename element_traits<T>::compute_type;
+template<element T> inline constexpr kind kind_of = element_traits<T>::kind;
+template<element T> inline constexpr std::string_view xla_name = element_traits<T>::name;
+
+template<class T> inline constexpr bool is_pred = std::is_same_v<T, bool>;
+template<class T> inline constexpr bool is_signed_int = element<T> && kind_of<T> == kind::signed_int;
+template<class T> inline constexpr bool is_unsigned_int = element<T> && kind_of<T> == kind::unsigned_int;
+template<class T> inline constexpr bool is_integer = is_signed_int<T> || is_unsigned_int<T>;
+template<class T> inline constexpr bool is_float = element<T> && kind_of<T> == kind::floating;
+template<class T> inline constexpr bool is_complex = element<T> && kind_of<T> == kind::complex;
+// f16/bf16: stored narrow, computed in f32.
+template<class T> inline constexpr bool is_narrow_float = std::is_same_v<T, half> || std::is_same_v<T, bfloat16>;
+
+// The real type of a complex element type (c64 → f32); the type itself otherwise.
+template<class T> struct real_of { using type = T; };
+template<class T> struct real_of<std::complex<T>> { using type = T; };
+template<class T> using real_t = typename real_of<T>::type;
+
+} // namespace xlet

@@ -1,0 +1,118 @@
+// Broadcasting (spec: "Broadcasting", BroadcastInDim, the broadcast_dimensions variant of the
+// element-wise binary ops) as compile-time shape rules, and the lazy node that applies them.
+#pragma once
+#include <array>
+#include <cstddef>
+#include <cstdint>
+
+#include "../eval/node.hpp"
+
+namespace xlet::detail {
+
+// out[d] from in[i] with d = bdims[i]; an operand dimension of size 1 against a larger output
+// dimension is degenerate and always reads index 0. Costs nothing: it only changes strides.
+template<class C, std::size_t R, extents_t<R> E, std::array<std::int64_t, C::rank> B>
+struct broadcast_node : node_shape<typename C::value_type, R, E> {
+    using base = node_shape<typename C::value_type, R, E>;
+    static constexpr std::size_t lanes = C::lanes;
+    static constexpr double cost = C::cost;
+    static constexpr std::size_t leaf_count = C::leaf_count;
+    static constexpr index_map<C::rank, R> cmap = [] {
+        index_map<C::rank, R> m;
+        for (std::size_t i = 0; i < C::rank; ++i) {
+            auto d = static_cast<std::size_t>(B[i]);
+            bool degenerate = C::extents[i] == 1 && E[d] != 1;
+            m.src[i] = degenerate ? -1 : static_cast<int>(d);
+            m.scale[i] = degenerate ? 0 : 1;
+        }
+        return m;
+    }();
+    C child;
+
+    template<std::size_t Ro, index_map<R, Ro> M>
+    static consteval auto leaf_strides() { return C::template leaf_strides<Ro, compose(cmap, M)>(); }
+    template<std::size_t Ro, index_map<R, Ro> M, loop_plan<Ro> P>
+    auto cursor(const outer_index<Ro>& outer) const { return child.template cursor<Ro, compose(cmap, M), P>(outer); }
+    auto at(const std::array<std::size_t, R>& idx) const {
+        std::array<std::size_t, C::rank> ci{};
+        for (std::size_t i = 0; i < C::rank; ++i) ci[i] = cmap.src[i] < 0 ? 0 : idx[static_cast<std::size_t>(cmap.src[i])];
+        return child.at(ci);
+    }
+    template<std::size_t Ro, index_map<R, Ro> M, leaf_view<Ro> D>
+    bool may_alias(const void* b, const void* e) const { return child.template may_alias<Ro, compose(cmap, M), D>(b, e); }
+};
+
+template<std::size_t R>
+consteval std::array<std::int64_t, R> iota_dims() {
+    std::array<std::int64_t, R> d{};
+    for (std::size_t i = 0; i < R; ++i) d[i] = static_cast<std::int64_t>(i);
+    return d;
+}
+
+// Wrap node c so that it has extents E, mapping its dimension i to B[i]; a no-op when it already has.
+template<std::size_t R, extents_t<R> E, class C>
+auto broadcast_to(C&& c) {
+    using X = std::remove_cvref_t<C>;
+    if constexpr (same_extents(X::extents, E)) return X(std::forward<C>(c));
+    else return broadcast_node<X, R, E, iota_dims<X::rank>()>{{}, X(std::forward<C>(c))};
+}
+template<std::size_t R, extents_t<R> E, auto B, class C>
+auto broadcast_to_dims(C&& c) {
+    using X = std::remove_cvref_t<C>;
+    if constexpr (same_extents(X::extents, E) && B == iota_dims<X::rank>()) return X(std::forward<C>(c));
+    else return broadcast_node<X, R, E, B>{{}, X(std::forward<C>(c))};
+}
+
+// ---- Shape rules ------------------------------------------------------------------------------
+
+// Implicit broadcasting of two operands: equal shapes, a scalar, or equal ranks where sizes
+// differ only against 1. Other rank mixes need broadcast_dimensions (as in XLA).
+template<std::size_t A, std::size_t B>
+constexpr bool implicitly_compatible(const extents_t<A>& a, const extents_t<B>& b) {
+    if constexpr (A == 0 || B == 0) {
+        return true;
+    } else if constexpr (A != B) {
+        return false;
+    } else {
+        for (std::size_t i = 0; i < A; ++i)
+            if (a[i] != b[i] && a[i] != 1 && b[i] != 1) return false;
+        return true;
+    }
+}
+template<std::size_t A, std::size_t B>
+constexpr auto implicit_result(const extents_t<A>& a, const extents_t<B>& b) {
+    if constexpr (A == 0) {
+        return b;
+    } else if constexpr (B == 0) {
+        return a;
+    } else {
+        extents_t<A> r{};
+        if constexpr (A == B)
+            for (std::size_t i = 0; i < A; ++i) r[i] = a[i] == 1 ? b[i] : a[i];
+        return r;
+    }
+}
+
+// broadcast_dimensions variant: the lower-rank operand `lo`'s dimension i maps to dimension
+// bd[i] of the higher-rank `hi`; then degenerate (size-1) broadcasting applies on either side.
+template<std::size_t H, std::size_t L>
+constexpr bool bdims_valid(const extents_t<H>& hi, const extents_t<L>& lo, const std::array<std::int64_t, L>& bd) {
+    if (!dims_in_range(bd, H) || !dims_increasing(bd)) return false;
+    for (std::size_t i = 0; i < L; ++i) {
+        auto h = hi[static_cast<std::size_t>(bd[i])];
+        if (lo[i] != h && lo[i] != 1 && h != 1) return false;
+    }
+    return true;
+}
+template<std::size_t H, std::size_t L>
+constexpr extents_t<H> bdims_result(const extents_t<H>& hi, const extents_t<L>& lo, const std::array<std::int64_t, L>& bd) {
+    extents_t<H> r = hi;
+    if (!bdims_valid(hi, lo, bd)) return r;
+    for (std::size_t i = 0; i < L; ++i) {
+        auto d = static_cast<std::size_t>(bd[i]);
+        if (r[d] == 1) r[d] = lo[i];
+    }
+    return r;
+}
+
+} // namespace xlet::detail

@@ -1,0 +1,65 @@
+// Element-wise comparisons (spec: "Elementwise comparison operations", Compare): eq ... lt with
+// IEEE semantics, and eq_total ... lt_total, which order floats as
+// -NaN < -Inf < -finite < -0 < +0 < +finite < +Inf < +NaN. Results are pred.
+#pragma once
+#include <bit>
+#include <cstring>
+
+#include "binary.hpp"
+
+namespace xlet::detail {
+
+template<class T> inline constexpr bool any_element = element<T>;
+template<class T> inline constexpr bool comparable = ordered<T>; // ordered compares: no complex
+
+// A signed integer whose order is the total order of the float x (sign-magnitude to two's complement).
+template<class C> auto total_key(C x) {
+    if constexpr (std::is_floating_point_v<C>) {
+        using I = std::conditional_t<sizeof(C) == 4, std::int32_t, std::int64_t>;
+        using U = std::make_unsigned_t<I>;
+        auto i = std::bit_cast<I>(x);
+        // negative: flip the magnitude bits so larger magnitudes order lower
+        return static_cast<I>(i < 0 ? static_cast<I>(static_cast<U>(i) ^ static_cast<U>(std::numeric_limits<I>::max())) : i);
+    } else {
+        return x;
+    }
+}
+
+#define XLET_COMPARE_FN(name, op)                                                                                    \
+    struct name##_fn {                                                                                               \
+        template<class T> using result = bool;                                                                       \
+        static constexpr double cost = 1;                                                                            \
+        template<class C> static bool scalar(C a, C b) { return a op b; }                                            \
+        template<class B> requires(!is_complex<batch_value<B>>) static auto simd(B a, B b) { return a op b; }        \
+    };                                                                                                               \
+    struct name##_total_fn {                                                                                         \
+        template<class T> using result = bool;                                                                       \
+        static constexpr double cost = 2;                                                                            \
+        template<class C> static bool scalar(C a, C b) { return total_key(a) op total_key(b); }                      \
+    };
+XLET_COMPARE_FN(eq, ==)
+XLET_COMPARE_FN(ne, !=)
+XLET_COMPARE_FN(lt, <)
+XLET_COMPARE_FN(le, <=)
+XLET_COMPARE_FN(gt, >)
+XLET_COMPARE_FN(ge, >=)
+#undef XLET_COMPARE_FN
+
+} // namespace xlet::detail
+
+namespace xlet {
+
+XLET_BINARY_OP(eq, detail::eq_fn, detail::any_element, "any element type")
+XLET_BINARY_OP(ne, detail::ne_fn, detail::any_element, "any element type")
+XLET_BINARY_OP(lt, detail::lt_fn, detail::comparable, "pred, an integer or floating type")
+XLET_BINARY_OP(le, detail::le_fn, detail::comparable, "pred, an integer or floating type")
+XLET_BINARY_OP(gt, detail::gt_fn, detail::comparable, "pred, an integer or floating type")
+XLET_BINARY_OP(ge, detail::ge_fn, detail::comparable, "pred, an integer or floating type")
+XLET_BINARY_OP(eq_total, detail::eq_total_fn, detail::comparable, "pred, an integer or floating type")
+XLET_BINARY_OP(ne_total, detail::ne_total_fn, detail::comparable, "pred, an integer or floating type")
+XLET_BINARY_OP(lt_total, detail::lt_total_fn, detail::comparable, "pred, an integer or floating type")
+XLET_BINARY_OP(le_total, detail::le_total_fn, detail::comparable, "pred, an integer or floating type")
+XLET_BINARY_OP(gt_total, detail::gt_total_fn, detail::comparable, "pred, an integer or floating type")
+XLET_BINARY_OP(ge_total, detail::ge_total_fn, detail::comparable, "pred, an integer or floating type")
+
+} // namespace xlet

@@ -1,0 +1,190 @@
+// Element-wise unary functions (spec: "Elementwise unary functions" and the per-op sections of the
+// newest spec): abs ... tanh. Semantics and implementation-defined choices: docs/semantics.md.
+// Rule C3 of each op: the element types it accepts (listed in the macro calls below).
+#pragma once
+#include <bit>
+#include <cmath>
+#include <complex>
+#include <limits>
+
+#include "elementwise.hpp"
+
+namespace xlet::detail {
+
+// Accepted element types, named after the groups the spec uses.
+template<class T> inline constexpr bool floating = is_float<T>;
+template<class T> inline constexpr bool float_or_complex = is_float<T> || is_complex<T>;
+template<class T> inline constexpr bool integer = is_integer<T>;
+template<class T> inline constexpr bool signed_numeric = is_signed_int<T> || is_float<T> || is_complex<T>;
+template<class T> inline constexpr bool numeric = is_integer<T> || is_float<T> || is_complex<T>;
+template<class T> inline constexpr bool pred_or_integer = is_pred<T> || is_integer<T>;
+
+template<class T> using same_type = T;
+template<class B> using batch_value = typename B::value_type;
+
+// Integer arithmetic wraps: compute in an unsigned type at least as wide as int (no promotion to
+// signed int, so no signed overflow).
+template<class T> using wrap_t = std::conditional_t<(sizeof(T) < sizeof(unsigned)), unsigned, std::make_unsigned_t<T>>;
+
+template<class Base> struct same_result {
+    template<class T> using result = T;
+};
+
+struct abs_fn {
+    template<class T> using result = real_t<T>;
+    static constexpr double cost = 1;
+    template<class C> static auto scalar(C x) {
+        if constexpr (std::is_integral_v<C>) return static_cast<C>(x < 0 ? wrap_t<C>(0) - wrap_t<C>(x) : wrap_t<C>(x));
+        else return std::abs(x);
+    }
+    template<class B> requires(!is_complex<batch_value<B>>) static B simd(B x) { return xsimd::abs(x); }
+};
+
+struct neg_fn : same_result<neg_fn> {
+    static constexpr double cost = 1;
+    template<class C> static C scalar(C x) {
+        if constexpr (std::is_integral_v<C>) return static_cast<C>(wrap_t<C>(0) - wrap_t<C>(x));
+        else return -x;
+    }
+    template<class B> static B simd(B x) { return -x; }
+};
+
+struct sign_fn : same_result<sign_fn> {
+    static constexpr double cost = 2;
+    template<class C> static C scalar(C x) {
+        if constexpr (std::is_integral_v<C>) return static_cast<C>((x > 0) - (x < 0));
+        else if constexpr (is_complex<C>) return x == C(0) ? C(0) : x / std::abs(x);
+        else return x > 0 ? C(1) : x < 0 ? C(-1) : x; // keeps -0, +0 and NaN
+    }
+    template<class B> requires std::is_floating_point_v<batch_value<B>>
+    static B simd(B x) { return xsimd::select(x > B(0), B(1), xsimd::select(x < B(0), B(-1), x)); }
+};
+
+struct not_fn : same_result<not_fn> {
+    static constexpr double cost = 1;
+    template<class C> static C scalar(C x) {
+        if constexpr (std::is_same_v<C, bool>) return !x;
+        else return static_cast<C>(~x);
+    }
+    template<class B> requires std::is_integral_v<batch_value<B>> static B simd(B x) { return ~x; }
+};
+
+struct clz_fn : same_result<clz_fn> {
+    static constexpr double cost = 2;
+    template<class C> static C scalar(C x) { return static_cast<C>(std::countl_zero(static_cast<std::make_unsigned_t<C>>(x))); }
+};
+struct popcnt_fn : same_result<popcnt_fn> {
+    static constexpr double cost = 2;
+    template<class C> static C scalar(C x) { return static_cast<C>(std::popcount(static_cast<std::make_unsigned_t<C>>(x))); }
+};
+
+struct real_fn {
+    template<class T> using result = real_t<T>;
+    static constexpr double cost = 1;
+    template<class C> static auto scalar(C x) {
+        if constexpr (is_complex<C>) return x.real();
+        else return x;
+    }
+};
+struct imag_fn {
+    template<class T> using result = real_t<T>;
+    static constexpr double cost = 1;
+    template<class C> static auto scalar(C x) {
+        if constexpr (is_complex<C>) return x.imag();
+        else return C(0);
+    }
+};
+
+struct is_finite_fn {
+    template<class T> using result = bool;
+    static constexpr double cost = 1;
+    template<class C> static bool scalar(C x) { return std::isfinite(x); }
+    template<class B> static auto simd(B x) { return xsimd::isfinite(x); }
+};
+
+// Functions with a <cmath>/<complex> scalar form and an xsimd form for real batches.
+#define XLET_MATH_FN(fn, scalar_expr, simd_expr, cost_)                                                              \
+    struct fn##_fn : same_result<fn##_fn> {                                                                          \
+        static constexpr double cost = cost_;                                                                        \
+        template<class C> static C scalar(C x) { return scalar_expr; }                                               \
+        template<class B> requires std::is_floating_point_v<batch_value<B>> static B simd(B x) { return simd_expr; } \
+    };
+
+XLET_MATH_FN(exp, std::exp(x), xsimd::exp(x), 8)
+XLET_MATH_FN(log, std::log(x), xsimd::log(x), 8)
+XLET_MATH_FN(sin, std::sin(x), xsimd::sin(x), 8)
+XLET_MATH_FN(cos, std::cos(x), xsimd::cos(x), 8)
+XLET_MATH_FN(tan, std::tan(x), xsimd::tan(x), 10)
+XLET_MATH_FN(tanh, std::tanh(x), xsimd::tanh(x), 10)
+XLET_MATH_FN(cosh, std::cosh(x), xsimd::cosh(x), 10)
+XLET_MATH_FN(sqrt, std::sqrt(x), xsimd::sqrt(x), 4)
+XLET_MATH_FN(rsqrt, C(1) / std::sqrt(x), B(1) / xsimd::sqrt(x), 5)
+XLET_MATH_FN(cbrt, std::cbrt(x), xsimd::cbrt(x), 10)
+XLET_MATH_FN(erf, std::erf(x), xsimd::erf(x), 10)
+XLET_MATH_FN(ceil, std::ceil(x), xsimd::ceil(x), 1)
+XLET_MATH_FN(floor, std::floor(x), xsimd::floor(x), 1)
+XLET_MATH_FN(round, std::round(x), xsimd::round(x), 1)                     // ties away from zero
+XLET_MATH_FN(round_nearest_even, std::nearbyint(x), xsimd::nearbyint(x), 1) // default rounding mode
+XLET_MATH_FN(logistic, C(1) / (C(1) + std::exp(-x)), B(1) / (B(1) + xsimd::exp(-x)), 9)
+#undef XLET_MATH_FN
+
+// expm1 and log1p: accurate near 0 for complex operands too.
+struct expm1_fn : same_result<expm1_fn> {
+    static constexpr double cost = 8;
+    template<class C> static C scalar(C z) {
+        if constexpr (is_complex<C>) {
+            auto x = z.real(), y = z.imag();
+            auto s = std::sin(y / 2);
+            return {std::expm1(x) * std::cos(y) - 2 * s * s, std::exp(x) * std::sin(y)};
+        } else {
+            return std::expm1(z);
+        }
+    }
+    template<class B> requires std::is_floating_point_v<batch_value<B>> static B simd(B x) { return xsimd::expm1(x); }
+};
+struct log1p_fn : same_result<log1p_fn> {
+    static constexpr double cost = 8;
+    template<class C> static C scalar(C z) {
+        if constexpr (is_complex<C>) {
+            auto x = z.real(), y = z.imag();
+            return {std::log1p(x * (2 + x) + y * y) / 2, std::atan2(y, 1 + x)};
+        } else {
+            return std::log1p(z);
+        }
+    }
+    template<class B> requires std::is_floating_point_v<batch_value<B>> static B simd(B x) { return xsimd::log1p(x); }
+};
+
+} // namespace xlet::detail
+
+namespace xlet {
+
+XLET_UNARY_OP(abs, detail::abs_fn, detail::signed_numeric, "a signed integer, floating or complex type")
+XLET_UNARY_OP(neg, detail::neg_fn, detail::numeric, "an integer, floating or complex type")
+XLET_UNARY_OP(sign, detail::sign_fn, detail::signed_numeric, "a signed integer, floating or complex type")
+XLET_UNARY_OP(not_, detail::not_fn, detail::pred_or_integer, "pred or an integer type")
+XLET_UNARY_OP(clz, detail::clz_fn, detail::integer, "an integer type")
+XLET_UNARY_OP(popcnt, detail::popcnt_fn, detail::integer, "an integer type")
+XLET_UNARY_OP(real, detail::real_fn, detail::float_or_complex, "a floating or complex type")
+XLET_UNARY_OP(imag, detail::imag_fn, detail::float_or_complex, "a floating or complex type")
+XLET_UNARY_OP(is_finite, detail::is_finite_fn, detail::floating, "a floating type")
+XLET_UNARY_OP(exp, detail::exp_fn, detail::float_or_complex, "a floating or complex type")
+XLET_UNARY_OP(expm1, detail::expm1_fn, detail::float_or_complex, "a floating or complex type")
+XLET_UNARY_OP(log, detail::log_fn, detail::float_or_complex, "a floating or complex type")
+XLET_UNARY_OP(log1p, detail::log1p_fn, detail::float_or_complex, "a floating or complex type")
+XLET_UNARY_OP(logistic, detail::logistic_fn, detail::float_or_complex, "a floating or complex type")
+XLET_UNARY_OP(sin, detail::sin_fn, detail::float_or_complex, "a floating or complex type")
+XLET_UNARY_OP(cos, detail::cos_fn, detail::float_or_complex, "a floating or complex type")
+XLET_UNARY_OP(tan, detail::tan_fn, detail::float_or_complex, "a floating or complex type")
+XLET_UNARY_OP(tanh, detail::tanh_fn, detail::float_or_complex, "a floating or complex type")
+XLET_UNARY_OP(cosh, detail::cosh_fn, detail::float_or_complex, "a floating or complex type")
+XLET_UNARY_OP(sqrt, detail::sqrt_fn, detail::float_or_complex, "a floating or complex type")
+XLET_UNARY_OP(rsqrt, detail::rsqrt_fn, detail::float_or_complex, "a floating or complex type")
+XLET_UNARY_OP(cbrt, detail::cbrt_fn, detail::floating, "a floating type")
+XLET_UNARY_OP(erf, detail::erf_fn, detail::floating, "a floating type")
+XLET_UNARY_OP(ceil, detail::ceil_fn, detail::floating, "a floating type")
+XLET_UNARY_OP(floor, detail::floor_fn, detail::floating, "a floating type")
+XLET_UNARY_OP(round, detail::round_fn, detail::floating, "a floating type")
+XLET_UNARY_OP(round_nearest_even, detail::round_nearest_even_fn, detail::floating, "a floating type")
+
+} // namespace xlet

@@ -1,0 +1,16 @@
+// Umbrella header: every op family. Include single family headers to compile less.
+#pragma once
+#include "core/error.hpp"
+#include "core/float16.hpp"
+#include "core/shape.hpp"
+#include "core/tensor.hpp"
+#include "core/types.hpp"
+#include "eval/assign.hpp"
+#include "ops/binary.hpp"
+#include "ops/compare.hpp"
+#include "ops/convert.hpp"
+#include "ops/elementwise.hpp"
+#include "ops/iota.hpp"
+#include "ops/operators.hpp"
+#include "ops/select.hpp"
+#include "ops/unary.hpp"

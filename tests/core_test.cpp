@@ -1,0 +1,135 @@
+// Core: element types, static shapes, tensor and tensor_map, expression lifetime.
+#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
+#include <doctest/doctest.h>
+
+#include <sstream>
+#include <xlet/xlet.hpp>
+
+using namespace xlet;
+
+template<class T> std::string str(const T& t) {
+    std::ostringstream os;
+    os << t;
+    return os.str();
+}
+
+TEST_CASE("element traits") {
+    CHECK(xla_name<bool> == "pred");
+    CHECK(xla_name<std::int8_t> == "s8");
+    CHECK(xla_name<std::uint64_t> == "u64");
+    CHECK(xla_name<half> == "f16");
+    CHECK(xla_name<bfloat16> == "bf16");
+    CHECK(xla_name<std::complex<double>> == "c128");
+    CHECK(element_traits<std::complex<float>>::bits == 64);
+    CHECK(element_traits<bfloat16>::bits == 16);
+    CHECK(kind_of<std::uint16_t> == kind::unsigned_int);
+    CHECK(kind_of<half> == kind::floating);
+    static_assert(std::is_same_v<compute_t<half>, float>);
+    static_assert(std::is_same_v<compute_t<bfloat16>, float>);
+    static_assert(std::is_same_v<real_t<std::complex<double>>, double>);
+    static_assert(!element<long double> && !element<char>);
+}
+
+TEST_CASE("static shapes") {
+    static_assert(f32<2, 3>::rank == 2 && f32<2, 3>::size == 6);
+    static_assert(f32<>::rank == 0 && f32<>::size == 1);
+    static_assert(f32<0, 5>::size == 0);
+    static_assert(row_major_strides(extents_t<3>{2, 3, 4}) == std::array<std::ptrdiff_t, 3>{12, 4, 1});
+    static_assert(unflatten(17, extents_t<3>{2, 3, 4}) == std::array<std::size_t, 3>{1, 1, 1});
+    static_assert(dims_unique(dims_t<0, 2, 1>::value) && !dims_unique(dims_t<1, 1>::value));
+    static_assert(dims_in_range(dims_t<0, 2>::value, 3) && !dims_in_range(dims_t<3>::value, 3));
+    static_assert(std::is_same_v<tensor_type_of<f32<2, 3>>, tensor<float, 2, 3>>);
+}
+
+TEST_CASE("construction, access, iteration, printing") {
+    f32<2, 3> a{{1, 2, 3}, {4, 5, 6}};
+    CHECK(a(0, 0) == 1);
+    CHECK(a(1, 2) == 6);
+    a(1, 2) = 60;
+    CHECK(a.data()[5] == 60);
+    float sum = 0;
+    for (float x : a) sum += x;
+    CHECK(sum == 1 + 2 + 3 + 4 + 5 + 60);
+    CHECK(str(a) == "f32[2,3] {{1, 2, 3}, {4, 5, 60}}");
+
+    f32<> s{2.5f};
+    CHECK(s() == 2.5f);
+    CHECK(str(s) == "f32[] 2.5");
+    CHECK(str(s8<2>{-1, 7}) == "s8[2] {-1, 7}");
+    CHECK(str(pred<2>{true, false}) == "pred[2] {true, false}");
+    CHECK(str(f32<0, 2>{}) == "f32[0,2] {}");
+
+    f32<2, 2> z; // value-initialised
+    CHECK(z(1, 1) == 0);
+    auto f = f32<2, 2>::filled(7.0f);
+    CHECK(f(1, 0) == 7);
+}
+
+TEST_CASE("bad initializer and out-of-range at() raise xlet::error") {
+    CHECK_THROWS_WITH_AS((f32<2, 3>{{1, 2, 3}, {4, 5}}), "xlet::tensor: initializer list has 2 entries in dimension 1 of size 3", error);
+    CHECK_THROWS_WITH_AS((f32<2>{1, 2, 3}), "xlet::tensor: initializer list has 3 entries in dimension 0 of size 2", error);
+    f32<2, 3> a{};
+    CHECK_THROWS_WITH_AS(a.at({0, 3}), "xlet::tensor::at: index 3 out of range for dimension 1 of size 3", error);
+    CHECK(a.at({1, 2}) == 0);
+}
+
+TEST_CASE("storage: small tensors inline, large ones on the heap; copies are deep") {
+    static_assert(sizeof(f32<4, 4>) == 64);
+    static_assert(sizeof(f32<16, 16>) == 1024);
+    static_assert(sizeof(f32<1024, 1024>) == sizeof(void*));
+    auto big = std::make_unique<f32<1024, 1024>>();
+    (*big)(1023, 1023) = 3;
+    auto copy = *big;
+    copy(1023, 1023) = 4;
+    CHECK((*big)(1023, 1023) == 3);
+    CHECK(copy(1023, 1023) == 4);
+    CHECK(reinterpret_cast<std::uintptr_t>(copy.data()) % 64 == 0);
+    auto moved = std::move(copy);
+    CHECK(moved(1023, 1023) == 4);
+}
+
+TEST_CASE("tensor_map views user memory") {
+    float buf[6] = {1, 2, 3, 4, 5, 6};
+    tensor_map<float, 2, 3> m(buf);
+    CHECK(m(1, 0) == 4);
+    f32<3> v{10, 20, 30};
+    m = add(m, v, dims<1>);
+    CHECK(buf[0] == 11);
+    CHECK(buf[5] == 36);
+    tensor_map<const float, 3, 2> c(buf);
+    f32<3, 2> t = c * 2.0f;
+    CHECK(t(2, 1) == 72);
+    CHECK(str(c) == "f32[3,2] {{11, 22}, {33, 14}, {25, 36}}");
+}
+
+TEST_CASE("equal compares values exactly") {
+    f32<2> a{1, 2}, b{1, 2}, c{1, 3};
+    CHECK(equal(a, b));
+    CHECK_FALSE(equal(a, c));
+    f32<1> n{std::numeric_limits<float>::quiet_NaN()};
+    CHECK_FALSE(equal(n, n));
+}
+
+namespace {
+f32<64, 64> make(float v) { return f32<64, 64>::filled(v); }
+} // namespace
+
+TEST_CASE("expressions hold lvalues by reference and rvalues by value") {
+    f32<64, 64> a = f32<64, 64>::filled(1.0f);
+    auto e = a + make(2.0f); // the temporary is moved into the node: no dangling (ASan checks)
+    a(0, 0) = 10;             // the lvalue is referenced: later changes are seen
+    f32<64, 64> r = e;
+    CHECK(r(0, 0) == 12);
+    CHECK(r(63, 63) == 3);
+    auto e2 = exp(make(0.0f)) * e; // nodes nest by value too
+    f32<64, 64> r2 = e2;
+    CHECK(r2(5, 5) == 3);
+    static_assert(sizeof(decltype(a + a)) <= 2 * sizeof(void*) + 8, "lvalue operands are held by pointer");
+}
+
+TEST_CASE("eval materialises any expression") {
+    f32<2, 2> a{{1, 2}, {3, 4}};
+    auto t = eval(a * a);
+    static_assert(std::is_same_v<decltype(t), f32<2, 2>>);
+    CHECK(str(t) == "f32[2,2] {{1, 4}, {9, 16}}");
+}

@@ -1,0 +1,200 @@
+// The evaluation engine: broadcasting rules, loop merging, tails, threads, aliasing, allocation.
+#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
+#include <doctest/doctest.h>
+
+#include <atomic>
+#include <cmath>
+#include <cstdlib>
+#include <new>
+#include <random>
+#include <sstream>
+
+#include <tbb/global_control.h>
+#include <xlet/xlet.hpp>
+
+using namespace xlet;
+
+#if defined(__GNUC__) && !defined(__clang__)
+// GCC flags free() in a replaced operator delete as mismatched with new; here malloc pairs with it.
+#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
+#endif
+// Count heap allocations made by this program, to prove small evaluations allocate nothing.
+static std::atomic<long> allocations{0};
+void* operator new(std::size_t n) {
+    ++allocations;
+    if (void* p = std::malloc(n ? n : 1)) return p;
+    throw std::bad_alloc();
+}
+void operator delete(void* p) noexcept { std::free(p); }
+void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+
+template<class T> std::string str(const T& t) {
+    std::ostringstream os;
+    os << t;
+    return os.str();
+}
+
+template<class T> void fill_random(T& t, unsigned seed, float lo = -4, float hi = 4) {
+    std::mt19937 g(seed);
+    std::uniform_real_distribution<float> d(lo, hi);
+    for (auto& x : t) x = d(g);
+}
+
+TEST_CASE("spec broadcasting: matrix and vector with broadcast_dimensions") {
+    // The spec's example: |1 2 3| + |7 8 9| with dims {1}, and [1,2] along dims {0}.
+    f32<2, 3> m{{1, 2, 3}, {4, 5, 6}};
+    f32<3> r{7, 8, 9};
+    f32<2> c{10, 20};
+    CHECK(str(eval(add(m, r, dims<1>))) == "f32[2,3] {{8, 10, 12}, {11, 13, 15}}");
+    CHECK(str(eval(add(m, c, dims<0>))) == "f32[2,3] {{11, 12, 13}, {24, 25, 26}}");
+    CHECK(str(eval(add(c, m, dims<0>))) == "f32[2,3] {{11, 12, 13}, {24, 25, 26}}"); // low rank on the left
+    CHECK(str(eval(mul(m, r, dims<1>))) == "f32[2,3] {{7, 16, 27}, {28, 40, 54}}");
+}
+
+TEST_CASE("degenerate (size-1) broadcasting on either side, and scalars") {
+    f32<2, 1> col{{1}, {2}};
+    f32<1, 3> row{{10, 20, 30}};
+    CHECK(str(eval(col + row)) == "f32[2,3] {{11, 21, 31}, {12, 22, 32}}");
+    f32<2, 3> m{{1, 2, 3}, {4, 5, 6}};
+    CHECK(str(eval(m - col)) == "f32[2,3] {{0, 1, 2}, {2, 3, 4}}");
+    f32<> s{100};
+    CHECK(str(eval(m + s)) == "f32[2,3] {{101, 102, 103}, {104, 105, 106}}");
+    CHECK(str(eval(s - m)) == "f32[2,3] {{99, 98, 97}, {96, 95, 94}}");
+    CHECK(str(eval(1.0f + m)) == "f32[2,3] {{2, 3, 4}, {5, 6, 7}}");
+    CHECK(str(eval(m * 2)) == "f32[2,3] {{2, 4, 6}, {8, 10, 12}}"); // integer literal as f32
+}
+
+TEST_CASE("broadcast_dimensions into rank 3, with degenerate dimensions on both sides") {
+    // lhs f32[2,1,4], rhs f32[2,3] mapped to dims {0,1}: result f32[2,3,4].
+    f32<2, 1, 4> a{{{1, 2, 3, 4}}, {{5, 6, 7, 8}}};
+    f32<2, 3> b{{0, 10, 20}, {30, 40, 50}};
+    auto r = eval(add(a, b, dims<0, 1>));
+    static_assert(std::is_same_v<decltype(r), f32<2, 3, 4>>);
+    for (std::size_t i = 0; i < 2; ++i)
+        for (std::size_t j = 0; j < 3; ++j)
+            for (std::size_t k = 0; k < 4; ++k) CHECK(r(i, j, k) == a(i, 0, k) + b(i, j));
+    // rhs f32[4] along dim 2.
+    f32<4> v{1, 2, 3, 4};
+    auto r2 = eval(add(a, v, dims<2>));
+    CHECK(r2(1, 0, 3) == 12);
+    // rhs f32[1, 4] along dims {0, 2}: size 1 broadcasts over dim 0.
+    f32<1, 4> w{{1, 1, 1, 1}};
+    auto r3 = eval(add(a, w, dims<0, 2>));
+    CHECK(str(r3) == "f32[2,1,4] {{{2, 3, 4, 5}}, {{6, 7, 8, 9}}}");
+}
+
+// Element-wise expression over many shapes against a scalar loop: exercises loop merging, rows,
+// and the padded tail at every offset.
+template<std::size_t... D>
+void check_shape() {
+    auto a = std::make_unique<f32<D...>>();
+    auto b = std::make_unique<f32<D...>>();
+    fill_random(*a, 1);
+    fill_random(*b, 2);
+    auto out = std::make_unique<f32<D...>>();
+    *out = (*a) * (*b) + sqrt(abs(*a)) - 3.0f;
+    for (std::size_t i = 0; i < f32<D...>::size; ++i) {
+        float x = a->data()[i], y = b->data()[i];
+        REQUIRE(out->data()[i] == x * y + std::sqrt(std::fabs(x)) - 3.0f);
+    }
+}
+
+TEST_CASE("shapes of every kind evaluate exactly") {
+    check_shape<>();
+    check_shape<1>();
+    check_shape<3>();
+    check_shape<7>();
+    check_shape<17>();
+    check_shape<1, 1, 17>();
+    check_shape<3, 5, 7>();
+    check_shape<0, 3>();
+    check_shape<5, 0>();
+    check_shape<33, 1, 65>();
+    check_shape<300, 301>(); // above the parallel threshold, odd row length
+}
+
+TEST_CASE("broadcast along rows and columns of a large matrix") {
+    auto m = std::make_unique<f32<513, 1031>>();
+    auto v = std::make_unique<f32<1031>>();
+    auto c = std::make_unique<f32<513>>();
+    fill_random(*m, 3);
+    fill_random(*v, 4);
+    fill_random(*c, 5);
+    auto r = std::make_unique<f32<513, 1031>>();
+    *r = add(*m, *v, dims<1>) * add(*m, *c, dims<0>);
+    for (std::size_t i = 0; i < 513; ++i)
+        for (std::size_t j = 0; j < 1031; ++j) REQUIRE((*r)(i, j) == ((*m)(i, j) + (*v)(j)) * ((*m)(i, j) + (*c)(i)));
+}
+
+TEST_CASE("results are identical for any number of threads") {
+    auto a = std::make_unique<f32<1000, 999>>();
+    fill_random(*a, 6);
+    auto run = [&](int threads) {
+        tbb::global_control gc(tbb::global_control::max_allowed_parallelism, static_cast<std::size_t>(threads));
+        auto r = std::make_unique<f32<1000, 999>>();
+        *r = exp(*a) * tanh(*a) + log1p(abs(*a));
+        return r;
+    };
+    auto r1 = run(1);
+    auto r2 = run(2);
+    auto r3 = run(3);
+    CHECK(std::memcmp(r1->data(), r2->data(), sizeof(float) * r1->size) == 0);
+    CHECK(std::memcmp(r1->data(), r3->data(), sizeof(float) * r1->size) == 0);
+}
+
+TEST_CASE("aliasing: the destination may appear in its own expression") {
+    f32<2, 3> a{{1, 2, 3}, {4, 5, 6}};
+    a = a * a + a; // element-wise: safe in place
+    CHECK(str(a) == "f32[2,3] {{2, 6, 12}, {20, 30, 42}}");
+
+    // A view of row 0 broadcast over the whole destination: row 1 must see row 0's old values.
+    f32<2, 3> b{{1, 2, 3}, {4, 5, 6}};
+    tensor_map<const float, 3> row0(b.data());
+    b = add(b, row0, dims<1>);
+    CHECK(str(b) == "f32[2,3] {{2, 4, 6}, {5, 7, 9}}");
+
+    // The same through a tensor_map destination.
+    float buf[6] = {1, 2, 3, 4, 5, 6};
+    tensor_map<float, 2, 3> m(buf);
+    tensor_map<const float, 3> mrow(buf);
+    m = add(m, mrow, dims<1>);
+    CHECK(str(m) == "f32[2,3] {{2, 4, 6}, {5, 7, 9}}");
+}
+
+TEST_CASE("small evaluations allocate nothing and stay on the calling thread") {
+    f32<4, 4> a, b, c;
+    fill_random(a, 7);
+    fill_random(b, 8);
+    auto before = allocations.load();
+    c = a + b;
+    c = exp(a) * b - max(a, b) + 1.0f;
+    pred<4, 4> p = a < b;
+    c = select(p, a, b);
+    CHECK(allocations.load() == before);
+    // The decision is static: below the threshold no TBB code is reached.
+    using node = decltype(detail::as_node(a + b));
+    static_assert(node::cost * 16 < detail::parallel_threshold);
+
+    auto big = std::make_unique<f32<64, 64>>();
+    auto big2 = std::make_unique<f32<64, 64>>();
+    before = allocations.load();
+    *big2 = *big * 2.0f + *big;
+    CHECK(allocations.load() == before);
+}
+
+TEST_CASE("f16 and bf16 round after every op") {
+    f16<2> h{1.0f, 2049.0f};
+    // 2049 is not an f16 (spacing 2 above 2048): it was stored as 2048.
+    CHECK(static_cast<float>(h(1)) == 2048.0f);
+    f16<2> one{1.0f, 1.0f};
+    f16<2> eps{0.0004882812f, 0.0004882812f}; // 2^-11: half an f16 ulp at 1
+    f16<2> r = (one + eps) + eps;             // each add rounds: 1 + 2^-11 ties to 1, twice
+    CHECK(static_cast<float>(r(0)) == 1.0f);
+    bf16<1> b{1.0f};
+    bf16<1> c{0.00390625f}; // 2^-8: half a bf16 ulp at 1
+    bf16<1> s = b + c;
+    CHECK(static_cast<float>(s(0)) == 1.0f);
+    f16<1> big{60000.0f};
+    f16<1> o = big + big;
+    CHECK(std::isinf(static_cast<float>(o(0))));
+}
