@@ -43,7 +43,7 @@
 #include <xtensor/xtensor.hpp>
 #endif
 
-namespace {
+namespace xlet_bench { // named (not anonymous): the xtensor_tbb build leaves some cases unregistered
 
 constexpr std::size_t n_flat = std::size_t{1} << 24; // 16 Mi floats = 64 MiB per array
 constexpr std::size_t n_rows = 4096, n_cols = 4096;  // broadcast case: [4096,4096] + [4096]
@@ -459,25 +459,98 @@ void BM_add4x4_xtensor(benchmark::State& st, int) {
 
 // ======================= registration ============================================================
 
-void reg(const std::string& name, void (*fn)(benchmark::State&, int), int threads) {
-    benchmark::RegisterBenchmark((name + "/threads:" + std::to_string(threads)).c_str(), [fn, threads](benchmark::State& st) { fn(st, threads); })
+// `threads` names the case; `arg` is what the function gets (Eigen: 0 = DefaultDevice, else a
+// pool of that many threads; elsewhere equal to `threads`).
+void reg(const std::string& name, void (*fn)(benchmark::State&, int), int threads, int arg) {
+    bool tiny = name.rfind("BM_add4x4", 0) == 0;
+    benchmark::RegisterBenchmark((name + "/threads:" + std::to_string(threads)).c_str(), [fn, arg](benchmark::State& st) { fn(st, arg); })
         ->UseRealTime()
-        ->Unit(benchmark::kMillisecond);
+        ->Unit(tiny ? benchmark::kNanosecond : benchmark::kMillisecond);
 }
+void reg(const std::string& name, void (*fn)(benchmark::State&, int), int threads) { reg(name, fn, threads, threads); }
 
-void register_all() {
 #if !defined(XLET_BENCH_XTENSOR_TBB_BUILD)
-    for (int t : {1, 2}) reg("BM_add/xlet", BM_add_xlet, t);
+void register_all() {
+    // Each case: xlet at 1 and 2 threads, then its peers; the triad last as the bandwidth limit.
+    reg("BM_add/xlet", BM_add_xlet, 1);
+    reg("BM_add/xlet", BM_add_xlet, 2);
     reg("BM_add/loop", BM_add_loop, 1);
     reg("BM_add/loop_tbb", BM_add_loop, 2);
 #if XLET_BENCH_EIGEN
-    reg("BM_add/eigen", BM_add_eigen, 0 + 1); // DefaultDevice: see eigen_run (threads 1 -> pool)
+    reg("BM_add/eigen", BM_add_eigen, 1, 0);
+    reg("BM_add/eigen_pool", BM_add_eigen, 1);
+    reg("BM_add/eigen_pool", BM_add_eigen, 2);
 #endif
+#if XLET_BENCH_XTENSOR
+    reg("BM_add/xtensor", BM_add_xtensor, 1);
 #endif
-    // (placeholder replaced below)
-}
 
-} // namespace
+    reg("BM_fused/xlet", BM_fused_xlet, 1);
+    reg("BM_fused/xlet", BM_fused_xlet, 2);
+    reg("BM_fused/loop", BM_fused_loop, 1);
+    reg("BM_fused/loop_tbb", BM_fused_loop, 2);
+#if XLET_BENCH_EIGEN
+    reg("BM_fused/eigen", BM_fused_eigen, 1, 0);
+    reg("BM_fused/eigen_pool", BM_fused_eigen, 1);
+    reg("BM_fused/eigen_pool", BM_fused_eigen, 2);
+#endif
+#if XLET_BENCH_XTENSOR
+    reg("BM_fused/xtensor_fmax", BM_fused_xtensor<true>, 1);
+    reg("BM_fused/xtensor_maximum", BM_fused_xtensor<false>, 1);
+#endif
+
+    reg("BM_bcast/xlet", BM_bcast_xlet, 1);
+    reg("BM_bcast/xlet", BM_bcast_xlet, 2);
+    reg("BM_bcast/loop", BM_bcast_loop, 1);
+    reg("BM_bcast/loop_tbb", BM_bcast_loop, 2);
+#if XLET_BENCH_EIGEN
+    reg("BM_bcast/eigen", BM_bcast_eigen, 1, 0);
+    reg("BM_bcast/eigen_pool", BM_bcast_eigen, 1);
+    reg("BM_bcast/eigen_pool", BM_bcast_eigen, 2);
+#endif
+#if XLET_BENCH_XTENSOR
+    reg("BM_bcast/xtensor", BM_bcast_xtensor, 1);
+#endif
+
+    reg("BM_add4x4/xlet", BM_add4x4_xlet, 1);
+    reg("BM_add4x4/loop", BM_add4x4_loop, 1);
+#if XLET_BENCH_EIGEN
+    reg("BM_add4x4/eigen", BM_add4x4_eigen, 1);
+#endif
+#if XLET_BENCH_XTENSOR
+    reg("BM_add4x4/xtensor", BM_add4x4_xtensor, 1);
+#endif
+
+    reg("BM_triad/loop", BM_triad_loop, 1);
+    reg("BM_triad/loop_tbb", BM_triad_loop, 2);
+    reg("BM_triad/xlet", BM_triad_xlet, 1);
+    reg("BM_triad/xlet", BM_triad_xlet, 2);
+}
+#else
+// xtensor's TBB build: its peers at 1 and 2 threads, with xlet and the triad for reference. (No
+// 4x4 case: XTENSOR_TBB_THRESHOLD defaults to 0, so even a 4x4 add would go through parallel_for.)
+void register_all() {
+    for (int t : {1, 2}) {
+        reg("BM_add/xlet", BM_add_xlet, t);
+        reg("BM_add/xtensor_tbb", BM_add_xtensor, t);
+    }
+    for (int t : {1, 2}) {
+        reg("BM_fused/xlet", BM_fused_xlet, t);
+        reg("BM_fused/xtensor_tbb_fmax", BM_fused_xtensor<true>, t);
+        reg("BM_fused/xtensor_tbb_maximum", BM_fused_xtensor<false>, t);
+    }
+    for (int t : {1, 2}) {
+        reg("BM_bcast/xlet", BM_bcast_xlet, t);
+        reg("BM_bcast/xtensor_tbb", BM_bcast_xtensor, t);
+    }
+    reg("BM_triad/loop", BM_triad_loop, 1);
+    reg("BM_triad/loop_tbb", BM_triad_loop, 2);
+}
+#endif
+
+} // namespace xlet_bench
+
+using xlet_bench::register_all;
 
 int main(int argc, char** argv) {
     // Default --benchmark_min_time=0.5 unless the caller gives one (keeps the run near 1-2 min).

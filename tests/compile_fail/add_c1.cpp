@@ -1,0 +1,7 @@
+// expect: xlet::add [C1]: operand shapes must be equal
+// expect: xlet::tensor<float, 3, 2>
+#include <xlet/xlet.hpp>
+using namespace xlet;
+void f() {
+    f32<2, 3> a; f32<3, 2> b; auto e = add(a, b);
+}
