@@ -62,4 +62,27 @@ XLET_BINARY_OP(le_total, detail::le_total_fn, detail::comparable, "pred, an inte
 XLET_BINARY_OP(gt_total, detail::gt_total_fn, detail::comparable, "pred, an integer or floating type")
 XLET_BINARY_OP(ge_total, detail::ge_total_fn, detail::comparable, "pred, an integer or floating type")
 
+// XLA's Compare(lhs, rhs, direction[, broadcast_dimensions]) with the comparison type: the
+// default compares as the element type does (IEEE for floats), total_order as the *_total ops.
+enum class comparison_direction { eq, ne, ge, gt, le, lt };
+enum class comparison_type { default_order, total_order };
+
+template<comparison_direction D, comparison_type K = comparison_type::default_order, class L, class R, class... B>
+    requires(sizeof...(B) <= 1)
+auto compare(L&& l, R&& r, B... broadcast_dimensions) {
+    constexpr bool total = K == comparison_type::total_order;
+#define XLET_COMPARE_CASE(dir)                                                                                       \
+    if constexpr (D == comparison_direction::dir && total)                                                           \
+        return ::xlet::dir##_total(std::forward<L>(l), std::forward<R>(r), broadcast_dimensions...);                 \
+    else if constexpr (D == comparison_direction::dir)                                                               \
+        return ::xlet::dir(std::forward<L>(l), std::forward<R>(r), broadcast_dimensions...);
+    XLET_COMPARE_CASE(eq)
+    else XLET_COMPARE_CASE(ne)
+    else XLET_COMPARE_CASE(ge)
+    else XLET_COMPARE_CASE(gt)
+    else XLET_COMPARE_CASE(le)
+    else XLET_COMPARE_CASE(lt)
+#undef XLET_COMPARE_CASE
+}
+
 } // namespace xlet

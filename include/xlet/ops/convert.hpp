@@ -4,7 +4,8 @@
 //   bitcast_convert_type<U>(x)    same width: element-wise, lazy. Different widths (not
 //                                 element-wise, evaluated): B > B' appends a minor dimension of
 //                                 B/B'; B' > B needs a last dimension of B'/B and drops it.
-//                                 C1 neither type is pred; C2 widths divide, last dimension fits.
+//                                 C1 neither type is pred; C2 widths divide, last dimension fits;
+//                                 C3 both complex or neither (as StableHLO).
 //   reduce_precision<E, M>(x)     C1 floating type; C2 exponent_bits >= 1, mantissa_bits >= 0.
 #pragma once
 #include <bit>
@@ -99,13 +100,17 @@ auto bitcast_convert_type(X&& x) {
     constexpr std::size_t R = E.size();
     static_assert(diag::got<!is_pred<T> && !is_pred<U>, XT, tensor<U>>::value,
                   "xlet::bitcast_convert_type [C1]: pred has no bit layout to reinterpret");
+    static_assert(diag::got<is_complex<T> == is_complex<U>, XT, tensor<U>>::value,
+                  "xlet::bitcast_convert_type [C3]: complex and non-complex types do not bitcast into each other");
     constexpr bool fits = bt == bu || bt > bu || (R > 0 && E[R - 1] * bt == bu);
     static_assert(diag::got<fits, XT, tensor<U>>::value,
                   "xlet::bitcast_convert_type [C2]: converting to a wider type needs a last dimension of size "
                   "sizeof(new type) / sizeof(old type), which is dropped");
-    if constexpr (!is_pred<T> && !is_pred<U> && bt == bu) {
+    if constexpr (is_pred<T> || is_pred<U> || is_complex<T> != is_complex<U>) {
+        return;
+    } else if constexpr (bt == bu) {
         return detail::make_map<detail::bitcast_fn<T, U>, U>(detail::as_node(std::forward<X>(x)));
-    } else if constexpr (!is_pred<T> && !is_pred<U> && fits) {
+    } else if constexpr (fits) {
         // Width change: reinterpret the bytes of the evaluated operand (memcpy: no aliasing UB).
         auto in = eval(x);
         constexpr auto out_extents = [] {

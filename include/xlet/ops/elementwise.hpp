@@ -36,12 +36,42 @@ template<class F, class Out, std::size_t N, class... Cs>
 concept mask_form = std::is_same_v<Out, bool> && (vec<Cs, N>::simd && ...) &&
                     requires(xsimd::batch<Cs>... b) { F::simd(b...).mask(); };
 
+// Select-like ops: pred lanes become a mask of the value type, then the batch form runs.
+template<class F, class Out, std::size_t N, class P, class... Cs>
+consteval bool pred_first_check() {
+    if constexpr (!std::is_same_v<P, bool> || !(vec<Out, N>::simd && ... && vec<Cs, N>::simd)) return false;
+    else if constexpr (!((lanes_of<Cs>() == lanes_of<Out>()) && ...)) return false;
+    else return requires(xsimd::batch_bool<Out> m, xsimd::batch<Cs>... b) {
+        { F::simd(m, b...) } -> std::same_as<xsimd::batch<Out>>;
+    };
+}
+template<class F, class Out, std::size_t N, class... Cs>
+consteval bool pred_first_form() {
+    if constexpr (sizeof...(Cs) < 2) return false;
+    else return pred_first_check<F, Out, N, Cs...>();
+}
+
+template<class F, class Out, std::size_t N, class... Cs>
+vec<Out, N> apply_vec(const vec<Cs, N>&... in);
+
+template<class F, class Out, std::size_t N, class P, class... Cs>
+vec<Out, N> apply_pred_first(const vec<P, N>& p, const vec<Cs, N>&... in) {
+    using V = vec<Out, N>;
+    V r;
+    constexpr std::size_t W = lanes_of<Out>();
+    for (std::size_t k = 0; k < V::simd_regs::count; ++k)
+        r.r.b[k] = F::simd(xsimd::batch_bool<Out>::load_unaligned(p.r.l.data() + k * W), in.r.b[k]...);
+    return r;
+}
+
 template<class F, class Out, std::size_t N, class... Cs>
 vec<Out, N> apply_vec(const vec<Cs, N>&... in) {
     using V = vec<Out, N>;
     V r;
     if constexpr (simd_form<F, Out, N, Cs...>) {
         for (std::size_t k = 0; k < V::simd_regs::count; ++k) r.r.b[k] = F::simd(in.r.b[k]...);
+    } else if constexpr (pred_first_form<F, Out, N, Cs...>()) {
+        return apply_pred_first<F, Out, N>(in...);
     } else if constexpr (sizeof...(Cs) > 0 && mask_form<F, Out, N, Cs...>) {
         using First = std::tuple_element_t<0, std::tuple<Cs...>>;
         constexpr std::size_t W = lanes_of<First>();

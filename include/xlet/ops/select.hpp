@@ -16,6 +16,7 @@ struct select_fn {
     template<class P, class T, class F> using result = T;
     static constexpr double cost = 1;
     template<class C> static C scalar(bool p, C a, C b) { return p ? a : b; }
+    template<class B> static B simd(typename B::batch_bool_type p, B a, B b) { return xsimd::select(p, a, b); }
 };
 
 struct clamp_fn {

@@ -185,6 +185,7 @@ XLET_UNARY_OP(erf, detail::erf_fn, detail::floating, "a floating type")
 XLET_UNARY_OP(ceil, detail::ceil_fn, detail::floating, "a floating type")
 XLET_UNARY_OP(floor, detail::floor_fn, detail::floating, "a floating type")
 XLET_UNARY_OP(round, detail::round_fn, detail::floating, "a floating type")
+XLET_UNARY_OP(round_nearest_afz, detail::round_fn, detail::floating, "a floating type") // = round
 XLET_UNARY_OP(round_nearest_even, detail::round_nearest_even_fn, detail::floating, "a floating type")
 
 } // namespace xlet
