@@ -55,16 +55,16 @@ struct Failures {
         }
     }
 };
-#define CHECK_NO_FAILURES(f)       \
-    do {                           \
-        INFO((f).first);           \
-        CHECK((f).count == 0u);    \
+#define CHECK_NO_FAILURES(f)                                                                                           \
+    do {                                                                                                               \
+        INFO((f).first);                                                                                               \
+        CHECK((f).count == 0u);                                                                                        \
     } while (false)
 
 // ------------------------------------------------------------------ reference 16-bit rounding
 struct Format16 {
     std::uint16_t inf_bits;
-    std::vector<long double> values;  // all non-negative finite values, then 2^(emax+1)
+    std::vector<long double> values; // all non-negative finite values, then 2^(emax+1)
 };
 
 Format16 make_format(int exponent_bits, int mantissa_bits) {
@@ -75,8 +75,7 @@ Format16 make_format(int exponent_bits, int mantissa_bits) {
         const int e = int(b >> mantissa_bits);
         const long double m = (long double)(b & ((1u << mantissa_bits) - 1));
         const long double v = e == 0 ? std::ldexp(m, 1 - bias - mantissa_bits)
-                                     : std::ldexp((long double)(1u << mantissa_bits) + m,
-                                                  e - bias - mantissa_bits);
+                                     : std::ldexp((long double)(1u << mantissa_bits) + m, e - bias - mantissa_bits);
         f.values.push_back(v);
     }
     // The first value beyond the range, as if the exponent were unbounded; it encodes as inf,
@@ -100,7 +99,7 @@ std::uint16_t ref_round(const Format16& f, long double x) {
     const long double ax = std::fabs(x);
     if (ax >= f.values.back()) return std::uint16_t(sign | f.inf_bits);
     const std::size_t hi = std::size_t(std::upper_bound(f.values.begin(), f.values.end(), ax) - f.values.begin());
-    const std::size_t lo = hi - 1;  // values[lo] <= ax < values[hi]
+    const std::size_t lo = hi - 1; // values[lo] <= ax < values[hi]
     if (ax == f.values[lo]) return std::uint16_t(sign | lo);
     const long double twice = 2 * ax, mid = f.values[lo] + f.values[hi];
     std::size_t pick = twice < mid ? lo : twice > mid ? hi : (lo % 2 == 0 ? lo : hi);
@@ -112,7 +111,8 @@ std::vector<float> make_float_samples() {
     std::vector<float> v;
     std::mt19937 gen(20240607u);
     // Random bit patterns: every exponent, NaNs and infinities included.
-    for (int i = 0; i < 4'000'000; ++i) v.push_back(float_from(std::uint32_t(gen())));
+    for (int i = 0; i < 4'000'000; ++i)
+        v.push_back(float_from(std::uint32_t(gen())));
     // Random values where binary16 is interesting: 2^-37 .. 2^22 (subnormals to overflow).
     for (int i = 0; i < 2'000'000; ++i) {
         const std::uint32_t r = std::uint32_t(gen());
@@ -123,7 +123,7 @@ std::vector<float> make_float_samples() {
     const auto& hf = half_format();
     for (std::size_t b = 0; b + 1 < hf.values.size(); ++b) {
         const float lo = float(hf.values[b]);
-        const float mid = float((hf.values[b] + hf.values[b + 1]) / 2);  // exact: 12 bits
+        const float mid = float((hf.values[b] + hf.values[b + 1]) / 2); // exact: 12 bits
         for (float s : {1.0f, -1.0f}) {
             v.push_back(s * lo);
             v.push_back(s * mid);
@@ -142,16 +142,41 @@ std::vector<float> make_float_samples() {
         }
     }
     // Hand-picked boundaries.
-    const float specials[] = {0.0f, -0.0f, 1.0f, -1.0f, 65504.0f, 65519.996f, 65520.0f, -65520.0f,
-                              65536.0f, 0x1p-24f, 0x1p-25f, 0x1.8p-25f, 0x1.000002p-25f, 0x1p-26f,
-                              0x1p-14f, 0x1p-14f - 0x1p-25f, 0x1p-15f, 0x1.ffcp-15f,
-                              std::numeric_limits<float>::max(), std::numeric_limits<float>::min(),
-                              std::numeric_limits<float>::denorm_min(), 3.38953139e38f,
-                              float_from(0x7F7F8000u), float_from(0x7F7F7FFFu), INFINITY, -INFINITY,
-                              float_from(0x7FC00000u), float_from(0xFFC00000u), float_from(0x7F800001u),
-                              float_from(0xFF800001u), float_from(0x7FBFFFFFu), float_from(0x7F801FFFu)};
+    const float specials[] = {0.0f,
+                              -0.0f,
+                              1.0f,
+                              -1.0f,
+                              65504.0f,
+                              65519.996f,
+                              65520.0f,
+                              -65520.0f,
+                              65536.0f,
+                              0x1p-24f,
+                              0x1p-25f,
+                              0x1.8p-25f,
+                              0x1.000002p-25f,
+                              0x1p-26f,
+                              0x1p-14f,
+                              0x1p-14f - 0x1p-25f,
+                              0x1p-15f,
+                              0x1.ffcp-15f,
+                              std::numeric_limits<float>::max(),
+                              std::numeric_limits<float>::min(),
+                              std::numeric_limits<float>::denorm_min(),
+                              3.38953139e38f,
+                              float_from(0x7F7F8000u),
+                              float_from(0x7F7F7FFFu),
+                              INFINITY,
+                              -INFINITY,
+                              float_from(0x7FC00000u),
+                              float_from(0xFFC00000u),
+                              float_from(0x7F800001u),
+                              float_from(0xFF800001u),
+                              float_from(0x7FBFFFFFu),
+                              float_from(0x7F801FFFu)};
     v.insert(v.end(), std::begin(specials), std::end(specials));
-    while (v.size() % 64 != 0) v.push_back(0.0f);  // whole batches for every architecture
+    while (v.size() % 64 != 0)
+        v.push_back(0.0f); // whole batches for every architecture
     return v;
 }
 
@@ -163,8 +188,9 @@ const std::vector<float>& float_samples() {
 std::vector<double> make_double_samples() {
     std::vector<double> v;
     std::mt19937_64 gen(77u);
-    for (int i = 0; i < 1'000'000; ++i) v.push_back(double_from(gen()));
-    for (int i = 0; i < 1'000'000; ++i) {  // 2^-150 .. 2^130: both 16-bit formats' ranges
+    for (int i = 0; i < 1'000'000; ++i)
+        v.push_back(double_from(gen()));
+    for (int i = 0; i < 1'000'000; ++i) { // 2^-150 .. 2^130: both 16-bit formats' ranges
         const std::uint64_t exp = 1023u - 150u + gen() % 281u;
         v.push_back(double_from((gen() & 0x800FFFFFFFFFFFFFull) | (exp << 52)));
     }
@@ -181,13 +207,26 @@ std::vector<double> make_double_samples() {
             }
         }
     }
-    const double specials[] = {0.0, -0.0, 65504.0, 65520.0, std::nextafter(65520.0, 0.0), 0x1p-24,
-                               0x1p-25, std::nextafter(0x1p-25, 1.0), 0x1.8p-25, 1e300, -1e300,
-                               std::numeric_limits<double>::denorm_min(), INFINITY, -INFINITY,
-                               double_from(0x7FF8000000000000ull), double_from(0x7FF0000000000001ull),
+    const double specials[] = {0.0,
+                               -0.0,
+                               65504.0,
+                               65520.0,
+                               std::nextafter(65520.0, 0.0),
+                               0x1p-24,
+                               0x1p-25,
+                               std::nextafter(0x1p-25, 1.0),
+                               0x1.8p-25,
+                               1e300,
+                               -1e300,
+                               std::numeric_limits<double>::denorm_min(),
+                               INFINITY,
+                               -INFINITY,
+                               double_from(0x7FF8000000000000ull),
+                               double_from(0x7FF0000000000001ull),
                                double_from(0xFFF0000000000001ull)};
     v.insert(v.end(), std::begin(specials), std::end(specials));
-    while (v.size() % 64 != 0) v.push_back(0.0);
+    while (v.size() % 64 != 0)
+        v.push_back(0.0);
     return v;
 }
 
@@ -199,19 +238,24 @@ const std::vector<double>& double_samples() {
 // ------------------------------------------------------------------ architectures
 using archs = std::tuple<xsimd::default_arch
 #if XSIMD_WITH_SSE2
-                         , xsimd::sse2
+                         ,
+                         xsimd::sse2
 #endif
 #if XSIMD_WITH_SSE4_2
-                         , xsimd::sse4_2
+                         ,
+                         xsimd::sse4_2
 #endif
 #if XSIMD_WITH_AVX
-                         , xsimd::avx
+                         ,
+                         xsimd::avx
 #endif
 #if XSIMD_WITH_AVX2
-                         , xsimd::avx2
+                         ,
+                         xsimd::avx2
 #endif
 #if XSIMD_WITH_AVX512BW
-                         , xsimd::avx512bw
+                         ,
+                         xsimd::avx512bw
 #endif
                          >;
 
@@ -231,7 +275,7 @@ void check_rounding(Failures& fails, const Format16& fmt, Src x, T got, const ch
     if (got.bits() != want) fails.add(what, hex(bits_of(x)), x, "got", hex(got.bits()), "want", hex(want));
 }
 
-}  // namespace
+} // namespace
 
 // ================================================================== type properties
 TEST_CASE("layout and constexpr") {
@@ -318,30 +362,30 @@ TEST_CASE("half(float) and bfloat16(float) are correctly rounded") {
 TEST_CASE("hand-checked boundaries") {
     CHECK(half(65504.0f).bits() == 0x7BFF);
     CHECK(half(65519.996f).bits() == 0x7BFF);
-    CHECK(half(65520.0f).bits() == 0x7C00);  // tie between max (odd) and 2^16: to even = inf
+    CHECK(half(65520.0f).bits() == 0x7C00); // tie between max (odd) and 2^16: to even = inf
     CHECK(half(-65520.0f).bits() == 0xFC00);
     CHECK(half(1e10f).bits() == 0x7C00);
-    CHECK(half(0x1p-24f).bits() == 0x0001);   // smallest subnormal
-    CHECK(half(0x1p-25f).bits() == 0x0000);   // tie with 0: to even
-    CHECK(half(-0x1p-25f).bits() == 0x8000);  // ... keeping the sign
+    CHECK(half(0x1p-24f).bits() == 0x0001);  // smallest subnormal
+    CHECK(half(0x1p-25f).bits() == 0x0000);  // tie with 0: to even
+    CHECK(half(-0x1p-25f).bits() == 0x8000); // ... keeping the sign
     CHECK(half(0x1.000002p-25f).bits() == 0x0001);
-    CHECK(half(0x1.8p-25f).bits() == 0x0001);   // 0.75 quanta: up to 1
-    CHECK(half(0x1.8p-24f).bits() == 0x0002);   // 1.5 quanta: tie, to even (2)
-    CHECK(half(0x1.4p-23f).bits() == 0x0002);   // 2.5 quanta: tie, to even (2)
-    CHECK(half(0x1.ff8p-15f).bits() == 0x03FF);  // largest subnormal, 1023 quanta
-    CHECK(half(0x1.ffcp-15f).bits() == 0x0400);  // 1023.5 quanta: tie, to even (1024)
-    CHECK(half(0x1p-14f - 0x1p-25f).bits() == 0x0400);  // rounds up into the normals
+    CHECK(half(0x1.8p-25f).bits() == 0x0001);          // 0.75 quanta: up to 1
+    CHECK(half(0x1.8p-24f).bits() == 0x0002);          // 1.5 quanta: tie, to even (2)
+    CHECK(half(0x1.4p-23f).bits() == 0x0002);          // 2.5 quanta: tie, to even (2)
+    CHECK(half(0x1.ff8p-15f).bits() == 0x03FF);        // largest subnormal, 1023 quanta
+    CHECK(half(0x1.ffcp-15f).bits() == 0x0400);        // 1023.5 quanta: tie, to even (1024)
+    CHECK(half(0x1p-14f - 0x1p-25f).bits() == 0x0400); // rounds up into the normals
     CHECK(half(-0.0f).bits() == 0x8000);
-    CHECK(half(1.0f + 0x1p-11f).bits() == 0x3C00);  // tie, to even
+    CHECK(half(1.0f + 0x1p-11f).bits() == 0x3C00); // tie, to even
     CHECK(half(1.0f + 0x1.8p-10f).bits() == 0x3C02);
-    CHECK(half(float_from(0x7F800001u)).bits() == 0x7E00);  // sNaN with low payload stays NaN
+    CHECK(half(float_from(0x7F800001u)).bits() == 0x7E00); // sNaN with low payload stays NaN
     CHECK(half(float_from(0xFFC00000u)).bits() == 0xFE00);
     CHECK(bfloat16(3.38953139e38f).bits() == 0x7F7F);
-    CHECK(bfloat16(float_from(0x7F7F8000u)).bits() == 0x7F80);  // tie at the top: inf
+    CHECK(bfloat16(float_from(0x7F7F8000u)).bits() == 0x7F80); // tie at the top: inf
     CHECK(bfloat16(std::numeric_limits<float>::max()).bits() == 0x7F80);
     CHECK(bfloat16(std::numeric_limits<float>::denorm_min()).bits() == 0x0000);
     CHECK(bfloat16(float_from(0x00008001u)).bits() == 0x0001);
-    CHECK(bfloat16(float_from(0x00018000u)).bits() == 0x0002);  // subnormal tie to even
+    CHECK(bfloat16(float_from(0x00018000u)).bits() == 0x0002); // subnormal tie to even
     CHECK(bfloat16(float_from(0x7F800001u)).bits() == 0x7FC0);
 }
 
@@ -349,7 +393,7 @@ TEST_CASE("half(double) and bfloat16(double) round once, directly") {
     // 1 + 2^-11 + 2^-40: above the halfway point 1 + 2^-11, so 1 + 2^-10. Through float it would
     // first become the exact tie 1 + 2^-11 and then round to even, 1.0.
     const double x = 1.0 + 0x1p-11 + 0x1p-40;
-    CHECK(half(float(x)).bits() == 0x3C00);  // the double-rounded (wrong) answer
+    CHECK(half(float(x)).bits() == 0x3C00); // the double-rounded (wrong) answer
     CHECK(half(x).bits() == 0x3C01);
     CHECK(half(-x).bits() == 0xBC01);
     const double y = 1.0 + 0x1p-8 + 0x1p-40;
@@ -377,19 +421,22 @@ TEST_CASE("half(double) and bfloat16(double) round once, directly") {
 TEST_CASE("construction from integers is correctly rounded") {
     Failures fails;
     auto check_int = [&](auto i) {
-        const long double x = (long double)i;  // exact for 64-bit integers
+        const long double x = (long double)i; // exact for 64-bit integers
         if (half(i).bits() != ref_round(half_format(), x)) fails.add("half", x);
         if (bfloat16(i).bits() != ref_round(bf16_format(), x)) fails.add("bf16", x);
     };
-    for (int i = -70000; i <= 70000; ++i) check_int(i);
-    for (int i = 0; i < 65536; ++i) check_int(std::uint16_t(i));
-    for (int i = -128; i < 128; ++i) check_int(std::int8_t(i));
+    for (int i = -70000; i <= 70000; ++i)
+        check_int(i);
+    for (int i = 0; i < 65536; ++i)
+        check_int(std::uint16_t(i));
+    for (int i = -128; i < 128; ++i)
+        check_int(std::int8_t(i));
     std::mt19937_64 gen(5u);
     for (int k = 0; k < 300'000; ++k) {
         const int width = int(gen() % 65u);
         std::uint64_t u = width == 64 ? gen() : gen() & ((std::uint64_t(1) << width) - 1);
         if (k % 3 == 0) u |= std::uint64_t(1) << (width == 0 ? 0 : width - 1);
-        if (k % 5 == 0) {  // exact ties and near-ties for bf16 (8 significant bits)
+        if (k % 5 == 0) { // exact ties and near-ties for bf16 (8 significant bits)
             const int w = std::bit_width(u);
             if (w > 9) u = (u & ~((std::uint64_t(1) << (w - 9)) - 1)) | (std::uint64_t(1) << (w - 10)) | (k % 2);
         }
@@ -397,8 +444,9 @@ TEST_CASE("construction from integers is correctly rounded") {
         check_int(std::int64_t(u));
         check_int(std::int32_t(std::uint32_t(u)));
     }
-    for (auto i : {std::numeric_limits<std::int64_t>::min(), std::numeric_limits<std::int64_t>::max(),
-                   std::int64_t(1) << 53, (std::int64_t(1) << 53) + 1, (std::int64_t(1) << 62) + (std::int64_t(1) << 54) + 1})
+    for (auto i :
+         {std::numeric_limits<std::int64_t>::min(), std::numeric_limits<std::int64_t>::max(), std::int64_t(1) << 53,
+          (std::int64_t(1) << 53) + 1, (std::int64_t(1) << 62) + (std::int64_t(1) << 54) + 1})
         check_int(i);
     check_int(std::numeric_limits<std::uint64_t>::max());
     check_int(true);
@@ -418,7 +466,8 @@ TEST_CASE("round_to_half / round_to_bfloat16: scalar and every batch equal float
     Failures fails;
     for (float x : xs) {
         if (bits_of(xlet::round_to_half(x)) != bits_of(float(half(x)))) fails.add("scalar half", hex(bits_of(x)));
-        if (bits_of(xlet::round_to_bfloat16(x)) != bits_of(float(bfloat16(x)))) fails.add("scalar bf16", hex(bits_of(x)));
+        if (bits_of(xlet::round_to_bfloat16(x)) != bits_of(float(bfloat16(x))))
+            fails.add("scalar bf16", hex(bits_of(x)));
     }
     for_each_arch([&](auto arch) {
         using A = decltype(arch);
@@ -429,8 +478,10 @@ TEST_CASE("round_to_half / round_to_bfloat16: scalar and every batch equal float
             xlet::round_to_half(x).store_unaligned(rh);
             xlet::round_to_bfloat16(x).store_unaligned(rb);
             for (std::size_t j = 0; j < B::size; ++j) {
-                if (bits_of(rh[j]) != bits_of(float(half(xs[i + j])))) fails.add(A::name(), "half", hex(bits_of(xs[i + j])), hex(bits_of(rh[j])));
-                if (bits_of(rb[j]) != bits_of(float(bfloat16(xs[i + j])))) fails.add(A::name(), "bf16", hex(bits_of(xs[i + j])), hex(bits_of(rb[j])));
+                if (bits_of(rh[j]) != bits_of(float(half(xs[i + j]))))
+                    fails.add(A::name(), "half", hex(bits_of(xs[i + j])), hex(bits_of(rh[j])));
+                if (bits_of(rb[j]) != bits_of(float(bfloat16(xs[i + j]))))
+                    fails.add(A::name(), "bf16", hex(bits_of(xs[i + j])), hex(bits_of(rb[j])));
             }
         }
         MESSAGE("round_to_* checked on " << std::string(A::name()) << ", " << B::size << " lanes");
@@ -460,7 +511,8 @@ TEST_CASE("load_half / store_half and load_bfloat16 / store_bfloat16") {
             for (std::size_t j = 0; j < n; ++j) {
                 const float want = float(all_h[i + j]);
                 if (std::isnan(want)) {
-                    if (!std::isnan(f1[j]) || std::signbit(f1[j]) != std::signbit(want)) fails.add(A::name(), "load nan", i + j);
+                    if (!std::isnan(f1[j]) || std::signbit(f1[j]) != std::signbit(want))
+                        fails.add(A::name(), "load nan", i + j);
                 } else if (bits_of(f1[j]) != bits_of(want)) {
                     fails.add(A::name(), "load_half", hex(i + j), f1[j]);
                 }
@@ -479,13 +531,28 @@ TEST_CASE("load_half / store_half and load_bfloat16 / store_bfloat16") {
             for (std::size_t j = 0; j < n; ++j) {
                 const half want = half(xs[i + j]);
                 if (isnan(want)) {
-                    if (!isnan(out1[j]) || signbit(out1[j]) != signbit(want)) fails.add(A::name(), "store nan", hex(bits_of(xs[i + j])));
+                    if (!isnan(out1[j]) || signbit(out1[j]) != signbit(want))
+                        fails.add(A::name(), "store nan", hex(bits_of(xs[i + j])));
                 } else if (out1[j].bits() != want.bits()) {
                     fails.add(A::name(), "store_half", hex(bits_of(xs[i + j])), hex(out1[j].bits()));
                 }
-                if (out2[j].bits() != want.bits()) fails.add(A::name(), "store_half_generic", hex(bits_of(xs[i + j])), hex(out2[j].bits()));
-                if (out3[j].bits() != bfloat16(xs[i + j]).bits()) fails.add(A::name(), "store_bf16", hex(bits_of(xs[i + j])));
+                if (out2[j].bits() != want.bits())
+                    fails.add(A::name(), "store_half_generic", hex(bits_of(xs[i + j])), hex(out2[j].bits()));
+                if (out3[j].bits() != bfloat16(xs[i + j]).bits())
+                    fails.add(A::name(), "store_bf16", hex(bits_of(xs[i + j])));
             }
+        }
+        // A NaN whose payload sits only in bits that do not fit still stores as a NaN.
+        for (std::uint32_t nan_bits : {0x7F800001u, 0xFF800100u, 0x7F801FFFu}) {
+            const B x(float_from(nan_bits));
+            xlet::store_half(out1.data(), x);
+            xlet::detail::store_half_generic(out2.data(), x);
+            xlet::store_bfloat16(out3.data(), x);
+            const bool neg = (nan_bits >> 31) != 0;
+            for (std::size_t j = 0; j < n; ++j)
+                if (!isnan(out1[j]) || !isnan(out2[j]) || !isnan(out3[j]) || signbit(out1[j]) != neg ||
+                    signbit(out2[j]) != neg || signbit(out3[j]) != neg)
+                    fails.add(A::name(), "store low-payload nan", hex(nan_bits));
         }
         // Round trip of every pattern through a batch (NaN: stays NaN with its sign).
         for (std::size_t i = 0; i < all_h.size(); i += n) {
@@ -496,13 +563,15 @@ TEST_CASE("load_half / store_half and load_bfloat16 / store_bfloat16") {
                 const half h = all_h[i + j];
                 const bfloat16 b = all_b[i + j];
                 if (isnan(h)) {
-                    if (!isnan(out1[j]) || !isnan(out2[j]) || signbit(out1[j]) != signbit(h) || signbit(out2[j]) != signbit(h))
+                    if (!isnan(out1[j]) || !isnan(out2[j]) || signbit(out1[j]) != signbit(h) ||
+                        signbit(out2[j]) != signbit(h))
                         fails.add(A::name(), "roundtrip nan", hex(h.bits()));
                 } else if (out1[j].bits() != h.bits() || out2[j].bits() != h.bits()) {
                     fails.add(A::name(), "roundtrip", hex(h.bits()));
                 }
                 if (isnan(b)) {
-                    if (!isnan(out3[j]) || signbit(out3[j]) != signbit(b)) fails.add(A::name(), "bf16 roundtrip nan", hex(b.bits()));
+                    if (!isnan(out3[j]) || signbit(out3[j]) != signbit(b))
+                        fails.add(A::name(), "bf16 roundtrip nan", hex(b.bits()));
                 } else if (out3[j].bits() != b.bits()) {
                     fails.add(A::name(), "bf16 roundtrip", hex(b.bits()));
                 }
@@ -529,7 +598,7 @@ T ref_reduce_precision(T x, int e_bits, int m_bits) {
     constexpr int SM = std::numeric_limits<T>::digits - 1;
     const int m = std::min(m_bits, SM);
     const int q = std::max(std::ilogb(x), std::numeric_limits<T>::min_exponent - 1) - m;
-    const long double scaled = std::ldexp((long double)std::fabs(x), -q);  // exact
+    const long double scaled = std::ldexp((long double)std::fabs(x), -q); // exact
     const long double fl = std::floor(scaled), frac = scaled - fl;
     const T lo = T(std::ldexp(fl, q));
     const bool lo_odd = ((bits_of(lo) >> (SM - m)) & 1u) != 0;
@@ -549,13 +618,14 @@ std::vector<T> rp_samples(std::size_t random_count) {
     using U = std::conditional_t<std::is_same_v<T, float>, std::uint32_t, std::uint64_t>;
     std::vector<T> v;
     std::mt19937_64 gen(99u);
-    for (std::size_t i = 0; i < random_count; ++i) v.push_back(std::bit_cast<T>(U(gen())));
+    for (std::size_t i = 0; i < random_count; ++i)
+        v.push_back(std::bit_cast<T>(U(gen())));
     // Around every power of two (all reduced-range edges) and at mantissa halfway points.
     for (int e = std::numeric_limits<T>::min_exponent - std::numeric_limits<T>::digits - 1;
          e <= std::numeric_limits<T>::max_exponent; ++e) {
         const T p = std::ldexp(T(1), e);
-        for (T y : {p, std::nextafter(p, T(0)), std::nextafter(p, T(INFINITY)), T(p * T(1.5)),
-                    T(p * T(1.25)), T(p * T(1.75)), std::nextafter(T(p * T(1.5)), T(0))}) {
+        for (T y : {p, std::nextafter(p, T(0)), std::nextafter(p, T(INFINITY)), T(p * T(1.5)), T(p * T(1.25)),
+                    T(p * T(1.75)), std::nextafter(T(p * T(1.5)), T(0))}) {
             v.push_back(y);
             v.push_back(-y);
         }
@@ -564,16 +634,19 @@ std::vector<T> rp_samples(std::size_t random_count) {
                 -std::numeric_limits<T>::quiet_NaN(), std::numeric_limits<T>::signaling_NaN(),
                 std::numeric_limits<T>::max(), std::numeric_limits<T>::denorm_min()})
         v.push_back(y);
-    v.push_back(std::bit_cast<T>(U(std::bit_cast<U>(T(INFINITY)) | 1u)));   // NaN, payload bit 0
-    v.push_back(std::bit_cast<T>(U(~U(0))));                                   // -NaN, all ones
-    v.push_back(std::bit_cast<T>(U(~U(0) >> 1)));                              // +NaN, all ones
-    while (v.size() % 64 != 0) v.push_back(T(1));
+    v.push_back(std::bit_cast<T>(U(std::bit_cast<U>(T(INFINITY)) | 1u))); // NaN, payload bit 0
+    v.push_back(std::bit_cast<T>(U(~U(0))));                              // -NaN, all ones
+    v.push_back(std::bit_cast<T>(U(~U(0) >> 1)));                         // +NaN, all ones
+    while (v.size() % 64 != 0)
+        v.push_back(T(1));
     return v;
 }
 
 // Bit-identical, NaN payloads included (reduce_precision returns a NaN input unchanged).
 template <class T>
-bool same_result(T a, T b) { return bits_of(a) == bits_of(b); }
+bool same_result(T a, T b) {
+    return bits_of(a) == bits_of(b);
+}
 
 template <int E, int M, class T>
 void check_rp_template_and_batch(const std::vector<T>& xs, Failures& fails) {
@@ -593,23 +666,23 @@ void check_rp_template_and_batch(const std::vector<T>& xs, Failures& fails) {
     });
 }
 
-}  // namespace
+} // namespace
 
 TEST_CASE("reduce_precision: hand-checked values") {
     using xlet::reduce_precision;
     CHECK(reduce_precision<5, 10>(1.0f) == 1.0f);
-    CHECK(reduce_precision<5, 10>(1.0f + 0x1p-11f) == 1.0f);               // tie, to even
-    CHECK(reduce_precision<5, 10>(1.0f + 0x1.8p-11f) == 1.0f + 0x1p-10f);  // above the tie
-    CHECK(reduce_precision<5, 10>(1.0f + 0x1p-10f + 0x1p-11f) == 1.0f + 0x1p-9f);  // tie, to even
+    CHECK(reduce_precision<5, 10>(1.0f + 0x1p-11f) == 1.0f);                      // tie, to even
+    CHECK(reduce_precision<5, 10>(1.0f + 0x1.8p-11f) == 1.0f + 0x1p-10f);         // above the tie
+    CHECK(reduce_precision<5, 10>(1.0f + 0x1p-10f + 0x1p-11f) == 1.0f + 0x1p-9f); // tie, to even
     CHECK(reduce_precision<5, 10>(65504.0f) == 65504.0f);
     CHECK(reduce_precision<5, 10>(65519.0f) == 65504.0f);
     CHECK(reduce_precision<5, 10>(65520.0f) == INFINITY);
     CHECK(reduce_precision<5, 10>(1e6f) == INFINITY);
     CHECK(reduce_precision<5, 10>(-1e6f) == -INFINITY);
-    CHECK(reduce_precision<5, 10>(0x1p-14f) == 0x1p-14f);  // smallest f16 normal survives
-    CHECK(reduce_precision<5, 10>(0x1p-14f - 0x1p-30f) == 0x1p-14f);  // rounds up into range
-    CHECK(bits_of(reduce_precision<5, 10>(0x1.ff8p-15f)) == 0u);  // an f16 subnormal: flushed
-    CHECK(bits_of(reduce_precision<5, 10>(-0x1p-20f)) == 0x80000000u);  // signed zero
+    CHECK(reduce_precision<5, 10>(0x1p-14f) == 0x1p-14f);              // smallest f16 normal survives
+    CHECK(reduce_precision<5, 10>(0x1p-14f - 0x1p-30f) == 0x1p-14f);   // rounds up into range
+    CHECK(bits_of(reduce_precision<5, 10>(0x1.ff8p-15f)) == 0u);       // an f16 subnormal: flushed
+    CHECK(bits_of(reduce_precision<5, 10>(-0x1p-20f)) == 0x80000000u); // signed zero
     CHECK(bits_of(reduce_precision<5, 10>(0x1p-24f)) == 0u);
     CHECK(bits_of(reduce_precision<5, 10>(-0.0f)) == 0x80000000u);
     CHECK(reduce_precision<5, 10>(INFINITY) == INFINITY);
@@ -629,7 +702,7 @@ TEST_CASE("reduce_precision: hand-checked values") {
     CHECK(reduce_precision<8, 0>(1.5f) == 2.0f);
     CHECK(reduce_precision<8, 0>(1.25f) == 1.0f);
     CHECK(reduce_precision<8, 0>(-1.75f) == -2.0f);
-    CHECK(reduce_precision<8, 0>(3.0f) == 2.0f);  // tie: 2 has the even exponent field
+    CHECK(reduce_precision<8, 0>(3.0f) == 2.0f); // tie: 2 has the even exponent field
     CHECK(reduce_precision<8, 0>(6.0f) == 8.0f);
     // One exponent bit: nothing but zero and infinity.
     CHECK(bits_of(reduce_precision<1, 23>(1.0f)) == 0u);
@@ -642,10 +715,10 @@ TEST_CASE("reduce_precision: hand-checked values") {
     CHECK(reduce_precision<8, 7>(std::numeric_limits<float>::max()) == INFINITY);
     // double
     CHECK(reduce_precision<5, 10>(1.0 + 0x1p-11 + 0x1p-40) == 1.0 + 0x1p-10);
-    CHECK(reduce_precision<8, 23>(1.0 + 0x1p-24) == 1.0);                  // tie, to even
+    CHECK(reduce_precision<8, 23>(1.0 + 0x1p-24) == 1.0); // tie, to even
     CHECK(reduce_precision<8, 23>(1.0 + 0x1p-24 + 0x1p-50) == 1.0 + 0x1p-23);
     CHECK(reduce_precision<8, 23>(1e39) == INFINITY);
-    CHECK(bits_of(reduce_precision<8, 23>(-1e-39)) == bits_of(-0.0));  // a float subnormal: flushed
+    CHECK(bits_of(reduce_precision<8, 23>(-1e-39)) == bits_of(-0.0)); // a float subnormal: flushed
     CHECK(reduce_precision<11, 52>(0x1.23456789abcdp-1070) == 0x1.23456789abcdp-1070);
 }
 
@@ -660,7 +733,8 @@ TEST_CASE("reduce_precision: normal-range agreement with half and bfloat16 round
             fails.add("<5,10>", hex(bits_of(x)));
         if (ax < 0x1p-14f - 0x1p-26f && bits_of(xlet::reduce_precision<5, 10>(x)) != (bits_of(x) & 0x80000000u))
             fails.add("<5,10> flush", hex(bits_of(x)));
-        if (ax >= std::numeric_limits<float>::min() && bits_of(xlet::reduce_precision<8, 7>(x)) != bits_of(float(bfloat16(x))))
+        if (ax >= std::numeric_limits<float>::min() &&
+            bits_of(xlet::reduce_precision<8, 7>(x)) != bits_of(float(bfloat16(x))))
             fails.add("<8,7>", hex(bits_of(x)));
     }
     CHECK_NO_FAILURES(fails);
@@ -734,17 +808,17 @@ TEST_CASE("half and bfloat16 arithmetic") {
     CHECK(float(half(1.5f) + half(2.25f)) == 3.75f);
     CHECK(float(half(1.0f) / half(3.0f)) == float(half::from_bits(0x3555)));
     CHECK(half(1.0f) / half(3.0f) == half(1.0 / 3.0));
-    CHECK((half(65504.0f) + half(16.0f)).bits() == 0x7C00);  // 65520: tie, to inf
+    CHECK((half(65504.0f) + half(16.0f)).bits() == 0x7C00); // 65520: tie, to inf
     CHECK((half(65504.0f) + half(8.0f)).bits() == 0x7BFF);
-    CHECK((half(0x1p-24f) * half(0.5f)).bits() == 0x0000);    // tie with 0, to even
-    CHECK((half(0x1.8p-23f) * half(0.5f)).bits() == 0x0002);  // 1.5 quanta, to even
+    CHECK((half(0x1p-24f) * half(0.5f)).bits() == 0x0000);   // tie with 0, to even
+    CHECK((half(0x1.8p-23f) * half(0.5f)).bits() == 0x0002); // 1.5 quanta, to even
     CHECK(isinf(half(1.0f) / half(0.0f)));
     CHECK(isnan(half(0.0f) / half(0.0f)));
     CHECK((-half(0.0f)).bits() == 0x8000);
     CHECK((-half(2.0f)).bits() == 0xC000);
     CHECK((+half(2.0f)).bits() == 0x4000);
     CHECK(float(half(2.0f) - half(3.0f)) == -1.0f);
-    CHECK(float(half(3.0f) * 2) == 6.0f);   // int -> half, then half * half
+    CHECK(float(half(3.0f) * 2) == 6.0f); // int -> half, then half * half
     CHECK(float(half(3.0f) + 1.0f) == 4.0f);
     half h = 1.0f;
     h += half(2.0f);
@@ -753,7 +827,7 @@ TEST_CASE("half and bfloat16 arithmetic") {
     h /= half(5.0f);
     CHECK(float(h) == 2.0f);
     bfloat16 b = 1.0f;
-    b += bfloat16(0x1p-8f);  // tie, to even
+    b += bfloat16(0x1p-8f); // tie, to even
     CHECK(float(b) == 1.0f);
     b += bfloat16(0x1p-7f);
     CHECK(float(b) == 1.0f + 0x1p-7f);
@@ -841,8 +915,9 @@ TEST_CASE("classification") {
         const half h = half::from_bits(std::uint16_t(b));
         const bfloat16 c = bfloat16::from_bits(std::uint16_t(b));
         const float f = float(h), g = float(c);
-        if (xlet::isnan(h) != std::isnan(f) || xlet::isinf(h) != std::isinf(f) || xlet::isfinite(h) != std::isfinite(f) ||
-            xlet::signbit(h) != std::signbit(f) || xlet::isnan(c) != std::isnan(g) || xlet::isinf(c) != std::isinf(g) ||
+        if (xlet::isnan(h) != std::isnan(f) || xlet::isinf(h) != std::isinf(f) ||
+            xlet::isfinite(h) != std::isfinite(f) || xlet::signbit(h) != std::signbit(f) ||
+            xlet::isnan(c) != std::isnan(g) || xlet::isinf(c) != std::isinf(g) ||
             xlet::isfinite(c) != std::isfinite(g) || xlet::signbit(c) != std::signbit(g)) {
             FAIL_CHECK("classification mismatch at " << hex(b));
             break;

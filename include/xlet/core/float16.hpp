@@ -5,7 +5,7 @@
 //
 // Both are storage types: arithmetic converts to float, computes there and rounds the result back.
 // Every conversion into these types rounds to nearest, ties to even, straight from the source type
-// (double -> half rounds once, never through float), so values match XLA's f16/bf16 converts.
+// (double -> half rounds once, never through float), as XLA's convert to f16/bf16 does.
 #pragma once
 
 #include <bit>
@@ -30,7 +30,7 @@ constexpr std::uint16_t round_to_16(U u) noexcept {
     static_assert(1 + DE + DM == 16 && DE <= SE && DM < SM);
     constexpr int src_bias = (1 << (SE - 1)) - 1;
     constexpr int dst_bias = (1 << (DE - 1)) - 1;
-    constexpr int drop = SM - DM;  // mantissa bits that disappear
+    constexpr int drop = SM - DM; // mantissa bits that disappear
     constexpr U src_sign = U(1) << (SE + SM);
     constexpr U src_inf = ((U(1) << SE) - 1) << SM;
     constexpr std::uint16_t dst_inf = std::uint16_t(((1u << DE) - 1) << DM);
@@ -41,14 +41,14 @@ constexpr std::uint16_t round_to_16(U u) noexcept {
 
     const std::uint16_t sign = (u & src_sign) ? std::uint16_t(0x8000) : std::uint16_t(0);
     const U a = u & ~src_sign;
-    if (a > src_inf)  // NaN: force the quiet bit so a payload held only in dropped bits stays NaN
+    if (a > src_inf) // NaN: force the quiet bit so a payload held only in dropped bits stays NaN
         return std::uint16_t(sign | dst_inf | dst_quiet | std::uint16_t((a >> drop) & dst_mant));
     if (a >= min_normal) {
         // Adding 0111..1 plus the lowest kept bit rounds ties to even; a carry out of the mantissa
         // correctly bumps the exponent. Rebiasing afterwards cannot wrap because a >= min_normal.
         U r = a + ((U(1) << (drop - 1)) - 1) + ((a >> drop) & 1u);
         r = (r - (U(src_bias - dst_bias) << SM)) >> drop;
-        if (r >= dst_inf) return std::uint16_t(sign | dst_inf);  // overflow, and inf itself
+        if (r >= dst_inf) return std::uint16_t(sign | dst_inf); // overflow, and inf itself
         return std::uint16_t(sign | r);
     }
     // Destination subnormal (or zero): count in units of the smallest destination subnormal,
@@ -56,12 +56,12 @@ constexpr std::uint16_t round_to_16(U u) noexcept {
     const int e = int(a >> SM);
     const U sig = e != 0 ? ((a & ((U(1) << SM) - 1)) | (U(1) << SM)) : a;
     const int shift = SM - DM + src_bias - dst_bias + 1 - (e != 0 ? e : 1);
-    if (shift > SM + 1) return sign;  // below half the smallest subnormal (sig < 2^(SM+1))
+    if (shift > SM + 1) return sign; // below half the smallest subnormal (sig < 2^(SM+1))
     const U q = sig >> shift;
     const U rem = sig & ((U(1) << shift) - 1);
     const U halfway = U(1) << (shift - 1);
     const U rounded = q + ((rem > halfway || (rem == halfway && (q & 1u))) ? 1u : 0u);
-    return std::uint16_t(sign | rounded);  // rounding up to the smallest normal encodes correctly
+    return std::uint16_t(sign | rounded); // rounding up to the smallest normal encodes correctly
 }
 
 constexpr std::uint16_t float_to_half_bits(float f) noexcept {
@@ -82,12 +82,12 @@ constexpr float half_bits_to_float(std::uint16_t h) noexcept {
     const std::uint32_t sign = std::uint32_t(h & 0x8000u) << 16;
     const std::uint32_t em = h & 0x7FFFu;
     std::uint32_t bits;
-    if (em >= 0x7C00u) {  // inf / NaN
+    if (em >= 0x7C00u) { // inf / NaN
         bits = 0x7F800000u | ((em & 0x3FFu) << 13);
-    } else if (em >= 0x0400u) {  // normal: rebias exponent 15 -> 127
+    } else if (em >= 0x0400u) { // normal: rebias exponent 15 -> 127
         bits = (em << 13) + (std::uint32_t(127 - 15) << 23);
-    } else if (em != 0) {  // subnormal m * 2^-24 becomes a normal float
-        const int w = std::bit_width(em);  // 1..10, leading one at bit w-1
+    } else if (em != 0) {                 // subnormal m * 2^-24 becomes a normal float
+        const int w = std::bit_width(em); // 1..10, leading one at bit w-1
         bits = (std::uint32_t(w + 127 - 25) << 23) | ((em << (24 - w)) & 0x7FFFFFu);
     } else {
         bits = 0;
@@ -111,12 +111,12 @@ constexpr double integer_to_double_sticky(I i) noexcept {
     double scale = 1.0;
     const int width = std::bit_width(m);
     if (width > 53) {
-        const int s = width - 53;  // 1..11
+        const int s = width - 53; // 1..11
         const std::uint64_t dropped = m & ((std::uint64_t(1) << s) - 1);
         m = (m >> s) | (dropped != 0 ? 1u : 0u);
         scale = double(std::uint64_t(1) << s);
     }
-    const double d = double(m) * scale;  // m < 2^53 and scale a power of two: exact
+    const double d = double(m) * scale; // m < 2^53 and scale a power of two: exact
     return negative ? -d : d;
 }
 
@@ -131,7 +131,7 @@ constexpr double integer_to_double_sticky(I i) noexcept {
 template <class D>
 struct float16_operators {
     friend constexpr D operator+(D a) noexcept { return a; }
-    friend constexpr D operator-(D a) noexcept {  // exact sign flip, NaN included
+    friend constexpr D operator-(D a) noexcept { // exact sign flip, NaN included
         return D::from_bits(std::uint16_t(a.bits() ^ 0x8000u));
     }
     friend constexpr D operator+(D a, D b) noexcept { return D(float(a) + float(b)); }
@@ -154,7 +154,7 @@ struct float16_operators {
     friend std::ostream& operator<<(std::ostream& os, D x) { return os << float(x); }
 };
 
-}  // namespace detail
+} // namespace detail
 
 struct half : detail::float16_operators<half> {
     constexpr half() noexcept = default;
@@ -189,9 +189,7 @@ struct bfloat16 : detail::float16_operators<bfloat16> {
     constexpr bfloat16(I i) noexcept : bfloat16(detail::integer_to_double_sticky(i)) {}
     bfloat16(long double) = delete;
 
-    constexpr explicit operator float() const noexcept {
-        return detail::bfloat16_bits_to_float(bits_);
-    }
+    constexpr explicit operator float() const noexcept { return detail::bfloat16_bits_to_float(bits_); }
     constexpr explicit operator double() const noexcept { return double(float(*this)); }
 
     static constexpr bfloat16 from_bits(std::uint16_t b) noexcept {
@@ -221,7 +219,7 @@ constexpr bool isinf(bfloat16 x) noexcept { return (x.bits() & 0x7FFFu) == 0x7F8
 constexpr bool isfinite(bfloat16 x) noexcept { return (x.bits() & 0x7F80u) != 0x7F80u; }
 constexpr bool signbit(bfloat16 x) noexcept { return (x.bits() & 0x8000u) != 0; }
 
-}  // namespace xlet
+} // namespace xlet
 
 namespace std {
 
@@ -242,8 +240,8 @@ public:
     static constexpr bool is_bounded = true;
     static constexpr bool is_modulo = false;
     static constexpr int digits = 11;
-    static constexpr int digits10 = 3;      // floor((11 - 1) * log10(2))
-    static constexpr int max_digits10 = 5;  // ceil(1 + 11 * log10(2))
+    static constexpr int digits10 = 3;     // floor((11 - 1) * log10(2))
+    static constexpr int max_digits10 = 5; // ceil(1 + 11 * log10(2))
     static constexpr int radix = 2;
     static constexpr int min_exponent = -13;
     static constexpr int min_exponent10 = -4;
@@ -252,9 +250,9 @@ public:
     static constexpr bool traps = false;
     static constexpr bool tinyness_before = false;
 
-    static constexpr xlet::half min() noexcept { return xlet::half::from_bits(0x0400); }  // 2^-14
+    static constexpr xlet::half min() noexcept { return xlet::half::from_bits(0x0400); } // 2^-14
     static constexpr xlet::half lowest() noexcept { return xlet::half::from_bits(0xFBFF); }
-    static constexpr xlet::half max() noexcept { return xlet::half::from_bits(0x7BFF); }  // 65504
+    static constexpr xlet::half max() noexcept { return xlet::half::from_bits(0x7BFF); } // 65504
     static constexpr xlet::half epsilon() noexcept { return xlet::half::from_bits(0x1400); }
     static constexpr xlet::half round_error() noexcept { return xlet::half::from_bits(0x3800); }
     static constexpr xlet::half infinity() noexcept { return xlet::half::from_bits(0x7C00); }
@@ -276,12 +274,12 @@ public:
     static constexpr std::float_denorm_style has_denorm = std::denorm_present;
     static constexpr bool has_denorm_loss = false;
     static constexpr std::float_round_style round_style = std::round_to_nearest;
-    static constexpr bool is_iec559 = false;  // not an IEEE 754 interchange format
+    static constexpr bool is_iec559 = false; // not an IEEE 754 interchange format
     static constexpr bool is_bounded = true;
     static constexpr bool is_modulo = false;
     static constexpr int digits = 8;
-    static constexpr int digits10 = 2;      // floor((8 - 1) * log10(2))
-    static constexpr int max_digits10 = 4;  // ceil(1 + 8 * log10(2))
+    static constexpr int digits10 = 2;     // floor((8 - 1) * log10(2))
+    static constexpr int max_digits10 = 4; // ceil(1 + 8 * log10(2))
     static constexpr int radix = 2;
     static constexpr int min_exponent = -125;
     static constexpr int min_exponent10 = -37;
@@ -294,19 +292,11 @@ public:
     static constexpr xlet::bfloat16 lowest() noexcept { return xlet::bfloat16::from_bits(0xFF7F); }
     static constexpr xlet::bfloat16 max() noexcept { return xlet::bfloat16::from_bits(0x7F7F); }
     static constexpr xlet::bfloat16 epsilon() noexcept { return xlet::bfloat16::from_bits(0x3C00); }
-    static constexpr xlet::bfloat16 round_error() noexcept {
-        return xlet::bfloat16::from_bits(0x3F00);
-    }
+    static constexpr xlet::bfloat16 round_error() noexcept { return xlet::bfloat16::from_bits(0x3F00); }
     static constexpr xlet::bfloat16 infinity() noexcept { return xlet::bfloat16::from_bits(0x7F80); }
-    static constexpr xlet::bfloat16 quiet_NaN() noexcept {
-        return xlet::bfloat16::from_bits(0x7FC0);
-    }
-    static constexpr xlet::bfloat16 signaling_NaN() noexcept {
-        return xlet::bfloat16::from_bits(0x7FA0);
-    }
-    static constexpr xlet::bfloat16 denorm_min() noexcept {
-        return xlet::bfloat16::from_bits(0x0001);
-    }
+    static constexpr xlet::bfloat16 quiet_NaN() noexcept { return xlet::bfloat16::from_bits(0x7FC0); }
+    static constexpr xlet::bfloat16 signaling_NaN() noexcept { return xlet::bfloat16::from_bits(0x7FA0); }
+    static constexpr xlet::bfloat16 denorm_min() noexcept { return xlet::bfloat16::from_bits(0x0001); }
 };
 
-}  // namespace std
+} // namespace std

@@ -2,9 +2,9 @@
 // load and store kernels used when f16/bf16 tensors are computed in f32.
 //
 // Everything works on the bit pattern with unsigned integer arithmetic (wrap-around is defined,
-// every shift count is a constant below the lane width), so there is no undefined behaviour.
-// The SIMD code needs IEEE float semantics for one addition (no -ffast-math reassociation is
-// involved: it is a single rounded add whose result is read back as bits).
+// every shift count is below the lane width), so there is no undefined behaviour. The binary16
+// subnormal kernels use one float addition and read its result as bits; they rely on the default
+// round-to-nearest mode only (a flushed float subnormal input would round to 0 anyway).
 #pragma once
 
 #include <cstddef>
@@ -28,7 +28,7 @@
 #pragma GCC diagnostic pop
 #endif
 
-#include "xlet/core/float16.hpp"
+#include "float16.hpp"
 
 namespace xlet {
 
@@ -49,8 +49,24 @@ struct float_bits<double> {
     static constexpr int mantissa = 52;
 };
 
+// f16 and bf16 are reduced on their own 16-bit patterns, as XLA does (for f16 this keeps its
+// subnormals when exponent_bits >= 5, which a detour through f32 would flush).
+template <>
+struct float_bits<half> {
+    using uint = std::uint16_t;
+    static constexpr int exponent = 5;
+    static constexpr int mantissa = 10;
+};
+template <>
+struct float_bits<bfloat16> {
+    using uint = std::uint16_t;
+    static constexpr int exponent = 8;
+    static constexpr int mantissa = 7;
+};
+
 template <class T>
-concept xla_float = std::is_same_v<T, float> || std::is_same_v<T, double>;
+concept xla_float = std::is_same_v<T, float> || std::is_same_v<T, double> || std::is_same_v<T, half> ||
+                    std::is_same_v<T, bfloat16>;
 
 // XLA's ReducePrecision, step by step as XLA's elemental IR emitter and HLO evaluator do it:
 //  1. Round the mantissa to `mantissa_bits` (ties to even) in place on the bits. A carry out of
@@ -73,16 +89,16 @@ constexpr T reduce_precision_bits(T x, int exponent_bits, int mantissa_bits) noe
     constexpr U exp_mask = ((U(1) << SE) - 1) << SM;
 
     const U in = std::bit_cast<U>(x);
-    if ((in & ~sign_mask) > exp_mask) return x;  // NaN
+    if ((in & ~sign_mask) > exp_mask) return x; // NaN
 
     U u = in;
     if (mantissa_bits < SM) {
-        const int drop = SM - (mantissa_bits < 0 ? 0 : mantissa_bits);  // 1..SM
-        u += ((U(1) << (drop - 1)) - 1) + ((u >> drop) & 1u);
-        u &= ~((U(1) << drop) - 1);
+        const int drop = SM - (mantissa_bits < 0 ? 0 : mantissa_bits); // 1..SM
+        u = static_cast<U>(u + ((U(1) << (drop - 1)) - 1) + ((u >> drop) & 1u));
+        u = static_cast<U>(u & ~((U(1) << drop) - 1));
     }
     if (exponent_bits < SE) {
-        const int eb = exponent_bits < 1 ? 1 : exponent_bits;  // XLA requires >= 1
+        const int eb = exponent_bits < 1 ? 1 : exponent_bits; // XLA requires >= 1
         const U src_bias = (U(1) << (SE - 1)) - 1;
         const U red_bias = (U(1) << (eb - 1)) - 1;
         const U max_exp = (src_bias + red_bias) << SM;
@@ -97,18 +113,18 @@ constexpr T reduce_precision_bits(T x, int exponent_bits, int mantissa_bits) noe
     return std::bit_cast<T>(u);
 }
 
-}  // namespace detail
+} // namespace detail
 
 // Run-time parameters. Preconditions as in XLA: exponent_bits >= 1, mantissa_bits >= 0 (smaller
 // values are treated as 1 and 0). Widths at or above T's leave that part untouched.
 template <class T>
-    requires detail::xla_float<T>
+requires detail::xla_float<T>
 constexpr T reduce_precision(T x, int exponent_bits, int mantissa_bits) noexcept {
     return detail::reduce_precision_bits(x, exponent_bits, mantissa_bits);
 }
 
 template <int ExponentBits, int MantissaBits, class T>
-    requires detail::xla_float<T>
+requires detail::xla_float<T>
 constexpr T reduce_precision(T x) noexcept {
     static_assert(ExponentBits >= 1, "ReducePrecision needs at least one exponent bit");
     static_assert(MantissaBits >= 0, "ReducePrecision needs a non-negative mantissa width");
@@ -144,11 +160,11 @@ xsimd::batch<T, A> reduce_precision_batch(xsimd::batch<T, A> const& x) noexcept 
         u = xsimd::select(e > UB((src_bias + red_bias) << SM), sign | UB(exp_mask), u);
         u = xsimd::select(e <= UB((src_bias - red_bias) << SM), sign, u);
     }
-    u = xsimd::select((in & UB(U(~sign_mask))) > UB(exp_mask), in, u);  // NaN unchanged
+    u = xsimd::select((in & UB(U(~sign_mask))) > UB(exp_mask), in, u); // NaN unchanged
     return xsimd::bitwise_cast<xsimd::batch<T, A>>(u);
 }
 
-}  // namespace detail
+} // namespace detail
 
 template <int ExponentBits, int MantissaBits, class A>
 xsimd::batch<float, A> reduce_precision(xsimd::batch<float, A> const& x) noexcept {
@@ -214,7 +230,8 @@ template <class T, class A>
 xsimd::batch<std::uint32_t, A> load_bits(T const* p) noexcept {
     using UB = xsimd::batch<std::uint32_t, A>;
     alignas(A::alignment()) std::uint32_t buf[UB::size];
-    for (std::size_t i = 0; i < UB::size; ++i) buf[i] = p[i].bits();
+    for (std::size_t i = 0; i < UB::size; ++i)
+        buf[i] = p[i].bits();
     return UB::load_aligned(buf);
 }
 
@@ -223,7 +240,8 @@ void store_bits(T* p, xsimd::batch<std::uint32_t, A> const& v) noexcept {
     using UB = xsimd::batch<std::uint32_t, A>;
     alignas(A::alignment()) std::uint32_t buf[UB::size];
     v.store_aligned(buf);
-    for (std::size_t i = 0; i < UB::size; ++i) p[i] = T::from_bits(std::uint16_t(buf[i]));
+    for (std::size_t i = 0; i < UB::size; ++i)
+        p[i] = T::from_bits(std::uint16_t(buf[i]));
 }
 
 // Portable half kernels (integer bit manipulation). load_half/store_half use F16C when the
@@ -265,7 +283,7 @@ void store_half_generic(half* p, xsimd::batch<float, A> const& x) noexcept {
     store_bits<half, A>(p, h | sign);
 }
 
-}  // namespace detail
+} // namespace detail
 
 // Loads batch<float, A>::size halves (any alignment) as exact floats.
 template <class A = xsimd::default_arch>
@@ -292,7 +310,7 @@ xsimd::batch<float, A> load_half(half const* p) noexcept {
 template <class A>
 void store_half(half* p, xsimd::batch<float, A> const& x) noexcept {
 #if defined(__F16C__)
-    constexpr int nearest = _MM_FROUND_TO_NEAREST_INT;  // exact anyway for rounded input
+    constexpr int nearest = _MM_FROUND_TO_NEAREST_INT; // exact anyway for rounded input
     if constexpr (std::is_base_of_v<xsimd::sse2, A>) {
         _mm_storel_epi64(reinterpret_cast<__m128i*>(p), _mm_cvtps_ph(x, nearest));
     } else if constexpr (std::is_base_of_v<xsimd::avx, A>) {
@@ -327,4 +345,4 @@ void store_bfloat16(bfloat16* p, xsimd::batch<float, A> const& x) noexcept {
     detail::store_bits<bfloat16, A>(p, xsimd::select(a > UB(0x7F800000u), b | UB(0x0040u), b));
 }
 
-}  // namespace xlet
+} // namespace xlet

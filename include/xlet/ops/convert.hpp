@@ -71,11 +71,15 @@ struct bitcast_fn {
     static compute_t<U> scalar(compute_t<T> x) { return widen(std::bit_cast<U>(narrow<T>(x))); }
 };
 
-template<int E, int M>
-struct reduce_precision_fn : same_result<reduce_precision_fn<E, M>> {
+template<int E, int M, class T>
+struct reduce_precision_fn {
     static constexpr double cost = 3;
-    template<class C> static C scalar(C x) { return reduce_precision<E, M>(x); }
-    template<class B> requires std::is_floating_point_v<batch_value<B>> static B simd(B x) { return reduce_precision<E, M>(x); }
+    template<class C> static C scalar(C x) {
+        if constexpr (is_narrow_float<T>) return static_cast<float>(reduce_precision<E, M>(T(x))); // on the 16 bits
+        else return reduce_precision<E, M>(x);
+    }
+    template<class B> requires(std::is_floating_point_v<batch_value<B>> && !is_narrow_float<T>)
+    static B simd(B x) { return reduce_precision<E, M>(x); }
 };
 
 } // namespace xlet::detail
@@ -138,7 +142,7 @@ auto reduce_precision(X&& x) {
     static_assert(ExponentBits >= 1 && MantissaBits >= 0,
                   "xlet::reduce_precision [C2]: exponent_bits must be at least 1 and mantissa_bits at least 0");
     if constexpr (is_float<T>)
-        return detail::make_map<detail::reduce_precision_fn<ExponentBits, MantissaBits>, T>(detail::as_node(std::forward<X>(x)));
+        return detail::make_map<detail::reduce_precision_fn<ExponentBits, MantissaBits, T>, T>(detail::as_node(std::forward<X>(x)));
 }
 
 } // namespace xlet
