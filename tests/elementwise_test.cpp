@@ -159,7 +159,6 @@ template<class T> std::uint64_t ulp_error(T got, T want) {
 // Relative error of a complex result; a non-finite part must match exactly (class and sign).
 template<class C> double rel_error(C got, C want) {
     using F = typename C::value_type;
-    for (F C::*dummy : {static_cast<F C::*>(nullptr)}) (void)dummy;
     auto parts_ok = [](F g, F w) {
         if (std::isnan(g) || std::isnan(w)) return std::isnan(g) && std::isnan(w);
         if (std::isinf(g) || std::isinf(w)) return g == w;
@@ -206,8 +205,7 @@ template<class T> double to_double(T v) {
 template<class T> std::vector<T> float_specials() {
     using L = lim<T>;
     T nan = L::quiet_NaN();
-    T mnan = is_narrow<T> ? T::from_bits(std::uint16_t(raw_bits(nan) | 0x8000u)) : T(0);
-    if constexpr (!is_narrow<T>) mnan = std::copysign(nan, T(-1));
+    T mnan = -nan; // negation flips the sign bit only
     std::vector<T> v = {T(0.0),         -T(0.0),      L::infinity(),    -L::infinity(),     nan,     mnan,
                         L::max(),       L::lowest(),  L::min(),         -L::min(),          L::denorm_min(),
                         -L::denorm_min(), T(1.0),     T(-1.0),          T(0.5),             T(-0.5),
@@ -349,4 +347,227 @@ template<class F> void for_each_type(F&& f) {
     f.template operator()<double, 12>();
     f.template operator()<c64_t, 13>();
     f.template operator()<c128_t, 14>();
+}
+
+// ================================================================================================
+// Op descriptors for the differential tests: the xlet call, the reference call, the element types
+// the op accepts (docs/semantics.md), and how results are compared (exact unless a ulp_table row).
+// ================================================================================================
+template<class T> inline constexpr bool acc_any = true;
+template<class T> inline constexpr bool acc_floating = is_float<T>;
+template<class T> inline constexpr bool acc_float_or_complex = is_float<T> || is_complex<T>;
+template<class T> inline constexpr bool acc_integer = is_integer<T>;
+template<class T> inline constexpr bool acc_signed_numeric = is_signed_int<T> || is_float<T> || is_complex<T>;
+template<class T> inline constexpr bool acc_numeric = is_integer<T> || is_float<T> || is_complex<T>;
+template<class T> inline constexpr bool acc_pred_or_integer = is_pred<T> || is_integer<T>;
+template<class T> inline constexpr bool acc_arith = is_pred<T> || acc_numeric<T>;
+template<class T> inline constexpr bool acc_real_numeric = is_integer<T> || is_float<T>;
+template<class T> inline constexpr bool acc_ordered = is_pred<T> || is_integer<T> || is_float<T>;
+template<class T> inline constexpr bool acc_f32_f64 = std::is_same_v<T, float> || std::is_same_v<T, double>;
+
+// Inputs of an op: inside the ulp_table domain for transcendentals, anything otherwise.
+template<class T> T sample(rng& g, const ulp_row* row) {
+    if (row != nullptr && row->lo32 != row->hi32) {
+        if constexpr (is_real_float<T>) {
+            if constexpr (std::is_same_v<T, double>) return float_in<T>(g, row->lo64, row->hi64);
+            else return float_in<T>(g, row->lo32, row->hi32);
+        } else if constexpr (is_cplx<T>) {
+            using F = typename T::value_type;
+            auto part = [&] { return g.below(8) == 0 ? F(0) : static_cast<F>(g.uniform(-4, 4)); };
+            return T(part(), part());
+        }
+    }
+    return any_value<T>(g);
+}
+
+#define XLET_UOP(NAME, ACCEPTS, REF, ULP)                                                                             \
+    struct uop_##NAME {                                                                                              \
+        static constexpr const char* name = #NAME;                                                                   \
+        static constexpr std::size_t id = __LINE__;                                                                  \
+        template<class T> static constexpr bool accepts = ACCEPTS<T>;                                                \
+        static const ulp_row* ulp() { return ULP; }                                                                  \
+        template<class X> static auto x(const X& a) { return xlet::NAME(a); }                                        \
+        template<class T> static auto ref(const r::array<T>& a) { return REF; }                                      \
+    };
+#define UREF(OP) r::unary(r::unop::OP, a)
+XLET_UOP(abs, acc_signed_numeric, r::abs(a), nullptr)
+XLET_UOP(neg, acc_numeric, UREF(neg), nullptr)
+XLET_UOP(sign, acc_signed_numeric, UREF(sign), nullptr)
+XLET_UOP(not_, acc_pred_or_integer, UREF(not_), nullptr)
+XLET_UOP(clz, acc_integer, UREF(clz), nullptr)
+XLET_UOP(popcnt, acc_integer, UREF(popcnt), nullptr)
+XLET_UOP(real, acc_float_or_complex, r::real(a), nullptr)
+XLET_UOP(imag, acc_float_or_complex, r::imag(a), nullptr)
+XLET_UOP(is_finite, acc_floating, r::is_finite(a), nullptr)
+XLET_UOP(sqrt, acc_float_or_complex, UREF(sqrt), nullptr)
+XLET_UOP(ceil, acc_floating, UREF(ceil), nullptr)
+XLET_UOP(floor, acc_floating, UREF(floor), nullptr)
+XLET_UOP(round, acc_floating, UREF(round), nullptr)
+XLET_UOP(round_nearest_even, acc_floating, UREF(round_nearest_even), nullptr)
+XLET_UOP(exp, acc_float_or_complex, UREF(exp), &ulp_of("exp"))
+XLET_UOP(expm1, acc_float_or_complex, UREF(expm1), &ulp_of("expm1"))
+XLET_UOP(log, acc_float_or_complex, UREF(log), &ulp_of("log"))
+XLET_UOP(log1p, acc_float_or_complex, UREF(log1p), &ulp_of("log1p"))
+XLET_UOP(logistic, acc_float_or_complex, UREF(logistic), &ulp_of("logistic"))
+XLET_UOP(sin, acc_float_or_complex, UREF(sin), &ulp_of("sin"))
+XLET_UOP(cos, acc_float_or_complex, UREF(cos), &ulp_of("cos"))
+XLET_UOP(tan, acc_float_or_complex, UREF(tan), &ulp_of("tan"))
+XLET_UOP(tanh, acc_float_or_complex, UREF(tanh), &ulp_of("tanh"))
+XLET_UOP(cosh, acc_float_or_complex, UREF(cosh), &ulp_of("cosh"))
+XLET_UOP(rsqrt, acc_float_or_complex, UREF(rsqrt), &ulp_of("rsqrt"))
+XLET_UOP(cbrt, acc_floating, UREF(cbrt), &ulp_of("cbrt"))
+XLET_UOP(erf, acc_floating, UREF(erf), &ulp_of("erf"))
+#undef UREF
+
+#define XLET_BOP(NAME, ACCEPTS, REF, ULP)                                                                             \
+    struct bop_##NAME {                                                                                              \
+        static constexpr const char* name = #NAME;                                                                   \
+        static constexpr std::size_t id = __LINE__;                                                                  \
+        template<class T> static constexpr bool accepts = ACCEPTS<T>;                                                \
+        static const ulp_row* ulp() { return ULP; }                                                                  \
+        template<class L, class R> static auto x(const L& l, const R& rr) { return xlet::NAME(l, rr); }              \
+        template<class L, class R, std::int64_t... B> static auto x(const L& l, const R& rr, dims_t<B...> d) {       \
+            return xlet::NAME(l, rr, d);                                                                             \
+        }                                                                                                            \
+        template<class T, class... BD> static auto ref(const r::array<T>& l, const r::array<T>& rr, const BD&... bd) { \
+            return REF;                                                                                              \
+        }                                                                                                            \
+    };
+#define BREF(OP) r::binary(r::binop::OP, l, rr, bd...)
+#define CREF(OP) r::compare(r::cmpop::OP, l, rr, bd...)
+XLET_BOP(add, acc_arith, BREF(add), nullptr)
+XLET_BOP(sub, acc_numeric, BREF(sub), nullptr)
+XLET_BOP(mul, acc_arith, BREF(mul), nullptr)
+XLET_BOP(div, acc_numeric, BREF(div), nullptr)
+XLET_BOP(rem, acc_real_numeric, BREF(rem), nullptr)
+XLET_BOP(max, acc_ordered, BREF(max), nullptr)
+XLET_BOP(min, acc_ordered, BREF(min), nullptr)
+XLET_BOP(pow, acc_numeric, BREF(pow), &ulp_of("pow"))
+XLET_BOP(atan2, acc_float_or_complex, BREF(atan2), &ulp_of("atan2"))
+XLET_BOP(complex, acc_f32_f64, r::complex(l, rr, bd...), nullptr)
+XLET_BOP(and_, acc_pred_or_integer, BREF(and_), nullptr)
+XLET_BOP(or_, acc_pred_or_integer, BREF(or_), nullptr)
+XLET_BOP(xor_, acc_pred_or_integer, BREF(xor_), nullptr)
+XLET_BOP(shift_left, acc_integer, BREF(shift_left), nullptr)
+XLET_BOP(shift_right_arithmetic, acc_integer, BREF(shift_right_arithmetic), nullptr)
+XLET_BOP(shift_right_logical, acc_integer, BREF(shift_right_logical), nullptr)
+XLET_BOP(eq, acc_any, CREF(eq), nullptr)
+XLET_BOP(ne, acc_any, CREF(ne), nullptr)
+XLET_BOP(lt, acc_ordered, CREF(lt), nullptr)
+XLET_BOP(le, acc_ordered, CREF(le), nullptr)
+XLET_BOP(gt, acc_ordered, CREF(gt), nullptr)
+XLET_BOP(ge, acc_ordered, CREF(ge), nullptr)
+XLET_BOP(eq_total, acc_ordered, CREF(eq_total), nullptr)
+XLET_BOP(ne_total, acc_ordered, CREF(ne_total), nullptr)
+XLET_BOP(lt_total, acc_ordered, CREF(lt_total), nullptr)
+XLET_BOP(le_total, acc_ordered, CREF(le_total), nullptr)
+XLET_BOP(gt_total, acc_ordered, CREF(gt_total), nullptr)
+XLET_BOP(ge_total, acc_ordered, CREF(ge_total), nullptr)
+#undef BREF
+#undef CREF
+
+template<class T> std::string type_str() { return std::string(xla_name<T>); }
+
+// ---- drivers -----------------------------------------------------------------------------------
+template<class Op, class T, class S>
+void diff_unary(rng& g) {
+    typename S::template tensor_t<T> a;
+    for (auto& v : a) v = sample<T>(g, Op::ulp());
+    auto got = eval(Op::x(a));
+    using U = typename decltype(got)::value_type;
+    auto want = Op::ref(to_ref(a));
+    static_assert(std::is_same_v<typename decltype(want.data)::value_type, U>, "result element types differ");
+    expect_match(std::string(Op::name) + " " + type_str<T>() + S::str(), got, want, tolerance<U>(Op::ulp()),
+                 [&](std::size_t i) { return "x = " + show(a.data()[i]); });
+}
+
+template<class Op> void run_unary(rng& g) {
+    for_each_type([&]<class T, std::size_t I>() {
+        if constexpr (Op::template accepts<T>) {
+            diff_unary<Op, T, main_shape<I + Op::id>>(g);
+            diff_unary<Op, T, small_shape<I + Op::id>>(g);
+        }
+    });
+}
+
+template<std::int64_t... B> r::dims_t ref_dims(dims_t<B...>) { return {B...}; }
+
+// lhs of shape SL, rhs of shape SR, optionally with broadcast_dimensions BD.
+template<class Op, class T, class SL, class SR, class... BD>
+void diff_binary(rng& g, BD... bd) {
+    typename SL::template tensor_t<T> a;
+    typename SR::template tensor_t<T> b;
+    for (auto& v : a) v = sample<T>(g, Op::ulp());
+    for (auto& v : b) v = sample<T>(g, Op::ulp());
+    auto got = eval(Op::x(a, b, bd...));
+    using U = typename decltype(got)::value_type;
+    auto ra = to_ref(a), rb = to_ref(b);
+    auto want = Op::ref(ra, rb, ref_dims(bd)...);
+    static_assert(std::is_same_v<typename decltype(want.data)::value_type, U>, "result element types differ");
+    auto [fa, fb] = r::broadcast_pair(ra, rb, ref_dims(bd)...); // operands as the output sees them
+    std::string what = std::string(Op::name) + " " + type_str<T>() + SL::str() + " " + SR::str();
+    ((what += " dims" + [](const r::dims_t& d) {
+          std::string s = "{";
+          for (auto x : d) s += std::to_string(x) + ",";
+          return s + "}";
+      }(ref_dims(bd))),
+     ...);
+    expect_match(what, got, want, tolerance<U>(Op::ulp()), [&, fa = fa, fb = fb](std::size_t i) {
+        return "lhs = " + show(fa.data[i]) + ", rhs = " + show(fb.data[i]);
+    });
+}
+
+// Same shapes (SIMD body + tail, small shapes, rank 0) on every accepted type.
+template<class Op> void run_binary(rng& g) {
+    for_each_type([&]<class T, std::size_t I>() {
+        if constexpr (Op::template accepts<T>) {
+            using M = main_shape<I + Op::id>;
+            using S = small_shape<I + Op::id>;
+            diff_binary<Op, T, M, M>(g);
+            diff_binary<Op, T, S, S>(g);
+        }
+    });
+}
+
+// Every broadcasting form: scalar on either side, degenerate dimensions on both sides, and
+// broadcast_dimensions (lower rank on the right and on the left, into rank 2 and rank 3).
+template<class Op, class T> void run_broadcasts(rng& g) {
+    diff_binary<Op, T, shp<3, 5>, shp<>>(g);
+    diff_binary<Op, T, shp<>, shp<9, 7>>(g);
+    diff_binary<Op, T, shp<3, 1>, shp<3, 5>>(g);
+    diff_binary<Op, T, shp<1, 37>, shp<3, 1>>(g);
+    diff_binary<Op, T, shp<4, 5>, shp<5>>(g, dims<1>);
+    diff_binary<Op, T, shp<4>, shp<4, 5>>(g, dims<0>);
+    diff_binary<Op, T, shp<2, 3, 17>, shp<2, 17>>(g, dims<0, 2>);
+}
+
+TEST_CASE("differential: unary ops on every element type they accept") {
+    rng g(101);
+    run_unary<uop_abs>(g);
+    run_unary<uop_neg>(g);
+    run_unary<uop_sign>(g);
+    run_unary<uop_not_>(g);
+    run_unary<uop_clz>(g);
+    run_unary<uop_popcnt>(g);
+    run_unary<uop_real>(g);
+    run_unary<uop_imag>(g);
+    run_unary<uop_is_finite>(g);
+    run_unary<uop_sqrt>(g);
+    run_unary<uop_ceil>(g);
+    run_unary<uop_floor>(g);
+    run_unary<uop_round>(g);
+    run_unary<uop_round_nearest_even>(g);
+    run_unary<uop_exp>(g);
+    run_unary<uop_expm1>(g);
+    run_unary<uop_log>(g);
+    run_unary<uop_log1p>(g);
+    run_unary<uop_logistic>(g);
+    run_unary<uop_sin>(g);
+    run_unary<uop_cos>(g);
+    run_unary<uop_tan>(g);
+    run_unary<uop_tanh>(g);
+    run_unary<uop_cosh>(g);
+    run_unary<uop_rsqrt>(g);
+    run_unary<uop_cbrt>(g);
+    run_unary<uop_erf>(g);
 }

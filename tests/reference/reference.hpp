@@ -738,16 +738,17 @@ U convert_elem(T x) {
     }
 }
 
-// ReducePrecision on the bits of a float or double (XLA's algorithm).
+// ReducePrecision on the bits of the operand's own type (XLA's algorithm; f16/bf16 included).
 template <class F>
 F reduce_precision_native(F x, int exponent_bits, int mantissa_bits) {
-    static_assert(std::is_same_v<F, float> || std::is_same_v<F, double>);
-    if (std::isnan(x)) return x; // NaN stays NaN
-    auto b = float_bits(x);
-    using Bits = decltype(b);
+    static_assert(std::is_same_v<F, float> || std::is_same_v<F, double> || std::is_same_v<F, xlet::half> ||
+                  std::is_same_v<F, xlet::bfloat16>);
+    if (std::isnan(static_cast<double>(x))) return x; // NaN stays NaN
+    using Bits = std::conditional_t<sizeof(F) == 2, std::uint16_t, std::conditional_t<sizeof(F) == 4, std::uint32_t, std::uint64_t>>;
+    auto b = std::bit_cast<Bits>(x);
     constexpr int width = sizeof(F) * 8;
-    constexpr int src_mantissa = std::numeric_limits<F>::digits - 1; // 23 / 52
-    constexpr int src_exponent = width - 1 - src_mantissa;           // 8 / 11
+    constexpr int src_mantissa = std::numeric_limits<F>::digits - 1; // 10 / 7 / 23 / 52
+    constexpr int src_exponent = width - 1 - src_mantissa;           // 5 / 8 / 8 / 11
     if (mantissa_bits < src_mantissa) {
         // Round to nearest, ties to even, at bit position `shift`: add half an ulp minus one, plus
         // the lowest kept bit, then clear the dropped bits. A carry may run into the exponent.
@@ -768,9 +769,7 @@ F reduce_precision_native(F x, int exponent_bits, int mantissa_bits) {
         else if (biased_exp <= bias - reduced_bias)
             b = static_cast<Bits>(b & sign_mask); // +-0
     }
-    F r;
-    std::memcpy(&r, &b, sizeof r);
-    return r;
+    return std::bit_cast<F>(b);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -938,12 +937,7 @@ array<T> reduce_precision(const array<T>& a, int exponent_bits, int mantissa_bit
     static_assert(is_float_v<T>, "reduce_precision: floating point operand");
     if (exponent_bits < 1) fail("reduce_precision: exponent_bits must be >= 1");
     if (mantissa_bits < 0) fail("reduce_precision: mantissa_bits must be >= 0");
-    return map<T>(a, [=](T x) {
-        if constexpr (is_storage_float_v<T>)
-            return T(reduce_precision_native<float>(static_cast<float>(x), exponent_bits, mantissa_bits));
-        else
-            return reduce_precision_native<T>(x, exponent_bits, mantissa_bits);
-    });
+    return map<T>(a, [=](T x) { return reduce_precision_native<T>(x, exponent_bits, mantissa_bits); });
 }
 
 // Iota(shape, iota_dimension): element = its index along iota_dimension, converted to T.
