@@ -5,42 +5,23 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "../eval/node.hpp"
+#include "../eval/view.hpp"
 
 namespace xlet::detail {
 
 // out[d] from in[i] with d = bdims[i]; an operand dimension of size 1 against a larger output
-// dimension is degenerate and always reads index 0. Costs nothing: it only changes strides.
-template<class C, std::size_t R, extents_t<R> E, std::array<std::int64_t, C::rank> B>
-struct broadcast_node : node_shape<typename C::value_type, R, E> {
-    using base = node_shape<typename C::value_type, R, E>;
-    static constexpr std::size_t lanes = C::lanes;
-    static constexpr double cost = C::cost;
-    static constexpr std::size_t leaf_count = C::leaf_count;
-    static constexpr index_map<C::rank, R> cmap = [] {
-        index_map<C::rank, R> m;
-        for (std::size_t i = 0; i < C::rank; ++i) {
-            auto d = static_cast<std::size_t>(B[i]);
-            bool degenerate = C::extents[i] == 1 && E[d] != 1;
-            m.src[i] = degenerate ? -1 : static_cast<int>(d);
-            m.scale[i] = degenerate ? 0 : 1;
-        }
-        return m;
-    }();
-    C child;
-
-    template<std::size_t Ro, index_map<R, Ro> M>
-    static consteval auto leaf_strides() { return C::template leaf_strides<Ro, compose(cmap, M)>(); }
-    template<std::size_t Ro, index_map<R, Ro> M, loop_plan<Ro> P>
-    auto cursor(const outer_index<Ro>& outer) const { return child.template cursor<Ro, compose(cmap, M), P>(outer); }
-    auto at(const std::array<std::size_t, R>& idx) const {
-        std::array<std::size_t, C::rank> ci{};
-        for (std::size_t i = 0; i < C::rank; ++i) ci[i] = cmap.src[i] < 0 ? 0 : idx[static_cast<std::size_t>(cmap.src[i])];
-        return child.at(ci);
+// dimension is degenerate and always reads index 0.
+template<std::size_t Rc, extents_t<Rc> In, std::size_t R, extents_t<R> E, std::array<std::int64_t, Rc> B>
+consteval index_map<Rc, R> broadcast_map() {
+    index_map<Rc, R> m;
+    for (std::size_t i = 0; i < Rc; ++i) {
+        auto d = static_cast<std::size_t>(B[i]);
+        bool degenerate = In[i] == 1 && E[d] != 1;
+        m.src[i] = degenerate ? -1 : static_cast<int>(d);
+        m.scale[i] = degenerate ? 0 : 1;
     }
-    template<std::size_t Ro, index_map<R, Ro> M, leaf_view<Ro> D>
-    bool may_alias(const void* b, const void* e) const { return child.template may_alias<Ro, compose(cmap, M), D>(b, e); }
-};
+    return m;
+}
 
 template<std::size_t R>
 consteval std::array<std::int64_t, R> iota_dims() {
@@ -54,13 +35,13 @@ template<std::size_t R, extents_t<R> E, class C>
 auto broadcast_to(C&& c) {
     using X = std::remove_cvref_t<C>;
     if constexpr (same_extents(X::extents, E)) return X(std::forward<C>(c));
-    else return broadcast_node<X, R, E, iota_dims<X::rank>()>{{}, X(std::forward<C>(c))};
+    else return make_view<R, E, broadcast_map<X::rank, X::extents, R, E, iota_dims<X::rank>()>()>(std::forward<C>(c));
 }
 template<std::size_t R, extents_t<R> E, auto B, class C>
 auto broadcast_to_dims(C&& c) {
     using X = std::remove_cvref_t<C>;
     if constexpr (same_extents(X::extents, E) && B == iota_dims<X::rank>()) return X(std::forward<C>(c));
-    else return broadcast_node<X, R, E, B>{{}, X(std::forward<C>(c))};
+    else return make_view<R, E, broadcast_map<X::rank, X::extents, R, E, B>()>(std::forward<C>(c));
 }
 
 // ---- Shape rules ------------------------------------------------------------------------------

@@ -1,0 +1,40 @@
+// view_node: an affine view of a child node. Every child dimension i reads index
+// scale[i] * out[src[i]] + offset[i] of the view's own index space (src[i] < 0: constant offset[i]).
+// Broadcast, broadcast_in_dim, transpose, slice and rev are all such views: they only change the
+// strides the evaluator sees, so they fuse into the surrounding loop at no cost.
+#pragma once
+#include "node.hpp"
+
+namespace xlet::detail {
+
+template<class C, std::size_t R, extents_t<R> E, index_map<C::rank, R> Map>
+struct view_node : node_shape<typename C::value_type, R, E> {
+    static constexpr std::size_t lanes = C::lanes;
+    static constexpr double cost = C::cost;
+    static constexpr std::size_t leaf_count = C::leaf_count;
+    C child;
+
+    template<std::size_t Ro, index_map<R, Ro> M>
+    static consteval auto leaf_strides() { return C::template leaf_strides<Ro, compose(Map, M)>(); }
+    template<std::size_t Ro, index_map<R, Ro> M, loop_plan<Ro> P>
+    auto cursor(const outer_index<Ro>& outer) const { return child.template cursor<Ro, compose(Map, M), P>(outer); }
+    auto at(const std::array<std::size_t, R>& idx) const {
+        std::array<std::size_t, C::rank> ci{};
+        for (std::size_t i = 0; i < C::rank; ++i) {
+            std::ptrdiff_t v = Map.offset[i];
+            if (Map.src[i] >= 0) v += Map.scale[i] * static_cast<std::ptrdiff_t>(idx[static_cast<std::size_t>(Map.src[i])]);
+            ci[i] = static_cast<std::size_t>(v);
+        }
+        return child.at(ci);
+    }
+    template<std::size_t Ro, index_map<R, Ro> M, leaf_view<Ro> D>
+    bool may_alias(const void* b, const void* e) const { return child.template may_alias<Ro, compose(Map, M), D>(b, e); }
+};
+
+template<std::size_t R, extents_t<R> E, auto Map, class C>
+auto make_view(C&& c) {
+    using X = std::remove_cvref_t<C>;
+    return view_node<X, R, E, Map>{{}, X(std::forward<C>(c))};
+}
+
+} // namespace xlet::detail
