@@ -11,6 +11,7 @@
 #include "ops/convert.hpp"
 #include "ops/elementwise.hpp"
 #include "ops/iota.hpp"
+#include "ops/layout.hpp"
 #include "ops/operators.hpp"
 #include "ops/select.hpp"
 #include "ops/unary.hpp"

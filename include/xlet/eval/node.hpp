@@ -8,6 +8,8 @@
 //   leaf_count, leaf_strides<Ro, M>()       strides of its leaves in the output index space
 //   cursor<Ro, M, P>(outer)                 a cursor over one row of the merged loop nest
 //   at(idx)                                 one element, in compute type (generic path)
+//   linear                                  element at flat index f depends only on f (its
+//                                           leaves are read in row-major order): reshape is free
 //   may_alias<Ro, M, D>(begin, end)         whether a leaf reads [begin, end) other than where
 //                                           destination view D writes the same element
 #pragma once
@@ -74,6 +76,13 @@ consteval leaf_view<Ro> view_of(const index_map<Rn, Ro>& m, const std::array<std
         if (m.src[j] >= 0) v.stride[static_cast<std::size_t>(m.src[j])] += node_strides[j] * m.scale[j];
     }
     return v;
+}
+
+// Flat addressing (used below reshape): the node's row-major flat index is itself the affine map
+// `flat` of the output index, so a leaf sees exactly that map.
+template<std::size_t Ro, std::size_t Rn>
+consteval leaf_view<Ro> view_of(const leaf_view<Ro>& flat, const std::array<std::ptrdiff_t, Rn>&) {
+    return flat;
 }
 
 // The merged loop nest (assign.hpp builds it): `groups` runs of output dimensions, each walked with
@@ -144,6 +153,7 @@ struct array_node : node_shape<typename A::value_type, A::rank, A::extents> {
     static constexpr std::size_t lanes = lanes_of<compute_t<S>>();
     static constexpr double cost = 1.0;
     static constexpr std::size_t leaf_count = 1;
+    static constexpr bool linear = true;
 
     std::conditional_t<Own, A, const S*> held;
     const S* ptr() const {
@@ -151,17 +161,17 @@ struct array_node : node_shape<typename A::value_type, A::rank, A::extents> {
         else return held;
     }
 
-    template<std::size_t Ro, index_map<base::rank, Ro> M>
+    template<std::size_t Ro, auto M>
     static consteval std::array<leaf_view<Ro>, 1> leaf_strides() {
         return {view_of(M, row_major_strides(base::extents))};
     }
-    template<std::size_t Ro, index_map<base::rank, Ro> M, loop_plan<Ro> P>
+    template<std::size_t Ro, auto M, loop_plan<Ro> P>
     auto cursor(const outer_index<Ro>& outer) const {
         constexpr auto v = leaf_strides<Ro, M>()[0];
         return mem_cursor<S, inner_stride<Ro, P>(v)>{ptr() + row_offset<Ro, P>(v, outer)};
     }
     compute_t<S> at(const std::array<std::size_t, base::rank>& idx) const { return widen(ptr()[A::offset(idx)]); }
-    template<std::size_t Ro, index_map<base::rank, Ro> M, leaf_view<Ro> D>
+    template<std::size_t Ro, auto M, leaf_view<Ro> D>
     bool may_alias(const void* b, const void* e) const {
         if constexpr (Own) {
             return false;
@@ -179,6 +189,7 @@ struct scalar_node : node_shape<T, 0, extents_t<0>{}> {
     static constexpr std::size_t lanes = 1;
     static constexpr double cost = 0.0;
     static constexpr std::size_t leaf_count = 0;
+    static constexpr bool linear = true;
     compute_t<T> value;
 
     struct cursor_t {
@@ -186,12 +197,12 @@ struct scalar_node : node_shape<T, 0, extents_t<0>{}> {
         template<std::size_t N> vec<compute_t<T>, N> load(std::size_t) const { return vec<compute_t<T>, N>::broadcast(v); }
         template<std::size_t N> vec<compute_t<T>, N> load_partial(std::size_t, std::size_t) const { return load<N>(0); }
     };
-    template<std::size_t Ro, index_map<0, Ro> M>
+    template<std::size_t Ro, auto M>
     static consteval std::array<leaf_view<Ro>, 0> leaf_strides() { return {}; }
-    template<std::size_t Ro, index_map<0, Ro> M, loop_plan<Ro> P>
+    template<std::size_t Ro, auto M, loop_plan<Ro> P>
     cursor_t cursor(const outer_index<Ro>&) const { return {value}; }
     compute_t<T> at(const std::array<std::size_t, 0>&) const { return value; }
-    template<std::size_t Ro, index_map<0, Ro> M, leaf_view<Ro> D>
+    template<std::size_t Ro, auto M, leaf_view<Ro> D>
     bool may_alias(const void*, const void*) const { return false; }
 };
 
@@ -201,13 +212,14 @@ struct ref_node : node_shape<typename N::value_type, N::rank, N::extents> {
     static constexpr std::size_t lanes = N::lanes;
     static constexpr double cost = N::cost;
     static constexpr std::size_t leaf_count = N::leaf_count;
+    static constexpr bool linear = N::linear;
     const N* n;
-    template<std::size_t Ro, index_map<N::rank, Ro> M>
+    template<std::size_t Ro, auto M>
     static consteval auto leaf_strides() { return N::template leaf_strides<Ro, M>(); }
-    template<std::size_t Ro, index_map<N::rank, Ro> M, loop_plan<Ro> P>
+    template<std::size_t Ro, auto M, loop_plan<Ro> P>
     auto cursor(const outer_index<Ro>& outer) const { return n->template cursor<Ro, M, P>(outer); }
     auto at(const std::array<std::size_t, N::rank>& idx) const { return n->at(idx); }
-    template<std::size_t Ro, index_map<N::rank, Ro> M, leaf_view<Ro> D>
+    template<std::size_t Ro, auto M, leaf_view<Ro> D>
     bool may_alias(const void* b, const void* e) const { return n->template may_alias<Ro, M, D>(b, e); }
 };
 

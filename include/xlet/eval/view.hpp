@@ -12,6 +12,7 @@ struct view_node : node_shape<typename C::value_type, R, E> {
     static constexpr std::size_t lanes = C::lanes;
     static constexpr double cost = C::cost;
     static constexpr std::size_t leaf_count = C::leaf_count;
+    static constexpr bool linear = false;
     C child;
 
     template<std::size_t Ro, index_map<R, Ro> M>

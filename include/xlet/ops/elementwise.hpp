@@ -104,9 +104,10 @@ struct map_node : node_shape<T, std::tuple_element_t<0, std::tuple<C...>>::rank,
     static constexpr std::size_t lanes = std::max({lanes_of<compute_t<T>>(), C::lanes...});
     static constexpr double cost = F::cost + (C::cost + ...);
     static constexpr std::size_t leaf_count = (C::leaf_count + ...);
+    static constexpr bool linear = (C::linear && ...);
     std::tuple<C...> kids;
 
-    template<std::size_t Ro, index_map<R, Ro> M>
+    template<std::size_t Ro, auto M>
     static consteval auto leaf_strides() {
         std::array<leaf_view<Ro>, leaf_count> all{};
         std::size_t at = 0;
@@ -116,7 +117,7 @@ struct map_node : node_shape<T, std::tuple_element_t<0, std::tuple<C...>>::rank,
         (add(C::template leaf_strides<Ro, M>()), ...);
         return all;
     }
-    template<std::size_t Ro, index_map<R, Ro> M, loop_plan<Ro> P>
+    template<std::size_t Ro, auto M, loop_plan<Ro> P>
     auto cursor(const outer_index<Ro>& outer) const {
         return std::apply([&](const auto&... c) { return map_cursor<F, T, decltype(c.template cursor<Ro, M, P>(outer))...>{{c.template cursor<Ro, M, P>(outer)...}}; },
                           kids);
@@ -124,7 +125,7 @@ struct map_node : node_shape<T, std::tuple_element_t<0, std::tuple<C...>>::rank,
     compute_t<T> at(const std::array<std::size_t, R>& idx) const {
         return std::apply([&](const auto&... c) { return round_scalar_to_storage<T>(static_cast<compute_t<T>>(F::scalar(c.at(idx)...))); }, kids);
     }
-    template<std::size_t Ro, index_map<R, Ro> M, leaf_view<Ro> D>
+    template<std::size_t Ro, auto M, leaf_view<Ro> D>
     bool may_alias(const void* b, const void* e) const {
         return std::apply([&](const auto&... c) { return (c.template may_alias<Ro, M, D>(b, e) || ...); }, kids);
     }

@@ -14,6 +14,7 @@ struct iota_node : node_shape<T, R, E> {
     static constexpr std::size_t lanes = lanes_of<compute_t<T>>();
     static constexpr double cost = 1;
     static constexpr std::size_t leaf_count = 1;
+    static constexpr bool linear = false;
     static constexpr std::array<std::ptrdiff_t, R> unit = [] {
         std::array<std::ptrdiff_t, R> u{};
         u[Dim] = 1;
@@ -31,15 +32,15 @@ struct iota_node : node_shape<T, R, E> {
         template<std::size_t N> vec<compute_t<T>, N> load_partial(std::size_t i, std::size_t) const { return load<N>(i); }
     };
 
-    template<std::size_t Ro, index_map<R, Ro> M>
+    template<std::size_t Ro, auto M>
     static consteval std::array<leaf_view<Ro>, 1> leaf_strides() { return {view_of(M, unit)}; }
-    template<std::size_t Ro, index_map<R, Ro> M, loop_plan<Ro> P>
+    template<std::size_t Ro, auto M, loop_plan<Ro> P>
     auto cursor(const outer_index<Ro>& outer) const {
         constexpr auto v = leaf_strides<Ro, M>()[0];
         return cursor_t<inner_stride<Ro, P>(v)>{row_offset<Ro, P>(v, outer)};
     }
     compute_t<T> at(const std::array<std::size_t, R>& idx) const { return value(static_cast<std::ptrdiff_t>(idx[Dim])); }
-    template<std::size_t Ro, index_map<R, Ro> M, leaf_view<Ro> D>
+    template<std::size_t Ro, auto M, leaf_view<Ro> D>
     bool may_alias(const void*, const void*) const { return false; }
 };
 
