@@ -10,6 +10,9 @@
 //   at(idx)                                 one element, in compute type (generic path)
 //   linear                                  element at flat index f depends only on f (its
 //                                           leaves are read in row-major order): reshape is free
+//   viewable                                it may sit under a view (any index map M); pad
+//                                           and concatenate only take the identity and are
+//                                           evaluated first when a view wraps them
 //   may_alias<Ro, M, D>(begin, end)         whether a leaf reads [begin, end) other than where
 //                                           destination view D writes the same element
 #pragma once
@@ -85,6 +88,15 @@ consteval leaf_view<Ro> view_of(const leaf_view<Ro>& flat, const std::array<std:
     return flat;
 }
 
+// A pseudo-view that keeps output dimension k a loop of its own (never merged with a neighbour):
+// pad and concatenate need the index along the dimension they act on.
+template<std::size_t Ro>
+consteval leaf_view<Ro> barrier(std::size_t k) {
+    leaf_view<Ro> v;
+    v.stride[k] = 1;
+    return v;
+}
+
 // The merged loop nest (assign.hpp builds it): `groups` runs of output dimensions, each walked with
 // one counter; `rep[g]` is the innermost output dimension of group g (-1: an empty index space).
 template<std::size_t Ro>
@@ -154,6 +166,7 @@ struct array_node : node_shape<typename A::value_type, A::rank, A::extents> {
     static constexpr double cost = 1.0;
     static constexpr std::size_t leaf_count = 1;
     static constexpr bool linear = true;
+    static constexpr bool viewable = true;
 
     std::conditional_t<Own, A, const S*> held;
     const S* ptr() const {
@@ -190,6 +203,7 @@ struct scalar_node : node_shape<T, 0, extents_t<0>{}> {
     static constexpr double cost = 0.0;
     static constexpr std::size_t leaf_count = 0;
     static constexpr bool linear = true;
+    static constexpr bool viewable = true;
     compute_t<T> value;
 
     struct cursor_t {
@@ -213,6 +227,7 @@ struct ref_node : node_shape<typename N::value_type, N::rank, N::extents> {
     static constexpr double cost = N::cost;
     static constexpr std::size_t leaf_count = N::leaf_count;
     static constexpr bool linear = N::linear;
+    static constexpr bool viewable = N::viewable;
     const N* n;
     template<std::size_t Ro, auto M>
     static consteval auto leaf_strides() { return N::template leaf_strides<Ro, M>(); }

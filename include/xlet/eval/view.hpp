@@ -3,7 +3,7 @@
 // Broadcast, broadcast_in_dim, transpose, slice and rev are all such views: they only change the
 // strides the evaluator sees, so they fuse into the surrounding loop at no cost.
 #pragma once
-#include "node.hpp"
+#include "assign.hpp"
 
 namespace xlet::detail {
 
@@ -13,6 +13,7 @@ struct view_node : node_shape<typename C::value_type, R, E> {
     static constexpr double cost = C::cost;
     static constexpr std::size_t leaf_count = C::leaf_count;
     static constexpr bool linear = false;
+    static constexpr bool viewable = true;
     C child;
 
     template<std::size_t Ro, index_map<R, Ro> M>
@@ -35,7 +36,12 @@ struct view_node : node_shape<typename C::value_type, R, E> {
 template<std::size_t R, extents_t<R> E, auto Map, class C>
 auto make_view(C&& c) {
     using X = std::remove_cvref_t<C>;
-    return view_node<X, R, E, Map>{{}, X(std::forward<C>(c))};
+    if constexpr (X::viewable) {
+        return view_node<X, R, E, Map>{{}, X(std::forward<C>(c))};
+    } else { // pad, concatenate: evaluate once, then view the result
+        using T = tensor_type_of<X>;
+        return view_node<array_node<T, true>, R, E, Map>{{}, array_node<T, true>{{}, T(c)}};
+    }
 }
 
 } // namespace xlet::detail

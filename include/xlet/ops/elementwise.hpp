@@ -105,6 +105,7 @@ struct map_node : node_shape<T, std::tuple_element_t<0, std::tuple<C...>>::rank,
     static constexpr double cost = F::cost + (C::cost + ...);
     static constexpr std::size_t leaf_count = (C::leaf_count + ...);
     static constexpr bool linear = (C::linear && ...);
+    static constexpr bool viewable = (C::viewable && ...);
     std::tuple<C...> kids;
 
     template<std::size_t Ro, auto M>

@@ -15,6 +15,7 @@ struct iota_node : node_shape<T, R, E> {
     static constexpr double cost = 1;
     static constexpr std::size_t leaf_count = 1;
     static constexpr bool linear = false;
+    static constexpr bool viewable = true;
     static constexpr std::array<std::ptrdiff_t, R> unit = [] {
         std::array<std::ptrdiff_t, R> u{};
         u[Dim] = 1;

@@ -48,6 +48,7 @@ struct reshape_node : node_shape<typename C::value_type, R, E> {
     static constexpr double cost = C::cost;
     static constexpr std::size_t leaf_count = C::leaf_count;
     static constexpr bool linear = true;
+    static constexpr bool viewable = true;
     C child;
 
     template<std::size_t Ro, auto M>

@@ -1,0 +1,212 @@
+// Pad: pad<padding_config<R>{.edge_padding_low = {...}, .edge_padding_high = {...},
+// .interior_padding = {...}}>(x, value), or pad(x, value, dims<low...>, dims<high...>,
+// dims<interior...>). Edge padding may be negative (it crops); interior padding puts that many
+// values between neighbours. A lazy node that fuses; under a view it is evaluated first.
+// Rules: C1 one entry per operand dimension; C2 interior >= 0; C3 every result size >= 0;
+// C4 the padding value is a scalar of the operand's element type.
+#pragma once
+#include "piecewise.hpp"
+
+namespace xlet {
+
+template<std::size_t R>
+struct padding_config {
+    std::array<std::int64_t, R> edge_padding_low{};
+    std::array<std::int64_t, R> edge_padding_high{};
+    std::array<std::int64_t, R> interior_padding{};
+};
+
+namespace detail {
+
+// Output size of one padded dimension.
+constexpr std::int64_t padded_size(std::int64_t n, std::int64_t lo, std::int64_t hi, std::int64_t in) {
+    return lo + hi + n + (n > 0 ? (n - 1) * in : 0);
+}
+// Operand index read at output index o along one dimension, or -1 where o is padding.
+constexpr std::int64_t pad_source(std::int64_t o, std::int64_t n, std::int64_t lo, std::int64_t in) {
+    std::int64_t t = o - lo;
+    if (t < 0 || t % (in + 1) != 0 || t / (in + 1) >= n) return -1;
+    return t / (in + 1);
+}
+
+template<bool InnerPadded, class T, std::int64_t Lo, std::int64_t In, std::int64_t Nsrc, class K>
+struct pad_cursor {
+    using C = compute_t<T>;
+    K c{};
+    C v{};
+    bool all_pad = false;
+
+    template<std::size_t N> vec<C, N> range(std::size_t i0, std::size_t cnt) const {
+        const auto i = static_cast<std::int64_t>(i0);
+        const auto n = static_cast<std::int64_t>(cnt);
+        constexpr std::int64_t S = In + 1;
+        // operand indices j0 <= j < j1 land inside [i, i + n)
+        std::int64_t first = std::max(i, Lo);
+        std::int64_t j0 = (first - Lo + S - 1) / S;
+        std::int64_t j1 = i + n - 1 < Lo ? 0 : std::min<std::int64_t>(Nsrc, (i + n - 1 - Lo) / S + 1);
+        if (j1 <= j0) return vec<C, N>::broadcast(v);
+        if constexpr (In == 0) {
+            if (Lo + j0 == i && j1 - j0 == n)
+                return cnt == N ? c.template load<N>(static_cast<std::size_t>(j0)) : c.template load_partial<N>(static_cast<std::size_t>(j0), cnt);
+        }
+        std::array<C, N> out;
+        out.fill(v);
+        auto vals = to_lanes(c.template load_partial<N>(static_cast<std::size_t>(j0), static_cast<std::size_t>(j1 - j0)));
+        for (std::int64_t j = j0; j < j1; ++j) out[static_cast<std::size_t>(Lo + j * S - i)] = vals[static_cast<std::size_t>(j - j0)];
+        return vec<C, N>::from_lanes(out.data());
+    }
+    template<std::size_t N> vec<C, N> load(std::size_t i) const {
+        if (all_pad) return vec<C, N>::broadcast(v);
+        if constexpr (InnerPadded) return range<N>(i, N);
+        else return c.template load<N>(i);
+    }
+    template<std::size_t N> vec<C, N> load_partial(std::size_t i, std::size_t n) const {
+        if (all_pad) return vec<C, N>::broadcast(v);
+        if constexpr (InnerPadded) return range<N>(i, n);
+        else return c.template load_partial<N>(i, n);
+    }
+};
+
+template<class X, class V, std::size_t R, extents_t<R> E, padding_config<R> Cfg>
+struct pad_node : node_shape<typename X::value_type, R, E> {
+    using T = typename X::value_type;
+    static constexpr std::size_t lanes = X::lanes;
+    static constexpr double cost = X::cost + 2;
+    static constexpr bool linear = false;
+    static constexpr bool viewable = false;
+    static constexpr std::array<bool, R> padded = [] {
+        std::array<bool, R> p{};
+        for (std::size_t d = 0; d < R; ++d)
+            p[d] = Cfg.edge_padding_low[d] != 0 || Cfg.edge_padding_high[d] != 0 || Cfg.interior_padding[d] != 0;
+        return p;
+    }();
+    static constexpr std::size_t barriers = [] {
+        std::size_t k = 0;
+        for (std::size_t d = 0; d < R; ++d) k += padded[d] && E[d] != 1;
+        return k;
+    }();
+    static constexpr std::int64_t src(std::size_t d, std::int64_t o) {
+        return pad_source(o, static_cast<std::int64_t>(X::extents[d]), Cfg.edge_padding_low[d], Cfg.interior_padding[d]);
+    }
+    // Dimensions of extent 1 leave the loop plan; the operand index they read is a constant.
+    static constexpr bool static_pad = [] {
+        if (X::size == 0) return true;
+        for (std::size_t d = 0; d < R; ++d)
+            if (E[d] == 1 && src(d, 0) < 0) return true;
+        return false;
+    }();
+    static constexpr index_map<R, R> child_map = [] {
+        auto m = identity_map<R>();
+        for (std::size_t d = 0; d < R; ++d)
+            if (E[d] == 1) {
+                m.src[d] = -1;
+                m.offset[d] = static_pad ? 0 : src(d, 0);
+            }
+        return m;
+    }();
+    static constexpr std::size_t leaf_count = X::leaf_count + barriers;
+    X child;
+    V value;
+
+    template<std::size_t Ro, auto M>
+    static consteval auto leaf_strides() {
+        std::array<leaf_view<Ro>, leaf_count> all{};
+        std::size_t at = 0;
+        for (const auto& v : X::template leaf_strides<Ro, compose(child_map, M)>()) all[at++] = v;
+        for (std::size_t d = 0; d < R; ++d)
+            if (padded[d] && E[d] != 1) all[at++] = barrier<Ro>(d);
+        return all;
+    }
+    template<std::size_t Ro, auto M, loop_plan<Ro> P>
+    auto cursor(const outer_index<Ro>& outer) const {
+        constexpr int last = P.rep[P.groups - 1];
+        constexpr bool inner = last >= 0 && padded[static_cast<std::size_t>(last)];
+        constexpr std::size_t dl = last < 0 ? 0 : static_cast<std::size_t>(last);
+        constexpr auto cm = compose(child_map, M);
+        using K = decltype(child.template cursor<Ro, cm, P>(outer));
+        pad_cursor<inner, T, Cfg.edge_padding_low[dl], Cfg.interior_padding[dl], static_cast<std::int64_t>(X::extents[dl]), K> c;
+        c.v = value.at({});
+        c.all_pad = static_pad;
+        if (static_pad) return c;
+        auto o = outer;
+        for (std::size_t g = 0; g + 1 < P.groups; ++g) {
+            auto d = static_cast<std::size_t>(P.rep[g]);
+            if (!padded[d]) continue;
+            auto s = src(d, static_cast<std::int64_t>(outer[g]));
+            if (s < 0) {
+                c.all_pad = true;
+                return c;
+            }
+            o[g] = static_cast<std::size_t>(s);
+        }
+        c.c = child.template cursor<Ro, cm, P>(o);
+        return c;
+    }
+    compute_t<T> at(const std::array<std::size_t, R>& idx) const {
+        std::array<std::size_t, R> ci{};
+        for (std::size_t d = 0; d < R; ++d) {
+            auto s = src(d, static_cast<std::int64_t>(idx[d]));
+            if (s < 0) return value.at({});
+            ci[d] = static_cast<std::size_t>(s);
+        }
+        return child.at(ci);
+    }
+    template<std::size_t Ro, auto M, leaf_view<Ro> D>
+    bool may_alias(const void* b, const void* e) const {
+        return child.template may_alias<Ro, compose(child_map, M), moved_view<Ro>>(b, e) ||
+               value.template may_alias<Ro, index_map<0, Ro>{}, moved_view<Ro>>(b, e);
+    }
+};
+
+} // namespace detail
+
+template<auto Cfg, expression X, class V>
+    requires detail::operand<V>
+auto pad(X&& x, V&& value) {
+    using N = detail::node_t<X>;
+    using T = typename N::value_type;
+    constexpr std::size_t R = N::rank;
+    using XT = detail::shown_t<X>;
+    constexpr bool c1 = std::is_same_v<decltype(Cfg), const padding_config<R>>;
+    static_assert(diag::got<c1, XT, std::remove_cvref_t<decltype(Cfg)>>::value,
+                  "xlet::pad [C1]: the padding config needs one entry per operand dimension");
+    if constexpr (c1) {
+        constexpr bool c2 = [] {
+            for (auto v : Cfg.interior_padding)
+                if (v < 0) return false;
+            return true;
+        }();
+        constexpr bool c3 = c2 && [] {
+            for (std::size_t d = 0; d < R; ++d)
+                if (detail::padded_size(static_cast<std::int64_t>(N::extents[d]), Cfg.edge_padding_low[d], Cfg.edge_padding_high[d],
+                                        Cfg.interior_padding[d]) < 0)
+                    return false;
+            return true;
+        }();
+        constexpr bool c4 = detail::shape_of<V>::rank == 0 && detail::common_element<X, V>::ok;
+        static_assert(diag::got<c2, XT>::value, "xlet::pad [C2]: interior padding must be >= 0");
+        static_assert(diag::got<c3, XT>::value, "xlet::pad [C3]: every padded dimension must have a size >= 0");
+        static_assert(diag::got<c4, XT, detail::shown_t<V>>::value,
+                      "xlet::pad [C4]: the padding value must be a scalar of the operand's element type");
+        if constexpr (c2 && c3 && c4) {
+            constexpr auto E = [] {
+                extents_t<R> e{};
+                for (std::size_t d = 0; d < R; ++d)
+                    e[d] = static_cast<std::size_t>(detail::padded_size(static_cast<std::int64_t>(N::extents[d]), Cfg.edge_padding_low[d],
+                                                                        Cfg.edge_padding_high[d], Cfg.interior_padding[d]));
+                return e;
+            }();
+            auto v = detail::operand_node<T>(std::forward<V>(value));
+            return detail::pad_node<N, decltype(v), R, E, Cfg>{{}, detail::as_node(std::forward<X>(x)), std::move(v)};
+        }
+    }
+}
+template<expression X, class V, std::int64_t... L, std::int64_t... H, std::int64_t... I>
+    requires detail::operand<V>
+auto pad(X&& x, V&& value, dims_t<L...>, dims_t<H...>, dims_t<I...>) {
+    constexpr std::size_t R = sizeof...(L);
+    static_assert(sizeof...(H) == R && sizeof...(I) == R, "xlet::pad [C1]: low, high and interior need one entry per dimension");
+    return pad<padding_config<R>{{L...}, {H...}, {I...}}>(std::forward<X>(x), std::forward<V>(value));
+}
+
+} // namespace xlet
