@@ -4,6 +4,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <initializer_list>
 
 namespace xlet {
 
@@ -78,6 +79,47 @@ constexpr bool dims_increasing(const std::array<std::int64_t, N>& d) {
         if (d[i - 1] >= d[i]) return false;
     return true;
 }
+
+// A short list of dimension numbers inside a structural attribute aggregate (gather_dims,
+// scatter_dims, ...): `.offset_dims = {1, 2}`. Holds up to 8 entries (XLA ranks stay below).
+struct dim_list {
+    static constexpr std::size_t capacity = 8;
+    std::array<std::int64_t, capacity> v{};
+    std::size_t n = 0;
+    constexpr dim_list() = default;
+    constexpr dim_list(std::initializer_list<std::int64_t> l) {
+        for (auto x : l) v.at(n++) = x; // more than 8 entries: not a constant expression
+    }
+    constexpr std::size_t size() const { return n; }
+    constexpr std::int64_t operator[](std::size_t i) const { return v[i]; }
+    constexpr bool contains(std::int64_t x) const {
+        for (std::size_t i = 0; i < n; ++i)
+            if (v[i] == x) return true;
+        return false;
+    }
+    constexpr bool in_range(std::size_t rank) const {
+        for (std::size_t i = 0; i < n; ++i)
+            if (v[i] < 0 || static_cast<std::size_t>(v[i]) >= rank) return false;
+        return true;
+    }
+    constexpr bool unique() const {
+        for (std::size_t i = 0; i < n; ++i)
+            for (std::size_t j = i + 1; j < n; ++j)
+                if (v[i] == v[j]) return false;
+        return true;
+    }
+    constexpr bool sorted() const {
+        for (std::size_t i = 1; i < n; ++i)
+            if (v[i - 1] >= v[i]) return false;
+        return true;
+    }
+    // Position of x in the list, or -1.
+    constexpr int find(std::int64_t x) const {
+        for (std::size_t i = 0; i < n; ++i)
+            if (v[i] == x) return static_cast<int>(i);
+        return -1;
+    }
+};
 
 namespace diag {
 // Carries the offending types into the compiler's note, so a failed static_assert names the shapes:

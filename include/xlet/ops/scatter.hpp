@@ -1,0 +1,241 @@
+// Scatter (spec: Scatter; StableHLO scatter for the batching dimensions):
+//   scatter<scatter_dims{.update_window_dims = {1}, .inserted_window_dims = {0},
+//                        .scatter_dims_to_operand_dims = {0}, .index_vector_dim = 1}>(
+//       operand, scatter_indices, updates, [](auto current, auto update) { return current + update; })
+// Variadic form: operands and updates as std::tuple (same count), the computation takes all
+// current values then all updates and returns a std::tuple; the result is a std::tuple of tensors.
+// The computation is called as (current..., update...), in that order.
+// Semantics chosen where the spec leaves them open (docs/semantics.md): an update window that
+// does not fit inside the operand (any index out of bounds) is skipped whole, as XLA does; updates
+// are applied one at a time in row-major order of the update index, so any computation, commutative
+// or not, gives a deterministic result. indices_are_sorted and unique_indices are hints only.
+// Rules:
+//   C1 rank(updates) = |update_window_dims| + number of scatter (batch) dimensions of indices
+//   C2 update_window_dims sorted, unique, in range of the updates
+//   C3 inserted_window_dims sorted, unique, in range, not batching dims
+//   C4 rank(operand) = |update_window_dims| + |inserted_window_dims| + |input_batching_dims|
+//   C5 scatter_dims_to_operand_dims: one per index-vector element, unique, in range, not batching
+//   C6 index_vector_dim in [0, rank(scatter_indices)]
+//   C7 update scatter dimension sizes equal the indices' batch sizes; window sizes fit the operand
+//   C8 scatter_indices has an integer element type
+//   C9 updates have the operands' element types; the computation returns them
+//   C10 input_batching_dims / scatter_indices_batching_dims pair up dimensions of equal size
+#pragma once
+#include <tuple>
+
+#include "gather.hpp"
+
+namespace xlet {
+
+struct scatter_dims {
+    dim_list update_window_dims{};
+    dim_list inserted_window_dims{};
+    dim_list scatter_dims_to_operand_dims{};
+    std::int64_t index_vector_dim = -1; // -1: rank(scatter_indices), the implicit trailing dimension
+    dim_list input_batching_dims{};
+    dim_list scatter_indices_batching_dims{};
+    bool indices_are_sorted = false;
+    bool unique_indices = false;
+};
+
+namespace detail {
+
+template<scatter_dims S, std::size_t Ro, extents_t<Ro> Eo, std::size_t Ri, extents_t<Ri> Ei, std::size_t Ru, extents_t<Ru> Eu>
+struct scatter_plan {
+    static constexpr std::size_t ivd = S.index_vector_dim < 0 ? Ri : static_cast<std::size_t>(S.index_vector_dim);
+    static constexpr std::size_t index_vector = ivd < Ri ? Ei[ivd] : 1;
+    static constexpr std::size_t batch_rank = ivd < Ri ? Ri - 1 : Ri;
+
+    static constexpr bool c6 = S.index_vector_dim >= -1 && (S.index_vector_dim < 0 || static_cast<std::size_t>(S.index_vector_dim) <= Ri);
+    static constexpr bool c1 = Ru == S.update_window_dims.size() + batch_rank;
+    static constexpr bool c2 = S.update_window_dims.sorted() && S.update_window_dims.unique() && S.update_window_dims.in_range(Ru);
+    static constexpr bool c3 = S.inserted_window_dims.sorted() && S.inserted_window_dims.unique() && S.inserted_window_dims.in_range(Ro) && [] {
+        for (std::size_t i = 0; i < S.inserted_window_dims.size(); ++i)
+            if (S.input_batching_dims.contains(S.inserted_window_dims[i])) return false;
+        return true;
+    }();
+    static constexpr bool c4 = Ro == S.update_window_dims.size() + S.inserted_window_dims.size() + S.input_batching_dims.size();
+    static constexpr bool c5 = S.scatter_dims_to_operand_dims.size() == index_vector && S.scatter_dims_to_operand_dims.unique() &&
+                               S.scatter_dims_to_operand_dims.in_range(Ro) && [] {
+                                   for (std::size_t i = 0; i < S.scatter_dims_to_operand_dims.size(); ++i)
+                                       if (S.input_batching_dims.contains(S.scatter_dims_to_operand_dims[i])) return false;
+                                   return true;
+                               }();
+    static constexpr bool c10 = S.input_batching_dims.sorted() && S.input_batching_dims.unique() && S.input_batching_dims.in_range(Ro) &&
+                                S.scatter_indices_batching_dims.unique() && S.scatter_indices_batching_dims.in_range(Ri) &&
+                                !S.scatter_indices_batching_dims.contains(static_cast<std::int64_t>(ivd)) &&
+                                S.input_batching_dims.size() == S.scatter_indices_batching_dims.size() && [] {
+                                    for (std::size_t i = 0; i < S.input_batching_dims.size(); ++i) {
+                                        auto od = static_cast<std::size_t>(S.input_batching_dims[i]);
+                                        auto id = static_cast<std::size_t>(S.scatter_indices_batching_dims[i]);
+                                        if (od >= Ro || id >= Ri || Eo[od] != Ei[id]) return false;
+                                    }
+                                    return true;
+                                }();
+    static constexpr bool shape_rules = c1 && c2 && c3 && c4 && c5 && c6 && c10;
+
+    static constexpr std::array<std::size_t, batch_rank> batch_src = [] { // indices dims, in order
+        std::array<std::size_t, batch_rank> b{};
+        for (std::size_t d = 0, k = 0; d < Ri; ++d)
+            if (d != ivd) b[k++] = d;
+        return b;
+    }();
+    static constexpr std::array<std::size_t, batch_rank> batch_pos = [] { // update dims not window dims
+        std::array<std::size_t, batch_rank> b{};
+        for (std::size_t p = 0, k = 0; p < Ru && k < batch_rank; ++p)
+            if (!S.update_window_dims.contains(static_cast<std::int64_t>(p))) b[k++] = p;
+        return b;
+    }();
+    // The operand dimension each update window dimension moves along, in order.
+    static constexpr std::array<std::size_t, Ro> window_operand_dim = [] {
+        std::array<std::size_t, Ro> w{};
+        for (std::size_t d = 0, k = 0; d < Ro; ++d)
+            if (!S.inserted_window_dims.contains(static_cast<std::int64_t>(d)) && !S.input_batching_dims.contains(static_cast<std::int64_t>(d))) w[k++] = d;
+        return w;
+    }();
+    static constexpr bool c7 = shape_rules && [] {
+        for (std::size_t k = 0; k < batch_rank; ++k)
+            if (Eu[batch_pos[k]] != Ei[batch_src[k]]) return false;
+        for (std::size_t k = 0; k < S.update_window_dims.size(); ++k)
+            if (Eu[static_cast<std::size_t>(S.update_window_dims[k])] > Eo[window_operand_dim[k]]) return false;
+        return true;
+    }();
+    static constexpr bool ok = shape_rules && c7;
+
+    // The window as a box over operand dimensions (size 1 on inserted and batching dimensions),
+    // with the update's stride for each.
+    static constexpr extents_t<Ro> window = [] {
+        extents_t<Ro> w{};
+        w.fill(1);
+        if constexpr (ok)
+            for (std::size_t k = 0; k < S.update_window_dims.size(); ++k) w[window_operand_dim[k]] = Eu[static_cast<std::size_t>(S.update_window_dims[k])];
+        return w;
+    }();
+    static constexpr std::array<std::ptrdiff_t, Ro> window_update_stride = [] {
+        std::array<std::ptrdiff_t, Ro> s{};
+        if constexpr (ok) {
+            auto us = row_major_strides(Eu);
+            for (std::size_t k = 0; k < S.update_window_dims.size(); ++k) s[window_operand_dim[k]] = us[static_cast<std::size_t>(S.update_window_dims[k])];
+        }
+        return s;
+    }();
+    static constexpr extents_t<batch_rank> batch_extents = [] {
+        extents_t<batch_rank> e{};
+        for (std::size_t k = 0; k < batch_rank; ++k) e[k] = Ei[batch_src[k]];
+        return e;
+    }();
+};
+
+template<class X> decltype(auto) evaluated(X&& x) {
+    if constexpr (is_array_leaf<std::remove_cvref_t<X>>) return static_cast<const std::remove_cvref_t<X>&>(x);
+    else return eval(x);
+}
+
+template<class T> struct is_tuple : std::false_type {};
+template<class... T> struct is_tuple<std::tuple<T...>> : std::true_type {};
+
+template<scatter_dims S, class Ops, class I, class Ups, class F>
+auto scatter_impl(Ops ops, const I& indices, const Ups& ups, F&& f) {
+    // ops: tuple of owning result tensors (copies of the operands); ups: tuple of evaluated updates.
+    using O0 = std::remove_cvref_t<std::tuple_element_t<0, Ops>>;
+    using U0 = std::remove_cvref_t<std::tuple_element_t<0, Ups>>;
+    using P = scatter_plan<S, O0::rank, O0::extents, I::rank, I::extents, U0::rank, U0::extents>;
+    constexpr std::size_t Ro = O0::rank;
+    constexpr auto op_strides = row_major_strides(O0::extents);
+    constexpr auto idx_strides = row_major_strides(I::extents);
+    constexpr auto up_strides = row_major_strides(U0::extents);
+    constexpr std::size_t n = std::tuple_size_v<Ops>;
+    constexpr std::size_t window_elems = product(P::window);
+    constexpr std::size_t batches = product(P::batch_extents);
+    for (std::size_t b = 0; b < batches; ++b) {
+        auto bi = unflatten(b, P::batch_extents);
+        std::ptrdiff_t ibase = 0, ubase = 0;
+        for (std::size_t k = 0; k < P::batch_rank; ++k) {
+            ibase += static_cast<std::ptrdiff_t>(bi[k]) * idx_strides[P::batch_src[k]];
+            ubase += static_cast<std::ptrdiff_t>(bi[k]) * up_strides[P::batch_pos[k]];
+        }
+        std::array<std::int64_t, Ro> start{};
+        for (std::size_t k = 0; k < S.scatter_dims_to_operand_dims.size(); ++k) {
+            std::ptrdiff_t at = ibase + (P::ivd < I::rank ? static_cast<std::ptrdiff_t>(k) * idx_strides[P::ivd < I::rank ? P::ivd : 0] : 0);
+            start[static_cast<std::size_t>(S.scatter_dims_to_operand_dims[k])] = start_value(indices.data()[at]);
+        }
+        for (std::size_t k = 0; k < S.input_batching_dims.size(); ++k) {
+            std::size_t pos = 0;
+            while (P::batch_src[pos] != static_cast<std::size_t>(S.scatter_indices_batching_dims[k])) ++pos;
+            start[static_cast<std::size_t>(S.input_batching_dims[k])] = static_cast<std::int64_t>(bi[pos]);
+        }
+        bool inside = true;
+        for (std::size_t d = 0; d < Ro; ++d)
+            if (start[d] < 0 || start[d] > static_cast<std::int64_t>(O0::extents[d] - P::window[d])) inside = false;
+        if (!inside) continue; // the whole window is skipped
+        std::ptrdiff_t obase = 0;
+        for (std::size_t d = 0; d < Ro; ++d) obase += static_cast<std::ptrdiff_t>(start[d]) * op_strides[d];
+        for (std::size_t w = 0; w < window_elems; ++w) {
+            auto wi = unflatten(w, P::window);
+            std::ptrdiff_t oo = obase, uo = ubase;
+            for (std::size_t d = 0; d < Ro; ++d) {
+                oo += static_cast<std::ptrdiff_t>(wi[d]) * op_strides[d];
+                uo += static_cast<std::ptrdiff_t>(wi[d]) * P::window_update_stride[d];
+            }
+            [&]<std::size_t... K>(std::index_sequence<K...>) {
+                if constexpr (n == 1) {
+                    auto& dst = std::get<0>(ops).data()[oo];
+                    dst = f(dst, std::get<0>(ups).data()[uo]);
+                } else {
+                    auto r = f(std::get<K>(ops).data()[oo]..., std::get<K>(ups).data()[uo]...);
+                    ((std::get<K>(ops).data()[oo] = std::get<K>(r)), ...);
+                }
+            }(std::make_index_sequence<n>{});
+        }
+    }
+    return ops;
+}
+
+} // namespace detail
+
+template<scatter_dims S, class X, expression I, class U, class F>
+auto scatter(X&& operands, I&& scatter_indices, U&& updates, F&& computation) {
+    constexpr bool variadic = detail::is_tuple<std::remove_cvref_t<X>>::value;
+    auto ops = [&] {
+        if constexpr (variadic) return std::apply([](const auto&... o) { return std::make_tuple(tensor_type_of<decltype(o)>(o)...); }, operands);
+        else return std::make_tuple(tensor_type_of<X>(operands));
+    }();
+    auto ups = [&] {
+        if constexpr (variadic) return std::apply([](const auto&... u) { return std::make_tuple(eval(u)...); }, updates);
+        else return std::make_tuple(eval(updates));
+    }();
+    using Ops = decltype(ops);
+    using Ups = decltype(ups);
+    using O0 = std::tuple_element_t<0, Ops>;
+    using U0 = std::tuple_element_t<0, Ups>;
+    using NI = detail::node_t<I>;
+    using P = detail::scatter_plan<S, O0::rank, O0::extents, NI::rank, NI::extents, U0::rank, U0::extents>;
+    using XT = O0;
+    using IT = detail::shown_t<I>;
+    using UT = U0;
+    static_assert(diag::got<P::c1, XT, IT, UT>::value, "xlet::scatter [C1]: rank(updates) must equal |update_window_dims| + the number of batch dimensions of scatter_indices");
+    static_assert(diag::got<P::c2, UT>::value, "xlet::scatter [C2]: update_window_dims must be sorted, unique dimensions of the updates");
+    static_assert(diag::got<P::c3, XT>::value, "xlet::scatter [C3]: inserted_window_dims must be sorted, unique operand dimensions that are not batching dimensions");
+    static_assert(diag::got<P::c4, XT, UT>::value, "xlet::scatter [C4]: rank(operand) must equal |update_window_dims| + |inserted_window_dims| + |input_batching_dims|");
+    static_assert(diag::got<P::c5, XT, IT>::value, "xlet::scatter [C5]: scatter_dims_to_operand_dims needs one unique operand dimension per index-vector element, none a batching dimension");
+    static_assert(diag::got<P::c6, IT>::value, "xlet::scatter [C6]: index_vector_dim must be in [0, rank(scatter_indices)]");
+    static_assert(diag::got<P::c10, XT, IT>::value, "xlet::scatter [C10]: input_batching_dims and scatter_indices_batching_dims must pair up dimensions of equal size");
+    static_assert(diag::got<!P::shape_rules || P::c7, XT, IT, UT>::value,
+                  "xlet::scatter [C7]: update batch sizes must equal the indices' batch sizes and window sizes must fit the operand");
+    static_assert(diag::got<is_integer<typename NI::value_type>, IT>::value, "xlet::scatter [C8]: scatter_indices must have an integer element type");
+    constexpr bool types_ok = std::tuple_size_v<Ops> == std::tuple_size_v<Ups> && [&]<std::size_t... K>(std::index_sequence<K...>) {
+        return (std::is_same_v<typename std::tuple_element_t<K, Ops>::value_type, typename std::tuple_element_t<K, Ups>::value_type> && ...) &&
+               (same_extents(std::tuple_element_t<K, Ops>::extents, O0::extents) && ...) &&
+               (same_extents(std::tuple_element_t<K, Ups>::extents, U0::extents) && ...);
+    }(std::make_index_sequence<std::tuple_size_v<Ops>>{});
+    static_assert(diag::got<types_ok, XT, UT>::value,
+                  "xlet::scatter [C9]: one update per operand, of the operand's element type; operands share a shape, updates share a shape");
+    if constexpr (P::ok && types_ok && is_integer<typename NI::value_type>) {
+        const auto& idx = detail::evaluated(scatter_indices);
+        auto r = detail::scatter_impl<S>(std::move(ops), idx, ups, computation);
+        if constexpr (variadic) return r;
+        else return std::get<0>(std::move(r));
+    }
+}
+
+} // namespace xlet
