@@ -11,6 +11,7 @@
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
 
+#include "../kernels/transpose.hpp"
 #include "node.hpp"
 
 namespace xlet::detail {
@@ -98,8 +99,47 @@ struct evaluator {
         }
     }
 
+    // A pure copy whose source runs across the destination's rows (a transpose, possibly of a
+    // slice or batched): the cache-blocked transpose kernel instead of strided loads.
+    static constexpr int transposed_group = [] {
+        if constexpr (!is_pure_copy<E> || E::leaf_count != 1 || !std::is_same_v<typename E::value_type, S>) {
+            return -1;
+        } else {
+            if (P.groups < 2 || P.rep[P.groups - 1] < 0) return -1;
+            auto v = E::template leaf_strides<R, M>()[0];
+            auto s_in = v.stride[static_cast<std::size_t>(P.rep[P.groups - 1])];
+            if (s_in == 0 || s_in == 1) return -1;
+            for (std::size_t g = 0; g + 1 < P.groups; ++g)
+                if (v.stride[static_cast<std::size_t>(P.rep[g])] == 1) return static_cast<int>(g);
+            return -1;
+        }
+    }();
+
+    static void apply_transpose(S* dst, const E& e) {
+        constexpr auto g = static_cast<std::size_t>(transposed_group);
+        constexpr auto v = E::template leaf_strides<R, M>()[0];
+        constexpr std::ptrdiff_t ss = v.stride[static_cast<std::size_t>(P.rep[P.groups - 1])];
+        constexpr std::ptrdiff_t ds = dst_view.stride[static_cast<std::size_t>(P.rep[g])];
+        constexpr std::size_t nt = P.size[g];
+        const std::size_t blocks = rows / nt;
+        for (std::size_t b = 0; b < blocks; ++b) {
+            // b enumerates the outer groups other than g, row-major
+            outer_index<R> o{};
+            std::size_t rest = b;
+            for (std::size_t k = P.groups - 1; k-- > 0;) {
+                if (k == g) continue;
+                o[k] = rest % P.size[k];
+                rest /= P.size[k];
+            }
+            auto cur = e.template cursor<R, M, P>(o);
+            transpose_2d<S>(cur.p, ss, dst + row_offset<R, P>(dst_view, o), ds, nt, inner);
+        }
+    }
+
     static void apply(S* dst, const E& e) {
-        if constexpr (E::size != 0) {
+        if constexpr (transposed_group >= 0) {
+            apply_transpose(dst, e);
+        } else if constexpr (E::size != 0) {
             constexpr std::size_t chunks = rows * blocks_per_row;
             if constexpr (E::cost * static_cast<double>(E::size) >= parallel_threshold && chunks > 1) {
                 tbb::parallel_for(tbb::blocked_range<std::size_t>(0, chunks),

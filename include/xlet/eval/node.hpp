@@ -146,6 +146,9 @@ struct mem_cursor {
     }
 };
 
+// A node that only moves the elements of one array (views of an array): a copy kernel may do it.
+template<class N> inline constexpr bool is_pure_copy = requires { N::pure_copy; } && N::pure_copy;
+
 // Shared by every node: static shape from the value type and extents.
 template<class T, std::size_t R, extents_t<R> E>
 struct node_shape : expression_base {
@@ -165,6 +168,7 @@ struct array_node : node_shape<typename A::value_type, A::rank, A::extents> {
     static constexpr std::size_t lanes = lanes_of<compute_t<S>>();
     static constexpr double cost = 1.0;
     static constexpr std::size_t leaf_count = 1;
+    static constexpr bool pure_copy = true; // reads memory and nothing else
     static constexpr bool linear = true;
     static constexpr bool viewable = true;
 
@@ -228,6 +232,7 @@ struct ref_node : node_shape<typename N::value_type, N::rank, N::extents> {
     static constexpr std::size_t leaf_count = N::leaf_count;
     static constexpr bool linear = N::linear;
     static constexpr bool viewable = N::viewable;
+    static constexpr bool pure_copy = is_pure_copy<N>;
     const N* n;
     template<std::size_t Ro, auto M>
     static consteval auto leaf_strides() { return N::template leaf_strides<Ro, M>(); }

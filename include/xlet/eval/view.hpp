@@ -14,6 +14,7 @@ struct view_node : node_shape<typename C::value_type, R, E> {
     static constexpr std::size_t leaf_count = C::leaf_count;
     static constexpr bool linear = false;
     static constexpr bool viewable = true;
+    static constexpr bool pure_copy = is_pure_copy<C>;
     C child;
 
     template<std::size_t Ro, index_map<R, Ro> M>
