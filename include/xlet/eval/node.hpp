@@ -147,7 +147,11 @@ struct mem_cursor {
 };
 
 // A node that only moves the elements of one array (views of an array): a copy kernel may do it.
-template<class N> inline constexpr bool is_pure_copy = requires { N::pure_copy; } && N::pure_copy;
+template<class N> consteval bool pure_copy_of() {
+    if constexpr (requires { N::pure_copy; }) return N::pure_copy;
+    else return false;
+}
+template<class N> inline constexpr bool is_pure_copy = pure_copy_of<N>();
 
 // Shared by every node: static shape from the value type and extents.
 template<class T, std::size_t R, extents_t<R> E>
