@@ -126,6 +126,23 @@ TEST_CASE("broadcast along rows and columns of a large matrix") {
         for (std::size_t j = 0; j < 1031; ++j) REQUIRE((*r)(i, j) == ((*m)(i, j) + (*v)(j)) * ((*m)(i, j) + (*c)(i)));
 }
 
+TEST_CASE("outputs beyond the streaming threshold (non-temporal stores) are exact") {
+    static_assert(detail::evaluator<float, detail::node_t<const f32<2049, 2051>&>>::stream, "16.8 MB of f32 streams");
+    auto a = std::make_unique<f32<2049, 2051>>(); // rows of 2051 floats: most rows unaligned
+    auto v = std::make_unique<f32<2051>>();
+    fill_random(*a, 11);
+    fill_random(*v, 12);
+    auto r = std::make_unique<f32<2049, 2051>>();
+    *r = add(*a * 2.0f, *v, dims<1>);
+    for (std::size_t i = 0; i < 2049; ++i)
+        for (std::size_t j = 0; j < 2051; ++j) REQUIRE((*r)(i, j) == (*a)(i, j) * 2.0f + (*v)(j));
+    auto flat = std::make_unique<f32<1 << 23>>(); // 32 MB, every row aligned: all streamed
+    auto flat2 = std::make_unique<f32<1 << 23>>();
+    fill_random(*flat, 13);
+    *flat2 = *flat - 1.0f;
+    for (std::size_t i = 0; i < flat->size; ++i) REQUIRE(flat2->data()[i] == flat->data()[i] - 1.0f);
+}
+
 TEST_CASE("results are identical for any number of threads") {
     auto a = std::make_unique<f32<1000, 999>>();
     fill_random(*a, 6);

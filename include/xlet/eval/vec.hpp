@@ -9,6 +9,9 @@
 #include <type_traits>
 
 #include <xsimd/xsimd.hpp>
+#if defined(__AVX__)
+#include <immintrin.h>
+#endif
 
 #include "../core/reduce_precision.hpp"
 #include "../core/types.hpp"
@@ -166,6 +169,37 @@ inline void store_vec(S* p, const vec<compute_t<S>, N>& v) {
         v.store_lanes(tmp.data());
         for (std::size_t i = 0; i < N; ++i) p[i] = narrow<S>(tmp[i]);
     }
+}
+
+// Non-temporal stores for outputs far larger than the caches: they skip the read-for-ownership a
+// normal store costs, so `y = a + b` moves 12 bytes an element instead of 16.
+template<class S, std::size_t N>
+inline constexpr bool can_stream = [] {
+#if defined(__AVX__)
+    if constexpr (has_batch<S> && !is_complex<S> && vec<S, N>::simd) return sizeof(xsimd::batch<S>) == 32;
+#endif
+    return false;
+}();
+
+template<class S, std::size_t N>
+inline void stream_vec(S* p, const vec<S, N>& v) {
+#if defined(__AVX__)
+    if constexpr (can_stream<S, N>) {
+        constexpr std::size_t W = vec<S, N>::simd_regs::batch::size;
+        for (std::size_t k = 0; k < vec<S, N>::simd_regs::count; ++k) {
+            if constexpr (std::is_same_v<S, float>) _mm256_stream_ps(p + k * W, v.r.b[k]);
+            else if constexpr (std::is_same_v<S, double>) _mm256_stream_pd(p + k * W, v.r.b[k]);
+            else _mm256_stream_si256(reinterpret_cast<__m256i*>(p + k * W), v.r.b[k]);
+        }
+        return;
+    }
+#endif
+    store_vec<S, N>(p, v);
+}
+inline void stream_fence() {
+#if defined(__AVX__)
+    _mm_sfence();
+#endif
 }
 
 template<class S, std::size_t N>
