@@ -20,15 +20,22 @@
 #include <tbb/partitioner.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <new>
 #include <string>
 #include <vector>
 
 #include <xlet/xlet.hpp>
+
+#if defined(__AVX__)
+#include <immintrin.h>
+#endif
 
 #if defined(XLET_BENCH_HAVE_EIGEN) && !defined(XLET_BENCH_XTENSOR_TBB_BUILD)
 #define XLET_BENCH_EIGEN 1
@@ -101,8 +108,12 @@ template<class F> void check(benchmark::State& st, const float* y, std::size_t n
 }
 constexpr float fused_tol = 4e-6f; // exp implementations differ by an ulp or two
 
+// With XLET_BENCH_TIMESTAMPS set, every run also reports t_end (CLOCK_MONOTONIC seconds when it
+// finished), so a driver on a shared machine can drop runs that overlapped other processes' work.
 void set_bytes(benchmark::State& st, std::int64_t per_iteration) {
     st.SetBytesProcessed(static_cast<std::int64_t>(st.iterations()) * per_iteration);
+    static const bool stamps = std::getenv("XLET_BENCH_TIMESTAMPS") != nullptr;
+    if (stamps) st.counters["t_end"] = std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
 // TBB-based code (xlet, loop_tbb, xtensor_tbb) runs on at most `threads` threads.
@@ -128,18 +139,41 @@ void loop_triad(float* __restrict a, const float* __restrict b, const float* __r
                 std::size_t i1) {
     for (std::size_t i = i0; i < i1; ++i) a[i] = b[i] + s * c[i];
 }
+// The triad with non-temporal stores: no read-for-ownership of the output, so it moves exactly the
+// 12 B/element counted (a plain store also reads the line first: 16 B/element on the bus).
+void loop_triad_nt(float* __restrict a, const float* __restrict b, const float* __restrict c, float s, std::size_t i0,
+                   std::size_t i1) {
+    std::size_t i = i0;
+#if defined(__AVX__)
+    for (; i < i1 && reinterpret_cast<std::uintptr_t>(a + i) % 32 != 0; ++i) a[i] = b[i] + s * c[i];
+    const __m256 vs = _mm256_set1_ps(s);
+    for (; i + 8 <= i1; i += 8)
+        _mm256_stream_ps(a + i, _mm256_add_ps(_mm256_loadu_ps(b + i), _mm256_mul_ps(vs, _mm256_loadu_ps(c + i))));
+    _mm_sfence();
+#endif
+    for (; i < i1; ++i) a[i] = b[i] + s * c[i];
+}
 template<class F> void static_parallel(std::size_t n, F f) {
     tbb::parallel_for(
         tbb::blocked_range<std::size_t>(0, n), [&](const tbb::blocked_range<std::size_t>& r) { f(r.begin(), r.end()); },
         tbb::static_partitioner{});
 }
 
+// 64-byte aligned like xlet's, Eigen's and xtensor's storage.
+struct free_delete {
+    void operator()(float* p) const { std::free(p); }
+};
+using buffer = std::unique_ptr<float[], free_delete>;
+inline buffer make_buffer(std::size_t n) {
+    auto* p = static_cast<float*>(std::aligned_alloc(64, (n * sizeof(float) + 63) / 64 * 64));
+    if (!p) throw std::bad_alloc();
+    std::fill_n(p, n, 0.0f);
+    return buffer(p);
+}
 struct loop_buffers {
-    std::unique_ptr<float[]> y, a, b, c;
+    buffer y, a, b, c;
     explicit loop_buffers(std::size_t n, int operands)
-        : y(new float[n]), a(new float[n]), b(operands > 1 ? new float[n] : nullptr), c(operands > 2 ? new float[n] : nullptr) {
-        std::fill_n(y.get(), n, 0.0f);
-    }
+        : y(make_buffer(n)), a(make_buffer(n)), b(operands > 1 ? make_buffer(n) : nullptr), c(operands > 2 ? make_buffer(n) : nullptr) {}
 };
 
 // ======================= y = a + b ===============================================================
@@ -360,14 +394,15 @@ void BM_bcast_xtensor(benchmark::State& st, int threads) {
 
 // ======================= STREAM triad a = b + s*c (the bandwidth limit) =========================
 
-void BM_triad_loop(benchmark::State& st, int threads) {
+template<bool NT> void BM_triad_loop(benchmark::State& st, int threads) {
     tbb_threads tc(threads);
     loop_buffers d(n_flat, 3); // y: a (output), a: b, b: c
     fill(d.a.get(), n_flat, in_b);
     fill(d.b.get(), n_flat, in_c);
+    constexpr auto kernel = NT ? loop_triad_nt : loop_triad;
     for (auto _ : st) {
-        if (threads == 1) loop_triad(d.y.get(), d.a.get(), d.b.get(), triad_s, 0, n_flat);
-        else static_parallel(n_flat, [&](std::size_t i0, std::size_t i1) { loop_triad(d.y.get(), d.a.get(), d.b.get(), triad_s, i0, i1); });
+        if (threads == 1) kernel(d.y.get(), d.a.get(), d.b.get(), triad_s, 0, n_flat);
+        else static_parallel(n_flat, [&](std::size_t i0, std::size_t i1) { kernel(d.y.get(), d.a.get(), d.b.get(), triad_s, i0, i1); });
         benchmark::ClobberMemory();
     }
     check(st, d.y.get(), n_flat, ref_triad);
@@ -521,8 +556,10 @@ void register_all() {
     reg("BM_add4x4/xtensor", BM_add4x4_xtensor, 1);
 #endif
 
-    reg("BM_triad/loop", BM_triad_loop, 1);
-    reg("BM_triad/loop_tbb", BM_triad_loop, 2);
+    reg("BM_triad/loop", BM_triad_loop<false>, 1);
+    reg("BM_triad/loop_tbb", BM_triad_loop<false>, 2);
+    reg("BM_triad/loop_nt", BM_triad_loop<true>, 1);
+    reg("BM_triad/loop_nt_tbb", BM_triad_loop<true>, 2);
     reg("BM_triad/xlet", BM_triad_xlet, 1);
     reg("BM_triad/xlet", BM_triad_xlet, 2);
 }
@@ -543,8 +580,10 @@ void register_all() {
         reg("BM_bcast/xlet", BM_bcast_xlet, t);
         reg("BM_bcast/xtensor_tbb", BM_bcast_xtensor, t);
     }
-    reg("BM_triad/loop", BM_triad_loop, 1);
-    reg("BM_triad/loop_tbb", BM_triad_loop, 2);
+    reg("BM_triad/loop", BM_triad_loop<false>, 1);
+    reg("BM_triad/loop_tbb", BM_triad_loop<false>, 2);
+    reg("BM_triad/loop_nt", BM_triad_loop<true>, 1);
+    reg("BM_triad/loop_nt_tbb", BM_triad_loop<true>, 2);
 }
 #endif
 

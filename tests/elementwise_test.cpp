@@ -1,573 +1,706 @@
-// Element-wise ops: unary.hpp, binary.hpp, compare.hpp, select.hpp, operators.hpp (rules C1-C4 in
-// elementwise.hpp). Semantics: docs/semantics.md. Four kinds of test:
+// Element-wise ops (unary.hpp, binary.hpp, compare.hpp, select.hpp, operators.hpp; rules C1-C4 in
+// elementwise.hpp), semantics from docs/semantics.md:
 //   1. the spec's own examples, verbatim;
-//   2. hand-checked edge cases for every op (values tiled to 41 elements, so each value goes through
-//      a full SIMD register and through the padded tail for every lane count: 41 = 32+9 = 16*2+9 ...);
-//   3. f16/bf16: every op equals the f32 op rounded once, and a fused chain rounds after each op;
-//   4. differential tests against the naive reference evaluator (tests/reference/) for every op and
-//      every element type it accepts, on random data with special values, on static shapes of
-//      several ranks (SIMD body + padded tail, rank 0) and in every broadcasting form.
-//
-// Transcendentals run xsimd's vectorised code in the library and <cmath> in the reference, so they
-// are compared within a bound in ULPs of the result type (complex: a relative error bound). The
-// table below states the bounds; "seen" is the largest error measured by the test "ULP bounds of
-// the transcendentals" (>= 100k random inputs per type over the domain column; every f16 and bf16
-// value in the domain), rerun it with XLET_ULP_REPORT=1 to print the measurements.
-//
-//   function   domain (f32 | f64)                    f16      bf16     f32      f64      complex (rel.)
-//                                                    bound    bound    bound    bound    bound
-//                                                    /seen    /seen    /seen    /seen    /seen
-//   (filled from ulp_table below)
-//
-// Outside these domains the library departs from <cmath>; those inputs are tested strictly in
-// "transcendentals: boundary and special inputs" and the departures are reported to the owner.
+//   2. hand-checked edge cases of every op. Each pattern is tiled over 41 elements, so every value
+//      goes through a full SIMD register and through the padded tail for every lane count
+//      (41 = 32 + 9 = 2 * 16 + 9 = 5 * 8 + 1 = 10 * 4 + 1);
+//   3. f16/bf16: an op equals the f32 op rounded once, and a fused chain rounds after each op.
+// The other tests of the family are split into files of reasonable compile time (each static
+// shape, op and type is one instantiation of the evaluator):
+//   elementwise_math_test.cpp         transcendentals: the ULP table, its measurement against the
+//                                     reference on >= 100k inputs per type, range boundaries,
+//                                     special inputs;
+//   elementwise_diff_test.cpp         differential tests against the reference evaluator of the
+//                                     unary ops and comparisons (select and clamp: here);
+//   elementwise_diff_binary_test.cpp  the same for the binary ops and every broadcasting form.
+// Shared helpers: elementwise_common.hpp.
 #define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
-#include <doctest/doctest.h>
+#include "elementwise_common.hpp"
 
-#include <xlet/xlet.hpp>
+namespace {
 
-#include "reference/reference.hpp"
+template<class T> T below_half() { // the largest value below 0.5
+    if constexpr (std::is_same_v<T, half>) return half::from_bits(0x37FF);
+    else if constexpr (std::is_same_v<T, bfloat16>) return bfloat16::from_bits(0x3EFF);
+    else return std::nextafter(T(0.5), T(0));
+}
 
-#include <bit>
-#include <cmath>
-#include <complex>
-#include <cstdint>
-#include <cstdio>
-#include <cstdlib>
-#include <functional>
-#include <limits>
-#include <memory>
-#include <random>
-#include <sstream>
-#include <string>
-#include <tuple>
-#include <type_traits>
-#include <vector>
 
-using namespace xlet;
-namespace r = xlet_ref;
-using c64_t = std::complex<float>;
-using c128_t = std::complex<double>;
-template<class T> using lim = std::numeric_limits<T>;
+} // namespace
 
 // ================================================================================================
-// ULP bounds of the transcendentals (see the header comment). -1: the op does not take that type.
+// 1. The spec's examples
 // ================================================================================================
-struct ulp_row {
-    const char* fn;
-    double lo32, hi32, lo64, hi64; // domain of the random inputs (f16/bf16 use the f32 domain)
-    long f16, bf16, f32, f64;      // bounds in ULPs of the result type
-    double crel;                   // complex: bound on |got - want| / |want|
-};
-// clang-format off
-constexpr ulp_row ulp_table[] = {
-    // fn          lo32     hi32     lo64     hi64    f16 bf16 f32 f64  complex
-    {"exp",       -87.3,   88.3,  -708.3,  709.4,     1,  1,  1,  1,   1e-6},
-    {"expm1",     -100,    88.3,  -800,    709.4,     1,  1,  1,  2,   1e-6},
-    {"log",        0,      3e38,   2.3e-308, 1e308,   1,  1,  1,  1,   1e-6},
-    {"log1p",     -1,      3e38,  -1,      1e308,     1,  1,  1,  1,   1e-6},
-    {"logistic",  -87,     1e30,  -708,    1e300,     1,  1,  2,  2,   1e-6},
-    {"sin",       -1e30,   1e30,  -1e300,  1e300,     1,  1,  1,  2,   1e-6},
-    {"cos",       -1e30,   1e30,  -1e300,  1e300,     1,  1,  2,  2,   1e-6},
-    {"tan",       -1e30,   1e30,  -1e300,  1e300,     1,  1,  4,  2,   1e-6},
-    {"tanh",      -1e30,   1e30,  -1e300,  1e300,     1,  1,  2,  2,   1e-6},
-    {"cosh",      -88.7,   88.7,  -710,    710,       1,  1,  4,  2,   1e-6},
-    {"rsqrt",      0,      3e38,   2.3e-308, 1e308,   0,  0,  0,  0,   1e-6},
-    {"cbrt",      -3e38,   3e38,  -1e308,  1e308,     1,  1,  2,  1,   -1},
-    {"erf",       -3e38,   3e38,  -9e61,   9e61,      1,  1,  2,  128, -1},
-    {"pow",        0,      0,      0,      0,         0,  0,  0,  0,   1e-6},
-    {"atan2",      0,      0,      0,      0,         1,  1,  2,  2,   1e-6},
-};
-// clang-format on
-constexpr const ulp_row& ulp_of(std::string_view fn) {
-    for (const auto& row : ulp_table)
-        if (fn == row.fn) return row;
-    throw "no such function in ulp_table";
+TEST_CASE("spec: Clamp with scalar min and max") {
+    // let operand: s32[3] = {-1, 5, 9}; let min: s32 = 0; let max: s32 = 6;
+    // ==> Clamp(min, operand, max) = s32[3]{0, 5, 6};
+    s32<3> operand{-1, 5, 9};
+    s32<> min_{0}, max_{6};
+    auto r = eval(clamp(min_, operand, max_));
+    CHECK(r(0) == 0);
+    CHECK(r(1) == 5);
+    CHECK(r(2) == 6);
+    auto r2 = eval(clamp(0, operand, 6)); // the same bounds as C++ values
+    CHECK(equal(r, r2));
+    // "The three arrays must be the same shape": min and max as arrays.
+    s32<3> lo{0, 6, 0}, hi{1, 7, 8};
+    auto r3 = eval(clamp(lo, operand, hi));
+    CHECK(r3(0) == 0);
+    CHECK(r3(1) == 6);
+    CHECK(r3(2) == 8);
 }
 
-// ================================================================================================
-// Element helpers: printing, bitwise and NaN-tolerant equality, ULP distance
-// ================================================================================================
-template<class T> inline constexpr bool is_cplx = is_complex<T>;
-template<class T> inline constexpr bool is_narrow = std::is_same_v<T, half> || std::is_same_v<T, bfloat16>;
-template<class T> inline constexpr bool is_real_float = is_float<T>;
-
-template<class T> bool isnan_(T x) {
-    if constexpr (is_narrow<T>) return xlet::isnan(x);
-    else if constexpr (std::is_floating_point_v<T>) return std::isnan(x);
-    else return false;
-}
-template<class T> bool signbit_(T x) {
-    if constexpr (is_narrow<T>) return xlet::signbit(x);
-    else return std::signbit(x);
-}
-template<class T> auto raw_bits(T x) {
-    if constexpr (is_narrow<T>) return x.bits();
-    else if constexpr (sizeof(T) == 4) return std::bit_cast<std::uint32_t>(x);
-    else return std::bit_cast<std::uint64_t>(x);
+TEST_CASE("spec: Select with an array pred and with a scalar pred") {
+    pred<4> p{true, false, false, true};
+    s32<4> v1{1, 2, 3, 4};
+    s32<4> v2{100, 200, 300, 400};
+    auto r = eval(select(p, v1, v2)); // s32[4]{1, 200, 300, 4}
+    CHECK(r(0) == 1);
+    CHECK(r(1) == 200);
+    CHECK(r(2) == 300);
+    CHECK(r(3) == 4);
+    pred<> t{true};
+    auto r2 = eval(select(t, v1, v2)); // s32[4]{1, 2, 3, 4}
+    CHECK(equal(r2, v1));
+    pred<> f{false};
+    CHECK(equal(eval(select(f, v1, v2)), v2));
 }
 
-template<class T> std::string show(T x) {
-    char buf[96];
-    if constexpr (std::is_same_v<T, bool>) {
-        return x ? "true" : "false";
-    } else if constexpr (std::is_integral_v<T>) {
-        return std::to_string(+x);
-    } else if constexpr (is_narrow<T>) {
-        std::snprintf(buf, sizeof buf, "%a (%g, bits 0x%04x)", static_cast<double>(static_cast<float>(x)),
-                      static_cast<double>(static_cast<float>(x)), unsigned(x.bits()));
-        return buf;
-    } else if constexpr (std::is_floating_point_v<T>) {
-        std::snprintf(buf, sizeof buf, "%a (%.17g)", static_cast<double>(x), static_cast<double>(x));
-        return buf;
-    } else {
-        return "(" + show(x.real()) + ", " + show(x.imag()) + ")";
-    }
+TEST_CASE("spec: Sign is -1, -0, NaN, +0, 1") {
+    // sgn(x) = -1 for x < 0, -0 for x = -0, NaN for x = NaN, +0 for x = +0, 1 for x > 0
+    for_each_float([]<class T>() {
+        tiled1<T, T>("sign", [](auto& a) { return sign(a); },
+                     {T(-2.5), neg_zero<T>(), nan_<T>(), T(0.0), T(3.0), -inf_<T>(), inf_<T>(), lim<T>::denorm_min(),
+                      -lim<T>::denorm_min(), lim<T>::lowest()},
+                     {T(-1.0), neg_zero<T>(), nan_<T>(), T(0.0), T(1.0), T(-1.0), T(1.0), T(1.0), T(-1.0), T(-1.0)});
+    });
+    tiled1<std::int8_t, std::int8_t>("sign", [](auto& a) { return sign(a); }, {-128, -1, 0, 1, 127}, {-1, -1, 0, 1, 1});
+    tiled1<std::int32_t, std::int32_t>("sign", [](auto& a) { return sign(a); }, {lim<std::int32_t>::min(), -7, 0, 9},
+                                       {-1, -1, 0, 1});
+    tiled1<std::int64_t, std::int64_t>("sign", [](auto& a) { return sign(a); }, {lim<std::int64_t>::min(), 0, lim<std::int64_t>::max()},
+                                       {-1, 0, 1});
+    // complex: z / |z|, and 0 for 0
+    tiled1<c64_t, c64_t>("sign", [](auto& a) { return sign(a); }, {c64_t(3, 4), c64_t(0, 0), c64_t(0, -2), c64_t(-5, 0)},
+                         {c64_t(0.6f, 0.8f), c64_t(0, 0), c64_t(0, -1), c64_t(-1, 0)});
 }
 
-// Same value: bitwise for floats (-0 and +0 differ) except that all NaNs are alike.
-template<class T> bool same_value(T a, T b) {
-    if constexpr (is_cplx<T>) return same_value(a.real(), b.real()) && same_value(a.imag(), b.imag());
-    else if constexpr (is_real_float<T>) return (isnan_(a) && isnan_(b)) || raw_bits(a) == raw_bits(b);
-    else return a == b;
-}
-// Bitwise identical (NaN payloads too): for bitcasts.
-template<class T> bool same_bits(T a, T b) {
-    if constexpr (is_cplx<T>) return same_bits(a.real(), b.real()) && same_bits(a.imag(), b.imag());
-    else if constexpr (is_real_float<T>) return raw_bits(a) == raw_bits(b);
-    else return a == b;
-}
-
-// A signed integer whose order is the order of the non-NaN floats, with -0 and +0 both 0, and inf
-// one step beyond the largest finite value: the distance of two keys is the distance in ULPs.
-template<class T> std::int64_t ulp_key(T x) {
-    auto b = raw_bits(x);
-    using B = decltype(b);
-    constexpr B sign = B(B(1) << (sizeof(B) * 8 - 1));
-    auto mag = static_cast<std::int64_t>(b & B(~sign));
-    return (b & sign) ? -mag : mag;
-}
-// ULPs between got and want; NaN must meet NaN and a nonzero result must have want's sign.
-template<class T> std::uint64_t ulp_error(T got, T want) {
-    if (isnan_(got) || isnan_(want)) return isnan_(got) && isnan_(want) ? 0 : lim<std::uint64_t>::max();
-    bool gz = ulp_key(got) == 0, wz = ulp_key(want) == 0;
-    if (!gz && !wz && signbit_(got) != signbit_(want)) return lim<std::uint64_t>::max();
-    if (gz && wz && signbit_(got) != signbit_(want)) return lim<std::uint64_t>::max(); // -0 vs +0
-    std::int64_t d = ulp_key(got) - ulp_key(want);
-    return static_cast<std::uint64_t>(d < 0 ? -d : d);
-}
-// Relative error of a complex result; a non-finite part must match exactly (class and sign).
-template<class C> double rel_error(C got, C want) {
-    using F = typename C::value_type;
-    auto parts_ok = [](F g, F w) {
-        if (std::isnan(g) || std::isnan(w)) return std::isnan(g) && std::isnan(w);
-        if (std::isinf(g) || std::isinf(w)) return g == w;
-        return true;
-    };
-    if (!parts_ok(got.real(), want.real()) || !parts_ok(got.imag(), want.imag())) return lim<double>::infinity();
-    auto finite = [](F v) { return std::isfinite(v) ? v : F(0); };
-    C g(finite(got.real()), finite(got.imag())), w(finite(want.real()), finite(want.imag()));
-    double den = std::abs(std::complex<double>(w));
-    double num = std::abs(std::complex<double>(g) - std::complex<double>(w));
-    if (den == 0) return num == 0 ? 0 : lim<double>::infinity();
-    return num / den;
-}
-
-template<class T> long ulp_bound(const ulp_row& row) {
-    if constexpr (std::is_same_v<T, half>) return row.f16;
-    else if constexpr (std::is_same_v<T, bfloat16>) return row.bf16;
-    else if constexpr (std::is_same_v<T, float>) return row.f32;
-    else return row.f64;
-}
-
-// ================================================================================================
-// Random data: a fixed-seed generator that mixes special values into every type
-// ================================================================================================
-struct rng {
-    std::mt19937 g;
-    explicit rng(unsigned seed) : g(seed) {}
-    unsigned below(unsigned n) { return g() % n; }
-    std::uint64_t bits64() { return (std::uint64_t(g()) << 32) | g(); }
-    double uniform(double lo, double hi) { return std::uniform_real_distribution<double>(lo, hi)(g); }
-    bool coin() { return (g() & 1u) != 0; }
-};
-
-template<class T> T from_double(double v) {
-    if constexpr (is_narrow<T>) return T(v);
-    else return static_cast<T>(v);
-}
-template<class T> double to_double(T v) {
-    if constexpr (is_narrow<T>) return static_cast<double>(static_cast<float>(v));
-    else return static_cast<double>(v);
-}
-
-// Special values of a real floating type (as T, so -NaN keeps its sign).
-template<class T> std::vector<T> float_specials() {
-    using L = lim<T>;
-    T nan = L::quiet_NaN();
-    T mnan = -nan; // negation flips the sign bit only
-    std::vector<T> v = {T(0.0),         -T(0.0),      L::infinity(),    -L::infinity(),     nan,     mnan,
-                        L::max(),       L::lowest(),  L::min(),         -L::min(),          L::denorm_min(),
-                        -L::denorm_min(), T(1.0),     T(-1.0),          T(0.5),             T(-0.5),
-                        T(1.5),         T(-1.5),      T(2.5),           T(-2.5)};
-    return v;
-}
-
-// Any value of a real floating type: specials, small values, halves (rounding ties), and
-// log-uniform magnitudes over the whole exponent range (subnormals included).
-template<class T> T any_float(rng& g) {
-    static const std::vector<T> sp = float_specials<T>();
-    unsigned k = g.below(100);
-    if (k < 20) return sp[g.below(static_cast<unsigned>(sp.size()))];
-    if (k < 50) return from_double<T>(g.uniform(-8, 8));
-    if (k < 65) return from_double<T>((static_cast<double>(g.below(33)) - 16) / 2);
-    constexpr int emin = lim<T>::min_exponent - lim<T>::digits; // smallest subnormal exponent
-    constexpr int emax = lim<T>::max_exponent;
-    double m = g.uniform(1, 2);
-    int e = emin + static_cast<int>(g.below(static_cast<unsigned>(emax - emin)));
-    return from_double<T>((g.coin() ? -1 : 1) * std::ldexp(m, e - 1));
-}
-
-// A value in [lo, hi] (after rounding to T): small uniform values, log-uniform magnitudes, and the
-// exact values 0, -0, 1, -1 when they are inside.
-template<class T> T float_in(rng& g, double lo, double hi) {
-    hi = std::min(hi, to_double(lim<T>::max()));
-    lo = std::max(lo, to_double(lim<T>::lowest()));
-    for (;;) {
-        unsigned k = g.below(100);
-        double v;
-        if (k < 6) {
-            const double ex[] = {0.0, -0.0, 1.0, -1.0, 0.5, 2.0};
-            v = ex[g.below(6)];
-        } else if (k < 50) {
-            v = g.uniform(std::max(lo, -10.0), std::min(hi, 10.0));
-        } else {
-            constexpr int emin = lim<T>::min_exponent - lim<T>::digits;
-            double top = std::max(std::fabs(lo), std::fabs(hi));
-            int emax = static_cast<int>(std::ceil(std::log2(top))) + 1;
-            int e = emin + static_cast<int>(g.below(static_cast<unsigned>(emax - emin)));
-            v = (g.coin() ? -1 : 1) * std::ldexp(g.uniform(1, 2), e - 1);
+TEST_CASE("spec: Compare's total order -NaN < -Inf < -Finite < -0 < +0 < +Finite < +Inf < +NaN") {
+    // Every pair of the eight classes, as an 8 x 8 table built by broadcasting a column against a
+    // row; the IEEE comparisons on the same table.
+    for_each_float([]<class T>() {
+        const std::vector<T> v = {-nan_<T>(), -inf_<T>(), T(-1.0), neg_zero<T>(), T(0.0), T(1.0), inf_<T>(), nan_<T>()};
+        tensor<T, 8, 1> col;
+        tensor<T, 1, 8> row;
+        for (std::size_t i = 0; i < 8; ++i) col(i, 0) = row(0, i) = v[i];
+        auto lt_t = eval(lt_total(col, row)), le_t = eval(le_total(col, row)), gt_t = eval(gt_total(col, row));
+        auto ge_t = eval(ge_total(col, row)), eq_t = eval(eq_total(col, row)), ne_t = eval(ne_total(col, row));
+        auto lt_i = eval(lt(col, row)), le_i = eval(le(col, row)), gt_i = eval(gt(col, row));
+        auto ge_i = eval(ge(col, row)), eq_i = eval(eq(col, row)), ne_i = eval(ne(col, row));
+        std::string bad;
+        for (std::size_t i = 0; i < 8; ++i) {
+            for (std::size_t j = 0; j < 8; ++j) {
+                const std::string at = " (" + std::to_string(i) + "," + std::to_string(j) + ")";
+                if (lt_t(i, j) != (i < j)) bad += " lt_total" + at;
+                if (le_t(i, j) != (i <= j)) bad += " le_total" + at;
+                if (gt_t(i, j) != (i > j)) bad += " gt_total" + at;
+                if (ge_t(i, j) != (i >= j)) bad += " ge_total" + at;
+                if (eq_t(i, j) != (i == j)) bad += " eq_total" + at;
+                if (ne_t(i, j) != (i != j)) bad += " ne_total" + at;
+                // IEEE: NaN (indices 0 and 7) is unordered with everything, -0 (3) == +0 (4).
+                const bool unordered = i == 0 || i == 7 || j == 0 || j == 7;
+                auto cls = [](std::size_t k) { return k == 4 ? 3 : k; }; // -0 and +0 are one value
+                const std::size_t a = cls(i), b = cls(j);
+                if (lt_i(i, j) != (!unordered && a < b)) bad += " lt" + at;
+                if (le_i(i, j) != (!unordered && a <= b)) bad += " le" + at;
+                if (gt_i(i, j) != (!unordered && a > b)) bad += " gt" + at;
+                if (ge_i(i, j) != (!unordered && a >= b)) bad += " ge" + at;
+                if (eq_i(i, j) != (!unordered && a == b)) bad += " eq" + at;
+                if (ne_i(i, j) != (unordered || a != b)) bad += " ne" + at;
+            }
         }
-        T t = from_double<T>(v);
-        double back = to_double(t);
-        if (!std::isnan(back) && back >= lo && back <= hi && !(lo == 0 && std::signbit(back) && back == 0)) return t;
-    }
-}
-
-// Integers: specials, shift amounts around the bit width, small values, random bits.
-template<class T> T any_int(rng& g) {
-    constexpr int bits = int(sizeof(T) * 8);
-    unsigned k = g.below(100);
-    if (k < 20) {
-        const T sp[] = {T(0), T(1), static_cast<T>(-1), lim<T>::min(), lim<T>::max(), static_cast<T>(lim<T>::min() + 1),
-                        static_cast<T>(lim<T>::max() - 1), T(2), T(bits - 1), T(bits), T(bits + 1)};
-        return sp[g.below(11)];
-    }
-    if (k < 50) return static_cast<T>(static_cast<int>(g.below(bits + 7)) - 3);
-    if (k < 70) return static_cast<T>(static_cast<int>(g.below(201)) - 100);
-    return static_cast<T>(g.bits64());
-}
-
-template<class T> T any_value(rng& g) {
-    if constexpr (std::is_same_v<T, bool>) return g.coin();
-    else if constexpr (std::is_integral_v<T>) return any_int<T>(g);
-    else if constexpr (is_cplx<T>) return T(any_float<typename T::value_type>(g), any_float<typename T::value_type>(g));
-    else return any_float<T>(g);
+        CHECK_MESSAGE(bad.empty(), xla_name<T> << " wrong entries (row, column) of {-NaN, -inf, -1, -0, +0, 1, inf, NaN}:" << bad);
+    });
+    // NaNs of one sign order by payload: a larger payload is further from zero.
+    f32<4> a{std::bit_cast<float>(0x7FC00000u), std::bit_cast<float>(0xFFC00000u), std::bit_cast<float>(0x7F800001u),
+             std::bit_cast<float>(0x7FC00001u)};
+    f32<4> b{std::bit_cast<float>(0x7FC00001u), std::bit_cast<float>(0xFFC00001u), std::bit_cast<float>(0x7FC00000u),
+             std::bit_cast<float>(0x7FC00001u)};
+    auto l = eval(lt_total(a, b));
+    auto e = eval(eq_total(a, b));
+    CHECK(l(0));       // +NaN(payload 0) < +NaN(payload 1)
+    CHECK_FALSE(l(1)); // -NaN(payload 0) > -NaN(payload 1)
+    CHECK(l(2));       // signalling +NaN(1) < quiet +NaN(0x400000)
+    CHECK(e(3));       // the same NaN is equal to itself in the total order
+    CHECK_FALSE(e(0));
 }
 
 // ================================================================================================
-// Shapes, xlet <-> reference, comparison of a result with the reference's
+// 2. Hand-checked edge cases
 // ================================================================================================
-template<std::size_t... D> struct shp {
-    template<class T> using tensor_t = tensor<T, D...>;
-    static r::dims_t dims() { return {static_cast<std::int64_t>(D)...}; }
-    static std::string str() {
-        std::string s = "[";
-        ((s += std::to_string(D) + ","), ...);
-        if (s.size() > 1) s.pop_back();
-        return s + "]";
+template<class T> void signed_div_rem() {
+    constexpr T mn = lim<T>::min(), mx = lim<T>::max();
+    const std::vector<T> x = {7, -7, 7, -7, mn, mn, mn, mn, 0, mx, 5, -5};
+    const std::vector<T> y = {2, 2, -2, -2, -1, 0, 1, mn, 0, -1, 0, 0};
+    // div truncates toward zero; x / 0 is -1 (all bits set); INT_MIN / -1 is INT_MIN.
+    tiled2<T, T>("div", [](auto& a, auto& b) { return div(a, b); }, x, y,
+                 {3, -3, -3, 3, mn, -1, mn, 1, -1, static_cast<T>(-mx), -1, -1});
+    // rem has the sign of the dividend; x % 0 is x; INT_MIN % -1 is 0.
+    tiled2<T, T>("rem", [](auto& a, auto& b) { return rem(a, b); }, x, y, {1, -1, 1, -1, 0, mn, 0, 0, 0, 0, 5, -5});
+}
+template<class T> void unsigned_div_rem() {
+    constexpr T mx = lim<T>::max();
+    const std::vector<T> x = {7, 7, mx, mx, 0, 200, 1};
+    const std::vector<T> y = {2, 0, 0, mx, 0, 7, mx};
+    tiled2<T, T>("div", [](auto& a, auto& b) { return div(a, b); }, x, y, {3, mx, mx, 1, mx, 28, 0}); // x / 0 = UINT_MAX
+    tiled2<T, T>("rem", [](auto& a, auto& b) { return rem(a, b); }, x, y, {1, 7, mx, 0, 0, 4, 1});    // x % 0 = x
+}
+
+TEST_CASE("integer div and rem: by zero, INT_MIN / -1, signs") {
+    signed_div_rem<std::int8_t>();
+    signed_div_rem<std::int32_t>();
+    signed_div_rem<std::int64_t>();
+    unsigned_div_rem<std::uint8_t>();
+    unsigned_div_rem<std::uint32_t>();
+}
+
+TEST_CASE("floating rem has the sign of the dividend (fmod)") {
+    for_each_float([]<class T>() {
+        const std::vector<T> x = {T(7.5), T(-7.5), T(7.5), T(-7.5), neg_zero<T>(), T(-6.0), T(5.0), T(5.0), inf_<T>(), nan_<T>(), T(0.0)};
+        const std::vector<T> y = {T(2.0), T(2.0), T(-2.0), T(-2.0), T(3.0), T(3.0), inf_<T>(), T(0.0), T(2.0), T(1.0), T(-1.0)};
+        tiled2<T, T>("rem", [](auto& a, auto& b) { return rem(a, b); }, x, y,
+                     {T(1.5), T(-1.5), T(1.5), T(-1.5), neg_zero<T>(), neg_zero<T>(), T(5.0), nan_<T>(), nan_<T>(), nan_<T>(), T(0.0)});
+    });
+}
+
+template<class T> void signed_wrap() {
+    constexpr T mn = lim<T>::min(), mx = lim<T>::max();
+    const std::vector<T> x = {mx, mn, mn, 5, mx, mx};
+    const std::vector<T> y = {1, -1, mn, -7, 2, mx};
+    tiled2<T, T>("add", [](auto& a, auto& b) { return add(a, b); }, x, y,
+                 {mn, mx, 0, -2, static_cast<T>(mn + 1), static_cast<T>(-2)});
+    tiled2<T, T>("sub", [](auto& a, auto& b) { return sub(a, b); }, x, y,
+                 {static_cast<T>(mx - 1), static_cast<T>(mn + 1), 0, 12, static_cast<T>(mx - 2), 0});
+    tiled2<T, T>("mul", [](auto& a, auto& b) { return mul(a, b); }, x, y, {mx, mn, 0, -35, -2, 1});
+    tiled1<T, T>("neg", [](auto& a) { return neg(a); }, {mn, mx, 0, -1}, {mn, static_cast<T>(-mx), 0, 1});
+    tiled1<T, T>("abs", [](auto& a) { return abs(a); }, {mn, static_cast<T>(-mx), 0, -1, 1}, {mn, mx, 0, 1, 1});
+}
+template<class T> void unsigned_wrap() {
+    constexpr T mx = lim<T>::max(), top = static_cast<T>(T(1) << (sizeof(T) * 8 - 1));
+    const std::vector<T> x = {mx, 0, mx, top, 3};
+    const std::vector<T> y = {1, 1, mx, 2, 5};
+    tiled2<T, T>("add", [](auto& a, auto& b) { return add(a, b); }, x, y, {0, 1, static_cast<T>(mx - 1), static_cast<T>(top + 2), 8});
+    tiled2<T, T>("sub", [](auto& a, auto& b) { return sub(a, b); }, x, y, {static_cast<T>(mx - 1), mx, 0, static_cast<T>(top - 2), static_cast<T>(mx - 1)});
+    tiled2<T, T>("mul", [](auto& a, auto& b) { return mul(a, b); }, x, y, {mx, 0, 1, 0, 15});
+    tiled1<T, T>("neg", [](auto& a) { return neg(a); }, {0, 1, mx, top}, {0, mx, 1, top});
+}
+
+TEST_CASE("integer add, sub, mul, neg, abs wrap modulo 2^bits; abs(INT_MIN) == neg(INT_MIN) == INT_MIN") {
+    signed_wrap<std::int8_t>();
+    signed_wrap<std::int16_t>();
+    signed_wrap<std::int32_t>();
+    signed_wrap<std::int64_t>();
+    unsigned_wrap<std::uint8_t>();
+    unsigned_wrap<std::uint32_t>();
+    unsigned_wrap<std::uint64_t>();
+}
+
+// Shift amounts 0, 1, bits-1, bits, bits+1 and -1 (for unsigned types: all ones, "negative" read
+// as unsigned) on a value with the top and bottom bits set and on a positive one.
+template<class T> void shifts() {
+    using U = std::make_unsigned_t<T>;
+    constexpr int B = sizeof(T) * 8;
+    const T n = static_cast<T>(U(U(1) << (B - 1)) | U(1));     // 10...01
+    const T p = static_cast<T>(U(U(1) << (B - 2)) | U(1));     // 010..01
+    const T top = static_cast<T>(U(1) << (B - 1));             // 10...0
+    const T q = static_cast<T>(U(1) << (B - 2));               // 010..0
+    const T q3 = static_cast<T>(U(1) << (B - 3));              // 0010..0
+    const T ones = static_cast<T>(~U(0));                      // all bits: -1 or UINT_MAX
+    const T c0 = static_cast<T>(U(top) | U(q));                // 110..0
+    const std::vector<T> x = {n, n, n, n, n, n, p, p, p, p};
+    const std::vector<T> y = {0, 1, B - 1, B, B + 1, ones, 1, B - 1, B, ones};
+    tiled2<T, T>("shift_left", [](auto& a, auto& b) { return shift_left(a, b); }, x, y,
+                 {n, 2, top, 0, 0, 0, static_cast<T>(U(top) | U(2)), top, 0, 0});
+    tiled2<T, T>("shift_right_logical", [](auto& a, auto& b) { return shift_right_logical(a, b); }, x, y,
+                 {n, q, 1, 0, 0, 0, static_cast<T>(q3), 0, 0, 0});
+    // Arithmetic: on the bits as two's complement, unsigned types too; shifted out: copies of the sign.
+    tiled2<T, T>("shift_right_arithmetic", [](auto& a, auto& b) { return shift_right_arithmetic(a, b); }, x, y,
+                 {n, c0, ones, ones, ones, ones, q3, 0, 0, 0});
+}
+
+TEST_CASE("shifts by 0, 1, bits-1, bits, bits+1 and negative amounts") {
+    shifts<std::int8_t>();
+    shifts<std::int32_t>();
+    shifts<std::int64_t>();
+    shifts<std::uint8_t>();
+    shifts<std::uint32_t>();
+    shifts<std::uint64_t>();
+}
+
+template<class T> void clz_popcnt() {
+    using U = std::make_unsigned_t<T>;
+    constexpr T B = sizeof(T) * 8;
+    const T top = static_cast<T>(U(1) << (B - 1));
+    const std::vector<T> x = {0, static_cast<T>(-1), 1, top, lim<T>::max(), 0x10};
+    tiled1<T, T>("clz", [](auto& a) { return clz(a); }, x, {B, 0, static_cast<T>(B - 1), 0, static_cast<T>(is_signed_int<T> ? 1 : 0), static_cast<T>(B - 5)});
+    tiled1<T, T>("popcnt", [](auto& a) { return popcnt(a); }, x, {0, B, 1, 1, static_cast<T>(is_signed_int<T> ? B - 1 : B), 1});
+}
+
+TEST_CASE("clz and popcnt count the bits of the two's complement representation") {
+    clz_popcnt<std::int8_t>();
+    clz_popcnt<std::int16_t>();
+    clz_popcnt<std::int32_t>();
+    clz_popcnt<std::int64_t>();
+    clz_popcnt<std::uint8_t>();
+    clz_popcnt<std::uint64_t>();
+}
+
+TEST_CASE("not_, and_, or_, xor_: logical on pred, bitwise on integers; pred add/mul/max/min") {
+    tiled1<bool, bool>("not_", [](auto& a) { return not_(a); }, {true, false}, {false, true});
+    const std::vector<bool> p = {false, false, true, true}, q = {false, true, false, true};
+    tiled2<bool, bool>("and_", [](auto& a, auto& b) { return and_(a, b); }, p, q, {false, false, false, true});
+    tiled2<bool, bool>("or_", [](auto& a, auto& b) { return or_(a, b); }, p, q, {false, true, true, true});
+    tiled2<bool, bool>("xor_", [](auto& a, auto& b) { return xor_(a, b); }, p, q, {false, true, true, false});
+    // StableHLO i1 arithmetic: add = or, mul = and, max = or, min = and.
+    tiled2<bool, bool>("add", [](auto& a, auto& b) { return add(a, b); }, p, q, {false, true, true, true});
+    tiled2<bool, bool>("mul", [](auto& a, auto& b) { return mul(a, b); }, p, q, {false, false, false, true});
+    tiled2<bool, bool>("max", [](auto& a, auto& b) { return max(a, b); }, p, q, {false, true, true, true});
+    tiled2<bool, bool>("min", [](auto& a, auto& b) { return min(a, b); }, p, q, {false, false, false, true});
+
+    tiled1<std::int8_t, std::int8_t>("not_", [](auto& a) { return not_(a); }, {0, -1, 5, -128}, {-1, 0, -6, 127});
+    tiled1<std::uint8_t, std::uint8_t>("not_", [](auto& a) { return not_(a); }, {0, 0x0F, 255}, {255, 0xF0, 0});
+    tiled1<std::int64_t, std::int64_t>("not_", [](auto& a) { return not_(a); }, {0, lim<std::int64_t>::min()},
+                                       {-1, lim<std::int64_t>::max()});
+    tiled1<std::uint32_t, std::uint32_t>("not_", [](auto& a) { return not_(a); }, {0, 0x80000001u}, {0xFFFFFFFFu, 0x7FFFFFFEu});
+    const std::vector<std::int16_t> a = {0x5A5A, -1, 0x0F0F, -32768}, b = {0x0FF0, 0x1234, -1, 1};
+    tiled2<std::int16_t, std::int16_t>("and_", [](auto& x, auto& y) { return and_(x, y); }, a, b, {0x0A50, 0x1234, 0x0F0F, 0});
+    tiled2<std::int16_t, std::int16_t>("or_", [](auto& x, auto& y) { return or_(x, y); }, a, b,
+                                       {0x5FFA, -1, -1, static_cast<std::int16_t>(-32767)});
+    tiled2<std::int16_t, std::int16_t>("xor_", [](auto& x, auto& y) { return xor_(x, y); }, a, b,
+                                       {0x55AA, static_cast<std::int16_t>(~0x1234), static_cast<std::int16_t>(~0x0F0F), static_cast<std::int16_t>(-32767)});
+}
+
+TEST_CASE("pow on integers: negative exponents, 0^0, wrap-around") {
+    using s32_t = std::int32_t;
+    // pow(x, 0) == 1 (also 0^0); negative exponent: 1 for base 1, +-1 by parity for -1, else 0.
+    tiled2<s32_t, s32_t>("pow", [](auto& a, auto& b) { return pow(a, b); },
+                         {2, 2, 1, -1, -1, 0, 5, 0, -2, 2, 2, 3, 7, -3, 0},
+                         {10, -1, -5, -3, -4, 0, 0, -1, 3, 31, 32, 21, 1, 0, 5},
+                         {1024, 0, 1, -1, 1, 1, 1, 0, -8, lim<s32_t>::min(), 0, 1870418611, 7, 1, 0});
+    tiled2<std::int8_t, std::int8_t>("pow", [](auto& a, auto& b) { return pow(a, b); }, {2, -2, 3, -1, 2, 0, 1, -1},
+                                     {7, 7, 5, -128, -128, 0, -128, 127}, {-128, -128, -13, 1, 0, 1, 1, -1});
+    tiled2<std::uint8_t, std::uint8_t>("pow", [](auto& a, auto& b) { return pow(a, b); }, {2, 3, 3, 255, 0, 2, 0},
+                                       {8, 5, 6, 2, 0, 255, 3}, {0, 243, 217, 1, 1, 0, 0});
+    tiled2<std::int64_t, std::int64_t>("pow", [](auto& a, auto& b) { return pow(a, b); }, {3, 2, 2, -1, 10},
+                                       {40, 63, 64, lim<std::int64_t>::min(), 18},
+                                       {-6289078614652622815LL, lim<std::int64_t>::min(), 0, 1, 1000000000000000000LL});
+    tiled2<std::uint64_t, std::uint64_t>("pow", [](auto& a, auto& b) { return pow(a, b); }, {2, 2, 3},
+                                         {63, 64, 41}, {0x8000000000000000ULL, 0, 18026252303461234787ULL});
+}
+
+template<class T> void float_max_min() {
+    const T n = nan_<T>(), z = T(0.0), mz = neg_zero<T>(), i = inf_<T>();
+    const std::vector<T> x = {n, T(1.0), mz, z, mz, z, -i, T(3.0), n, -n, T(-1.0), lim<T>::denorm_min()};
+    const std::vector<T> y = {T(1.0), n, z, mz, mz, z, T(3.0), i, n, T(2.0), T(-2.0), mz};
+    // IEEE 754-2019 maximum/minimum: NaN wins from either side; max(-0, +0) = +0, min = -0.
+    tiled2<T, T>("max", [](auto& a, auto& b) { return max(a, b); }, x, y,
+                 {n, n, z, z, mz, z, T(3.0), i, n, n, T(-1.0), lim<T>::denorm_min()});
+    tiled2<T, T>("min", [](auto& a, auto& b) { return min(a, b); }, x, y,
+                 {n, n, mz, mz, mz, z, -i, T(3.0), n, n, T(-2.0), mz});
+    // clamp = min(max(lo, x), hi): a NaN anywhere gives NaN; clamp(+0, -0, 1) is +0.
+    tiled1<T, T>("clamp(0, x, 1)", [](auto& a) { return clamp(T(0.0), a, T(1.0)); }, {n, mz, T(2.0), T(-1.0), T(0.5)},
+                 {n, z, T(1.0), z, T(0.5)});
+}
+
+TEST_CASE("max and min: NaN from either side, -0 < +0 (checked on the sign bit); integers") {
+    for_each_float([]<class T>() { float_max_min<T>(); });
+    tiled2<std::int8_t, std::int8_t>("max", [](auto& a, auto& b) { return max(a, b); }, {-128, 127, -1}, {127, -128, 0}, {127, 127, 0});
+    tiled2<std::uint32_t, std::uint32_t>("max", [](auto& a, auto& b) { return max(a, b); }, {0x80000000u, 1, 0xFFFFFFFFu},
+                                         {1, 0x80000000u, 0}, {0x80000000u, 0x80000000u, 0xFFFFFFFFu});
+    tiled2<std::uint64_t, std::uint64_t>("max", [](auto& a, auto& b) { return max(a, b); }, {1ULL << 63, 1, ~0ULL},
+                                         {1, 1ULL << 63, 0}, {1ULL << 63, 1ULL << 63, ~0ULL});
+    tiled2<std::uint64_t, std::uint64_t>("min", [](auto& a, auto& b) { return min(a, b); }, {1ULL << 63, 1, ~0ULL},
+                                         {1, 1ULL << 63, 0}, {1, 1, 0});
+    tiled2<std::int64_t, std::int64_t>("min", [](auto& a, auto& b) { return min(a, b); }, {lim<std::int64_t>::min(), 5},
+                                       {lim<std::int64_t>::max(), -5}, {lim<std::int64_t>::min(), -5});
+}
+
+TEST_CASE("round ties away from zero, round_nearest_even ties to even; floor, ceil") {
+    for_each_float([]<class T>() {
+        const T mz = neg_zero<T>(), n = nan_<T>(), i = inf_<T>();
+        const std::vector<T> x = {T(0.5), T(1.5), T(2.5), T(-0.5), T(-2.5), T(-1.5), below_half<T>(), T(-0.25), T(3.75), T(-3.75),
+                                  T(0.0), mz, i, -i, n, T(-0.75)};
+        tiled1<T, T>("round", [](auto& a) { return round(a); }, x,
+                     {T(1.0), T(2.0), T(3.0), T(-1.0), T(-3.0), T(-2.0), T(0.0), mz, T(4.0), T(-4.0), T(0.0), mz, i, -i, n, T(-1.0)});
+        tiled1<T, T>("round_nearest_afz", [](auto& a) { return round_nearest_afz(a); }, x,
+                     {T(1.0), T(2.0), T(3.0), T(-1.0), T(-3.0), T(-2.0), T(0.0), mz, T(4.0), T(-4.0), T(0.0), mz, i, -i, n, T(-1.0)});
+        tiled1<T, T>("round_nearest_even", [](auto& a) { return round_nearest_even(a); }, x,
+                     {T(0.0), T(2.0), T(2.0), mz, T(-2.0), T(-2.0), T(0.0), mz, T(4.0), T(-4.0), T(0.0), mz, i, -i, n, T(-1.0)});
+        tiled1<T, T>("floor", [](auto& a) { return floor(a); }, x,
+                     {T(0.0), T(1.0), T(2.0), T(-1.0), T(-3.0), T(-2.0), T(0.0), T(-1.0), T(3.0), T(-4.0), T(0.0), mz, i, -i, n, T(-1.0)});
+        tiled1<T, T>("ceil", [](auto& a) { return ceil(a); }, x,
+                     {T(1.0), T(2.0), T(3.0), mz, T(-2.0), T(-1.0), T(1.0), mz, T(4.0), T(-3.0), T(0.0), mz, i, -i, n, mz});
+    });
+    // Large values are integers already: 2^23 + 1 and 2^52 + 1 stay.
+    tiled1<float, float>("round", [](auto& a) { return round(a); }, {8388609.0f, -8388609.0f, 16777216.0f},
+                         {8388609.0f, -8388609.0f, 16777216.0f});
+    tiled1<double, double>("round_nearest_even", [](auto& a) { return round_nearest_even(a); },
+                           {4503599627370497.0, 2251799813685248.5, 2251799813685249.5}, {4503599627370497.0, 2251799813685248.0, 2251799813685250.0});
+    tiled1<double, double>("round", [](auto& a) { return round(a); }, {2251799813685248.5, -2251799813685249.5},
+                           {2251799813685249.0, -2251799813685250.0});
+}
+
+TEST_CASE("IEEE comparisons: NaN is unordered, -0 == +0; integers and pred") {
+    f32<6> a{NAN, NAN, -0.0f, 1.0f, NAN, -INFINITY};
+    f32<6> b{NAN, 1.0f, 0.0f, NAN, -INFINITY, -INFINITY};
+    auto e = eval(a == b), n = eval(a != b), l = eval(a < b), le_ = eval(a <= b), g = eval(a > b), ge_ = eval(a >= b);
+    const bool want_eq[] = {false, false, true, false, false, true};
+    for (std::size_t i = 0; i < 6; ++i) {
+        CAPTURE(i);
+        CHECK(e(i) == want_eq[i]);
+        CHECK(n(i) == !want_eq[i]);
+        CHECK(le_(i) == want_eq[i]); // no pair is ordered < here
+        CHECK(ge_(i) == want_eq[i]);
+        CHECK_FALSE(l(i));
+        CHECK_FALSE(g(i));
     }
-};
-// Main shapes: more than 32 elements and no multiple of 4, so every lane count (4 f64 ... 32 s8)
-// runs full SIMD registers and a padded tail. Small shapes: all tail, ranks 0 to 3.
-using main_shapes = std::tuple<shp<67>, shp<3, 5, 7>, shp<2, 3, 13>, shp<5, 13>, shp<1, 9, 5>, shp<37>>;
-using small_shapes = std::tuple<shp<7>, shp<3, 5>, shp<1, 9>, shp<2, 3, 4>, shp<>>;
-template<std::size_t K> using main_shape = std::tuple_element_t<K % 6, main_shapes>;
-template<std::size_t K> using small_shape = std::tuple_element_t<K % 5, small_shapes>;
-
-template<class T, std::size_t... D> r::array<T> to_ref(const tensor<T, D...>& t) {
-    return r::array<T>(r::dims_t{static_cast<std::int64_t>(D)...}, std::vector<T>(t.begin(), t.end()));
+    // unsigned comparisons are unsigned (the top bit is a magnitude bit), signed ones signed
+    tiled2<std::uint32_t, bool>("lt", [](auto& x, auto& y) { return lt(x, y); }, {0x80000000u, 1, 5}, {1, 0x80000000u, 5},
+                                {false, true, false});
+    tiled2<std::uint64_t, bool>("gt", [](auto& x, auto& y) { return gt(x, y); }, {1ULL << 63, 1, ~0ULL}, {1, 1ULL << 63, 0},
+                                {true, false, true});
+    tiled2<std::uint8_t, bool>("ge", [](auto& x, auto& y) { return ge(x, y); }, {200, 100, 7}, {100, 200, 7}, {true, false, true});
+    tiled2<std::int64_t, bool>("le", [](auto& x, auto& y) { return le(x, y); }, {lim<std::int64_t>::min(), 1, -1},
+                               {lim<std::int64_t>::max(), 0, -1}, {true, false, true});
+    tiled2<bool, bool>("lt", [](auto& x, auto& y) { return lt(x, y); }, {false, false, true, true}, {false, true, false, true},
+                       {false, true, false, false});
+    tiled2<c64_t, bool>("eq", [](auto& x, auto& y) { return eq(x, y); }, {c64_t(1, 2), c64_t(1, 2), c64_t(-0.0f, 0), c64_t(NAN, 0)},
+                        {c64_t(1, 2), c64_t(1, -2), c64_t(0, -0.0f), c64_t(NAN, 0)}, {true, false, true, false});
 }
-template<class T, std::size_t... D> void fill(tensor<T, D...>& t, rng& g) {
-    for (auto& x : t) x = any_value<T>(g);
+
+TEST_CASE("logistic at large |x|") {
+    // 1 / (1 + exp(-x)): exactly 1 and 0 far out, 0.5 at 0, NaN stays NaN.
+    for_each_float([]<class T>() {
+        const T big = from_double<T>(std::is_same_v<T, double> ? 800.0 : 100.0);
+        tiled1<T, T>("logistic", [](auto& a) { return logistic(a); }, {big, -big, lim<T>::max(), lim<T>::lowest(), inf_<T>(), -inf_<T>(), T(0.0), nan_<T>()},
+                     {T(1.0), T(0.0), T(1.0), T(0.0), T(1.0), T(0.0), T(0.5), nan_<T>()});
+    });
+    f32<2> x{20.0f, 40.0f};
+    auto y = eval(logistic(x));
+    CHECK(y(0) == 1.0f); // 1 - 2e-9 rounds to 1
+    CHECK(y(1) == 1.0f);
+    f64<2> xd{-20.0, 40.0};
+    auto yd = eval(logistic(xd));
+    CHECK(ulp_error(yd(0), 1.0 / (1.0 + std::exp(20.0))) <= 2); // ulp_table's logistic bound
+    CHECK(yd(1) == 1.0); // 1 - 4e-18 rounds to 1
 }
 
-// Compares every element; one assertion per array, naming the first few mismatches and their inputs.
-template<class T, std::size_t... D, class Ok, class Inputs>
-void expect_match(const std::string& what, const tensor<T, D...>& got, const r::array<T>& want, Ok ok, Inputs inputs) {
-    const r::dims_t dims{static_cast<std::int64_t>(D)...};
-    REQUIRE_MESSAGE(want.dims == dims, what << ": reference shape differs");
+TEST_CASE("is_finite") {
+    for_each_float([]<class T>() {
+        tiled1<T, bool>("is_finite", [](auto& a) { return is_finite(a); },
+                        {T(0.0), neg_zero<T>(), T(1.0), lim<T>::max(), lim<T>::lowest(), lim<T>::denorm_min(), inf_<T>(), -inf_<T>(), nan_<T>(), -nan_<T>()},
+                        {true, true, true, true, true, true, false, false, false, false});
+    });
+}
+
+TEST_CASE("real, imag, abs on complex; real and imag on floats") {
+    const std::vector<c64_t> z = {c64_t(3, -4), c64_t(-0.0f, 2), c64_t(INFINITY, NAN), c64_t(NAN, -INFINITY), c64_t(0, 0), c64_t(-1e30f, 1e30f)};
+    tiled1<c64_t, float>("real", [](auto& a) { return real(a); }, z, {3, -0.0f, INFINITY, NAN, 0, -1e30f});
+    tiled1<c64_t, float>("imag", [](auto& a) { return imag(a); }, z, {-4, 2, NAN, -INFINITY, 0, 1e30f});
+    // |z| = hypot: inf if either part is inf (even with a NaN), no overflow for large parts
+    tiled1<c64_t, float>("abs", [](auto& a) { return abs(a); }, z, {5, 2, INFINITY, INFINITY, 0, std::hypot(1e30f, 1e30f)});
+    const std::vector<c128_t> w = {c128_t(5, 12), c128_t(-1e300, 1e300), c128_t(-0.0, -0.0)};
+    tiled1<c128_t, double>("abs", [](auto& a) { return abs(a); }, w, {13, std::hypot(1e300, 1e300), 0});
+    tiled1<c128_t, double>("imag", [](auto& a) { return imag(a); }, w, {12, 1e300, -0.0});
+    tiled1<float, float>("real", [](auto& a) { return real(a); }, {-0.0f, NAN, 2.5f}, {-0.0f, NAN, 2.5f});
+    tiled1<double, double>("imag", [](auto& a) { return imag(a); }, {-0.0, NAN, 2.5}, {0.0, 0.0, 0.0});
+    tiled1<half, half>("imag", [](auto& a) { return imag(a); }, {half(-3.0f), half(NAN)}, {half(0.0f), half(0.0f)});
+}
+
+TEST_CASE("complex() builds c64 and c128 from parts, with broadcasting") {
+    tiled2<float, c64_t>("complex", [](auto& a, auto& b) { return complex(a, b); }, {1, -0.0f, NAN, INFINITY}, {4, -5, INFINITY, -0.0f},
+                         {c64_t(1, 4), c64_t(-0.0f, -5), c64_t(NAN, INFINITY), c64_t(INFINITY, -0.0f)});
+    f32<3> re{1, 2, 3};
+    f32<> two{2};
+    auto z = eval(complex(re, two));
+    static_assert(std::is_same_v<decltype(z), c64<3>>);
+    CHECK(z(2) == c64_t(3, 2));
+    auto z2 = eval(complex(re, 2.0f)); // a C++ value operand
+    CHECK(equal(z, z2));
+    f64<2, 3> m{{1, 2, 3}, {4, 5, 6}};
+    f64<3> v{-1, -2, -3};
+    auto w = eval(complex(m, v, dims<1>));
+    static_assert(std::is_same_v<decltype(w), c128<2, 3>>);
+    CHECK(w(1, 2) == c128_t(6, -3));
+    CHECK(w(0, 1) == c128_t(2, -2));
+}
+
+TEST_CASE("atan2: quadrants, signed zeros, infinities") {
+    const double pi = 3.14159265358979323846;
+    for_each_float([pi]<class T>() {
+        const T z = T(0.0), mz = neg_zero<T>(), i = inf_<T>();
+        const std::vector<T> y = {T(1.0), T(1.0), T(-1.0), T(-1.0), z, mz, z, mz, T(1.0), T(-1.0), i, T(1.0), T(-1.0), T(1.0), nan_<T>()};
+        const std::vector<T> x = {T(1.0), T(-1.0), T(-1.0), T(1.0), T(-1.0), T(-1.0), T(1.0), T(1.0), z, mz, T(1.0), -i, -i, i, T(1.0)};
+        const std::vector<double> want = {pi / 4, 3 * pi / 4, -3 * pi / 4, -pi / 4, pi, -pi, 0.0, -0.0, pi / 2, -pi / 2, pi / 2, pi, -pi, 0.0, NAN};
+        tensor<T, tile_n> a, b;
+        for (std::size_t k = 0; k < tile_n; ++k) {
+            a(k) = y[k % y.size()];
+            b(k) = x[k % x.size()];
+        }
+        auto got = eval(atan2(a, b));
+        const std::uint64_t bound = is_narrow<T> ? 1 : 2; // ulp_table's atan2 row (elementwise_math_test.cpp)
+        for (std::size_t k = 0; k < tile_n; ++k) {
+            const T w = from_double<T>(want[k % want.size()]);
+            CHECK_MESSAGE(ulp_error(got(k), w) <= bound, xla_name<T> << " atan2(" << show(a(k)) << ", " << show(b(k)) << ") = "
+                                                                      << show(got(k)) << ", want " << show(w));
+        }
+    });
+}
+
+TEST_CASE("select with a scalar pred, a pred array and C++ value operands") {
+    pred<5> p{true, false, true, false, false};
+    f32<5> a{1, 2, 3, 4, 5};
+    auto r1 = eval(select(p, a, 0.0f));
+    CHECK(equal(r1, f32<5>{1, 0, 3, 0, 0}));
+    auto r2 = eval(select(p, -1.5f, a));
+    CHECK(equal(r2, f32<5>{-1.5f, 2, -1.5f, 4, 5}));
+    s32<5> b{10, 20, 30, 40, 50};
+    auto r3 = eval(select(p, 7, b)); // integer literal as an s32 constant
+    CHECK(equal(r3, s32<5>{7, 20, 7, 40, 50}));
+    pred<> t{true}, f{false};
+    auto r4 = eval(select(f, a, 9.0f));
+    CHECK(equal(r4, f32<5>::filled(9.0f)));
+    auto r5 = eval(select(t, b, 0));
+    CHECK(equal(r5, b));
+    f16<5> h{1.0f, 2.0f, 3.0f, 4.0f, 5.0f};
+    auto r6 = eval(select(p, h, half(0.1f)));
+    CHECK(r6(1).bits() == half(0.1f).bits());
+    CHECK(r6(2).bits() == half(3.0f).bits());
+    // select is lazy and fuses: both branches are evaluated element-wise, the pred picks
+    u8<41> u;
+    for (std::size_t i = 0; i < 41; ++i) u(i) = static_cast<std::uint8_t>(i * 7);
+    auto r7 = eval(select(u > std::uint8_t(100), u - std::uint8_t(100), u + std::uint8_t(100)));
+    for (std::size_t i = 0; i < 41; ++i) CHECK(r7(i) == static_cast<std::uint8_t>(u(i) > 100 ? u(i) - 100 : u(i) + 100));
+}
+
+TEST_CASE("clamp with scalar and array bounds") {
+    f32<6> x{-2, 0.5f, 7, NAN, -0.0f, 3};
+    f32<6> lo{-1, 1, 0, 0, 0, 5}, hi{1, 2, 6, 1, 1, 4};
+    auto r = eval(clamp(lo, x, hi));
+    CHECK(r(0) == -1);
+    CHECK(r(1) == 1);
+    CHECK(r(2) == 6);
+    CHECK(std::isnan(r(3)));
+    CHECK((r(4) == 0 && !std::signbit(r(4)))); // max(+0, -0) = +0
+    CHECK(r(5) == 4);                          // lo > hi: min(max(lo, x), hi) = hi
+    f32<> l0{0}, h0{1};
+    auto r2 = eval(clamp(l0, x, h0));
+    CHECK(r2(0) == 0);
+    CHECK(r2(2) == 1);
+    auto r3 = eval(clamp(lo, x, 2.5f)); // array min, C++ value max
+    CHECK(r3(2) == 2.5f);
+    CHECK(r3(1) == 1);
+    tiled1<std::int8_t, std::int8_t>("clamp(-5, x, 5)", [](auto& a) { return clamp(-5, a, 5); }, {-128, -5, 0, 5, 127, -6},
+                                     {-5, -5, 0, 5, 5, -5});
+    tiled1<std::uint64_t, std::uint64_t>("clamp(2^63, x, max)", [](auto& a) { return clamp(std::uint64_t{1} << 63, a, ~std::uint64_t{0}); },
+                                         {0, 1ULL << 63, ~0ULL, (1ULL << 63) + 5}, {1ULL << 63, 1ULL << 63, ~0ULL, (1ULL << 63) + 5});
+    tiled1<bool, bool>("clamp(pred)", [](auto& a) { return clamp(pred<>{true}, a, pred<>{true}); }, {false, true}, {true, true});
+    tiled1<half, half>("clamp(f16)", [](auto& a) { return clamp(half(-1.0f), a, half(1.0f)); }, {half(-3.0f), half(0.25f), half(NAN)},
+                       {half(-1.0f), half(0.25f), half(NAN)});
+}
+
+TEST_CASE("differential: select and clamp on every element type they accept") {
+    rng g(105);
+    for_each_type([&]<class T, std::size_t I>() {
+        using S = shape_no<I + 3>;
+        if constexpr (!is_cplx<T> || XLET_TEST_SELECT_COMPLEX) {
+            diff_select<T, S, S>(g);                   // pred array
+            diff_select<T, shape_no<I + 8>, shp<>>(g); // scalar pred
+        }
+        if constexpr (acc_ordered<T>) {
+            diff_clamp<T, S, S, S>(g);             // array bounds
+            diff_clamp<T, shape_no<I>, shp<>, shp<>>(g); // scalar bounds
+        }
+    });
+}
+
+#if !XLET_TEST_SELECT_COMPLEX
+TEST_CASE("select on c64 and c128 compiles") {
+    FAIL_CHECK("select(pred, c64 on_true, c64 on_false) does not compile: elementwise.hpp's pred_first_check<select_fn, "
+               "std::complex<float>, ...> names xsimd::batch_bool<std::complex<float>> in a requires-expression, which is a hard "
+               "error in xsimd (\"usage of simd_register with unsupported type\"). The c64/c128 select tests are disabled; "
+               "build with -DXLET_TEST_SELECT_COMPLEX=1 once fixed.");
+}
+#endif
+
+TEST_CASE("integer and floating C++ values as operands") {
+    f32<4> a{1.5f, -2, 0, 3};
+    CHECK(equal(eval(a * 2), f32<4>{3, -4, 0, 6}));
+    CHECK(equal(eval(2 * a), f32<4>{3, -4, 0, 6}));
+    CHECK(equal(eval(a + 0.5f), f32<4>{2, -1.5f, 0.5f, 3.5f}));
+    CHECK(equal(eval(0.5f - a), f32<4>{-1, 2.5f, 0.5f, -2.5f}));
+    CHECK(equal(eval(a / 2), f32<4>{0.75f, -1, 0, 1.5f}));
+    CHECK(equal(eval(max(a, 1)), f32<4>{1.5f, 1, 1, 3}));
+    s32<4> b{7, -7, 0, 100};
+    CHECK(equal(eval(b * 2), s32<4>{14, -14, 0, 200}));
+    CHECK(equal(eval(7 - b), s32<4>{0, 14, 7, -93}));
+    CHECK(equal(eval(b % 3), s32<4>{1, -1, 0, 1}));
+    CHECK(equal(eval(b >> 1), s32<4>{3, -4, 0, 50}));
+    u8<3> u{255, 0, 7};
+    CHECK(equal(eval(u + 1), u8<3>{0, 1, 8})); // wraps
+    f64<2> d{1, -1};
+    auto dd = eval(d + 0.1f); // the float value 0.1f, exactly, not 0.1
+    CHECK(dd(0) == 1.0 + static_cast<double>(0.1f));
+    f16<3> h{2048.0f, 1.0f, -3.0f};
+    auto hh = eval(h + 0.5f); // 2048.5 is a tie between 2048 and 2050: to even
+    CHECK(static_cast<float>(hh(0)) == 2048.0f);
+    CHECK(static_cast<float>(hh(1)) == 1.5f);
+    auto h3 = eval(h * 3);
+    CHECK(static_cast<float>(h3(0)) == 6144.0f);
+    CHECK(static_cast<float>(h3(2)) == -9.0f);
+    auto h4 = eval(h + 0.1f); // the literal is rounded to f16 first (0.0999755859375), then added
+    CHECK(h4(1).bits() == half(1.0f + static_cast<float>(half(0.1f))).bits());
+    bf16<2> bf{1.0f, 256.0f};
+    auto b2 = eval(bf * 2 + 1);
+    CHECK(static_cast<float>(b2(0)) == 3.0f);
+    CHECK(static_cast<float>(b2(1)) == 512.0f); // 513 is not a bf16: ties to even
+    c64<2> z{c64_t(1, 2), c64_t(-1, 0)};
+    auto z2 = eval(z * 2.0f + 1);
+    CHECK(z2(0) == c64_t(3, 4));
+    CHECK(z2(1) == c64_t(-1, 0));
+}
+
+// C++ values of arithmetic types that are not element types (long long, unsigned long long, char,
+// long double) do not compile as operands at present: scalar_fits<V, T> instantiates
+// is_complex<V>, whose kind_of<V> requires an element type (types.hpp: "use of invalid variable
+// template kind_of<long long>"). An integer literal like 1LL or 1ULL should work as any integer
+// literal does, and long double should be refused with the C2 message. Compiled only with
+// -DXLET_TEST_LONG_LONG_OPERANDS=1; a failing test case stands in until then.
+#ifndef XLET_TEST_LONG_LONG_OPERANDS
+#define XLET_TEST_LONG_LONG_OPERANDS 1
+#endif
+#if XLET_TEST_LONG_LONG_OPERANDS
+TEST_CASE("long long and unsigned long long literals as operands") {
+    u64<2> a{1, ~std::uint64_t{0}};
+    CHECK(equal(eval(a + 1ULL), u64<2>{2, 0}));
+    s64<2> b{3, -4};
+    CHECK(equal(eval(b * 2LL), s64<2>{6, -8}));
+    f32<2> c{0.5f, 1.0f};
+    CHECK(equal(eval(c * 2LL), f32<2>{1.0f, 2.0f}));
+}
+#else
+TEST_CASE("long long and unsigned long long literals as operands compile") {
+    FAIL_CHECK("u64 + 1ULL, s64 * 2LL and f32 * 2LL do not compile: scalar_fits<V, T> (elementwise.hpp) evaluates "
+               "is_complex<V> for V = long long, and kind_of<V> requires an element type (types.hpp: use of invalid variable "
+               "template kind_of<long long>). Disabled test: build with -DXLET_TEST_LONG_LONG_OPERANDS=1 once fixed.");
+}
+#endif
+
+TEST_CASE("operators are the named ops") {
+    s32<6> a{7, -7, lim<std::int32_t>::min(), 100, -1, 0};
+    s32<6> b{2, 3, -1, 0, 31, 5};
+    CHECK(equal(eval(a + b), eval(add(a, b))));
+    CHECK(equal(eval(a - b), eval(sub(a, b))));
+    CHECK(equal(eval(a * b), eval(mul(a, b))));
+    CHECK(equal(eval(a / b), eval(div(a, b))));
+    CHECK(equal(eval(a % b), eval(rem(a, b))));
+    CHECK(equal(eval(a & b), eval(and_(a, b))));
+    CHECK(equal(eval(a | b), eval(or_(a, b))));
+    CHECK(equal(eval(a ^ b), eval(xor_(a, b))));
+    CHECK(equal(eval(a << b), eval(shift_left(a, b))));
+    CHECK(equal(eval(a >> b), eval(shift_right_arithmetic(a, b)))); // signed: arithmetic
+    CHECK(equal(eval(a == b), eval(eq(a, b))));
+    CHECK(equal(eval(a != b), eval(ne(a, b))));
+    CHECK(equal(eval(a < b), eval(lt(a, b))));
+    CHECK(equal(eval(a <= b), eval(le(a, b))));
+    CHECK(equal(eval(a > b), eval(gt(a, b))));
+    CHECK(equal(eval(a >= b), eval(ge(a, b))));
+    CHECK(equal(eval(-a), eval(neg(a))));
+    CHECK(equal(eval(~a), eval(not_(a))));
+    // and the values themselves
+    CHECK(equal(eval(a / b), s32<6>{3, -2, lim<std::int32_t>::min(), -1, 0, 0}));
+    CHECK(equal(eval(a % b), s32<6>{1, -1, 0, 100, -1, 0}));
+    CHECK(equal(eval(a >> b), s32<6>{1, -1, -1, 100, -1, 0})); // INT_MIN >> -1: shifted out, sign copies
+    CHECK(equal(eval(-a), s32<6>{-7, 7, lim<std::int32_t>::min(), -100, 1, 0}));
+    CHECK(equal(eval(~a), s32<6>{-8, 6, lim<std::int32_t>::max(), -101, 0, -1}));
+    CHECK(equal(eval(a <= b), pred<6>{false, true, true, false, true, true}));
+    u32<3> u{0x80000000u, 0xFFFFFFFFu, 8};
+    u32<3> s{31, 4, 1};
+    CHECK(equal(eval(u >> s), u32<3>{1, 0x0FFFFFFFu, 4})); // unsigned: logical
+    CHECK(equal(eval(u >> s), eval(shift_right_logical(u, s))));
+    s32<3> si{lim<std::int32_t>::min(), -16, 8};
+    s32<3> sa{31, 4, 1};
+    CHECK(equal(eval(si >> sa), s32<3>{-1, -1, 4}));
+    pred<2> p{true, false}, q{true, true};
+    CHECK(equal(eval(!p), pred<2>{false, true}));
+    CHECK(equal(eval(~p), pred<2>{false, true}));
+    CHECK(equal(eval(p & q), pred<2>{true, false}));
+    CHECK(equal(eval(p ^ q), pred<2>{false, true}));
+    f32<3> f{1, -2, 0.5f}, g{3, 3, 3};
+    CHECK(equal(eval(f / g - f * g + -f), eval(add(sub(div(f, g), mul(f, g)), neg(f)))));
+}
+
+// ================================================================================================
+// 3. f16 and bf16: each op is the f32 op rounded once; fused chains round after every op
+// ================================================================================================
+template<class H> void narrow_rounding(unsigned seed) {
+    constexpr std::size_t n = 1000;
+    rng g(seed);
+    tensor<H, n> a, b, c;
+    tensor<float, n> fa, fb, fc;
+    for (std::size_t i = 0; i < n; ++i) {
+        a(i) = any_float<H>(g);
+        b(i) = any_float<H>(g);
+        c(i) = from_double<H>(g.uniform(-4, 4));
+        fa(i) = static_cast<float>(a(i));
+        fb(i) = static_cast<float>(b(i));
+        fc(i) = static_cast<float>(c(i));
+    }
+    auto check = [&](const char* what, const auto& got, const auto& f32_result, auto exact) {
+        std::size_t bad = 0;
+        std::string msg;
+        for (std::size_t i = 0; i < n; ++i) {
+            const H want = H(f32_result(i)); // the f32 op's result, rounded once
+            bool ok = same_value(got(i), want) && same_value(got(i), H(exact(i)));
+            if (!ok && ++bad <= 3)
+                msg += "\n  a = " + show(a(i)) + ", b = " + show(b(i)) + ", c = " + show(c(i)) + ": got " + show(got(i)) + ", want " + show(want);
+        }
+        CHECK_MESSAGE(bad == 0, xla_name<H> << " " << what << ": " << bad << " of " << n << " differ" << msg);
+    };
+    // Correctly rounded ops: the f32 result rounded once is the correctly rounded f16/bf16 result.
+    check("add", eval(a + b), eval(fa + fb), [&](std::size_t i) { return fa(i) + fb(i); });
+    check("sub", eval(a - b), eval(fa - fb), [&](std::size_t i) { return fa(i) - fb(i); });
+    check("mul", eval(a * b), eval(fa * fb), [&](std::size_t i) { return fa(i) * fb(i); });
+    check("div", eval(a / b), eval(fa / fb), [&](std::size_t i) { return fa(i) / fb(i); });
+    check("sqrt", eval(sqrt(a)), eval(sqrt(fa)), [&](std::size_t i) { return std::sqrt(fa(i)); });
+    // exp: the same f32 kernel, rounded once (compared with the xlet f32 result only).
+    auto e32 = eval(exp(fc));
+    check("exp", eval(exp(c)), e32, [&](std::size_t i) { return e32(i); });
+    // A fused chain rounds after each op, as separate XLA ops do.
+    auto chain = eval(a * b + c);
+    auto chain3 = eval((a * b + c) / b);
     std::size_t bad = 0;
-    std::string msg;
-    for (std::size_t i = 0; i < got.size; ++i) {
-        if (ok(got.data()[i], want.data[i])) continue;
-        if (++bad <= 3) msg += "\n  [" + std::to_string(i) + "] " + inputs(i) + ": got " + show(got.data()[i]) + ", want " + show(want.data[i]);
-    }
-    CHECK_MESSAGE(bad == 0, what << ": " << bad << " of " << got.size << " elements differ" << msg);
-}
-
-template<class T> struct exact_cmp {
-    bool operator()(T a, T b) const { return same_value(a, b); }
-};
-
-// The comparison an op's results get: exact, or within the ULP / relative bound of the table.
-template<class U> auto tolerance(const ulp_row* row) {
-    return [row](U got, U want) {
-        if (row == nullptr) return same_value(got, want);
-        if constexpr (is_cplx<U>) return rel_error(got, want) <= row->crel;
-        else if constexpr (is_real_float<U>) return ulp_error(got, want) <= static_cast<std::uint64_t>(ulp_bound<U>(*row));
-        else return same_value(got, want);
-    };
-}
-
-// Iterate over the 15 element types; I numbers them so each (op, type) pair gets its own shape.
-template<class F> void for_each_type(F&& f) {
-    f.template operator()<bool, 0>();
-    f.template operator()<std::int8_t, 1>();
-    f.template operator()<std::int16_t, 2>();
-    f.template operator()<std::int32_t, 3>();
-    f.template operator()<std::int64_t, 4>();
-    f.template operator()<std::uint8_t, 5>();
-    f.template operator()<std::uint16_t, 6>();
-    f.template operator()<std::uint32_t, 7>();
-    f.template operator()<std::uint64_t, 8>();
-    f.template operator()<half, 9>();
-    f.template operator()<bfloat16, 10>();
-    f.template operator()<float, 11>();
-    f.template operator()<double, 12>();
-    f.template operator()<c64_t, 13>();
-    f.template operator()<c128_t, 14>();
-}
-
-// ================================================================================================
-// Op descriptors for the differential tests: the xlet call, the reference call, the element types
-// the op accepts (docs/semantics.md), and how results are compared (exact unless a ulp_table row).
-// ================================================================================================
-template<class T> inline constexpr bool acc_any = true;
-template<class T> inline constexpr bool acc_floating = is_float<T>;
-template<class T> inline constexpr bool acc_float_or_complex = is_float<T> || is_complex<T>;
-template<class T> inline constexpr bool acc_integer = is_integer<T>;
-template<class T> inline constexpr bool acc_signed_numeric = is_signed_int<T> || is_float<T> || is_complex<T>;
-template<class T> inline constexpr bool acc_numeric = is_integer<T> || is_float<T> || is_complex<T>;
-template<class T> inline constexpr bool acc_pred_or_integer = is_pred<T> || is_integer<T>;
-template<class T> inline constexpr bool acc_arith = is_pred<T> || acc_numeric<T>;
-template<class T> inline constexpr bool acc_real_numeric = is_integer<T> || is_float<T>;
-template<class T> inline constexpr bool acc_ordered = is_pred<T> || is_integer<T> || is_float<T>;
-template<class T> inline constexpr bool acc_f32_f64 = std::is_same_v<T, float> || std::is_same_v<T, double>;
-
-// Inputs of an op: inside the ulp_table domain for transcendentals, anything otherwise.
-template<class T> T sample(rng& g, const ulp_row* row) {
-    if (row != nullptr && row->lo32 != row->hi32) {
-        if constexpr (is_real_float<T>) {
-            if constexpr (std::is_same_v<T, double>) return float_in<T>(g, row->lo64, row->hi64);
-            else return float_in<T>(g, row->lo32, row->hi32);
-        } else if constexpr (is_cplx<T>) {
-            using F = typename T::value_type;
-            auto part = [&] { return g.below(8) == 0 ? F(0) : static_cast<F>(g.uniform(-4, 4)); };
-            return T(part(), part());
+    for (std::size_t i = 0; i < n; ++i) {
+        const H p = H(fa(i) * fb(i));
+        const H s = H(static_cast<float>(p) + fc(i));
+        const H q = H(static_cast<float>(s) / fb(i));
+        if (!same_value(chain(i), s) || !same_value(chain3(i), q)) {
+            if (++bad <= 3)
+                MESSAGE(xla_name<H> << " a*b+c with a = " << show(a(i)) << ", b = " << show(b(i)) << ", c = " << show(c(i)) << ": got "
+                                    << show(chain(i)) << ", want " << show(s) << "; (a*b+c)/b: got " << show(chain3(i)) << ", want " << show(q));
         }
     }
-    return any_value<T>(g);
+    CHECK_MESSAGE(bad == 0, xla_name<H> << " fused chains: " << bad << " elements differ from separately rounded ops");
 }
 
-#define XLET_UOP(NAME, ACCEPTS, REF, ULP)                                                                             \
-    struct uop_##NAME {                                                                                              \
-        static constexpr const char* name = #NAME;                                                                   \
-        static constexpr std::size_t id = __LINE__;                                                                  \
-        template<class T> static constexpr bool accepts = ACCEPTS<T>;                                                \
-        static const ulp_row* ulp() { return ULP; }                                                                  \
-        template<class X> static auto x(const X& a) { return xlet::NAME(a); }                                        \
-        template<class T> static auto ref(const r::array<T>& a) { return REF; }                                      \
-    };
-#define UREF(OP) r::unary(r::unop::OP, a)
-XLET_UOP(abs, acc_signed_numeric, r::abs(a), nullptr)
-XLET_UOP(neg, acc_numeric, UREF(neg), nullptr)
-XLET_UOP(sign, acc_signed_numeric, UREF(sign), nullptr)
-XLET_UOP(not_, acc_pred_or_integer, UREF(not_), nullptr)
-XLET_UOP(clz, acc_integer, UREF(clz), nullptr)
-XLET_UOP(popcnt, acc_integer, UREF(popcnt), nullptr)
-XLET_UOP(real, acc_float_or_complex, r::real(a), nullptr)
-XLET_UOP(imag, acc_float_or_complex, r::imag(a), nullptr)
-XLET_UOP(is_finite, acc_floating, r::is_finite(a), nullptr)
-XLET_UOP(sqrt, acc_float_or_complex, UREF(sqrt), nullptr)
-XLET_UOP(ceil, acc_floating, UREF(ceil), nullptr)
-XLET_UOP(floor, acc_floating, UREF(floor), nullptr)
-XLET_UOP(round, acc_floating, UREF(round), nullptr)
-XLET_UOP(round_nearest_even, acc_floating, UREF(round_nearest_even), nullptr)
-XLET_UOP(exp, acc_float_or_complex, UREF(exp), &ulp_of("exp"))
-XLET_UOP(expm1, acc_float_or_complex, UREF(expm1), &ulp_of("expm1"))
-XLET_UOP(log, acc_float_or_complex, UREF(log), &ulp_of("log"))
-XLET_UOP(log1p, acc_float_or_complex, UREF(log1p), &ulp_of("log1p"))
-XLET_UOP(logistic, acc_float_or_complex, UREF(logistic), &ulp_of("logistic"))
-XLET_UOP(sin, acc_float_or_complex, UREF(sin), &ulp_of("sin"))
-XLET_UOP(cos, acc_float_or_complex, UREF(cos), &ulp_of("cos"))
-XLET_UOP(tan, acc_float_or_complex, UREF(tan), &ulp_of("tan"))
-XLET_UOP(tanh, acc_float_or_complex, UREF(tanh), &ulp_of("tanh"))
-XLET_UOP(cosh, acc_float_or_complex, UREF(cosh), &ulp_of("cosh"))
-XLET_UOP(rsqrt, acc_float_or_complex, UREF(rsqrt), &ulp_of("rsqrt"))
-XLET_UOP(cbrt, acc_floating, UREF(cbrt), &ulp_of("cbrt"))
-XLET_UOP(erf, acc_floating, UREF(erf), &ulp_of("erf"))
-#undef UREF
-
-#define XLET_BOP(NAME, ACCEPTS, REF, ULP)                                                                             \
-    struct bop_##NAME {                                                                                              \
-        static constexpr const char* name = #NAME;                                                                   \
-        static constexpr std::size_t id = __LINE__;                                                                  \
-        template<class T> static constexpr bool accepts = ACCEPTS<T>;                                                \
-        static const ulp_row* ulp() { return ULP; }                                                                  \
-        template<class L, class R> static auto x(const L& l, const R& rr) { return xlet::NAME(l, rr); }              \
-        template<class L, class R, std::int64_t... B> static auto x(const L& l, const R& rr, dims_t<B...> d) {       \
-            return xlet::NAME(l, rr, d);                                                                             \
-        }                                                                                                            \
-        template<class T, class... BD> static auto ref(const r::array<T>& l, const r::array<T>& rr, const BD&... bd) { \
-            return REF;                                                                                              \
-        }                                                                                                            \
-    };
-#define BREF(OP) r::binary(r::binop::OP, l, rr, bd...)
-#define CREF(OP) r::compare(r::cmpop::OP, l, rr, bd...)
-XLET_BOP(add, acc_arith, BREF(add), nullptr)
-XLET_BOP(sub, acc_numeric, BREF(sub), nullptr)
-XLET_BOP(mul, acc_arith, BREF(mul), nullptr)
-XLET_BOP(div, acc_numeric, BREF(div), nullptr)
-XLET_BOP(rem, acc_real_numeric, BREF(rem), nullptr)
-XLET_BOP(max, acc_ordered, BREF(max), nullptr)
-XLET_BOP(min, acc_ordered, BREF(min), nullptr)
-XLET_BOP(pow, acc_numeric, BREF(pow), &ulp_of("pow"))
-XLET_BOP(atan2, acc_float_or_complex, BREF(atan2), &ulp_of("atan2"))
-XLET_BOP(complex, acc_f32_f64, r::complex(l, rr, bd...), nullptr)
-XLET_BOP(and_, acc_pred_or_integer, BREF(and_), nullptr)
-XLET_BOP(or_, acc_pred_or_integer, BREF(or_), nullptr)
-XLET_BOP(xor_, acc_pred_or_integer, BREF(xor_), nullptr)
-XLET_BOP(shift_left, acc_integer, BREF(shift_left), nullptr)
-XLET_BOP(shift_right_arithmetic, acc_integer, BREF(shift_right_arithmetic), nullptr)
-XLET_BOP(shift_right_logical, acc_integer, BREF(shift_right_logical), nullptr)
-XLET_BOP(eq, acc_any, CREF(eq), nullptr)
-XLET_BOP(ne, acc_any, CREF(ne), nullptr)
-XLET_BOP(lt, acc_ordered, CREF(lt), nullptr)
-XLET_BOP(le, acc_ordered, CREF(le), nullptr)
-XLET_BOP(gt, acc_ordered, CREF(gt), nullptr)
-XLET_BOP(ge, acc_ordered, CREF(ge), nullptr)
-XLET_BOP(eq_total, acc_ordered, CREF(eq_total), nullptr)
-XLET_BOP(ne_total, acc_ordered, CREF(ne_total), nullptr)
-XLET_BOP(lt_total, acc_ordered, CREF(lt_total), nullptr)
-XLET_BOP(le_total, acc_ordered, CREF(le_total), nullptr)
-XLET_BOP(gt_total, acc_ordered, CREF(gt_total), nullptr)
-XLET_BOP(ge_total, acc_ordered, CREF(ge_total), nullptr)
-#undef BREF
-#undef CREF
-
-template<class T> std::string type_str() { return std::string(xla_name<T>); }
-
-// ---- drivers -----------------------------------------------------------------------------------
-template<class Op, class T, class S>
-void diff_unary(rng& g) {
-    typename S::template tensor_t<T> a;
-    for (auto& v : a) v = sample<T>(g, Op::ulp());
-    auto got = eval(Op::x(a));
-    using U = typename decltype(got)::value_type;
-    auto want = Op::ref(to_ref(a));
-    static_assert(std::is_same_v<typename decltype(want.data)::value_type, U>, "result element types differ");
-    expect_match(std::string(Op::name) + " " + type_str<T>() + S::str(), got, want, tolerance<U>(Op::ulp()),
-                 [&](std::size_t i) { return "x = " + show(a.data()[i]); });
-}
-
-template<class Op> void run_unary(rng& g) {
-    for_each_type([&]<class T, std::size_t I>() {
-        if constexpr (Op::template accepts<T>) {
-            diff_unary<Op, T, main_shape<I + Op::id>>(g);
-            diff_unary<Op, T, small_shape<I + Op::id>>(g);
-        }
-    });
-}
-
-template<std::int64_t... B> r::dims_t ref_dims(dims_t<B...>) { return {B...}; }
-
-// lhs of shape SL, rhs of shape SR, optionally with broadcast_dimensions BD.
-template<class Op, class T, class SL, class SR, class... BD>
-void diff_binary(rng& g, BD... bd) {
-    typename SL::template tensor_t<T> a;
-    typename SR::template tensor_t<T> b;
-    for (auto& v : a) v = sample<T>(g, Op::ulp());
-    for (auto& v : b) v = sample<T>(g, Op::ulp());
-    auto got = eval(Op::x(a, b, bd...));
-    using U = typename decltype(got)::value_type;
-    auto ra = to_ref(a), rb = to_ref(b);
-    auto want = Op::ref(ra, rb, ref_dims(bd)...);
-    static_assert(std::is_same_v<typename decltype(want.data)::value_type, U>, "result element types differ");
-    auto [fa, fb] = r::broadcast_pair(ra, rb, ref_dims(bd)...); // operands as the output sees them
-    std::string what = std::string(Op::name) + " " + type_str<T>() + SL::str() + " " + SR::str();
-    ((what += " dims" + [](const r::dims_t& d) {
-          std::string s = "{";
-          for (auto x : d) s += std::to_string(x) + ",";
-          return s + "}";
-      }(ref_dims(bd))),
-     ...);
-    expect_match(what, got, want, tolerance<U>(Op::ulp()), [&, fa = fa, fb = fb](std::size_t i) {
-        return "lhs = " + show(fa.data[i]) + ", rhs = " + show(fb.data[i]);
-    });
-}
-
-// Same shapes (SIMD body + tail, small shapes, rank 0) on every accepted type.
-template<class Op> void run_binary(rng& g) {
-    for_each_type([&]<class T, std::size_t I>() {
-        if constexpr (Op::template accepts<T>) {
-            using M = main_shape<I + Op::id>;
-            using S = small_shape<I + Op::id>;
-            diff_binary<Op, T, M, M>(g);
-            diff_binary<Op, T, S, S>(g);
-        }
-    });
-}
-
-// Every broadcasting form: scalar on either side, degenerate dimensions on both sides, and
-// broadcast_dimensions (lower rank on the right and on the left, into rank 2 and rank 3).
-template<class Op, class T> void run_broadcasts(rng& g) {
-    diff_binary<Op, T, shp<3, 5>, shp<>>(g);
-    diff_binary<Op, T, shp<>, shp<9, 7>>(g);
-    diff_binary<Op, T, shp<3, 1>, shp<3, 5>>(g);
-    diff_binary<Op, T, shp<1, 37>, shp<3, 1>>(g);
-    diff_binary<Op, T, shp<4, 5>, shp<5>>(g, dims<1>);
-    diff_binary<Op, T, shp<4>, shp<4, 5>>(g, dims<0>);
-    diff_binary<Op, T, shp<2, 3, 17>, shp<2, 17>>(g, dims<0, 2>);
-}
-
-TEST_CASE("differential: unary ops on every element type they accept") {
-    rng g(101);
-    run_unary<uop_abs>(g);
-    run_unary<uop_neg>(g);
-    run_unary<uop_sign>(g);
-    run_unary<uop_not_>(g);
-    run_unary<uop_clz>(g);
-    run_unary<uop_popcnt>(g);
-    run_unary<uop_real>(g);
-    run_unary<uop_imag>(g);
-    run_unary<uop_is_finite>(g);
-    run_unary<uop_sqrt>(g);
-    run_unary<uop_ceil>(g);
-    run_unary<uop_floor>(g);
-    run_unary<uop_round>(g);
-    run_unary<uop_round_nearest_even>(g);
-    run_unary<uop_exp>(g);
-    run_unary<uop_expm1>(g);
-    run_unary<uop_log>(g);
-    run_unary<uop_log1p>(g);
-    run_unary<uop_logistic>(g);
-    run_unary<uop_sin>(g);
-    run_unary<uop_cos>(g);
-    run_unary<uop_tan>(g);
-    run_unary<uop_tanh>(g);
-    run_unary<uop_cosh>(g);
-    run_unary<uop_rsqrt>(g);
-    run_unary<uop_cbrt>(g);
-    run_unary<uop_erf>(g);
+TEST_CASE("f16 and bf16: each op is the f32 op rounded once; a fused chain rounds after each op") {
+    narrow_rounding<half>(31);
+    narrow_rounding<bfloat16>(32);
+    // A case where keeping f32 precision across the chain would differ: (1 + 2^-11) + 2^-11 in
+    // f16 is 1 (each add ties to even), in f32 it would round to 1 + 2^-10.
+    f16<3> one{1.0f, 1.0f, 1.0f}, eps{0x1p-11f, 0x1p-11f, 0x1p-11f};
+    auto r = eval(one + eps + eps);
+    CHECK(static_cast<float>(r(0)) == 1.0f);
+    bf16<1> big{0x1p127f};
+    auto o = eval(big * 4);
+    CHECK(xlet::isinf(o(0)));
 }

@@ -51,12 +51,19 @@ template<element T> using compute_t = typename element_traits<T>::compute_type;
 template<element T> inline constexpr kind kind_of = element_traits<T>::kind;
 template<element T> inline constexpr std::string_view xla_name = element_traits<T>::name;
 
+namespace detail {
+// False for any non-element type (long long, char, long double, ...), without instantiating traits.
+template<class T> consteval bool kind_is(kind k) {
+    if constexpr (element<T>) return kind_of<T> == k;
+    else return false;
+}
+} // namespace detail
 template<class T> inline constexpr bool is_pred = std::is_same_v<T, bool>;
-template<class T> inline constexpr bool is_signed_int = element<T> && kind_of<T> == kind::signed_int;
-template<class T> inline constexpr bool is_unsigned_int = element<T> && kind_of<T> == kind::unsigned_int;
+template<class T> inline constexpr bool is_signed_int = detail::kind_is<T>(kind::signed_int);
+template<class T> inline constexpr bool is_unsigned_int = detail::kind_is<T>(kind::unsigned_int);
 template<class T> inline constexpr bool is_integer = is_signed_int<T> || is_unsigned_int<T>;
-template<class T> inline constexpr bool is_float = element<T> && kind_of<T> == kind::floating;
-template<class T> inline constexpr bool is_complex = element<T> && kind_of<T> == kind::complex;
+template<class T> inline constexpr bool is_float = detail::kind_is<T>(kind::floating);
+template<class T> inline constexpr bool is_complex = detail::kind_is<T>(kind::complex);
 // f16/bf16: stored narrow, computed in f32.
 template<class T> inline constexpr bool is_narrow_float = std::is_same_v<T, half> || std::is_same_v<T, bfloat16>;
 

@@ -149,7 +149,7 @@ struct evaluator {
     }
 
     static void apply(S* dst, const E& e) {
-        if constexpr (transposed_group >= 0) {
+        if constexpr (transposed_group >= 0 && E::size != 0) {
             apply_transpose(dst, e);
         } else if constexpr (E::size != 0) {
             constexpr std::size_t chunks = rows * blocks_per_row;

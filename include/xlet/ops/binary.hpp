@@ -144,7 +144,11 @@ struct atan2_fn : same_result<atan2_fn> {
             return std::atan2(y, x);
         }
     }
-    template<class B> requires std::is_floating_point_v<batch_value<B>> static B simd(B y, B x) { return xsimd::atan2(y, x); }
+    template<class B> requires std::is_floating_point_v<batch_value<B>> static B simd(B y, B x) {
+        // xsimd 8.1 returns NaN for zero and infinite operands: those lanes take std::atan2.
+        auto bad = y == B(0) || x == B(0) || xsimd::isinf(x) || xsimd::isinf(y);
+        return patch_lanes2(xsimd::atan2(y, x), bad, y, x, [](auto a, auto b) { return std::atan2(a, b); });
+    }
 };
 
 struct complex_fn {

@@ -38,7 +38,18 @@ template<class C> auto total_key(C x) {
         template<class C> static bool scalar(C a, C b) { return total_key(a) op total_key(b); }                      \
     };
 XLET_COMPARE_FN(eq, ==)
-XLET_COMPARE_FN(ne, !=)
+// xsimd 8.1's batch != is the ordered comparison (false for NaN); IEEE ne is unordered: !(a == b).
+struct ne_fn {
+    template<class T> using result = bool;
+    static constexpr double cost = 1;
+    template<class C> static bool scalar(C a, C b) { return a != b; }
+    template<class B> requires(!is_complex<batch_value<B>>) static auto simd(B a, B b) { return !(a == b); }
+};
+struct ne_total_fn {
+    template<class T> using result = bool;
+    static constexpr double cost = 2;
+    template<class C> static bool scalar(C a, C b) { return total_key(a) != total_key(b); }
+};
 XLET_COMPARE_FN(lt, <)
 XLET_COMPARE_FN(le, <=)
 XLET_COMPARE_FN(gt, >)

@@ -52,6 +52,7 @@ struct concat_node : node_shape<T, R, E> {
     static constexpr std::array<std::size_t, nops> len{C::extents[Kd]...};
     static constexpr std::array<std::size_t, nops> off = [] {
         std::array<std::size_t, nops> o{};
+        o[0] = 0; // assigned explicitly: GCC 12 mixes up NTTP arrays whose leading zero was only value-initialised
         for (std::size_t j = 1; j < nops; ++j) o[j] = o[j - 1] + len[j - 1];
         return o;
     }();

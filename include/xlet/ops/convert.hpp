@@ -55,7 +55,7 @@ struct convert_fn {
             I r = xsimd::batch_cast<To>(xsimd::select(xsimd::isnan(x) , B(0), xsimd::select(x < lo || over, lo, x)));
             I m = xsimd::bitwise_cast<I>(xsimd::bitwise_cast(over)); // all ones where x overflows
             return (r & ~m) | (I(std::numeric_limits<To>::max()) & m);
-        } else if constexpr (std::is_integral_v<From> && std::is_floating_point_v<To> && std::is_signed_v<From>) {
+        } else if constexpr (std::is_integral_v<From> && std::is_floating_point_v<To> && std::is_signed_v<From> && !is_narrow_float<U>) {
             return xsimd::batch_cast<To>(x);
         } else {
             return unsupported{};
@@ -100,7 +100,7 @@ auto bitcast_convert_type(X&& x) {
     using T = detail::element_of<X>;
     using XT = detail::shown_t<X>;
     constexpr std::size_t bt = sizeof(T), bu = sizeof(U);
-    constexpr auto E = detail::shape_of<X>::extents;
+    static constexpr auto E = detail::shape_of<X>::extents;
     constexpr std::size_t R = E.size();
     static_assert(diag::got<!is_pred<T> && !is_pred<U>, XT, tensor<U>>::value,
                   "xlet::bitcast_convert_type [C1]: pred has no bit layout to reinterpret");
@@ -112,13 +112,16 @@ auto bitcast_convert_type(X&& x) {
                   "sizeof(new type) / sizeof(old type), which is dropped");
     if constexpr (is_pred<T> || is_pred<U> || is_complex<T> != is_complex<U>) {
         return;
-    } else if constexpr (bt == bu) {
+    } else if constexpr (bt == bu && !is_narrow_float<T> && !is_narrow_float<U>) {
         return detail::make_map<detail::bitcast_fn<T, U>, U>(detail::as_node(std::forward<X>(x)));
     } else if constexpr (fits) {
-        // Width change: reinterpret the bytes of the evaluated operand (memcpy: no aliasing UB).
+        // Width change, or f16/bf16 involved (their lanes compute in f32, which would quiet a
+        // signalling NaN): reinterpret the bytes of the evaluated operand (memcpy: no aliasing UB).
         auto in = eval(x);
         constexpr auto out_extents = [] {
-            if constexpr (bt > bu) {
+            if constexpr (bt == bu) {
+                return E;
+            } else if constexpr (bt > bu) {
                 extents_t<R + 1> o{};
                 for (std::size_t i = 0; i < R; ++i) o[i] = E[i];
                 o[R] = bt / bu;

@@ -17,7 +17,7 @@ template<class S> concept start_index = std::is_integral_v<std::remove_cvref_t<S
 template<class S> concept start_array = expression<S> && shape_of<S>::rank == 0 && is_integer<element_of<S>>;
 
 template<class S> std::int64_t start_value(const S& s) {
-    if constexpr (start_array<S>) return static_cast<std::int64_t>(eval(s).data()[0]);
+    if constexpr (start_array<S>) return start_value(eval(s).data()[0]);
     else if constexpr (std::is_unsigned_v<S>) return s > static_cast<std::make_unsigned_t<std::int64_t>>(INT64_MAX) ? INT64_MAX : static_cast<std::int64_t>(s);
     else return static_cast<std::int64_t>(s);
 }

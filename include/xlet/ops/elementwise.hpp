@@ -34,12 +34,12 @@ concept simd_form = (vec<Out, N>::simd && ... && vec<Cs, N>::simd) &&
 // Comparisons: the batch form yields a mask that becomes pred lanes.
 template<class F, class Out, std::size_t N, class... Cs>
 concept mask_form = std::is_same_v<Out, bool> && (vec<Cs, N>::simd && ...) &&
-                    requires(xsimd::batch<Cs>... b) { F::simd(b...).mask(); };
+                    requires(xsimd::batch<Cs>... b, bool* out) { F::simd(b...).store_unaligned(out); };
 
 // Select-like ops: pred lanes become a mask of the value type, then the batch form runs.
 template<class F, class Out, std::size_t N, class P, class... Cs>
 consteval bool pred_first_check() {
-    if constexpr (!std::is_same_v<P, bool> || !(vec<Out, N>::simd && ... && vec<Cs, N>::simd)) return false;
+    if constexpr (!std::is_same_v<P, bool> || is_complex<Out> || !(vec<Out, N>::simd && ... && vec<Cs, N>::simd)) return false;
     else if constexpr (!((lanes_of<Cs>() == lanes_of<Out>()) && ...)) return false;
     else return requires(xsimd::batch_bool<Out> m, xsimd::batch<Cs>... b) {
         { F::simd(m, b...) } -> std::same_as<xsimd::batch<Out>>;

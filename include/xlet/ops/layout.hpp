@@ -115,7 +115,7 @@ auto broadcast_in_dim(X&& x, dims_t<S...>, dims_t<B...>) {
     }();
     static_assert(diag::got<c1, XT, BD>::value, "xlet::broadcast_in_dim [C1]: broadcast_dimensions must have one entry per operand dimension (and sizes >= 0)");
     static_assert(diag::got<c2, XT, SD, BD>::value, "xlet::broadcast_in_dim [C2]: broadcast_dimensions must be dimensions of the output shape");
-    static_assert(diag::got<c3, BD>::value, "xlet::broadcast_in_dim [C3]: broadcast_dimensions must be unique");
+    static_assert(diag::got<c3, XT, BD>::value, "xlet::broadcast_in_dim [C3]: broadcast_dimensions must be unique");
     static_assert(diag::got<c4, XT, SD, BD>::value, "xlet::broadcast_in_dim [C4]: each operand dimension must have size 1 or the size of the output dimension it maps to");
     if constexpr (c1 && c2 && c3 && c4) {
         constexpr auto E = detail::to_extents(out);
@@ -160,7 +160,7 @@ auto rev(X&& x, dims_t<D...>) {
     static constexpr auto d = dims_t<D...>::value;
     using XT = detail::shown_t<X>;
     static_assert(diag::got<dims_in_range(d, R), XT, diag::dimensions<D...>>::value, "xlet::rev [C1]: dimensions must be in range");
-    static_assert(diag::got<dims_unique(d), diag::dimensions<D...>>::value, "xlet::rev [C2]: dimensions must be unique");
+    static_assert(diag::got<dims_unique(d), XT, diag::dimensions<D...>>::value, "xlet::rev [C2]: dimensions must be unique");
     if constexpr (dims_in_range(d, R) && dims_unique(d)) {
         constexpr auto Map = [] {
             auto m = detail::identity_map<R>();
@@ -202,7 +202,7 @@ auto slice(X&& x, dims_t<S...>, dims_t<L...>, dims_t<T...>) {
     }();
     static_assert(diag::got<c1, XT, DS, DL, DT>::value, "xlet::slice [C1]: start_indices, limit_indices and strides need one entry per dimension");
     static_assert(diag::got<c2, XT, DS, DL>::value, "xlet::slice [C2]: need 0 <= start <= limit <= dimension size");
-    static_assert(diag::got<c3, DT>::value, "xlet::slice [C3]: strides must be >= 1");
+    static_assert(diag::got<c3, XT, DT>::value, "xlet::slice [C3]: strides must be >= 1");
     if constexpr (c1 && c2 && c3) {
         constexpr auto E = [] {
             extents_t<R> e{};

@@ -104,6 +104,11 @@ struct pad_node : node_shape<typename X::value_type, R, E> {
             }
         return m;
     }();
+    static constexpr bool child_map_is_identity = [] {
+        for (std::size_t d = 0; d < R; ++d)
+            if (child_map.src[d] != static_cast<int>(d) || child_map.offset[d] != 0) return false;
+        return true;
+    }();
     static constexpr std::size_t leaf_count = X::leaf_count + barriers;
     X child;
     V value;
@@ -167,7 +172,7 @@ auto pad(X&& x, V&& value) {
     using T = typename N::value_type;
     constexpr std::size_t R = N::rank;
     using XT = detail::shown_t<X>;
-    constexpr bool c1 = std::is_same_v<decltype(Cfg), const padding_config<R>>;
+    constexpr bool c1 = std::is_same_v<std::remove_cv_t<decltype(Cfg)>, padding_config<R>>;
     static_assert(diag::got<c1, XT, std::remove_cvref_t<decltype(Cfg)>>::value,
                   "xlet::pad [C1]: the padding config needs one entry per operand dimension");
     if constexpr (c1) {
@@ -188,7 +193,9 @@ auto pad(X&& x, V&& value) {
         static_assert(diag::got<c3, XT>::value, "xlet::pad [C3]: every padded dimension must have a size >= 0");
         static_assert(diag::got<c4, XT, detail::shown_t<V>>::value,
                       "xlet::pad [C4]: the padding value must be a scalar of the operand's element type");
-        if constexpr (c2 && c3 && c4) {
+        if constexpr (c2 && c3 && c4 && R == 0) {
+            return detail::as_node(std::forward<X>(x)); // nothing to pad
+        } else if constexpr (c2 && c3 && c4) {
             constexpr auto E = [] {
                 extents_t<R> e{};
                 for (std::size_t d = 0; d < R; ++d)
@@ -197,7 +204,16 @@ auto pad(X&& x, V&& value) {
                 return e;
             }();
             auto v = detail::operand_node<T>(std::forward<V>(value));
-            return detail::pad_node<N, decltype(v), R, E, Cfg>{{}, detail::as_node(std::forward<X>(x)), std::move(v)};
+            using PN = detail::pad_node<N, decltype(v), R, E, Cfg>;
+            if constexpr (N::viewable || PN::child_map_is_identity) {
+                return PN{{}, detail::as_node(std::forward<X>(x)), std::move(v)};
+            } else {
+                // A result dimension of size 1 reads its operand at a constant offset, which pad and
+                // concatenate operands (identity maps only) cannot take: evaluate the operand first.
+                using Tn = tensor_type_of<N>;
+                using Own = detail::array_node<Tn, true>;
+                return detail::pad_node<Own, decltype(v), R, E, Cfg>{{}, Own{{}, Tn(x)}, std::move(v)};
+            }
         }
     }
 }

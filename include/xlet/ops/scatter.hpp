@@ -7,8 +7,9 @@
 // The computation is called as (current..., update...), in that order.
 // Semantics chosen where the spec leaves them open (docs/semantics.md): an update window that
 // does not fit inside the operand (any index out of bounds) is skipped whole, as XLA does; updates
-// are applied one at a time in row-major order of the update index, so any computation, commutative
-// or not, gives a deterministic result. indices_are_sorted and unique_indices are hints only.
+// are applied one at a time, window after window in row-major order of the scatter (batch) index,
+// and within a window in row-major window order, so any computation, commutative or not, gives a
+// deterministic result. indices_are_sorted and unique_indices are hints only.
 // Rules:
 //   C1 rank(updates) = |update_window_dims| + number of scatter (batch) dimensions of indices
 //   C2 update_window_dims sorted, unique, in range of the updates

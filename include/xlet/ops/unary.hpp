@@ -26,6 +26,39 @@ template<class B> using batch_value = typename B::value_type;
 // signed int, so no signed overflow).
 template<class T> using wrap_t = std::conditional_t<(sizeof(T) < sizeof(unsigned)), unsigned, std::make_unsigned_t<T>>;
 
+// Lanes flagged `bad` take the <cmath> result instead of xsimd's: xsimd 8.1's kernels overflow
+// early, flush subnormal results to zero, lose the sign of zero or miss special values in a few
+// input ranges (measured in tests/elementwise_math_test.cpp). Costs one compare and a mask test when
+// no lane is affected.
+template<class B, class F>
+B patch_lanes(B r, const typename B::batch_bool_type& bad, const B& x, F scalar) {
+    if (!xsimd::any(bad)) return r;
+    alignas(64) std::array<typename B::value_type, B::size> xs, rs;
+    std::array<bool, B::size> m;
+    bad.store_unaligned(m.data());
+    x.store_aligned(xs.data());
+    r.store_aligned(rs.data());
+    for (std::size_t i = 0; i < B::size; ++i)
+        if (m[i]) rs[i] = scalar(xs[i]);
+    return B::load_aligned(rs.data());
+}
+template<class B, class F>
+B patch_lanes2(B r, const typename B::batch_bool_type& bad, const B& x, const B& y, F scalar) {
+    if (!xsimd::any(bad)) return r;
+    alignas(64) std::array<typename B::value_type, B::size> xs, ys, rs;
+    std::array<bool, B::size> m;
+    bad.store_unaligned(m.data());
+    x.store_aligned(xs.data());
+    y.store_aligned(ys.data());
+    r.store_aligned(rs.data());
+    for (std::size_t i = 0; i < B::size; ++i)
+        if (m[i]) rs[i] = scalar(xs[i], ys[i]);
+    return B::load_aligned(rs.data());
+}
+// Where xsimd's exp is exact to a few ulp: beyond it, results overflow early or flush subnormals.
+template<class T> inline constexpr T exp_lo = sizeof(T) == 4 ? T(-87.3) : T(-708.3);
+template<class T> inline constexpr T exp_hi = sizeof(T) == 4 ? T(88.37) : T(709.43);
+
 template<class Base> struct same_result {
     template<class T> using result = T;
 };
@@ -110,22 +143,31 @@ struct is_finite_fn {
         template<class B> requires std::is_floating_point_v<batch_value<B>> static B simd(B x) { return simd_expr; } \
     };
 
-XLET_MATH_FN(exp, std::exp(x), xsimd::exp(x), 8)
-XLET_MATH_FN(log, std::log(x), xsimd::log(x), 8)
+XLET_MATH_FN(exp, std::exp(x), patch_lanes(xsimd::exp(x), !(x >= B(exp_lo<batch_value<B>>) && x <= B(exp_hi<batch_value<B>>)), x, [](auto v) { return std::exp(v); }), 8)
+XLET_MATH_FN(log, std::log(x), patch_lanes(xsimd::log(x), !(x >= B(std::numeric_limits<batch_value<B>>::min())), x, [](auto v) { return std::log(v); }), 8)
 XLET_MATH_FN(sin, std::sin(x), xsimd::sin(x), 8)
 XLET_MATH_FN(cos, std::cos(x), xsimd::cos(x), 8)
 XLET_MATH_FN(tan, std::tan(x), xsimd::tan(x), 10)
 XLET_MATH_FN(tanh, std::tanh(x), xsimd::tanh(x), 10)
-XLET_MATH_FN(cosh, std::cosh(x), xsimd::cosh(x), 10)
+XLET_MATH_FN(cosh, std::cosh(x), patch_lanes(xsimd::cosh(x), !(xsimd::abs(x) <= B(exp_hi<batch_value<B>>)), x, [](auto v) { return std::cosh(v); }), 10)
 XLET_MATH_FN(sqrt, std::sqrt(x), xsimd::sqrt(x), 4)
 XLET_MATH_FN(rsqrt, C(1) / std::sqrt(x), B(1) / xsimd::sqrt(x), 5)
-XLET_MATH_FN(cbrt, std::cbrt(x), xsimd::cbrt(x), 10)
-XLET_MATH_FN(erf, std::erf(x), xsimd::erf(x), 10)
+XLET_MATH_FN(cbrt, std::cbrt(x), patch_lanes(xsimd::cbrt(x), !(xsimd::abs(x) >= B(std::numeric_limits<batch_value<B>>::min())), x, [](auto v) { return std::cbrt(v); }), 10)
 XLET_MATH_FN(ceil, std::ceil(x), xsimd::ceil(x), 1)
 XLET_MATH_FN(floor, std::floor(x), xsimd::floor(x), 1)
 XLET_MATH_FN(round, std::round(x), xsimd::round(x), 1)                     // ties away from zero
 XLET_MATH_FN(round_nearest_even, std::nearbyint(x), xsimd::nearbyint(x), 1) // default rounding mode
-XLET_MATH_FN(logistic, C(1) / (C(1) + std::exp(-x)), B(1) / (B(1) + xsimd::exp(-x)), 9)
+XLET_MATH_FN(logistic, C(1) / (C(1) + std::exp(-x)),
+             patch_lanes(B(1) / (B(1) + xsimd::exp(-x)), !(x >= B(-exp_hi<batch_value<B>>) && x <= B(-exp_lo<batch_value<B>>)), x,
+                         [](auto v) { return decltype(v)(1) / (decltype(v)(1) + std::exp(-v)); }),
+             9)
+
+// erf: xsimd's f64 kernel is 67 ulp off in places and NaN beyond 9.5e61, so f64 stays scalar.
+struct erf_fn : same_result<erf_fn> {
+    static constexpr double cost = 10;
+    template<class C> static C scalar(C x) { return std::erf(x); }
+    template<class B> requires std::is_same_v<batch_value<B>, float> static B simd(B x) { return xsimd::erf(x); }
+};
 #undef XLET_MATH_FN
 
 // expm1 and log1p: accurate near 0 for complex operands too.
@@ -134,25 +176,33 @@ struct expm1_fn : same_result<expm1_fn> {
     template<class C> static C scalar(C z) {
         if constexpr (is_complex<C>) {
             auto x = z.real(), y = z.imag();
+            if (y == 0) return {std::expm1(x), y}; // no inf * 0 for large real parts
             auto s = std::sin(y / 2);
             return {std::expm1(x) * std::cos(y) - 2 * s * s, std::exp(x) * std::sin(y)};
         } else {
             return std::expm1(z);
         }
     }
-    template<class B> requires std::is_floating_point_v<batch_value<B>> static B simd(B x) { return xsimd::expm1(x); }
+    template<class B> requires std::is_floating_point_v<batch_value<B>> static B simd(B x) {
+        return patch_lanes(xsimd::expm1(x), !(x <= B(exp_hi<batch_value<B>>)) || x == B(0), x, [](auto v) { return std::expm1(v); });
+    }
 };
 struct log1p_fn : same_result<log1p_fn> {
     static constexpr double cost = 8;
     template<class C> static C scalar(C z) {
         if constexpr (is_complex<C>) {
             auto x = z.real(), y = z.imag();
-            return {std::log1p(x * (2 + x) + y * y) / 2, std::atan2(y, 1 + x)};
+            // Near 0 the log1p form keeps the digits; elsewhere log(1 + z) is exact enough and
+            // does not overflow for large |z| (1 + z is exact near -1).
+            if (std::abs(z) < 0.5) return {std::log1p(x * (2 + x) + y * y) / 2, std::atan2(y, 1 + x)};
+            return std::log(C(1) + z);
         } else {
             return std::log1p(z);
         }
     }
-    template<class B> requires std::is_floating_point_v<batch_value<B>> static B simd(B x) { return xsimd::log1p(x); }
+    template<class B> requires std::is_floating_point_v<batch_value<B>> static B simd(B x) {
+        return patch_lanes(xsimd::log1p(x), x == B(0), x, [](auto v) { return std::log1p(v); }); // keeps -0
+    }
 };
 
 } // namespace xlet::detail

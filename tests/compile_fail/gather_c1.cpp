@@ -1,0 +1,7 @@
+// expect: xlet::gather [C1]: rank(operand) must equal |offset_dims| + |collapsed_slice_dims| + |operand_batching_dims|
+// expect: xlet::tensor<float, 4, 5>
+#include <xlet/xlet.hpp>
+using namespace xlet;
+void f() {
+    f32<4, 5> a; s32<3, 1> i; auto e = gather<gather_dims{.offset_dims = {1}, .collapsed_slice_dims = {}, .start_index_map = {0}, .index_vector_dim = 1, .slice_sizes = {1, 5}}>(a, i);
+}

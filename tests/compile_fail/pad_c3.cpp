@@ -1,0 +1,7 @@
+// expect: xlet::pad [C3]: every padded dimension must have a size >= 0
+// expect: xlet::tensor<float, 2, 3>
+#include <xlet/xlet.hpp>
+using namespace xlet;
+void f() {
+    f32<2, 3> a; auto e = pad(a, 0.0f, dims<-2, 0>, dims<-1, 0>, dims<0, 0>);
+}

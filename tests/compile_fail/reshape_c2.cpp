@@ -1,0 +1,7 @@
+// expect: xlet::reshape [C2]: dimensions must be a permutation of 0..rank-1
+// expect: xlet::tensor<float, 2, 3>
+#include <xlet/xlet.hpp>
+using namespace xlet;
+void f() {
+    f32<2, 3> a; auto e = reshape(a, dims<0, 0>, sizes<6>);
+}

@@ -1,0 +1,7 @@
+// expect: xlet::scatter [C4]: rank(operand) must equal |update_window_dims| + |inserted_window_dims| + |input_batching_dims|
+// expect: xlet::tensor<float, 4, 5>
+#include <xlet/xlet.hpp>
+using namespace xlet;
+void f() {
+    f32<4, 5> a; s32<3, 1> i; f32<3, 5> u; auto e = scatter<scatter_dims{.update_window_dims = {1}, .inserted_window_dims = {}, .scatter_dims_to_operand_dims = {0}, .index_vector_dim = 1}>(a, i, u, [](float x, float y) { return x + y; });
+}
