@@ -883,3 +883,12 @@ TEST_CASE("edge: transposes into an empty shape") {
     CHECK_SAME(transpose(slice(a, dims<15, 2>, dims<15, 2>), dims<1, 0>), arr<float>({0, 0}, {}));
     CHECK_SAME(transpose(f32<2, 0, 0>{}, dims<2, 1, 0>), arr<float>({0, 0, 2}, {}));
 }
+
+TEST_CASE("reshape to a tensor type (Reshape(shape, operand))") {
+    f32<2, 3> a{{1, 2, 3}, {4, 5, 6}};
+    f32<3, 2> r = reshape<f32<3, 2>>(a);
+    CHECK(r(2, 0) == 5);
+    CHECK(r(0, 1) == 2);
+    f32<6> flat = reshape<f32<6>>(transpose(a, dims<1, 0>));
+    CHECK(flat(1) == 4);
+}

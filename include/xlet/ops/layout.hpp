@@ -13,6 +13,7 @@
 //   reshape(x, sizes<...>)                   C1 same element count. Lazy over element-wise trees
 //                                            of arrays; other operands are evaluated at the call.
 //   reshape(x, dims<order...>, sizes<...>)   = reshape(transpose(x, order), sizes); C2 permutation.
+//   reshape<f32<3, 2>>(x)                    the target as a type; C3 same element type.
 //   collapse(x, dims<...>)                   C1 consecutive, increasing, in range.
 #pragma once
 #include "elementwise.hpp"
@@ -250,6 +251,18 @@ auto reshape(X&& x, dims_t<P...> order, dims_t<S...> new_sizes) {
     static_assert(diag::got<c2, detail::shown_t<X>, diag::dimensions<P...>>::value,
                   "xlet::reshape [C2]: dimensions must be a permutation of 0..rank-1");
     if constexpr (c2) return reshape(transpose(std::forward<X>(x), order), new_sizes);
+}
+
+// Reshape(shape, operand): the target given as a tensor type. C3 same element type.
+template<class Shape, expression X>
+    requires is_array_leaf<Shape>
+auto reshape(X&& x) {
+    constexpr bool c3 = std::is_same_v<typename Shape::value_type, detail::element_of<X>>;
+    static_assert(diag::got<c3, detail::shown_t<X>, Shape>::value, "xlet::reshape [C3]: the target shape must have the operand's element type");
+    if constexpr (c3)
+        return [&]<std::size_t... I>(std::index_sequence<I...>) {
+            return reshape(std::forward<X>(x), dims_t<static_cast<std::int64_t>(Shape::extents[I])...>{});
+        }(std::make_index_sequence<Shape::rank>{});
 }
 
 template<expression X, std::int64_t... D>
