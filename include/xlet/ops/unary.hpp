@@ -192,10 +192,14 @@ struct log1p_fn : same_result<log1p_fn> {
     template<class C> static C scalar(C z) {
         if constexpr (is_complex<C>) {
             auto x = z.real(), y = z.imag();
-            // Near 0 the log1p form keeps the digits; elsewhere log(1 + z) is exact enough and
-            // does not overflow for large |z| (1 + z is exact near -1).
-            if (std::abs(z) < 0.5) return {std::log1p(x * (2 + x) + y * y) / 2, std::atan2(y, 1 + x)};
-            return std::log(C(1) + z);
+            // log|1 + z| = log1p(x(2 + x) + y^2) / 2 keeps the digits near 0; near -1 (where that
+            // sum cancels) and for huge |z| (where it overflows) log(1 + z) is the accurate form,
+            // 1 + z being exact near -1.
+            const C w = C(1) + z;
+            using R = typename C::value_type;
+            const R big = std::sqrt(std::numeric_limits<R>::max()) / 4;
+            if (std::abs(w) < R(0.5) || !(std::abs(x) < big && std::abs(y) < big)) return std::log(w);
+            return {std::log1p(x * (2 + x) + y * y) / 2, std::atan2(y, 1 + x)};
         } else {
             return std::log1p(z);
         }
