@@ -9,7 +9,7 @@
 #include <cstring>
 
 #include <tbb/blocked_range2d.h>
-#include <tbb/parallel_for.h>
+#include "../eval/parallel.hpp"
 
 #if defined(__AVX__)
 #include <immintrin.h>
@@ -79,7 +79,7 @@ void transpose_2d(const T* src, std::ptrdiff_t ss, T* dst, std::ptrdiff_t ds, st
             for (std::size_t i = ia; i < ib; i += B) transpose_tile(src, ss, dst, ds, t, std::min(tb, t + B), i, std::min(ib, i + B));
     };
     if (nt * ni >= transpose_parallel_elements) {
-        tbb::parallel_for(tbb::blocked_range2d<std::size_t>(0, nt, B * 4, 0, ni, B * 4),
+        parallel_for(tbb::blocked_range2d<std::size_t>(0, nt, B * 4, 0, ni, B * 4),
                           [&](const tbb::blocked_range2d<std::size_t>& r) { run(r.rows().begin(), r.rows().end(), r.cols().begin(), r.cols().end()); });
     } else {
         run(0, nt, 0, ni);

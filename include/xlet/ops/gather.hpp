@@ -20,7 +20,7 @@
 //   C9 start_indices has an integer element type
 #pragma once
 #include <tbb/blocked_range.h>
-#include <tbb/parallel_for.h>
+#include "../eval/parallel.hpp"
 
 #include "dynamic_slice.hpp"
 
@@ -224,7 +224,7 @@ auto gather(X&& operand, I&& start_indices) {
             detail::strided_box_copy<T, Ro>(op.data() + src, op_strides, out.data() + obase, P::slice_out_stride, P::slice_extents);
         };
         if constexpr (P::out_extents.size() >= 0 && product(P::out_extents) >= detail::gather_parallel_elements && batches > 1) {
-            tbb::parallel_for(tbb::blocked_range<std::size_t>(0, batches), [&](const tbb::blocked_range<std::size_t>& r) {
+            detail::parallel_for(tbb::blocked_range<std::size_t>(0, batches), [&](const tbb::blocked_range<std::size_t>& r) {
                 for (std::size_t b = r.begin(); b != r.end(); ++b) one(b);
             });
         } else {

@@ -1,0 +1,39 @@
+// tbb::parallel_for with ThreadSanitizer annotations. Debian's libtbb is not instrumented, so TSan
+// cannot see that spawning a task publishes the caller's writes (the expression, the destination
+// pointer) and that the join publishes the tasks' writes back; without these edges every parallel
+// evaluation would be reported as a race. In builds without TSan the annotations vanish.
+#pragma once
+#include <tbb/parallel_for.h>
+
+#if defined(__SANITIZE_THREAD__)
+#define XLET_TSAN 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define XLET_TSAN 1
+#endif
+#endif
+
+#if defined(XLET_TSAN)
+extern "C" void __tsan_acquire(void* addr);
+extern "C" void __tsan_release(void* addr);
+#endif
+
+namespace xlet::detail {
+
+template<class Range, class Body>
+void parallel_for(const Range& range, const Body& body) {
+#if defined(XLET_TSAN)
+    char start = 0, done = 0;
+    __tsan_release(&start);
+    tbb::parallel_for(range, [&](const Range& r) {
+        __tsan_acquire(&start);
+        body(r);
+        __tsan_release(&done);
+    });
+    __tsan_acquire(&done);
+#else
+    tbb::parallel_for(range, body);
+#endif
+}
+
+} // namespace xlet::detail
