@@ -66,13 +66,8 @@ struct concat_node : node_shape<T, R, E> {
 
     template<std::size_t Ro, auto M>
     static consteval auto leaf_strides() {
-        std::array<leaf_view<Ro>, leaf_count> all{};
-        std::size_t at = 0;
-        auto add = [&](const auto& part) {
-            for (const auto& v : part) all[at++] = v;
-        };
-        (add(C::template leaf_strides<Ro, M>()), ...);
-        all[at] = barrier<Ro>(Kd);
+        auto all = children_leaf_strides<Ro, M, 1, C...>();
+        all[leaf_count - 1] = barrier<Ro>(Kd);
         return all;
     }
     template<std::size_t Ro, auto M, loop_plan<Ro> P>

@@ -84,6 +84,18 @@ vec<Out, N> apply_vec(const vec<Cs, N>&... in) {
     return r;
 }
 
+// The leaf views of several children in order, with `Extra` free slots at the end.
+template<std::size_t Ro, auto M, std::size_t Extra, class... C>
+consteval auto children_leaf_strides() {
+    std::array<leaf_view<Ro>, (C::leaf_count + ... + Extra)> all{};
+    std::size_t at = 0;
+    auto add = [&](const auto& part) {
+        for (const auto& v : part) all[at++] = v;
+    };
+    (add(C::template leaf_strides<Ro, M>()), ...);
+    return all;
+}
+
 template<class F, class T, class... K>
 struct map_cursor {
     std::tuple<K...> k;
@@ -109,15 +121,7 @@ struct map_node : node_shape<T, std::tuple_element_t<0, std::tuple<C...>>::rank,
     std::tuple<C...> kids;
 
     template<std::size_t Ro, auto M>
-    static consteval auto leaf_strides() {
-        std::array<leaf_view<Ro>, leaf_count> all{};
-        std::size_t at = 0;
-        auto add = [&](const auto& part) {
-            for (const auto& v : part) all[at++] = v;
-        };
-        (add(C::template leaf_strides<Ro, M>()), ...);
-        return all;
-    }
+    static consteval auto leaf_strides() { return children_leaf_strides<Ro, M, 0, C...>(); }
     template<std::size_t Ro, auto M, loop_plan<Ro> P>
     auto cursor(const outer_index<Ro>& outer) const {
         return std::apply([&](const auto&... c) { return map_cursor<F, T, decltype(c.template cursor<Ro, M, P>(outer))...>{{c.template cursor<Ro, M, P>(outer)...}}; },
