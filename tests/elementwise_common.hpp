@@ -15,21 +15,7 @@
 #pragma once
 #include <doctest/doctest.h>
 
-// xsimd's AVX load of std::complex batches reads an uninitialised register (both halves are
-// overwritten), which GCC 12 reports as -Wuninitialized inside <avxintrin.h> wherever a c64 op is
-// evaluated. The library silences GCC's intrinsic-header warnings only around its own xsimd
-// include, but <tbb/blocked_range.h> has already pulled in <immintrin.h> by then, so the
-// suppression does not reach <avxintrin.h> (reported to the owner). Silenced here for the same
-// headers only; the test code itself stays fully warned.
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wuninitialized"
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#endif
 #include <xlet/xlet.hpp>
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic pop
-#endif
 
 #include "reference/reference.hpp"
 

@@ -7,18 +7,7 @@
 #pragma once
 #include <doctest/doctest.h>
 
-// xsimd's AVX load of std::complex batches reads an uninitialised register, which GCC 12 reports
-// as -Wuninitialized inside <avxintrin.h> wherever a c64 op is evaluated (see
-// tests/elementwise_common.hpp); silenced for these headers only.
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wuninitialized"
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#endif
 #include <xlet/xlet.hpp>
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic pop
-#endif
 
 #include "reference/reference_layout.hpp"
 

@@ -11,23 +11,7 @@
 #include <cstdint>
 #include <type_traits>
 
-// GCC 12's AVX-512 intrinsic headers build "undefined" registers as `__m512 __Y = __Y;`, which
-// -Wall reports (GCC bug 105593) wherever xsimd's AVX-512 shifts or conversions are inlined.
-// These diagnostics are located in the intrinsic headers, so silencing them while the headers are
-// first read is enough and leaves user code checked.
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wuninitialized"
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#endif
-#if defined(__F16C__)
-#include <immintrin.h>
-#endif
-#include <xsimd/xsimd.hpp>
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic pop
-#endif
-
+#include "simd.hpp"
 #include "float16.hpp"
 
 namespace xlet {

@@ -1,5 +1,6 @@
 // Element types of XLA and their traits: kind, bit width, XLA name, and the type computations run in.
 #pragma once
+#include "simd.hpp" // first: see the comment there
 #include <complex>
 #include <concepts>
 #include <cstdint>
