@@ -23,7 +23,7 @@ struct add_fn : same_result<add_fn> {
         else if constexpr (std::is_integral_v<C>) return static_cast<C>(wrap_t<C>(a) + wrap_t<C>(b));
         else return a + b;
     }
-    template<class B> static B simd(B a, B b) { return a + b; }
+    template<class B> static B simd(B a, B b) { return from_unsigned<B>(to_unsigned(a) + to_unsigned(b)); }
 };
 struct sub_fn : same_result<sub_fn> {
     static constexpr double cost = 1;
@@ -31,7 +31,7 @@ struct sub_fn : same_result<sub_fn> {
         if constexpr (std::is_integral_v<C>) return static_cast<C>(wrap_t<C>(a) - wrap_t<C>(b));
         else return a - b;
     }
-    template<class B> static B simd(B a, B b) { return a - b; }
+    template<class B> static B simd(B a, B b) { return from_unsigned<B>(to_unsigned(a) - to_unsigned(b)); }
 };
 struct mul_fn : same_result<mul_fn> {
     static constexpr double cost = 1;
@@ -40,7 +40,7 @@ struct mul_fn : same_result<mul_fn> {
         else if constexpr (std::is_integral_v<C>) return static_cast<C>(wrap_t<C>(a) * wrap_t<C>(b));
         else return a * b;
     }
-    template<class B> static B simd(B a, B b) { return a * b; }
+    template<class B> static B simd(B a, B b) { return from_unsigned<B>(to_unsigned(a) * to_unsigned(b)); }
 };
 struct div_fn : same_result<div_fn> {
     static constexpr double cost = 4;

@@ -59,6 +59,19 @@ B patch_lanes2(B r, const typename B::batch_bool_type& bad, const B& x, const B&
 template<class T> inline constexpr T exp_lo = sizeof(T) == 4 ? T(-87.3) : T(-708.3);
 template<class T> inline constexpr T exp_hi = sizeof(T) == 4 ? T(88.37) : T(709.43);
 
+// Signed integer batches do their wrapping arithmetic on the same bits as unsigned lanes: xsimd's
+// generic fallbacks (64-bit multiply and abs on AVX2) compute lane by lane in the signed type,
+// where overflow would be undefined.
+template<class B> auto to_unsigned(const B& b) {
+    using T = batch_value<B>;
+    if constexpr (std::is_integral_v<T> && std::is_signed_v<T>) return xsimd::bitwise_cast<xsimd::batch<std::make_unsigned_t<T>>>(b);
+    else return b;
+}
+template<class B, class U> B from_unsigned(const U& u) {
+    if constexpr (std::is_same_v<B, U>) return u;
+    else return xsimd::bitwise_cast<B>(u);
+}
+
 template<class Base> struct same_result {
     template<class T> using result = T;
 };
@@ -70,7 +83,14 @@ struct abs_fn {
         if constexpr (std::is_integral_v<C>) return static_cast<C>(x < 0 ? wrap_t<C>(0) - wrap_t<C>(x) : wrap_t<C>(x));
         else return std::abs(x);
     }
-    template<class B> requires(!is_complex<batch_value<B>>) static B simd(B x) { return xsimd::abs(x); }
+    template<class B> requires(!is_complex<batch_value<B>>) static B simd(B x) {
+        if constexpr (std::is_integral_v<batch_value<B>>) {
+            auto u = to_unsigned(x);
+            return xsimd::select(x < B(0), from_unsigned<B>(decltype(u)(0) - u), x);
+        } else {
+            return xsimd::abs(x);
+        }
+    }
 };
 
 struct neg_fn : same_result<neg_fn> {
@@ -79,7 +99,14 @@ struct neg_fn : same_result<neg_fn> {
         if constexpr (std::is_integral_v<C>) return static_cast<C>(wrap_t<C>(0) - wrap_t<C>(x));
         else return -x;
     }
-    template<class B> static B simd(B x) { return -x; }
+    template<class B> static B simd(B x) {
+        if constexpr (std::is_integral_v<batch_value<B>>) {
+            auto u = to_unsigned(x);
+            return from_unsigned<B>(decltype(u)(0) - u);
+        } else {
+            return -x;
+        }
+    }
 };
 
 struct sign_fn : same_result<sign_fn> {
