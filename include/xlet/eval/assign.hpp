@@ -154,7 +154,7 @@ struct evaluator {
         } else if constexpr (E::size != 0) {
             constexpr std::size_t chunks = rows * blocks_per_row;
             if constexpr (E::cost * static_cast<double>(E::size) >= parallel_threshold && chunks > 1) {
-                parallel_for(tbb::blocked_range<std::size_t>(0, chunks),
+                run_parallel(tbb::blocked_range<std::size_t>(0, chunks),
                                   [&](const tbb::blocked_range<std::size_t>& r) { run(dst, e, r.begin(), r.end()); });
             } else {
                 run(dst, e, 0, chunks);

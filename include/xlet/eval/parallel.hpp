@@ -21,7 +21,7 @@ extern "C" void __tsan_release(void* addr);
 namespace xlet::detail {
 
 template<class Range, class Body>
-void parallel_for(const Range& range, const Body& body) {
+void run_parallel(const Range& range, const Body& body) {
 #if defined(XLET_TSAN)
     char start = 0, done = 0;
     __tsan_release(&start);

@@ -79,7 +79,7 @@ void transpose_2d(const T* src, std::ptrdiff_t ss, T* dst, std::ptrdiff_t ds, st
             for (std::size_t i = ia; i < ib; i += B) transpose_tile(src, ss, dst, ds, t, std::min(tb, t + B), i, std::min(ib, i + B));
     };
     if (nt * ni >= transpose_parallel_elements) {
-        parallel_for(tbb::blocked_range2d<std::size_t>(0, nt, B * 4, 0, ni, B * 4),
+        run_parallel(tbb::blocked_range2d<std::size_t>(0, nt, B * 4, 0, ni, B * 4),
                           [&](const tbb::blocked_range2d<std::size_t>& r) { run(r.rows().begin(), r.rows().end(), r.cols().begin(), r.cols().end()); });
     } else {
         run(0, nt, 0, ni);

@@ -224,7 +224,7 @@ auto gather(X&& operand, I&& start_indices) {
             detail::strided_box_copy<T, Ro>(op.data() + src, op_strides, out.data() + obase, P::slice_out_stride, P::slice_extents);
         };
         if constexpr (P::out_extents.size() >= 0 && product(P::out_extents) >= detail::gather_parallel_elements && batches > 1) {
-            detail::parallel_for(tbb::blocked_range<std::size_t>(0, batches), [&](const tbb::blocked_range<std::size_t>& r) {
+            detail::run_parallel(tbb::blocked_range<std::size_t>(0, batches), [&](const tbb::blocked_range<std::size_t>& r) {
                 for (std::size_t b = r.begin(); b != r.end(); ++b) one(b);
             });
         } else {
