@@ -16,6 +16,7 @@
 #include "ops/concatenate.hpp"
 #include "ops/layout.hpp"
 #include "ops/pad.hpp"
+#include "ops/reduce.hpp"
 #include "ops/scatter.hpp"
 #include "ops/operators.hpp"
 #include "ops/select.hpp"

@@ -91,7 +91,7 @@ consteval leaf_view<Ro> view_of(const leaf_view<Ro>& flat, const std::array<std:
 // A pseudo-view that keeps output dimension k a loop of its own (never merged with a neighbour):
 // pad and concatenate need the index along the dimension they act on.
 template<std::size_t Ro>
-consteval leaf_view<Ro> barrier(std::size_t k) {
+constexpr leaf_view<Ro> barrier(std::size_t k) {
     leaf_view<Ro> v;
     v.stride[k] = 1;
     return v;
@@ -127,6 +127,18 @@ consteval std::array<A, N + M> concat(const std::array<A, N>& a, const std::arra
     for (std::size_t i = 0; i < N; ++i) r[i] = a[i];
     for (std::size_t i = 0; i < M; ++i) r[N + i] = b[i];
     return r;
+}
+
+// The leaf views of several children in order, with `Extra` free slots at the end.
+template<std::size_t Ro, auto M, std::size_t Extra, class... C>
+consteval auto children_leaf_strides() {
+    std::array<leaf_view<Ro>, (C::leaf_count + ... + Extra)> all{};
+    std::size_t at = 0;
+    auto add = [&](const auto& part) {
+        for (const auto& v : part) all[at++] = v;
+    };
+    (add(C::template leaf_strides<Ro, M>()), ...);
+    return all;
 }
 
 inline bool ranges_overlap(const void* a0, const void* a1, const void* b0, const void* b1) {

@@ -145,6 +145,12 @@ inline vec<compute_t<S>, N> load_vec(const S* p) {
 }
 
 // The first n < N lanes; the rest repeat lane 0 so no lane computes on uninitialised data.
+// GCC 12 cannot relate n to the position of p in its array after inlining (a reduction's tail
+// starts at a run-time offset) and reports reads past tiny arrays that never happen.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Warray-bounds"
+#endif
 template<std::size_t N, std::ptrdiff_t Stride, class S>
 inline vec<compute_t<S>, N> load_vec_partial(const S* p, std::size_t n) {
     using V = vec<compute_t<S>, N>;
@@ -152,6 +158,9 @@ inline vec<compute_t<S>, N> load_vec_partial(const S* p, std::size_t n) {
         return widen(p[static_cast<std::ptrdiff_t>(i < n ? i : 0) * Stride]);
     });
 }
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
 
 template<class S, std::size_t N>
 inline void store_vec(S* p, const vec<compute_t<S>, N>& v) {

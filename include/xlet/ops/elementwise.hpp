@@ -84,18 +84,6 @@ vec<Out, N> apply_vec(const vec<Cs, N>&... in) {
     return r;
 }
 
-// The leaf views of several children in order, with `Extra` free slots at the end.
-template<std::size_t Ro, auto M, std::size_t Extra, class... C>
-consteval auto children_leaf_strides() {
-    std::array<leaf_view<Ro>, (C::leaf_count + ... + Extra)> all{};
-    std::size_t at = 0;
-    auto add = [&](const auto& part) {
-        for (const auto& v : part) all[at++] = v;
-    };
-    (add(C::template leaf_strides<Ro, M>()), ...);
-    return all;
-}
-
 template<class F, class T, class... K>
 struct map_cursor {
     std::tuple<K...> k;
