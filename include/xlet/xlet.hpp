@@ -9,6 +9,7 @@
 #include "ops/binary.hpp"
 #include "ops/compare.hpp"
 #include "ops/convert.hpp"
+#include "ops/dynamic_dims.hpp"
 #include "ops/dynamic_slice.hpp"
 #include "ops/elementwise.hpp"
 #include "ops/gather.hpp"

@@ -14,6 +14,7 @@
 #include <utility>
 
 #include "../eval/assign.hpp"
+#include "../eval/bounded.hpp"
 #include "broadcast_rules.hpp"
 
 namespace xlet::detail {
@@ -241,9 +242,21 @@ constexpr bool bdims_ok(const std::array<std::int64_t, NB>& bd) {
         if constexpr (allowed<T_>)                                                                                   \
             return ::xlet::detail::make_map<Functor, typename Functor::template result<T_>>(                        \
                 ::xlet::detail::as_node(std::forward<X>(x)));                                                        \
+    }                                                                                                                \
+    template<::xlet::detail::bounded_operand X>                                                                      \
+    auto name(X&& x) {                                                                                               \
+        return ::xlet::detail::lift(                                                                                 \
+            #name, [](auto&& e) { return name(std::forward<decltype(e)>(e)); }, std::forward<X>(x));                 \
     }
 
 #define XLET_BINARY_OP(name, Functor, allowed, allowed_text)                                                         \
+    template<class L, class R>                                                                                       \
+        requires(::xlet::detail::any_bounded<L, R>)                                                                  \
+    auto name(L&& l, R&& r) {                                                                                        \
+        return ::xlet::detail::lift(                                                                                 \
+            #name, [](auto&& a, auto&& b) { return name(std::forward<decltype(a)>(a), std::forward<decltype(b)>(b)); }, \
+            std::forward<L>(l), std::forward<R>(r));                                                                 \
+    }                                                                                                                \
     template<class L, class R>                                                                                       \
         requires((::xlet::expression<L> || ::xlet::expression<R>) && ::xlet::detail::operand<L> &&                 \
                  ::xlet::detail::operand<R>)                                                                         \

@@ -13,6 +13,11 @@ namespace xlet {
         requires((expression<L> || expression<R>) && detail::operand<L> && detail::operand<R>)                      \
     auto operator sym(L&& l, R&& r) {                                                                                \
         return fn(std::forward<L>(l), std::forward<R>(r));                                                           \
+    }                                                                                                                \
+    template<class L, class R>                                                                                       \
+        requires(detail::any_bounded<L, R>)                                                                          \
+    auto operator sym(L&& l, R&& r) {                                                                                \
+        return fn(std::forward<L>(l), std::forward<R>(r));                                                           \
     }
 XLET_OPERATOR(+, add)
 XLET_OPERATOR(-, sub)
@@ -39,8 +44,16 @@ auto operator>>(L&& l, R&& r) {
     else return shift_right_logical(std::forward<L>(l), std::forward<R>(r));
 }
 
-template<expression X> auto operator-(X&& x) { return neg(std::forward<X>(x)); }
-template<expression X> auto operator~(X&& x) { return not_(std::forward<X>(x)); }
+template<class L, class R>
+    requires(detail::any_bounded<L, R>)
+auto operator>>(L&& l, R&& r) {
+    using T = typename decltype(shift_right_logical(detail::unbound(l), detail::unbound(r)))::value_type;
+    if constexpr (std::is_signed_v<T>) return shift_right_arithmetic(std::forward<L>(l), std::forward<R>(r));
+    else return shift_right_logical(std::forward<L>(l), std::forward<R>(r));
+}
+
+template<class X> requires(expression<X> || detail::bounded_operand<X>) auto operator-(X&& x) { return neg(std::forward<X>(x)); }
+template<class X> requires(expression<X> || detail::bounded_operand<X>) auto operator~(X&& x) { return not_(std::forward<X>(x)); }
 template<expression X> requires std::is_same_v<detail::element_of<X>, bool> auto operator!(X&& x) { return not_(std::forward<X>(x)); }
 
 } // namespace xlet

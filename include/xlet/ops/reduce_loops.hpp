@@ -15,8 +15,9 @@
 // row-major order of the reduced dimensions, as the spec's recursive definition reads, in both
 // layouts; only the outputs are spread over threads.
 //
-// Bounded dynamic dimensions (bounded.hpp) pass run-time sizes: a dynamic dimension is kept a loop
-// of its own so a reduced one can stop at its run-time size.
+// Bounded dynamic dimensions (eval/bounded.hpp) pass run-time sizes by operand dimension: a dynamic
+// dimension is kept a loop of its own so a reduced one can stop at its run-time size (kept ones are
+// computed over their whole bound: padding).
 #pragma once
 #include <algorithm>
 #include <tuple>
@@ -172,7 +173,7 @@ struct reduce_walk {
             if (dyn_size)
                 for (std::size_t g = 0; g < G; ++g)
                     if (group_reduced(g) && S.dyn[static_cast<std::size_t>(P.rep[g])])
-                        gs[g] = (*dyn_size)[static_cast<std::size_t>(P.rep[g])];
+                        gs[g] = (*dyn_size)[static_cast<std::size_t>(S.order[static_cast<std::size_t>(P.rep[g])])];
         }
         return gs;
     }
