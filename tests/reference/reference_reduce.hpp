@@ -65,3 +65,44 @@ std::pair<array<A>, array<B>> reduce(const array<A>& a, const array<B>& b, A ia,
 }
 
 } // namespace xlet_ref
+
+namespace xlet_ref {
+
+// ReduceWindow read literally (StableHLO): the operand is base-dilated (holes), padded with init;
+// each window folds its padded cells (holes are skipped) in row-major window order from init.
+struct window_params {
+    dims_t window, strides, base_dilations, window_dilations, low, high;
+};
+
+template <class T, class F>
+array<T> reduce_window(const array<T>& a, T init, F f, const window_params& w) {
+    const std::size_t r = a.dims.size();
+    dims_t out;
+    for (std::size_t d = 0; d < r; ++d) {
+        const std::int64_t base = a.dims[d] == 0 ? 0 : (a.dims[d] - 1) * w.base_dilations[d] + 1;
+        const std::int64_t padded = base + w.low[d] + w.high[d];
+        const std::int64_t dw = (w.window[d] - 1) * w.window_dilations[d] + 1;
+        out.push_back(padded < dw ? 0 : (padded - dw) / w.strides[d] + 1);
+    }
+    return generate<T>(out, [&](const dims_t& o) {
+        T acc = init;
+        for_each_index(w.window, [&](const dims_t& k) {
+            dims_t src(r);
+            bool pad = false;
+            for (std::size_t d = 0; d < r; ++d) {
+                const std::int64_t p = o[d] * w.strides[d] + k[d] * w.window_dilations[d] - w.low[d];
+                const std::int64_t base = a.dims[d] == 0 ? 0 : (a.dims[d] - 1) * w.base_dilations[d] + 1;
+                if (p < 0 || p >= base) {
+                    pad = true;
+                    continue;
+                }
+                if (p % w.base_dilations[d] != 0) return; // a hole: skipped
+                src[d] = p / w.base_dilations[d];
+            }
+            acc = static_cast<T>(f(acc, pad ? init : a.at(src)));
+        });
+        return acc;
+    });
+}
+
+} // namespace xlet_ref
