@@ -23,5 +23,6 @@
 #include "ops/scatter.hpp"
 #include "ops/operators.hpp"
 #include "ops/select.hpp"
+#include "ops/select_and_scatter.hpp"
 #include "ops/tuple.hpp"
 #include "ops/unary.hpp"

@@ -106,3 +106,31 @@ array<T> reduce_window(const array<T>& a, T init, F f, const window_params& w) {
 }
 
 } // namespace xlet_ref
+
+namespace xlet_ref {
+
+// SelectAndScatter read literally: windows in row-major order; in each, walk the cells in
+// row-major order keeping the first real element and replacing it with a later one e whenever
+// select(kept, e) is false; then out[kept] = scatter(out[kept], source[window]).
+template <class T, class S, class G>
+array<T> select_and_scatter(const array<T>& a, S select, const array<T>& source, T init, G scatter, const window_params& w) {
+    const std::size_t r = a.dims.size();
+    array<T> out(a.dims, std::vector<T>(a.data.size(), init));
+    for_each_index(source.dims, [&](const dims_t& o) {
+        bool have = false;
+        dims_t best;
+        for_each_index(w.window, [&](const dims_t& k) {
+            dims_t src(r);
+            for (std::size_t d = 0; d < r; ++d) {
+                src[d] = o[d] * w.strides[d] + k[d] - w.low[d];
+                if (src[d] < 0 || src[d] >= a.dims[d]) return; // padding: never selected
+            }
+            if (!have || !select(a.at(best), a.at(src))) best = src;
+            have = true;
+        });
+        if (have) out.at(best) = static_cast<T>(scatter(out.at(best), source.at(o)));
+    });
+    return out;
+}
+
+} // namespace xlet_ref
