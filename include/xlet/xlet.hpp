@@ -20,6 +20,7 @@
 #include "ops/pad.hpp"
 #include "ops/reduce.hpp"
 #include "ops/reduce_window.hpp"
+#include "ops/scan.hpp"
 #include "ops/scatter.hpp"
 #include "ops/operators.hpp"
 #include "ops/select.hpp"
