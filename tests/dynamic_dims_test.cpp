@@ -112,7 +112,8 @@ TEST_CASE("reduce over bounded operands: both loop layouts, kept dynamic dimensi
 TEST_CASE("reduce over bounded operands: differential, multi-threaded sizes") {
     using M = f32<700, 900>;
     auto a = std::make_unique<M>(lt::random_tensor<M>(false));
-    for (auto [r0, c0] : {std::pair{700, 900}, {613, 777}, {1, 899}, {699, 1}, {350, 0}}) {
+    for (auto sz : {std::pair{700, 900}, {613, 777}, {1, 899}, {699, 1}, {350, 0}}) {
+        const int r0 = sz.first, c0 = sz.second; // not a structured binding: Clang 14 cannot capture those
         INFO("sizes " << r0 << " x " << c0);
         auto b = set_dimension_size<1>(set_dimension_size<0>(*a, r0), c0);
         const auto ref = valid_region(b);
