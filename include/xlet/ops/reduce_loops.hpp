@@ -308,7 +308,29 @@ struct monoid_reduce {
         outer_index<R> o{};
         W::spread(o, ko, W::kept, gs);
         acc.fill(V::broadcast(id));
-        for (std::size_t r = r0; r < r1; ++r) {
+        std::size_t r = r0;
+        // Four rows per pass: their loads are independent (more memory streams in flight) while
+        // each lane still adds row after row in order, so the result is the one-row loop's.
+        for (; r + 4 <= r1; r += 4) {
+            auto cur_at = [&](std::size_t k) {
+                W::spread(o, r + k, W::red, gs);
+                return n.template cursor<R, W::M, W::P>(o);
+            };
+            const auto c0 = cur_at(0), c1 = cur_at(1), c2 = cur_at(2), c3 = cur_at(3);
+            std::size_t j = 0;
+            for (; j + N <= w; j += N) {
+                const std::size_t i = i0 + j;
+                acc[j / N] = op(op(op(op(acc[j / N], c0.template load<N>(i)), c1.template load<N>(i)), c2.template load<N>(i)),
+                                c3.template load<N>(i));
+            }
+            if (j < w) {
+                const std::size_t i = i0 + j, m = w - j;
+                acc[j / N] = op(op(op(op(acc[j / N], c0.template load_partial<N>(i, m)), c1.template load_partial<N>(i, m)),
+                                   c2.template load_partial<N>(i, m)),
+                                c3.template load_partial<N>(i, m));
+            }
+        }
+        for (; r < r1; ++r) {
             W::spread(o, r, W::red, gs);
             auto cur = n.template cursor<R, W::M, W::P>(o);
             std::size_t j = 0;
