@@ -10,26 +10,13 @@
 // peers plus xlet and the triad as in-process references, because XTENSOR_USE_TBB changes every
 // xtensor assignment in the program.
 //
-// Minimum time per benchmark defaults to 0.5 s (main() below); override with
+// Minimum time per benchmark defaults to 0.5 s (bench_common.hpp); override with
 // --benchmark_min_time=<seconds>.
-#include <benchmark/benchmark.h>
-
-#include <tbb/blocked_range.h>
-#include <tbb/global_control.h>
-#include <tbb/parallel_for.h>
-#include <tbb/partitioner.h>
-
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
-#include <cstdlib>
-#include <cstring>
 #include <memory>
-#include <new>
-#include <string>
-#include <vector>
 
 #include <xlet/xlet.hpp>
 
@@ -50,6 +37,8 @@
 #include <xtensor/xtensor.hpp>
 #endif
 
+#include "bench_common.hpp"
+
 namespace xlet_bench { // named (not anonymous): the xtensor_tbb build leaves some cases unregistered
 
 constexpr std::size_t n_flat = std::size_t{1} << 24; // 16 Mi floats = 64 MiB per array
@@ -66,24 +55,11 @@ constexpr std::int64_t bytes_4x4 = 3 * 16 * 4;                                 /
 
 // ---- Data: deterministic, non-trivial, finite and normal (no denormals, no NaN) ------------------
 
-inline float gen(std::size_t i, std::uint32_t seed, float lo, float hi) {
-    std::uint32_t x = static_cast<std::uint32_t>(i) * 0x9E3779B1u ^ (seed * 0x85EBCA77u + 0x165667B1u);
-    x ^= x >> 15;
-    x *= 0x2C1B3C6Du;
-    x ^= x >> 12;
-    x *= 0x297A2D39u;
-    x ^= x >> 15;
-    return lo + (hi - lo) * static_cast<float>(x >> 8) * (1.0f / 16777216.0f);
-}
 // Operand k of every case: a, b in [0.5, 2), c in [-4, 4) (exp stays in [0.018, 55]).
 inline float in_a(std::size_t i) { return gen(i, 1, 0.5f, 2.0f); }
 inline float in_b(std::size_t i) { return gen(i, 2, 0.5f, 2.0f); }
 inline float in_c(std::size_t i) { return gen(i, 3, -4.0f, 4.0f); }
 inline float in_v(std::size_t i) { return gen(i, 4, -1.0f, 1.0f); }
-
-template<class F> void fill(float* p, std::size_t n, F f) {
-    for (std::size_t i = 0; i < n; ++i) p[i] = f(i);
-}
 
 // Reference values; max here is XLA's (NaN-propagating), but no input is NaN so any max agrees.
 inline float ref_add(std::size_t i) { return in_a(i) + in_b(i); }
@@ -107,20 +83,6 @@ template<class F> void check(benchmark::State& st, const float* y, std::size_t n
     }
 }
 constexpr float fused_tol = 4e-6f; // exp implementations differ by an ulp or two
-
-// With XLET_BENCH_TIMESTAMPS set, every run also reports t_end (CLOCK_MONOTONIC seconds when it
-// finished), so a driver on a shared machine can drop runs that overlapped other processes' work.
-void set_bytes(benchmark::State& st, std::int64_t per_iteration) {
-    st.SetBytesProcessed(static_cast<std::int64_t>(st.iterations()) * per_iteration);
-    static const bool stamps = std::getenv("XLET_BENCH_TIMESTAMPS") != nullptr;
-    if (stamps) st.counters["t_end"] = std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
-
-// TBB-based code (xlet, loop_tbb, xtensor_tbb) runs on at most `threads` threads.
-struct tbb_threads {
-    tbb::global_control gc;
-    explicit tbb_threads(int threads) : gc(tbb::global_control::max_allowed_parallelism, static_cast<std::size_t>(threads)) {}
-};
 
 // Plain loops, run on [i0, i1); 2-thread versions split the range statically with TBB.
 void loop_add(float* __restrict y, const float* __restrict a, const float* __restrict b, std::size_t i0, std::size_t i1) {
@@ -153,25 +115,8 @@ void loop_triad_nt(float* __restrict a, const float* __restrict b, const float* 
 #endif
     for (; i < i1; ++i) a[i] = b[i] + s * c[i];
 }
-template<class F> void static_parallel(std::size_t n, F f) {
-    tbb::parallel_for(
-        tbb::blocked_range<std::size_t>(0, n), [&](const tbb::blocked_range<std::size_t>& r) { f(r.begin(), r.end()); },
-        tbb::static_partitioner{});
-}
-
-// 64-byte aligned like xlet's, Eigen's and xtensor's storage.
-struct free_delete {
-    void operator()(float* p) const { std::free(p); }
-};
-using buffer = std::unique_ptr<float[], free_delete>;
-inline buffer make_buffer(std::size_t n) {
-    auto* p = static_cast<float*>(std::aligned_alloc(64, (n * sizeof(float) + 63) / 64 * 64));
-    if (!p) throw std::bad_alloc();
-    std::fill_n(p, n, 0.0f);
-    return buffer(p);
-}
 struct loop_buffers {
-    buffer y, a, b, c;
+    buffer<> y, a, b, c;
     explicit loop_buffers(std::size_t n, int operands)
         : y(make_buffer(n)), a(make_buffer(n)), b(operands > 1 ? make_buffer(n) : nullptr), c(operands > 2 ? make_buffer(n) : nullptr) {}
 };
@@ -210,23 +155,6 @@ void BM_add_loop(benchmark::State& st, int threads) {
 #if XLET_BENCH_EIGEN
 using etensor1 = Eigen::Tensor<float, 1, Eigen::RowMajor>;
 using etensor2 = Eigen::Tensor<float, 2, Eigen::RowMajor>;
-
-// Eigen's Tensor module: DefaultDevice (threads == 0 here means "no pool") or a ThreadPoolDevice.
-template<class Assign> void eigen_run(benchmark::State& st, int threads, Assign assign) {
-    if (threads == 0) {
-        for (auto _ : st) {
-            assign(Eigen::DefaultDevice{});
-            benchmark::ClobberMemory();
-        }
-    } else {
-        Eigen::ThreadPool pool(threads);
-        Eigen::ThreadPoolDevice dev(&pool, threads);
-        for (auto _ : st) {
-            assign(dev);
-            benchmark::ClobberMemory();
-        }
-    }
-}
 
 void BM_add_eigen(benchmark::State& st, int threads) {
     etensor1 y(static_cast<Eigen::Index>(n_flat)), a(static_cast<Eigen::Index>(n_flat)), b(static_cast<Eigen::Index>(n_flat));
@@ -494,16 +422,6 @@ void BM_add4x4_xtensor(benchmark::State& st, int) {
 
 // ======================= registration ============================================================
 
-// `threads` names the case; `arg` is what the function gets (Eigen: 0 = DefaultDevice, else a
-// pool of that many threads; elsewhere equal to `threads`).
-void reg(const std::string& name, void (*fn)(benchmark::State&, int), int threads, int arg) {
-    bool tiny = name.rfind("BM_add4x4", 0) == 0;
-    benchmark::RegisterBenchmark((name + "/threads:" + std::to_string(threads)).c_str(), [fn, arg](benchmark::State& st) { fn(st, arg); })
-        ->UseRealTime()
-        ->Unit(tiny ? benchmark::kNanosecond : benchmark::kMillisecond);
-}
-void reg(const std::string& name, void (*fn)(benchmark::State&, int), int threads) { reg(name, fn, threads, threads); }
-
 #if !defined(XLET_BENCH_XTENSOR_TBB_BUILD)
 void register_all() {
     // Each case: xlet at 1 and 2 threads, then its peers; the triad last as the bandwidth limit.
@@ -547,13 +465,13 @@ void register_all() {
     reg("BM_bcast/xtensor", BM_bcast_xtensor, 1);
 #endif
 
-    reg("BM_add4x4/xlet", BM_add4x4_xlet, 1);
-    reg("BM_add4x4/loop", BM_add4x4_loop, 1);
+    reg("BM_add4x4/xlet", BM_add4x4_xlet, 1, 1, benchmark::kNanosecond);
+    reg("BM_add4x4/loop", BM_add4x4_loop, 1, 1, benchmark::kNanosecond);
 #if XLET_BENCH_EIGEN
-    reg("BM_add4x4/eigen", BM_add4x4_eigen, 1);
+    reg("BM_add4x4/eigen", BM_add4x4_eigen, 1, 1, benchmark::kNanosecond);
 #endif
 #if XLET_BENCH_XTENSOR
-    reg("BM_add4x4/xtensor", BM_add4x4_xtensor, 1);
+    reg("BM_add4x4/xtensor", BM_add4x4_xtensor, 1, 1, benchmark::kNanosecond);
 #endif
 
     reg("BM_triad/loop", BM_triad_loop<false>, 1);
@@ -591,17 +509,4 @@ void register_all() {
 
 using xlet_bench::register_all;
 
-int main(int argc, char** argv) {
-    // Default --benchmark_min_time=0.5 unless the caller gives one (keeps the run near 1-2 min).
-    std::vector<char*> args(argv, argv + argc);
-    bool has_min_time = std::any_of(args.begin(), args.end(), [](const char* a) { return std::strncmp(a, "--benchmark_min_time", 20) == 0; });
-    static char min_time[] = "--benchmark_min_time=0.5";
-    if (!has_min_time) args.insert(args.begin() + 1, min_time);
-    int n = static_cast<int>(args.size());
-    register_all();
-    benchmark::Initialize(&n, args.data());
-    if (benchmark::ReportUnrecognizedArguments(n, args.data())) return 1;
-    benchmark::RunSpecifiedBenchmarks();
-    benchmark::Shutdown();
-    return 0;
-}
+int main(int argc, char** argv) { return xlet_bench::bench_main(argc, argv, register_all); }
