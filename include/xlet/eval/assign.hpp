@@ -6,8 +6,11 @@
 // result is the same for any thread count.
 #pragma once
 #include <algorithm>
+#include <array>
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
+#include <utility>
 
 #include <tbb/blocked_range.h>
 #include "parallel.hpp"
@@ -68,13 +71,49 @@ struct evaluator {
     static constexpr std::size_t N = E::lanes < 4 ? 4 : E::lanes;
     static constexpr std::size_t inner = P.size[P.groups - 1];
     static constexpr std::size_t rows = E::size == 0 ? 0 : E::size / inner;
-    // Inner blocks are whole multiples of N so block edges never move the tail.
+
+    using cursor_type = decltype(std::declval<const E&>().template cursor<R, M, P>(std::declval<const outer_index<R>&>()));
+
+    // A leaf read with a large step along the innermost loop (a transposed operand inside an
+    // element-wise tree) costs a cache line per element; walking whole rows, a line comes back
+    // only a row later, long evicted (and with power-of-two row sizes all those lines fall in one
+    // L1 set). Such trees run in tiles of tile_rows rows × block elements: one cursor per row,
+    // and inside the tile strips one cache line wide go down the rows, so the strided leaf reads
+    // a small block of its source, each line reused from L1 by the neighbouring rows, while the
+    // other operands and the destination still move whole lines (f32 [4096,4096]
+    // exp(transpose(a)) + b: docs/performance.md, "Data movement"). Only the order of the work
+    // changes: every element is computed as untiled, full vector or tail by its place in its row.
+    static constexpr bool tiled = [] {
+        if constexpr (!std::is_default_constructible_v<cursor_type> || !std::is_copy_assignable_v<cursor_type>) {
+            return false;
+        } else {
+            if (P.groups < 2 || P.rep[P.groups - 1] < 0) return false;
+            for (const auto& v : E::template leaf_strides<R, M>()) {
+                auto s = v.stride[static_cast<std::size_t>(P.rep[P.groups - 1])];
+                if (s > 16 || s < -16) return true;
+            }
+            return false;
+        }
+    }();
+    // Rows per tile: measured on the case above (1 thread), 16 rows: 52 ms, 64: 29, 128: 21,
+    // 256: 19.5, 512: 19; longer runs down the strided source let the prefetchers follow it.
+    // Capped by the cursors' stack space (16 KiB) and by the rows there are.
+    static constexpr std::size_t tile_rows = std::max<std::size_t>(1, std::min({std::size_t{256}, 16384 / sizeof(cursor_type), rows}));
+    static constexpr std::size_t tile_block = 256;
+    // Strip width: whole vectors, at least one 64-byte line of the destination.
+    static constexpr std::size_t strip = N * std::max<std::size_t>(1, 64 / (N * sizeof(S)));
+
+    // Inner blocks are whole multiples of N (tiled: of the strip) so block edges never move the tail.
     static constexpr std::size_t block = [] {
-        std::size_t want = static_cast<std::size_t>(task_work / (E::cost > 1 ? E::cost : 1));
-        want = (want + N - 1) / N * N;
+        std::size_t want = tiled ? tile_block : static_cast<std::size_t>(task_work / (E::cost > 1 ? E::cost : 1));
+        std::size_t unit = tiled ? strip : N;
+        want = (want + unit - 1) / unit * unit;
         return inner < want ? inner : want;
     }();
     static constexpr std::size_t blocks_per_row = block == 0 ? 0 : (inner + block - 1) / block;
+    // Work items: (row, block) pairs untiled, (group of tile_rows rows, block) tiles when tiled.
+    static constexpr std::size_t row_groups = tiled ? (rows + tile_rows - 1) / tile_rows : rows;
+    static constexpr std::size_t chunks = row_groups * blocks_per_row;
 
     static outer_index<R> outer_of(std::size_t row) {
         outer_index<R> o{};
@@ -87,25 +126,47 @@ struct evaluator {
 
     static constexpr bool stream = can_stream<S, N> && E::size * sizeof(S) >= stream_threshold_bytes;
 
-    // Chunks [c0, c1) of (row, block) pairs.
-    static void run(S* dst, const E& e, std::size_t c0, std::size_t c1) {
+    // Elements [i, end) of one row.
+    static void run_block(S* d, const cursor_type& cur, std::size_t i, std::size_t end, [[maybe_unused]] bool streamed) {
         using C = compute_t<S>;
-        std::size_t c = c0;
-        while (c < c1) {
-            std::size_t row = c / blocks_per_row;
-            auto outer = outer_of(row);
-            auto cur = e.template cursor<R, M, P>(outer);
-            S* d = dst + row_offset<R, P>(dst_view, outer);
-            [[maybe_unused]] const bool streamed = stream && reinterpret_cast<std::uintptr_t>(d) % 32 == 0;
-            for (; c < c1 && c / blocks_per_row == row; ++c) {
-                std::size_t i = (c % blocks_per_row) * block;
-                std::size_t end = std::min(inner, i + block);
-                if constexpr (stream)
-                    if (streamed)
-                        for (; i + N <= end; i += N) stream_vec<S, N>(d + i, cur.template load<N>(i));
-                for (; i + N <= end; i += N) store_vec<S, N>(d + i, cur.template load<N>(i));
-                if (i < end) store_vec_partial<S, N>(d + i, cur.template load_partial<N>(i, end - i), end - i);
-                static_assert(std::is_same_v<decltype(cur.template load<N>(0)), vec<C, N>>);
+        if constexpr (stream)
+            if (streamed)
+                for (; i + N <= end; i += N) stream_vec<S, N>(d + i, cur.template load<N>(i));
+        for (; i + N <= end; i += N) store_vec<S, N>(d + i, cur.template load<N>(i));
+        if (i < end) store_vec_partial<S, N>(d + i, cur.template load_partial<N>(i, end - i), end - i);
+        static_assert(std::is_same_v<decltype(cur.template load<N>(0)), vec<C, N>>);
+    }
+
+    // Work items [c0, c1): item c is block (c % blocks_per_row) of row (group) c / blocks_per_row.
+    static void run(S* dst, const E& e, std::size_t c0, std::size_t c1) {
+        if constexpr (tiled) {
+            std::array<cursor_type, tile_rows> cur;
+            std::array<S*, tile_rows> d;
+            std::array<bool, tile_rows> streamed;
+            for (std::size_t c = c0; c < c1; ++c) {
+                const std::size_t r0 = c / blocks_per_row * tile_rows, nr = std::min(tile_rows, rows - r0);
+                const std::size_t i0 = c % blocks_per_row * block, i1 = std::min(inner, i0 + block);
+                for (std::size_t r = 0; r < nr; ++r) {
+                    auto outer = outer_of(r0 + r);
+                    cur[r] = e.template cursor<R, M, P>(outer);
+                    d[r] = dst + row_offset<R, P>(dst_view, outer);
+                    streamed[r] = stream && reinterpret_cast<std::uintptr_t>(d[r]) % 32 == 0;
+                }
+                for (std::size_t i = i0; i < i1; i += strip)
+                    for (std::size_t r = 0; r < nr; ++r) run_block(d[r], cur[r], i, std::min(i1, i + strip), streamed[r]);
+            }
+        } else {
+            std::size_t c = c0;
+            while (c < c1) {
+                const std::size_t row = c / blocks_per_row;
+                auto outer = outer_of(row);
+                auto cur = e.template cursor<R, M, P>(outer);
+                S* d = dst + row_offset<R, P>(dst_view, outer);
+                const bool streamed = stream && reinterpret_cast<std::uintptr_t>(d) % 32 == 0;
+                for (; c < c1 && c / blocks_per_row == row; ++c) {
+                    const std::size_t i = c % blocks_per_row * block;
+                    run_block(d, cur, i, std::min(inner, i + block), streamed);
+                }
             }
         }
         if constexpr (stream) stream_fence(); // order the streamed stores before the task ends
@@ -144,7 +205,7 @@ struct evaluator {
                 rest /= P.size[k];
             }
             auto cur = e.template cursor<R, M, P>(o);
-            transpose_2d<S>(cur.p, ss, dst + row_offset<R, P>(dst_view, o), ds, nt, inner);
+            transpose_2d<S>(cur.p, ss, dst + row_offset<R, P>(dst_view, o), ds, nt, inner, E::size * sizeof(S) >= stream_threshold_bytes);
         }
     }
 
@@ -152,7 +213,6 @@ struct evaluator {
         if constexpr (transposed_group >= 0 && E::size != 0) {
             apply_transpose(dst, e);
         } else if constexpr (E::size != 0) {
-            constexpr std::size_t chunks = rows * blocks_per_row;
             if constexpr (E::cost * static_cast<double>(E::size) >= parallel_threshold && chunks > 1) {
                 run_parallel(tbb::blocked_range<std::size_t>(0, chunks),
                                   [&](const tbb::blocked_range<std::size_t>& r) { run(dst, e, r.begin(), r.end()); });

@@ -19,6 +19,10 @@
 //      unique, in range, not index_vector_dim, same count and sizes
 //   C9 start_indices has an integer element type
 #pragma once
+#include <algorithm>
+#include <cstdint>
+#include <type_traits>
+
 #include <tbb/blocked_range.h>
 #include "../eval/parallel.hpp"
 
@@ -130,9 +134,28 @@ struct gather_plan {
     }();
 };
 
+// Copy n elements to dst with non-temporal stores (no read-for-ownership of the destination)
+// where dst is 32-byte aligned and the run whole 32-byte units; a plain copy otherwise.
+template<class T>
+inline void stream_copy(const T* src, T* dst, std::size_t n) {
+#if defined(__AVX__)
+    if constexpr (std::is_trivially_copyable_v<T>) {
+        const std::size_t bytes = n * sizeof(T);
+        if (bytes % 32 == 0 && reinterpret_cast<std::uintptr_t>(dst) % 32 == 0) {
+            auto* d = reinterpret_cast<__m256i*>(dst);
+            const auto* s = reinterpret_cast<const __m256i*>(src);
+            for (std::size_t k = 0; k < bytes / 32; ++k) _mm256_stream_si256(d + k, _mm256_loadu_si256(s + k));
+            return;
+        }
+    }
+#endif
+    std::copy(src, src + n, dst);
+}
+
 // Copy a box of `ext` elements: dst[sum i_d * ds[d]] = src[sum i_d * ss[d]], contiguous runs
-// along the last dimension when both strides there are 1.
-template<class T, std::size_t R>
+// along the last dimension when both strides there are 1 (streamed with Stream; the caller
+// fences).
+template<class T, std::size_t R, bool Stream = false>
 void strided_box_copy(const T* src, const std::array<std::ptrdiff_t, R>& ss, T* dst, const std::array<std::ptrdiff_t, R>& ds,
                       const extents_t<R>& ext) {
     if constexpr (R == 0) {
@@ -154,7 +177,8 @@ void strided_box_copy(const T* src, const std::array<std::ptrdiff_t, R>& ss, T* 
             const T* s = src + so;
             T* t = dst + dof;
             if (ss[R - 1] == 1 && ds[R - 1] == 1) {
-                std::copy(s, s + run, t);
+                if constexpr (Stream) stream_copy(s, t, run);
+                else std::copy(s, s + run, t);
             } else {
                 for (std::size_t i = 0; i < run; ++i) t[static_cast<std::ptrdiff_t>(i) * ds[R - 1]] = s[static_cast<std::ptrdiff_t>(i) * ss[R - 1]];
             }
@@ -199,6 +223,9 @@ auto gather(X&& operand, I&& start_indices) {
         constexpr auto op_strides = row_major_strides(NX::extents);
         constexpr auto idx_strides = row_major_strides(NI::extents);
         constexpr std::size_t batches = product(P::batch_extents);
+        // A result too large for the caches (the element-wise threshold) is written with
+        // non-temporal stores: [65536,64] f32 gathered into [2^20,64] (docs/performance.md).
+        constexpr bool stream = product(P::out_extents) * sizeof(T) >= detail::stream_threshold_bytes;
         auto one = [&](std::size_t b) {
             auto bi = unflatten(b, P::batch_extents);
             std::ptrdiff_t ibase = 0, obase = 0;
@@ -221,14 +248,18 @@ auto gather(X&& operand, I&& start_indices) {
                 while (P::batch_src[pos] != id) ++pos;
                 src += static_cast<std::ptrdiff_t>(bi[pos]) * op_strides[od];
             }
-            detail::strided_box_copy<T, Ro>(op.data() + src, op_strides, out.data() + obase, P::slice_out_stride, P::slice_extents);
+            detail::strided_box_copy<T, Ro, stream>(op.data() + src, op_strides, out.data() + obase, P::slice_out_stride, P::slice_extents);
         };
-        if constexpr (P::out_extents.size() >= 0 && product(P::out_extents) >= detail::gather_parallel_elements && batches > 1) {
-            detail::run_parallel(tbb::blocked_range<std::size_t>(0, batches), [&](const tbb::blocked_range<std::size_t>& r) {
-                for (std::size_t b = r.begin(); b != r.end(); ++b) one(b);
-            });
+        auto some = [&](std::size_t b0, std::size_t b1) {
+            for (std::size_t b = b0; b != b1; ++b) one(b);
+#if defined(__AVX__)
+            if constexpr (stream) _mm_sfence(); // order the streamed stores before the task ends
+#endif
+        };
+        if constexpr (product(P::out_extents) >= detail::gather_parallel_elements && batches > 1) {
+            detail::run_parallel(tbb::blocked_range<std::size_t>(0, batches), [&](const tbb::blocked_range<std::size_t>& r) { some(r.begin(), r.end()); });
         } else {
-            for (std::size_t b = 0; b < batches; ++b) one(b);
+            some(0, batches);
         }
         return out;
     }

@@ -52,7 +52,15 @@ struct pad_cursor {
         std::array<C, N> out;
         out.fill(v);
         auto vals = to_lanes(c.template load_partial<N>(static_cast<std::size_t>(j0), static_cast<std::size_t>(j1 - j0)));
-        for (std::int64_t j = j0; j < j1; ++j) out[static_cast<std::size_t>(Lo + j * S - i)] = vals[static_cast<std::size_t>(j - j0)];
+        // Lane by lane (a loop over operand indices makes GCC 12 warn of out-of-range iterations
+        // it cannot rule out): lane k holds operand element (i + k - Lo) / S when that divides.
+        for (std::size_t k = 0; k < N && k < cnt; ++k) {
+            const std::int64_t q = i + static_cast<std::int64_t>(k) - Lo;
+            if (q < 0 || q % S != 0) continue;
+            const std::int64_t j = q / S;
+            if (j >= j1) break;
+            out[k] = vals[static_cast<std::size_t>(j - j0)];
+        }
         return vec<C, N>::from_lanes(out.data());
     }
     template<std::size_t N> vec<C, N> load(std::size_t i) const {

@@ -10,6 +10,11 @@
 // are applied one at a time, window after window in row-major order of the scatter (batch) index,
 // and within a window in row-major window order, so any computation, commutative or not, gives a
 // deterministic result. indices_are_sorted and unique_indices are hints only.
+// Large scatters split the operand's dimension 0 between threads: each thread walks every window
+// in that order and applies the elements that land in its rows, so every element receives its
+// updates in the sequential order and the result is the same for any thread count (the
+// computation is then called from several threads at once, on different elements). Updates that
+// are arrays are read in place; an rvalue operand tensor is updated in place.
 // Rules:
 //   C1 rank(updates) = |update_window_dims| + number of scatter (batch) dimensions of indices
 //   C2 update_window_dims sorted, unique, in range of the updates
@@ -22,7 +27,11 @@
 //   C9 updates have the operands' element types; the computation returns them
 //   C10 input_batching_dims / scatter_indices_batching_dims pair up dimensions of equal size
 #pragma once
+#include <algorithm>
 #include <tuple>
+
+#include <tbb/global_control.h>
+#include <tbb/task_arena.h>
 
 #include "gather.hpp"
 
@@ -135,9 +144,13 @@ template<class X> decltype(auto) evaluated(X&& x) {
 template<class T> struct is_tuple : std::false_type {};
 template<class... T> struct is_tuple<std::tuple<T...>> : std::true_type {};
 
+// Work (window elements × windows) above which the operand's rows are split between threads.
+inline constexpr std::size_t scatter_parallel_elements = 1 << 16;
+
 template<scatter_dims S, class Ops, class I, class Ups, class F>
 auto scatter_impl(Ops ops, const I& indices, const Ups& ups, F&& f) {
-    // ops: tuple of owning result tensors (copies of the operands); ups: tuple of evaluated updates.
+    // ops: tuple of owning result tensors (copies of the operands); ups: tuple of evaluated updates
+    // (references to the caller's arrays where they already were arrays).
     using O0 = std::remove_cvref_t<std::tuple_element_t<0, Ops>>;
     using U0 = std::remove_cvref_t<std::tuple_element_t<0, Ups>>;
     using P = scatter_plan<S, O0::rank, O0::extents, I::rank, I::extents, U0::rank, U0::extents>;
@@ -146,48 +159,97 @@ auto scatter_impl(Ops ops, const I& indices, const Ups& ups, F&& f) {
     constexpr auto idx_strides = row_major_strides(I::extents);
     constexpr auto up_strides = row_major_strides(U0::extents);
     constexpr std::size_t n = std::tuple_size_v<Ops>;
-    constexpr std::size_t window_elems = product(P::window);
     constexpr std::size_t batches = product(P::batch_extents);
-    for (std::size_t b = 0; b < batches; ++b) {
-        auto bi = unflatten(b, P::batch_extents);
-        std::ptrdiff_t ibase = 0, ubase = 0;
-        for (std::size_t k = 0; k < P::batch_rank; ++k) {
-            ibase += static_cast<std::ptrdiff_t>(bi[k]) * idx_strides[P::batch_src[k]];
-            ubase += static_cast<std::ptrdiff_t>(bi[k]) * up_strides[P::batch_pos[k]];
-        }
-        std::array<std::int64_t, Ro> start{};
-        for (std::size_t k = 0; k < S.scatter_dims_to_operand_dims.size(); ++k) {
-            std::ptrdiff_t at = ibase + (P::ivd < I::rank ? static_cast<std::ptrdiff_t>(k) * idx_strides[P::ivd < I::rank ? P::ivd : 0] : 0);
-            start[static_cast<std::size_t>(S.scatter_dims_to_operand_dims[k])] = start_value(indices.data()[at]);
-        }
-        for (std::size_t k = 0; k < S.input_batching_dims.size(); ++k) {
-            std::size_t pos = 0;
-            while (P::batch_src[pos] != static_cast<std::size_t>(S.scatter_indices_batching_dims[k])) ++pos;
-            start[static_cast<std::size_t>(S.input_batching_dims[k])] = static_cast<std::int64_t>(bi[pos]);
-        }
-        bool inside = true;
-        for (std::size_t d = 0; d < Ro; ++d)
-            if (start[d] < 0 || start[d] > static_cast<std::int64_t>(O0::extents[d] - P::window[d])) inside = false;
-        if (!inside) continue; // the whole window is skipped
-        std::ptrdiff_t obase = 0;
-        for (std::size_t d = 0; d < Ro; ++d) obase += static_cast<std::ptrdiff_t>(start[d]) * op_strides[d];
-        for (std::size_t w = 0; w < window_elems; ++w) {
-            auto wi = unflatten(w, P::window);
-            std::ptrdiff_t oo = obase, uo = ubase;
-            for (std::size_t d = 0; d < Ro; ++d) {
-                oo += static_cast<std::ptrdiff_t>(wi[d]) * op_strides[d];
-                uo += static_cast<std::ptrdiff_t>(wi[d]) * P::window_update_stride[d];
+    // A window is walked as rows along the operand's last dimension (contiguous there); the rows
+    // are the window's other dimensions, row-major: the spec's window order.
+    constexpr std::size_t Rw = Ro == 0 ? 0 : Ro - 1;
+    constexpr std::size_t run = Ro == 0 ? 1 : P::window[Ro - 1];
+    constexpr std::ptrdiff_t ustep = Ro == 0 ? 0 : P::window_update_stride[Ro - 1];
+    constexpr extents_t<Rw> wrow_extents = [] {
+        extents_t<Rw> e{};
+        for (std::size_t d = 0; d < Rw; ++d) e[d] = P::window[d];
+        return e;
+    }();
+    constexpr std::size_t wrows = product(wrow_extents);
+    constexpr std::size_t rows0 = Ro == 0 ? 1 : O0::extents[0];
+
+    // Elements [k0, k1) of one window row: operand offset oo, update offset uo.
+    auto apply_run = [&](std::ptrdiff_t oo, std::ptrdiff_t uo, std::size_t k0, std::size_t k1) {
+        if constexpr (n == 1) {
+            auto* dst = std::get<0>(ops).data() + oo;
+            const auto* up = std::get<0>(ups).data() + uo;
+            for (std::size_t k = k0; k < k1; ++k) dst[k] = f(dst[k], up[static_cast<std::ptrdiff_t>(k) * ustep]);
+        } else {
+            for (std::size_t k = k0; k < k1; ++k) {
+                const std::ptrdiff_t o = oo + static_cast<std::ptrdiff_t>(k), u = uo + static_cast<std::ptrdiff_t>(k) * ustep;
+                [&]<std::size_t... K>(std::index_sequence<K...>) {
+                    auto r = f(std::get<K>(ops).data()[o]..., std::get<K>(ups).data()[u]...);
+                    ((std::get<K>(ops).data()[o] = std::get<K>(r)), ...);
+                }(std::make_index_sequence<n>{});
             }
-            [&]<std::size_t... K>(std::index_sequence<K...>) {
-                if constexpr (n == 1) {
-                    auto& dst = std::get<0>(ops).data()[oo];
-                    dst = f(dst, std::get<0>(ups).data()[uo]);
-                } else {
-                    auto r = f(std::get<K>(ops).data()[oo]..., std::get<K>(ups).data()[uo]...);
-                    ((std::get<K>(ops).data()[oo] = std::get<K>(r)), ...);
-                }
-            }(std::make_index_sequence<n>{});
         }
+    };
+    // Every window in order, but only its elements in operand rows [lo, hi) of dimension 0: split
+    // into row ranges, each element still receives its updates in the sequential order.
+    auto apply_rows = [&](std::size_t lo, std::size_t hi) {
+        for (std::size_t b = 0; b < batches; ++b) {
+            auto bi = unflatten(b, P::batch_extents);
+            std::ptrdiff_t ibase = 0, ubase = 0;
+            for (std::size_t k = 0; k < P::batch_rank; ++k) {
+                ibase += static_cast<std::ptrdiff_t>(bi[k]) * idx_strides[P::batch_src[k]];
+                ubase += static_cast<std::ptrdiff_t>(bi[k]) * up_strides[P::batch_pos[k]];
+            }
+            std::array<std::int64_t, Ro> start{};
+            for (std::size_t k = 0; k < S.scatter_dims_to_operand_dims.size(); ++k) {
+                std::ptrdiff_t at = ibase + (P::ivd < I::rank ? static_cast<std::ptrdiff_t>(k) * idx_strides[P::ivd < I::rank ? P::ivd : 0] : 0);
+                start[static_cast<std::size_t>(S.scatter_dims_to_operand_dims[k])] = start_value(indices.data()[at]);
+            }
+            for (std::size_t k = 0; k < S.input_batching_dims.size(); ++k) {
+                std::size_t pos = 0;
+                while (P::batch_src[pos] != static_cast<std::size_t>(S.scatter_indices_batching_dims[k])) ++pos;
+                start[static_cast<std::size_t>(S.input_batching_dims[k])] = static_cast<std::int64_t>(bi[pos]);
+            }
+            bool inside = true;
+            for (std::size_t d = 0; d < Ro; ++d)
+                if (start[d] < 0 || start[d] > static_cast<std::int64_t>(O0::extents[d] - P::window[d])) inside = false;
+            if (!inside) continue; // the whole window is skipped
+            std::size_t s0 = 0, w0 = 1; // the window's rows along dimension 0
+            if constexpr (Ro > 0) {
+                s0 = static_cast<std::size_t>(start[0]);
+                w0 = P::window[0];
+            }
+            if (s0 >= hi || s0 + w0 <= lo) continue;
+            std::ptrdiff_t obase = 0;
+            for (std::size_t d = 0; d < Ro; ++d) obase += static_cast<std::ptrdiff_t>(start[d]) * op_strides[d];
+            for (std::size_t w = 0; w < wrows; ++w) {
+                auto wi = unflatten(w, wrow_extents);
+                std::ptrdiff_t oo = obase, uo = ubase;
+                for (std::size_t d = 0; d < Rw; ++d) {
+                    oo += static_cast<std::ptrdiff_t>(wi[d]) * op_strides[d];
+                    uo += static_cast<std::ptrdiff_t>(wi[d]) * P::window_update_stride[d];
+                }
+                if constexpr (Ro == 1) { // the run itself lies along dimension 0
+                    apply_run(oo, uo, std::max(s0, lo) - s0, std::min(s0 + run, hi) - s0);
+                } else {
+                    if constexpr (Ro > 1) {
+                        const std::size_t row = s0 + wi[0];
+                        if (row < lo || row >= hi) continue;
+                    }
+                    apply_run(oo, uo, 0, run);
+                }
+            }
+        }
+    };
+    constexpr bool parallel = batches * product(P::window) >= scatter_parallel_elements && rows0 > 1;
+    const std::size_t parts = parallel ? std::min<std::size_t>({rows0, static_cast<std::size_t>(tbb::this_task_arena::max_concurrency()),
+                                                                tbb::global_control::active_value(tbb::global_control::max_allowed_parallelism)})
+                                       : 1;
+    if (parts > 1) {
+        run_parallel(tbb::blocked_range<std::size_t>(0, parts, 1), [&](const tbb::blocked_range<std::size_t>& r) {
+            for (std::size_t p = r.begin(); p != r.end(); ++p) apply_rows(p * rows0 / parts, (p + 1) * rows0 / parts);
+        });
+    } else {
+        apply_rows(0, rows0);
     }
     return ops;
 }
@@ -199,16 +261,20 @@ auto scatter(X&& operands, I&& scatter_indices, U&& updates, F&& computation) {
     constexpr bool variadic = detail::is_tuple<std::remove_cvref_t<X>>::value;
     auto ops = [&] {
         if constexpr (variadic) return std::apply([](const auto&... o) { return std::make_tuple(tensor_type_of<decltype(o)>(o)...); }, operands);
+        else if constexpr (!std::is_lvalue_reference_v<X> && std::is_same_v<std::remove_cvref_t<X>, tensor_type_of<X>>)
+            return std::make_tuple(std::move(operands)); // an rvalue tensor is updated in place
         else return std::make_tuple(tensor_type_of<X>(operands));
     }();
+    // Updates that are arrays are read in place (a reference, no copy); expressions are evaluated.
     auto ups = [&] {
-        if constexpr (variadic) return std::apply([](const auto&... u) { return std::make_tuple(eval(u)...); }, updates);
-        else return std::make_tuple(eval(updates));
+        if constexpr (variadic)
+            return std::apply([](const auto&... u) { return std::tuple<decltype(detail::evaluated(u))...>(detail::evaluated(u)...); }, updates);
+        else return std::tuple<decltype(detail::evaluated(updates))>(detail::evaluated(updates));
     }();
     using Ops = decltype(ops);
     using Ups = decltype(ups);
     using O0 = std::tuple_element_t<0, Ops>;
-    using U0 = std::tuple_element_t<0, Ups>;
+    using U0 = std::remove_cvref_t<std::tuple_element_t<0, Ups>>;
     using NI = detail::node_t<I>;
     using P = detail::scatter_plan<S, O0::rank, O0::extents, NI::rank, NI::extents, U0::rank, U0::extents>;
     using XT = O0;
@@ -225,9 +291,9 @@ auto scatter(X&& operands, I&& scatter_indices, U&& updates, F&& computation) {
                   "xlet::scatter [C7]: update batch sizes must equal the indices' batch sizes and window sizes must fit the operand");
     static_assert(diag::got<is_integer<typename NI::value_type>, IT>::value, "xlet::scatter [C8]: scatter_indices must have an integer element type");
     constexpr bool types_ok = std::tuple_size_v<Ops> == std::tuple_size_v<Ups> && [&]<std::size_t... K>(std::index_sequence<K...>) {
-        return (std::is_same_v<typename std::tuple_element_t<K, Ops>::value_type, typename std::tuple_element_t<K, Ups>::value_type> && ...) &&
+        return (std::is_same_v<typename std::tuple_element_t<K, Ops>::value_type, typename std::remove_cvref_t<std::tuple_element_t<K, Ups>>::value_type> && ...) &&
                (same_extents(std::tuple_element_t<K, Ops>::extents, O0::extents) && ...) &&
-               (same_extents(std::tuple_element_t<K, Ups>::extents, U0::extents) && ...);
+               (same_extents(std::remove_cvref_t<std::tuple_element_t<K, Ups>>::extents, U0::extents) && ...);
     }(std::make_index_sequence<std::tuple_size_v<Ops>>{});
     static_assert(diag::got<types_ok, XT, UT>::value,
                   "xlet::scatter [C9]: one update per operand, of the operand's element type; operands share a shape, updates share a shape");
