@@ -25,5 +25,6 @@
 #include "ops/operators.hpp"
 #include "ops/select.hpp"
 #include "ops/select_and_scatter.hpp"
+#include "ops/sort.hpp"
 #include "ops/tuple.hpp"
 #include "ops/unary.hpp"
