@@ -1,0 +1,559 @@
+// Data-movement benchmarks (issue #3): transpose, a transpose fused into an element-wise tree,
+// gather, scatter-add, pad and concatenate, each beside its peers (plain loops, memcpy of the same
+// bytes, Eigen, xtensor) in one executable, f32, at 1 and 2 threads. Every case reports the bytes
+// its kernel must move (SetBytesProcessed), so GB/s compare directly with memcpy in the same run.
+//
+// Names: BM_<case>/<impl>/threads:<t>/real_time, as in elementwise_bench. Every benchmark checks
+// its whole result once, after the timed loop, and aborts the run with a message if it is wrong.
+// Results and the command that reproduces them: docs/performance.md.
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+
+#include <xlet/ops/concatenate.hpp>
+#include <xlet/ops/gather.hpp>
+#include <xlet/ops/layout.hpp>
+#include <xlet/ops/operators.hpp>
+#include <xlet/ops/pad.hpp>
+#include <xlet/ops/scatter.hpp>
+#include <xlet/ops/unary.hpp>
+
+#if defined(XLET_BENCH_HAVE_EIGEN)
+#define XLET_BENCH_EIGEN 1
+#include <Eigen/Core>
+#include <unsupported/Eigen/CXX11/Tensor>
+#endif
+#if defined(XLET_BENCH_HAVE_XTENSOR)
+#define XLET_BENCH_XTENSOR 1
+#include <xtensor/xmanipulation.hpp>
+#include <xtensor/xmath.hpp>
+#include <xtensor/xnoalias.hpp>
+#include <xtensor/xtensor.hpp>
+#endif
+
+#include "bench_common.hpp"
+
+namespace xlet_bench {
+namespace {
+
+// ---- Shapes and the bytes each kernel must move (reads + writes, no write-allocate) -------------
+
+constexpr std::size_t n_t = 4096;          // transpose and fused cases: [4096,4096]
+constexpr std::size_t n_tt = n_t * n_t;
+constexpr std::size_t g_rows = 65536;      // gather/scatter table [65536,64]
+constexpr std::size_t g_cols = 64;
+constexpr std::size_t g_n = std::size_t{1} << 20; // 1 Mi rows gathered / scattered
+constexpr std::size_t p_n = 2048;          // pad and concatenate operands: [2048,2048]
+constexpr std::size_t p_lo = 8, p_hi = 8;  // edge padding on both dimensions
+constexpr std::size_t p_out = p_n + p_lo + p_hi;
+constexpr float pad_value = -1.0f;
+
+constexpr std::int64_t B(std::size_t n) { return static_cast<std::int64_t>(n); }
+constexpr std::int64_t bytes_transpose = 8 * B(n_tt);              // a in, y out
+constexpr std::int64_t bytes_fused = 12 * B(n_tt);                 // a, b in, y out
+// Gather: the indices, each gathered row read once and written once.
+constexpr std::int64_t bytes_gather = 4 * B(g_n) + 8 * B(g_n * g_cols);
+// Scatter: operand read and result written once, the indices and the updates read once.
+constexpr std::int64_t bytes_scatter = 8 * B(g_rows * g_cols) + 4 * B(g_n) + 4 * B(g_n * g_cols);
+constexpr std::int64_t bytes_pad = 4 * B(p_n * p_n) + 4 * B(p_out * p_out);
+constexpr std::int64_t bytes_concat = 16 * B(p_n * p_n);            // two operands in, one result out
+
+// ---- Data and checks ---------------------------------------------------------------------------
+
+inline float in_a(std::size_t i) { return gen(i, 11, -4.0f, 4.0f); } // exp stays in [0.018, 55]
+inline float in_b(std::size_t i) { return gen(i, 12, 0.5f, 2.0f); }
+inline std::int32_t in_idx(std::size_t i) { return static_cast<std::int32_t>(mix(i, 13) % g_rows); }
+
+// The whole result against its definition; a wrong kernel stops the run instead of posting a number.
+template<class Got, class Want>
+void verify(const char* what, std::size_t n, Got got, Want want, float rel_tol = 0.0f) {
+    for (std::size_t i = 0; i < n; ++i) {
+        float g = got(i), w = want(i);
+        if (!(g == w || std::fabs(g - w) <= rel_tol * std::fabs(w))) {
+            std::fprintf(stderr, "layout_bench: %s: wrong result at flat index %zu: got %.9g, want %.9g\n", what, i, double(g), double(w));
+            std::abort();
+        }
+    }
+}
+constexpr float exp_tol = 4e-6f; // exp implementations differ by an ulp or two
+
+// Transposed element of the [n_t,n_t] result: y[i][j] = a[j][i].
+inline std::size_t tr(std::size_t i) { return (i % n_t) * n_t + i / n_t; }
+template<class P> void verify_transpose(const char* what, const P* y, const float* a) {
+    verify(what, n_tt, [&](std::size_t i) { return y[i]; }, [&](std::size_t i) { return a[tr(i)]; });
+}
+template<class P> void verify_fused(const char* what, const P* y, const float* a, const float* b) {
+    verify(what, n_tt, [&](std::size_t i) { return y[i]; }, [&](std::size_t i) { return std::exp(a[tr(i)]) + b[i]; }, exp_tol);
+}
+
+// memcpy of `bytes`, split in equal parts over the threads TBB allows when threads > 1.
+void copy_bytes(void* dst, const void* src, std::size_t bytes, int threads) {
+    if (threads == 1) {
+        std::memcpy(dst, src, bytes);
+        return;
+    }
+    constexpr std::size_t line = 64;
+    static_parallel(bytes / line, [&](std::size_t l0, std::size_t l1) {
+        std::size_t end = l1 == bytes / line ? bytes : l1 * line;
+        std::memcpy(static_cast<char*>(dst) + l0 * line, static_cast<const char*>(src) + l0 * line, end - l0 * line);
+    });
+}
+// A range [0, n) run whole (1 thread) or split statically (2 threads).
+template<class F> void split(int threads, std::size_t n, F f) {
+    if (threads == 1) f(std::size_t{0}, n);
+    else static_parallel(n, f);
+}
+
+// memcpy of n floats: the bandwidth reference each case is compared with.
+template<std::int64_t Bytes> void BM_memcpy(benchmark::State& st, int threads) {
+    tbb_threads tc(threads);
+    constexpr std::size_t n = static_cast<std::size_t>(Bytes) / 8; // Bytes counts the read and the write
+    auto src = make_buffer(n), dst = make_buffer(n);
+    fill(src.get(), n, in_b);
+    for (auto _ : st) {
+        copy_bytes(dst.get(), src.get(), n * sizeof(float), threads);
+        benchmark::ClobberMemory();
+    }
+    verify("memcpy", n, [&](std::size_t i) { return dst[i]; }, [&](std::size_t i) { return src[i]; });
+    set_bytes(st, Bytes);
+}
+
+// ======================= transpose of [4096,4096] ================================================
+
+using mat_t = xlet::f32<n_t, n_t>;
+
+void BM_transpose_xlet(benchmark::State& st, int threads) {
+    tbb_threads tc(threads);
+    auto a = std::make_unique<mat_t>(), y = std::make_unique<mat_t>();
+    fill(a->data(), n_tt, in_a);
+    for (auto _ : st) {
+        *y = xlet::transpose(*a, xlet::dims<1, 0>);
+        benchmark::ClobberMemory();
+    }
+    verify_transpose("transpose/xlet", y->data(), a->data());
+    set_bytes(st, bytes_transpose);
+}
+
+// Naive: contiguous writes, strided reads, rows split statically over the threads.
+void BM_transpose_loop(benchmark::State& st, int threads) {
+    tbb_threads tc(threads);
+    auto a = make_buffer(n_tt), y = make_buffer(n_tt);
+    fill(a.get(), n_tt, in_a);
+    for (auto _ : st) {
+        split(threads, n_t, [&](std::size_t r0, std::size_t r1) {
+            for (std::size_t i = r0; i < r1; ++i)
+                for (std::size_t j = 0; j < n_t; ++j) y[i * n_t + j] = a[j * n_t + i];
+        });
+        benchmark::ClobberMemory();
+    }
+    verify_transpose("transpose/loop", y.get(), a.get());
+    set_bytes(st, bytes_transpose);
+}
+
+#if XLET_BENCH_EIGEN
+using etensor2 = Eigen::Tensor<float, 2, Eigen::RowMajor>;
+using ematrix = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+constexpr auto EN = static_cast<Eigen::Index>(n_t);
+const Eigen::array<int, 2> swap_dims{1, 0};
+
+void BM_transpose_eigen(benchmark::State& st, int threads) {
+    etensor2 a(EN, EN), y(EN, EN);
+    fill(a.data(), n_tt, in_a);
+    y.setZero();
+    eigen_run(st, threads, [&](const auto& dev) { y.device(dev) = a.shuffle(swap_dims); });
+    verify_transpose("transpose/eigen", y.data(), a.data());
+    set_bytes(st, bytes_transpose);
+}
+
+// Eigen::Matrix has no threaded transpose: one thread.
+void BM_transpose_eigen_matrix(benchmark::State& st, int) {
+    ematrix a(EN, EN), y(EN, EN);
+    fill(a.data(), n_tt, in_a);
+    y.setZero();
+    for (auto _ : st) {
+        y = a.transpose();
+        benchmark::ClobberMemory();
+    }
+    verify_transpose("transpose/eigen_matrix", y.data(), a.data());
+    set_bytes(st, bytes_transpose);
+}
+#endif
+
+#if XLET_BENCH_XTENSOR
+using xtensor2 = xt::xtensor<float, 2>;
+
+void BM_transpose_xtensor(benchmark::State& st, int) {
+    xtensor2 a = xt::empty<float>({n_t, n_t}), y = xt::zeros<float>({n_t, n_t});
+    fill(a.data(), n_tt, in_a);
+    for (auto _ : st) {
+        xt::noalias(y) = xt::transpose(a);
+        benchmark::ClobberMemory();
+    }
+    verify_transpose("transpose/xtensor", y.data(), a.data());
+    set_bytes(st, bytes_transpose);
+}
+#endif
+
+// ======================= y = exp(transpose(a)) + b ===============================================
+
+void BM_fused_xlet(benchmark::State& st, int threads) {
+    tbb_threads tc(threads);
+    auto a = std::make_unique<mat_t>(), b = std::make_unique<mat_t>(), y = std::make_unique<mat_t>();
+    fill(a->data(), n_tt, in_a);
+    fill(b->data(), n_tt, in_b);
+    for (auto _ : st) {
+        *y = xlet::exp(xlet::transpose(*a, xlet::dims<1, 0>)) + *b;
+        benchmark::ClobberMemory();
+    }
+    verify_fused("fused/xlet", y->data(), a->data(), b->data());
+    set_bytes(st, bytes_fused);
+}
+
+// The same in two passes: the transpose materialised, then exp + add.
+void BM_fused_xlet_two_pass(benchmark::State& st, int threads) {
+    tbb_threads tc(threads);
+    auto a = std::make_unique<mat_t>(), b = std::make_unique<mat_t>(), t = std::make_unique<mat_t>(), y = std::make_unique<mat_t>();
+    fill(a->data(), n_tt, in_a);
+    fill(b->data(), n_tt, in_b);
+    for (auto _ : st) {
+        *t = xlet::transpose(*a, xlet::dims<1, 0>);
+        *y = xlet::exp(*t) + *b;
+        benchmark::ClobberMemory();
+    }
+    verify_fused("fused/xlet_two_pass", y->data(), a->data(), b->data());
+    set_bytes(st, bytes_fused);
+}
+
+// Naive hand loop (std::exp does not vectorise without -ffast-math).
+void BM_fused_loop(benchmark::State& st, int threads) {
+    tbb_threads tc(threads);
+    auto a = make_buffer(n_tt), b = make_buffer(n_tt), y = make_buffer(n_tt);
+    fill(a.get(), n_tt, in_a);
+    fill(b.get(), n_tt, in_b);
+    for (auto _ : st) {
+        split(threads, n_t, [&](std::size_t r0, std::size_t r1) {
+            for (std::size_t i = r0; i < r1; ++i)
+                for (std::size_t j = 0; j < n_t; ++j) y[i * n_t + j] = std::exp(a[j * n_t + i]) + b[i * n_t + j];
+        });
+        benchmark::ClobberMemory();
+    }
+    verify_fused("fused/loop", y.get(), a.get(), b.get());
+    set_bytes(st, bytes_fused);
+}
+
+#if XLET_BENCH_EIGEN
+void BM_fused_eigen(benchmark::State& st, int threads) {
+    etensor2 a(EN, EN), b(EN, EN), y(EN, EN);
+    fill(a.data(), n_tt, in_a);
+    fill(b.data(), n_tt, in_b);
+    y.setZero();
+    eigen_run(st, threads, [&](const auto& dev) { y.device(dev) = a.shuffle(swap_dims).exp() + b; });
+    verify_fused("fused/eigen", y.data(), a.data(), b.data());
+    set_bytes(st, bytes_fused);
+}
+#endif
+
+#if XLET_BENCH_XTENSOR
+void BM_fused_xtensor(benchmark::State& st, int) {
+    xtensor2 a = xt::empty<float>({n_t, n_t}), b = xt::empty<float>({n_t, n_t}), y = xt::zeros<float>({n_t, n_t});
+    fill(a.data(), n_tt, in_a);
+    fill(b.data(), n_tt, in_b);
+    for (auto _ : st) {
+        xt::noalias(y) = xt::exp(xt::transpose(a)) + b;
+        benchmark::ClobberMemory();
+    }
+    verify_fused("fused/xtensor", y.data(), a.data(), b.data());
+    set_bytes(st, bytes_fused);
+}
+#endif
+
+// ======================= gather of 1 Mi rows from [65536,64] =====================================
+// tf.gather(table, idx): offset_dims {1}, collapsed_slice_dims {0}, start_index_map {0},
+// slice_sizes {1, 64}, index_vector_dim trailing (indices s32[1048576]). Result f32[1048576,64].
+
+constexpr xlet::gather_dims gdims{
+    .offset_dims = {1}, .collapsed_slice_dims = {0}, .start_index_map = {0}, .index_vector_dim = 1, .slice_sizes = {1, g_cols}};
+using table_t = xlet::f32<g_rows, g_cols>;
+using rows_t = xlet::f32<g_n, g_cols>;
+using idx_t = xlet::s32<g_n>;
+
+void verify_gather(const char* what, const float* out, const float* table, const std::int32_t* idx) {
+    verify(what, g_n * g_cols, [&](std::size_t i) { return out[i]; },
+           [&](std::size_t i) { return table[static_cast<std::size_t>(idx[i / g_cols]) * g_cols + i % g_cols]; });
+}
+
+// xlet's gather returns a new tensor: every call allocates (and the tensor zero-fills) its 256 MiB.
+void BM_gather_xlet(benchmark::State& st, int threads) {
+    tbb_threads tc(threads);
+    auto table = std::make_unique<table_t>();
+    auto idx = std::make_unique<idx_t>();
+    auto out = std::make_unique<rows_t>();
+    fill(table->data(), g_rows * g_cols, in_b);
+    fill(idx->data(), g_n, in_idx);
+    for (auto _ : st) {
+        *out = xlet::gather<gdims>(*table, *idx);
+        benchmark::ClobberMemory();
+    }
+    verify_gather("gather/xlet", out->data(), table->data(), idx->data());
+    set_bytes(st, bytes_gather);
+}
+
+void gather_rows(float* __restrict out, const float* __restrict table, const std::int32_t* __restrict idx, std::size_t r0, std::size_t r1) {
+    for (std::size_t r = r0; r < r1; ++r) std::memcpy(out + r * g_cols, table + static_cast<std::size_t>(idx[r]) * g_cols, g_cols * sizeof(float));
+}
+
+// Hand loop, one memcpy per row, into an output allocated once (Fresh: allocated, untouched,
+// every call, as a function returning its result must).
+template<bool Fresh> void BM_gather_loop(benchmark::State& st, int threads) {
+    tbb_threads tc(threads);
+    auto table = make_buffer(g_rows * g_cols);
+    auto idx = make_buffer<std::int32_t>(g_n);
+    auto out = make_buffer(g_n * g_cols);
+    fill(table.get(), g_rows * g_cols, in_b);
+    fill(idx.get(), g_n, in_idx);
+    for (auto _ : st) {
+        if constexpr (Fresh) {
+            out.reset(static_cast<float*>(std::aligned_alloc(64, g_n * g_cols * sizeof(float))));
+            if (!out) throw std::bad_alloc();
+        }
+        split(threads, g_n, [&](std::size_t r0, std::size_t r1) { gather_rows(out.get(), table.get(), idx.get(), r0, r1); });
+        benchmark::ClobberMemory();
+    }
+    verify_gather(Fresh ? "gather/loop_fresh" : "gather/loop", out.get(), table.get(), idx.get());
+    set_bytes(st, bytes_gather);
+}
+
+// ======================= scatter-add of 1 Mi rows into [65536,64] ================================
+// update_window_dims {1}, inserted_window_dims {0}, scatter_dims_to_operand_dims {0},
+// index_vector_dim trailing; updates f32[1048576,64]. Rows repeat (16 updates a row on average):
+// the adds land in index order, as XLA's sequential semantics and the hand loop have them.
+
+constexpr xlet::scatter_dims sdims{
+    .update_window_dims = {1}, .inserted_window_dims = {0}, .scatter_dims_to_operand_dims = {0}, .index_vector_dim = 1};
+
+void scatter_add_rows(float* __restrict out, const float* __restrict up, const std::int32_t* __restrict idx, std::size_t n) {
+    for (std::size_t r = 0; r < n; ++r) {
+        auto k = idx[r];
+        if (k < 0 || static_cast<std::size_t>(k) >= g_rows) continue; // XLA skips a window out of bounds
+        float* o = out + static_cast<std::size_t>(k) * g_cols;
+        const float* u = up + r * g_cols;
+        for (std::size_t j = 0; j < g_cols; ++j) o[j] += u[j];
+    }
+}
+
+// The result the hand loop computes, made once and shared by every scatter benchmark's check.
+const float* scatter_reference(const float* table, const float* up, const std::int32_t* idx) {
+    static const buffer<> ref = [&] {
+        auto r = make_buffer(g_rows * g_cols);
+        std::memcpy(r.get(), table, g_rows * g_cols * sizeof(float));
+        scatter_add_rows(r.get(), up, idx, g_n);
+        return r;
+    }();
+    return ref.get();
+}
+template<class P> void verify_scatter(const char* what, const P* out, const float* table, const float* up, const std::int32_t* idx) {
+    const float* ref = scatter_reference(table, up, idx);
+    verify(what, g_rows * g_cols, [&](std::size_t i) { return out[i]; }, [&](std::size_t i) { return ref[i]; });
+}
+inline float in_up(std::size_t i) { return gen(i, 14, -1.0f, 1.0f); }
+
+void BM_scatter_xlet(benchmark::State& st, int threads) {
+    tbb_threads tc(threads);
+    auto table = std::make_unique<table_t>();
+    auto idx = std::make_unique<idx_t>();
+    auto up = std::make_unique<rows_t>();
+    auto out = std::make_unique<table_t>();
+    fill(table->data(), g_rows * g_cols, in_b);
+    fill(idx->data(), g_n, in_idx);
+    fill(up->data(), g_n * g_cols, in_up);
+    for (auto _ : st) {
+        *out = xlet::scatter<sdims>(*table, *idx, *up, [](auto cur, auto u) { return cur + u; });
+        benchmark::ClobberMemory();
+    }
+    verify_scatter("scatter/xlet", out->data(), table->data(), up->data(), idx->data());
+    set_bytes(st, bytes_scatter);
+}
+
+// Hand loop: copy the operand, then the adds in index order (one thread: the order is sequential).
+void BM_scatter_loop(benchmark::State& st, int) {
+    auto table = make_buffer(g_rows * g_cols), out = make_buffer(g_rows * g_cols), up = make_buffer(g_n * g_cols);
+    auto idx = make_buffer<std::int32_t>(g_n);
+    fill(table.get(), g_rows * g_cols, in_b);
+    fill(idx.get(), g_n, in_idx);
+    fill(up.get(), g_n * g_cols, in_up);
+    for (auto _ : st) {
+        std::memcpy(out.get(), table.get(), g_rows * g_cols * sizeof(float));
+        scatter_add_rows(out.get(), up.get(), idx.get(), g_n);
+        benchmark::ClobberMemory();
+    }
+    verify_scatter("scatter/loop", out.get(), table.get(), up.get(), idx.get());
+    set_bytes(st, bytes_scatter);
+}
+
+// ======================= pad [2048,2048] by 8 on every edge ======================================
+
+using sq_t = xlet::f32<p_n, p_n>;
+using padded_t = xlet::f32<p_out, p_out>;
+
+void verify_pad(const char* what, const float* y, const float* a) {
+    verify(what, p_out * p_out, [&](std::size_t i) { return y[i]; },
+           [&](std::size_t i) {
+               std::size_t r = i / p_out, c = i % p_out;
+               bool inside = r >= p_lo && r < p_lo + p_n && c >= p_lo && c < p_lo + p_n;
+               return inside ? a[(r - p_lo) * p_n + (c - p_lo)] : pad_value;
+           });
+}
+
+void BM_pad_xlet(benchmark::State& st, int threads) {
+    tbb_threads tc(threads);
+    auto a = std::make_unique<sq_t>();
+    auto y = std::make_unique<padded_t>();
+    fill(a->data(), p_n * p_n, in_a);
+    for (auto _ : st) {
+        *y = xlet::pad(*a, pad_value, xlet::dims<p_lo, p_lo>, xlet::dims<p_hi, p_hi>, xlet::dims<0, 0>);
+        benchmark::ClobberMemory();
+    }
+    verify_pad("pad/xlet", y->data(), a->data());
+    set_bytes(st, bytes_pad);
+}
+
+// Hand loop: per output row, fill the edges and memcpy the operand row.
+void BM_pad_loop(benchmark::State& st, int threads) {
+    tbb_threads tc(threads);
+    auto a = make_buffer(p_n * p_n), y = make_buffer(p_out * p_out);
+    fill(a.get(), p_n * p_n, in_a);
+    for (auto _ : st) {
+        split(threads, p_out, [&](std::size_t r0, std::size_t r1) {
+            for (std::size_t r = r0; r < r1; ++r) {
+                float* o = y.get() + r * p_out;
+                if (r < p_lo || r >= p_lo + p_n) {
+                    std::fill_n(o, p_out, pad_value);
+                    continue;
+                }
+                std::fill_n(o, p_lo, pad_value);
+                std::memcpy(o + p_lo, a.get() + (r - p_lo) * p_n, p_n * sizeof(float));
+                std::fill_n(o + p_lo + p_n, p_hi, pad_value);
+            }
+        });
+        benchmark::ClobberMemory();
+    }
+    verify_pad("pad/loop", y.get(), a.get());
+    set_bytes(st, bytes_pad);
+}
+
+// ======================= concatenate two [2048,2048] along dim 0 and dim 1 ========================
+
+template<int Dim> using cat_t = std::conditional_t<Dim == 0, xlet::f32<2 * p_n, p_n>, xlet::f32<p_n, 2 * p_n>>;
+
+template<int Dim> void verify_concat(const char* what, const float* y, const float* a, const float* b) {
+    verify(what, 2 * p_n * p_n, [&](std::size_t i) { return y[i]; },
+           [&](std::size_t i) {
+               if constexpr (Dim == 0) return i < p_n * p_n ? a[i] : b[i - p_n * p_n];
+               std::size_t r = i / (2 * p_n), c = i % (2 * p_n);
+               return c < p_n ? a[r * p_n + c] : b[r * p_n + c - p_n];
+           });
+}
+
+template<int Dim> void BM_concat_xlet(benchmark::State& st, int threads) {
+    tbb_threads tc(threads);
+    auto a = std::make_unique<sq_t>(), b = std::make_unique<sq_t>();
+    auto y = std::make_unique<cat_t<Dim>>();
+    fill(a->data(), p_n * p_n, in_a);
+    fill(b->data(), p_n * p_n, in_b);
+    for (auto _ : st) {
+        *y = xlet::concatenate<Dim>(*a, *b);
+        benchmark::ClobberMemory();
+    }
+    verify_concat<Dim>(Dim == 0 ? "concat0/xlet" : "concat1/xlet", y->data(), a->data(), b->data());
+    set_bytes(st, bytes_concat);
+}
+
+// Hand loop: memcpy of whole operands (dim 0) or of one row of each per output row (dim 1).
+template<int Dim> void BM_concat_loop(benchmark::State& st, int threads) {
+    tbb_threads tc(threads);
+    auto a = make_buffer(p_n * p_n), b = make_buffer(p_n * p_n), y = make_buffer(2 * p_n * p_n);
+    fill(a.get(), p_n * p_n, in_a);
+    fill(b.get(), p_n * p_n, in_b);
+    constexpr std::size_t row = p_n * sizeof(float);
+    for (auto _ : st) {
+        if constexpr (Dim == 0) {
+            split(threads, 2 * p_n, [&](std::size_t r0, std::size_t r1) {
+                for (std::size_t r = r0; r < r1; ++r) std::memcpy(y.get() + r * p_n, (r < p_n ? a.get() + r * p_n : b.get() + (r - p_n) * p_n), row);
+            });
+        } else {
+            split(threads, p_n, [&](std::size_t r0, std::size_t r1) {
+                for (std::size_t r = r0; r < r1; ++r) {
+                    std::memcpy(y.get() + 2 * r * p_n, a.get() + r * p_n, row);
+                    std::memcpy(y.get() + (2 * r + 1) * p_n, b.get() + r * p_n, row);
+                }
+            });
+        }
+        benchmark::ClobberMemory();
+    }
+    verify_concat<Dim>(Dim == 0 ? "concat0/loop" : "concat1/loop", y.get(), a.get(), b.get());
+    set_bytes(st, bytes_concat);
+}
+
+// ======================= registration ============================================================
+
+void register_all() {
+    // Each case: xlet at 1 and 2 threads, then its peers, then memcpy of the same bytes.
+    for (int t : {1, 2}) reg("BM_transpose/xlet", BM_transpose_xlet, t);
+    reg("BM_transpose/loop", BM_transpose_loop, 1);
+    reg("BM_transpose/loop_tbb", BM_transpose_loop, 2);
+#if XLET_BENCH_EIGEN
+    reg("BM_transpose/eigen", BM_transpose_eigen, 1, 0);
+    reg("BM_transpose/eigen_pool", BM_transpose_eigen, 2);
+    reg("BM_transpose/eigen_matrix", BM_transpose_eigen_matrix, 1);
+#endif
+#if XLET_BENCH_XTENSOR
+    reg("BM_transpose/xtensor", BM_transpose_xtensor, 1);
+#endif
+    reg("BM_transpose/memcpy", BM_memcpy<bytes_transpose>, 1);
+    reg("BM_transpose/memcpy_tbb", BM_memcpy<bytes_transpose>, 2);
+
+    for (int t : {1, 2}) reg("BM_fused/xlet", BM_fused_xlet, t);
+    for (int t : {1, 2}) reg("BM_fused/xlet_two_pass", BM_fused_xlet_two_pass, t);
+    reg("BM_fused/loop", BM_fused_loop, 1);
+    reg("BM_fused/loop_tbb", BM_fused_loop, 2);
+#if XLET_BENCH_EIGEN
+    reg("BM_fused/eigen", BM_fused_eigen, 1, 0);
+    reg("BM_fused/eigen_pool", BM_fused_eigen, 2);
+#endif
+#if XLET_BENCH_XTENSOR
+    reg("BM_fused/xtensor", BM_fused_xtensor, 1);
+#endif
+
+    for (int t : {1, 2}) reg("BM_gather/xlet", BM_gather_xlet, t);
+    reg("BM_gather/loop", BM_gather_loop<false>, 1);
+    reg("BM_gather/loop_tbb", BM_gather_loop<false>, 2);
+    reg("BM_gather/loop_fresh", BM_gather_loop<true>, 1);
+    reg("BM_gather/loop_fresh_tbb", BM_gather_loop<true>, 2);
+
+    for (int t : {1, 2}) reg("BM_scatter/xlet", BM_scatter_xlet, t);
+    reg("BM_scatter/loop", BM_scatter_loop, 1);
+
+    for (int t : {1, 2}) reg("BM_pad/xlet", BM_pad_xlet, t);
+    reg("BM_pad/loop", BM_pad_loop, 1);
+    reg("BM_pad/loop_tbb", BM_pad_loop, 2);
+    reg("BM_pad/memcpy", BM_memcpy<8 * B(p_out * p_out)>, 1);
+    reg("BM_pad/memcpy_tbb", BM_memcpy<8 * B(p_out * p_out)>, 2);
+
+    for (int t : {1, 2}) reg("BM_concat0/xlet", BM_concat_xlet<0>, t);
+    reg("BM_concat0/loop", BM_concat_loop<0>, 1);
+    reg("BM_concat0/loop_tbb", BM_concat_loop<0>, 2);
+    for (int t : {1, 2}) reg("BM_concat1/xlet", BM_concat_xlet<1>, t);
+    reg("BM_concat1/loop", BM_concat_loop<1>, 1);
+    reg("BM_concat1/loop_tbb", BM_concat_loop<1>, 2);
+    reg("BM_concat/memcpy", BM_memcpy<bytes_concat>, 1);
+    reg("BM_concat/memcpy_tbb", BM_memcpy<bytes_concat>, 2);
+}
+
+} // namespace
+} // namespace xlet_bench
+
+int main(int argc, char** argv) { return xlet_bench::bench_main(argc, argv, xlet_bench::register_all); }
