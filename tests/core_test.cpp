@@ -2,6 +2,7 @@
 #define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <sstream>
 #include <xlet/xlet.hpp>
 
@@ -86,6 +87,23 @@ TEST_CASE("storage: small tensors inline, large ones on the heap; copies are dee
     CHECK(reinterpret_cast<std::uintptr_t>(copy.data()) % 64 == 0);
     auto moved = std::move(copy);
     CHECK(moved(1023, 1023) == 4);
+}
+
+TEST_CASE("storage: default tensors are zeroed, large ones sit on 2 MiB pages, copies copy every element") {
+    // 4 MiB: huge-page aligned (and offered to transparent huge pages); 1 MiB: 64-byte aligned.
+    static_assert(detail::heap_alignment(sizeof(float) << 20) == detail::huge_page_bytes);
+    static_assert(detail::heap_alignment(sizeof(float) << 18) == 64);
+    auto big = std::make_unique<f32<1024, 1024>>();
+    CHECK(reinterpret_cast<std::uintptr_t>(big->data()) % detail::huge_page_bytes == 0);
+    CHECK(std::all_of(big->begin(), big->end(), [](float x) { return x == 0.0f; }));
+    auto mid = std::make_unique<f32<512, 512>>();
+    CHECK(reinterpret_cast<std::uintptr_t>(mid->data()) % 64 == 0);
+    CHECK(std::all_of(mid->begin(), mid->end(), [](float x) { return x == 0.0f; }));
+    for (std::size_t i = 0; i < big->size; ++i) big->data()[i] = static_cast<float>(i % 977);
+    auto copy = std::make_unique<f32<1024, 1024>>(*big); // no zero-fill first: every element copied
+    CHECK(std::equal(big->begin(), big->end(), copy->begin()));
+    auto from_expr = std::make_unique<f32<1024, 1024>>(*big + 1.0f); // evaluated into fresh storage
+    for (std::size_t i = 0; i < big->size; i += 4099) CHECK(from_expr->data()[i] == big->data()[i] + 1.0f);
 }
 
 TEST_CASE("tensor_map views user memory") {

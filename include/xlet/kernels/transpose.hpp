@@ -2,15 +2,12 @@
 // 64×64 tiles keep both sides in L1 (measured: 64 beats 32 by ~12% on 4096², docs/performance.md); inside a tile, 8×8 blocks of 4-byte elements are transposed
 // in AVX registers (unpack/shuffle/permute), other element sizes and the edges copy element by
 // element. TBB splits the tiles above a size threshold (a pure copy: any split gives the same
-// result). Outputs too large for the caches are streamed: each tile is transposed into an L1
-// buffer and leaves as whole-line non-temporal stores, which saves the read-for-ownership of the
-// destination (docs/performance.md, "Data movement").
+// result). Destination rows are written with plain stores: streaming each tile out through an
+// L1 buffer with non-temporal stores measured 5-10% slower on 4096² f32 (2026-11-24).
 #pragma once
 #include <algorithm>
 #include <cstddef>
-#include <cstdint>
 #include <cstring>
-#include <type_traits>
 
 #include <tbb/blocked_range2d.h>
 #include "../eval/parallel.hpp"
@@ -75,69 +72,10 @@ inline void transpose_tile(const T* src, std::ptrdiff_t ss, T* dst, std::ptrdiff
 inline constexpr std::size_t transpose_tile_size = 64;
 inline constexpr std::size_t transpose_parallel_elements = 1 << 16;
 
-// Element types the streamed path takes (the 8×8 AVX kernel's, with 32-byte stores).
 template<class T>
-inline constexpr bool transpose_streams =
-#if defined(__AVX__)
-    sizeof(T) == 4 && std::is_trivially_copyable_v<T>;
-#else
-    false;
-#endif
-
-// Streamed tiles: 128 destination rows × 32 elements, i.e. 32 source rows read in 512-byte runs
-// and 128-byte destination runs (two whole lines). Measured on 4096² f32 against 16..128 ×
-// 32..1024 tiles: 64×64 ran at 31 GB/s, this shape at 35-37 (2 threads, docs/performance.md).
-inline constexpr std::size_t stream_tile_t = 128, stream_tile_i = 32;
-
-// One tile through an aligned L1 buffer, then out with 32-byte non-temporal stores wherever a
-// destination row segment is 32-byte aligned and a multiple of 8 elements (plain stores
-// elsewhere). `next_rows` source rows below the tile (the next tile's) are prefetched meanwhile.
-template<class T>
-inline void transpose_tile_streamed(const T* src, std::ptrdiff_t ss, T* dst, std::ptrdiff_t ds, std::size_t t0, std::size_t t1,
-                                    std::size_t i0, std::size_t i1, std::size_t next_rows) {
-    constexpr std::size_t BT = stream_tile_t, BI = stream_tile_i;
-    alignas(64) T buf[BT * BI];
-    const std::size_t nt = t1 - t0, ni = i1 - i0;
-#if defined(__AVX__)
-    for (std::size_t k = 0; k < next_rows; ++k)
-        for (std::size_t l = 0; l < nt; l += 64 / sizeof(T))
-            _mm_prefetch(reinterpret_cast<const char*>(src + static_cast<std::ptrdiff_t>(i1 + k) * ss + static_cast<std::ptrdiff_t>(t0 + l)), _MM_HINT_T0);
-#endif
-    transpose_tile(src + static_cast<std::ptrdiff_t>(i0) * ss + static_cast<std::ptrdiff_t>(t0), ss, buf, static_cast<std::ptrdiff_t>(BI), 0, nt, 0, ni);
-    for (std::size_t t = 0; t < nt; ++t) {
-        T* out = dst + static_cast<std::ptrdiff_t>(t0 + t) * ds + static_cast<std::ptrdiff_t>(i0);
-        const T* row = buf + t * BI;
-#if defined(__AVX__)
-        if (ni % 8 == 0 && reinterpret_cast<std::uintptr_t>(out) % 32 == 0) {
-            for (std::size_t i = 0; i < ni; i += 8)
-                _mm256_stream_si256(reinterpret_cast<__m256i*>(out + i), _mm256_load_si256(reinterpret_cast<const __m256i*>(row + i)));
-            continue;
-        }
-#endif
-        std::memcpy(out, row, ni * sizeof(T));
-    }
-}
-
-// stream: write the destination with non-temporal stores (the caller decides, by output size).
-template<class T>
-void transpose_2d(const T* src, std::ptrdiff_t ss, T* dst, std::ptrdiff_t ds, std::size_t nt, std::size_t ni, bool stream = false) {
+void transpose_2d(const T* src, std::ptrdiff_t ss, T* dst, std::ptrdiff_t ds, std::size_t nt, std::size_t ni) {
     constexpr std::size_t B = transpose_tile_size;
-    stream = stream && transpose_streams<T>;
     auto run = [&](std::size_t ta, std::size_t tb, std::size_t ia, std::size_t ib) {
-        if constexpr (transpose_streams<T>) {
-            if (stream) {
-                constexpr std::size_t BT = stream_tile_t, BI = stream_tile_i;
-                for (std::size_t t = ta; t < tb; t += BT)
-                    for (std::size_t i = ia; i < ib; i += BI) {
-                        std::size_t i1 = std::min(ib, i + BI);
-                        transpose_tile_streamed(src, ss, dst, ds, t, std::min(tb, t + BT), i, i1, std::min(ib - i1, BI));
-                    }
-#if defined(__AVX__)
-                _mm_sfence(); // order this task's streamed stores before it ends
-#endif
-                return;
-            }
-        }
         for (std::size_t t = ta; t < tb; t += B)
             for (std::size_t i = ia; i < ib; i += B) transpose_tile(src, ss, dst, ds, t, std::min(tb, t + B), i, std::min(ib, i + B));
     };

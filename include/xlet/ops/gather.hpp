@@ -219,7 +219,7 @@ auto gather(X&& operand, I&& start_indices) {
             if constexpr (is_array_leaf<std::remove_cvref_t<I>>) return (start_indices);
             else return eval(start_indices);
         }();
-        typename detail::tensor_of_impl<T, P::out_extents, std::make_index_sequence<P::out_rank>>::type out;
+        typename detail::tensor_of_impl<T, P::out_extents, std::make_index_sequence<P::out_rank>>::type out(detail::no_init); // every element written below
         constexpr auto op_strides = row_major_strides(NX::extents);
         constexpr auto idx_strides = row_major_strides(NI::extents);
         constexpr std::size_t batches = product(P::batch_extents);

@@ -305,7 +305,7 @@ template<std::size_t D, class F, class... A, std::size_t... K>
 auto sort_arrays(const F& cmp, std::index_sequence<K...> ks, const A&... arrays) {
     using A0 = std::tuple_element_t<0, std::tuple<A...>>;
     using T0 = typename A0::value_type;
-    std::tuple<tensor_type_of<A>...> outs;
+    std::tuple<tensor_type_of<A>...> outs{tensor_type_of<A>(no_init)...}; // every element written below
     constexpr slice_geom g = make_slice_geom(A0::extents, D);
     if constexpr (A0::size > 0) {
         const std::tuple<const typename A::value_type*...> in{arrays.data()...};
@@ -413,9 +413,9 @@ auto top_k(X&& x) {
         constexpr std::size_t R = Rules::R;
         constexpr std::size_t k = static_cast<std::size_t>(K);
         constexpr auto OE = detail::top_k_extents<R, k>(detail::shape_of<X>::extents);
-        std::tuple<typename detail::tensor_of_impl<T, OE, std::make_index_sequence<R>>::type,
-                   typename detail::tensor_of_impl<std::int32_t, OE, std::make_index_sequence<R>>::type>
-            outs;
+        using V = typename detail::tensor_of_impl<T, OE, std::make_index_sequence<R>>::type;
+        using Ix = typename detail::tensor_of_impl<std::int32_t, OE, std::make_index_sequence<R>>::type;
+        std::tuple<V, Ix> outs{V(detail::no_init), Ix(detail::no_init)}; // every element written below
         constexpr std::size_t n = Rules::n;
         constexpr std::size_t size = product(detail::shape_of<X>::extents);
         if constexpr (k > 0 && size > 0) {
