@@ -106,6 +106,27 @@ TEST_CASE("storage: default tensors are zeroed, large ones sit on 2 MiB pages, c
     for (std::size_t i = 0; i < big->size; i += 4099) CHECK(from_expr->data()[i] == big->data()[i] + 1.0f);
 }
 
+TEST_CASE("storage: a freed large block is reused by the next array of its size, zeroed again when default-constructed") {
+    release_cached_memory();
+    CHECK(cached_memory_bytes() == 0);
+    const float* first = nullptr;
+    {
+        auto a = std::make_unique<f32<1024, 1024>>();
+        std::fill(a->begin(), a->end(), 7.0f);
+        first = a->data();
+    }
+    CHECK(cached_memory_bytes() == sizeof(float) << 20);
+    auto b = std::make_unique<f32<1024, 1024>>();
+    CHECK(b->data() == first);
+    CHECK(cached_memory_bytes() == 0);
+    CHECK(std::all_of(b->begin(), b->end(), [](float x) { return x == 0.0f; }));
+    { auto other = std::make_unique<f32<1024, 1025>>(); } // another size: cached beside, not confused
+    auto c = std::make_unique<f32<1024, 1024>>();
+    CHECK(c->data() != first);
+    release_cached_memory();
+    CHECK(cached_memory_bytes() == 0);
+}
+
 TEST_CASE("tensor_map views user memory") {
     float buf[6] = {1, 2, 3, 4, 5, 6};
     tensor_map<float, 2, 3> m(buf);

@@ -15,7 +15,11 @@
 #include "layout_common.hpp"
 
 #include <cmath>
+#include <cstring>
+#include <memory>
 #include <stdexcept>
+
+#include <tbb/global_control.h>
 
 using lt::from_ref;
 using lt::rf;
@@ -420,6 +424,40 @@ TEST_CASE("edge: pad") {
     CHECK_SAME(pad(z, c64_t(0, -1), dims<1>, dims<1>, dims<1>), arr<c64_t>({5}, {c64_t(0, -1), c64_t(1, 2), c64_t(0, -1), c64_t(3, 4), c64_t(0, -1)}));
 }
 
+TEST_CASE("edge: pad of an array materialised by rows (fill, memcpy, fill)") {
+    // Rows of >= 64 elements without interior padding take pad_node::write_into; every edge
+    // combination (grow, crop, crop past the operand, a row all padding) against the reference.
+    using M = f32<5, 70>;
+    static_assert(decltype(pad(std::declval<const M&>(), 0.0f, dims<1, 2>, dims<1, 3>, dims<0, 0>))::direct);
+    static_assert(!decltype(pad(std::declval<const M&>(), 0.0f, dims<1, 2>, dims<1, 3>, dims<0, 1>))::direct); // interior
+    static_assert(!decltype(pad(std::declval<const f32<5, 7>&>(), 0.0f, dims<1, 2>, dims<1, 3>, dims<0, 0>))::direct); // short rows
+    const M a = lt::iota_tensor<M>(1);
+    const auto ra = rf(a);
+    CHECK_SAME(pad(a, -1.0f, dims<1, 2>, dims<1, 3>, dims<0, 0>), r::pad(ra, -1.0f, {1, 2}, {1, 3}, {0, 0}));
+    CHECK_SAME(pad(a, -1.0f, dims<-1, -5>, dims<2, -1>, dims<0, 0>), r::pad(ra, -1.0f, {-1, -5}, {2, -1}, {0, 0}));
+    CHECK_SAME(pad(a, -1.0f, dims<0, 3>, dims<0, -3>, dims<0, 0>), r::pad(ra, -1.0f, {0, 3}, {0, -3}, {0, 0}));
+    CHECK_SAME(pad(a, -1.0f, dims<0, -70>, dims<0, 64>, dims<0, 0>), r::pad(ra, -1.0f, {0, -70}, {0, 64}, {0, 0})); // rows all padding
+    CHECK_SAME(pad(a, -1.0f, dims<0, 70>, dims<0, -6>, dims<0, 0>), r::pad(ra, -1.0f, {0, 70}, {0, -6}, {0, 0}));
+    CHECK_SAME(pad(a, -1.0f, dims<-6, 0>, dims<3, 0>, dims<0, 0>), r::pad(ra, -1.0f, {-6, 0}, {3, 0}, {0, 0})); // operand cropped away
+    const auto b = lt::iota_tensor<s32<3, 4, 80>>(1);
+    CHECK_SAME(pad(b, 7, dims<1, -1, 2>, dims<-1, 2, 5>, dims<0, 0, 0>), r::pad(rf(b), 7, {1, -1, 2}, {-1, 2, 5}, {0, 0, 0}));
+    // Above the parallel threshold: split over rows, same result.
+    auto big = std::make_unique<f32<700, 300>>(lt::random_tensor<f32<700, 300>>(false));
+    auto run = [&](int threads) {
+        tbb::global_control gc(tbb::global_control::max_allowed_parallelism, static_cast<std::size_t>(threads));
+        return std::make_unique<f32<703, 305>>(pad(*big, 0.25f, dims<2, 3>, dims<1, 2>, dims<0, 0>));
+    };
+    const auto p1 = run(1), p2 = run(2);
+    CHECK(std::memcmp(p1->data(), p2->data(), sizeof(float) * p1->size) == 0);
+    std::size_t bad = 0;
+    for (std::size_t i = 0; i < 703; ++i)
+        for (std::size_t j = 0; j < 305; ++j) {
+            const bool in = i >= 2 && i < 702 && j >= 3 && j < 303;
+            bad += (*p1)(i, j) != (in ? (*big)(i - 2, j - 3) : 0.25f);
+        }
+    CHECK(bad == 0);
+}
+
 TEST_CASE("edge: concatenate") {
     f32<2, 3> a = lt::iota_tensor<f32<2, 3>>();
     f32<0, 3> e0;
@@ -741,9 +779,9 @@ TEST_CASE("fusion: materialised transposes (the blocked transpose kernel)") {
     CHECK_SAME(transpose(p, dims<1, 0>), r::transpose(rf(p), {1, 0}));
 }
 
-TEST_CASE("non-temporal stores: results of 16 MB and more") {
-    // Results of at least 2^24 bytes are written with streaming stores (aligned rows only); check
-    // them with plain loops (the reference would be slow at this size).
+TEST_CASE("large results: 16 MB (plain stores, kept in the L3) and 64 MB (non-temporal stores)") {
+    // Results of at least 2^25 bytes are written with streaming stores (aligned rows only); check
+    // both sides of the threshold with plain loops (the reference would be slow at this size).
     auto a = std::make_unique<f32<2048, 2048>>(lt::random_tensor<f32<2048, 2048>>(false));
     f32<2048, 2048> out = rev(*a, dims<1>) + 1.0f;
     std::size_t bad = 0;

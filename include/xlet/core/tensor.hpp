@@ -10,10 +10,7 @@
 #include <ostream>
 #include <type_traits>
 
-#if defined(__linux__)
-#include <sys/mman.h>
-#endif
-
+#include "block_cache.hpp"
 #include "error.hpp"
 #include "shape.hpp"
 #include "types.hpp"
@@ -43,16 +40,10 @@ struct no_init_t {
 };
 inline constexpr no_init_t no_init{};
 
-// Heap arrays of at least huge_page_bytes are aligned to a 2 MiB page and, on Linux, offered
-// to transparent huge pages (madvise: the kernel's default mode keeps them for who asks). A
-// [4096,4096] f32 transpose reads 4096 pages per column sweep with 4 KiB pages; with 2 MiB pages
-// the TLB covers the tile walk (measured: 28.8 -> 31.5 GB/s, memcpy of the same bytes 36 -> 43;
-// docs/performance.md), and a fresh large result takes 512x fewer page faults.
-inline constexpr std::size_t huge_page_bytes = std::size_t{2} << 20;
-inline constexpr std::size_t heap_alignment(std::size_t bytes) { return bytes >= 2 * huge_page_bytes ? huge_page_bytes : 64; }
-
-template<std::size_t Align> struct aligned_delete {
-    template<class T> void operator()(T* p) const { ::operator delete[](p, std::align_val_t{Align}); }
+// Heap blocks come from core/block_cache.hpp: 2 MiB-aligned huge pages for large arrays, and
+// freed large blocks reused by the next array of the same size.
+template<std::size_t Bytes, std::size_t Align> struct block_delete {
+    template<class T> void operator()(T* p) const noexcept { free_block(p, Bytes, Align); }
 };
 
 template<class T, std::size_t N, bool Inline = (N * sizeof(T) <= inline_bytes)>
@@ -68,13 +59,11 @@ struct storage {
 template<class T, std::size_t N>
 struct storage<T, N, false> {
     static constexpr std::size_t align = heap_alignment(N * sizeof(T));
-    std::unique_ptr<T[], aligned_delete<align>> p{allocate(true)};
+    std::unique_ptr<T[], block_delete<N * sizeof(T), align>> p{allocate(true)};
     static T* allocate(bool zero) {
-        static_assert(std::is_trivially_copyable_v<T> || std::is_same_v<T, std::complex<float>> || std::is_same_v<T, std::complex<double>>);
-        T* raw = static_cast<T*>(::operator new[](N * sizeof(T), std::align_val_t{align}));
-#if defined(__linux__)
-        if constexpr (align == huge_page_bytes) ::madvise(raw, N * sizeof(T), MADV_HUGEPAGE); // a hint: failure is harmless
-#endif
+        static_assert((std::is_trivially_copyable_v<T> || std::is_same_v<T, std::complex<float>> || std::is_same_v<T, std::complex<double>>) &&
+                      std::is_trivially_destructible_v<T>); // blocks are freed and reused without destructors
+        T* raw = static_cast<T*>(allocate_block(N * sizeof(T), align));
         if (zero) std::uninitialized_value_construct_n(raw, N);
         else std::uninitialized_default_construct_n(raw, N); // no-op for the arithmetic types
         return raw;

@@ -227,8 +227,14 @@ struct evaluator {
 
 template<class S, class E>
 void evaluate_into(S* dst, const E& e) {
-    auto n = as_node(e);
-    evaluator<S, decltype(n)>::apply(dst, n);
+    // A node that knows a faster way to write all of itself into contiguous row-major storage
+    // (a pad of an array: fills and memcpy by rows) does so.
+    if constexpr (requires { e.write_into(dst); }) {
+        e.write_into(dst);
+    } else {
+        auto n = as_node(e);
+        evaluator<S, decltype(n)>::apply(dst, n);
+    }
 }
 
 template<class E>
