@@ -809,6 +809,18 @@ TEST_CASE("large results: 16 MB (plain stores, kept in the L3) and 64 MB (non-te
     for (std::size_t i = 0; i < 2048; ++i)
         for (std::size_t j = 0; j < 2048; ++j) bad += out(i, j) != (*a)(j, i);
     CHECK(bad == 0);
+    // Transposes of >= 32 MiB write whole 64-byte lines with non-temporal stores where the
+    // destination rows allow it (row length a multiple of 16 floats), plain stores elsewhere.
+    auto check_transpose = [&]<std::size_t M, std::size_t N>(std::integral_constant<std::size_t, M>, std::integral_constant<std::size_t, N>) {
+        auto src = std::make_unique<f32<M, N>>(lt::random_tensor<f32<M, N>>(false));
+        auto t = std::make_unique<f32<N, M>>(transpose(*src, dims<1, 0>));
+        std::size_t wrong = 0;
+        for (std::size_t i = 0; i < N; ++i)
+            for (std::size_t j = 0; j < M; ++j) wrong += (*t)(i, j) != (*src)(j, i);
+        CHECK(wrong == 0);
+    };
+    check_transpose(std::integral_constant<std::size_t, 2056>{}, std::integral_constant<std::size_t, 4112>{}); // streamed lines
+    check_transpose(std::integral_constant<std::size_t, 2051>{}, std::integral_constant<std::size_t, 4099>{}); // rows unaligned
 }
 
 TEST_CASE("tensor_map operands") {

@@ -207,7 +207,7 @@ struct evaluator {
                 rest /= P.size[k];
             }
             auto cur = e.template cursor<R, M, P>(o);
-            transpose_2d<S>(cur.p, ss, dst + row_offset<R, P>(dst_view, o), ds, nt, inner);
+            transpose_2d<S>(cur.p, ss, dst + row_offset<R, P>(dst_view, o), ds, nt, inner, E::size * sizeof(S) >= stream_threshold_bytes);
         }
     }
 
