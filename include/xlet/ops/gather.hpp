@@ -226,6 +226,19 @@ auto gather(X&& operand, I&& start_indices) {
         // A result too large for the caches (the element-wise threshold) is written with
         // non-temporal stores: [65536,64] f32 gathered into [2^20,64] (docs/performance.md).
         constexpr bool stream = product(P::out_extents) * sizeof(T) >= detail::stream_threshold_bytes;
+        // The slice box is one contiguous run in both the operand and the result when, over its
+        // dimensions of size > 1, both sets of strides are its own row-major strides.
+        constexpr std::size_t slice_elems = product(P::slice_extents);
+        constexpr bool contiguous_slice = [] {
+            constexpr auto os = row_major_strides(NX::extents);
+            std::ptrdiff_t want = 1;
+            for (std::size_t d = NX::rank; d-- > 0;) {
+                if (P::slice_extents[d] == 1) continue;
+                if (os[d] != want || P::slice_out_stride[d] != want) return false;
+                want *= static_cast<std::ptrdiff_t>(P::slice_extents[d]);
+            }
+            return product(P::slice_extents) > 0;
+        }();
         auto one = [&](std::size_t b) {
             auto bi = unflatten(b, P::batch_extents);
             std::ptrdiff_t ibase = 0, obase = 0;
@@ -248,7 +261,12 @@ auto gather(X&& operand, I&& start_indices) {
                 while (P::batch_src[pos] != id) ++pos;
                 src += static_cast<std::ptrdiff_t>(bi[pos]) * op_strides[od];
             }
-            detail::strided_box_copy<T, Ro, stream>(op.data() + src, op_strides, out.data() + obase, P::slice_out_stride, P::slice_extents);
+            if constexpr (contiguous_slice) { // one run (the tf.gather rows case): no box walk
+                if constexpr (stream) detail::stream_copy(op.data() + src, out.data() + obase, slice_elems);
+                else std::copy_n(op.data() + src, slice_elems, out.data() + obase);
+            } else {
+                detail::strided_box_copy<T, Ro, stream>(op.data() + src, op_strides, out.data() + obase, P::slice_out_stride, P::slice_extents);
+            }
         };
         auto some = [&](std::size_t b0, std::size_t b1) {
             for (std::size_t b = b0; b != b1; ++b) one(b);
