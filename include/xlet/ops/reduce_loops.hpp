@@ -32,7 +32,9 @@ namespace xlet::detail {
 
 // Elements of one monoid chunk (inner-reduced) and bytes of one accumulator block (inner-kept).
 inline constexpr std::size_t reduce_chunk = std::size_t{1} << 14;
-inline constexpr std::size_t reduce_block_bytes = 4096;
+// 16 KiB: a [4096] f32 row at a time streams past (4 KiB blocks, a page each with a stride
+// between them, were ~20% slower on column sums of [4096,4096]: docs/performance.md).
+inline constexpr std::size_t reduce_block_bytes = 16384;
 // Inner-kept reductions with fewer output blocks than this split their rows into chunks.
 inline constexpr std::size_t reduce_min_units = 32;
 
