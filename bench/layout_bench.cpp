@@ -7,12 +7,14 @@
 // its whole result once, after the timed loop, and aborts the run with a message if it is wrong.
 // Results and the command that reproduces them: docs/performance.md.
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <vector>
 
 #include <xlet/ops/concatenate.hpp>
 #include <xlet/ops/gather.hpp>
@@ -136,6 +138,39 @@ void BM_transpose_xlet(benchmark::State& st, int threads) {
     }
     verify_transpose("transpose/xlet", y->data(), a->data());
     set_bytes(st, bytes_transpose);
+}
+
+// Transpose and a memcpy of the same bytes (split in `threads` equal parts) alternated inside one
+// timed loop, each on 2 MiB-page memory: this machine's bandwidth drifts by tens of percent between
+// benchmarks, so the ratio of neighbouring runs is the robust figure. Counters: each side's GB/s
+// over the whole run and `ratio`, the median of the per-iteration ratios (transpose speed ÷
+// memcpy speed).
+void BM_transpose_paired(benchmark::State& st, int threads) {
+    tbb_threads tc(threads);
+    auto a = std::make_unique<mat_t>(), y = std::make_unique<mat_t>();
+    fill(a->data(), n_tt, in_a);
+    std::vector<double> ratios;
+    double t_tr = 0, t_cp = 0;
+    for (auto _ : st) {
+        auto t0 = std::chrono::steady_clock::now();
+        *y = xlet::transpose(*a, xlet::dims<1, 0>);
+        benchmark::ClobberMemory();
+        auto t1 = std::chrono::steady_clock::now();
+        copy_bytes(y->data(), a->data(), n_tt * sizeof(float), threads);
+        benchmark::ClobberMemory();
+        auto t2 = std::chrono::steady_clock::now();
+        const double tr = std::chrono::duration<double>(t1 - t0).count(), cp = std::chrono::duration<double>(t2 - t1).count();
+        t_tr += tr;
+        t_cp += cp;
+        ratios.push_back(cp / tr);
+    }
+    *y = xlet::transpose(*a, xlet::dims<1, 0>);
+    verify_transpose("transpose/paired", y->data(), a->data());
+    std::sort(ratios.begin(), ratios.end());
+    const double it = static_cast<double>(st.iterations());
+    st.counters["xlet_GBps"] = bytes_transpose * it / t_tr / 1e9;
+    st.counters["memcpy_GBps"] = bytes_transpose * it / t_cp / 1e9;
+    st.counters["ratio"] = ratios.empty() ? 0.0 : ratios[ratios.size() / 2];
 }
 
 // Naive: contiguous writes, strided reads, rows split statically over the threads.
@@ -508,6 +543,7 @@ template<int Dim> void BM_concat_loop(benchmark::State& st, int threads) {
 void register_all() {
     // Each case: xlet at 1 and 2 threads, then its peers, then memcpy of the same bytes.
     for (int t : {1, 2}) reg("BM_transpose/xlet", BM_transpose_xlet, t);
+    for (int t : {1, 2}) reg("BM_transpose/paired_with_memcpy", BM_transpose_paired, t);
     reg("BM_transpose/loop", BM_transpose_loop, 1);
     reg("BM_transpose/loop_tbb", BM_transpose_loop, 2);
 #if XLET_BENCH_EIGEN
