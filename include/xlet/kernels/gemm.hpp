@@ -334,6 +334,61 @@ void gemm(std::size_t m, std::size_t n, std::size_t k, const T* a, std::ptrdiff_
     else body();
 }
 
+// ---- matrix-vector (f32, f64) ------------------------------------------------------------------
+
+// y[i] = sum_k A[i, k] * x[k], i < m; y contiguous. Returns false (nothing done) when neither A's
+// rows (csa == 1, x contiguous) nor its columns (rsa == 1) are contiguous: the caller uses gemm().
+// Rows contiguous: four lane-wise FMA accumulators over k in steps of 4W, then one over steps of
+// W, combined as ((a0 + a1) + (a2 + a3)), reduced across lanes (xsimd::hadd), plus the
+// scalar tail summed in order. Columns contiguous: y[i] = fma(A[i, k], x[k], y[i]) for k in
+// order. Either way an element's arithmetic depends on m and k only; rows go to TBB when large.
+template<class T>
+    requires gemm_fast<T>
+bool gemv(std::size_t m, std::size_t k, const T* a, std::ptrdiff_t rsa, std::ptrdiff_t csa, const T* x, std::ptrdiff_t incx, T* y, bool parallel = true) {
+    using B = xsimd::batch<T>;
+    constexpr std::size_t W = B::size;
+    const bool rows = csa == 1 && incx == 1;
+    if (!rows && rsa != 1) return false;
+    const bool par = parallel && m * k >= gemm_parallel_work;
+    const std::size_t grain = std::max<std::size_t>(W, gemm_parallel_work / 8 / std::max<std::size_t>(1, k) / W * W);
+    auto run = [&](const auto& f) {
+        if (par) tbb::this_task_arena::isolate([&] { gemm_for(true, m, grain, f); });
+        else f(std::size_t{0}, m);
+    };
+    if (rows) {
+        run([&](std::size_t i0, std::size_t i1) {
+            for (std::size_t i = i0; i < i1; ++i) {
+                const T* ar = a + static_cast<std::ptrdiff_t>(i) * rsa;
+                B s0(T(0)), s1(T(0)), s2(T(0)), s3(T(0));
+                std::size_t p = 0;
+                for (; p + 4 * W <= k; p += 4 * W) {
+                    s0 = xsimd::fma(B::load_unaligned(ar + p), B::load_unaligned(x + p), s0);
+                    s1 = xsimd::fma(B::load_unaligned(ar + p + W), B::load_unaligned(x + p + W), s1);
+                    s2 = xsimd::fma(B::load_unaligned(ar + p + 2 * W), B::load_unaligned(x + p + 2 * W), s2);
+                    s3 = xsimd::fma(B::load_unaligned(ar + p + 3 * W), B::load_unaligned(x + p + 3 * W), s3);
+                }
+                for (; p + W <= k; p += W) s0 = xsimd::fma(B::load_unaligned(ar + p), B::load_unaligned(x + p), s0);
+                T tail = T(0);
+                for (; p < k; ++p) tail = gemm_madd(ar[p], x[p], tail);
+                y[i] = xsimd::hadd((s0 + s1) + (s2 + s3)) + tail;
+            }
+        });
+    } else {
+        run([&](std::size_t i0, std::size_t i1) {
+            std::fill(y + i0, y + i1, T(0));
+            for (std::size_t p = 0; p < k; ++p) {
+                const T* col = a + static_cast<std::ptrdiff_t>(p) * csa;
+                const B xv(x[static_cast<std::ptrdiff_t>(p) * incx]);
+                const T xs = x[static_cast<std::ptrdiff_t>(p) * incx];
+                std::size_t i = i0;
+                for (; i + W <= i1; i += W) xsimd::fma(B::load_unaligned(col + i), xv, B::load_unaligned(y + i)).store_unaligned(y + i);
+                for (; i < i1; ++i) y[i] = gemm_madd(col[i], xs, y[i]);
+            }
+        });
+    }
+    return true;
+}
+
 // ---- generic accumulation (integers, complex, mixed types) -------------------------------------
 
 // acc + a * b in the accumulator type: integers wrap modulo 2^bits (computed unsigned, at least
