@@ -13,7 +13,7 @@
 //   1. B[pc:pc+kc, jc:jc+nc] is packed into slivers of NR columns (k-major: NR values per k), the
 //      last sliver zero-padded; A[0:m, pc:pc+kc] into micro-panels of MR rows (MR values per k), the
 //      last one zero-padded. A transposed operand is just other strides here.
-//   2. The C block is cut into tasks of MC rows x gemm_task_cols columns; each task runs the
+//   2. The C block is cut into tasks of at most MC rows (evened out) x gemm_task_cols columns; each task runs the
 //      micro-kernel over its MR x NR tiles (jr outer: one B sliver stays in L1 while the MC x KC
 //      block of A streams from L2).
 //   3. The micro-kernel keeps an MR x NR tile of C in registers (MR x 2 xsimd batches) and does one
@@ -289,7 +289,11 @@ void gemm(std::size_t m, std::size_t n, std::size_t k, const T* a, std::ptrdiff_
         return;
     }
     const bool par = parallel && m * n * k >= gemm_parallel_work;
-    const std::size_t mp = (m + MR - 1) / MR;         // micro-panels of A
+    const std::size_t mp = (m + MR - 1) / MR; // micro-panels of A
+    // Row blocks of at most MC rows, as even as whole micro-panels allow (256 rows: 2 x 128, not
+    // 144 + 112, so that two threads get equal work).
+    const std::size_t mb = (m + MC - 1) / MC;
+    const std::size_t mc = ((mp + mb - 1) / mb) * MR;
     const std::size_t kc_max = std::min(k, KC);
     const std::size_t nc_max = std::min((n + NR - 1) / NR * NR, NC);
     gemm_scratch<T> abuf(0, mp * MR * kc_max);
@@ -303,19 +307,21 @@ void gemm(std::size_t m, std::size_t n, std::size_t k, const T* a, std::ptrdiff_
             for (std::size_t pc = 0; pc < k; pc += KC) {
                 const std::size_t kc = std::min(KC, k - pc);
                 const gemm_update u = pc == 0 ? up : (up == gemm_update::subtract ? up : gemm_update::add);
-                gemm_for(par, ns, 4, [&](std::size_t s0, std::size_t s1) {
-                    for (std::size_t s = s0; s < s1; ++s)
-                        gemm_pack_b_sliver<NR>(pb + s * NR * kc, b, rsb, csb, jc + s * NR, std::min(NR, nc - s * NR), pc, kc);
+                // One parallel pass packs both: items [0, ns) are B slivers, [ns, ns + mp) A panels.
+                gemm_for(par, ns + mp, 4, [&](std::size_t s0, std::size_t s1) {
+                    for (std::size_t s = s0; s < s1; ++s) {
+                        if (s < ns) {
+                            gemm_pack_b_sliver<NR>(pb + s * NR * kc, b, rsb, csb, jc + s * NR, std::min(NR, nc - s * NR), pc, kc);
+                        } else {
+                            const std::size_t q = s - ns;
+                            gemm_pack_a_panel<MR>(pa + q * MR * kc, a, rsa, csa, q * MR, std::min(MR, m - q * MR), pc, kc);
+                        }
+                    }
                 });
-                gemm_for(par, mp, 4, [&](std::size_t q0, std::size_t q1) {
-                    for (std::size_t q = q0; q < q1; ++q)
-                        gemm_pack_a_panel<MR>(pa + q * MR * kc, a, rsa, csa, q * MR, std::min(MR, m - q * MR), pc, kc);
-                });
-                const std::size_t mb = (m + MC - 1) / MC;
                 const std::size_t nb = (nc + gemm_task_cols - 1) / gemm_task_cols;
                 auto task = [&](std::size_t t0, std::size_t t1) {
                     for (std::size_t t = t0; t < t1; ++t) {
-                        const std::size_t i0 = t / nb * MC, i1 = std::min(m, i0 + MC);
+                        const std::size_t i0 = t / nb * mc, i1 = std::min(m, i0 + mc);
                         const std::size_t j0 = t % nb * gemm_task_cols, j1 = std::min(nc, j0 + gemm_task_cols);
                         for (std::size_t j = j0; j < j1; j += NR) {
                             const T* bs = pb + j / NR * NR * kc;
@@ -326,7 +332,7 @@ void gemm(std::size_t m, std::size_t n, std::size_t k, const T* a, std::ptrdiff_
                         }
                     }
                 };
-                gemm_for(par, mb * nb, 1, task);
+                gemm_for(par, (m + mc - 1) / mc * nb, 1, task);
             }
         }
     };
