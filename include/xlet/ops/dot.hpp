@@ -90,7 +90,7 @@ template<std::size_t RL, std::size_t RR> struct dot_plan {
 };
 
 template<dot_dims D, std::size_t RL, std::size_t RR>
-consteval dot_plan<RL, RR> make_dot_plan(const extents_t<RL>& le, const extents_t<RR>& re) {
+constexpr dot_plan<RL, RR> make_dot_plan(const extents_t<RL>& le, const extents_t<RR>& re) {
     dot_plan<RL, RR> p;
     p.nb = D.lhs_batch.size();
     p.nc = D.lhs_contracting.size();
@@ -180,7 +180,7 @@ struct dot_side {
 // collapse into one index: each non-unit dimension's stride must be the next one's stride times its
 // size. A group of unit dimensions (or none) has stride 0.
 template<std::size_t R, std::size_t N>
-consteval std::ptrdiff_t group_stride(const extents_t<R>& e, const std::array<std::size_t, N>& g, std::size_t n) {
+constexpr std::ptrdiff_t group_stride(const extents_t<R>& e, const std::array<std::size_t, N>& g, std::size_t n) {
     const auto s = row_major_strides(e);
     std::ptrdiff_t prev = -1;
     std::size_t prev_d = 0;
@@ -195,7 +195,7 @@ consteval std::ptrdiff_t group_stride(const extents_t<R>& e, const std::array<st
 }
 
 // Lhs groups are (batch, free, contracting), rhs groups (batch, contracting, free); `Lhs` picks.
-template<bool Lhs, std::size_t R, class Plan> consteval dot_side make_dot_side(const extents_t<R>& e, const Plan& p) {
+template<bool Lhs, std::size_t R, class Plan> constexpr dot_side make_dot_side(const extents_t<R>& e, const Plan& p) {
     dot_side s;
     const std::ptrdiff_t b = Lhs ? group_stride(e, p.lb, p.nb) : group_stride(e, p.rb, p.nb);
     const std::ptrdiff_t f = Lhs ? group_stride(e, p.lf, p.nlf) : group_stride(e, p.rf, p.nrf);
@@ -218,7 +218,7 @@ template<bool Lhs, std::size_t R, class Plan> consteval dot_side make_dot_side(c
 }
 
 // The permutation that puts a side's groups in the order above.
-template<bool Lhs, std::size_t R, class Plan> consteval std::array<std::int64_t, R> dot_side_perm(const Plan& p) {
+template<bool Lhs, std::size_t R, class Plan> constexpr std::array<std::int64_t, R> dot_side_perm(const Plan& p) {
     std::array<std::int64_t, R> perm{};
     std::size_t j = 0;
     for (std::size_t i = 0; i < p.nb; ++i) perm[j++] = static_cast<std::int64_t>(Lhs ? p.lb[i] : p.rb[i]);
@@ -291,7 +291,7 @@ template<auto P, class Acc, class Out, class T> void dot_generic(const T* a, dot
 }
 
 template<auto P, std::size_t RL, std::size_t RR>
-consteval auto dot_out_extents(const extents_t<RL>& le, const extents_t<RR>& re) {
+constexpr auto dot_out_extents(const extents_t<RL>& le, const extents_t<RR>& re) {
     extents_t<P.nb + P.nlf + P.nrf> e{};
     std::size_t j = 0;
     for (std::size_t i = 0; i < P.nb; ++i) e[j++] = le[P.lb[i]];
