@@ -3,6 +3,8 @@
 // "FLOP/s".
 //   BM_sgemm_<n>     f32 [n,n] x [n,n], n = 256, 1024, 2048, 1 and 2 threads
 //   BM_dgemm_1024    f64 [1024,1024] x [1024,1024]
+//   BM_sgemm_1024_tn / _nt   f32 a^T b and a b^T through the dimension numbers (contracting
+//                    {0}/{0} and {1}/{1}): transposed operands are strides in the packing
 //   BM_bmm           f32 [64,128,128] x [64,128,128] batch matmul (Eigen: one product per batch,
 //                    the batches split over the threads with a static TBB loop at 2 threads)
 //   BM_static_<n>    f32 [n,n] x [n,n], n = 4, 16, static shapes (Eigen: fixed-size matrices)
@@ -85,6 +87,33 @@ template<class T, std::size_t N> void BM_gemm_eigen(benchmark::State& st, int th
         benchmark::DoNotOptimize(c.data());
     }
     set_flops(st, 2.0 * N * N * N);
+}
+#endif
+
+// Transposed operands: TransA = lhs contracting dimension 0, TransB = rhs contracting dimension 1.
+template<bool TransA, bool TransB> void BM_trans_xlet(benchmark::State& st, int threads) {
+    constexpr std::size_t N = 1024;
+    tbb_threads t(threads);
+    auto& d = square<float, N>();
+    constexpr xlet::dot_dims D{.lhs_contracting = {TransA ? 0 : 1}, .rhs_contracting = {TransB ? 1 : 0}};
+    for (auto _ : st) {
+        auto c = xlet::dot_general<D>(*d.a, *d.b);
+        benchmark::DoNotOptimize(c.data());
+    }
+    set_flops(st, 2.0 * N * N * N);
+}
+#if defined(XLET_BENCH_HAVE_OPENBLAS)
+template<bool TransA, bool TransB> void BM_trans_openblas(benchmark::State& st, int threads) {
+    constexpr int n = 1024;
+    openblas_set_num_threads(threads);
+    auto& d = square<float, 1024>();
+    auto c = make_buffer<float>(std::size_t{n} * n);
+    for (auto _ : st) {
+        cblas_sgemm(CblasRowMajor, TransA ? CblasTrans : CblasNoTrans, TransB ? CblasTrans : CblasNoTrans, n, n, n, 1.0f, d.a->data(), n, d.b->data(), n,
+                    0.0f, c.get(), n);
+        benchmark::DoNotOptimize(c.get());
+    }
+    set_flops(st, 2.0 * n * n * n);
 }
 #endif
 
@@ -181,6 +210,14 @@ void register_all() {
     reg_square<float, 1024>("BM_sgemm_1024");
     reg_square<float, 2048>("BM_sgemm_2048");
     reg_square<double, 1024>("BM_dgemm_1024");
+    for (int t : {1, 2}) {
+        reg("BM_sgemm_1024_tn/xlet", BM_trans_xlet<true, false>, t);
+        reg("BM_sgemm_1024_nt/xlet", BM_trans_xlet<false, true>, t);
+#if defined(XLET_BENCH_HAVE_OPENBLAS)
+        reg("BM_sgemm_1024_tn/openblas", BM_trans_openblas<true, false>, t);
+        reg("BM_sgemm_1024_nt/openblas", BM_trans_openblas<false, true>, t);
+#endif
+    }
     for (int t : {1, 2}) {
         reg("BM_bmm_64x128/xlet", BM_bmm_xlet, t);
 #if defined(XLET_BENCH_HAVE_EIGEN)
