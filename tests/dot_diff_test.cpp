@@ -9,6 +9,7 @@
 #include "dot_common.hpp"
 
 #include <tbb/global_control.h>
+#include <tbb/parallel_for.h>
 
 using dt::rf;
 
@@ -177,6 +178,18 @@ TEST_CASE("results do not depend on the thread count (1 and 2 threads, bitwise)"
         return c;
     };
     CHECK(run(1, gi) == run(2, gi));
+}
+
+TEST_CASE("dot inside the user's own TBB loop: nested parallel products share no scratch") {
+    auto x = dt::random<f32<200, 300>>();
+    auto y = dt::random<f32<300, 250>>();
+    const auto want = dot(x, y);
+    std::vector<int> ok(8, 0);
+    tbb::parallel_for(0, 8, [&](int i) {
+        auto got = dot(x, y);
+        ok[static_cast<std::size_t>(i)] = std::memcmp(got.data(), want.data(), sizeof(float) * want.size) == 0;
+    });
+    CHECK(std::count(ok.begin(), ok.end(), 1) == 8);
 }
 
 // ---- differential dot_general -----------------------------------------------------------------

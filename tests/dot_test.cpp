@@ -6,7 +6,34 @@
 #define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include "dot_common.hpp"
 
+#include <atomic>
+#include <cstdlib>
+#include <new>
+
 using dt::rf;
+
+#if defined(__GNUC__) && !defined(__clang__)
+// GCC flags free() in a replaced operator delete as mismatched with new; here malloc pairs with it.
+#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
+#endif
+// Count heap allocations (plain and aligned), to prove that small products allocate nothing and
+// that the GEMM's packing buffers are reused.
+static std::atomic<long> allocations{0};
+void* operator new(std::size_t n) {
+    ++allocations;
+    if (void* p = std::malloc(n ? n : 1)) return p;
+    throw std::bad_alloc();
+}
+void* operator new(std::size_t n, std::align_val_t al) {
+    ++allocations;
+    const std::size_t a = static_cast<std::size_t>(al);
+    if (void* p = std::aligned_alloc(a, (n + a - 1) / a * a + (n == 0 ? a : 0))) return p;
+    throw std::bad_alloc();
+}
+void operator delete(void* p) noexcept { std::free(p); }
+void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+void operator delete(void* p, std::align_val_t) noexcept { std::free(p); }
+void operator delete(void* p, std::size_t, std::align_val_t) noexcept { std::free(p); }
 
 TEST_CASE("spec: DotGeneral with contracting dimensions") {
     f32<2, 3> lhs{{1.0f, 2.0f, 3.0f}, {4.0f, 5.0f, 6.0f}};
@@ -180,4 +207,28 @@ TEST_CASE("small static shapes: the register path equals the GEMM's bits (K <= 2
     f64<16, 13> h;
     detail::gemm<double>(16, 13, 16, c.data(), 16, 1, d.data(), 13, 1, h.data(), 13);
     CHECK(equal(dot(c, d), h));
+}
+
+TEST_CASE("allocations: none for small static products; only the result once the packing buffers exist") {
+    auto a = dt::random<f32<4, 4>>();
+    auto b = dt::random<f32<4, 4>>();
+    auto c = dt::random<f64<16, 16>>();
+    const long before = allocations.load();
+    auto r1 = dot(a, b);
+    auto r2 = dot(c, c);
+    auto r3 = dot_general<dot_dims{.lhs_contracting = {0}, .rhs_contracting = {0}}>(c, c);
+    CHECK(allocations.load() == before);
+    f32<4, 4> g1;
+    detail::gemm<float>(4, 4, 4, a.data(), 4, 1, b.data(), 4, 1, g1.data(), 4);
+    CHECK(equal(r1, g1));
+    f64<16, 16> ct = transpose(c, dims<1, 0>);
+    CHECK(equal(r3, dot(ct, c)));
+    CHECK(equal(r2, dot(c, eval(transpose(ct, dims<1, 0>)))));
+    auto x = dt::random<f32<64, 80>>(); // 64 x 80 x 72: below the parallel threshold, one thread
+    auto y = dt::random<f32<80, 72>>();
+    auto w = dot(x, y); // first call: the packing buffers are allocated
+    const long mid = allocations.load();
+    auto w2 = dot(x, y);
+    CHECK(allocations.load() - mid == 1); // the result tensor (18 KiB, on the heap) only
+    CHECK(equal(w, w2));
 }
