@@ -229,6 +229,8 @@ TEST_CASE("allocations: none for small static products; only the result once the
     auto w = dot(x, y); // first call: the packing buffers are allocated
     const long mid = allocations.load();
     auto w2 = dot(x, y);
-    CHECK(allocations.load() - mid == 1); // the result tensor (18 KiB, on the heap) only
+    // At most the result tensor (18 KiB, on the heap); sanitizer runtimes replace the aligned
+    // operator new themselves, so there the count may be 0.
+    CHECK(allocations.load() - mid <= 1);
     CHECK(equal(w, w2));
 }
