@@ -152,6 +152,61 @@ template<class F> void gemm_for(bool par, std::size_t n, std::size_t grain, cons
 
 // ---- packing ----------------------------------------------------------------------------------
 
+// Six rows of A with contiguous k, interleaved into dst[k * 6 + i] for k < the returned count
+// (the caller does the rest): register transposes of 8 (f32) or 4 (f64) k at a time. The f32
+// form stores 8 lanes per k, of which the last 2 are overwritten by the next k's store, so it
+// stops while at least one more k follows (a store never passes the end of the panel).
+template<std::size_t MR, class T> inline std::size_t gemm_pack_rows_avx([[maybe_unused]] T* dst, [[maybe_unused]] const T* const* row,
+                                                                         [[maybe_unused]] std::size_t kc) {
+#if defined(__AVX__)
+    if constexpr (MR == 6 && std::is_same_v<T, float>) {
+        std::size_t p = 0;
+        const __m256 z = _mm256_setzero_ps();
+        for (; p + 8 < kc; p += 8) {
+            const __m256 r0 = _mm256_loadu_ps(row[0] + p), r1 = _mm256_loadu_ps(row[1] + p), r2 = _mm256_loadu_ps(row[2] + p);
+            const __m256 r3 = _mm256_loadu_ps(row[3] + p), r4 = _mm256_loadu_ps(row[4] + p), r5 = _mm256_loadu_ps(row[5] + p);
+            const __m256 t0 = _mm256_unpacklo_ps(r0, r1), t1 = _mm256_unpackhi_ps(r0, r1);
+            const __m256 t2 = _mm256_unpacklo_ps(r2, r3), t3 = _mm256_unpackhi_ps(r2, r3);
+            const __m256 t4 = _mm256_unpacklo_ps(r4, r5), t5 = _mm256_unpackhi_ps(r4, r5);
+            const __m256 s0 = _mm256_shuffle_ps(t0, t2, 0x44), s1 = _mm256_shuffle_ps(t0, t2, 0xEE);
+            const __m256 s2 = _mm256_shuffle_ps(t1, t3, 0x44), s3 = _mm256_shuffle_ps(t1, t3, 0xEE);
+            const __m256 s4 = _mm256_shuffle_ps(t4, z, 0x44), s5 = _mm256_shuffle_ps(t4, z, 0xEE);
+            const __m256 s6 = _mm256_shuffle_ps(t5, z, 0x44), s7 = _mm256_shuffle_ps(t5, z, 0xEE);
+            float* d = dst + p * 6;
+            _mm256_storeu_ps(d + 0, _mm256_permute2f128_ps(s0, s4, 0x20));
+            _mm256_storeu_ps(d + 6, _mm256_permute2f128_ps(s1, s5, 0x20));
+            _mm256_storeu_ps(d + 12, _mm256_permute2f128_ps(s2, s6, 0x20));
+            _mm256_storeu_ps(d + 18, _mm256_permute2f128_ps(s3, s7, 0x20));
+            _mm256_storeu_ps(d + 24, _mm256_permute2f128_ps(s0, s4, 0x31));
+            _mm256_storeu_ps(d + 30, _mm256_permute2f128_ps(s1, s5, 0x31));
+            _mm256_storeu_ps(d + 36, _mm256_permute2f128_ps(s2, s6, 0x31));
+            _mm256_storeu_ps(d + 42, _mm256_permute2f128_ps(s3, s7, 0x31));
+        }
+        return p;
+    } else if constexpr (MR == 6 && std::is_same_v<T, double>) {
+        std::size_t p = 0;
+        for (; p + 4 <= kc; p += 4) {
+            const __m256d r0 = _mm256_loadu_pd(row[0] + p), r1 = _mm256_loadu_pd(row[1] + p), r2 = _mm256_loadu_pd(row[2] + p);
+            const __m256d r3 = _mm256_loadu_pd(row[3] + p), r4 = _mm256_loadu_pd(row[4] + p), r5 = _mm256_loadu_pd(row[5] + p);
+            const __m256d t0 = _mm256_unpacklo_pd(r0, r1), t1 = _mm256_unpackhi_pd(r0, r1);
+            const __m256d t2 = _mm256_unpacklo_pd(r2, r3), t3 = _mm256_unpackhi_pd(r2, r3);
+            const __m256d u0 = _mm256_unpacklo_pd(r4, r5), u1 = _mm256_unpackhi_pd(r4, r5);
+            double* d = dst + p * 6;
+            _mm256_storeu_pd(d + 0, _mm256_permute2f128_pd(t0, t2, 0x20));
+            _mm_storeu_pd(d + 4, _mm256_castpd256_pd128(u0));
+            _mm256_storeu_pd(d + 6, _mm256_permute2f128_pd(t1, t3, 0x20));
+            _mm_storeu_pd(d + 10, _mm256_castpd256_pd128(u1));
+            _mm256_storeu_pd(d + 12, _mm256_permute2f128_pd(t0, t2, 0x31));
+            _mm_storeu_pd(d + 16, _mm256_extractf128_pd(u0, 1));
+            _mm256_storeu_pd(d + 18, _mm256_permute2f128_pd(t1, t3, 0x31));
+            _mm_storeu_pd(d + 22, _mm256_extractf128_pd(u1, 1));
+        }
+        return p;
+    }
+#endif
+    return 0;
+}
+
 // Rows [i0, i0 + mr) of A, k in [p0, p0 + kc), as one MR-row micro-panel: dst[k * MR + i].
 template<std::size_t MR, class T>
 inline void gemm_pack_a_panel(T* dst, const T* a, std::ptrdiff_t rsa, std::ptrdiff_t csa, std::size_t i0, std::size_t mr, std::size_t p0,
@@ -165,7 +220,8 @@ inline void gemm_pack_a_panel(T* dst, const T* a, std::ptrdiff_t rsa, std::ptrdi
     } else if (mr == MR && csa == 1) {
         const T* row[MR];
         for (std::size_t i = 0; i < MR; ++i) row[i] = base + static_cast<std::ptrdiff_t>(i) * rsa;
-        for (std::size_t p = 0; p < kc; ++p)
+        std::size_t p = gemm_pack_rows_avx<MR>(dst, row, kc);
+        for (; p < kc; ++p)
             for (std::size_t i = 0; i < MR; ++i) dst[p * MR + i] = row[i][p];
     } else {
         for (std::size_t p = 0; p < kc; ++p) {
@@ -181,9 +237,11 @@ inline void gemm_pack_b_sliver(T* dst, const T* b, std::ptrdiff_t rsb, std::ptrd
                                std::size_t kc) {
     const T* base = b + static_cast<std::ptrdiff_t>(p0) * rsb + static_cast<std::ptrdiff_t>(j0) * csb;
     if (nr == NR && csb == 1) {
+        using B = xsimd::batch<T>;
+        constexpr std::size_t W = B::size;
         for (std::size_t p = 0; p < kc; ++p) {
             const T* src = base + static_cast<std::ptrdiff_t>(p) * rsb;
-            for (std::size_t j = 0; j < NR; ++j) dst[p * NR + j] = src[j];
+            for (std::size_t j = 0; j < NR; j += W) B::load_unaligned(src + j).store_aligned(dst + p * NR + j);
         }
     } else if (nr == NR && rsb == 1) {
         const T* col[NR];
