@@ -12,7 +12,8 @@
 // BLIS-style path. For each block of NC columns (jc) and each block of KC steps of k (pc):
 //   1. B[pc:pc+kc, jc:jc+nc] is packed into slivers of NR columns (k-major: NR values per k), the
 //      last sliver zero-padded; A[0:m, pc:pc+kc] into micro-panels of MR rows (MR values per k), the
-//      last one zero-padded. A transposed operand is just other strides here.
+//      last one zero-padded. A transposed operand is just other strides here. Row-major A (k
+//      contiguous) is interleaved by AVX register transposes, row-major B copied a batch at a time.
 //   2. The C block is cut into tasks of at most MC rows (evened out) x gemm_task_cols columns; each task runs the
 //      micro-kernel over its MR x NR tiles (jr outer: one B sliver stays in L1 while the MC x KC
 //      block of A streams from L2).
