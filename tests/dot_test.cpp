@@ -234,3 +234,30 @@ TEST_CASE("allocations: none for small static products; only the result once the
     CHECK(allocations.load() - mid <= 1);
     CHECK(equal(w, w2));
 }
+
+TEST_CASE("IEEE specials propagate: NaN, inf, 0 * inf; a sum of -0 products is +0 (accumulators start at +0)") {
+    constexpr float inf = std::numeric_limits<float>::infinity();
+    const float nan = std::numeric_limits<float>::quiet_NaN();
+    f32<2, 3> a{{1, nan, 0}, {1, 2, 3}};
+    f32<3, 2> b{{1, 1}, {1, 1}, {inf, 1}};
+    auto r = dot(a, b);
+    CHECK(std::isnan(r(0, 0)));
+    CHECK(std::isnan(r(0, 1)));
+    CHECK(r(1, 0) == inf);
+    CHECK(r(1, 1) == 6.0f);
+    f32<2> z{-0.0f, -0.0f};
+    f32<2> o{1.0f, 1.0f};
+    CHECK_FALSE(std::signbit(dot(z, o)()));
+    // the same through the GEMM path (a product too large for the register loop)
+    f32<1, 40> zl;
+    for (auto& x : zl) x = -0.0f;
+    f32<40, 20> ol;
+    for (auto& x : ol) x = 1.0f;
+    auto big = dot(zl, ol);
+    for (std::size_t j = 0; j < 20; ++j) CHECK_FALSE(std::signbit(big(0, j)));
+    f64<40, 1> inf_col;
+    for (auto& x : inf_col) x = std::numeric_limits<double>::infinity();
+    f64<20, 40> zeros;
+    auto ni = dot(zeros, inf_col);
+    for (std::size_t i = 0; i < 20; ++i) CHECK(std::isnan(ni(i, 0)));
+}
