@@ -259,7 +259,7 @@ inline void gemm_pack_b_sliver(T* dst, const T* b, std::ptrdiff_t rsb, std::ptrd
 
 // ---- micro-kernel -----------------------------------------------------------------------------
 
-template<class T, std::size_t MR, class Batch>
+template<class T, class Batch>
 inline void gemm_write_row(T* c, const Batch& lo, const Batch& hi, gemm_update up) {
     constexpr std::size_t W = Batch::size;
     if (up == gemm_update::assign) {
@@ -309,12 +309,12 @@ inline void gemm_micro(std::size_t kc, const T* __restrict pa, const T* __restri
         pb += NR;
     }
     if (mr == MR && nr == NR) {
-        gemm_write_row<T, MR>(c, c00, c01, up);
-        gemm_write_row<T, MR>(c + ldc, c10, c11, up);
-        gemm_write_row<T, MR>(c + 2 * ldc, c20, c21, up);
-        gemm_write_row<T, MR>(c + 3 * ldc, c30, c31, up);
-        gemm_write_row<T, MR>(c + 4 * ldc, c40, c41, up);
-        gemm_write_row<T, MR>(c + 5 * ldc, c50, c51, up);
+        gemm_write_row<T>(c, c00, c01, up);
+        gemm_write_row<T>(c + ldc, c10, c11, up);
+        gemm_write_row<T>(c + 2 * ldc, c20, c21, up);
+        gemm_write_row<T>(c + 3 * ldc, c30, c31, up);
+        gemm_write_row<T>(c + 4 * ldc, c40, c41, up);
+        gemm_write_row<T>(c + 5 * ldc, c50, c51, up);
         return;
     }
     alignas(64) T tile[MR * NR];
