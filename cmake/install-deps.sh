@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Installs xlet's build, test and benchmark dependencies from Debian 12 packages. Safe to run twice.
 # Library: xsimd, Boost (Hana), oneTBB. Tests: doctest. Benchmarks: Google Benchmark and the peers
-# Eigen and xtensor. Tools: cmake, ninja, g++ and clang.
+# Eigen, xtensor and OpenBLAS (dot benchmarks only). Tools: cmake, ninja, g++ and clang.
 set -euo pipefail
-pkgs=(cmake ninja-build g++ clang libxsimd-dev libboost-dev libtbb-dev doctest-dev libbenchmark-dev libeigen3-dev libxtensor-dev)
+pkgs=(cmake ninja-build g++ clang libxsimd-dev libboost-dev libtbb-dev doctest-dev libbenchmark-dev libeigen3-dev libxtensor-dev libopenblas-dev)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

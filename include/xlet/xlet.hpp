@@ -9,6 +9,7 @@
 #include "ops/binary.hpp"
 #include "ops/compare.hpp"
 #include "ops/convert.hpp"
+#include "ops/dot.hpp"
 #include "ops/dynamic_dims.hpp"
 #include "ops/dynamic_slice.hpp"
 #include "ops/elementwise.hpp"

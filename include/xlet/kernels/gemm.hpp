@@ -1,0 +1,557 @@
+// GEMM kernels over strided buffers (no op-level API; ops/dot.hpp drives them, and a blocked
+// cholesky / triangular_solve can call gemm() on sub-blocks):
+//
+//   gemm<T>(m, n, k, a, rsa, csa, b, rsb, csb, c, ldc, update, parallel)
+//     C[i, j] (update) sum_k A[i, k] * B[k, j]        i < m, j < n
+//     A[i, k] = a[i * rsa + k * csa], B[k, j] = b[k * rsb + j * csb], C[i, j] = c[i * ldc + j]
+//     update: assign (C = AB), add (C = C + AB), subtract (C = C - AB)
+//
+// f32 and f64 (gemm_fast<T>) take the BLIS-style path below; every other accumulation (integers
+// with wrap-around, complex) goes through gemm_generic, a plain blocked loop.
+//
+// BLIS-style path. For each block of NC columns (jc) and each block of KC steps of k (pc):
+//   1. B[pc:pc+kc, jc:jc+nc] is packed into slivers of NR columns (k-major: NR values per k), the
+//      last sliver zero-padded; A[0:m, pc:pc+kc] into micro-panels of MR rows (MR values per k), the
+//      last one zero-padded. A transposed operand is just other strides here. Row-major A (k
+//      contiguous) is interleaved by AVX register transposes, row-major B copied a batch at a time.
+//   2. The C block is cut into tasks of at most MC rows (evened out) x gemm_task_cols columns; each task runs the
+//      micro-kernel over its MR x NR tiles (jr outer: one B sliver stays in L1 while the MC x KC
+//      block of A streams from L2).
+//   3. The micro-kernel keeps an MR x NR tile of C in registers (MR x 2 xsimd batches) and does one
+//      FMA per element and k, k in increasing order; a tile on the edge of C is computed whole on
+//      the zero-padded panels and only its valid part is written.
+// Blocking (L1d 32 KiB, L2 1 MiB per core, L3 32 MiB shared on the reference AMD EPYC, lscpu):
+//   MR = 6, NR = 2 batches (16 f32 / 8 f64 on AVX2): 12 accumulators + 2 B loads + 1 broadcast =
+//       15 of 16 ymm registers; two FMA pipes of latency 4 need >= 8 independent accumulators.
+//   KC = 256: a B sliver KC x NR is 16 KiB (half of L1d) for both f32 and f64.
+//   MC = 144 (f32) / 72 (f64): the MC x KC block of A is 144 KiB, well inside L2 next to the
+//       streamed B slivers.
+//   NC = 4096 (f32) / 2048 (f64): the packed KC x NC panel of B is 4 MiB, shared by both cores in L3.
+// Determinism: every element of C is computed by one task with the same instruction sequence
+// (acc = 0; acc = fma(a, b, acc) for k in a KC block, in order; then C = acc, or C = C +/- acc for
+// later KC blocks), so the result depends on the shape and never on the thread count or on where
+// the element sits in a tile. K is never split between threads.
+// Without an FMA instruction (xsimd's default arch has none), xsimd::fma and gemm_madd both do
+// a * b + c with two roundings, so the vector and scalar paths still agree.
+// Threads: the packing loops and the task grid run on TBB (inside this_task_arena::isolate, so a
+// waiting thread never picks up an unrelated task that could reuse its scratch buffers) when
+// m * n * k >= gemm_parallel_work; below it the caller's thread does everything.
+// Scratch: packed panels live in per-thread buffers that are reused by later calls (no allocation
+// after the first call of a size, up to gemm_keep_bytes per buffer).
+#pragma once
+#include "../core/types.hpp" // first: intrinsics before TBB (core/simd.hpp)
+
+#include <algorithm>
+#include <cmath>
+#include <complex>
+#include <cstddef>
+#include <cstdint>
+#include <new>
+#include <type_traits>
+#include <utility>
+
+#include <tbb/blocked_range.h>
+#include <tbb/task_arena.h>
+
+#include "../eval/parallel.hpp"
+
+namespace xlet::detail {
+
+enum class gemm_update { assign, add, subtract };
+
+// ---- blocking ---------------------------------------------------------------------------------
+
+template<class T> inline constexpr bool gemm_fast = std::is_same_v<T, float> || std::is_same_v<T, double>;
+
+template<class T> struct gemm_blocking {
+    using batch = xsimd::batch<T>;
+    static constexpr std::size_t W = batch::size;
+    static constexpr std::size_t MR = 6;
+    static constexpr std::size_t NR = 2 * W;
+    static constexpr std::size_t KC = 256;
+    static constexpr std::size_t MC = sizeof(T) == 4 ? 144 : 72;   // multiples of MR
+    static constexpr std::size_t NC = sizeof(T) == 4 ? 4096 : 2048; // multiples of NR
+};
+
+// m * n * k (multiply-adds) from which the gemm uses TBB: about 1 MFLOP, 10 us on one core.
+inline constexpr std::size_t gemm_parallel_work = std::size_t{1} << 19;
+// Columns of one task (a multiple of NR): with MC rows that is >= 144 x 128 x 256 x 2 = 9 MFLOP.
+inline constexpr std::size_t gemm_task_cols = 128;
+// Scratch buffers up to this size stay with their thread for later calls.
+inline constexpr std::size_t gemm_keep_bytes = std::size_t{16} << 20;
+
+// a * b + c as the micro-kernel computes it (one rounding with FMA hardware).
+template<class T> inline T gemm_madd(T a, T b, T c) {
+#if defined(__FMA__) || defined(__FMA4__)
+    return std::fma(a, b, c);
+#else
+    return a * b + c;
+#endif
+}
+
+// ---- scratch ----------------------------------------------------------------------------------
+
+struct gemm_slot {
+    void* p = nullptr;
+    std::size_t bytes = 0;
+    bool busy = false;
+    gemm_slot() = default;
+    gemm_slot(const gemm_slot&) = delete;
+    gemm_slot& operator=(const gemm_slot&) = delete;
+    ~gemm_slot() {
+        if (p) ::operator delete(p, std::align_val_t{64});
+    }
+};
+inline gemm_slot& gemm_thread_slot(int which) {
+    thread_local gemm_slot slots[2];
+    return slots[which];
+}
+
+// A 64-byte aligned buffer: the thread's slot `which` when free (grown as needed), else its own.
+template<class T> class gemm_scratch {
+    gemm_slot* slot_ = nullptr;
+    void* own_ = nullptr;
+    T* p_ = nullptr;
+
+public:
+    gemm_scratch(int which, std::size_t count) {
+        const std::size_t bytes = std::max<std::size_t>(64, count * sizeof(T));
+        gemm_slot& s = gemm_thread_slot(which);
+        if (!s.busy && bytes <= gemm_keep_bytes) {
+            if (s.bytes < bytes) {
+                if (s.p) ::operator delete(s.p, std::align_val_t{64});
+                s.p = nullptr;
+                s.bytes = 0;
+                s.p = ::operator new(bytes, std::align_val_t{64});
+                s.bytes = bytes;
+            }
+            s.busy = true;
+            slot_ = &s;
+            p_ = static_cast<T*>(s.p);
+        } else {
+            own_ = ::operator new(bytes, std::align_val_t{64});
+            p_ = static_cast<T*>(own_);
+        }
+    }
+    gemm_scratch(const gemm_scratch&) = delete;
+    gemm_scratch& operator=(const gemm_scratch&) = delete;
+    ~gemm_scratch() {
+        if (slot_) slot_->busy = false;
+        if (own_) ::operator delete(own_, std::align_val_t{64});
+    }
+    T* get() const { return p_; }
+};
+
+// f(b, e) over [0, n) in pieces of at least `grain`: on TBB when par, else at once.
+template<class F> void gemm_for(bool par, std::size_t n, std::size_t grain, const F& f) {
+    if (!par || n <= grain) {
+        f(std::size_t{0}, n);
+        return;
+    }
+    run_parallel(tbb::blocked_range<std::size_t>(0, n, grain), [&](const tbb::blocked_range<std::size_t>& r) { f(r.begin(), r.end()); });
+}
+
+// ---- packing ----------------------------------------------------------------------------------
+
+// Six rows of A with contiguous k, interleaved into dst[k * 6 + i] for k < the returned count
+// (the caller does the rest): register transposes of 8 (f32) or 4 (f64) k at a time. The f32
+// form stores 8 lanes per k, of which the last 2 are overwritten by the next k's store, so it
+// stops while at least one more k follows (a store never passes the end of the panel).
+template<std::size_t MR, class T> inline std::size_t gemm_pack_rows_avx([[maybe_unused]] T* dst, [[maybe_unused]] const T* const* row,
+                                                                         [[maybe_unused]] std::size_t kc) {
+#if defined(__AVX__)
+    if constexpr (MR == 6 && std::is_same_v<T, float>) {
+        std::size_t p = 0;
+        const __m256 z = _mm256_setzero_ps();
+        for (; p + 8 < kc; p += 8) {
+            const __m256 r0 = _mm256_loadu_ps(row[0] + p), r1 = _mm256_loadu_ps(row[1] + p), r2 = _mm256_loadu_ps(row[2] + p);
+            const __m256 r3 = _mm256_loadu_ps(row[3] + p), r4 = _mm256_loadu_ps(row[4] + p), r5 = _mm256_loadu_ps(row[5] + p);
+            const __m256 t0 = _mm256_unpacklo_ps(r0, r1), t1 = _mm256_unpackhi_ps(r0, r1);
+            const __m256 t2 = _mm256_unpacklo_ps(r2, r3), t3 = _mm256_unpackhi_ps(r2, r3);
+            const __m256 t4 = _mm256_unpacklo_ps(r4, r5), t5 = _mm256_unpackhi_ps(r4, r5);
+            const __m256 s0 = _mm256_shuffle_ps(t0, t2, 0x44), s1 = _mm256_shuffle_ps(t0, t2, 0xEE);
+            const __m256 s2 = _mm256_shuffle_ps(t1, t3, 0x44), s3 = _mm256_shuffle_ps(t1, t3, 0xEE);
+            const __m256 s4 = _mm256_shuffle_ps(t4, z, 0x44), s5 = _mm256_shuffle_ps(t4, z, 0xEE);
+            const __m256 s6 = _mm256_shuffle_ps(t5, z, 0x44), s7 = _mm256_shuffle_ps(t5, z, 0xEE);
+            float* d = dst + p * 6;
+            _mm256_storeu_ps(d + 0, _mm256_permute2f128_ps(s0, s4, 0x20));
+            _mm256_storeu_ps(d + 6, _mm256_permute2f128_ps(s1, s5, 0x20));
+            _mm256_storeu_ps(d + 12, _mm256_permute2f128_ps(s2, s6, 0x20));
+            _mm256_storeu_ps(d + 18, _mm256_permute2f128_ps(s3, s7, 0x20));
+            _mm256_storeu_ps(d + 24, _mm256_permute2f128_ps(s0, s4, 0x31));
+            _mm256_storeu_ps(d + 30, _mm256_permute2f128_ps(s1, s5, 0x31));
+            _mm256_storeu_ps(d + 36, _mm256_permute2f128_ps(s2, s6, 0x31));
+            _mm256_storeu_ps(d + 42, _mm256_permute2f128_ps(s3, s7, 0x31));
+        }
+        return p;
+    } else if constexpr (MR == 6 && std::is_same_v<T, double>) {
+        std::size_t p = 0;
+        for (; p + 4 <= kc; p += 4) {
+            const __m256d r0 = _mm256_loadu_pd(row[0] + p), r1 = _mm256_loadu_pd(row[1] + p), r2 = _mm256_loadu_pd(row[2] + p);
+            const __m256d r3 = _mm256_loadu_pd(row[3] + p), r4 = _mm256_loadu_pd(row[4] + p), r5 = _mm256_loadu_pd(row[5] + p);
+            const __m256d t0 = _mm256_unpacklo_pd(r0, r1), t1 = _mm256_unpackhi_pd(r0, r1);
+            const __m256d t2 = _mm256_unpacklo_pd(r2, r3), t3 = _mm256_unpackhi_pd(r2, r3);
+            const __m256d u0 = _mm256_unpacklo_pd(r4, r5), u1 = _mm256_unpackhi_pd(r4, r5);
+            double* d = dst + p * 6;
+            _mm256_storeu_pd(d + 0, _mm256_permute2f128_pd(t0, t2, 0x20));
+            _mm_storeu_pd(d + 4, _mm256_castpd256_pd128(u0));
+            _mm256_storeu_pd(d + 6, _mm256_permute2f128_pd(t1, t3, 0x20));
+            _mm_storeu_pd(d + 10, _mm256_castpd256_pd128(u1));
+            _mm256_storeu_pd(d + 12, _mm256_permute2f128_pd(t0, t2, 0x31));
+            _mm_storeu_pd(d + 16, _mm256_extractf128_pd(u0, 1));
+            _mm256_storeu_pd(d + 18, _mm256_permute2f128_pd(t1, t3, 0x31));
+            _mm_storeu_pd(d + 22, _mm256_extractf128_pd(u1, 1));
+        }
+        return p;
+    }
+#endif
+    return 0;
+}
+
+// Rows [i0, i0 + mr) of A, k in [p0, p0 + kc), as one MR-row micro-panel: dst[k * MR + i].
+template<std::size_t MR, class T>
+inline void gemm_pack_a_panel(T* dst, const T* a, std::ptrdiff_t rsa, std::ptrdiff_t csa, std::size_t i0, std::size_t mr, std::size_t p0,
+                              std::size_t kc) {
+    const T* base = a + static_cast<std::ptrdiff_t>(i0) * rsa + static_cast<std::ptrdiff_t>(p0) * csa;
+    if (mr == MR && rsa == 1) {
+        for (std::size_t p = 0; p < kc; ++p) {
+            const T* src = base + static_cast<std::ptrdiff_t>(p) * csa;
+            for (std::size_t i = 0; i < MR; ++i) dst[p * MR + i] = src[i];
+        }
+    } else if (mr == MR && csa == 1) {
+        const T* row[MR];
+        for (std::size_t i = 0; i < MR; ++i) row[i] = base + static_cast<std::ptrdiff_t>(i) * rsa;
+        std::size_t p = gemm_pack_rows_avx<MR>(dst, row, kc);
+        for (; p < kc; ++p)
+            for (std::size_t i = 0; i < MR; ++i) dst[p * MR + i] = row[i][p];
+    } else {
+        for (std::size_t p = 0; p < kc; ++p) {
+            const T* src = base + static_cast<std::ptrdiff_t>(p) * csa;
+            for (std::size_t i = 0; i < MR; ++i) dst[p * MR + i] = i < mr ? src[static_cast<std::ptrdiff_t>(i) * rsa] : T(0);
+        }
+    }
+}
+
+// Columns [j0, j0 + nr) of B, k in [p0, p0 + kc), as one NR-column sliver: dst[k * NR + j].
+template<std::size_t NR, class T>
+inline void gemm_pack_b_sliver(T* dst, const T* b, std::ptrdiff_t rsb, std::ptrdiff_t csb, std::size_t j0, std::size_t nr, std::size_t p0,
+                               std::size_t kc) {
+    const T* base = b + static_cast<std::ptrdiff_t>(p0) * rsb + static_cast<std::ptrdiff_t>(j0) * csb;
+    if (nr == NR && csb == 1) {
+        using B = xsimd::batch<T>;
+        constexpr std::size_t W = B::size;
+        for (std::size_t p = 0; p < kc; ++p) {
+            const T* src = base + static_cast<std::ptrdiff_t>(p) * rsb;
+            for (std::size_t j = 0; j < NR; j += W) B::load_unaligned(src + j).store_aligned(dst + p * NR + j);
+        }
+    } else if (nr == NR && rsb == 1) {
+        const T* col[NR];
+        for (std::size_t j = 0; j < NR; ++j) col[j] = base + static_cast<std::ptrdiff_t>(j) * csb;
+        for (std::size_t p = 0; p < kc; ++p)
+            for (std::size_t j = 0; j < NR; ++j) dst[p * NR + j] = col[j][p];
+    } else {
+        for (std::size_t p = 0; p < kc; ++p) {
+            const T* src = base + static_cast<std::ptrdiff_t>(p) * rsb;
+            for (std::size_t j = 0; j < NR; ++j) dst[p * NR + j] = j < nr ? src[static_cast<std::ptrdiff_t>(j) * csb] : T(0);
+        }
+    }
+}
+
+// ---- micro-kernel -----------------------------------------------------------------------------
+
+template<class T, class Batch>
+inline void gemm_write_row(T* c, const Batch& lo, const Batch& hi, gemm_update up) {
+    constexpr std::size_t W = Batch::size;
+    if (up == gemm_update::assign) {
+        lo.store_unaligned(c);
+        hi.store_unaligned(c + W);
+    } else if (up == gemm_update::add) {
+        (Batch::load_unaligned(c) + lo).store_unaligned(c);
+        (Batch::load_unaligned(c + W) + hi).store_unaligned(c + W);
+    } else {
+        (Batch::load_unaligned(c) - lo).store_unaligned(c);
+        (Batch::load_unaligned(c + W) - hi).store_unaligned(c + W);
+    }
+}
+
+// C[0:mr, 0:nr] (up)= pa (MR x kc, k-major) * pb (kc x NR, k-major); pa and pb 64-byte aligned.
+template<class T>
+inline void gemm_micro(std::size_t kc, const T* __restrict pa, const T* __restrict pb, T* c, std::ptrdiff_t ldc, gemm_update up, std::size_t mr,
+                       std::size_t nr) {
+    using G = gemm_blocking<T>;
+    using B = typename G::batch;
+    constexpr std::size_t MR = G::MR, NR = G::NR, W = G::W;
+    static_assert(MR == 6 && NR == 2 * W);
+    B c00(T(0)), c01(T(0)), c10(T(0)), c11(T(0)), c20(T(0)), c21(T(0));
+    B c30(T(0)), c31(T(0)), c40(T(0)), c41(T(0)), c50(T(0)), c51(T(0));
+    for (std::size_t p = 0; p < kc; ++p) {
+        const B b0 = B::load_aligned(pb);
+        const B b1 = B::load_aligned(pb + W);
+        B a(pa[0]);
+        c00 = xsimd::fma(a, b0, c00);
+        c01 = xsimd::fma(a, b1, c01);
+        a = B(pa[1]);
+        c10 = xsimd::fma(a, b0, c10);
+        c11 = xsimd::fma(a, b1, c11);
+        a = B(pa[2]);
+        c20 = xsimd::fma(a, b0, c20);
+        c21 = xsimd::fma(a, b1, c21);
+        a = B(pa[3]);
+        c30 = xsimd::fma(a, b0, c30);
+        c31 = xsimd::fma(a, b1, c31);
+        a = B(pa[4]);
+        c40 = xsimd::fma(a, b0, c40);
+        c41 = xsimd::fma(a, b1, c41);
+        a = B(pa[5]);
+        c50 = xsimd::fma(a, b0, c50);
+        c51 = xsimd::fma(a, b1, c51);
+        pa += MR;
+        pb += NR;
+    }
+    if (mr == MR && nr == NR) {
+        gemm_write_row<T>(c, c00, c01, up);
+        gemm_write_row<T>(c + ldc, c10, c11, up);
+        gemm_write_row<T>(c + 2 * ldc, c20, c21, up);
+        gemm_write_row<T>(c + 3 * ldc, c30, c31, up);
+        gemm_write_row<T>(c + 4 * ldc, c40, c41, up);
+        gemm_write_row<T>(c + 5 * ldc, c50, c51, up);
+        return;
+    }
+    alignas(64) T tile[MR * NR];
+    c00.store_aligned(tile + 0 * NR), c01.store_aligned(tile + 0 * NR + W);
+    c10.store_aligned(tile + 1 * NR), c11.store_aligned(tile + 1 * NR + W);
+    c20.store_aligned(tile + 2 * NR), c21.store_aligned(tile + 2 * NR + W);
+    c30.store_aligned(tile + 3 * NR), c31.store_aligned(tile + 3 * NR + W);
+    c40.store_aligned(tile + 4 * NR), c41.store_aligned(tile + 4 * NR + W);
+    c50.store_aligned(tile + 5 * NR), c51.store_aligned(tile + 5 * NR + W);
+    for (std::size_t i = 0; i < mr; ++i) {
+        T* row = c + static_cast<std::ptrdiff_t>(i) * ldc;
+        for (std::size_t j = 0; j < nr; ++j) {
+            const T v = tile[i * NR + j];
+            row[j] = up == gemm_update::assign ? v : up == gemm_update::add ? row[j] + v : row[j] - v;
+        }
+    }
+}
+
+// ---- driver (f32, f64) ------------------------------------------------------------------------
+
+template<class T>
+    requires gemm_fast<T>
+void gemm(std::size_t m, std::size_t n, std::size_t k, const T* a, std::ptrdiff_t rsa, std::ptrdiff_t csa, const T* b, std::ptrdiff_t rsb,
+          std::ptrdiff_t csb, T* c, std::ptrdiff_t ldc, gemm_update up = gemm_update::assign, bool parallel = true) {
+    using G = gemm_blocking<T>;
+    constexpr std::size_t MR = G::MR, NR = G::NR, KC = G::KC, MC = G::MC, NC = G::NC;
+    if (m == 0 || n == 0) return;
+    if (k == 0) {
+        if (up == gemm_update::assign)
+            for (std::size_t i = 0; i < m; ++i) std::fill_n(c + static_cast<std::ptrdiff_t>(i) * ldc, n, T(0));
+        return;
+    }
+    const bool par = parallel && m * n * k >= gemm_parallel_work;
+    const std::size_t mp = (m + MR - 1) / MR; // micro-panels of A
+    // Row blocks of at most MC rows, as even as whole micro-panels allow (256 rows: 2 x 128, not
+    // 144 + 112, so that two threads get equal work).
+    const std::size_t mb = (m + MC - 1) / MC;
+    const std::size_t mc = ((mp + mb - 1) / mb) * MR;
+    const std::size_t kc_max = std::min(k, KC);
+    const std::size_t nc_max = std::min((n + NR - 1) / NR * NR, NC);
+    gemm_scratch<T> abuf(0, mp * MR * kc_max);
+    gemm_scratch<T> bbuf(1, nc_max * kc_max);
+    T* pa = abuf.get();
+    T* pb = bbuf.get();
+    auto body = [&] {
+        for (std::size_t jc = 0; jc < n; jc += NC) {
+            const std::size_t nc = std::min(NC, n - jc);
+            const std::size_t ns = (nc + NR - 1) / NR; // slivers of B
+            for (std::size_t pc = 0; pc < k; pc += KC) {
+                const std::size_t kc = std::min(KC, k - pc);
+                const gemm_update u = pc == 0 ? up : (up == gemm_update::subtract ? up : gemm_update::add);
+                // One parallel pass packs both: items [0, ns) are B slivers, [ns, ns + mp) A panels.
+                gemm_for(par, ns + mp, 4, [&](std::size_t s0, std::size_t s1) {
+                    for (std::size_t s = s0; s < s1; ++s) {
+                        if (s < ns) {
+                            gemm_pack_b_sliver<NR>(pb + s * NR * kc, b, rsb, csb, jc + s * NR, std::min(NR, nc - s * NR), pc, kc);
+                        } else {
+                            const std::size_t q = s - ns;
+                            gemm_pack_a_panel<MR>(pa + q * MR * kc, a, rsa, csa, q * MR, std::min(MR, m - q * MR), pc, kc);
+                        }
+                    }
+                });
+                const std::size_t nb = (nc + gemm_task_cols - 1) / gemm_task_cols;
+                auto task = [&](std::size_t t0, std::size_t t1) {
+                    for (std::size_t t = t0; t < t1; ++t) {
+                        const std::size_t i0 = t / nb * mc, i1 = std::min(m, i0 + mc);
+                        const std::size_t j0 = t % nb * gemm_task_cols, j1 = std::min(nc, j0 + gemm_task_cols);
+                        for (std::size_t j = j0; j < j1; j += NR) {
+                            const T* bs = pb + j / NR * NR * kc;
+                            for (std::size_t i = i0; i < i1; i += MR) {
+                                gemm_micro<T>(kc, pa + i / MR * MR * kc, bs, c + static_cast<std::ptrdiff_t>(i) * ldc + static_cast<std::ptrdiff_t>(jc + j),
+                                              ldc, u, std::min(MR, m - i), std::min(NR, nc - j));
+                            }
+                        }
+                    }
+                };
+                gemm_for(par, (m + mc - 1) / mc * nb, 1, task);
+            }
+        }
+    };
+    if (par) tbb::this_task_arena::isolate(body);
+    else body();
+}
+
+// ---- matrix-vector (f32, f64) ------------------------------------------------------------------
+
+// y[i] = sum_k A[i, k] * x[k], i < m; y contiguous. Returns false (nothing done) when neither A's
+// rows (csa == 1, x contiguous) nor its columns (rsa == 1) are contiguous: the caller uses gemm().
+// Rows contiguous: four lane-wise FMA accumulators over k in steps of 4W, then one over steps of
+// W, combined as ((a0 + a1) + (a2 + a3)), reduced across lanes (xsimd::hadd), plus the
+// scalar tail summed in order. Columns contiguous: y[i] = fma(A[i, k], x[k], y[i]) for k in
+// order. Either way an element's arithmetic depends on m and k only; rows go to TBB when large.
+template<class T>
+    requires gemm_fast<T>
+bool gemv(std::size_t m, std::size_t k, const T* a, std::ptrdiff_t rsa, std::ptrdiff_t csa, const T* x, std::ptrdiff_t incx, T* y, bool parallel = true) {
+    using B = xsimd::batch<T>;
+    constexpr std::size_t W = B::size;
+    const bool rows = csa == 1 && incx == 1;
+    if (!rows && rsa != 1) return false;
+    const bool par = parallel && m * k >= gemm_parallel_work;
+    const std::size_t grain = std::max<std::size_t>(W, gemm_parallel_work / 8 / std::max<std::size_t>(1, k) / W * W);
+    auto run = [&](const auto& f) {
+        if (par) tbb::this_task_arena::isolate([&] { gemm_for(true, m, grain, f); });
+        else f(std::size_t{0}, m);
+    };
+    if (rows) {
+        run([&](std::size_t i0, std::size_t i1) {
+            for (std::size_t i = i0; i < i1; ++i) {
+                const T* ar = a + static_cast<std::ptrdiff_t>(i) * rsa;
+                B s0(T(0)), s1(T(0)), s2(T(0)), s3(T(0));
+                std::size_t p = 0;
+                for (; p + 4 * W <= k; p += 4 * W) {
+                    s0 = xsimd::fma(B::load_unaligned(ar + p), B::load_unaligned(x + p), s0);
+                    s1 = xsimd::fma(B::load_unaligned(ar + p + W), B::load_unaligned(x + p + W), s1);
+                    s2 = xsimd::fma(B::load_unaligned(ar + p + 2 * W), B::load_unaligned(x + p + 2 * W), s2);
+                    s3 = xsimd::fma(B::load_unaligned(ar + p + 3 * W), B::load_unaligned(x + p + 3 * W), s3);
+                }
+                for (; p + W <= k; p += W) s0 = xsimd::fma(B::load_unaligned(ar + p), B::load_unaligned(x + p), s0);
+                T tail = T(0);
+                for (; p < k; ++p) tail = gemm_madd(ar[p], x[p], tail);
+                y[i] = xsimd::hadd((s0 + s1) + (s2 + s3)) + tail;
+            }
+        });
+    } else {
+        run([&](std::size_t i0, std::size_t i1) {
+            std::fill(y + i0, y + i1, T(0));
+            for (std::size_t p = 0; p < k; ++p) {
+                const T* col = a + static_cast<std::ptrdiff_t>(p) * csa;
+                const B xv(x[static_cast<std::ptrdiff_t>(p) * incx]);
+                const T xs = x[static_cast<std::ptrdiff_t>(p) * incx];
+                std::size_t i = i0;
+                for (; i + W <= i1; i += W) xsimd::fma(B::load_unaligned(col + i), xv, B::load_unaligned(y + i)).store_unaligned(y + i);
+                for (; i < i1; ++i) y[i] = gemm_madd(col[i], xs, y[i]);
+            }
+        });
+    }
+    return true;
+}
+
+// ---- generic accumulation (integers, complex, mixed types) -------------------------------------
+
+// acc + a * b in the accumulator type: integers wrap modulo 2^bits (computed unsigned, at least
+// 32 bits wide so that no promotion to int can overflow); complex by the textbook formula (no
+// C99 Annex G recovery of infinities); floats with two roundings.
+template<class Acc> inline Acc gemm_acc_madd(Acc acc, Acc a, Acc b) {
+    if constexpr (std::is_same_v<Acc, bool>) {
+        return acc || (a && b);
+    } else if constexpr (std::is_integral_v<Acc>) {
+        using U = std::conditional_t<(sizeof(Acc) < 4), std::uint32_t, std::make_unsigned_t<Acc>>;
+        return static_cast<Acc>(static_cast<U>(static_cast<U>(acc) + static_cast<U>(static_cast<U>(a) * static_cast<U>(b))));
+    } else if constexpr (is_complex<Acc>) {
+        using R = typename Acc::value_type;
+        const R re = a.real() * b.real() - a.imag() * b.imag();
+        const R im = a.real() * b.imag() + a.imag() * b.real();
+        return Acc(acc.real() + re, acc.imag() + im);
+    } else {
+        return acc + a * b;
+    }
+}
+
+// C[i, j] = Out(sum_k Acc(A[i, k]) * Acc(B[k, j])), k in increasing order; C row-major (ldc).
+// Rows go to TBB when the work is large; each row is computed by one task.
+template<class Acc, class T, class Out, class Cvt>
+void gemm_generic(std::size_t m, std::size_t n, std::size_t k, const T* a, std::ptrdiff_t rsa, std::ptrdiff_t csa, const T* b, std::ptrdiff_t rsb,
+                  std::ptrdiff_t csb, Out* c, std::ptrdiff_t ldc, const Cvt& to_out, bool parallel = true) {
+    if (m == 0 || n == 0) return;
+    constexpr std::size_t JB = 256; // columns accumulated at once (a row of accumulators in L1)
+    const bool par = parallel && m * n * std::max<std::size_t>(k, 1) >= gemm_parallel_work / 4;
+    auto rows = [&](std::size_t i0, std::size_t i1) {
+        Acc acc[JB];
+        for (std::size_t i = i0; i < i1; ++i) {
+            const T* ar = a + static_cast<std::ptrdiff_t>(i) * rsa;
+            for (std::size_t j0 = 0; j0 < n; j0 += JB) {
+                const std::size_t nj = std::min(JB, n - j0);
+                std::fill_n(acc, nj, Acc{});
+                for (std::size_t p = 0; p < k; ++p) {
+                    const Acc av = static_cast<Acc>(ar[static_cast<std::ptrdiff_t>(p) * csa]);
+                    const T* br = b + static_cast<std::ptrdiff_t>(p) * rsb + static_cast<std::ptrdiff_t>(j0) * csb;
+                    if (csb == 1)
+                        for (std::size_t j = 0; j < nj; ++j) acc[j] = gemm_acc_madd<Acc>(acc[j], av, static_cast<Acc>(br[j]));
+                    else
+                        for (std::size_t j = 0; j < nj; ++j)
+                            acc[j] = gemm_acc_madd<Acc>(acc[j], av, static_cast<Acc>(br[static_cast<std::ptrdiff_t>(j) * csb]));
+                }
+                Out* cr = c + static_cast<std::ptrdiff_t>(i) * ldc + static_cast<std::ptrdiff_t>(j0);
+                for (std::size_t j = 0; j < nj; ++j) cr[j] = to_out(acc[j]);
+            }
+        }
+    };
+    if (par) tbb::this_task_arena::isolate([&] { gemm_for(true, m, std::max<std::size_t>(1, gemm_parallel_work / 4 / std::max<std::size_t>(1, n * k)), rows); });
+    else rows(0, m);
+}
+
+// ---- small static shapes (f32, f64): registers only, no packing, no allocation -----------------
+
+// C (M x N, row-major, ldc = N) = A * B with the micro-kernel's arithmetic (acc = 0, then one FMA
+// per k in increasing order), so for K <= KC it gives the same bits as gemm().
+template<std::size_t M, std::size_t N, std::size_t K, class T>
+inline void gemm_small(const T* a, std::ptrdiff_t rsa, std::ptrdiff_t csa, const T* b, std::ptrdiff_t rsb, std::ptrdiff_t csb, T* c) {
+    using B = xsimd::batch<T>;
+    constexpr std::size_t W = B::size;
+    constexpr std::size_t NV = N / W; // full batches per row
+    if (csb == 1) {
+        for (std::size_t i = 0; i < M; ++i) {
+            const T* ar = a + static_cast<std::ptrdiff_t>(i) * rsa;
+            T* cr = c + i * N;
+            if constexpr (NV > 0) {
+                B acc[NV];
+                for (std::size_t v = 0; v < NV; ++v) acc[v] = B(T(0));
+                for (std::size_t p = 0; p < K; ++p) {
+                    const B av(ar[static_cast<std::ptrdiff_t>(p) * csa]);
+                    const T* br = b + static_cast<std::ptrdiff_t>(p) * rsb;
+                    for (std::size_t v = 0; v < NV; ++v) acc[v] = xsimd::fma(av, B::load_unaligned(br + v * W), acc[v]);
+                }
+                for (std::size_t v = 0; v < NV; ++v) acc[v].store_unaligned(cr + v * W);
+            }
+            if constexpr (N % W != 0) {
+                T acc[N % W] = {};
+                for (std::size_t p = 0; p < K; ++p) {
+                    const T av = ar[static_cast<std::ptrdiff_t>(p) * csa];
+                    const T* br = b + static_cast<std::ptrdiff_t>(p) * rsb + NV * W;
+                    for (std::size_t j = 0; j < N % W; ++j) acc[j] = gemm_madd(av, br[j], acc[j]);
+                }
+                for (std::size_t j = 0; j < N % W; ++j) cr[NV * W + j] = acc[j];
+            }
+        }
+    } else {
+        for (std::size_t i = 0; i < M; ++i) {
+            const T* ar = a + static_cast<std::ptrdiff_t>(i) * rsa;
+            for (std::size_t j = 0; j < N; ++j) {
+                const T* bc = b + static_cast<std::ptrdiff_t>(j) * csb;
+                T acc = T(0);
+                for (std::size_t p = 0; p < K; ++p) acc = gemm_madd(ar[static_cast<std::ptrdiff_t>(p) * csa], bc[static_cast<std::ptrdiff_t>(p) * rsb], acc);
+                c[i * N + j] = acc;
+            }
+        }
+    }
+}
+
+} // namespace xlet::detail
