@@ -21,6 +21,7 @@
 #pragma once
 #include <algorithm>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #include <tbb/blocked_range.h>
@@ -37,6 +38,8 @@ inline constexpr std::size_t reduce_chunk = std::size_t{1} << 14;
 inline constexpr std::size_t reduce_block_bytes = 16384;
 // Inner-kept reductions with fewer output blocks than this split their rows into chunks.
 inline constexpr std::size_t reduce_min_units = 32;
+// Rows of an inner-kept reduction read together in one pass over an output block.
+inline constexpr std::size_t pass_rows = 8;
 
 template<std::size_t R>
 struct reduce_space {
@@ -311,26 +314,30 @@ struct monoid_reduce {
         W::spread(o, ko, W::kept, gs);
         acc.fill(V::broadcast(id));
         std::size_t r = r0;
-        // Four rows per pass: their loads are independent (more memory streams in flight) while
-        // each lane still adds row after row in order, so the result is the one-row loop's.
-        for (; r + 4 <= r1; r += 4) {
+        // pass_rows rows per pass: their loads are independent (more memory streams in flight)
+        // while each lane still adds row after row in order, so the result is the one-row loop's.
+        // 8 rows: column sums of [4096,4096] 23 -> 27 GB/s on 1 thread against 4 rows.
+        for (; r + pass_rows <= r1; r += pass_rows) {
             auto cur_at = [&](std::size_t k) {
                 W::spread(o, r + k, W::red, gs);
                 return n.template cursor<R, W::M, W::P>(o);
             };
-            const auto c0 = cur_at(0), c1 = cur_at(1), c2 = cur_at(2), c3 = cur_at(3);
-            std::size_t j = 0;
-            for (; j + N <= w; j += N) {
-                const std::size_t i = i0 + j;
-                acc[j / N] = op(op(op(op(acc[j / N], c0.template load<N>(i)), c1.template load<N>(i)), c2.template load<N>(i)),
-                                c3.template load<N>(i));
-            }
-            if (j < w) {
-                const std::size_t i = i0 + j, m = w - j;
-                acc[j / N] = op(op(op(op(acc[j / N], c0.template load_partial<N>(i, m)), c1.template load_partial<N>(i, m)),
-                                   c2.template load_partial<N>(i, m)),
-                                c3.template load_partial<N>(i, m));
-            }
+            [&]<std::size_t... K>(std::index_sequence<K...>) {
+                const auto c = std::array{cur_at(K)...};
+                std::size_t j = 0;
+                for (; j + N <= w; j += N) {
+                    const std::size_t i = i0 + j;
+                    V a = acc[j / N];
+                    ((a = op(a, c[K].template load<N>(i))), ...);
+                    acc[j / N] = a;
+                }
+                if (j < w) {
+                    const std::size_t i = i0 + j, m = w - j;
+                    V a = acc[j / N];
+                    ((a = op(a, c[K].template load_partial<N>(i, m))), ...);
+                    acc[j / N] = a;
+                }
+            }(std::make_index_sequence<pass_rows>{});
         }
         for (; r < r1; ++r) {
             W::spread(o, r, W::red, gs);
