@@ -40,5 +40,13 @@ int main() {
     f32<3> f{2.5f, -1e10f, 3.7f};
     std::cout << "convert<s32>(f)        = " << eval(convert_element_type<std::int32_t>(f)) << '\n';
 
+    // Heavy ops run kernels: a packed, register-blocked GEMM; radix sort; top_k.
+    f32<2, 2> g = dot_general<dot_dims{.lhs_contracting = {1}, .rhs_contracting = {1}}>(a, a); // a · aᵀ
+    std::cout << "a · aT (dot_general)    = " << g << '\n';
+    f32<5> u{3, -1, 4, -0.0f, 0.0f};
+    std::cout << "sort(u)                = " << sort(u) << "   (total order: -0 before +0)\n";
+    auto [top, at] = top_k<2>(u);
+    std::cout << "top_k<2>(u)            = " << top << " at " << at << '\n';
+
     // add(a, transpose(a)) would not compile: "xlet::add [C1]: operand shapes must be equal, ...".
 }
