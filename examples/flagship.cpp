@@ -42,7 +42,7 @@ int main() {
 
     // Heavy ops run kernels: a packed, register-blocked GEMM; radix sort; top_k.
     f32<2, 2> g = dot_general<dot_dims{.lhs_contracting = {1}, .rhs_contracting = {1}}>(a, a); // a · aᵀ
-    std::cout << "a · aT (dot_general)    = " << g << '\n';
+    std::cout << "a · aT (dot_general)   = " << g << '\n';
     f32<5> u{3, -1, 4, -0.0f, 0.0f};
     std::cout << "sort(u)                = " << sort(u) << "   (total order: -0 before +0)\n";
     auto [top, at] = top_k<2>(u);
