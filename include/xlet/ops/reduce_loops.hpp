@@ -306,6 +306,7 @@ struct monoid_reduce {
         std::size_t inner = W::P.size[W::last];
         return std::min(want, (inner + N - 1) / N * N);
     }();
+    static constexpr std::size_t block_div = block == 0 ? 1 : block; // block is 0 only for empty shapes
     static void rows(const Nd& n, const group_sizes<R>& gs, std::size_t ko, std::size_t b, std::size_t r0, std::size_t r1,
                      std::array<V, block / N>& acc) {
         const std::size_t inner = W::inner(gs);
@@ -351,7 +352,7 @@ struct monoid_reduce {
     static void inner_kept(T* out, const Nd& n, C init, const group_sizes<R>& gs) {
         static_assert(W::out_inner_stride == 1 || W::P.rep[W::last] < 0);
         const std::size_t inner = W::inner(gs);
-        const std::size_t nb = (inner + block - 1) / block;
+        const std::size_t nb = (inner + block_div - 1) / block_div; // 0 for an empty shape: no unit runs
         const std::size_t units = W::count(W::kept, gs) * nb;
         const std::size_t nrows = W::count(W::red, gs);
         const std::size_t elements = units * block * nrows;
@@ -473,9 +474,10 @@ struct generic_reduce<F, R, S, acc_tuple<T...>, Nd...> {
     }
 
     static constexpr std::size_t block = std::min<std::size_t>(256, (W::P.size[W::last] + N - 1) / N * N);
+    static constexpr std::size_t block_div = block == 0 ? 1 : block; // block is 0 only for empty shapes
     static void inner_kept(const Outs& outs, const std::tuple<const Nd&...>& nodes, const F& f, const acc_tuple<T...>& init,
                            const group_sizes<R>& gs) {
-        const std::size_t inner = W::inner(gs), nb = (inner + block - 1) / block;
+        const std::size_t inner = W::inner(gs), nb = (inner + block_div - 1) / block_div; // 0 for an empty shape: no unit runs
         const std::size_t units = W::count(W::kept, gs) * nb, nrows = W::count(W::red, gs);
         W::for_units(units, units * block * nrows, [&](std::size_t u) {
             outer_index<R> o{};
