@@ -165,6 +165,18 @@ template<class Make, class Body> void for_slice_groups(const slice_geom& g, cons
     }
 }
 
+// body over every slice: one slice at a time when each is sorted by several tasks inside (par),
+// else in groups of neighbouring slices spread over TBB tasks.
+template<class Make, class Body> void for_slices(const slice_geom& g, bool par, const Make& make, const Body& body) {
+    if (par) {
+        auto s = make(1);
+        for (std::size_t o = 0; o < g.outer; ++o)
+            for (std::size_t i = 0; i < g.inner; ++i) body(s, o, i, 1);
+    } else {
+        for_slice_groups(g, make, body);
+    }
+}
+
 // f(rb, re) over [0, n): in chunks on TBB when par (the long-slice case), else at once.
 template<class F> void row_ranges(bool par, std::size_t n, const F& f) {
     if (!par) {
@@ -218,13 +230,7 @@ void radix_sort_op(const slice_geom& g, const std::tuple<const T*...>& in, const
             }
         });
     };
-    if (par) {
-        auto s = make(1);
-        for (std::size_t o = 0; o < g.outer; ++o)
-            for (std::size_t i = 0; i < g.inner; ++i) body(s, o, i, 1);
-    } else {
-        for_slice_groups(g, make, body);
-    }
+    for_slices(g, par, make, body);
 }
 
 // The general path: std::stable_sort of each slice's values (one operand) or of its positions
@@ -252,13 +258,7 @@ void generic_sort_op(const slice_geom& g, const F& cmp, const std::tuple<const T
                     for (std::size_t j = 0; j < G; ++j) std::get<0>(out)[g.at(o, r, i0 + j)] = buf[j * n + r];
             });
         };
-        if (par) {
-            auto s = make(1);
-            for (std::size_t o = 0; o < g.outer; ++o)
-                for (std::size_t i = 0; i < g.inner; ++i) body(s, o, i, 1);
-        } else {
-            for_slice_groups(g, make, body);
-        }
+        for_slices(g, par, make, body);
     } else {
         struct scratch {
             std::tuple<std::unique_ptr<T[]>...> vals; // not std::vector: vector<bool> has no data()
@@ -287,13 +287,7 @@ void generic_sort_op(const slice_geom& g, const F& cmp, const std::tuple<const T
                     }
             });
         };
-        if (par) {
-            auto s = make(1);
-            for (std::size_t o = 0; o < g.outer; ++o)
-                for (std::size_t i = 0; i < g.inner; ++i) body(s, o, i, 1);
-        } else {
-            for_slice_groups(g, make, body);
-        }
+        for_slices(g, par, make, body);
     }
 }
 
