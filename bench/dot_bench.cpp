@@ -29,27 +29,32 @@
 namespace xlet_bench {
 namespace {
 
-template<class T, std::size_t... D> std::unique_ptr<xlet::tensor<T, D...>> make_input(std::uint32_t seed) {
+template<class T, std::size_t... D>
+std::unique_ptr<xlet::tensor<T, D...>> make_input(std::uint32_t seed) {
     auto t = std::make_unique<xlet::tensor<T, D...>>();
     fill(t->data(), t->size, [&](std::size_t i) { return static_cast<T>(gen(i, seed, -1.0f, 1.0f)); });
     return t;
 }
 
-template<class T, std::size_t N> struct square_data {
+template<class T, std::size_t N>
+struct square_data {
     std::unique_ptr<xlet::tensor<T, N, N>> a = make_input<T, N, N>(1), b = make_input<T, N, N>(2);
 };
-template<class T, std::size_t N> square_data<T, N>& square() {
+template<class T, std::size_t N>
+square_data<T, N>& square() {
     static square_data<T, N> d;
     return d;
 }
 
 void set_flops(benchmark::State& st, double per_iteration) {
-    st.counters["FLOP/s"] = benchmark::Counter(per_iteration * static_cast<double>(st.iterations()), benchmark::Counter::kIsRate);
+    st.counters["FLOP/s"] =
+        benchmark::Counter(per_iteration * static_cast<double>(st.iterations()), benchmark::Counter::kIsRate);
 }
 
 // ---- square products ------------------------------------------------------------------------------
 
-template<class T, std::size_t N> void BM_gemm_xlet(benchmark::State& st, int threads) {
+template<class T, std::size_t N>
+void BM_gemm_xlet(benchmark::State& st, int threads) {
     tbb_threads t(threads);
     auto& d = square<T, N>();
     for (auto _ : st) {
@@ -60,14 +65,19 @@ template<class T, std::size_t N> void BM_gemm_xlet(benchmark::State& st, int thr
 }
 
 #if defined(XLET_BENCH_HAVE_OPENBLAS)
-template<class T, std::size_t N> void BM_gemm_openblas(benchmark::State& st, int threads) {
+template<class T, std::size_t N>
+void BM_gemm_openblas(benchmark::State& st, int threads) {
     openblas_set_num_threads(threads);
     auto& d = square<T, N>();
     auto c = make_buffer<T>(N * N);
     const int n = static_cast<int>(N);
     for (auto _ : st) {
-        if constexpr (std::is_same_v<T, float>) cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, n, n, 1.0f, d.a->data(), n, d.b->data(), n, 0.0f, c.get(), n);
-        else cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, n, n, 1.0, d.a->data(), n, d.b->data(), n, 0.0, c.get(), n);
+        if constexpr (std::is_same_v<T, float>)
+            cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, n, n, 1.0f, d.a->data(), n, d.b->data(), n, 0.0f,
+                        c.get(), n);
+        else
+            cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, n, n, 1.0, d.a->data(), n, d.b->data(), n, 0.0,
+                        c.get(), n);
         benchmark::DoNotOptimize(c.get());
     }
     set_flops(st, 2.0 * N * N * N);
@@ -75,8 +85,10 @@ template<class T, std::size_t N> void BM_gemm_openblas(benchmark::State& st, int
 #endif
 
 #if defined(XLET_BENCH_HAVE_EIGEN)
-template<class T> using emat = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
-template<class T, std::size_t N> void BM_gemm_eigen(benchmark::State& st, int threads) {
+template<class T>
+using emat = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+template<class T, std::size_t N>
+void BM_gemm_eigen(benchmark::State& st, int threads) {
     Eigen::setNbThreads(threads);
     auto& d = square<T, N>();
     const Eigen::Index n = static_cast<Eigen::Index>(N);
@@ -91,7 +103,8 @@ template<class T, std::size_t N> void BM_gemm_eigen(benchmark::State& st, int th
 #endif
 
 // Transposed operands: TransA = lhs contracting dimension 0, TransB = rhs contracting dimension 1.
-template<bool TransA, bool TransB> void BM_trans_xlet(benchmark::State& st, int threads) {
+template<bool TransA, bool TransB>
+void BM_trans_xlet(benchmark::State& st, int threads) {
     constexpr std::size_t N = 1024;
     tbb_threads t(threads);
     auto& d = square<float, N>();
@@ -103,14 +116,15 @@ template<bool TransA, bool TransB> void BM_trans_xlet(benchmark::State& st, int 
     set_flops(st, 2.0 * N * N * N);
 }
 #if defined(XLET_BENCH_HAVE_OPENBLAS)
-template<bool TransA, bool TransB> void BM_trans_openblas(benchmark::State& st, int threads) {
+template<bool TransA, bool TransB>
+void BM_trans_openblas(benchmark::State& st, int threads) {
     constexpr int n = 1024;
     openblas_set_num_threads(threads);
     auto& d = square<float, 1024>();
     auto c = make_buffer<float>(std::size_t{n} * n);
     for (auto _ : st) {
-        cblas_sgemm(CblasRowMajor, TransA ? CblasTrans : CblasNoTrans, TransB ? CblasTrans : CblasNoTrans, n, n, n, 1.0f, d.a->data(), n, d.b->data(), n,
-                    0.0f, c.get(), n);
+        cblas_sgemm(CblasRowMajor, TransA ? CblasTrans : CblasNoTrans, TransB ? CblasTrans : CblasNoTrans, n, n, n,
+                    1.0f, d.a->data(), n, d.b->data(), n, 0.0f, c.get(), n);
         benchmark::DoNotOptimize(c.get());
     }
     set_flops(st, 2.0 * n * n * n);
@@ -133,7 +147,8 @@ void BM_bmm_xlet(benchmark::State& st, int threads) {
     tbb_threads t(threads);
     auto& d = bmm();
     for (auto _ : st) {
-        auto c = xlet::dot_general<xlet::dot_dims{.lhs_batch = {0}, .rhs_batch = {0}, .lhs_contracting = {2}, .rhs_contracting = {1}}>(*d.a, *d.b);
+        auto c = xlet::dot_general<xlet::dot_dims{
+            .lhs_batch = {0}, .rhs_batch = {0}, .lhs_contracting = {2}, .rhs_contracting = {1}}>(*d.a, *d.b);
         benchmark::DoNotOptimize(c.data());
     }
     set_flops(st, bmm_flops);
@@ -162,7 +177,8 @@ void BM_bmm_eigen(benchmark::State& st, int threads) {
 
 // ---- small static products -----------------------------------------------------------------------
 
-template<std::size_t N> void BM_static_xlet(benchmark::State& st, int) {
+template<std::size_t N>
+void BM_static_xlet(benchmark::State& st, int) {
     xlet::f32<N, N> a, b;
     fill(a.data(), N * N, [](std::size_t i) { return gen(i, 5, -1.0f, 1.0f); });
     fill(b.data(), N * N, [](std::size_t i) { return gen(i, 6, -1.0f, 1.0f); });
@@ -177,7 +193,8 @@ template<std::size_t N> void BM_static_xlet(benchmark::State& st, int) {
 }
 
 #if defined(XLET_BENCH_HAVE_EIGEN)
-template<std::size_t N> void BM_static_eigen(benchmark::State& st, int) {
+template<std::size_t N>
+void BM_static_eigen(benchmark::State& st, int) {
     using M = Eigen::Matrix<float, static_cast<int>(N), static_cast<int>(N), Eigen::RowMajor>;
     M a, b;
     fill(a.data(), N * N, [](std::size_t i) { return gen(i, 5, -1.0f, 1.0f); });
@@ -193,7 +210,8 @@ template<std::size_t N> void BM_static_eigen(benchmark::State& st, int) {
 }
 #endif
 
-template<class T, std::size_t N> void reg_square(const std::string& name) {
+template<class T, std::size_t N>
+void reg_square(const std::string& name) {
     for (int t : {1, 2}) {
         reg(name + "/xlet", BM_gemm_xlet<T, N>, t);
 #if defined(XLET_BENCH_HAVE_OPENBLAS)

@@ -44,25 +44,25 @@ namespace {
 
 // ---- Shapes and the bytes each kernel must move (reads + writes, no write-allocate) -------------
 
-constexpr std::size_t n_t = 4096;          // transpose and fused cases: [4096,4096]
+constexpr std::size_t n_t = 4096; // transpose and fused cases: [4096,4096]
 constexpr std::size_t n_tt = n_t * n_t;
-constexpr std::size_t g_rows = 65536;      // gather/scatter table [65536,64]
+constexpr std::size_t g_rows = 65536; // gather/scatter table [65536,64]
 constexpr std::size_t g_cols = 64;
 constexpr std::size_t g_n = std::size_t{1} << 20; // 1 Mi rows gathered / scattered
-constexpr std::size_t p_n = 2048;          // pad and concatenate operands: [2048,2048]
-constexpr std::size_t p_lo = 8, p_hi = 8;  // edge padding on both dimensions
+constexpr std::size_t p_n = 2048;                 // pad and concatenate operands: [2048,2048]
+constexpr std::size_t p_lo = 8, p_hi = 8;         // edge padding on both dimensions
 constexpr std::size_t p_out = p_n + p_lo + p_hi;
 constexpr float pad_value = -1.0f;
 
 constexpr std::int64_t B(std::size_t n) { return static_cast<std::int64_t>(n); }
-constexpr std::int64_t bytes_transpose = 8 * B(n_tt);              // a in, y out
-constexpr std::int64_t bytes_fused = 12 * B(n_tt);                 // a, b in, y out
+constexpr std::int64_t bytes_transpose = 8 * B(n_tt); // a in, y out
+constexpr std::int64_t bytes_fused = 12 * B(n_tt);    // a, b in, y out
 // Gather: the indices, each gathered row read once and written once.
 constexpr std::int64_t bytes_gather = 4 * B(g_n) + 8 * B(g_n * g_cols);
 // Scatter: operand read and result written once, the indices and the updates read once.
 constexpr std::int64_t bytes_scatter = 8 * B(g_rows * g_cols) + 4 * B(g_n) + 4 * B(g_n * g_cols);
 constexpr std::int64_t bytes_pad = 4 * B(p_n * p_n) + 4 * B(p_out * p_out);
-constexpr std::int64_t bytes_concat = 16 * B(p_n * p_n);            // two operands in, one result out
+constexpr std::int64_t bytes_concat = 16 * B(p_n * p_n); // two operands in, one result out
 
 // ---- Data and checks ---------------------------------------------------------------------------
 
@@ -76,7 +76,8 @@ void verify(const char* what, std::size_t n, Got got, Want want, float rel_tol =
     for (std::size_t i = 0; i < n; ++i) {
         float g = got(i), w = want(i);
         if (!(g == w || std::fabs(g - w) <= rel_tol * std::fabs(w))) {
-            std::fprintf(stderr, "layout_bench: %s: wrong result at flat index %zu: got %.9g, want %.9g\n", what, i, double(g), double(w));
+            std::fprintf(stderr, "layout_bench: %s: wrong result at flat index %zu: got %.9g, want %.9g\n", what, i,
+                         double(g), double(w));
             std::abort();
         }
     }
@@ -85,11 +86,16 @@ constexpr float exp_tol = 4e-6f; // exp implementations differ by an ulp or two
 
 // Transposed element of the [n_t,n_t] result: y[i][j] = a[j][i].
 inline std::size_t tr(std::size_t i) { return (i % n_t) * n_t + i / n_t; }
-template<class P> void verify_transpose(const char* what, const P* y, const float* a) {
-    verify(what, n_tt, [&](std::size_t i) { return y[i]; }, [&](std::size_t i) { return a[tr(i)]; });
+template<class P>
+void verify_transpose(const char* what, const P* y, const float* a) {
+    verify(
+        what, n_tt, [&](std::size_t i) { return y[i]; }, [&](std::size_t i) { return a[tr(i)]; });
 }
-template<class P> void verify_fused(const char* what, const P* y, const float* a, const float* b) {
-    verify(what, n_tt, [&](std::size_t i) { return y[i]; }, [&](std::size_t i) { return std::exp(a[tr(i)]) + b[i]; }, exp_tol);
+template<class P>
+void verify_fused(const char* what, const P* y, const float* a, const float* b) {
+    verify(
+        what, n_tt, [&](std::size_t i) { return y[i]; }, [&](std::size_t i) { return std::exp(a[tr(i)]) + b[i]; },
+        exp_tol);
 }
 
 // memcpy of `bytes`, split in equal parts over the threads TBB allows when threads > 1.
@@ -105,13 +111,17 @@ void copy_bytes(void* dst, const void* src, std::size_t bytes, int threads) {
     });
 }
 // A range [0, n) run whole (1 thread) or split statically (2 threads).
-template<class F> void split(int threads, std::size_t n, F f) {
-    if (threads == 1) f(std::size_t{0}, n);
-    else static_parallel(n, f);
+template<class F>
+void split(int threads, std::size_t n, F f) {
+    if (threads == 1)
+        f(std::size_t{0}, n);
+    else
+        static_parallel(n, f);
 }
 
 // memcpy of n floats: the bandwidth reference each case is compared with.
-template<std::int64_t Bytes> void BM_memcpy(benchmark::State& st, int threads) {
+template<std::int64_t Bytes>
+void BM_memcpy(benchmark::State& st, int threads) {
     tbb_threads tc(threads);
     constexpr std::size_t n = static_cast<std::size_t>(Bytes) / 8; // Bytes counts the read and the write
     auto src = make_buffer(n), dst = make_buffer(n);
@@ -120,7 +130,8 @@ template<std::int64_t Bytes> void BM_memcpy(benchmark::State& st, int threads) {
         copy_bytes(dst.get(), src.get(), n * sizeof(float), threads);
         benchmark::ClobberMemory();
     }
-    verify("memcpy", n, [&](std::size_t i) { return dst[i]; }, [&](std::size_t i) { return src[i]; });
+    verify(
+        "memcpy", n, [&](std::size_t i) { return dst[i]; }, [&](std::size_t i) { return src[i]; });
     set_bytes(st, Bytes);
 }
 
@@ -159,7 +170,8 @@ void BM_transpose_paired(benchmark::State& st, int threads) {
         copy_bytes(y->data(), a->data(), n_tt * sizeof(float), threads);
         benchmark::ClobberMemory();
         auto t2 = std::chrono::steady_clock::now();
-        const double tr = std::chrono::duration<double>(t1 - t0).count(), cp = std::chrono::duration<double>(t2 - t1).count();
+        const double tr = std::chrono::duration<double>(t1 - t0).count(),
+                     cp = std::chrono::duration<double>(t2 - t1).count();
         t_tr += tr;
         t_cp += cp;
         ratios.push_back(cp / tr);
@@ -181,7 +193,8 @@ void BM_transpose_loop(benchmark::State& st, int threads) {
     for (auto _ : st) {
         split(threads, n_t, [&](std::size_t r0, std::size_t r1) {
             for (std::size_t i = r0; i < r1; ++i)
-                for (std::size_t j = 0; j < n_t; ++j) y[i * n_t + j] = a[j * n_t + i];
+                for (std::size_t j = 0; j < n_t; ++j)
+                    y[i * n_t + j] = a[j * n_t + i];
         });
         benchmark::ClobberMemory();
     }
@@ -251,7 +264,8 @@ void BM_fused_xlet(benchmark::State& st, int threads) {
 // The same in two passes: the transpose materialised, then exp + add.
 void BM_fused_xlet_two_pass(benchmark::State& st, int threads) {
     tbb_threads tc(threads);
-    auto a = std::make_unique<mat_t>(), b = std::make_unique<mat_t>(), t = std::make_unique<mat_t>(), y = std::make_unique<mat_t>();
+    auto a = std::make_unique<mat_t>(), b = std::make_unique<mat_t>(), t = std::make_unique<mat_t>(),
+         y = std::make_unique<mat_t>();
     fill(a->data(), n_tt, in_a);
     fill(b->data(), n_tt, in_b);
     for (auto _ : st) {
@@ -272,7 +286,8 @@ void BM_fused_loop(benchmark::State& st, int threads) {
     for (auto _ : st) {
         split(threads, n_t, [&](std::size_t r0, std::size_t r1) {
             for (std::size_t i = r0; i < r1; ++i)
-                for (std::size_t j = 0; j < n_t; ++j) y[i * n_t + j] = std::exp(a[j * n_t + i]) + b[i * n_t + j];
+                for (std::size_t j = 0; j < n_t; ++j)
+                    y[i * n_t + j] = std::exp(a[j * n_t + i]) + b[i * n_t + j];
         });
         benchmark::ClobberMemory();
     }
@@ -310,15 +325,19 @@ void BM_fused_xtensor(benchmark::State& st, int) {
 // tf.gather(table, idx): offset_dims {1}, collapsed_slice_dims {0}, start_index_map {0},
 // slice_sizes {1, 64}, index_vector_dim trailing (indices s32[1048576]). Result f32[1048576,64].
 
-constexpr xlet::gather_dims gdims{
-    .offset_dims = {1}, .collapsed_slice_dims = {0}, .start_index_map = {0}, .index_vector_dim = 1, .slice_sizes = {1, g_cols}};
+constexpr xlet::gather_dims gdims{.offset_dims = {1},
+                                  .collapsed_slice_dims = {0},
+                                  .start_index_map = {0},
+                                  .index_vector_dim = 1,
+                                  .slice_sizes = {1, g_cols}};
 using table_t = xlet::f32<g_rows, g_cols>;
 using rows_t = xlet::f32<g_n, g_cols>;
 using idx_t = xlet::s32<g_n>;
 
 void verify_gather(const char* what, const float* out, const float* table, const std::int32_t* idx) {
-    verify(what, g_n * g_cols, [&](std::size_t i) { return out[i]; },
-           [&](std::size_t i) { return table[static_cast<std::size_t>(idx[i / g_cols]) * g_cols + i % g_cols]; });
+    verify(
+        what, g_n * g_cols, [&](std::size_t i) { return out[i]; },
+        [&](std::size_t i) { return table[static_cast<std::size_t>(idx[i / g_cols]) * g_cols + i % g_cols]; });
 }
 
 // xlet's gather returns a new tensor. Its 256 MiB come from the block cache (core/block_cache.hpp):
@@ -341,13 +360,16 @@ void BM_gather_xlet(benchmark::State& st, int threads) {
     set_bytes(st, bytes_gather);
 }
 
-void gather_rows(float* __restrict out, const float* __restrict table, const std::int32_t* __restrict idx, std::size_t r0, std::size_t r1) {
-    for (std::size_t r = r0; r < r1; ++r) std::memcpy(out + r * g_cols, table + static_cast<std::size_t>(idx[r]) * g_cols, g_cols * sizeof(float));
+void gather_rows(float* __restrict out, const float* __restrict table, const std::int32_t* __restrict idx,
+                 std::size_t r0, std::size_t r1) {
+    for (std::size_t r = r0; r < r1; ++r)
+        std::memcpy(out + r * g_cols, table + static_cast<std::size_t>(idx[r]) * g_cols, g_cols * sizeof(float));
 }
 
 // Hand loop, one memcpy per row, into an output allocated once (Fresh: allocated, untouched,
 // every call, as a function returning its result must).
-template<bool Fresh> void BM_gather_loop(benchmark::State& st, int threads) {
+template<bool Fresh>
+void BM_gather_loop(benchmark::State& st, int threads) {
     tbb_threads tc(threads);
     auto table = make_buffer(g_rows * g_cols);
     auto idx = make_buffer<std::int32_t>(g_n);
@@ -359,7 +381,8 @@ template<bool Fresh> void BM_gather_loop(benchmark::State& st, int threads) {
             out.reset(static_cast<float*>(std::aligned_alloc(64, g_n * g_cols * sizeof(float))));
             if (!out) throw std::bad_alloc();
         }
-        split(threads, g_n, [&](std::size_t r0, std::size_t r1) { gather_rows(out.get(), table.get(), idx.get(), r0, r1); });
+        split(threads, g_n,
+              [&](std::size_t r0, std::size_t r1) { gather_rows(out.get(), table.get(), idx.get(), r0, r1); });
         benchmark::ClobberMemory();
     }
     verify_gather(Fresh ? "gather/loop_fresh" : "gather/loop", out.get(), table.get(), idx.get());
@@ -374,13 +397,15 @@ template<bool Fresh> void BM_gather_loop(benchmark::State& st, int threads) {
 constexpr xlet::scatter_dims sdims{
     .update_window_dims = {1}, .inserted_window_dims = {0}, .scatter_dims_to_operand_dims = {0}, .index_vector_dim = 1};
 
-void scatter_add_rows(float* __restrict out, const float* __restrict up, const std::int32_t* __restrict idx, std::size_t n) {
+void scatter_add_rows(float* __restrict out, const float* __restrict up, const std::int32_t* __restrict idx,
+                      std::size_t n) {
     for (std::size_t r = 0; r < n; ++r) {
         auto k = idx[r];
         if (k < 0 || static_cast<std::size_t>(k) >= g_rows) continue; // XLA skips a window out of bounds
         float* o = out + static_cast<std::size_t>(k) * g_cols;
         const float* u = up + r * g_cols;
-        for (std::size_t j = 0; j < g_cols; ++j) o[j] += u[j];
+        for (std::size_t j = 0; j < g_cols; ++j)
+            o[j] += u[j];
     }
 }
 
@@ -394,9 +419,11 @@ const float* scatter_reference(const float* table, const float* up, const std::i
     }();
     return ref.get();
 }
-template<class P> void verify_scatter(const char* what, const P* out, const float* table, const float* up, const std::int32_t* idx) {
+template<class P>
+void verify_scatter(const char* what, const P* out, const float* table, const float* up, const std::int32_t* idx) {
     const float* ref = scatter_reference(table, up, idx);
-    verify(what, g_rows * g_cols, [&](std::size_t i) { return out[i]; }, [&](std::size_t i) { return ref[i]; });
+    verify(
+        what, g_rows * g_cols, [&](std::size_t i) { return out[i]; }, [&](std::size_t i) { return ref[i]; });
 }
 inline float in_up(std::size_t i) { return gen(i, 14, -1.0f, 1.0f); }
 
@@ -440,12 +467,13 @@ using sq_t = xlet::f32<p_n, p_n>;
 using padded_t = xlet::f32<p_out, p_out>;
 
 void verify_pad(const char* what, const float* y, const float* a) {
-    verify(what, p_out * p_out, [&](std::size_t i) { return y[i]; },
-           [&](std::size_t i) {
-               std::size_t r = i / p_out, c = i % p_out;
-               bool inside = r >= p_lo && r < p_lo + p_n && c >= p_lo && c < p_lo + p_n;
-               return inside ? a[(r - p_lo) * p_n + (c - p_lo)] : pad_value;
-           });
+    verify(
+        what, p_out * p_out, [&](std::size_t i) { return y[i]; },
+        [&](std::size_t i) {
+            std::size_t r = i / p_out, c = i % p_out;
+            bool inside = r >= p_lo && r < p_lo + p_n && c >= p_lo && c < p_lo + p_n;
+            return inside ? a[(r - p_lo) * p_n + (c - p_lo)] : pad_value;
+        });
 }
 
 void BM_pad_xlet(benchmark::State& st, int threads) {
@@ -487,18 +515,22 @@ void BM_pad_loop(benchmark::State& st, int threads) {
 
 // ======================= concatenate two [2048,2048] along dim 0 and dim 1 ========================
 
-template<int Dim> using cat_t = std::conditional_t<Dim == 0, xlet::f32<2 * p_n, p_n>, xlet::f32<p_n, 2 * p_n>>;
+template<int Dim>
+using cat_t = std::conditional_t<Dim == 0, xlet::f32<2 * p_n, p_n>, xlet::f32<p_n, 2 * p_n>>;
 
-template<int Dim> void verify_concat(const char* what, const float* y, const float* a, const float* b) {
-    verify(what, 2 * p_n * p_n, [&](std::size_t i) { return y[i]; },
-           [&](std::size_t i) {
-               if constexpr (Dim == 0) return i < p_n * p_n ? a[i] : b[i - p_n * p_n];
-               std::size_t r = i / (2 * p_n), c = i % (2 * p_n);
-               return c < p_n ? a[r * p_n + c] : b[r * p_n + c - p_n];
-           });
+template<int Dim>
+void verify_concat(const char* what, const float* y, const float* a, const float* b) {
+    verify(
+        what, 2 * p_n * p_n, [&](std::size_t i) { return y[i]; },
+        [&](std::size_t i) {
+            if constexpr (Dim == 0) return i < p_n * p_n ? a[i] : b[i - p_n * p_n];
+            std::size_t r = i / (2 * p_n), c = i % (2 * p_n);
+            return c < p_n ? a[r * p_n + c] : b[r * p_n + c - p_n];
+        });
 }
 
-template<int Dim> void BM_concat_xlet(benchmark::State& st, int threads) {
+template<int Dim>
+void BM_concat_xlet(benchmark::State& st, int threads) {
     tbb_threads tc(threads);
     auto a = std::make_unique<sq_t>(), b = std::make_unique<sq_t>();
     auto y = std::make_unique<cat_t<Dim>>();
@@ -513,7 +545,8 @@ template<int Dim> void BM_concat_xlet(benchmark::State& st, int threads) {
 }
 
 // Hand loop: memcpy of whole operands (dim 0) or of one row of each per output row (dim 1).
-template<int Dim> void BM_concat_loop(benchmark::State& st, int threads) {
+template<int Dim>
+void BM_concat_loop(benchmark::State& st, int threads) {
     tbb_threads tc(threads);
     auto a = make_buffer(p_n * p_n), b = make_buffer(p_n * p_n), y = make_buffer(2 * p_n * p_n);
     fill(a.get(), p_n * p_n, in_a);
@@ -522,7 +555,8 @@ template<int Dim> void BM_concat_loop(benchmark::State& st, int threads) {
     for (auto _ : st) {
         if constexpr (Dim == 0) {
             split(threads, 2 * p_n, [&](std::size_t r0, std::size_t r1) {
-                for (std::size_t r = r0; r < r1; ++r) std::memcpy(y.get() + r * p_n, (r < p_n ? a.get() + r * p_n : b.get() + (r - p_n) * p_n), row);
+                for (std::size_t r = r0; r < r1; ++r)
+                    std::memcpy(y.get() + r * p_n, (r < p_n ? a.get() + r * p_n : b.get() + (r - p_n) * p_n), row);
             });
         } else {
             split(threads, p_n, [&](std::size_t r0, std::size_t r1) {
@@ -542,8 +576,10 @@ template<int Dim> void BM_concat_loop(benchmark::State& st, int threads) {
 
 void register_all() {
     // Each case: xlet at 1 and 2 threads, then its peers, then memcpy of the same bytes.
-    for (int t : {1, 2}) reg("BM_transpose/xlet", BM_transpose_xlet, t);
-    for (int t : {1, 2}) reg("BM_transpose/paired_with_memcpy", BM_transpose_paired, t);
+    for (int t : {1, 2})
+        reg("BM_transpose/xlet", BM_transpose_xlet, t);
+    for (int t : {1, 2})
+        reg("BM_transpose/paired_with_memcpy", BM_transpose_paired, t);
     reg("BM_transpose/loop", BM_transpose_loop, 1);
     reg("BM_transpose/loop_tbb", BM_transpose_loop, 2);
 #if XLET_BENCH_EIGEN
@@ -557,8 +593,10 @@ void register_all() {
     reg("BM_transpose/memcpy", BM_memcpy<bytes_transpose>, 1);
     reg("BM_transpose/memcpy_tbb", BM_memcpy<bytes_transpose>, 2);
 
-    for (int t : {1, 2}) reg("BM_fused/xlet", BM_fused_xlet, t);
-    for (int t : {1, 2}) reg("BM_fused/xlet_two_pass", BM_fused_xlet_two_pass, t);
+    for (int t : {1, 2})
+        reg("BM_fused/xlet", BM_fused_xlet, t);
+    for (int t : {1, 2})
+        reg("BM_fused/xlet_two_pass", BM_fused_xlet_two_pass, t);
     reg("BM_fused/loop", BM_fused_loop, 1);
     reg("BM_fused/loop_tbb", BM_fused_loop, 2);
 #if XLET_BENCH_EIGEN
@@ -569,25 +607,30 @@ void register_all() {
     reg("BM_fused/xtensor", BM_fused_xtensor, 1);
 #endif
 
-    for (int t : {1, 2}) reg("BM_gather/xlet", BM_gather_xlet, t);
+    for (int t : {1, 2})
+        reg("BM_gather/xlet", BM_gather_xlet, t);
     reg("BM_gather/loop", BM_gather_loop<false>, 1);
     reg("BM_gather/loop_tbb", BM_gather_loop<false>, 2);
     reg("BM_gather/loop_fresh", BM_gather_loop<true>, 1);
     reg("BM_gather/loop_fresh_tbb", BM_gather_loop<true>, 2);
 
-    for (int t : {1, 2}) reg("BM_scatter/xlet", BM_scatter_xlet, t);
+    for (int t : {1, 2})
+        reg("BM_scatter/xlet", BM_scatter_xlet, t);
     reg("BM_scatter/loop", BM_scatter_loop, 1);
 
-    for (int t : {1, 2}) reg("BM_pad/xlet", BM_pad_xlet, t);
+    for (int t : {1, 2})
+        reg("BM_pad/xlet", BM_pad_xlet, t);
     reg("BM_pad/loop", BM_pad_loop, 1);
     reg("BM_pad/loop_tbb", BM_pad_loop, 2);
     reg("BM_pad/memcpy", BM_memcpy<8 * B(p_out * p_out)>, 1);
     reg("BM_pad/memcpy_tbb", BM_memcpy<8 * B(p_out * p_out)>, 2);
 
-    for (int t : {1, 2}) reg("BM_concat0/xlet", BM_concat_xlet<0>, t);
+    for (int t : {1, 2})
+        reg("BM_concat0/xlet", BM_concat_xlet<0>, t);
     reg("BM_concat0/loop", BM_concat_loop<0>, 1);
     reg("BM_concat0/loop_tbb", BM_concat_loop<0>, 2);
-    for (int t : {1, 2}) reg("BM_concat1/xlet", BM_concat_xlet<1>, t);
+    for (int t : {1, 2})
+        reg("BM_concat1/xlet", BM_concat_xlet<1>, t);
     reg("BM_concat1/loop", BM_concat_loop<1>, 1);
     reg("BM_concat1/loop_tbb", BM_concat_loop<1>, 2);
     reg("BM_concat/memcpy", BM_memcpy<bytes_concat>, 1);

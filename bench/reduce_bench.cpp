@@ -67,7 +67,8 @@ bool close(double a, double b) { return std::abs(a - b) <= 1e-4 * (std::abs(b) +
 constexpr std::int64_t bytes_sum = 4 * static_cast<std::int64_t>(n_flat);
 double sum_reference() {
     double s = 0;
-    for (std::size_t i = 0; i < n_flat; ++i) s += in().flat->data()[i];
+    for (std::size_t i = 0; i < n_flat; ++i)
+        s += in().flat->data()[i];
     return s;
 }
 
@@ -75,7 +76,8 @@ void BM_sum_xlet(benchmark::State& st, int threads) {
     tbb_threads t(threads);
     const auto& a = *in().flat;
     if (!close(xlet::reduce(a, 0.0f, xlet::add_fn{}, xlet::dims<0>)(), sum_reference())) fail("sum/xlet");
-    for (auto _ : st) benchmark::DoNotOptimize(xlet::reduce(a, 0.0f, xlet::add_fn{}, xlet::dims<0>)());
+    for (auto _ : st)
+        benchmark::DoNotOptimize(xlet::reduce(a, 0.0f, xlet::add_fn{}, xlet::dims<0>)());
     set_bytes(st, bytes_sum);
 }
 // What a user writes: one accumulator (the compiler may not reorder float adds: scalar).
@@ -83,7 +85,8 @@ void BM_sum_loop(benchmark::State& st, int) {
     const float* p = in().flat->data();
     for (auto _ : st) {
         float s = 0;
-        for (std::size_t i = 0; i < n_flat; ++i) s += p[i];
+        for (std::size_t i = 0; i < n_flat; ++i)
+            s += p[i];
         benchmark::DoNotOptimize(s);
     }
     set_bytes(st, bytes_sum);
@@ -93,10 +96,13 @@ float sum_range(const float* p, std::size_t b, std::size_t e) {
     float acc[32] = {};
     const std::size_t full = b + (e - b) / 32 * 32;
     for (std::size_t i = b; i < full; i += 32)
-        for (std::size_t k = 0; k < 32; ++k) acc[k] += p[i + k];
+        for (std::size_t k = 0; k < 32; ++k)
+            acc[k] += p[i + k];
     float s = 0;
-    for (std::size_t i = full; i < e; ++i) s += p[i];
-    for (float v : acc) s += v;
+    for (std::size_t i = full; i < e; ++i)
+        s += p[i];
+    for (float v : acc)
+        s += v;
     return s;
 }
 void BM_sum_loop_simd(benchmark::State& st, int threads) {
@@ -106,7 +112,9 @@ void BM_sum_loop_simd(benchmark::State& st, int threads) {
         float s = threads == 1 ? sum_range(p, 0, n_flat)
                                : tbb::parallel_reduce(
                                      tbb::blocked_range<std::size_t>(0, n_flat, 1 << 16), 0.0f,
-                                     [&](const tbb::blocked_range<std::size_t>& r, float v) { return v + sum_range(p, r.begin(), r.end()); },
+                                     [&](const tbb::blocked_range<std::size_t>& r, float v) {
+                                         return v + sum_range(p, r.begin(), r.end());
+                                     },
                                      [](float x, float y) { return x + y; }, tbb::static_partitioner{});
         benchmark::DoNotOptimize(s);
     }
@@ -114,7 +122,8 @@ void BM_sum_loop_simd(benchmark::State& st, int threads) {
 }
 #if XLET_BENCH_EIGEN
 void BM_sum_eigen(benchmark::State& st, int threads) {
-    Eigen::TensorMap<Eigen::Tensor<const float, 1, Eigen::RowMajor>> a(in().flat->data(), static_cast<Eigen::Index>(n_flat));
+    Eigen::TensorMap<Eigen::Tensor<const float, 1, Eigen::RowMajor>> a(in().flat->data(),
+                                                                       static_cast<Eigen::Index>(n_flat));
     Eigen::Tensor<float, 0, Eigen::RowMajor> s;
     eigen_run(st, threads, [&](const auto& dev) { s.device(dev) = a.sum(); });
     if (!close(s(), sum_reference())) fail("sum/eigen");
@@ -124,7 +133,8 @@ void BM_sum_eigen(benchmark::State& st, int threads) {
 #if XLET_BENCH_XTENSOR
 void BM_sum_xtensor(benchmark::State& st, int) {
     auto a = xt::adapt(in().flat->data(), n_flat, xt::no_ownership(), std::array<std::size_t, 1>{n_flat});
-    for (auto _ : st) benchmark::DoNotOptimize(xt::sum(a)());
+    for (auto _ : st)
+        benchmark::DoNotOptimize(xt::sum(a)());
     set_bytes(st, bytes_sum);
 }
 #endif
@@ -137,7 +147,8 @@ void check_mat(const float* got, const char* what) {
     const float* a = in().mat->data();
     for (std::size_t k = 0; k < 4096; k += 511) {
         double s = 0;
-        for (std::size_t j = 0; j < 4096; ++j) s += Dim == 1 ? a[k * n_cols + j] : a[j * n_cols + k];
+        for (std::size_t j = 0; j < 4096; ++j)
+            s += Dim == 1 ? a[k * n_cols + j] : a[j * n_cols + k];
         if (!close(got[k], s)) fail(what);
     }
 }
@@ -163,7 +174,8 @@ void BM_matsum_loop(benchmark::State& st, int threads) {
     for (auto _ : st) {
         if constexpr (Dim == 1) {
             static_parallel(n_rows, [&](std::size_t b, std::size_t e) {
-                for (std::size_t r = b; r < e; ++r) out[r] = sum_range(a + r * n_cols, 0, n_cols);
+                for (std::size_t r = b; r < e; ++r)
+                    out[r] = sum_range(a + r * n_cols, 0, n_cols);
             });
         } else {
             // Each thread adds whole row segments of its columns into the output (<= 16 KiB, in L1).
@@ -173,7 +185,8 @@ void BM_matsum_loop(benchmark::State& st, int threads) {
                 std::fill(o, o + w, 0.0f);
                 for (std::size_t r = 0; r < n_rows; ++r) {
                     const float* p = a + r * n_cols + b * 64;
-                    for (std::size_t k = 0; k < w; ++k) o[k] += p[k];
+                    for (std::size_t k = 0; k < w; ++k)
+                        o[k] += p[k];
                 }
             });
         }
@@ -194,12 +207,15 @@ void BM_matsum_eigen(benchmark::State& st, int threads) {
 }
 template<int Dim>
 void BM_matsum_eigen_matrix(benchmark::State& st, int) {
-    Eigen::Map<const Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>> a(in().mat->data(), 4096, 4096);
+    Eigen::Map<const Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>> a(in().mat->data(), 4096,
+                                                                                              4096);
     Eigen::VectorXf row(4096);
     Eigen::RowVectorXf col(4096);
     for (auto _ : st) {
-        if constexpr (Dim == 1) row.noalias() = a.rowwise().sum();
-        else col.noalias() = a.colwise().sum();
+        if constexpr (Dim == 1)
+            row.noalias() = a.rowwise().sum();
+        else
+            col.noalias() = a.colwise().sum();
         benchmark::ClobberMemory();
     }
     check_mat<Dim>(Dim == 1 ? row.data() : col.data(), "matsum/eigen_matrix");
@@ -209,7 +225,8 @@ void BM_matsum_eigen_matrix(benchmark::State& st, int) {
 #if XLET_BENCH_XTENSOR
 template<int Dim>
 void BM_matsum_xtensor(benchmark::State& st, int) {
-    auto a = xt::adapt(in().mat->data(), n_rows * n_cols, xt::no_ownership(), std::array<std::size_t, 2>{n_rows, n_cols});
+    auto a =
+        xt::adapt(in().mat->data(), n_rows * n_cols, xt::no_ownership(), std::array<std::size_t, 2>{n_rows, n_cols});
     xt::xtensor<float, 1> s = xt::zeros<float>({std::size_t{4096}});
     for (auto _ : st) {
         s = xt::sum(a, {Dim}, xt::evaluation_strategy::immediate);
@@ -221,7 +238,8 @@ void BM_matsum_xtensor(benchmark::State& st, int) {
 #endif
 
 // ---- NHWC max pool 3x3 / 2, SAME --------------------------------------------------------------
-constexpr xlet::window_config pool_cfg{.window_dimensions = {1, 3, 3, 1}, .window_strides = {1, 2, 2, 1}, .mode = xlet::pad_mode::same};
+constexpr xlet::window_config pool_cfg{
+    .window_dimensions = {1, 3, 3, 1}, .window_strides = {1, 2, 2, 1}, .mode = xlet::pad_mode::same};
 constexpr std::int64_t bytes_pool = 4 * static_cast<std::int64_t>(pn * ph * pw * pc + pn * oh * ow * pc);
 
 // SAME for 112 / 2 with a 3-wide window: total padding 1, low 0, high 1.
@@ -236,7 +254,8 @@ void pool_loop(const float* a, float* o, std::size_t n0, std::size_t n1) {
                         std::size_t iy = 2 * y + dy, ix = 2 * x + dx;
                         if (iy >= ph || ix >= pw) continue;
                         const float* p = a + ((n * ph + iy) * pw + ix) * pc;
-                        for (std::size_t c = 0; c < pc; ++c) acc[c] = std::max(acc[c], p[c]);
+                        for (std::size_t c = 0; c < pc; ++c)
+                            acc[c] = std::max(acc[c], p[c]);
                     }
                 std::copy(acc, acc + pc, o + ((n * oh + y) * ow + x) * pc);
             }
@@ -280,8 +299,15 @@ void BM_maxpool_eigen(benchmark::State& st, int threads) {
     auto p = a.pad(pads, std::numeric_limits<float>::lowest());
     auto at = [&](I dy, I dx) { return p.slice(Eigen::array<I, 4>{0, dy, dx, 0}, ext).stride(str); };
     eigen_run(st, threads, [&](const auto& dev) {
-        o.device(dev) = at(0, 0).cwiseMax(at(0, 1)).cwiseMax(at(0, 2)).cwiseMax(at(1, 0)).cwiseMax(at(1, 1)).cwiseMax(at(1, 2))
-                            .cwiseMax(at(2, 0)).cwiseMax(at(2, 1)).cwiseMax(at(2, 2));
+        o.device(dev) = at(0, 0)
+                            .cwiseMax(at(0, 1))
+                            .cwiseMax(at(0, 2))
+                            .cwiseMax(at(1, 0))
+                            .cwiseMax(at(1, 1))
+                            .cwiseMax(at(1, 2))
+                            .cwiseMax(at(2, 0))
+                            .cwiseMax(at(2, 1))
+                            .cwiseMax(at(2, 2));
     });
     auto ref = make_buffer<float>(pn * oh * ow * pc);
     pool_loop(in().img->data(), ref.get(), 0, pn);

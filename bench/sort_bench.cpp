@@ -70,14 +70,17 @@ void BM_sort_xlet(benchmark::State& st, int threads) {
     set_bytes(st, bytes_flat);
 }
 
-template<bool Parallel> void BM_sort_peer(benchmark::State& st, int threads) {
+template<bool Parallel>
+void BM_sort_peer(benchmark::State& st, int threads) {
     tbb_threads t(threads);
     const float* x = in().flat->data();
     auto y = make_buffer(n_flat);
     for (auto _ : st) {
         std::copy(x, x + n_flat, y.get());
-        if constexpr (Parallel) tbb::parallel_sort(y.get(), y.get() + n_flat);
-        else std::sort(y.get(), y.get() + n_flat);
+        if constexpr (Parallel)
+            tbb::parallel_sort(y.get(), y.get() + n_flat);
+        else
+            std::sort(y.get(), y.get() + n_flat);
         benchmark::ClobberMemory();
         st.PauseTiming();
         if (!sorted_rows(st, y.get(), 1, n_flat)) break;
@@ -127,7 +130,8 @@ bool check_top(benchmark::State& st, const float* v, const std::int32_t* idx) {
     for (std::size_t r = 0; r < n_rows; r += 511) {
         const float* row = x + r * n_cols;
         const float m = *std::max_element(row, row + n_cols);
-        if (v[r * top] != m || row[idx[r * top]] != m || !std::is_sorted(v + r * top, v + (r + 1) * top, std::greater<>{})) {
+        if (v[r * top] != m || row[idx[r * top]] != m ||
+            !std::is_sorted(v + r * top, v + (r + 1) * top, std::greater<>{})) {
             st.SkipWithError("wrong top_k");
             return false;
         }
@@ -160,8 +164,9 @@ void BM_topk8_tbb(benchmark::State& st, int threads) {
             for (std::size_t i = r.begin(); i != r.end(); ++i) {
                 const float* row = x + i * n_cols;
                 std::iota(pos.begin(), pos.end(), 0);
-                std::partial_sort(pos.begin(), pos.begin() + top, pos.end(),
-                                  [row](std::int32_t a, std::int32_t b) { return row[a] > row[b] || (row[a] == row[b] && a < b); });
+                std::partial_sort(pos.begin(), pos.begin() + top, pos.end(), [row](std::int32_t a, std::int32_t b) {
+                    return row[a] > row[b] || (row[a] == row[b] && a < b);
+                });
                 for (std::size_t j = 0; j < top; ++j) {
                     idx[i * top + j] = pos[j];
                     v[i * top + j] = row[pos[j]];
@@ -177,9 +182,11 @@ void BM_topk8_tbb(benchmark::State& st, int threads) {
 }
 
 void register_all() {
-    for (int t : {1, 2}) reg("BM_sort/xlet", BM_sort_xlet, t);
+    for (int t : {1, 2})
+        reg("BM_sort/xlet", BM_sort_xlet, t);
     reg("BM_sort/std_sort", BM_sort_peer<false>, 1);
-    for (int t : {1, 2}) reg("BM_sort/tbb_parallel_sort", BM_sort_peer<true>, t);
+    for (int t : {1, 2})
+        reg("BM_sort/tbb_parallel_sort", BM_sort_peer<true>, t);
     for (int t : {1, 2}) {
         reg("BM_sortrows/xlet", BM_sortrows_xlet, t);
         reg("BM_sortrows/tbb_std_sort", BM_sortrows_tbb, t);

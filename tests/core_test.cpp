@@ -8,7 +8,8 @@
 
 using namespace xlet;
 
-template<class T> std::string str(const T& t) {
+template<class T>
+std::string str(const T& t) {
     std::ostringstream os;
     os << t;
     return os.str();
@@ -49,7 +50,8 @@ TEST_CASE("construction, access, iteration, printing") {
     a(1, 2) = 60;
     CHECK(a.data()[5] == 60);
     float sum = 0;
-    for (float x : a) sum += x;
+    for (float x : a)
+        sum += x;
     CHECK(sum == 1 + 2 + 3 + 4 + 5 + 60);
     CHECK(str(a) == "f32[2,3] {{1, 2, 3}, {4, 5, 60}}");
 
@@ -67,8 +69,10 @@ TEST_CASE("construction, access, iteration, printing") {
 }
 
 TEST_CASE("bad initializer and out-of-range at() raise xlet::error") {
-    CHECK_THROWS_WITH_AS((f32<2, 3>{{1, 2, 3}, {4, 5}}), "xlet::tensor: initializer list has 2 entries in dimension 1 of size 3", error);
-    CHECK_THROWS_WITH_AS((f32<2>{1, 2, 3}), "xlet::tensor: initializer list has 3 entries in dimension 0 of size 2", error);
+    CHECK_THROWS_WITH_AS((f32<2, 3>{{1, 2, 3}, {4, 5}}),
+                         "xlet::tensor: initializer list has 2 entries in dimension 1 of size 3", error);
+    CHECK_THROWS_WITH_AS((f32<2>{1, 2, 3}), "xlet::tensor: initializer list has 3 entries in dimension 0 of size 2",
+                         error);
     f32<2, 3> a{};
     CHECK_THROWS_WITH_AS(a.at({0, 3}), "xlet::tensor::at: index 3 out of range for dimension 1 of size 3", error);
     CHECK(a.at({1, 2}) == 0);
@@ -99,14 +103,17 @@ TEST_CASE("storage: default tensors are zeroed, large ones sit on 2 MiB pages, c
     auto mid = std::make_unique<f32<512, 512>>();
     CHECK(reinterpret_cast<std::uintptr_t>(mid->data()) % 64 == 0);
     CHECK(std::all_of(mid->begin(), mid->end(), [](float x) { return x == 0.0f; }));
-    for (std::size_t i = 0; i < big->size; ++i) big->data()[i] = static_cast<float>(i % 977);
+    for (std::size_t i = 0; i < big->size; ++i)
+        big->data()[i] = static_cast<float>(i % 977);
     auto copy = std::make_unique<f32<1024, 1024>>(*big); // no zero-fill first: every element copied
     CHECK(std::equal(big->begin(), big->end(), copy->begin()));
     auto from_expr = std::make_unique<f32<1024, 1024>>(*big + 1.0f); // evaluated into fresh storage
-    for (std::size_t i = 0; i < big->size; i += 4099) CHECK(from_expr->data()[i] == big->data()[i] + 1.0f);
+    for (std::size_t i = 0; i < big->size; i += 4099)
+        CHECK(from_expr->data()[i] == big->data()[i] + 1.0f);
 }
 
-TEST_CASE("storage: a freed large block is reused by the next array of its size, zeroed again when default-constructed") {
+TEST_CASE(
+    "storage: a freed large block is reused by the next array of its size, zeroed again when default-constructed") {
     release_cached_memory();
     CHECK(cached_memory_bytes() == 0);
     const float* first = nullptr;
@@ -156,7 +163,7 @@ f32<64, 64> make(float v) { return f32<64, 64>::filled(v); }
 TEST_CASE("expressions hold lvalues by reference and rvalues by value") {
     f32<64, 64> a = f32<64, 64>::filled(1.0f);
     auto e = a + make(2.0f); // the temporary is moved into the node: no dangling (ASan checks)
-    a(0, 0) = 10;             // the lvalue is referenced: later changes are seen
+    a(0, 0) = 10;            // the lvalue is referenced: later changes are seen
     f32<64, 64> r = e;
     CHECK(r(0, 0) == 12);
     CHECK(r(63, 63) == 3);

@@ -17,28 +17,41 @@ namespace dt {
 
 using lt::rf;
 
-template<class T> T random_value() {
+template<class T>
+T random_value() {
     auto& g = lt::rng();
-    if constexpr (std::is_integral_v<T>) return static_cast<T>(g());
-    else if constexpr (r::is_complex_v<T>) return T(std::uniform_real_distribution<double>(-1, 1)(g), std::uniform_real_distribution<double>(-1, 1)(g));
-    else return T(static_cast<float>(std::uniform_real_distribution<double>(-1, 1)(g)));
+    if constexpr (std::is_integral_v<T>)
+        return static_cast<T>(g());
+    else if constexpr (r::is_complex_v<T>)
+        return T(std::uniform_real_distribution<double>(-1, 1)(g), std::uniform_real_distribution<double>(-1, 1)(g));
+    else
+        return T(static_cast<float>(std::uniform_real_distribution<double>(-1, 1)(g)));
 }
-template<class Tn> Tn random() {
+template<class Tn>
+Tn random() {
     Tn t;
-    for (std::size_t i = 0; i < Tn::size; ++i) t.data()[i] = random_value<typename Tn::value_type>();
+    for (std::size_t i = 0; i < Tn::size; ++i)
+        t.data()[i] = random_value<typename Tn::value_type>();
     return t;
 }
-template<class T> std::vector<T> random_vec(std::size_t n) {
+template<class T>
+std::vector<T> random_vec(std::size_t n) {
     std::vector<T> v(n);
-    for (auto& x : v) x = random_value<T>();
+    for (auto& x : v)
+        x = random_value<T>();
     return v;
 }
 
-template<class T> constexpr double unit_roundoff() {
-    if constexpr (std::is_same_v<T, double>) return 0x1p-53;
-    else if constexpr (std::is_same_v<T, half>) return 0x1p-11;
-    else if constexpr (std::is_same_v<T, bfloat16>) return 0x1p-8;
-    else return 0x1p-24;
+template<class T>
+constexpr double unit_roundoff() {
+    if constexpr (std::is_same_v<T, double>)
+        return 0x1p-53;
+    else if constexpr (std::is_same_v<T, half>)
+        return 0x1p-11;
+    else if constexpr (std::is_same_v<T, bfloat16>)
+        return 0x1p-8;
+    else
+        return 0x1p-24;
 }
 
 // got (values of type Out, accumulated in Acc) against the exact sums `want` and sum |a||b| `abs`.
@@ -64,7 +77,8 @@ void check_close(const Tn& got, const r::array<double>& want, const r::array<dou
     using Out = typename Tn::value_type;
     using Acc = std::conditional_t<std::is_same_v<Out, double>, double, float>;
     r::dims_t d;
-    for (auto e : Tn::extents) d.push_back(static_cast<std::int64_t>(e));
+    for (auto e : Tn::extents)
+        d.push_back(static_cast<std::int64_t>(e));
     REQUIRE_MESSAGE(d == want.dims, "shape " << r::show_dims(d) << " want " << r::show_dims(want.dims));
     const std::string rep = close_report<Acc, Out>(got.data(), want, abs, k);
     CHECK_MESSAGE(rep.empty(), rep);

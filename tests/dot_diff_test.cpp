@@ -46,15 +46,18 @@ void gemm_case(std::size_t m, std::size_t n, std::size_t k, bool ta, bool tb, de
             const std::size_t i = r - 1, jj = j - 1;
             double s = 0, sa = 0;
             for (std::size_t p = 0; p < k; ++p) {
-                const double x = double(a[static_cast<std::size_t>(static_cast<std::ptrdiff_t>(i) * rsa + static_cast<std::ptrdiff_t>(p) * csa)]);
-                const double y = double(b[static_cast<std::size_t>(static_cast<std::ptrdiff_t>(p) * rsb + static_cast<std::ptrdiff_t>(jj) * csb)]);
+                const double x = double(a[static_cast<std::size_t>(static_cast<std::ptrdiff_t>(i) * rsa +
+                                                                   static_cast<std::ptrdiff_t>(p) * csa)]);
+                const double y = double(b[static_cast<std::size_t>(static_cast<std::ptrdiff_t>(p) * rsb +
+                                                                   static_cast<std::ptrdiff_t>(jj) * csb)]);
                 s += x * y;
                 sa += std::fabs(x * y);
             }
             double want = s;
             if (up == detail::gemm_update::add) want = double(old) + s;
             if (up == detail::gemm_update::subtract) want = double(old) - s;
-            const double tol = double(k + 2) * 2 * dt::unit_roundoff<T>() * (sa + (up == detail::gemm_update::assign ? 0.0 : std::fabs(double(old))));
+            const double tol = double(k + 2) * 2 * dt::unit_roundoff<T>() *
+                               (sa + (up == detail::gemm_update::assign ? 0.0 : std::fabs(double(old))));
             if (!(std::fabs(double(got) - want) <= tol)) {
                 if (bad < 3) os << " [" << i << "," << jj << "] got " << double(got) << " want " << want << ";";
                 ++bad;
@@ -91,8 +94,10 @@ TEST_CASE("gemm f64: edge sizes, all layouts and update modes") {
 TEST_CASE("gemm: around the MC, KC and NC blocks") {
     for (std::size_t m : {143, 144, 145, 289})
         for (std::size_t k : {255, 256, 257, 513})
-            for (bool ta : {false, true}) gemm_case<float>(m, 37, k, ta, !ta, detail::gemm_update::assign);
-    for (std::size_t m : {71, 72, 73}) gemm_case<double>(m, 21, 257, true, false, detail::gemm_update::add);
+            for (bool ta : {false, true})
+                gemm_case<float>(m, 37, k, ta, !ta, detail::gemm_update::assign);
+    for (std::size_t m : {71, 72, 73})
+        gemm_case<double>(m, 21, 257, true, false, detail::gemm_update::add);
     gemm_case<float>(7, 4097, 3, false, false, detail::gemm_update::assign);
     gemm_case<float>(13, 4095, 260, true, true, detail::gemm_update::subtract);
     gemm_case<double>(9, 2049, 5, false, true, detail::gemm_update::assign);
@@ -110,7 +115,8 @@ TEST_CASE("gemv: rows or columns contiguous, every edge size") {
                 CAPTURE(cols);
                 const auto a = dt::random_vec<float>(m * k), x = dt::random_vec<float>(k);
                 std::vector<float> y(m);
-                REQUIRE(detail::gemv<float>(m, k, a.data(), cols ? 1 : static_cast<std::ptrdiff_t>(k), cols ? static_cast<std::ptrdiff_t>(m) : 1, x.data(), 1, y.data()));
+                REQUIRE(detail::gemv<float>(m, k, a.data(), cols ? 1 : static_cast<std::ptrdiff_t>(k),
+                                            cols ? static_cast<std::ptrdiff_t>(m) : 1, x.data(), 1, y.data()));
                 for (std::size_t i = 0; i < m; ++i) {
                     double s = 0, sa = 0;
                     for (std::size_t p = 0; p < k; ++p) {
@@ -131,8 +137,9 @@ TEST_CASE("gemm_generic: integers wrap, exactly as the reference") {
             for (std::size_t k : {1, 17, 70}) {
                 const auto a = dt::random_vec<std::int8_t>(m * k), b = dt::random_vec<std::int8_t>(k * n);
                 std::vector<std::int32_t> c(m * n);
-                detail::gemm_generic<std::int32_t>(m, n, k, a.data(), 1, static_cast<std::ptrdiff_t>(m), b.data(), static_cast<std::ptrdiff_t>(n), 1,
-                                                   c.data(), static_cast<std::ptrdiff_t>(n), [](std::int32_t v) { return v; });
+                detail::gemm_generic<std::int32_t>(m, n, k, a.data(), 1, static_cast<std::ptrdiff_t>(m), b.data(),
+                                                   static_cast<std::ptrdiff_t>(n), 1, c.data(),
+                                                   static_cast<std::ptrdiff_t>(n), [](std::int32_t v) { return v; });
                 const r::array<std::int8_t> ra({static_cast<std::int64_t>(k), static_cast<std::int64_t>(m)}, a);
                 const r::array<std::int8_t> rb({static_cast<std::int64_t>(k), static_cast<std::int64_t>(n)}, b);
                 const auto want = r::dot_general<std::int32_t>(ra, rb, {{}, {}, {0}, {0}});
@@ -163,7 +170,10 @@ TEST_CASE("results do not depend on the thread count (1 and 2 threads, bitwise)"
     CHECK(run(1, gv) == run(2, gv));
     auto x = dt::random<f32<8, 64, 96>>();
     auto y = dt::random<f32<8, 96, 80>>();
-    auto bm = [&] { return dot_general<dot_dims{.lhs_batch = {0}, .rhs_batch = {0}, .lhs_contracting = {2}, .rhs_contracting = {1}}>(x, y); };
+    auto bm = [&] {
+        return dot_general<dot_dims{
+            .lhs_batch = {0}, .rhs_batch = {0}, .lhs_contracting = {2}, .rhs_contracting = {1}}>(x, y);
+    };
     auto b1 = run(1, bm), b2 = run(2, bm);
     CHECK(std::memcmp(b1.data(), b2.data(), sizeof(float) * b1.size) == 0);
     auto d = dt::random<f64<130, 300>>();
@@ -174,7 +184,8 @@ TEST_CASE("results do not depend on the thread count (1 and 2 threads, bitwise)"
     const auto ia = dt::random_vec<std::int16_t>(200 * 300), ib = dt::random_vec<std::int16_t>(300 * 250);
     auto gi = [&] {
         std::vector<std::int64_t> c(200 * 250);
-        detail::gemm_generic<std::int64_t>(200, 250, 300, ia.data(), 300, 1, ib.data(), 250, 1, c.data(), 250, [](std::int64_t v) { return v; });
+        detail::gemm_generic<std::int64_t>(200, 250, 300, ia.data(), 300, 1, ib.data(), 250, 1, c.data(), 250,
+                                           [](std::int64_t v) { return v; });
         return c;
     };
     CHECK(run(1, gi) == run(2, gi));
@@ -198,7 +209,8 @@ namespace {
 
 r::dims_t dl(const dim_list& l) {
     r::dims_t d;
-    for (std::size_t i = 0; i < l.size(); ++i) d.push_back(l[i]);
+    for (std::size_t i = 0; i < l.size(); ++i)
+        d.push_back(l[i]);
     return d;
 }
 
@@ -214,11 +226,13 @@ void diff_case() {
     auto got = dot_general<D, Out>(l, rr);
     using G = typename decltype(got)::value_type;
     std::size_t k = 1;
-    for (std::size_t i = 0; i < D.lhs_contracting.size(); ++i) k *= Lt::extents[static_cast<std::size_t>(D.lhs_contracting[i])];
+    for (std::size_t i = 0; i < D.lhs_contracting.size(); ++i)
+        k *= Lt::extents[static_cast<std::size_t>(D.lhs_contracting[i])];
     if constexpr (std::is_integral_v<T>) {
         const auto want = r::dot_general<std::uint64_t>(rf(l), rf(rr), rd);
         std::vector<G> w;
-        for (auto v : want.data) w.push_back(static_cast<G>(v));
+        for (auto v : want.data)
+            w.push_back(static_cast<G>(v));
         CHECK_SAME(got, (r::array<G>(want.dims, w)));
     } else if constexpr (r::is_complex_v<T>) {
         const auto want = r::dot_general<std::complex<double>>(rf(l), rf(rr), rd);
@@ -226,11 +240,14 @@ void diff_case() {
         std::size_t bad = 0;
         for (std::size_t i = 0; i < want.data.size(); ++i) {
             const std::complex<double> g(got.data()[i].real(), got.data()[i].imag());
-            if (!(std::abs(g - want.data[i]) <= double(k + 2) * 4 * dt::unit_roundoff<typename T::value_type>() * abs.data[i])) ++bad;
+            if (!(std::abs(g - want.data[i]) <=
+                  double(k + 2) * 4 * dt::unit_roundoff<typename T::value_type>() * abs.data[i]))
+                ++bad;
         }
         CHECK(bad == 0);
     } else {
-        dt::check_close(got, r::dot_general<double>(rf(l), rf(rr), rd), r::dot_general<double, T, true>(rf(l), rf(rr), rd), k);
+        dt::check_close(got, r::dot_general<double>(rf(l), rf(rr), rd),
+                        r::dot_general<double, T, true>(rf(l), rf(rr), rd), k);
     }
 }
 
@@ -242,7 +259,8 @@ TEST_CASE("differential: matrix products in every transposition, f32 and f64") {
     diff_case<dot_dims{.lhs_contracting = {1}, .rhs_contracting = {1}}, f32<37, 41>, f32<29, 41>>();
     diff_case<dot_dims{.lhs_contracting = {0}, .rhs_contracting = {1}}, f64<41, 37>, f64<29, 41>>();
     diff_case<dot_dims{.lhs_contracting = {1}, .rhs_contracting = {0}}, f64<150, 260>, f64<260, 70>>();
-    diff_case<dot_dims{.lhs_contracting = {1}, .rhs_contracting = {0}}, f32<1, 300>, f32<300, 45>>(); // M = 1: gemv on B^T
+    diff_case<dot_dims{.lhs_contracting = {1}, .rhs_contracting = {0}}, f32<1, 300>,
+              f32<300, 45>>(); // M = 1: gemv on B^T
     diff_case<dot_dims{.lhs_contracting = {0}, .rhs_contracting = {0}}, f32<300, 1>, f32<300, 45>>();
     diff_case<dot_dims{.lhs_contracting = {1}, .rhs_contracting = {0}}, f32<45, 300>, f32<300, 1>>(); // N = 1
     diff_case<dot_dims{.lhs_contracting = {0}, .rhs_contracting = {0}}, f32<1000>, f32<1000>>();
@@ -251,29 +269,39 @@ TEST_CASE("differential: matrix products in every transposition, f32 and f64") {
 
 TEST_CASE("differential: batch and contracting dimensions in any order and rank") {
     // [b, m, k] x [b, k, n]
-    diff_case<dot_dims{.lhs_batch = {0}, .rhs_batch = {0}, .lhs_contracting = {2}, .rhs_contracting = {1}}, f32<5, 19, 23>, f32<5, 23, 17>>();
+    diff_case<dot_dims{.lhs_batch = {0}, .rhs_batch = {0}, .lhs_contracting = {2}, .rhs_contracting = {1}},
+              f32<5, 19, 23>, f32<5, 23, 17>>();
     // batch last on both sides, contracting first: strides, no copy
-    diff_case<dot_dims{.lhs_batch = {2}, .rhs_batch = {2}, .lhs_contracting = {0}, .rhs_contracting = {1}}, f32<23, 19, 5>, f32<17, 23, 5>>();
+    diff_case<dot_dims{.lhs_batch = {2}, .rhs_batch = {2}, .lhs_contracting = {0}, .rhs_contracting = {1}},
+              f32<23, 19, 5>, f32<17, 23, 5>>();
     // two batch dims swapped on one side (rhs needs a transposed copy)
-    diff_case<dot_dims{.lhs_batch = {0, 1}, .rhs_batch = {1, 0}, .lhs_contracting = {3}, .rhs_contracting = {2}}, f64<3, 4, 6, 7>, f64<4, 3, 7, 5>>();
+    diff_case<dot_dims{.lhs_batch = {0, 1}, .rhs_batch = {1, 0}, .lhs_contracting = {3}, .rhs_contracting = {2}},
+              f64<3, 4, 6, 7>, f64<4, 3, 7, 5>>();
     // two contracting dims in reverse order, free dims split around them
     diff_case<dot_dims{.lhs_contracting = {3, 1}, .rhs_contracting = {0, 2}}, f32<4, 5, 6, 7>, f32<7, 3, 5>>();
     // rank 5 with everything mixed
-    diff_case<dot_dims{.lhs_batch = {4, 1}, .rhs_batch = {0, 3}, .lhs_contracting = {2}, .rhs_contracting = {1}}, f32<3, 2, 9, 5, 4>, f32<4, 9, 6, 2>>();
+    diff_case<dot_dims{.lhs_batch = {4, 1}, .rhs_batch = {0, 3}, .lhs_contracting = {2}, .rhs_contracting = {1}},
+              f32<3, 2, 9, 5, 4>, f32<4, 9, 6, 2>>();
     // unit dimensions everywhere
-    diff_case<dot_dims{.lhs_batch = {1}, .rhs_batch = {0}, .lhs_contracting = {0, 3}, .rhs_contracting = {2, 1}}, f32<1, 3, 1, 8>, f32<3, 8, 1, 1>>();
+    diff_case<dot_dims{.lhs_batch = {1}, .rhs_batch = {0}, .lhs_contracting = {0, 3}, .rhs_contracting = {2, 1}},
+              f32<1, 3, 1, 8>, f32<3, 8, 1, 1>>();
     // batched matrix-vector and batched dot
-    diff_case<dot_dims{.lhs_batch = {0}, .rhs_batch = {0}, .lhs_contracting = {2}, .rhs_contracting = {1}}, f32<6, 50, 70>, f32<6, 70>>();
-    diff_case<dot_dims{.lhs_batch = {1}, .rhs_batch = {0}, .lhs_contracting = {0}, .rhs_contracting = {1}}, f64<70, 6>, f64<6, 70>>();
+    diff_case<dot_dims{.lhs_batch = {0}, .rhs_batch = {0}, .lhs_contracting = {2}, .rhs_contracting = {1}},
+              f32<6, 50, 70>, f32<6, 70>>();
+    diff_case<dot_dims{.lhs_batch = {1}, .rhs_batch = {0}, .lhs_contracting = {0}, .rhs_contracting = {1}}, f64<70, 6>,
+              f64<6, 70>>();
 }
 
 TEST_CASE("differential: integer, complex and narrow float types") {
     diff_case<dot_dims{.lhs_contracting = {1}, .rhs_contracting = {0}}, s32<13, 31>, s32<31, 17>>();
     diff_case<dot_dims{.lhs_contracting = {1}, .rhs_contracting = {0}}, s8<13, 31>, s8<31, 17>, std::int32_t>();
-    diff_case<dot_dims{.lhs_batch = {2}, .rhs_batch = {0}, .lhs_contracting = {0}, .rhs_contracting = {2}}, u8<31, 5, 3>, u8<3, 7, 31>, std::uint32_t>();
-    diff_case<dot_dims{.lhs_batch = {0}, .rhs_batch = {0}, .lhs_contracting = {1}, .rhs_contracting = {2}}, c64<3, 29, 7>, c64<3, 11, 29>>();
+    diff_case<dot_dims{.lhs_batch = {2}, .rhs_batch = {0}, .lhs_contracting = {0}, .rhs_contracting = {2}},
+              u8<31, 5, 3>, u8<3, 7, 31>, std::uint32_t>();
+    diff_case<dot_dims{.lhs_batch = {0}, .rhs_batch = {0}, .lhs_contracting = {1}, .rhs_contracting = {2}},
+              c64<3, 29, 7>, c64<3, 11, 29>>();
     diff_case<dot_dims{.lhs_contracting = {1}, .rhs_contracting = {0}}, bf16<21, 70>, bf16<70, 19>, float>();
     diff_case<dot_dims{.lhs_contracting = {0}, .rhs_contracting = {1}}, f16<70, 21>, f16<19, 70>, float>();
-    diff_case<dot_dims{.lhs_contracting = {1}, .rhs_contracting = {0}}, bf16<21, 70>, bf16<70, 19>>(); // bf16 result, f32 accumulation
+    diff_case<dot_dims{.lhs_contracting = {1}, .rhs_contracting = {0}}, bf16<21, 70>,
+              bf16<70, 19>>(); // bf16 result, f32 accumulation
     diff_case<dot_dims{.lhs_contracting = {1}, .rhs_contracting = {0}}, f32<21, 70>, f32<70, 19>, double>();
 }

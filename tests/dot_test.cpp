@@ -12,28 +12,8 @@
 
 using dt::rf;
 
-#if defined(__GNUC__) && !defined(__clang__)
-// GCC flags free() in a replaced operator delete as mismatched with new; here malloc pairs with it.
-#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
-#endif
-// Count heap allocations (plain and aligned), to prove that small products allocate nothing and
-// that the GEMM's packing buffers are reused.
-static std::atomic<long> allocations{0};
-void* operator new(std::size_t n) {
-    ++allocations;
-    if (void* p = std::malloc(n ? n : 1)) return p;
-    throw std::bad_alloc();
-}
-void* operator new(std::size_t n, std::align_val_t al) {
-    ++allocations;
-    const std::size_t a = static_cast<std::size_t>(al);
-    if (void* p = std::aligned_alloc(a, (n + a - 1) / a * a + (n == 0 ? a : 0))) return p;
-    throw std::bad_alloc();
-}
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t) noexcept { std::free(p); }
-void operator delete(void* p, std::align_val_t) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t, std::align_val_t) noexcept { std::free(p); }
+// Heap allocations are counted (tests/alloc_counter.hpp).
+#include "alloc_counter.hpp"
 
 TEST_CASE("spec: DotGeneral with contracting dimensions") {
     f32<2, 3> lhs{{1.0f, 2.0f, 3.0f}, {4.0f, 5.0f, 6.0f}};
@@ -46,22 +26,27 @@ TEST_CASE("spec: DotGeneral with contracting dimensions") {
 TEST_CASE("spec: DotGeneral with batch dimensions (batch size 2, 2x2 matrices)") {
     f32<2, 2, 2> lhs{{{1.0f, 2.0f}, {3.0f, 4.0f}}, {{5.0f, 6.0f}, {7.0f, 8.0f}}};
     f32<2, 2, 2> rhs{{{1.0f, 0.0f}, {0.0f, 1.0f}}, {{1.0f, 0.0f}, {0.0f, 1.0f}}};
-    auto r = dot_general<dot_dims{.lhs_batch = {0}, .rhs_batch = {0}, .lhs_contracting = {2}, .rhs_contracting = {1}}>(lhs, rhs);
+    auto r = dot_general<dot_dims{.lhs_batch = {0}, .rhs_batch = {0}, .lhs_contracting = {2}, .rhs_contracting = {1}}>(
+        lhs, rhs);
     CHECK(equal(r, f32<2, 2, 2>{{{1.0f, 2.0f}, {3.0f, 4.0f}}, {{5.0f, 6.0f}, {7.0f, 8.0f}}}));
 }
 
 TEST_CASE("spec: batch matmul shapes [b0, m, k] x [b0, k, n] and [b0, b1, m, k] x [b0, b1, k, n]") {
     auto a = lt::iota_tensor<f32<3, 4, 5>>();
     auto b = lt::iota_tensor<f32<3, 5, 2>>();
-    auto r = dot_general<dot_dims{.lhs_batch = {0}, .rhs_batch = {0}, .lhs_contracting = {2}, .rhs_contracting = {1}}>(a, b);
+    auto r =
+        dot_general<dot_dims{.lhs_batch = {0}, .rhs_batch = {0}, .lhs_contracting = {2}, .rhs_contracting = {1}}>(a, b);
     static_assert(std::is_same_v<decltype(r), f32<3, 4, 2>>);
     auto c = lt::iota_tensor<f32<2, 3, 4, 5>>();
     auto d = lt::iota_tensor<f32<2, 3, 5, 6>>();
-    auto q = dot_general<dot_dims{.lhs_batch = {0, 1}, .rhs_batch = {0, 1}, .lhs_contracting = {3}, .rhs_contracting = {2}}>(c, d);
+    auto q =
+        dot_general<dot_dims{.lhs_batch = {0, 1}, .rhs_batch = {0, 1}, .lhs_contracting = {3}, .rhs_contracting = {2}}>(
+            c, d);
     static_assert(std::is_same_v<decltype(q), f32<2, 3, 4, 6>>);
     // element [1, 2, 3, 4] = sum_k c[1,2,3,k] d[1,2,k,4]
     double s = 0;
-    for (std::size_t k = 0; k < 5; ++k) s += double(c(1, 2, 3, k)) * double(d(1, 2, k, 4));
+    for (std::size_t k = 0; k < 5; ++k)
+        s += double(c(1, 2, 3, k)) * double(d(1, 2, k, 4));
     CHECK(q(1, 2, 3, 4) == float(s));
 }
 
@@ -97,7 +82,8 @@ TEST_CASE("result layout: batch, lhs free (increasing), rhs free (increasing); c
                 for (std::size_t j1 = 0; j1 < 7; ++j1) {
                     std::int64_t s = 0;
                     for (std::size_t k0 = 0; k0 < 5; ++k0)
-                        for (std::size_t k1 = 0; k1 < 2; ++k1) s += std::int64_t{l(k1, b, i, k0)} * r(k0, j0, b, k1, j1);
+                        for (std::size_t k1 = 0; k1 < 2; ++k1)
+                            s += std::int64_t{l(k1, b, i, k0)} * r(k0, j0, b, k1, j1);
                     REQUIRE(o(b, i, j0, j1) == s);
                 }
     CHECK_SAME(o, (r::dot_general<std::int32_t>(rf(l), rf(r), {{1}, {2}, {3, 0}, {0, 3}})));
@@ -109,7 +95,9 @@ TEST_CASE("no contracting dimensions: outer product; no free dimensions: batched
     CHECK(equal(dot_general<dot_dims{}>(a, b), f32<3, 2>{{10, 20}, {20, 40}, {30, 60}}));
     f32<2, 3> x{{1, 2, 3}, {4, 5, 6}};
     f32<2, 3> y{{1, 1, 1}, {0, 1, 0}};
-    CHECK(equal(dot_general<dot_dims{.lhs_batch = {0}, .rhs_batch = {0}, .lhs_contracting = {1}, .rhs_contracting = {1}}>(x, y), f32<2>{6, 5}));
+    CHECK(equal(
+        dot_general<dot_dims{.lhs_batch = {0}, .rhs_batch = {0}, .lhs_contracting = {1}, .rhs_contracting = {1}}>(x, y),
+        f32<2>{6, 5}));
 }
 
 TEST_CASE("zero-size dimensions: empty results, and K = 0 gives zeros") {
@@ -122,7 +110,8 @@ TEST_CASE("zero-size dimensions: empty results, and K = 0 gives zeros") {
     CHECK(equal(dot(p, q), f32<2, 3>{}));
     s8<2, 0> pi;
     s8<0, 3> qi;
-    CHECK(equal(dot_general<dot_dims{.lhs_contracting = {1}, .rhs_contracting = {0}}, std::int32_t>(pi, qi), s32<2, 3>{}));
+    CHECK(equal(dot_general<dot_dims{.lhs_contracting = {1}, .rhs_contracting = {0}}, std::int32_t>(pi, qi),
+                s32<2, 3>{}));
 }
 
 TEST_CASE("integers: s8 x s8 -> s32 as preferred element type; s8 result wraps; u8 zero-extends") {
@@ -132,8 +121,9 @@ TEST_CASE("integers: s8 x s8 -> s32 as preferred element type; s8 result wraps; 
     static_assert(std::is_same_v<decltype(r), s32<2, 2>>);
     CHECK(equal(r, s32<2, 2>{{127 * 127 + 128 * 128 + 15, 127 - 256 - 21}, {-127 - 256 + 500, -1 + 4 - 700}}));
     auto w = dot(a, b); // s8 accumulation wraps modulo 256
-    CHECK(equal(w, s8<2, 2>{{static_cast<std::int8_t>(127 * 127 + 128 * 128 + 15), static_cast<std::int8_t>(127 - 256 - 21)},
-                            {static_cast<std::int8_t>(-127 - 256 + 500), static_cast<std::int8_t>(-1 + 4 - 700)}}));
+    CHECK(equal(
+        w, s8<2, 2>{{static_cast<std::int8_t>(127 * 127 + 128 * 128 + 15), static_cast<std::int8_t>(127 - 256 - 21)},
+                    {static_cast<std::int8_t>(-127 - 256 + 500), static_cast<std::int8_t>(-1 + 4 - 700)}}));
     u8<3> u{255, 255, 1};
     CHECK(dot<std::int32_t>(u, u)() == 255 * 255 * 2 + 1);
     s32<2> big{0x40000000, 0x40000000};
@@ -174,7 +164,9 @@ TEST_CASE("precision_config is accepted (all levels mean full precision)") {
     f32<3> v{1, 2, 3};
     constexpr precision_config hi{.lhs = precision::highest, .rhs = precision::highest};
     CHECK(equal(dot<void, hi>(m, v), dot(m, v)));
-    CHECK(equal(dot_general<dot_dims{.lhs_contracting = {1}, .rhs_contracting = {0}}, float, precision_config{.lhs = precision::high}>(m, v), f32<2>{14, 32}));
+    CHECK(equal(dot_general<dot_dims{.lhs_contracting = {1}, .rhs_contracting = {0}}, float,
+                            precision_config{.lhs = precision::high}>(m, v),
+                f32<2>{14, 32}));
 }
 
 TEST_CASE("operands may be expressions, transposes and maps; evaluated once") {
@@ -192,7 +184,8 @@ TEST_CASE("operands may be expressions, transposes and maps; evaluated once") {
     auto l3 = dt::random<f32<2, 7, 3>>();
     auto w3 = dot_general<dot_dims{.lhs_contracting = {1}, .rhs_contracting = {0}}>(l3, b);
     static_assert(std::is_same_v<decltype(w3), f32<2, 3, 3>>);
-    dt::check_close(w3, r::dot_general<double>(rf(l3), rf(b), {{}, {}, {1}, {0}}), r::dot_general<double, float, true>(rf(l3), rf(b), {{}, {}, {1}, {0}}), 7);
+    dt::check_close(w3, r::dot_general<double>(rf(l3), rf(b), {{}, {}, {1}, {0}}),
+                    r::dot_general<double, float, true>(rf(l3), rf(b), {{}, {}, {1}, {0}}), 7);
 }
 
 TEST_CASE("small static shapes: the register path equals the GEMM's bits (K <= 256)") {
@@ -250,14 +243,19 @@ TEST_CASE("IEEE specials propagate: NaN, inf, 0 * inf; a sum of -0 products is +
     CHECK_FALSE(std::signbit(dot(z, o)()));
     // the same through the GEMM path (a product too large for the register loop)
     f32<1, 40> zl;
-    for (auto& x : zl) x = -0.0f;
+    for (auto& x : zl)
+        x = -0.0f;
     f32<40, 20> ol;
-    for (auto& x : ol) x = 1.0f;
+    for (auto& x : ol)
+        x = 1.0f;
     auto big = dot(zl, ol);
-    for (std::size_t j = 0; j < 20; ++j) CHECK_FALSE(std::signbit(big(0, j)));
+    for (std::size_t j = 0; j < 20; ++j)
+        CHECK_FALSE(std::signbit(big(0, j)));
     f64<40, 1> inf_col;
-    for (auto& x : inf_col) x = std::numeric_limits<double>::infinity();
+    for (auto& x : inf_col)
+        x = std::numeric_limits<double>::infinity();
     f64<20, 40> zeros;
     auto ni = dot(zeros, inf_col);
-    for (std::size_t i = 0; i < 20; ++i) CHECK(std::isnan(ni(i, 0)));
+    for (std::size_t i = 0; i < 20; ++i)
+        CHECK(std::isnan(ni(i, 0)));
 }

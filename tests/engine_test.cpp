@@ -14,30 +14,22 @@
 
 using namespace xlet;
 
-#if defined(__GNUC__) && !defined(__clang__)
-// GCC flags free() in a replaced operator delete as mismatched with new; here malloc pairs with it.
-#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
-#endif
-// Count heap allocations made by this program, to prove small evaluations allocate nothing.
-static std::atomic<long> allocations{0};
-void* operator new(std::size_t n) {
-    ++allocations;
-    if (void* p = std::malloc(n ? n : 1)) return p;
-    throw std::bad_alloc();
-}
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+// Heap allocations are counted (tests/alloc_counter.hpp).
+#include "alloc_counter.hpp"
 
-template<class T> std::string str(const T& t) {
+template<class T>
+std::string str(const T& t) {
     std::ostringstream os;
     os << t;
     return os.str();
 }
 
-template<class T> void fill_random(T& t, unsigned seed, float lo = -4, float hi = 4) {
+template<class T>
+void fill_random(T& t, unsigned seed, float lo = -4, float hi = 4) {
     std::mt19937 g(seed);
     std::uniform_real_distribution<float> d(lo, hi);
-    for (auto& x : t) x = d(g);
+    for (auto& x : t)
+        x = d(g);
 }
 
 TEST_CASE("spec broadcasting: matrix and vector with broadcast_dimensions") {
@@ -72,7 +64,8 @@ TEST_CASE("broadcast_dimensions into rank 3, with degenerate dimensions on both 
     static_assert(std::is_same_v<decltype(r), f32<2, 3, 4>>);
     for (std::size_t i = 0; i < 2; ++i)
         for (std::size_t j = 0; j < 3; ++j)
-            for (std::size_t k = 0; k < 4; ++k) CHECK(r(i, j, k) == a(i, 0, k) + b(i, j));
+            for (std::size_t k = 0; k < 4; ++k)
+                CHECK(r(i, j, k) == a(i, 0, k) + b(i, j));
     // rhs f32[4] along dim 2.
     f32<4> v{1, 2, 3, 4};
     auto r2 = eval(add(a, v, dims<2>));
@@ -123,12 +116,14 @@ TEST_CASE("broadcast along rows and columns of a large matrix") {
     auto r = std::make_unique<f32<513, 1031>>();
     *r = add(*m, *v, dims<1>) * add(*m, *c, dims<0>);
     for (std::size_t i = 0; i < 513; ++i)
-        for (std::size_t j = 0; j < 1031; ++j) REQUIRE((*r)(i, j) == ((*m)(i, j) + (*v)(j)) * ((*m)(i, j) + (*c)(i)));
+        for (std::size_t j = 0; j < 1031; ++j)
+            REQUIRE((*r)(i, j) == ((*m)(i, j) + (*v)(j)) * ((*m)(i, j) + (*c)(i)));
 }
 
 TEST_CASE("outputs beyond the streaming threshold (non-temporal stores) are exact") {
     static_assert(detail::evaluator<float, detail::node_t<const f32<2049, 4099>&>>::stream, "33.6 MB of f32 streams");
-    static_assert(!detail::evaluator<float, detail::node_t<const f32<2049, 2051>&>>::stream, "16.8 MB stays in the L3: plain stores");
+    static_assert(!detail::evaluator<float, detail::node_t<const f32<2049, 2051>&>>::stream,
+                  "16.8 MB stays in the L3: plain stores");
     auto a = std::make_unique<f32<2049, 4099>>(); // rows of 4099 floats: most rows unaligned
     auto v = std::make_unique<f32<4099>>();
     fill_random(*a, 11);
@@ -136,12 +131,14 @@ TEST_CASE("outputs beyond the streaming threshold (non-temporal stores) are exac
     auto r = std::make_unique<f32<2049, 4099>>();
     *r = add(*a * 2.0f, *v, dims<1>);
     for (std::size_t i = 0; i < 2049; ++i)
-        for (std::size_t j = 0; j < 4099; ++j) REQUIRE((*r)(i, j) == (*a)(i, j) * 2.0f + (*v)(j));
+        for (std::size_t j = 0; j < 4099; ++j)
+            REQUIRE((*r)(i, j) == (*a)(i, j) * 2.0f + (*v)(j));
     auto flat = std::make_unique<f32<1 << 23>>(); // 32 MB, every row aligned: all streamed
     auto flat2 = std::make_unique<f32<1 << 23>>();
     fill_random(*flat, 13);
     *flat2 = *flat - 1.0f;
-    for (std::size_t i = 0; i < flat->size; ++i) REQUIRE(flat2->data()[i] == flat->data()[i] - 1.0f);
+    for (std::size_t i = 0; i < flat->size; ++i)
+        REQUIRE(flat2->data()[i] == flat->data()[i] - 1.0f);
 }
 
 TEST_CASE("results are identical for any number of threads") {

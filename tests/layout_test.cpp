@@ -37,7 +37,10 @@ using result_t = decltype(eval(std::declval<E>()));
 
 // The spec's 24-element example array, f32[4x2x3].
 f32<4, 2, 3> spec_v() {
-    return {{{10, 11, 12}, {15, 16, 17}}, {{20, 21, 22}, {25, 26, 27}}, {{30, 31, 32}, {35, 36, 37}}, {{40, 41, 42}, {45, 46, 47}}};
+    return {{{10, 11, 12}, {15, 16, 17}},
+            {{20, 21, 22}, {25, 26, 27}},
+            {{30, 31, 32}, {35, 36, 37}},
+            {{40, 41, 42}, {45, 46, 47}}};
 }
 
 } // namespace
@@ -58,7 +61,8 @@ TEST_CASE("reference: layout ops on hand-computed values") {
     CHECK(r::reshape(m, {3, 2}) == arr<int>({3, 2}, {0, 1, 2, 3, 4, 5}));
     CHECK(r::reshape(m, {1, 0}, {6}) == arr<int>({6}, {0, 3, 1, 4, 2, 5}));
     CHECK(r::reshape(r::scalar(5), {}, {1, 1}) == arr<int>({1, 1}, {5}));
-    CHECK(r::collapse(arr<int>({2, 2, 2}, {0, 1, 2, 3, 4, 5, 6, 7}), {1, 2}) == arr<int>({2, 4}, {0, 1, 2, 3, 4, 5, 6, 7}));
+    CHECK(r::collapse(arr<int>({2, 2, 2}, {0, 1, 2, 3, 4, 5, 6, 7}), {1, 2}) ==
+          arr<int>({2, 4}, {0, 1, 2, 3, 4, 5, 6, 7}));
     // pad [1,2,3]: interior 1 -> [1,0,2,0,3]; low -1 crops the 1; high 2 appends two 9s.
     CHECK(r::pad(arr<int>({3}, {1, 2, 3}), 9, {-1}, {2}, {1}) == arr<int>({6}, {9, 2, 9, 3, 9, 9}));
     CHECK(r::pad(arr<int>({3}, {1, 2, 3}), 9, {-3}, {-2}, {1}) == arr<int>({0}, {}));
@@ -67,7 +71,8 @@ TEST_CASE("reference: layout ops on hand-computed values") {
           arr<int>({3, 2}, {1, 2, 3, 4, 5, 6}));
     CHECK(r::dynamic_slice(arr<int>({5}, {0, 1, 2, 3, 4}), {-7}, {2}) == arr<int>({2}, {0, 1}));
     CHECK(r::dynamic_slice(arr<int>({5}, {0, 1, 2, 3, 4}), {4}, {2}) == arr<int>({2}, {3, 4}));
-    CHECK(r::dynamic_update_slice(arr<int>({5}, {0, 1, 2, 3, 4}), arr<int>({2}, {8, 9}), {99}) == arr<int>({5}, {0, 1, 2, 8, 9}));
+    CHECK(r::dynamic_update_slice(arr<int>({5}, {0, 1, 2, 3, 4}), arr<int>({2}, {8, 9}), {99}) ==
+          arr<int>({5}, {0, 1, 2, 8, 9}));
     // gather rows 2 and 0 (clamped from -1) of a [3,2] array: offset dim 1, row dim collapsed.
     CHECK(r::gather(arr<int>({3, 2}, {0, 1, 2, 3, 4, 5}), arr<int>({2}, {2, -1}), {1}, {0}, {0}, 1, {1, 2}) ==
           arr<int>({2, 2}, {4, 5, 0, 1}));
@@ -80,8 +85,8 @@ TEST_CASE("reference: layout ops on hand-computed values") {
     CHECK(r::scatter(sc_op, sc_idx, sc_up, second, sd) == arr<int>({4}, {0, 5, 6, 0}));
     CHECK(r::scatter(sc_op, sc_idx, sc_up, second, sd, r::scatter_oob::skip_element) == arr<int>({4}, {0, 5, 6, 7}));
     const std::function<int(int, int)> minus = [](int c, int u) { return c - u; };
-    CHECK(r::scatter(arr<int>({1}, {100}), arr<int>({2}, {0, 0}), arr<int>({2}, {1, 10}), minus, r::scatter_dnums{{}, {0}, {0}, 1, {}, {}}) ==
-          arr<int>({1}, {89}));
+    CHECK(r::scatter(arr<int>({1}, {100}), arr<int>({2}, {0, 0}), arr<int>({2}, {1, 10}), minus,
+                     r::scatter_dnums{{}, {0}, {0}, 1, {}, {}}) == arr<int>({1}, {89}));
     // invalid arguments throw
     CHECK_THROWS_AS(r::transpose(m, {0, 0}), std::invalid_argument);
     CHECK_THROWS_AS(r::slice(m, {0, 2}, {2, 1}), std::invalid_argument);
@@ -138,19 +143,26 @@ TEST_CASE("spec: Reshape") {
     // In-order collapse
     auto v012_24 = reshape(v, sizes<24>);
     static_assert(std::is_same_v<result_t<decltype(v012_24)>, f32<24>>);
-    CHECK_SAME(v012_24, arr<float>({24}, {10, 11, 12, 15, 16, 17, 20, 21, 22, 25, 26, 27, 30, 31, 32, 35, 36, 37, 40, 41, 42, 45, 46, 47}));
-    CHECK_SAME(reshape(v, dims<0, 1, 2>, sizes<24>), arr<float>({24}, {10, 11, 12, 15, 16, 17, 20, 21, 22, 25, 26, 27, 30, 31, 32, 35, 36, 37, 40, 41, 42, 45, 46, 47}));
-    const auto v012_83 = arr<float>({8, 3}, {10, 11, 12, 15, 16, 17, 20, 21, 22, 25, 26, 27, 30, 31, 32, 35, 36, 37, 40, 41, 42, 45, 46, 47});
+    CHECK_SAME(v012_24, arr<float>({24}, {10, 11, 12, 15, 16, 17, 20, 21, 22, 25, 26, 27,
+                                          30, 31, 32, 35, 36, 37, 40, 41, 42, 45, 46, 47}));
+    CHECK_SAME(reshape(v, dims<0, 1, 2>, sizes<24>),
+               arr<float>({24}, {10, 11, 12, 15, 16, 17, 20, 21, 22, 25, 26, 27,
+                                 30, 31, 32, 35, 36, 37, 40, 41, 42, 45, 46, 47}));
+    const auto v012_83 = arr<float>(
+        {8, 3}, {10, 11, 12, 15, 16, 17, 20, 21, 22, 25, 26, 27, 30, 31, 32, 35, 36, 37, 40, 41, 42, 45, 46, 47});
     CHECK_SAME(reshape(v, sizes<8, 3>), v012_83);
     CHECK_SAME(reshape(v, dims<0, 1, 2>, sizes<8, 3>), v012_83);
     // Out-of-order collapse (the en text's Reshape(v, {1,2,0}, ...) examples)
     CHECK_SAME(reshape(v, dims<1, 2, 0>, sizes<24>),
-               arr<float>({24}, {10, 20, 30, 40, 11, 21, 31, 41, 12, 22, 32, 42, 15, 25, 35, 45, 16, 26, 36, 46, 17, 27, 37, 47}));
+               arr<float>({24}, {10, 20, 30, 40, 11, 21, 31, 41, 12, 22, 32, 42,
+                                 15, 25, 35, 45, 16, 26, 36, 46, 17, 27, 37, 47}));
     CHECK_SAME(reshape(v, dims<1, 2, 0>, sizes<8, 3>),
-               arr<float>({8, 3}, {10, 20, 30, 40, 11, 21, 31, 41, 12, 22, 32, 42, 15, 25, 35, 45, 16, 26, 36, 46, 17, 27, 37, 47}));
+               arr<float>({8, 3}, {10, 20, 30, 40, 11, 21, 31, 41, 12, 22, 32, 42,
+                                   15, 25, 35, 45, 16, 26, 36, 46, 17, 27, 37, 47}));
     auto v021_262 = reshape(v, dims<1, 2, 0>, sizes<2, 6, 2>);
     static_assert(std::is_same_v<result_t<decltype(v021_262)>, f32<2, 6, 2>>);
-    CHECK_SAME(v021_262, arr<float>({2, 6, 2}, {10, 20, 30, 40, 11, 21, 31, 41, 12, 22, 32, 42, 15, 25, 35, 45, 16, 26, 36, 46, 17, 27, 37, 47}));
+    CHECK_SAME(v021_262, arr<float>({2, 6, 2}, {10, 20, 30, 40, 11, 21, 31, 41, 12, 22, 32, 42,
+                                                15, 25, 35, 45, 16, 26, 36, 46, 17, 27, 37, 47}));
     // the reference agrees on all of them
     CHECK(r::reshape(rf(v), {1, 2, 0}, {8, 3}) == rf(reshape(v, dims<1, 2, 0>, sizes<8, 3>)));
     // Reshape(f32[1x1] {{5}}, {}) == 5; Reshape(5, {1,1}) == f32[1x1] {{5}};
@@ -170,13 +182,16 @@ TEST_CASE("spec: Collapse") {
     const auto v = spec_v();
     auto v012 = collapse(v, dims<0, 1, 2>);
     static_assert(std::is_same_v<result_t<decltype(v012)>, f32<24>>);
-    CHECK_SAME(v012, arr<float>({24}, {10, 11, 12, 15, 16, 17, 20, 21, 22, 25, 26, 27, 30, 31, 32, 35, 36, 37, 40, 41, 42, 45, 46, 47}));
+    CHECK_SAME(v012, arr<float>({24}, {10, 11, 12, 15, 16, 17, 20, 21, 22, 25, 26, 27,
+                                       30, 31, 32, 35, 36, 37, 40, 41, 42, 45, 46, 47}));
     auto v01 = collapse(v, dims<0, 1>);
     static_assert(std::is_same_v<result_t<decltype(v01)>, f32<8, 3>>);
-    CHECK_SAME(v01, arr<float>({8, 3}, {10, 11, 12, 15, 16, 17, 20, 21, 22, 25, 26, 27, 30, 31, 32, 35, 36, 37, 40, 41, 42, 45, 46, 47}));
+    CHECK_SAME(v01, arr<float>({8, 3}, {10, 11, 12, 15, 16, 17, 20, 21, 22, 25, 26, 27,
+                                        30, 31, 32, 35, 36, 37, 40, 41, 42, 45, 46, 47}));
     auto v12 = collapse(v, dims<1, 2>);
     static_assert(std::is_same_v<result_t<decltype(v12)>, f32<4, 6>>);
-    CHECK_SAME(v12, arr<float>({4, 6}, {10, 11, 12, 15, 16, 17, 20, 21, 22, 25, 26, 27, 30, 31, 32, 35, 36, 37, 40, 41, 42, 45, 46, 47}));
+    CHECK_SAME(v12, arr<float>({4, 6}, {10, 11, 12, 15, 16, 17, 20, 21, 22, 25, 26, 27,
+                                        30, 31, 32, 35, 36, 37, 40, 41, 42, 45, 46, 47}));
     // Erratum in the spec's example: it prints Collapse(v, {0,1}) as f32[4x6] and Collapse(v, {1,2})
     // as f32[8x3], which contradicts its own rule (the collapsed dimensions are replaced, in place,
     // by one dimension of their product: [4x2]x3 -> 8x3, 4x[2x3] -> 4x6). The element order is the
@@ -236,20 +251,22 @@ TEST_CASE("spec: Pad") {
     // The spec shows its examples as a figure; these are the cases it describes, worked by hand.
     // StableHLO's example: low (0,1), high (2,1), interior (1,2) on a 2x3 array.
     s64<2, 3> x{{1, 2, 3}, {4, 5, 6}};
-    auto p = pad<padding_config<2>{.edge_padding_low = {0, 1}, .edge_padding_high = {2, 1}, .interior_padding = {1, 2}}>(x, std::int64_t{0});
+    auto p =
+        pad<padding_config<2>{.edge_padding_low = {0, 1}, .edge_padding_high = {2, 1}, .interior_padding = {1, 2}}>(
+            x, std::int64_t{0});
     static_assert(std::is_same_v<result_t<decltype(p)>, s64<5, 9>>);
     CHECK_SAME(p, arr<std::int64_t>({5, 9}, {0, 1, 0, 0, 2, 0, 0, 3, 0, //
-                                            0, 0, 0, 0, 0, 0, 0, 0, 0, //
-                                            0, 4, 0, 0, 5, 0, 0, 6, 0, //
-                                            0, 0, 0, 0, 0, 0, 0, 0, 0, //
-                                            0, 0, 0, 0, 0, 0, 0, 0, 0}));
+                                             0, 0, 0, 0, 0, 0, 0, 0, 0, //
+                                             0, 4, 0, 0, 5, 0, 0, 6, 0, //
+                                             0, 0, 0, 0, 0, 0, 0, 0, 0, //
+                                             0, 0, 0, 0, 0, 0, 0, 0, 0}));
     CHECK_SAME(pad(x, std::int64_t{0}, dims<0, 1>, dims<2, 1>, dims<1, 2>), rf(p));
     // edge padding only, low and high
     f32<2, 3> a{{1, 2, 3}, {4, 5, 6}};
     CHECK_SAME(pad(a, -1.0f, dims<1, 2>, dims<1, 0>, dims<0, 0>), arr<float>({4, 5}, {-1, -1, -1, -1, -1, //
-                                                                                        -1, -1, 1, 2, 3,   //
-                                                                                        -1, -1, 4, 5, 6,   //
-                                                                                        -1, -1, -1, -1, -1}));
+                                                                                      -1, -1, 1,  2,  3,  //
+                                                                                      -1, -1, 4,  5,  6,  //
+                                                                                      -1, -1, -1, -1, -1}));
     // interior only: one value between neighbours
     f32<4> v{1, 2, 3, 4};
     CHECK_SAME(pad(v, 0.0f, dims<0>, dims<0>, dims<1>), arr<float>({7}, {1, 0, 2, 0, 3, 0, 4}));
@@ -383,7 +400,8 @@ TEST_CASE("edge: slice strides") {
     // a long strided row: SIMD gathers and the partial tail
     f32<3, 101> c = lt::iota_tensor<f32<3, 101>>();
     CHECK_SAME(slice(c, dims<0, 1>, dims<3, 101>, dims<2, 3>), r::slice(rf(c), {0, 1}, {3, 101}, {2, 3}));
-    CHECK_SAME(rev(slice(c, dims<0, 1>, dims<3, 101>, dims<1, 2>), dims<1>), r::rev(r::slice(rf(c), {0, 1}, {3, 101}, {1, 2}), {1}));
+    CHECK_SAME(rev(slice(c, dims<0, 1>, dims<3, 101>, dims<1, 2>), dims<1>),
+               r::rev(r::slice(rf(c), {0, 1}, {3, 101}, {1, 2}), {1}));
 }
 
 TEST_CASE("edge: pad") {
@@ -421,7 +439,8 @@ TEST_CASE("edge: pad") {
     s32<3> i3{1, 2, 3};
     CHECK_SAME(pad(i3, 0, dims<1>, dims<-1>, dims<1>), arr<std::int32_t>({5}, {0, 1, 0, 2, 0}));
     c64<2> z{c64_t(1, 2), c64_t(3, 4)};
-    CHECK_SAME(pad(z, c64_t(0, -1), dims<1>, dims<1>, dims<1>), arr<c64_t>({5}, {c64_t(0, -1), c64_t(1, 2), c64_t(0, -1), c64_t(3, 4), c64_t(0, -1)}));
+    CHECK_SAME(pad(z, c64_t(0, -1), dims<1>, dims<1>, dims<1>),
+               arr<c64_t>({5}, {c64_t(0, -1), c64_t(1, 2), c64_t(0, -1), c64_t(3, 4), c64_t(0, -1)}));
 }
 
 TEST_CASE("edge: pad of an array materialised by rows (fill, memcpy, fill)") {
@@ -429,18 +448,23 @@ TEST_CASE("edge: pad of an array materialised by rows (fill, memcpy, fill)") {
     // combination (grow, crop, crop past the operand, a row all padding) against the reference.
     using M = f32<5, 70>;
     static_assert(decltype(pad(std::declval<const M&>(), 0.0f, dims<1, 2>, dims<1, 3>, dims<0, 0>))::direct);
-    static_assert(!decltype(pad(std::declval<const M&>(), 0.0f, dims<1, 2>, dims<1, 3>, dims<0, 1>))::direct); // interior
-    static_assert(!decltype(pad(std::declval<const f32<5, 7>&>(), 0.0f, dims<1, 2>, dims<1, 3>, dims<0, 0>))::direct); // short rows
+    static_assert(
+        !decltype(pad(std::declval<const M&>(), 0.0f, dims<1, 2>, dims<1, 3>, dims<0, 1>))::direct); // interior
+    static_assert(!decltype(pad(std::declval<const f32<5, 7>&>(), 0.0f, dims<1, 2>, dims<1, 3>,
+                                dims<0, 0>))::direct); // short rows
     const M a = lt::iota_tensor<M>(1);
     const auto ra = rf(a);
     CHECK_SAME(pad(a, -1.0f, dims<1, 2>, dims<1, 3>, dims<0, 0>), r::pad(ra, -1.0f, {1, 2}, {1, 3}, {0, 0}));
     CHECK_SAME(pad(a, -1.0f, dims<-1, -5>, dims<2, -1>, dims<0, 0>), r::pad(ra, -1.0f, {-1, -5}, {2, -1}, {0, 0}));
     CHECK_SAME(pad(a, -1.0f, dims<0, 3>, dims<0, -3>, dims<0, 0>), r::pad(ra, -1.0f, {0, 3}, {0, -3}, {0, 0}));
-    CHECK_SAME(pad(a, -1.0f, dims<0, -70>, dims<0, 64>, dims<0, 0>), r::pad(ra, -1.0f, {0, -70}, {0, 64}, {0, 0})); // rows all padding
+    CHECK_SAME(pad(a, -1.0f, dims<0, -70>, dims<0, 64>, dims<0, 0>),
+               r::pad(ra, -1.0f, {0, -70}, {0, 64}, {0, 0})); // rows all padding
     CHECK_SAME(pad(a, -1.0f, dims<0, 70>, dims<0, -6>, dims<0, 0>), r::pad(ra, -1.0f, {0, 70}, {0, -6}, {0, 0}));
-    CHECK_SAME(pad(a, -1.0f, dims<-6, 0>, dims<3, 0>, dims<0, 0>), r::pad(ra, -1.0f, {-6, 0}, {3, 0}, {0, 0})); // operand cropped away
+    CHECK_SAME(pad(a, -1.0f, dims<-6, 0>, dims<3, 0>, dims<0, 0>),
+               r::pad(ra, -1.0f, {-6, 0}, {3, 0}, {0, 0})); // operand cropped away
     const auto b = lt::iota_tensor<s32<3, 4, 80>>(1);
-    CHECK_SAME(pad(b, 7, dims<1, -1, 2>, dims<-1, 2, 5>, dims<0, 0, 0>), r::pad(rf(b), 7, {1, -1, 2}, {-1, 2, 5}, {0, 0, 0}));
+    CHECK_SAME(pad(b, 7, dims<1, -1, 2>, dims<-1, 2, 5>, dims<0, 0, 0>),
+               r::pad(rf(b), 7, {1, -1, 2}, {-1, 2, 5}, {0, 0, 0}));
     // Above the parallel threshold: split over rows, same result.
     auto big = std::make_unique<f32<700, 300>>(lt::random_tensor<f32<700, 300>>(false));
     auto run = [&](int threads) {
@@ -540,15 +564,19 @@ TEST_CASE("edge: dynamic start index types") {
 TEST_CASE("edge: dynamic slices of expressions and large arrays") {
     f32<6, 7> a = lt::random_tensor<f32<6, 7>>(false);
     const auto ra = rf(a);
-    CHECK_SAME(dynamic_slice(transpose(a, dims<1, 0>), sizes<3, 2>, 5, 1), r::dynamic_slice(r::transpose(ra, {1, 0}), {5, 1}, {3, 2}));
-    CHECK_SAME(dynamic_slice(a * 2.0f, sizes<6, 1>, 0, 6), r::dynamic_slice(r::binary(r::binop::mul, ra, r::scalar(2.0f)), {0, 6}, {6, 1}));
+    CHECK_SAME(dynamic_slice(transpose(a, dims<1, 0>), sizes<3, 2>, 5, 1),
+               r::dynamic_slice(r::transpose(ra, {1, 0}), {5, 1}, {3, 2}));
+    CHECK_SAME(dynamic_slice(a * 2.0f, sizes<6, 1>, 0, 6),
+               r::dynamic_slice(r::binary(r::binop::mul, ra, r::scalar(2.0f)), {0, 6}, {6, 1}));
     f32<2, 2> u{{1, 2}, {3, 4}};
-    CHECK_SAME(dynamic_update_slice(transpose(a, dims<1, 0>), u * 10.0f, 6, 4),
-               r::dynamic_update_slice(r::transpose(ra, {1, 0}), r::binary(r::binop::mul, rf(u), r::scalar(10.0f)), {6, 4}));
+    CHECK_SAME(
+        dynamic_update_slice(transpose(a, dims<1, 0>), u * 10.0f, 6, 4),
+        r::dynamic_update_slice(r::transpose(ra, {1, 0}), r::binary(r::binop::mul, rf(u), r::scalar(10.0f)), {6, 4}));
     // rank 4, large enough for heap storage
     auto big = lt::random_tensor<s32<3, 17, 19, 23>>();
     auto rb = rf(big);
-    CHECK_SAME(dynamic_slice(big, sizes<2, 16, 1, 23>, 2, -1, 18, 0), r::dynamic_slice(rb, {2, -1, 18, 0}, {2, 16, 1, 23}));
+    CHECK_SAME(dynamic_slice(big, sizes<2, 16, 1, 23>, 2, -1, 18, 0),
+               r::dynamic_slice(rb, {2, -1, 18, 0}, {2, 16, 1, 23}));
     auto up = lt::random_tensor<s32<1, 5, 19, 7>>();
     CHECK_SAME(dynamic_update_slice(big, up, 9, 13, 0, 17), r::dynamic_update_slice(rb, rf(up), {9, 13, 0, 17}));
 }
@@ -615,16 +643,22 @@ TEST_CASE("fusion: pad and concatenate in expressions") {
     auto tp = transpose(pad(a, 0.25f, dims<1, 2>, dims<3, -4>, dims<1, 0>), dims<1, 0>);
     CHECK_SAME(tp, r::transpose(r::pad(ra, 0.25f, {1, 2}, {3, -4}, {1, 0}), {1, 0}));
     CHECK_SAME(tp * 2.0f + 1.0f, radd(rmul(rf(tp), 2.0f), r::scalar(1.0f)));
-    CHECK_SAME(slice(concatenate<0>(a, a), dims<5, 1>, dims<26, 21>, dims<4, 3>), r::slice(r::concatenate<float>({ra, ra}, 0), {5, 1}, {26, 21}, {4, 3}));
+    CHECK_SAME(slice(concatenate<0>(a, a), dims<5, 1>, dims<26, 21>, dims<4, 3>),
+               r::slice(r::concatenate<float>({ra, ra}, 0), {5, 1}, {26, 21}, {4, 3}));
     CHECK_SAME(rev(concatenate<1>(a, c), dims<0, 1>), r::rev(r::concatenate<float>({ra, rc}, 1), {0, 1}));
-    CHECK_SAME(broadcast(pad(a, 0.0f, dims<0, 1>, dims<0, 1>, dims<0, 0>), sizes<2>), r::broadcast(r::pad(ra, 0.0f, {0, 1}, {0, 1}, {0, 0}), {2}));
+    CHECK_SAME(broadcast(pad(a, 0.0f, dims<0, 1>, dims<0, 1>, dims<0, 0>), sizes<2>),
+               r::broadcast(r::pad(ra, 0.0f, {0, 1}, {0, 1}, {0, 0}), {2}));
     // pad of views (the view fuses under the pad)
-    CHECK_SAME(pad(transpose(b, dims<1, 0>), -1.0f, dims<1, 1>, dims<1, 1>, dims<1, 1>), r::pad(r::transpose(rb, {1, 0}), -1.0f, {1, 1}, {1, 1}, {1, 1}));
-    CHECK_SAME(pad(rev(slice(a, dims<1, 0>, dims<13, 21>, dims<2, 5>), dims<0>), 3.0f, dims<0, -1>, dims<2, 2>, dims<0, 3>),
-               r::pad(r::rev(r::slice(ra, {1, 0}, {13, 21}, {2, 5}), {0}), 3.0f, {0, -1}, {2, 2}, {0, 3}));
+    CHECK_SAME(pad(transpose(b, dims<1, 0>), -1.0f, dims<1, 1>, dims<1, 1>, dims<1, 1>),
+               r::pad(r::transpose(rb, {1, 0}), -1.0f, {1, 1}, {1, 1}, {1, 1}));
+    CHECK_SAME(
+        pad(rev(slice(a, dims<1, 0>, dims<13, 21>, dims<2, 5>), dims<0>), 3.0f, dims<0, -1>, dims<2, 2>, dims<0, 3>),
+        r::pad(r::rev(r::slice(ra, {1, 0}, {13, 21}, {2, 5}), {0}), 3.0f, {0, -1}, {2, 2}, {0, 3}));
     // nested: concatenate of pads, pad of concatenate, concatenate of concatenates
-    CHECK_SAME(concatenate<0>(pad(a, 1.0f, dims<1, 0>, dims<0, 0>, dims<0, 0>), a, pad(a, 2.0f, dims<0, 0>, dims<2, 0>, dims<1, 0>)),
-               r::concatenate<float>({r::pad(ra, 1.0f, {1, 0}, {0, 0}, {0, 0}), ra, r::pad(ra, 2.0f, {0, 0}, {2, 0}, {1, 0})}, 0));
+    CHECK_SAME(concatenate<0>(pad(a, 1.0f, dims<1, 0>, dims<0, 0>, dims<0, 0>), a,
+                              pad(a, 2.0f, dims<0, 0>, dims<2, 0>, dims<1, 0>)),
+               r::concatenate<float>(
+                   {r::pad(ra, 1.0f, {1, 0}, {0, 0}, {0, 0}), ra, r::pad(ra, 2.0f, {0, 0}, {2, 0}, {1, 0})}, 0));
     CHECK_SAME(pad(concatenate<1>(a, c), 7.0f, dims<1, -2>, dims<1, -1>, dims<1, 1>),
                r::pad(r::concatenate<float>({ra, rc}, 1), 7.0f, {1, -2}, {1, -1}, {1, 1}));
     CHECK_SAME(concatenate<1>(concatenate<1>(a, a), concatenate<1>(c, a)), r::concatenate<float>({ra, ra, rc, ra}, 1));
@@ -632,11 +666,13 @@ TEST_CASE("fusion: pad and concatenate in expressions") {
                r::pad(r::pad(ra, 1.0f, {1, 1}, {1, 1}, {0, 0}), 2.0f, {1, 1}, {1, 1}, {1, 0}));
     // large pad / concatenate: the multi-threaded path
     auto big = lt::random_tensor<f32<300, 301>>(false);
-    CHECK_SAME(pad(big * 0.5f, -2.0f, dims<3, -1>, dims<-2, 5>, dims<1, 0>), r::pad(rmul(rf(big), 0.5f), -2.0f, {3, -1}, {-2, 5}, {1, 0}));
+    CHECK_SAME(pad(big * 0.5f, -2.0f, dims<3, -1>, dims<-2, 5>, dims<1, 0>),
+               r::pad(rmul(rf(big), 0.5f), -2.0f, {3, -1}, {-2, 5}, {1, 0}));
     auto bigt = lt::random_tensor<f32<301, 300>>(false);
     CHECK_SAME(concatenate<1>(big, transpose(bigt, dims<1, 0>)) - 1.0f,
                rsub(r::concatenate<float>({rf(big), r::transpose(rf(bigt), {1, 0})}, 1), r::scalar(1.0f)));
-    CHECK_SAME(concatenate<0>(big, transpose(bigt, dims<1, 0>), big), r::concatenate<float>({rf(big), r::transpose(rf(bigt), {1, 0}), rf(big)}, 0));
+    CHECK_SAME(concatenate<0>(big, transpose(bigt, dims<1, 0>), big),
+               r::concatenate<float>({rf(big), r::transpose(rf(bigt), {1, 0}), rf(big)}, 0));
 }
 
 TEST_CASE("fusion: pad and concatenate whose result dimension has size 1") {
@@ -646,20 +682,27 @@ TEST_CASE("fusion: pad and concatenate whose result dimension has size 1") {
     const auto rx = rf(x);
     // pad(pad(x)): the inner pad adds a row of zeros on top, the outer crops to its row 1 (x row 0)
     auto inner = pad(x, 0.0f, dims<1, 0>, dims<0, 0>, dims<0, 0>);
-    CHECK_SAME(pad(inner, 9.0f, dims<-1, 0>, dims<-1, 0>, dims<0, 0>), r::pad(r::pad(rx, 0.0f, {1, 0}, {0, 0}, {0, 0}), 9.0f, {-1, 0}, {-1, 0}, {0, 0}));
-    CHECK_SAME(pad(inner, 9.0f, dims<0, 0>, dims<-2, 0>, dims<0, 0>), r::pad(r::pad(rx, 0.0f, {1, 0}, {0, 0}, {0, 0}), 9.0f, {0, 0}, {-2, 0}, {0, 0}));
+    CHECK_SAME(pad(inner, 9.0f, dims<-1, 0>, dims<-1, 0>, dims<0, 0>),
+               r::pad(r::pad(rx, 0.0f, {1, 0}, {0, 0}, {0, 0}), 9.0f, {-1, 0}, {-1, 0}, {0, 0}));
+    CHECK_SAME(pad(inner, 9.0f, dims<0, 0>, dims<-2, 0>, dims<0, 0>),
+               r::pad(r::pad(rx, 0.0f, {1, 0}, {0, 0}, {0, 0}), 9.0f, {0, 0}, {-2, 0}, {0, 0}));
     // the same along the inner dimension
     auto inner_c = pad(x, 0.0f, dims<0, 2>, dims<0, 0>, dims<0, 1>);
-    CHECK_SAME(pad(inner_c, 9.0f, dims<0, -3>, dims<0, -3>, dims<0, 0>), r::pad(r::pad(rx, 0.0f, {0, 2}, {0, 0}, {0, 1}), 9.0f, {0, -3}, {0, -3}, {0, 0}));
+    CHECK_SAME(pad(inner_c, 9.0f, dims<0, -3>, dims<0, -3>, dims<0, 0>),
+               r::pad(r::pad(rx, 0.0f, {0, 2}, {0, 0}, {0, 1}), 9.0f, {0, -3}, {0, -3}, {0, 0}));
     // pad(concatenate(x, y)) cropped to one row of the second operand
     f32<1, 3> y{{7, 8, 9}};
-    CHECK_SAME(pad(concatenate<0>(x, y), 0.0f, dims<-2, 0>, dims<0, 0>, dims<0, 0>), r::pad(r::concatenate<float>({rx, rf(y)}, 0), 0.0f, {-2, 0}, {0, 0}, {0, 0}));
-    CHECK_SAME(pad(concatenate<0>(y, x), 0.0f, dims<-1, 0>, dims<-1, 0>, dims<0, 0>), r::pad(r::concatenate<float>({rf(y), rx}, 0), 0.0f, {-1, 0}, {-1, 0}, {0, 0}));
+    CHECK_SAME(pad(concatenate<0>(x, y), 0.0f, dims<-2, 0>, dims<0, 0>, dims<0, 0>),
+               r::pad(r::concatenate<float>({rx, rf(y)}, 0), 0.0f, {-2, 0}, {0, 0}, {0, 0}));
+    CHECK_SAME(pad(concatenate<0>(y, x), 0.0f, dims<-1, 0>, dims<-1, 0>, dims<0, 0>),
+               r::pad(r::concatenate<float>({rf(y), rx}, 0), 0.0f, {-1, 0}, {-1, 0}, {0, 0}));
     // through an element-wise node
-    CHECK_SAME(pad(inner * 2.0f, 9.0f, dims<-1, 0>, dims<-1, 0>, dims<0, 0>), rmul(r::pad(r::pad(rx, 0.0f, {1, 0}, {0, 0}, {0, 0}), 9.0f, {-1, 0}, {-1, 0}, {0, 0}), 2.0f));
+    CHECK_SAME(pad(inner * 2.0f, 9.0f, dims<-1, 0>, dims<-1, 0>, dims<0, 0>),
+               rmul(r::pad(r::pad(rx, 0.0f, {1, 0}, {0, 0}, {0, 0}), 9.0f, {-1, 0}, {-1, 0}, {0, 0}), 2.0f));
     // an operand with a single row: the wrong row would be out of bounds
     f32<1, 3> one_row{{4, 5, 6}};
-    CHECK_SAME(pad(pad(one_row, 0.0f, dims<2, 0>, dims<0, 0>, dims<0, 0>), 9.0f, dims<-2, 0>, dims<0, 0>, dims<0, 0>), arr<float>({1, 3}, {4, 5, 6}));
+    CHECK_SAME(pad(pad(one_row, 0.0f, dims<2, 0>, dims<0, 0>, dims<0, 0>), 9.0f, dims<-2, 0>, dims<0, 0>, dims<0, 0>),
+               arr<float>({1, 3}, {4, 5, 6}));
 }
 
 TEST_CASE("fusion: reshape") {
@@ -671,34 +714,48 @@ TEST_CASE("fusion: reshape") {
     static_assert(std::is_same_v<result_t<decltype(r1)>, f32<3, 4, 5>>);
     CHECK_SAME(r1, r::reshape(radd(rmul(ra, 2.0f), rb), {3, 4, 5}));
     // a view over a reshape
-    CHECK_SAME(transpose(reshape(a + b, sizes<4, 15>), dims<1, 0>), r::transpose(r::reshape(radd(ra, rb), {4, 15}), {1, 0}));
-    CHECK_SAME(slice(reshape(a - b, sizes<12, 5>), dims<1, 1>, dims<12, 5>, dims<3, 2>), r::slice(r::reshape(rsub(ra, rb), {12, 5}), {1, 1}, {12, 5}, {3, 2}));
-    CHECK_SAME(reshape(reshape(a, sizes<60>), sizes<5, 12>) + reshape(b, sizes<5, 12>), radd(r::reshape(ra, {5, 12}), r::reshape(rb, {5, 12})));
+    CHECK_SAME(transpose(reshape(a + b, sizes<4, 15>), dims<1, 0>),
+               r::transpose(r::reshape(radd(ra, rb), {4, 15}), {1, 0}));
+    CHECK_SAME(slice(reshape(a - b, sizes<12, 5>), dims<1, 1>, dims<12, 5>, dims<3, 2>),
+               r::slice(r::reshape(rsub(ra, rb), {12, 5}), {1, 1}, {12, 5}, {3, 2}));
+    CHECK_SAME(reshape(reshape(a, sizes<60>), sizes<5, 12>) + reshape(b, sizes<5, 12>),
+               radd(r::reshape(ra, {5, 12}), r::reshape(rb, {5, 12})));
     // of a transpose (evaluated once, then viewed) and of other views
     CHECK_SAME(reshape(transpose(a, dims<1, 0>), sizes<5, 12>), r::reshape(r::transpose(ra, {1, 0}), {5, 12}));
-    CHECK_SAME(reshape(transpose(a, dims<1, 0>) * 2.0f, sizes<60>), r::reshape(rmul(r::transpose(ra, {1, 0}), 2.0f), {60}));
+    CHECK_SAME(reshape(transpose(a, dims<1, 0>) * 2.0f, sizes<60>),
+               r::reshape(rmul(r::transpose(ra, {1, 0}), 2.0f), {60}));
     CHECK_SAME(reshape(a, dims<1, 0>, sizes<2, 30>), r::reshape(ra, {1, 0}, {2, 30}));
-    CHECK_SAME(reshape(slice(a, dims<0, 1>, dims<6, 9>), sizes<8, 6>), r::reshape(r::slice(ra, {0, 1}, {6, 9}), {8, 6}));
-    CHECK_SAME(reshape(pad(a, 1.0f, dims<1, 0>, dims<1, 0>, dims<0, 0>), sizes<80>), r::reshape(r::pad(ra, 1.0f, {1, 0}, {1, 0}, {0, 0}), {80}));
+    CHECK_SAME(reshape(slice(a, dims<0, 1>, dims<6, 9>), sizes<8, 6>),
+               r::reshape(r::slice(ra, {0, 1}, {6, 9}), {8, 6}));
+    CHECK_SAME(reshape(pad(a, 1.0f, dims<1, 0>, dims<1, 0>, dims<0, 0>), sizes<80>),
+               r::reshape(r::pad(ra, 1.0f, {1, 0}, {1, 0}, {0, 0}), {80}));
     CHECK_SAME(reshape(concatenate<0>(a, b), sizes<120>), r::reshape(r::concatenate<float>({ra, rb}, 0), {120}));
     CHECK_SAME(reshape(broadcast(f32<2>{1, 2}, sizes<3>), sizes<6>), arr<float>({6}, {1, 2, 1, 2, 1, 2}));
-    CHECK_SAME(collapse(transpose(reshape(a, sizes<2, 3, 10>), dims<2, 0, 1>), dims<1, 2>), r::collapse(r::transpose(r::reshape(ra, {2, 3, 10}), {2, 0, 1}), {1, 2}));
+    CHECK_SAME(collapse(transpose(reshape(a, sizes<2, 3, 10>), dims<2, 0, 1>), dims<1, 2>),
+               r::collapse(r::transpose(r::reshape(ra, {2, 3, 10}), {2, 0, 1}), {1, 2}));
     // reshape inside a larger expression, with a scalar operand
-    CHECK_SAME(reshape(a, sizes<10, 6>) * 3.0f - transpose(b, dims<1, 0>), rsub(rmul(r::reshape(ra, {10, 6}), 3.0f), r::transpose(rb, {1, 0})));
+    CHECK_SAME(reshape(a, sizes<10, 6>) * 3.0f - transpose(b, dims<1, 0>),
+               rsub(rmul(r::reshape(ra, {10, 6}), 3.0f), r::transpose(rb, {1, 0})));
     // large, element-wise child: parallel path
     auto big = lt::random_tensor<f32<330, 300>>(false);
-    CHECK_SAME(reshape(big + big, sizes<300, 330>) - transpose(big, dims<1, 0>), rsub(r::reshape(radd(rf(big), rf(big)), {300, 330}), r::transpose(rf(big), {1, 0})));
+    CHECK_SAME(reshape(big + big, sizes<300, 330>) - transpose(big, dims<1, 0>),
+               rsub(r::reshape(radd(rf(big), rf(big)), {300, 330}), r::transpose(rf(big), {1, 0})));
 }
 
 TEST_CASE("fusion: slices of broadcasts, views of views") {
     f32<7> v = lt::iota_tensor<f32<7>>(1);
     const auto rv = rf(v);
-    CHECK_SAME(slice(broadcast(v, sizes<5>), dims<1, 2>, dims<5, 7>, dims<2, 3>), r::slice(r::broadcast(rv, {5}), {1, 2}, {5, 7}, {2, 3}));
-    CHECK_SAME(slice(broadcast_in_dim(v, sizes<7, 9>, dims<0>), dims<2, 1>, dims<7, 9>, dims<1, 4>), r::slice(r::broadcast_in_dim(rv, {7, 9}, {0}), {2, 1}, {7, 9}, {1, 4}));
+    CHECK_SAME(slice(broadcast(v, sizes<5>), dims<1, 2>, dims<5, 7>, dims<2, 3>),
+               r::slice(r::broadcast(rv, {5}), {1, 2}, {5, 7}, {2, 3}));
+    CHECK_SAME(slice(broadcast_in_dim(v, sizes<7, 9>, dims<0>), dims<2, 1>, dims<7, 9>, dims<1, 4>),
+               r::slice(r::broadcast_in_dim(rv, {7, 9}, {0}), {2, 1}, {7, 9}, {1, 4}));
     CHECK_SAME(transpose(broadcast(v, sizes<3>), dims<1, 0>), r::transpose(r::broadcast(rv, {3}), {1, 0}));
-    CHECK_SAME(rev(broadcast_in_dim(v, sizes<4, 7>, dims<1>), dims<0, 1>), r::rev(r::broadcast_in_dim(rv, {4, 7}, {1}), {0, 1}));
-    CHECK_SAME(broadcast(slice(v, dims<1>, dims<7>, dims<2>), sizes<2>), r::broadcast(r::slice(rv, {1}, {7}, {2}), {2}));
-    CHECK_SAME(broadcast_in_dim(rev(v, dims<0>), sizes<2, 7, 3>, dims<1>) * 2.0f, rmul(r::broadcast_in_dim(r::rev(rv, {0}), {2, 7, 3}, {1}), 2.0f));
+    CHECK_SAME(rev(broadcast_in_dim(v, sizes<4, 7>, dims<1>), dims<0, 1>),
+               r::rev(r::broadcast_in_dim(rv, {4, 7}, {1}), {0, 1}));
+    CHECK_SAME(broadcast(slice(v, dims<1>, dims<7>, dims<2>), sizes<2>),
+               r::broadcast(r::slice(rv, {1}, {7}, {2}), {2}));
+    CHECK_SAME(broadcast_in_dim(rev(v, dims<0>), sizes<2, 7, 3>, dims<1>) * 2.0f,
+               rmul(r::broadcast_in_dim(r::rev(rv, {0}), {2, 7, 3}, {1}), 2.0f));
     auto m = lt::random_tensor<f32<9, 11>>(false);
     const auto rm = rf(m);
     // rev of rev, transpose of transpose
@@ -708,15 +765,21 @@ TEST_CASE("fusion: slices of broadcasts, views of views") {
     CHECK_SAME(transpose(transpose(m, dims<1, 0>), dims<1, 0>), rm);
     auto t3 = lt::random_tensor<f32<3, 4, 5>>(false);
     CHECK_SAME(transpose(transpose(t3, dims<1, 2, 0>), dims<2, 0, 1>), rf(t3));
-    CHECK_SAME(transpose(transpose(t3, dims<1, 2, 0>), dims<1, 2, 0>), r::transpose(r::transpose(rf(t3), {1, 2, 0}), {1, 2, 0}));
+    CHECK_SAME(transpose(transpose(t3, dims<1, 2, 0>), dims<1, 2, 0>),
+               r::transpose(r::transpose(rf(t3), {1, 2, 0}), {1, 2, 0}));
     // slice of slice, slice of rev, rev of strided slice, transpose of slice
-    CHECK_SAME(slice(slice(m, dims<1, 2>, dims<9, 11>, dims<2, 1>), dims<1, 1>, dims<4, 9>, dims<1, 3>), r::slice(r::slice(rm, {1, 2}, {9, 11}, {2, 1}), {1, 1}, {4, 9}, {1, 3}));
-    CHECK_SAME(slice(rev(m, dims<1>), dims<0, 3>, dims<9, 10>, dims<4, 2>), r::slice(r::rev(rm, {1}), {0, 3}, {9, 10}, {4, 2}));
-    CHECK_SAME(rev(slice(m, dims<0, 3>, dims<9, 10>, dims<4, 2>), dims<0, 1>), r::rev(r::slice(rm, {0, 3}, {9, 10}, {4, 2}), {0, 1}));
-    CHECK_SAME(transpose(slice(m, dims<2, 1>, dims<8, 11>, dims<3, 3>), dims<1, 0>), r::transpose(r::slice(rm, {2, 1}, {8, 11}, {3, 3}), {1, 0}));
+    CHECK_SAME(slice(slice(m, dims<1, 2>, dims<9, 11>, dims<2, 1>), dims<1, 1>, dims<4, 9>, dims<1, 3>),
+               r::slice(r::slice(rm, {1, 2}, {9, 11}, {2, 1}), {1, 1}, {4, 9}, {1, 3}));
+    CHECK_SAME(slice(rev(m, dims<1>), dims<0, 3>, dims<9, 10>, dims<4, 2>),
+               r::slice(r::rev(rm, {1}), {0, 3}, {9, 10}, {4, 2}));
+    CHECK_SAME(rev(slice(m, dims<0, 3>, dims<9, 10>, dims<4, 2>), dims<0, 1>),
+               r::rev(r::slice(rm, {0, 3}, {9, 10}, {4, 2}), {0, 1}));
+    CHECK_SAME(transpose(slice(m, dims<2, 1>, dims<8, 11>, dims<3, 3>), dims<1, 0>),
+               r::transpose(r::slice(rm, {2, 1}, {8, 11}, {3, 3}), {1, 0}));
     // an element-wise tree under a view
     CHECK_SAME(transpose(m * 2.0f + m, dims<1, 0>), r::transpose(radd(rmul(rm, 2.0f), rm), {1, 0}));
-    CHECK_SAME(slice(rev(m - 1.0f, dims<0>), dims<1, 1>, dims<9, 11>, dims<2, 2>), r::slice(r::rev(rsub(rm, r::scalar(1.0f)), {0}), {1, 1}, {9, 11}, {2, 2}));
+    CHECK_SAME(slice(rev(m - 1.0f, dims<0>), dims<1, 1>, dims<9, 11>, dims<2, 2>),
+               r::slice(r::rev(rsub(rm, r::scalar(1.0f)), {0}), {1, 1}, {9, 11}, {2, 2}));
 }
 
 TEST_CASE("laziness: lvalue operands are read at evaluation, rvalues are kept") {
@@ -752,9 +815,12 @@ TEST_CASE("fusion: materialised transposes (the blocked transpose kernel)") {
     // (8x8 AVX blocks for 4-byte elements, element copies for others and at the edges).
     auto a = lt::random_tensor<f32<67, 131>>();
     CHECK_SAME(transpose(a, dims<1, 0>), r::transpose(rf(a), {1, 0}));
-    CHECK_SAME(transpose(slice(a, dims<3, 5>, dims<67, 130>), dims<1, 0>), r::transpose(r::slice(rf(a), {3, 5}, {67, 130}), {1, 0}));
-    CHECK_SAME(transpose(slice(a, dims<1, 0>, dims<66, 131>, dims<1, 2>), dims<1, 0>), r::transpose(r::slice(rf(a), {1, 0}, {66, 131}, {1, 2}), {1, 0}));
-    CHECK_SAME(transpose(slice(a, dims<0, 0>, dims<67, 131>, dims<2, 1>), dims<1, 0>), r::transpose(r::slice(rf(a), {0, 0}, {67, 131}, {2, 1}), {1, 0}));
+    CHECK_SAME(transpose(slice(a, dims<3, 5>, dims<67, 130>), dims<1, 0>),
+               r::transpose(r::slice(rf(a), {3, 5}, {67, 130}), {1, 0}));
+    CHECK_SAME(transpose(slice(a, dims<1, 0>, dims<66, 131>, dims<1, 2>), dims<1, 0>),
+               r::transpose(r::slice(rf(a), {1, 0}, {66, 131}, {1, 2}), {1, 0}));
+    CHECK_SAME(transpose(slice(a, dims<0, 0>, dims<67, 131>, dims<2, 1>), dims<1, 0>),
+               r::transpose(r::slice(rf(a), {0, 0}, {67, 131}, {2, 1}), {1, 0}));
     CHECK_SAME(transpose(rev(a, dims<0>), dims<1, 0>), r::transpose(r::rev(rf(a), {0}), {1, 0}));
     CHECK_SAME(transpose(rev(a, dims<1>), dims<1, 0>), r::transpose(r::rev(rf(a), {1}), {1, 0}));
     CHECK_SAME(transpose(rev(a, dims<0, 1>), dims<1, 0>), r::transpose(r::rev(rf(a), {0, 1}), {1, 0}));
@@ -786,55 +852,67 @@ TEST_CASE("large results: 16 MB (plain stores, kept in the L3) and 64 MB (non-te
     f32<2048, 2048> out = rev(*a, dims<1>) + 1.0f;
     std::size_t bad = 0;
     for (std::size_t i = 0; i < 2048; ++i)
-        for (std::size_t j = 0; j < 2048; ++j) bad += out(i, j) != (*a)(i, 2047 - j) + 1.0f;
+        for (std::size_t j = 0; j < 2048; ++j)
+            bad += out(i, j) != (*a)(i, 2047 - j) + 1.0f;
     CHECK(bad == 0);
     auto big = std::make_unique<f32<2049, 2049>>(lt::random_tensor<f32<2049, 2049>>(false));
     out = slice(*big, dims<1, 0>, dims<2049, 2048>);
     bad = 0;
     for (std::size_t i = 0; i < 2048; ++i)
-        for (std::size_t j = 0; j < 2048; ++j) bad += out(i, j) != (*big)(i + 1, j);
+        for (std::size_t j = 0; j < 2048; ++j)
+            bad += out(i, j) != (*big)(i + 1, j);
     CHECK(bad == 0);
     out = pad(*a, -1.0f, dims<1, -1>, dims<-1, 1>, dims<0, 0>);
     bad = 0;
     for (std::size_t i = 0; i < 2048; ++i)
-        for (std::size_t j = 0; j < 2048; ++j) bad += out(i, j) != (i == 0 || j == 2047 ? -1.0f : (*a)(i - 1, j + 1));
+        for (std::size_t j = 0; j < 2048; ++j)
+            bad += out(i, j) != (i == 0 || j == 2047 ? -1.0f : (*a)(i - 1, j + 1));
     CHECK(bad == 0);
     out = concatenate<0>(slice(*a, dims<1024, 0>, dims<2048, 2048>), slice(*a, dims<0, 0>, dims<1024, 2048>));
     bad = 0;
     for (std::size_t i = 0; i < 2048; ++i)
-        for (std::size_t j = 0; j < 2048; ++j) bad += out(i, j) != (*a)((i + 1024) % 2048, j);
+        for (std::size_t j = 0; j < 2048; ++j)
+            bad += out(i, j) != (*a)((i + 1024) % 2048, j);
     CHECK(bad == 0);
     out = transpose(*a, dims<1, 0>);
     bad = 0;
     for (std::size_t i = 0; i < 2048; ++i)
-        for (std::size_t j = 0; j < 2048; ++j) bad += out(i, j) != (*a)(j, i);
+        for (std::size_t j = 0; j < 2048; ++j)
+            bad += out(i, j) != (*a)(j, i);
     CHECK(bad == 0);
     // Transposes of >= 32 MiB write whole 64-byte lines with non-temporal stores where the
     // destination rows allow it (row length a multiple of 16 floats), plain stores elsewhere.
-    auto check_transpose = [&]<std::size_t M, std::size_t N>(std::integral_constant<std::size_t, M>, std::integral_constant<std::size_t, N>) {
+    auto check_transpose = [&]<std::size_t M, std::size_t N>(std::integral_constant<std::size_t, M>,
+                                                             std::integral_constant<std::size_t, N>) {
         auto src = std::make_unique<f32<M, N>>(lt::random_tensor<f32<M, N>>(false));
         auto t = std::make_unique<f32<N, M>>(transpose(*src, dims<1, 0>));
         std::size_t wrong = 0;
         for (std::size_t i = 0; i < N; ++i)
-            for (std::size_t j = 0; j < M; ++j) wrong += (*t)(i, j) != (*src)(j, i);
+            for (std::size_t j = 0; j < M; ++j)
+                wrong += (*t)(i, j) != (*src)(j, i);
         CHECK(wrong == 0);
     };
-    check_transpose(std::integral_constant<std::size_t, 2056>{}, std::integral_constant<std::size_t, 4112>{}); // streamed lines
-    check_transpose(std::integral_constant<std::size_t, 2051>{}, std::integral_constant<std::size_t, 4099>{}); // rows unaligned
+    check_transpose(std::integral_constant<std::size_t, 2056>{},
+                    std::integral_constant<std::size_t, 4112>{}); // streamed lines
+    check_transpose(std::integral_constant<std::size_t, 2051>{},
+                    std::integral_constant<std::size_t, 4099>{}); // rows unaligned
 }
 
 TEST_CASE("tensor_map operands") {
     std::vector<float> buf(12);
-    for (std::size_t i = 0; i < buf.size(); ++i) buf[i] = static_cast<float>(i) - 5.5f;
+    for (std::size_t i = 0; i < buf.size(); ++i)
+        buf[i] = static_cast<float>(i) - 5.5f;
     tensor_map<const float, 3, 4> m(buf.data());
     const auto rm = rf(m);
     CHECK_SAME(transpose(m, dims<1, 0>), r::transpose(rm, {1, 0}));
-    CHECK_SAME(rev(slice(m, dims<0, 1>, dims<3, 4>, dims<2, 2>), dims<0>), r::rev(r::slice(rm, {0, 1}, {3, 4}, {2, 2}), {0}));
+    CHECK_SAME(rev(slice(m, dims<0, 1>, dims<3, 4>, dims<2, 2>), dims<0>),
+               r::rev(r::slice(rm, {0, 1}, {3, 4}, {2, 2}), {0}));
     CHECK_SAME(pad(m, 0.0f, dims<1, 0>, dims<0, -1>, dims<1, 1>), r::pad(rm, 0.0f, {1, 0}, {0, -1}, {1, 1}));
     CHECK_SAME(concatenate<1>(m, m), r::concatenate<float>({rm, rm}, 1));
     CHECK_SAME(reshape(m, sizes<2, 6>), r::reshape(rm, {2, 6}));
     CHECK_SAME(dynamic_slice(m, sizes<2, 2>, 5, 1), r::dynamic_slice(rm, {5, 1}, {2, 2}));
-    CHECK_SAME(dynamic_update_slice(m, f32<1, 2>{{7, 8}}, 2, 3), r::dynamic_update_slice(rm, arr<float>({1, 2}, {7, 8}), {2, 3}));
+    CHECK_SAME(dynamic_update_slice(m, f32<1, 2>{{7, 8}}, 2, 3),
+               r::dynamic_update_slice(rm, arr<float>({1, 2}, {7, 8}), {2, 3}));
 }
 
 // =================================================================================================
@@ -906,7 +984,8 @@ TEST_CASE("aliasing: the destination is an operand") {
     {
         // overlapping tensor_maps over one buffer, both directions
         std::vector<float> buf(20);
-        for (std::size_t i = 0; i < buf.size(); ++i) buf[i] = static_cast<float>(i);
+        for (std::size_t i = 0; i < buf.size(); ++i)
+            buf[i] = static_cast<float>(i);
         tensor_map<float, 4, 4> lo(buf.data()), hi(buf.data() + 4);
         const auto want_lo = rf(eval(hi * 2.0f));
         lo = hi * 2.0f;

@@ -10,22 +10,30 @@ namespace st {
 using lt::rf;
 
 // Random data; `ties` draws from a handful of values so that stability shows.
-template<class Tn> Tn sample_data(bool ties) {
+template<class Tn>
+Tn sample_data(bool ties) {
     using T = typename Tn::value_type;
     Tn t;
     for (std::size_t i = 0; i < Tn::size; ++i) {
-        if constexpr (std::is_same_v<T, bool>) t.data()[i] = (lt::rng()() & 1) != 0;
-        else if (ties) t.data()[i] = static_cast<T>(static_cast<int>(lt::rng()() % 6) - (std::is_signed_v<T> || !std::is_integral_v<T> ? 3 : 0));
-        else if constexpr (std::is_same_v<T, double>) t.data()[i] = lt::random_elem<float>();
-        else if constexpr (std::is_same_v<T, bfloat16>) t.data()[i] = bfloat16(lt::random_elem<float>());
-        else t.data()[i] = lt::random_elem<T>();
+        if constexpr (std::is_same_v<T, bool>)
+            t.data()[i] = (lt::rng()() & 1) != 0;
+        else if (ties)
+            t.data()[i] = static_cast<T>(static_cast<int>(lt::rng()() % 6) -
+                                         (std::is_signed_v<T> || !std::is_integral_v<T> ? 3 : 0));
+        else if constexpr (std::is_same_v<T, double>)
+            t.data()[i] = lt::random_elem<float>();
+        else if constexpr (std::is_same_v<T, bfloat16>)
+            t.data()[i] = bfloat16(lt::random_elem<float>());
+        else
+            t.data()[i] = lt::random_elem<T>();
     }
     return t;
 }
 
 // The reference order as a general comparator: one type per element type (not one lambda per
 // case) keeps the number of instantiations, and the compile time, down.
-template<class T> struct ref_less {
+template<class T>
+struct ref_less {
     bool desc;
     bool operator()(const T& a, const T& b) const { return desc ? r::total_less(b, a) : r::total_less(a, b); }
     bool operator()(const T& a, const T& b, std::int32_t, std::int32_t, double, double) const { return (*this)(a, b); }
@@ -49,14 +57,18 @@ void diff_case(bool ties) {
         auto want = std::get<0>(r::sort(std::tuple{rx}, d, [&](std::int64_t i, std::int64_t j) {
             return less(rx.data[static_cast<std::size_t>(i)], rx.data[static_cast<std::size_t>(j)]);
         }));
-        if (desc) CHECK_SAME(sort<C>(x, sort_greater{}), want);
-        else CHECK_SAME(sort<C>(x, sort_less{}), want);
+        if (desc)
+            CHECK_SAME(sort<C>(x, sort_greater{}), want);
+        else
+            CHECK_SAME(sort<C>(x, sort_less{}), want);
         CHECK_SAME(sort<C>(x, less), want); // the general path
 
         typename detail::tensor_of_impl<std::int32_t, Tn::extents, std::make_index_sequence<Tn::rank>>::type pos;
-        for (std::size_t i = 0; i < Tn::size; ++i) pos.data()[i] = static_cast<std::int32_t>(i);
+        for (std::size_t i = 0; i < Tn::size; ++i)
+            pos.data()[i] = static_cast<std::int32_t>(i);
         typename detail::tensor_of_impl<double, Tn::extents, std::make_index_sequence<Tn::rank>>::type dbl;
-        for (std::size_t i = 0; i < Tn::size; ++i) dbl.data()[i] = static_cast<double>(i) * 0.5;
+        for (std::size_t i = 0; i < Tn::size; ++i)
+            dbl.data()[i] = static_cast<double>(i) * 0.5;
         auto rw = r::sort(std::tuple{rx, rf(pos), rf(dbl)}, d, [&](std::int64_t i, std::int64_t j) {
             return less(rx.data[static_cast<std::size_t>(i)], rx.data[static_cast<std::size_t>(j)]);
         });
@@ -65,8 +77,10 @@ void diff_case(bool ties) {
             CHECK_SAME(std::get<1>(got), std::get<1>(rw));
             CHECK_SAME(std::get<2>(got), std::get<2>(rw));
         };
-        if (desc) check3(sort<C>(std::forward_as_tuple(x, pos, dbl), sort_greater{}));
-        else check3(sort<C>(std::forward_as_tuple(x, pos, dbl), sort_less{}));
+        if (desc)
+            check3(sort<C>(std::forward_as_tuple(x, pos, dbl), sort_greater{}));
+        else
+            check3(sort<C>(std::forward_as_tuple(x, pos, dbl), sort_less{}));
         check3(sort<C>(std::forward_as_tuple(x, pos, dbl), less));
     }
 }

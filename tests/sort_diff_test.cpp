@@ -41,10 +41,18 @@ TEST_CASE("results do not depend on the thread count") {
     auto pos = lt::iota_tensor<s32<(1 << 19)>>();
     auto run = [&] {
         auto [k, p] = sort(std::forward_as_tuple(big, pos), sort_greater{});
-        auto [gk, gp] = sort(std::forward_as_tuple(big, pos), [](float a, float b, std::int32_t, std::int32_t) { return a < b; });
+        auto [gk, gp] =
+            sort(std::forward_as_tuple(big, pos), [](float a, float b, std::int32_t, std::int32_t) { return a < b; });
         auto [tv, ti] = top_k<8>(rows);
-        return std::tuple{sort(big, sort_less{}), k, p, gk, gp, sort(rows, sort_less{}),
-                          sort<sort_config{.dimension = 0}>(cols, [](std::int32_t a, std::int32_t b) { return a < b; }), tv, ti};
+        return std::tuple{sort(big, sort_less{}),
+                          k,
+                          p,
+                          gk,
+                          gp,
+                          sort(rows, sort_less{}),
+                          sort<sort_config{.dimension = 0}>(cols, [](std::int32_t a, std::int32_t b) { return a < b; }),
+                          tv,
+                          ti};
     };
     std::optional<decltype(run())> one;
     {
@@ -57,7 +65,6 @@ TEST_CASE("results do not depend on the thread count") {
         two = run();
     }
     auto same = [](const auto& a, const auto& b) { CHECK_SAME(a, rf(b)); };
-    [&]<std::size_t... I>(std::index_sequence<I...>) {
-        (same(std::get<I>(two), std::get<I>(*one)), ...);
-    }(std::make_index_sequence<std::tuple_size_v<decltype(two)>>{});
+    [&]<std::size_t... I>(std::index_sequence<I...>) { (same(std::get<I>(two), std::get<I>(*one)), ...); }
+    (std::make_index_sequence<std::tuple_size_v<decltype(two)>>{});
 }

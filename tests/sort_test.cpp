@@ -16,11 +16,15 @@ namespace {
 constexpr float inf = std::numeric_limits<float>::infinity();
 constexpr float qnan = std::numeric_limits<float>::quiet_NaN();
 
-template<class T> auto bits_of(T x) {
-    if constexpr (std::is_same_v<T, half>) return x.bits();
-    else return std::bit_cast<std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>>(x);
+template<class T>
+auto bits_of(T x) {
+    if constexpr (std::is_same_v<T, half>)
+        return x.bits();
+    else
+        return std::bit_cast<std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>>(x);
 }
-template<class Tn> bool same_bits(const Tn& a, const Tn& b) {
+template<class Tn>
+bool same_bits(const Tn& a, const Tn& b) {
     for (std::size_t i = 0; i < Tn::size; ++i)
         if (bits_of(a.data()[i]) != bits_of(b.data()[i])) return false;
     return true;
@@ -40,7 +44,8 @@ TEST_CASE("spec: a matrix, dimension 0 sorts every column, 1 every row (the defa
     CHECK(equal(sort<sort_config{.dimension = 0}>(m, sort_less{}), s32<3, 3>{{2, 1, 3}, {5, 4, 6}, {7, 8, 9}}));
     CHECK(equal(sort<sort_config{.dimension = 1}>(m, sort_less{}), s32<3, 3>{{1, 5, 9}, {2, 3, 8}, {4, 6, 7}}));
     CHECK(equal(sort(m, sort_less{}), s32<3, 3>{{1, 5, 9}, {2, 3, 8}, {4, 6, 7}}));
-    CHECK(equal(sort<sort_config{.dimension = -2}>(m, [](int a, int b) { return a < b; }), s32<3, 3>{{2, 1, 3}, {5, 4, 6}, {7, 8, 9}}));
+    CHECK(equal(sort<sort_config{.dimension = -2}>(m, [](int a, int b) { return a < b; }),
+                s32<3, 3>{{2, 1, 3}, {5, 4, 6}, {7, 8, 9}}));
 }
 
 TEST_CASE("spec: three operands sorted together by operand0 with less-than") {
@@ -112,16 +117,23 @@ TEST_CASE("total order: NaN and -0 sort deterministically") {
     const float nnan = -qnan;
     const float big_nan = std::bit_cast<float>(0x7FFFFFFFu);
     f32<12> v{1.0f, qnan, -0.0f, -inf, 0.0f, nnan, inf, -1.0f, big_nan, -0.0f, 0.0f, std::bit_cast<float>(0xFFFFFFFFu)};
-    f32<12> want{std::bit_cast<float>(0xFFFFFFFFu), nnan, -inf, -1.0f, -0.0f, -0.0f, 0.0f, 0.0f, 1.0f, inf, qnan, big_nan};
+    f32<12> want{
+        std::bit_cast<float>(0xFFFFFFFFu), nnan, -inf, -1.0f, -0.0f, -0.0f, 0.0f, 0.0f, 1.0f, inf, qnan, big_nan};
     auto up = sort(v, sort_less{});
     CHECK(same_bits(up, want));
     f32<12> down;
-    for (std::size_t i = 0; i < 12; ++i) down(i) = want(11 - i);
+    for (std::size_t i = 0; i < 12; ++i)
+        down(i) = want(11 - i);
     CHECK(same_bits(sort(v, sort_greater{}), down));
     // The general path with the same order as a lambda agrees bit for bit.
     CHECK(same_bits(sort(v, [](float a, float b) { return r::total_less(a, b); }), want));
     // f64 and f16 take the same order.
-    f64<6> d{0.0, -0.0, std::numeric_limits<double>::quiet_NaN(), -std::numeric_limits<double>::infinity(), -2.0, -std::numeric_limits<double>::quiet_NaN()};
+    f64<6> d{0.0,
+             -0.0,
+             std::numeric_limits<double>::quiet_NaN(),
+             -std::numeric_limits<double>::infinity(),
+             -2.0,
+             -std::numeric_limits<double>::quiet_NaN()};
     auto ds = sort(d, sort_less{});
     CHECK((std::isnan(ds(0)) && std::signbit(ds(0))));
     CHECK(ds(1) == -std::numeric_limits<double>::infinity());
@@ -164,9 +176,10 @@ TEST_CASE("variadic: operands of different element types, keys of several types"
     // A complex operand sorted with a general comparator (by |z|, then the payload as tie-break).
     c64<4> zz{{3, 4}, {0, 1}, {1, 0}, {-2, 0}};
     s32<4> ii{0, 1, 2, 3};
-    auto [sz, si] = sort(std::forward_as_tuple(zz, ii), [](std::complex<float> x, std::complex<float> y, std::int32_t i, std::int32_t j) {
-        return std::abs(x) < std::abs(y) || (std::abs(x) == std::abs(y) && j < i);
-    });
+    auto [sz, si] = sort(std::forward_as_tuple(zz, ii),
+                         [](std::complex<float> x, std::complex<float> y, std::int32_t i, std::int32_t j) {
+                             return std::abs(x) < std::abs(y) || (std::abs(x) == std::abs(y) && j < i);
+                         });
     CHECK(equal(si, s32<4>{2, 1, 3, 0}));
     CHECK(sz(3) == std::complex<float>(3, 4));
     // An expression operand is evaluated once; a tensor_map works as an operand.
@@ -235,8 +248,10 @@ template<std::size_t Rows, std::size_t N, std::int64_t K, bool Largest, class T>
 void check_top_k(bool ties) {
     tensor<T, Rows, N> x;
     for (std::size_t i = 0; i < Rows * N; ++i) {
-        if constexpr (std::is_integral_v<T>) x.data()[i] = ties ? static_cast<T>(lt::rng()() % 7) : lt::random_elem<T>();
-        else x.data()[i] = ties ? static_cast<T>(static_cast<int>(lt::rng()() % 7) - 3) : lt::random_elem<T>();
+        if constexpr (std::is_integral_v<T>)
+            x.data()[i] = ties ? static_cast<T>(lt::rng()() % 7) : lt::random_elem<T>();
+        else
+            x.data()[i] = ties ? static_cast<T>(static_cast<int>(lt::rng()() % 7) - 3) : lt::random_elem<T>();
     }
     auto [v, i] = top_k<K, Largest>(x);
     auto [rv, ri] = r::top_k(rf(x), K, Largest);

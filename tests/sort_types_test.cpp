@@ -21,4 +21,3 @@ TEST_CASE("differential: other element types") {
         diff_case<-1, pred<3, 60>>(ties);
     }
 }
-

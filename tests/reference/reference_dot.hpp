@@ -17,14 +17,19 @@ struct dot_dims_t {
 };
 
 // An element as the accumulator type: signed integers sign-extend, f16/bf16 through float.
-template <class Acc, class T>
+template<class Acc, class T>
 Acc dot_as(T x) {
     if constexpr (is_complex_v<Acc>) {
-        if constexpr (is_complex_v<T>) return Acc(static_cast<typename Acc::value_type>(x.real()), static_cast<typename Acc::value_type>(x.imag()));
-        else return Acc(static_cast<typename Acc::value_type>(static_cast<double>(x)));
+        if constexpr (is_complex_v<T>)
+            return Acc(static_cast<typename Acc::value_type>(x.real()),
+                       static_cast<typename Acc::value_type>(x.imag()));
+        else
+            return Acc(static_cast<typename Acc::value_type>(static_cast<double>(x)));
     } else if constexpr (std::is_integral_v<Acc>) {
-        if constexpr (std::is_signed_v<T>) return static_cast<Acc>(static_cast<std::int64_t>(x));
-        else return static_cast<Acc>(static_cast<std::uint64_t>(x));
+        if constexpr (std::is_signed_v<T>)
+            return static_cast<Acc>(static_cast<std::int64_t>(x));
+        else
+            return static_cast<Acc>(static_cast<std::uint64_t>(x));
     } else if constexpr (is_storage_float_v<T>) {
         return static_cast<Acc>(static_cast<float>(x));
     } else {
@@ -33,26 +38,31 @@ Acc dot_as(T x) {
 }
 
 // |x| as a double (for error bounds).
-template <class T>
+template<class T>
 double dot_abs(T x) {
-    if constexpr (is_complex_v<T>) return std::abs(std::complex<double>(x.real(), x.imag()));
-    else if constexpr (is_storage_float_v<T>) return std::fabs(static_cast<double>(static_cast<float>(x)));
-    else return std::fabs(static_cast<double>(x));
+    if constexpr (is_complex_v<T>)
+        return std::abs(std::complex<double>(x.real(), x.imag()));
+    else if constexpr (is_storage_float_v<T>)
+        return std::fabs(static_cast<double>(static_cast<float>(x)));
+    else
+        return std::fabs(static_cast<double>(x));
 }
 
 inline dims_t dot_free_dims(std::int64_t rank, const dims_t& batch, const dims_t& contracting) {
     dims_t f;
     for (std::int64_t d = 0; d < rank; ++d)
-        if (std::find(batch.begin(), batch.end(), d) == batch.end() && std::find(contracting.begin(), contracting.end(), d) == contracting.end())
+        if (std::find(batch.begin(), batch.end(), d) == batch.end() &&
+            std::find(contracting.begin(), contracting.end(), d) == contracting.end())
             f.push_back(d);
     return f;
 }
 
 // Sum over contracting indices of Acc(lhs) * Acc(rhs); with Abs, of |lhs| * |rhs| (as double).
-template <class Acc, class T, bool Abs = false>
+template<class Acc, class T, bool Abs = false>
 array<std::conditional_t<Abs, double, Acc>> dot_general(const array<T>& lhs, const array<T>& rhs, const dot_dims_t& d) {
     using R = std::conditional_t<Abs, double, Acc>;
-    if (d.lhs_batch.size() != d.rhs_batch.size() || d.lhs_contracting.size() != d.rhs_contracting.size()) fail("dot_general: list sizes differ");
+    if (d.lhs_batch.size() != d.rhs_batch.size() || d.lhs_contracting.size() != d.rhs_contracting.size())
+        fail("dot_general: list sizes differ");
     const dims_t lf = dot_free_dims(lhs.rank(), d.lhs_batch, d.lhs_contracting);
     const dims_t rf = dot_free_dims(rhs.rank(), d.rhs_batch, d.rhs_contracting);
     dims_t out_dims, cdims;
@@ -61,11 +71,14 @@ array<std::conditional_t<Abs, double, Acc>> dot_general(const array<T>& lhs, con
         if (s != rhs.dims[static_cast<std::size_t>(d.rhs_batch[i])]) fail("dot_general: batch sizes differ");
         out_dims.push_back(s);
     }
-    for (auto x : lf) out_dims.push_back(lhs.dims[static_cast<std::size_t>(x)]);
-    for (auto x : rf) out_dims.push_back(rhs.dims[static_cast<std::size_t>(x)]);
+    for (auto x : lf)
+        out_dims.push_back(lhs.dims[static_cast<std::size_t>(x)]);
+    for (auto x : rf)
+        out_dims.push_back(rhs.dims[static_cast<std::size_t>(x)]);
     for (std::size_t i = 0; i < d.lhs_contracting.size(); ++i) {
         const std::int64_t s = lhs.dims[static_cast<std::size_t>(d.lhs_contracting[i])];
-        if (s != rhs.dims[static_cast<std::size_t>(d.rhs_contracting[i])]) fail("dot_general: contracting sizes differ");
+        if (s != rhs.dims[static_cast<std::size_t>(d.rhs_contracting[i])])
+            fail("dot_general: contracting sizes differ");
         cdims.push_back(s);
     }
     const std::size_t nb = d.lhs_batch.size();
@@ -77,8 +90,10 @@ array<std::conditional_t<Abs, double, Acc>> dot_general(const array<T>& lhs, con
             li[static_cast<std::size_t>(d.lhs_batch[i])] = oi[i];
             ri[static_cast<std::size_t>(d.rhs_batch[i])] = oi[i];
         }
-        for (std::size_t i = 0; i < lf.size(); ++i) li[static_cast<std::size_t>(lf[i])] = oi[nb + i];
-        for (std::size_t i = 0; i < rf.size(); ++i) ri[static_cast<std::size_t>(rf[i])] = oi[nb + lf.size() + i];
+        for (std::size_t i = 0; i < lf.size(); ++i)
+            li[static_cast<std::size_t>(lf[i])] = oi[nb + i];
+        for (std::size_t i = 0; i < rf.size(); ++i)
+            ri[static_cast<std::size_t>(rf[i])] = oi[nb + lf.size() + i];
         R acc{};
         for (std::int64_t c = 0; c < element_count(cdims); ++c) {
             const dims_t ci = unflatten(c, cdims);
@@ -86,9 +101,12 @@ array<std::conditional_t<Abs, double, Acc>> dot_general(const array<T>& lhs, con
                 li[static_cast<std::size_t>(d.lhs_contracting[i])] = ci[i];
                 ri[static_cast<std::size_t>(d.rhs_contracting[i])] = ci[i];
             }
-            if constexpr (Abs) acc += dot_abs(lhs.at(li)) * dot_abs(rhs.at(ri));
-            else if constexpr (std::is_integral_v<Acc>) acc = static_cast<Acc>(acc + static_cast<Acc>(dot_as<Acc>(lhs.at(li)) * dot_as<Acc>(rhs.at(ri))));
-            else acc += dot_as<Acc>(lhs.at(li)) * dot_as<Acc>(rhs.at(ri));
+            if constexpr (Abs)
+                acc += dot_abs(lhs.at(li)) * dot_abs(rhs.at(ri));
+            else if constexpr (std::is_integral_v<Acc>)
+                acc = static_cast<Acc>(acc + static_cast<Acc>(dot_as<Acc>(lhs.at(li)) * dot_as<Acc>(rhs.at(ri))));
+            else
+                acc += dot_as<Acc>(lhs.at(li)) * dot_as<Acc>(rhs.at(ri));
         }
         out.data[static_cast<std::size_t>(o)] = acc;
     }

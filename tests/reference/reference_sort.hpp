@@ -15,7 +15,7 @@ namespace xlet_ref {
 
 // -NaN < -inf < ... < -0 < +0 < ... < +inf < +NaN; NaNs of one sign by payload (larger magnitude
 // farther from zero). Integers and pred: their usual order.
-template <class T>
+template<class T>
 bool total_less(T a, T b) {
     if constexpr (is_float_v<T>) {
         const double x = static_cast<double>(static_cast<float>(a)), y = static_cast<double>(static_cast<float>(b));
@@ -44,7 +44,8 @@ bool total_less(T a, T b) {
 }
 
 // Positions [0, n) of each slice along dim, as flat offsets: calls f(offsets of one slice).
-inline void for_each_slice(const dims_t& dims, std::int64_t dim, const std::function<void(const std::vector<std::int64_t>&)>& f) {
+inline void for_each_slice(const dims_t& dims, std::int64_t dim,
+                           const std::function<void(const std::vector<std::int64_t>&)>& f) {
     if (dim < 0 || dim >= static_cast<std::int64_t>(dims.size())) fail("sort: dimension out of range");
     dims_t outer = dims;
     outer[static_cast<std::size_t>(dim)] = 1;
@@ -60,27 +61,35 @@ inline void for_each_slice(const dims_t& dims, std::int64_t dim, const std::func
 }
 
 // Variadic stable sort: less(i, j) compares two flat offsets of one slice.
-template <class... T, class Less>
+template<class... T, class Less>
 std::tuple<array<T>...> sort(const std::tuple<array<T>...>& in, std::int64_t dim, Less less) {
     const dims_t& dims = std::get<0>(in).dims;
-    std::apply([&](const auto&... a) { if (((a.dims != dims) || ...)) fail("sort: operand shapes differ"); }, in);
+    std::apply(
+        [&](const auto&... a) {
+            if (((a.dims != dims) || ...)) fail("sort: operand shapes differ");
+        },
+        in);
     auto out = in;
     if (element_count(dims) == 0) return out;
     for_each_slice(dims, dim, [&](const std::vector<std::int64_t>& offs) {
         std::vector<std::size_t> perm(offs.size());
         std::iota(perm.begin(), perm.end(), std::size_t{0});
-        std::stable_sort(perm.begin(), perm.end(), [&](std::size_t i, std::size_t j) { return less(offs[i], offs[j]); });
+        std::stable_sort(perm.begin(), perm.end(),
+                         [&](std::size_t i, std::size_t j) { return less(offs[i], offs[j]); });
         [&]<std::size_t... K>(std::index_sequence<K...>) {
             for (std::size_t p = 0; p < offs.size(); ++p)
-                ((std::get<K>(out).data[static_cast<std::size_t>(offs[p])] = std::get<K>(in).data[static_cast<std::size_t>(offs[perm[p]])]), ...);
-        }(std::index_sequence_for<T...>{});
+                ((std::get<K>(out).data[static_cast<std::size_t>(offs[p])] =
+                      std::get<K>(in).data[static_cast<std::size_t>(offs[perm[p]])]),
+                 ...);
+        }
+        (std::index_sequence_for<T...>{});
     });
     return out;
 }
 
 // TopK along the last dimension: the k first of each row under "a before b" = (largest ?
 // b < a : a < b) in the total order, ties by lower index; std::partial_sort on positions.
-template <class T>
+template<class T>
 std::pair<array<T>, array<std::int32_t>> top_k(const array<T>& a, std::int64_t k, bool largest) {
     if (a.dims.empty()) fail("top_k: rank 0");
     const std::int64_t n = a.dims.back();

@@ -33,7 +33,9 @@ namespace xlet {
 namespace detail {
 
 inline constexpr std::size_t huge_page_bytes = std::size_t{2} << 20;
-inline constexpr std::size_t heap_alignment(std::size_t bytes) { return bytes >= 2 * huge_page_bytes ? huge_page_bytes : 64; }
+inline constexpr std::size_t heap_alignment(std::size_t bytes) {
+    return bytes >= 2 * huge_page_bytes ? huge_page_bytes : 64;
+}
 
 // Blocks below this size go straight to the allocator (it keeps small blocks mapped itself).
 inline constexpr std::size_t cache_min_bytes = std::size_t{1} << 20;

@@ -19,15 +19,19 @@ namespace xlet {
 
 // Anything that evaluates to an array: nodes declare `using xlet_node = void`.
 template<class E>
-concept expression = requires { typename std::remove_cvref_t<E>::xlet_node; };
+concept expression = requires {
+    typename std::remove_cvref_t<E>::xlet_node;
+};
 
 // Base of every expression node, so that ADL finds xlet's operators and functions for them.
 struct expression_base {};
 
 namespace detail {
 // Defined in eval/assign.hpp; every header that builds expressions includes it.
-template<class S, class E> void evaluate_into(S* dst, const E& e);
-template<class E> bool may_alias(const E& e, const void* begin, const void* end);
+template<class S, class E>
+void evaluate_into(S* dst, const E& e);
+template<class E>
+bool may_alias(const E& e, const void* begin, const void* end);
 
 // Tensors up to this many bytes live inline: no heap for small static shapes.
 inline constexpr std::size_t inline_bytes = 4096;
@@ -42,14 +46,19 @@ inline constexpr no_init_t no_init{};
 
 // Heap blocks come from core/block_cache.hpp: 2 MiB-aligned huge pages for large arrays, and
 // freed large blocks reused by the next array of the same size.
-template<std::size_t Bytes, std::size_t Align> struct block_delete {
-    template<class T> void operator()(T* p) const noexcept { free_block(p, Bytes, Align); }
+template<std::size_t Bytes, std::size_t Align>
+struct block_delete {
+    template<class T>
+    void operator()(T* p) const noexcept {
+        free_block(p, Bytes, Align);
+    }
 };
 
 template<class T, std::size_t N, bool Inline = (N * sizeof(T) <= inline_bytes)>
 struct storage {
     static constexpr std::size_t bytes = N * sizeof(T);
-    static constexpr std::size_t align = std::max<std::size_t>(alignof(T), std::min<std::size_t>(64, std::bit_ceil(bytes == 0 ? 1 : bytes)));
+    static constexpr std::size_t align =
+        std::max<std::size_t>(alignof(T), std::min<std::size_t>(64, std::bit_ceil(bytes == 0 ? 1 : bytes)));
     alignas(align) std::array<T, N> a{};
     storage() = default;
     explicit storage(no_init_t) {} // inline storage is small: zeroed all the same
@@ -61,11 +70,15 @@ struct storage<T, N, false> {
     static constexpr std::size_t align = heap_alignment(N * sizeof(T));
     std::unique_ptr<T[], block_delete<N * sizeof(T), align>> p{allocate(true)};
     static T* allocate(bool zero) {
-        static_assert((std::is_trivially_copyable_v<T> || std::is_same_v<T, std::complex<float>> || std::is_same_v<T, std::complex<double>>) &&
-                      std::is_trivially_destructible_v<T>); // blocks are freed and reused without destructors
+        // Blocks are freed and reused without destructors; elements are copied as bytes.
+        constexpr bool copyable = std::is_trivially_copyable_v<T> || std::is_same_v<T, std::complex<float>> ||
+                                  std::is_same_v<T, std::complex<double>>;
+        static_assert(copyable && std::is_trivially_destructible_v<T>);
         T* raw = static_cast<T*>(allocate_block(N * sizeof(T), align));
-        if (zero) std::uninitialized_value_construct_n(raw, N);
-        else std::uninitialized_default_construct_n(raw, N); // no-op for the arithmetic types
+        if (zero)
+            std::uninitialized_value_construct_n(raw, N);
+        else
+            std::uninitialized_default_construct_n(raw, N); // no-op for the arithmetic types
         return raw;
     }
     storage() = default;
@@ -81,8 +94,14 @@ struct storage<T, N, false> {
     const T* data() const { return p.get(); }
 };
 
-template<class T, std::size_t R> struct nested_list { using type = std::initializer_list<typename nested_list<T, R - 1>::type>; };
-template<class T> struct nested_list<T, 0> { using type = T; };
+template<class T, std::size_t R>
+struct nested_list {
+    using type = std::initializer_list<typename nested_list<T, R - 1>::type>;
+};
+template<class T>
+struct nested_list<T, 0> {
+    using type = T;
+};
 
 template<std::size_t R, std::size_t K = 0, class T, class L>
 void fill_nested(T*& out, const L& list, const extents_t<R>& e) {
@@ -92,20 +111,25 @@ void fill_nested(T*& out, const L& list, const extents_t<R>& e) {
         if (list.size() != e[K])
             throw error("tensor", "initializer list has " + std::to_string(list.size()) + " entries in dimension " +
                                       std::to_string(K) + " of size " + std::to_string(e[K]));
-        for (const auto& sub : list) fill_nested<R, K + 1>(out, sub, e);
+        for (const auto& sub : list)
+            fill_nested<R, K + 1>(out, sub, e);
     }
 }
 
 template<class T, std::size_t R>
 void print_nested(std::ostream& os, const T* p, const extents_t<R>& e, std::size_t k) {
     if (k == R) {
-        if constexpr (std::is_same_v<T, bool>) os << (*p ? "true" : "false");
-        else if constexpr (sizeof(T) == 1 && std::is_integral_v<T>) os << static_cast<int>(*p);
-        else os << *p;
+        if constexpr (std::is_same_v<T, bool>)
+            os << (*p ? "true" : "false");
+        else if constexpr (sizeof(T) == 1 && std::is_integral_v<T>)
+            os << static_cast<int>(*p);
+        else
+            os << *p;
         return;
     }
     std::size_t inner = 1;
-    for (std::size_t i = k + 1; i < R; ++i) inner *= e[i];
+    for (std::size_t i = k + 1; i < R; ++i)
+        inner *= e[i];
     os << '{';
     for (std::size_t i = 0; i < e[k]; ++i) {
         if (i) os << ", ";
@@ -132,17 +156,16 @@ struct array_base {
 
     static constexpr std::size_t offset(const std::array<std::size_t, rank>& idx) {
         std::size_t off = 0;
-        for (std::size_t i = 0; i < rank; ++i) off = off * extents[i] + idx[i];
+        for (std::size_t i = 0; i < rank; ++i)
+            off = off * extents[i] + idx[i];
         return off;
     }
     template<class... I>
-        requires(sizeof...(I) == rank && (std::is_integral_v<I> && ...))
-    decltype(auto) operator()(I... i) {
+    requires(sizeof...(I) == rank && (std::is_integral_v<I> && ...)) decltype(auto) operator()(I... i) {
         return data()[offset({static_cast<std::size_t>(i)...})];
     }
     template<class... I>
-        requires(sizeof...(I) == rank && (std::is_integral_v<I> && ...))
-    const value_type& operator()(I... i) const {
+    requires(sizeof...(I) == rank && (std::is_integral_v<I> && ...)) const value_type& operator()(I... i) const {
         return data()[offset({static_cast<std::size_t>(i)...})];
     }
     // Checked access: throws xlet::error naming the dimension out of range.
@@ -156,7 +179,8 @@ struct array_base {
 
     friend std::ostream& operator<<(std::ostream& os, const array_base& t) {
         os << xla_name<value_type> << '[';
-        for (std::size_t i = 0; i < rank; ++i) os << (i ? "," : "") << extents[i];
+        for (std::size_t i = 0; i < rank; ++i)
+            os << (i ? "," : "") << extents[i];
         os << "] ";
         print_nested<value_type, rank>(os, t.data(), extents, 0);
         return os;
@@ -164,17 +188,22 @@ struct array_base {
 };
 } // namespace detail
 
-template<element T, std::size_t... D> class tensor;
+template<element T, std::size_t... D>
+class tensor;
 
 // The owning tensor type an expression evaluates to.
 namespace detail {
-template<class T, auto E, class Seq> struct tensor_of_impl;
+template<class T, auto E, class Seq>
+struct tensor_of_impl;
 template<class T, auto E, std::size_t... I>
-struct tensor_of_impl<T, E, std::index_sequence<I...>> { using type = tensor<T, E[I]...>; };
+struct tensor_of_impl<T, E, std::index_sequence<I...>> {
+    using type = tensor<T, E[I]...>;
+};
 } // namespace detail
 template<class E>
-using tensor_type_of = typename detail::tensor_of_impl<typename std::remove_cvref_t<E>::value_type, std::remove_cvref_t<E>::extents,
-                                                       std::make_index_sequence<std::remove_cvref_t<E>::rank>>::type;
+using tensor_type_of =
+    typename detail::tensor_of_impl<typename std::remove_cvref_t<E>::value_type, std::remove_cvref_t<E>::extents,
+                                    std::make_index_sequence<std::remove_cvref_t<E>::rank>>::type;
 
 template<element T, std::size_t... D>
 class tensor : public detail::array_base<tensor<T, D...>, T, D...> {
@@ -184,7 +213,8 @@ class tensor : public detail::array_base<tensor<T, D...>, T, D...> {
     T* data_ptr() { return store_.data(); }
     const T* data_ptr() const { return store_.data(); }
 
-    template<class E> void check_assignable() const {
+    template<class E>
+    void check_assignable() const {
         using X = std::remove_cvref_t<E>;
         static_assert(diag::got<same_extents(X::extents, base::extents), tensor, tensor_type_of<X>>::value &&
                           std::is_same_v<typename X::value_type, T>,
@@ -209,14 +239,12 @@ public:
     }
 
     template<expression E>
-        requires(!std::is_same_v<std::remove_cvref_t<E>, tensor>)
-    tensor(const E& e) : store_(detail::no_init) {
+    requires(!std::is_same_v<std::remove_cvref_t<E>, tensor>) tensor(const E& e) : store_(detail::no_init) {
         check_assignable<E>();
         detail::evaluate_into(store_.data(), e);
     }
     template<expression E>
-        requires(!std::is_same_v<std::remove_cvref_t<E>, tensor>)
-    tensor& operator=(const E& e) {
+    requires(!std::is_same_v<std::remove_cvref_t<E>, tensor>) tensor& operator=(const E& e) {
         check_assignable<E>();
         if (detail::may_alias(e, store_.data(), store_.data() + base::size)) {
             tensor tmp(e);
@@ -237,7 +265,7 @@ public:
 
 // A row-major view of user memory; T may be const. The caller keeps the memory alive.
 template<class T, std::size_t... D>
-    requires element<std::remove_const_t<T>>
+requires element<std::remove_const_t<T>>
 class tensor_map : public detail::array_base<tensor_map<T, D...>, T, D...> {
     using base = detail::array_base<tensor_map<T, D...>, T, D...>;
     T* p_;
@@ -249,8 +277,7 @@ public:
     tensor_map(const tensor_map&) = default;
 
     template<expression E>
-        requires(!std::is_const_v<T>)
-    tensor_map& operator=(const E& e) {
+    requires(!std::is_const_v<T>) tensor_map& operator=(const E& e) {
         using X = std::remove_cvref_t<E>;
         static_assert(diag::got<same_extents(X::extents, base::extents), tensor_map, tensor_type_of<X>>::value &&
                           std::is_same_v<typename X::value_type, std::remove_const_t<T>>,
@@ -270,34 +297,53 @@ public:
     }
 };
 
-template<class X> inline constexpr bool is_array_leaf = false;
-template<class T, std::size_t... D> inline constexpr bool is_array_leaf<tensor<T, D...>> = true;
-template<class T, std::size_t... D> inline constexpr bool is_array_leaf<tensor_map<T, D...>> = true;
+template<class X>
+inline constexpr bool is_array_leaf = false;
+template<class T, std::size_t... D>
+inline constexpr bool is_array_leaf<tensor<T, D...>> = true;
+template<class T, std::size_t... D>
+inline constexpr bool is_array_leaf<tensor_map<T, D...>> = true;
 
 // XLA type names as aliases: f32<2, 3> is f32[2,3]; f32<> is a scalar.
-template<std::size_t... D> using pred = tensor<bool, D...>;
-template<std::size_t... D> using s8 = tensor<std::int8_t, D...>;
-template<std::size_t... D> using s16 = tensor<std::int16_t, D...>;
-template<std::size_t... D> using s32 = tensor<std::int32_t, D...>;
-template<std::size_t... D> using s64 = tensor<std::int64_t, D...>;
-template<std::size_t... D> using u8 = tensor<std::uint8_t, D...>;
-template<std::size_t... D> using u16 = tensor<std::uint16_t, D...>;
-template<std::size_t... D> using u32 = tensor<std::uint32_t, D...>;
-template<std::size_t... D> using u64 = tensor<std::uint64_t, D...>;
-template<std::size_t... D> using f16 = tensor<half, D...>;
-template<std::size_t... D> using bf16 = tensor<bfloat16, D...>;
-template<std::size_t... D> using f32 = tensor<float, D...>;
-template<std::size_t... D> using f64 = tensor<double, D...>;
-template<std::size_t... D> using c64 = tensor<std::complex<float>, D...>;
-template<std::size_t... D> using c128 = tensor<std::complex<double>, D...>;
+template<std::size_t... D>
+using pred = tensor<bool, D...>;
+template<std::size_t... D>
+using s8 = tensor<std::int8_t, D...>;
+template<std::size_t... D>
+using s16 = tensor<std::int16_t, D...>;
+template<std::size_t... D>
+using s32 = tensor<std::int32_t, D...>;
+template<std::size_t... D>
+using s64 = tensor<std::int64_t, D...>;
+template<std::size_t... D>
+using u8 = tensor<std::uint8_t, D...>;
+template<std::size_t... D>
+using u16 = tensor<std::uint16_t, D...>;
+template<std::size_t... D>
+using u32 = tensor<std::uint32_t, D...>;
+template<std::size_t... D>
+using u64 = tensor<std::uint64_t, D...>;
+template<std::size_t... D>
+using f16 = tensor<half, D...>;
+template<std::size_t... D>
+using bf16 = tensor<bfloat16, D...>;
+template<std::size_t... D>
+using f32 = tensor<float, D...>;
+template<std::size_t... D>
+using f64 = tensor<double, D...>;
+template<std::size_t... D>
+using c64 = tensor<std::complex<float>, D...>;
+template<std::size_t... D>
+using c128 = tensor<std::complex<double>, D...>;
 
 // Exact element-wise equality of two arrays of one shape and type (IEEE ==: NaN is unequal).
 template<class A, class B>
-    requires(is_array_leaf<std::remove_cvref_t<A>> && is_array_leaf<std::remove_cvref_t<B>>)
-bool equal(const A& a, const B& b) {
-    static_assert(std::remove_cvref_t<A>::extents == std::remove_cvref_t<B>::extents &&
-                      std::is_same_v<typename std::remove_cvref_t<A>::value_type, typename std::remove_cvref_t<B>::value_type>,
-                  "xlet::equal: arrays must have the same shape and element type");
+requires(is_array_leaf<std::remove_cvref_t<A>>&& is_array_leaf<std::remove_cvref_t<B>>) bool equal(const A& a,
+                                                                                                   const B& b) {
+    static_assert(
+        std::remove_cvref_t<A>::extents == std::remove_cvref_t<B>::extents &&
+            std::is_same_v<typename std::remove_cvref_t<A>::value_type, typename std::remove_cvref_t<B>::value_type>,
+        "xlet::equal: arrays must have the same shape and element type");
     return std::equal(a.begin(), a.end(), b.begin());
 }
 

@@ -69,12 +69,14 @@ struct evaluator {
     static constexpr std::size_t R = E::rank;
     static constexpr auto M = identity_map<R>();
     static constexpr leaf_view<R> dst_view{row_major_strides(E::extents), 0};
-    static constexpr auto P = make_plan(E::extents, concat(E::template leaf_strides<R, M>(), std::array<leaf_view<R>, 1>{dst_view}));
+    static constexpr auto P =
+        make_plan(E::extents, concat(E::template leaf_strides<R, M>(), std::array<leaf_view<R>, 1>{dst_view}));
     static constexpr std::size_t N = E::lanes < 4 ? 4 : E::lanes;
     static constexpr std::size_t inner = P.size[P.groups - 1];
     static constexpr std::size_t rows = E::size == 0 ? 0 : E::size / inner;
 
-    using cursor_type = decltype(std::declval<const E&>().template cursor<R, M, P>(std::declval<const outer_index<R>&>()));
+    using cursor_type =
+        decltype(std::declval<const E&>().template cursor<R, M, P>(std::declval<const outer_index<R>&>()));
 
     // A leaf read with a large step along the innermost loop (a transposed operand inside an
     // element-wise tree) costs a cache line per element; walking whole rows, a line comes back
@@ -100,7 +102,8 @@ struct evaluator {
     // Rows per tile: measured on the case above (1 thread), 16 rows: 52 ms, 64: 29, 128: 21,
     // 256: 19.5, 512: 19; longer runs down the strided source let the prefetchers follow it.
     // Capped by the cursors' stack space (16 KiB) and by the rows there are.
-    static constexpr std::size_t tile_rows = std::max<std::size_t>(1, std::min({std::size_t{256}, 16384 / sizeof(cursor_type), rows}));
+    static constexpr std::size_t tile_rows =
+        std::max<std::size_t>(1, std::min({std::size_t{256}, 16384 / sizeof(cursor_type), rows}));
     static constexpr std::size_t tile_block = 256;
     // Strip width: whole vectors, at least one 64-byte line of the destination.
     static constexpr std::size_t strip = N * std::max<std::size_t>(1, 64 / (N * sizeof(S)));
@@ -129,12 +132,15 @@ struct evaluator {
     static constexpr bool stream = can_stream<S, N> && E::size * sizeof(S) >= stream_threshold_bytes;
 
     // Elements [i, end) of one row.
-    static void run_block(S* d, const cursor_type& cur, std::size_t i, std::size_t end, [[maybe_unused]] bool streamed) {
+    static void run_block(S* d, const cursor_type& cur, std::size_t i, std::size_t end,
+                          [[maybe_unused]] bool streamed) {
         using C = compute_t<S>;
         if constexpr (stream)
             if (streamed)
-                for (; i + N <= end; i += N) stream_vec<S, N>(d + i, cur.template load<N>(i));
-        for (; i + N <= end; i += N) store_vec<S, N>(d + i, cur.template load<N>(i));
+                for (; i + N <= end; i += N)
+                    stream_vec<S, N>(d + i, cur.template load<N>(i));
+        for (; i + N <= end; i += N)
+            store_vec<S, N>(d + i, cur.template load<N>(i));
         if (i < end) store_vec_partial<S, N>(d + i, cur.template load_partial<N>(i, end - i), end - i);
         static_assert(std::is_same_v<decltype(cur.template load<N>(0)), vec<C, N>>);
     }
@@ -155,7 +161,8 @@ struct evaluator {
                     streamed[r] = stream && reinterpret_cast<std::uintptr_t>(d[r]) % 32 == 0;
                 }
                 for (std::size_t i = i0; i < i1; i += strip)
-                    for (std::size_t r = 0; r < nr; ++r) run_block(d[r], cur[r], i, std::min(i1, i + strip), streamed[r]);
+                    for (std::size_t r = 0; r < nr; ++r)
+                        run_block(d[r], cur[r], i, std::min(i1, i + strip), streamed[r]);
             }
         } else {
             std::size_t c = c0;
@@ -207,7 +214,8 @@ struct evaluator {
                 rest /= P.size[k];
             }
             auto cur = e.template cursor<R, M, P>(o);
-            transpose_2d<S>(cur.p, ss, dst + row_offset<R, P>(dst_view, o), ds, nt, inner, E::size * sizeof(S) >= stream_threshold_bytes);
+            transpose_2d<S>(cur.p, ss, dst + row_offset<R, P>(dst_view, o), ds, nt, inner,
+                            E::size * sizeof(S) >= stream_threshold_bytes);
         }
     }
 
@@ -217,7 +225,7 @@ struct evaluator {
         } else if constexpr (E::size != 0) {
             if constexpr (E::cost * static_cast<double>(E::size) >= parallel_threshold && chunks > 1) {
                 run_parallel(tbb::blocked_range<std::size_t>(0, chunks),
-                                  [&](const tbb::blocked_range<std::size_t>& r) { run(dst, e, r.begin(), r.end()); });
+                             [&](const tbb::blocked_range<std::size_t>& r) { run(dst, e, r.begin(), r.end()); });
             } else {
                 run(dst, e, 0, chunks);
             }

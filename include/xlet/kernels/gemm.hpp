@@ -61,15 +61,17 @@ enum class gemm_update { assign, add, subtract };
 
 // ---- blocking ---------------------------------------------------------------------------------
 
-template<class T> inline constexpr bool gemm_fast = std::is_same_v<T, float> || std::is_same_v<T, double>;
+template<class T>
+inline constexpr bool gemm_fast = std::is_same_v<T, float> || std::is_same_v<T, double>;
 
-template<class T> struct gemm_blocking {
+template<class T>
+struct gemm_blocking {
     using batch = xsimd::batch<T>;
     static constexpr std::size_t W = batch::size;
     static constexpr std::size_t MR = 6;
     static constexpr std::size_t NR = 2 * W;
     static constexpr std::size_t KC = 256;
-    static constexpr std::size_t MC = sizeof(T) == 4 ? 144 : 72;   // multiples of MR
+    static constexpr std::size_t MC = sizeof(T) == 4 ? 144 : 72;    // multiples of MR
     static constexpr std::size_t NC = sizeof(T) == 4 ? 4096 : 2048; // multiples of NR
 };
 
@@ -81,7 +83,8 @@ inline constexpr std::size_t gemm_task_cols = 128;
 inline constexpr std::size_t gemm_keep_bytes = std::size_t{16} << 20;
 
 // a * b + c as the micro-kernel computes it (one rounding with FMA hardware).
-template<class T> inline T gemm_madd(T a, T b, T c) {
+template<class T>
+inline T gemm_madd(T a, T b, T c) {
 #if defined(__FMA__) || defined(__FMA4__)
     return std::fma(a, b, c);
 #else
@@ -99,7 +102,7 @@ struct gemm_slot {
     gemm_slot(const gemm_slot&) = delete;
     gemm_slot& operator=(const gemm_slot&) = delete;
     ~gemm_slot() {
-        if (p) ::operator delete(p, std::align_val_t{64});
+        if (p) ::operator delete (p, std::align_val_t{64});
     }
 };
 inline gemm_slot& gemm_thread_slot(int which) {
@@ -108,7 +111,8 @@ inline gemm_slot& gemm_thread_slot(int which) {
 }
 
 // A 64-byte aligned buffer: the thread's slot `which` when free (grown as needed), else its own.
-template<class T> class gemm_scratch {
+template<class T>
+class gemm_scratch {
     gemm_slot* slot_ = nullptr;
     void* own_ = nullptr;
     T* p_ = nullptr;
@@ -119,17 +123,17 @@ public:
         gemm_slot& s = gemm_thread_slot(which);
         if (!s.busy && bytes <= gemm_keep_bytes) {
             if (s.bytes < bytes) {
-                if (s.p) ::operator delete(s.p, std::align_val_t{64});
+                if (s.p) ::operator delete (s.p, std::align_val_t{64});
                 s.p = nullptr;
                 s.bytes = 0;
-                s.p = ::operator new(bytes, std::align_val_t{64});
+                s.p = ::operator new (bytes, std::align_val_t{64});
                 s.bytes = bytes;
             }
             s.busy = true;
             slot_ = &s;
             p_ = static_cast<T*>(s.p);
         } else {
-            own_ = ::operator new(bytes, std::align_val_t{64});
+            own_ = ::operator new (bytes, std::align_val_t{64});
             p_ = static_cast<T*>(own_);
         }
     }
@@ -137,18 +141,20 @@ public:
     gemm_scratch& operator=(const gemm_scratch&) = delete;
     ~gemm_scratch() {
         if (slot_) slot_->busy = false;
-        if (own_) ::operator delete(own_, std::align_val_t{64});
+        if (own_) ::operator delete (own_, std::align_val_t{64});
     }
     T* get() const { return p_; }
 };
 
 // f(b, e) over [0, n) in pieces of at least `grain`: on TBB when par, else at once.
-template<class F> void gemm_for(bool par, std::size_t n, std::size_t grain, const F& f) {
+template<class F>
+void gemm_for(bool par, std::size_t n, std::size_t grain, const F& f) {
     if (!par || n <= grain) {
         f(std::size_t{0}, n);
         return;
     }
-    run_parallel(tbb::blocked_range<std::size_t>(0, n, grain), [&](const tbb::blocked_range<std::size_t>& r) { f(r.begin(), r.end()); });
+    run_parallel(tbb::blocked_range<std::size_t>(0, n, grain),
+                 [&](const tbb::blocked_range<std::size_t>& r) { f(r.begin(), r.end()); });
 }
 
 // ---- packing ----------------------------------------------------------------------------------
@@ -157,15 +163,18 @@ template<class F> void gemm_for(bool par, std::size_t n, std::size_t grain, cons
 // (the caller does the rest): register transposes of 8 (f32) or 4 (f64) k at a time. The f32
 // form stores 8 lanes per k, of which the last 2 are overwritten by the next k's store, so it
 // stops while at least one more k follows (a store never passes the end of the panel).
-template<std::size_t MR, class T> inline std::size_t gemm_pack_rows_avx([[maybe_unused]] T* dst, [[maybe_unused]] const T* const* row,
-                                                                         [[maybe_unused]] std::size_t kc) {
+template<std::size_t MR, class T>
+inline std::size_t gemm_pack_rows_avx([[maybe_unused]] T* dst, [[maybe_unused]] const T* const* row,
+                                      [[maybe_unused]] std::size_t kc) {
 #if defined(__AVX__)
     if constexpr (MR == 6 && std::is_same_v<T, float>) {
         std::size_t p = 0;
         const __m256 z = _mm256_setzero_ps();
         for (; p + 8 < kc; p += 8) {
-            const __m256 r0 = _mm256_loadu_ps(row[0] + p), r1 = _mm256_loadu_ps(row[1] + p), r2 = _mm256_loadu_ps(row[2] + p);
-            const __m256 r3 = _mm256_loadu_ps(row[3] + p), r4 = _mm256_loadu_ps(row[4] + p), r5 = _mm256_loadu_ps(row[5] + p);
+            const __m256 r0 = _mm256_loadu_ps(row[0] + p), r1 = _mm256_loadu_ps(row[1] + p),
+                         r2 = _mm256_loadu_ps(row[2] + p);
+            const __m256 r3 = _mm256_loadu_ps(row[3] + p), r4 = _mm256_loadu_ps(row[4] + p),
+                         r5 = _mm256_loadu_ps(row[5] + p);
             const __m256 t0 = _mm256_unpacklo_ps(r0, r1), t1 = _mm256_unpackhi_ps(r0, r1);
             const __m256 t2 = _mm256_unpacklo_ps(r2, r3), t3 = _mm256_unpackhi_ps(r2, r3);
             const __m256 t4 = _mm256_unpacklo_ps(r4, r5), t5 = _mm256_unpackhi_ps(r4, r5);
@@ -187,8 +196,10 @@ template<std::size_t MR, class T> inline std::size_t gemm_pack_rows_avx([[maybe_
     } else if constexpr (MR == 6 && std::is_same_v<T, double>) {
         std::size_t p = 0;
         for (; p + 4 <= kc; p += 4) {
-            const __m256d r0 = _mm256_loadu_pd(row[0] + p), r1 = _mm256_loadu_pd(row[1] + p), r2 = _mm256_loadu_pd(row[2] + p);
-            const __m256d r3 = _mm256_loadu_pd(row[3] + p), r4 = _mm256_loadu_pd(row[4] + p), r5 = _mm256_loadu_pd(row[5] + p);
+            const __m256d r0 = _mm256_loadu_pd(row[0] + p), r1 = _mm256_loadu_pd(row[1] + p),
+                          r2 = _mm256_loadu_pd(row[2] + p);
+            const __m256d r3 = _mm256_loadu_pd(row[3] + p), r4 = _mm256_loadu_pd(row[4] + p),
+                          r5 = _mm256_loadu_pd(row[5] + p);
             const __m256d t0 = _mm256_unpacklo_pd(r0, r1), t1 = _mm256_unpackhi_pd(r0, r1);
             const __m256d t2 = _mm256_unpacklo_pd(r2, r3), t3 = _mm256_unpackhi_pd(r2, r3);
             const __m256d u0 = _mm256_unpacklo_pd(r4, r5), u1 = _mm256_unpackhi_pd(r4, r5);
@@ -210,49 +221,57 @@ template<std::size_t MR, class T> inline std::size_t gemm_pack_rows_avx([[maybe_
 
 // Rows [i0, i0 + mr) of A, k in [p0, p0 + kc), as one MR-row micro-panel: dst[k * MR + i].
 template<std::size_t MR, class T>
-inline void gemm_pack_a_panel(T* dst, const T* a, std::ptrdiff_t rsa, std::ptrdiff_t csa, std::size_t i0, std::size_t mr, std::size_t p0,
-                              std::size_t kc) {
+inline void gemm_pack_a_panel(T* dst, const T* a, std::ptrdiff_t rsa, std::ptrdiff_t csa, std::size_t i0,
+                              std::size_t mr, std::size_t p0, std::size_t kc) {
     const T* base = a + static_cast<std::ptrdiff_t>(i0) * rsa + static_cast<std::ptrdiff_t>(p0) * csa;
     if (mr == MR && rsa == 1) {
         for (std::size_t p = 0; p < kc; ++p) {
             const T* src = base + static_cast<std::ptrdiff_t>(p) * csa;
-            for (std::size_t i = 0; i < MR; ++i) dst[p * MR + i] = src[i];
+            for (std::size_t i = 0; i < MR; ++i)
+                dst[p * MR + i] = src[i];
         }
     } else if (mr == MR && csa == 1) {
         const T* row[MR];
-        for (std::size_t i = 0; i < MR; ++i) row[i] = base + static_cast<std::ptrdiff_t>(i) * rsa;
+        for (std::size_t i = 0; i < MR; ++i)
+            row[i] = base + static_cast<std::ptrdiff_t>(i) * rsa;
         std::size_t p = gemm_pack_rows_avx<MR>(dst, row, kc);
         for (; p < kc; ++p)
-            for (std::size_t i = 0; i < MR; ++i) dst[p * MR + i] = row[i][p];
+            for (std::size_t i = 0; i < MR; ++i)
+                dst[p * MR + i] = row[i][p];
     } else {
         for (std::size_t p = 0; p < kc; ++p) {
             const T* src = base + static_cast<std::ptrdiff_t>(p) * csa;
-            for (std::size_t i = 0; i < MR; ++i) dst[p * MR + i] = i < mr ? src[static_cast<std::ptrdiff_t>(i) * rsa] : T(0);
+            for (std::size_t i = 0; i < MR; ++i)
+                dst[p * MR + i] = i < mr ? src[static_cast<std::ptrdiff_t>(i) * rsa] : T(0);
         }
     }
 }
 
 // Columns [j0, j0 + nr) of B, k in [p0, p0 + kc), as one NR-column sliver: dst[k * NR + j].
 template<std::size_t NR, class T>
-inline void gemm_pack_b_sliver(T* dst, const T* b, std::ptrdiff_t rsb, std::ptrdiff_t csb, std::size_t j0, std::size_t nr, std::size_t p0,
-                               std::size_t kc) {
+inline void gemm_pack_b_sliver(T* dst, const T* b, std::ptrdiff_t rsb, std::ptrdiff_t csb, std::size_t j0,
+                               std::size_t nr, std::size_t p0, std::size_t kc) {
     const T* base = b + static_cast<std::ptrdiff_t>(p0) * rsb + static_cast<std::ptrdiff_t>(j0) * csb;
     if (nr == NR && csb == 1) {
         using B = xsimd::batch<T>;
         constexpr std::size_t W = B::size;
         for (std::size_t p = 0; p < kc; ++p) {
             const T* src = base + static_cast<std::ptrdiff_t>(p) * rsb;
-            for (std::size_t j = 0; j < NR; j += W) B::load_unaligned(src + j).store_aligned(dst + p * NR + j);
+            for (std::size_t j = 0; j < NR; j += W)
+                B::load_unaligned(src + j).store_aligned(dst + p * NR + j);
         }
     } else if (nr == NR && rsb == 1) {
         const T* col[NR];
-        for (std::size_t j = 0; j < NR; ++j) col[j] = base + static_cast<std::ptrdiff_t>(j) * csb;
+        for (std::size_t j = 0; j < NR; ++j)
+            col[j] = base + static_cast<std::ptrdiff_t>(j) * csb;
         for (std::size_t p = 0; p < kc; ++p)
-            for (std::size_t j = 0; j < NR; ++j) dst[p * NR + j] = col[j][p];
+            for (std::size_t j = 0; j < NR; ++j)
+                dst[p * NR + j] = col[j][p];
     } else {
         for (std::size_t p = 0; p < kc; ++p) {
             const T* src = base + static_cast<std::ptrdiff_t>(p) * rsb;
-            for (std::size_t j = 0; j < NR; ++j) dst[p * NR + j] = j < nr ? src[static_cast<std::ptrdiff_t>(j) * csb] : T(0);
+            for (std::size_t j = 0; j < NR; ++j)
+                dst[p * NR + j] = j < nr ? src[static_cast<std::ptrdiff_t>(j) * csb] : T(0);
         }
     }
 }
@@ -276,8 +295,8 @@ inline void gemm_write_row(T* c, const Batch& lo, const Batch& hi, gemm_update u
 
 // C[0:mr, 0:nr] (up)= pa (MR x kc, k-major) * pb (kc x NR, k-major); pa and pb 64-byte aligned.
 template<class T>
-inline void gemm_micro(std::size_t kc, const T* __restrict pa, const T* __restrict pb, T* c, std::ptrdiff_t ldc, gemm_update up, std::size_t mr,
-                       std::size_t nr) {
+inline void gemm_micro(std::size_t kc, const T* __restrict pa, const T* __restrict pb, T* c, std::ptrdiff_t ldc,
+                       gemm_update up, std::size_t mr, std::size_t nr) {
     using G = gemm_blocking<T>;
     using B = typename G::batch;
     constexpr std::size_t MR = G::MR, NR = G::NR, W = G::W;
@@ -336,15 +355,17 @@ inline void gemm_micro(std::size_t kc, const T* __restrict pa, const T* __restri
 // ---- driver (f32, f64) ------------------------------------------------------------------------
 
 template<class T>
-    requires gemm_fast<T>
-void gemm(std::size_t m, std::size_t n, std::size_t k, const T* a, std::ptrdiff_t rsa, std::ptrdiff_t csa, const T* b, std::ptrdiff_t rsb,
-          std::ptrdiff_t csb, T* c, std::ptrdiff_t ldc, gemm_update up = gemm_update::assign, bool parallel = true) {
+requires gemm_fast<T>
+void gemm(std::size_t m, std::size_t n, std::size_t k, const T* a, std::ptrdiff_t rsa, std::ptrdiff_t csa, const T* b,
+          std::ptrdiff_t rsb, std::ptrdiff_t csb, T* c, std::ptrdiff_t ldc, gemm_update up = gemm_update::assign,
+          bool parallel = true) {
     using G = gemm_blocking<T>;
     constexpr std::size_t MR = G::MR, NR = G::NR, KC = G::KC, MC = G::MC, NC = G::NC;
     if (m == 0 || n == 0) return;
     if (k == 0) {
         if (up == gemm_update::assign)
-            for (std::size_t i = 0; i < m; ++i) std::fill_n(c + static_cast<std::ptrdiff_t>(i) * ldc, n, T(0));
+            for (std::size_t i = 0; i < m; ++i)
+                std::fill_n(c + static_cast<std::ptrdiff_t>(i) * ldc, n, T(0));
         return;
     }
     const bool par = parallel && m * n * k >= gemm_parallel_work;
@@ -370,10 +391,12 @@ void gemm(std::size_t m, std::size_t n, std::size_t k, const T* a, std::ptrdiff_
                 gemm_for(par, ns + mp, 4, [&](std::size_t s0, std::size_t s1) {
                     for (std::size_t s = s0; s < s1; ++s) {
                         if (s < ns) {
-                            gemm_pack_b_sliver<NR>(pb + s * NR * kc, b, rsb, csb, jc + s * NR, std::min(NR, nc - s * NR), pc, kc);
+                            gemm_pack_b_sliver<NR>(pb + s * NR * kc, b, rsb, csb, jc + s * NR,
+                                                   std::min(NR, nc - s * NR), pc, kc);
                         } else {
                             const std::size_t q = s - ns;
-                            gemm_pack_a_panel<MR>(pa + q * MR * kc, a, rsa, csa, q * MR, std::min(MR, m - q * MR), pc, kc);
+                            gemm_pack_a_panel<MR>(pa + q * MR * kc, a, rsa, csa, q * MR, std::min(MR, m - q * MR), pc,
+                                                  kc);
                         }
                     }
                 });
@@ -385,7 +408,9 @@ void gemm(std::size_t m, std::size_t n, std::size_t k, const T* a, std::ptrdiff_
                         for (std::size_t j = j0; j < j1; j += NR) {
                             const T* bs = pb + j / NR * NR * kc;
                             for (std::size_t i = i0; i < i1; i += MR) {
-                                gemm_micro<T>(kc, pa + i / MR * MR * kc, bs, c + static_cast<std::ptrdiff_t>(i) * ldc + static_cast<std::ptrdiff_t>(jc + j),
+                                gemm_micro<T>(kc, pa + i / MR * MR * kc, bs,
+                                              c + static_cast<std::ptrdiff_t>(i) * ldc +
+                                                  static_cast<std::ptrdiff_t>(jc + j),
                                               ldc, u, std::min(MR, m - i), std::min(NR, nc - j));
                             }
                         }
@@ -395,8 +420,10 @@ void gemm(std::size_t m, std::size_t n, std::size_t k, const T* a, std::ptrdiff_
             }
         }
     };
-    if (par) tbb::this_task_arena::isolate(body);
-    else body();
+    if (par)
+        tbb::this_task_arena::isolate(body);
+    else
+        body();
 }
 
 // ---- matrix-vector (f32, f64) ------------------------------------------------------------------
@@ -408,8 +435,9 @@ void gemm(std::size_t m, std::size_t n, std::size_t k, const T* a, std::ptrdiff_
 // scalar tail summed in order. Columns contiguous: y[i] = fma(A[i, k], x[k], y[i]) for k in
 // order. Either way an element's arithmetic depends on m and k only; rows go to TBB when large.
 template<class T>
-    requires gemm_fast<T>
-bool gemv(std::size_t m, std::size_t k, const T* a, std::ptrdiff_t rsa, std::ptrdiff_t csa, const T* x, std::ptrdiff_t incx, T* y, bool parallel = true) {
+requires gemm_fast<T>
+bool gemv(std::size_t m, std::size_t k, const T* a, std::ptrdiff_t rsa, std::ptrdiff_t csa, const T* x,
+          std::ptrdiff_t incx, T* y, bool parallel = true) {
     using B = xsimd::batch<T>;
     constexpr std::size_t W = B::size;
     const bool rows = csa == 1 && incx == 1;
@@ -417,8 +445,10 @@ bool gemv(std::size_t m, std::size_t k, const T* a, std::ptrdiff_t rsa, std::ptr
     const bool par = parallel && m * k >= gemm_parallel_work;
     const std::size_t grain = std::max<std::size_t>(W, gemm_parallel_work / 8 / std::max<std::size_t>(1, k) / W * W);
     auto run = [&](const auto& f) {
-        if (par) tbb::this_task_arena::isolate([&] { gemm_for(true, m, grain, f); });
-        else f(std::size_t{0}, m);
+        if (par)
+            tbb::this_task_arena::isolate([&] { gemm_for(true, m, grain, f); });
+        else
+            f(std::size_t{0}, m);
     };
     if (rows) {
         run([&](std::size_t i0, std::size_t i1) {
@@ -432,9 +462,11 @@ bool gemv(std::size_t m, std::size_t k, const T* a, std::ptrdiff_t rsa, std::ptr
                     s2 = xsimd::fma(B::load_unaligned(ar + p + 2 * W), B::load_unaligned(x + p + 2 * W), s2);
                     s3 = xsimd::fma(B::load_unaligned(ar + p + 3 * W), B::load_unaligned(x + p + 3 * W), s3);
                 }
-                for (; p + W <= k; p += W) s0 = xsimd::fma(B::load_unaligned(ar + p), B::load_unaligned(x + p), s0);
+                for (; p + W <= k; p += W)
+                    s0 = xsimd::fma(B::load_unaligned(ar + p), B::load_unaligned(x + p), s0);
                 T tail = T(0);
-                for (; p < k; ++p) tail = gemm_madd(ar[p], x[p], tail);
+                for (; p < k; ++p)
+                    tail = gemm_madd(ar[p], x[p], tail);
                 y[i] = xsimd::hadd((s0 + s1) + (s2 + s3)) + tail;
             }
         });
@@ -446,8 +478,10 @@ bool gemv(std::size_t m, std::size_t k, const T* a, std::ptrdiff_t rsa, std::ptr
                 const B xv(x[static_cast<std::ptrdiff_t>(p) * incx]);
                 const T xs = x[static_cast<std::ptrdiff_t>(p) * incx];
                 std::size_t i = i0;
-                for (; i + W <= i1; i += W) xsimd::fma(B::load_unaligned(col + i), xv, B::load_unaligned(y + i)).store_unaligned(y + i);
-                for (; i < i1; ++i) y[i] = gemm_madd(col[i], xs, y[i]);
+                for (; i + W <= i1; i += W)
+                    xsimd::fma(B::load_unaligned(col + i), xv, B::load_unaligned(y + i)).store_unaligned(y + i);
+                for (; i < i1; ++i)
+                    y[i] = gemm_madd(col[i], xs, y[i]);
             }
         });
     }
@@ -459,12 +493,14 @@ bool gemv(std::size_t m, std::size_t k, const T* a, std::ptrdiff_t rsa, std::ptr
 // acc + a * b in the accumulator type: integers wrap modulo 2^bits (computed unsigned, at least
 // 32 bits wide so that no promotion to int can overflow); complex by the textbook formula (no
 // C99 Annex G recovery of infinities); floats with two roundings.
-template<class Acc> inline Acc gemm_acc_madd(Acc acc, Acc a, Acc b) {
+template<class Acc>
+inline Acc gemm_acc_madd(Acc acc, Acc a, Acc b) {
     if constexpr (std::is_same_v<Acc, bool>) {
         return acc || (a && b);
     } else if constexpr (std::is_integral_v<Acc>) {
         using U = std::conditional_t<(sizeof(Acc) < 4), std::uint32_t, std::make_unsigned_t<Acc>>;
-        return static_cast<Acc>(static_cast<U>(static_cast<U>(acc) + static_cast<U>(static_cast<U>(a) * static_cast<U>(b))));
+        return static_cast<Acc>(
+            static_cast<U>(static_cast<U>(acc) + static_cast<U>(static_cast<U>(a) * static_cast<U>(b))));
     } else if constexpr (is_complex<Acc>) {
         using R = typename Acc::value_type;
         const R re = a.real() * b.real() - a.imag() * b.imag();
@@ -478,8 +514,9 @@ template<class Acc> inline Acc gemm_acc_madd(Acc acc, Acc a, Acc b) {
 // C[i, j] = Out(sum_k Acc(A[i, k]) * Acc(B[k, j])), k in increasing order; C row-major (ldc).
 // Rows go to TBB when the work is large; each row is computed by one task.
 template<class Acc, class T, class Out, class Cvt>
-void gemm_generic(std::size_t m, std::size_t n, std::size_t k, const T* a, std::ptrdiff_t rsa, std::ptrdiff_t csa, const T* b, std::ptrdiff_t rsb,
-                  std::ptrdiff_t csb, Out* c, std::ptrdiff_t ldc, const Cvt& to_out, bool parallel = true) {
+void gemm_generic(std::size_t m, std::size_t n, std::size_t k, const T* a, std::ptrdiff_t rsa, std::ptrdiff_t csa,
+                  const T* b, std::ptrdiff_t rsb, std::ptrdiff_t csb, Out* c, std::ptrdiff_t ldc, const Cvt& to_out,
+                  bool parallel = true) {
     if (m == 0 || n == 0) return;
     constexpr std::size_t JB = 256; // columns accumulated at once (a row of accumulators in L1)
     const bool par = parallel && m * n * std::max<std::size_t>(k, 1) >= gemm_parallel_work / 4;
@@ -494,18 +531,25 @@ void gemm_generic(std::size_t m, std::size_t n, std::size_t k, const T* a, std::
                     const Acc av = static_cast<Acc>(ar[static_cast<std::ptrdiff_t>(p) * csa]);
                     const T* br = b + static_cast<std::ptrdiff_t>(p) * rsb + static_cast<std::ptrdiff_t>(j0) * csb;
                     if (csb == 1)
-                        for (std::size_t j = 0; j < nj; ++j) acc[j] = gemm_acc_madd<Acc>(acc[j], av, static_cast<Acc>(br[j]));
+                        for (std::size_t j = 0; j < nj; ++j)
+                            acc[j] = gemm_acc_madd<Acc>(acc[j], av, static_cast<Acc>(br[j]));
                     else
                         for (std::size_t j = 0; j < nj; ++j)
-                            acc[j] = gemm_acc_madd<Acc>(acc[j], av, static_cast<Acc>(br[static_cast<std::ptrdiff_t>(j) * csb]));
+                            acc[j] = gemm_acc_madd<Acc>(acc[j], av,
+                                                        static_cast<Acc>(br[static_cast<std::ptrdiff_t>(j) * csb]));
                 }
                 Out* cr = c + static_cast<std::ptrdiff_t>(i) * ldc + static_cast<std::ptrdiff_t>(j0);
-                for (std::size_t j = 0; j < nj; ++j) cr[j] = to_out(acc[j]);
+                for (std::size_t j = 0; j < nj; ++j)
+                    cr[j] = to_out(acc[j]);
             }
         }
     };
-    if (par) tbb::this_task_arena::isolate([&] { gemm_for(true, m, std::max<std::size_t>(1, gemm_parallel_work / 4 / std::max<std::size_t>(1, n * k)), rows); });
-    else rows(0, m);
+    if (par)
+        tbb::this_task_arena::isolate([&] {
+            gemm_for(true, m, std::max<std::size_t>(1, gemm_parallel_work / 4 / std::max<std::size_t>(1, n * k)), rows);
+        });
+    else
+        rows(0, m);
 }
 
 // ---- small static shapes (f32, f64): registers only, no packing, no allocation -----------------
@@ -513,7 +557,8 @@ void gemm_generic(std::size_t m, std::size_t n, std::size_t k, const T* a, std::
 // C (M x N, row-major, ldc = N) = A * B with the micro-kernel's arithmetic (acc = 0, then one FMA
 // per k in increasing order), so for K <= KC it gives the same bits as gemm().
 template<std::size_t M, std::size_t N, std::size_t K, class T>
-inline void gemm_small(const T* a, std::ptrdiff_t rsa, std::ptrdiff_t csa, const T* b, std::ptrdiff_t rsb, std::ptrdiff_t csb, T* c) {
+inline void gemm_small(const T* a, std::ptrdiff_t rsa, std::ptrdiff_t csa, const T* b, std::ptrdiff_t rsb,
+                       std::ptrdiff_t csb, T* c) {
     using B = xsimd::batch<T>;
     constexpr std::size_t W = B::size;
     constexpr std::size_t NV = N / W; // full batches per row
@@ -523,22 +568,27 @@ inline void gemm_small(const T* a, std::ptrdiff_t rsa, std::ptrdiff_t csa, const
             T* cr = c + i * N;
             if constexpr (NV > 0) {
                 B acc[NV];
-                for (std::size_t v = 0; v < NV; ++v) acc[v] = B(T(0));
+                for (std::size_t v = 0; v < NV; ++v)
+                    acc[v] = B(T(0));
                 for (std::size_t p = 0; p < K; ++p) {
                     const B av(ar[static_cast<std::ptrdiff_t>(p) * csa]);
                     const T* br = b + static_cast<std::ptrdiff_t>(p) * rsb;
-                    for (std::size_t v = 0; v < NV; ++v) acc[v] = xsimd::fma(av, B::load_unaligned(br + v * W), acc[v]);
+                    for (std::size_t v = 0; v < NV; ++v)
+                        acc[v] = xsimd::fma(av, B::load_unaligned(br + v * W), acc[v]);
                 }
-                for (std::size_t v = 0; v < NV; ++v) acc[v].store_unaligned(cr + v * W);
+                for (std::size_t v = 0; v < NV; ++v)
+                    acc[v].store_unaligned(cr + v * W);
             }
             if constexpr (N % W != 0) {
                 T acc[N % W] = {};
                 for (std::size_t p = 0; p < K; ++p) {
                     const T av = ar[static_cast<std::ptrdiff_t>(p) * csa];
                     const T* br = b + static_cast<std::ptrdiff_t>(p) * rsb + NV * W;
-                    for (std::size_t j = 0; j < N % W; ++j) acc[j] = gemm_madd(av, br[j], acc[j]);
+                    for (std::size_t j = 0; j < N % W; ++j)
+                        acc[j] = gemm_madd(av, br[j], acc[j]);
                 }
-                for (std::size_t j = 0; j < N % W; ++j) cr[NV * W + j] = acc[j];
+                for (std::size_t j = 0; j < N % W; ++j)
+                    cr[NV * W + j] = acc[j];
             }
         }
     } else {
@@ -547,7 +597,9 @@ inline void gemm_small(const T* a, std::ptrdiff_t rsa, std::ptrdiff_t csa, const
             for (std::size_t j = 0; j < N; ++j) {
                 const T* bc = b + static_cast<std::ptrdiff_t>(j) * csb;
                 T acc = T(0);
-                for (std::size_t p = 0; p < K; ++p) acc = gemm_madd(ar[static_cast<std::ptrdiff_t>(p) * csa], bc[static_cast<std::ptrdiff_t>(p) * rsb], acc);
+                for (std::size_t p = 0; p < K; ++p)
+                    acc = gemm_madd(ar[static_cast<std::ptrdiff_t>(p) * csa], bc[static_cast<std::ptrdiff_t>(p) * rsb],
+                                    acc);
                 c[i * N + j] = acc;
             }
         }

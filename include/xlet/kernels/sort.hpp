@@ -28,21 +28,27 @@ namespace xlet::detail {
 
 // ---- radix keys -----------------------------------------------------------------------------------
 
-template<class T> inline constexpr bool radix_sortable = is_pred<T> || is_integer<T> || is_float<T>;
+template<class T>
+inline constexpr bool radix_sortable = is_pred<T> || is_integer<T> || is_float<T>;
 
 template<class T>
-using radix_key_t = std::conditional_t<sizeof(T) == 1, std::uint8_t,
-                                       std::conditional_t<sizeof(T) == 2, std::uint16_t,
-                                                          std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>>>;
+using radix_key_t =
+    std::conditional_t<sizeof(T) == 1, std::uint8_t,
+                       std::conditional_t<sizeof(T) == 2, std::uint16_t,
+                                          std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>>>;
 
-template<class T> constexpr radix_key_t<T> radix_float_bits(T x) noexcept {
-    if constexpr (is_narrow_float<T>) return x.bits();
-    else return std::bit_cast<radix_key_t<T>>(x);
+template<class T>
+constexpr radix_key_t<T> radix_float_bits(T x) noexcept {
+    if constexpr (is_narrow_float<T>)
+        return x.bits();
+    else
+        return std::bit_cast<radix_key_t<T>>(x);
 }
 
 // The key of x: unsigned, ordered as T's total order (Desc: reversed). Branch-free so that loops
 // over keys vectorise.
-template<class T, bool Desc = false> constexpr radix_key_t<T> to_radix_key(T x) noexcept {
+template<class T, bool Desc = false>
+constexpr radix_key_t<T> to_radix_key(T x) noexcept {
     using K = radix_key_t<T>;
     constexpr int W = 8 * sizeof(K);
     constexpr K sign = static_cast<K>(K{1} << (W - 1));
@@ -61,7 +67,8 @@ template<class T, bool Desc = false> constexpr radix_key_t<T> to_radix_key(T x) 
     }
 }
 
-template<class T, bool Desc = false> constexpr T from_radix_key(radix_key_t<T> key) noexcept {
+template<class T, bool Desc = false>
+constexpr T from_radix_key(radix_key_t<T> key) noexcept {
     using K = radix_key_t<T>;
     constexpr int W = 8 * sizeof(K);
     constexpr K sign = static_cast<K>(K{1} << (W - 1));
@@ -76,8 +83,10 @@ template<class T, bool Desc = false> constexpr T from_radix_key(radix_key_t<T> k
     } else {
         const K m = static_cast<K>(static_cast<K>(static_cast<K>(k >> (W - 1)) - K{1}) | sign);
         const K u = static_cast<K>(k ^ m);
-        if constexpr (is_narrow_float<T>) return T::from_bits(u);
-        else return std::bit_cast<T>(u);
+        if constexpr (is_narrow_float<T>)
+            return T::from_bits(u);
+        else
+            return std::bit_cast<T>(u);
     }
 }
 
@@ -85,35 +94,52 @@ template<class T, bool Desc = false> constexpr T from_radix_key(radix_key_t<T> k
 
 // A key with the position it came from (variadic sorts permute the other operands by it; top_k
 // returns it).
-template<class K, class I> struct radix_item {
+template<class K, class I>
+struct radix_item {
     K key;
     I idx;
 };
-template<class K> constexpr K item_key(K k) noexcept requires std::is_unsigned_v<K> { return k; }
-template<class K, class I> constexpr K item_key(const radix_item<K, I>& it) noexcept { return it.key; }
-template<class It> using item_key_t = decltype(item_key(std::declval<const It&>()));
+template<class K>
+constexpr K item_key(K k) noexcept requires std::is_unsigned_v<K> {
+    return k;
+}
+template<class K, class I>
+constexpr K item_key(const radix_item<K, I>& it) noexcept {
+    return it.key;
+}
+template<class It>
+using item_key_t = decltype(item_key(std::declval<const It&>()));
 
 // Buffers of trivially copyable items, not zero-filled (every element is written before it is read).
-template<class It> std::unique_ptr<It[]> item_buffer(std::size_t n) { return std::make_unique_for_overwrite<It[]>(n); }
+template<class It>
+std::unique_ptr<It[]> item_buffer(std::size_t n) {
+    return std::make_unique_for_overwrite<It[]>(n);
+}
 
 inline constexpr std::size_t radix_digits = 256;
 // Below this length a slice is insertion-sorted (a radix pass costs 256 counters per digit).
 inline constexpr std::size_t radix_small = 48;
 
-template<class It> void insertion_sort_items(It* a, std::size_t n) {
+template<class It>
+void insertion_sort_items(It* a, std::size_t n) {
     for (std::size_t i = 1; i < n; ++i) {
         It v = a[i];
         const auto k = item_key(v);
         std::size_t j = i;
-        for (; j > 0 && k < item_key(a[j - 1]); --j) a[j] = a[j - 1]; // strict <: stable
+        for (; j > 0 && k < item_key(a[j - 1]); --j)
+            a[j] = a[j - 1]; // strict <: stable
         a[j] = v;
     }
 }
 
-template<class K> constexpr std::size_t digit_of(K k, std::size_t pass) noexcept { return static_cast<std::size_t>((k >> (8 * pass)) & 0xFFu); }
+template<class K>
+constexpr std::size_t digit_of(K k, std::size_t pass) noexcept {
+    return static_cast<std::size_t>((k >> (8 * pass)) & 0xFFu);
+}
 
 // Stable sort of a[0, n) by key; b is scratch for n items. Returns a or b, whichever holds the result.
-template<class It> It* radix_sort_seq(It* a, It* b, std::size_t n) {
+template<class It>
+It* radix_sort_seq(It* a, It* b, std::size_t n) {
     using K = item_key_t<It>;
     constexpr std::size_t P = sizeof(K);
     if (n < radix_small) {
@@ -123,7 +149,8 @@ template<class It> It* radix_sort_seq(It* a, It* b, std::size_t n) {
     std::array<std::array<std::size_t, radix_digits>, P> cnt{};
     for (std::size_t i = 0; i < n; ++i) {
         const K k = item_key(a[i]);
-        for (std::size_t p = 0; p < P; ++p) ++cnt[p][digit_of(k, p)];
+        for (std::size_t p = 0; p < P; ++p)
+            ++cnt[p][digit_of(k, p)];
     }
     for (std::size_t p = 0; p < P; ++p) {
         auto& c = cnt[p];
@@ -134,7 +161,8 @@ template<class It> It* radix_sort_seq(It* a, It* b, std::size_t n) {
             x = sum;
             sum += t;
         }
-        for (std::size_t i = 0; i < n; ++i) b[c[digit_of(item_key(a[i]), p)]++] = a[i];
+        for (std::size_t i = 0; i < n; ++i)
+            b[c[digit_of(item_key(a[i]), p)]++] = a[i];
         std::swap(a, b);
     }
     return a;
@@ -149,18 +177,23 @@ inline constexpr std::size_t radix_max_chunks = 64;
 inline std::size_t chunk_count(std::size_t n, std::size_t min_chunk, std::size_t max_chunks) {
     return std::clamp<std::size_t>(n / min_chunk, 1, max_chunks);
 }
-inline std::size_t chunk_begin(std::size_t c, std::size_t chunks, std::size_t n) { return n / chunks * c + std::min(c, n % chunks); }
+inline std::size_t chunk_begin(std::size_t c, std::size_t chunks, std::size_t n) {
+    return n / chunks * c + std::min(c, n % chunks);
+}
 
-template<class F> void for_chunks(std::size_t chunks, const F& f) {
+template<class F>
+void for_chunks(std::size_t chunks, const F& f) {
     run_parallel(tbb::blocked_range<std::size_t>(0, chunks, 1), [&](const tbb::blocked_range<std::size_t>& r) {
-        for (std::size_t c = r.begin(); c != r.end(); ++c) f(c);
+        for (std::size_t c = r.begin(); c != r.end(); ++c)
+            f(c);
     });
 }
 
 // The same sort as radix_sort_seq, each pass split over chunks: every chunk counts its digits,
 // the counts give each (digit, chunk) its output offset in chunk order, and the chunks scatter
 // in parallel. The result is the stable order, whatever runs where.
-template<class It> It* radix_sort_par(It* a, It* b, std::size_t n) {
+template<class It>
+It* radix_sort_par(It* a, It* b, std::size_t n) {
     using K = item_key_t<It>;
     constexpr std::size_t P = sizeof(K);
     const std::size_t chunks = chunk_count(n, radix_min_chunk, radix_max_chunks);
@@ -169,10 +202,12 @@ template<class It> It* radix_sort_par(It* a, It* b, std::size_t n) {
     std::vector<std::array<counts, P>> first(chunks); // every pass's counts, from the input order
     for_chunks(chunks, [&](std::size_t c) {
         auto& h = first[c];
-        for (auto& x : h) x.fill(0);
+        for (auto& x : h)
+            x.fill(0);
         for (std::size_t i = chunk_begin(c, chunks, n), e = chunk_begin(c + 1, chunks, n); i < e; ++i) {
             const K k = item_key(a[i]);
-            for (std::size_t p = 0; p < P; ++p) ++h[p][digit_of(k, p)];
+            for (std::size_t p = 0; p < P; ++p)
+                ++h[p][digit_of(k, p)];
         }
     });
     std::vector<counts> cnt(chunks);
@@ -180,15 +215,18 @@ template<class It> It* radix_sort_par(It* a, It* b, std::size_t n) {
     for (std::size_t p = 0; p < P; ++p) {
         counts total{};
         for (std::size_t c = 0; c < chunks; ++c)
-            for (std::size_t d = 0; d < radix_digits; ++d) total[d] += first[c][p][d];
+            for (std::size_t d = 0; d < radix_digits; ++d)
+                total[d] += first[c][p][d];
         if (total[digit_of(item_key(a[0]), p)] == n) continue;
         if (first_pass) {
-            for (std::size_t c = 0; c < chunks; ++c) cnt[c] = first[c][p];
+            for (std::size_t c = 0; c < chunks; ++c)
+                cnt[c] = first[c][p];
         } else {
             for_chunks(chunks, [&](std::size_t c) {
                 auto& h = cnt[c];
                 h.fill(0);
-                for (std::size_t i = chunk_begin(c, chunks, n), e = chunk_begin(c + 1, chunks, n); i < e; ++i) ++h[digit_of(item_key(a[i]), p)];
+                for (std::size_t i = chunk_begin(c, chunks, n), e = chunk_begin(c + 1, chunks, n); i < e; ++i)
+                    ++h[digit_of(item_key(a[i]), p)];
             });
         }
         first_pass = false;
@@ -201,7 +239,8 @@ template<class It> It* radix_sort_par(It* a, It* b, std::size_t n) {
             }
         for_chunks(chunks, [&](std::size_t c) {
             auto& o = cnt[c];
-            for (std::size_t i = chunk_begin(c, chunks, n), e = chunk_begin(c + 1, chunks, n); i < e; ++i) b[o[digit_of(item_key(a[i]), p)]++] = a[i];
+            for (std::size_t i = chunk_begin(c, chunks, n), e = chunk_begin(c + 1, chunks, n); i < e; ++i)
+                b[o[digit_of(item_key(a[i]), p)]++] = a[i];
         });
         std::swap(a, b);
     }
@@ -217,10 +256,12 @@ inline constexpr std::size_t merge_max_chunks = 64;
 // Stable: chunks are std::stable_sort-ed in parallel, then merged pairwise (std::merge takes the
 // left run's element on ties), a round at a time. Only std::stable_sort and std::merge touch the
 // comparator, so one that is not a strict weak order still never reads out of bounds.
-template<class V, class Less> void parallel_stable_sort(V* a, std::size_t n, const Less& less) {
+template<class V, class Less>
+void parallel_stable_sort(V* a, std::size_t n, const Less& less) {
     const std::size_t chunks = chunk_count(n, merge_min_chunk, merge_max_chunks);
     std::vector<std::size_t> bounds(chunks + 1);
-    for (std::size_t c = 0; c <= chunks; ++c) bounds[c] = chunk_begin(c, chunks, n);
+    for (std::size_t c = 0; c <= chunks; ++c)
+        bounds[c] = chunk_begin(c, chunks, n);
     for_chunks(chunks, [&](std::size_t c) { std::stable_sort(a + bounds[c], a + bounds[c + 1], less); });
     if (chunks == 1) return;
     auto tmp = std::make_unique<V[]>(n); // not std::vector: vector<bool> has no data()
@@ -250,20 +291,23 @@ inline constexpr std::size_t top_k_block = 32;
 // The k best elements of x[0, n) (smallest key; ties: lower index), in order, as (key, index) into
 // best[0, k). scratch holds n items when k * top_k_scan_ratio > n.
 template<class T, bool Largest, class I>
-void top_k_row(const T* x, std::size_t n, std::size_t k, radix_item<radix_key_t<T>, I>* best, radix_item<radix_key_t<T>, I>* scratch) {
+void top_k_row(const T* x, std::size_t n, std::size_t k, radix_item<radix_key_t<T>, I>* best,
+               radix_item<radix_key_t<T>, I>* scratch) {
     using K = radix_key_t<T>;
     using It = radix_item<K, I>;
     // (key, index) pairs are unique, so any selection gives the same result.
     auto lexi = [](const It& a, const It& b) { return a.key < b.key || (a.key == b.key && a.idx < b.idx); };
     if (k == 0) return;
     if (k * top_k_scan_ratio > n) {
-        for (std::size_t i = 0; i < n; ++i) scratch[i] = It{to_radix_key<T, Largest>(x[i]), static_cast<I>(i)};
+        for (std::size_t i = 0; i < n; ++i)
+            scratch[i] = It{to_radix_key<T, Largest>(x[i]), static_cast<I>(i)};
         if (k < n) std::nth_element(scratch, scratch + k, scratch + n, lexi);
         std::sort(scratch, scratch + k, lexi);
         std::copy(scratch, scratch + k, best);
         return;
     }
-    for (std::size_t i = 0; i < k; ++i) best[i] = It{to_radix_key<T, Largest>(x[i]), static_cast<I>(i)};
+    for (std::size_t i = 0; i < k; ++i)
+        best[i] = It{to_radix_key<T, Largest>(x[i]), static_cast<I>(i)};
     std::sort(best, best + k, lexi);
     K worst = best[k - 1].key;
     // Later indices lose ties, so an element enters only with a key strictly below the worst kept.
@@ -279,14 +323,18 @@ void top_k_row(const T* x, std::size_t n, std::size_t k, radix_item<radix_key_t<
         worst = best[k - 1].key;
     };
     std::size_t i = k;
-    for (; i < n && i % top_k_block != 0; ++i) offer(i);
+    for (; i < n && i % top_k_block != 0; ++i)
+        offer(i);
     for (; i + top_k_block <= n; i += top_k_block) {
         K lo = static_cast<K>(~K{0});
-        for (std::size_t j = 0; j < top_k_block; ++j) lo = std::min(lo, to_radix_key<T, Largest>(x[i + j])); // vectorises
+        for (std::size_t j = 0; j < top_k_block; ++j)
+            lo = std::min(lo, to_radix_key<T, Largest>(x[i + j])); // vectorises
         if (lo < worst)
-            for (std::size_t j = 0; j < top_k_block; ++j) offer(i + j);
+            for (std::size_t j = 0; j < top_k_block; ++j)
+                offer(i + j);
     }
-    for (; i < n; ++i) offer(i);
+    for (; i < n; ++i)
+        offer(i);
 }
 
 } // namespace xlet::detail

@@ -1,12 +1,11 @@
 // Materialised transpose: dst[t * dst_stride + i] = src[i * src_stride + t] for t < nt, i < ni.
-// 64×64 tiles keep both sides in L1 (measured: 64 beats 32 by ~12% on 4096², docs/performance.md); inside a tile, 8×8 blocks of 4-byte elements are transposed
-// in AVX registers (unpack/shuffle/permute), other element sizes and the edges copy element by
-// element. TBB splits the tiles above a size threshold (a pure copy: any split gives the same
-// result). Outputs too large for the caches (the caller decides) are written in 8×16 blocks whose
-// every destination row is one whole 64-byte line, stored non-temporally: no read-for-ownership,
-// so 8 instead of 12 bytes of traffic an element (4096² f32, 2 threads: 72% -> 98% of a memcpy of
-// the same bytes, docs/performance.md). An earlier variant that streamed tiles out of an L1 buffer
-// was slower than plain stores.
+// 64×64 tiles keep both sides in L1 (measured: 64 beats 32 by ~12% on 4096², docs/performance.md); inside a tile, 8×8
+// blocks of 4-byte elements are transposed in AVX registers (unpack/shuffle/permute), other element sizes and the edges
+// copy element by element. TBB splits the tiles above a size threshold (a pure copy: any split gives the same result).
+// Outputs too large for the caches (the caller decides) are written in 8×16 blocks whose every destination row is one
+// whole 64-byte line, stored non-temporally: no read-for-ownership, so 8 instead of 12 bytes of traffic an element
+// (4096² f32, 2 threads: 72% -> 98% of a memcpy of the same bytes, docs/performance.md). An earlier variant that
+// streamed tiles out of an L1 buffer was slower than plain stores.
 #pragma once
 #include <algorithm>
 #include <cstddef>
@@ -27,7 +26,8 @@ inline void transpose_scalar(const T* src, std::ptrdiff_t ss, T* dst, std::ptrdi
                              std::size_t i0, std::size_t i1) {
     for (std::size_t t = t0; t < t1; ++t)
         for (std::size_t i = i0; i < i1; ++i)
-            dst[static_cast<std::ptrdiff_t>(t) * ds + static_cast<std::ptrdiff_t>(i)] = src[static_cast<std::ptrdiff_t>(i) * ss + static_cast<std::ptrdiff_t>(t)];
+            dst[static_cast<std::ptrdiff_t>(t) * ds + static_cast<std::ptrdiff_t>(i)] =
+                src[static_cast<std::ptrdiff_t>(i) * ss + static_cast<std::ptrdiff_t>(t)];
 }
 
 #if defined(__AVX__)
@@ -56,7 +56,8 @@ inline void transpose8x8_regs(const char* src, std::ptrdiff_t ss_bytes, __m256 (
 inline void transpose8x8_4byte(const void* src, std::ptrdiff_t ss_bytes, void* dst, std::ptrdiff_t ds_bytes) {
     __m256 o[8];
     transpose8x8_regs(static_cast<const char*>(src), ss_bytes, o);
-    for (int k = 0; k < 8; ++k) _mm256_storeu_ps(reinterpret_cast<float*>(static_cast<char*>(dst) + k * ds_bytes), o[k]);
+    for (int k = 0; k < 8; ++k)
+        _mm256_storeu_ps(reinterpret_cast<float*>(static_cast<char*>(dst) + k * ds_bytes), o[k]);
 }
 // Rows i..i+15 of src become rows t..t+7 of dst, 16 elements each: every dst row is one whole
 // 64-byte line (dst 64-byte aligned, ds_bytes a multiple of 64), written with two consecutive
@@ -75,26 +76,32 @@ inline void transpose8x16_4byte_stream(const void* src, std::ptrdiff_t ss_bytes,
 
 // Stream: write whole destination lines with non-temporal stores where rows are 64-byte aligned.
 template<bool Stream = false, class T>
-inline void transpose_tile(const T* src, std::ptrdiff_t ss, T* dst, std::ptrdiff_t ds, std::size_t t0, std::size_t t1, std::size_t i0,
-                           std::size_t i1) {
+inline void transpose_tile(const T* src, std::ptrdiff_t ss, T* dst, std::ptrdiff_t ds, std::size_t t0, std::size_t t1,
+                           std::size_t i0, std::size_t i1) {
 #if defined(__AVX__)
     if constexpr (sizeof(T) == 4 && std::is_trivially_copyable_v<T>) {
         std::size_t tb = t0 + (t1 - t0) / 8 * 8, ib = i0 + (i1 - i0) / 8 * 8;
-        auto at_src = [&](std::size_t t, std::size_t i) { return src + static_cast<std::ptrdiff_t>(i) * ss + static_cast<std::ptrdiff_t>(t); };
-        auto at_dst = [&](std::size_t t, std::size_t i) { return dst + static_cast<std::ptrdiff_t>(t) * ds + static_cast<std::ptrdiff_t>(i); };
+        auto at_src = [&](std::size_t t, std::size_t i) {
+            return src + static_cast<std::ptrdiff_t>(i) * ss + static_cast<std::ptrdiff_t>(t);
+        };
+        auto at_dst = [&](std::size_t t, std::size_t i) {
+            return dst + static_cast<std::ptrdiff_t>(t) * ds + static_cast<std::ptrdiff_t>(i);
+        };
         for (std::size_t t = t0; t < tb; t += 8) {
             std::size_t i = i0;
             if constexpr (Stream)
                 if (ds % 16 == 0)
                     for (; i + 16 <= ib; i += 16) {
                         T* d = at_dst(t, i);
-                        if (reinterpret_cast<std::uintptr_t>(d) % 64 == 0) transpose8x16_4byte_stream(at_src(t, i), ss * 4, d, ds * 4);
+                        if (reinterpret_cast<std::uintptr_t>(d) % 64 == 0)
+                            transpose8x16_4byte_stream(at_src(t, i), ss * 4, d, ds * 4);
                         else {
                             transpose8x8_4byte(at_src(t, i), ss * 4, d, ds * 4);
                             transpose8x8_4byte(at_src(t, i + 8), ss * 4, d + 8, ds * 4);
                         }
                     }
-            for (; i < ib; i += 8) transpose8x8_4byte(at_src(t, i), ss * 4, at_dst(t, i), ds * 4);
+            for (; i < ib; i += 8)
+                transpose8x8_4byte(at_src(t, i), ss * 4, at_dst(t, i), ds * 4);
         }
         transpose_scalar(src, ss, dst, ds, t0, tb, ib, i1);
         transpose_scalar(src, ss, dst, ds, tb, t1, i0, i1);
@@ -109,23 +116,28 @@ inline constexpr std::size_t transpose_parallel_elements = 1 << 16;
 
 // stream: the caller's choice by output size (eval/assign.hpp, stream_threshold_bytes).
 template<class T>
-void transpose_2d(const T* src, std::ptrdiff_t ss, T* dst, std::ptrdiff_t ds, std::size_t nt, std::size_t ni, bool stream = false) {
+void transpose_2d(const T* src, std::ptrdiff_t ss, T* dst, std::ptrdiff_t ds, std::size_t nt, std::size_t ni,
+                  bool stream = false) {
     constexpr std::size_t B = transpose_tile_size;
     auto run = [&](std::size_t ta, std::size_t tb, std::size_t ia, std::size_t ib) {
         if (stream) {
             for (std::size_t t = ta; t < tb; t += B)
-                for (std::size_t i = ia; i < ib; i += B) transpose_tile<true>(src, ss, dst, ds, t, std::min(tb, t + B), i, std::min(ib, i + B));
+                for (std::size_t i = ia; i < ib; i += B)
+                    transpose_tile<true>(src, ss, dst, ds, t, std::min(tb, t + B), i, std::min(ib, i + B));
 #if defined(__AVX__)
             _mm_sfence(); // order this task's streamed stores before it ends
 #endif
             return;
         }
         for (std::size_t t = ta; t < tb; t += B)
-            for (std::size_t i = ia; i < ib; i += B) transpose_tile(src, ss, dst, ds, t, std::min(tb, t + B), i, std::min(ib, i + B));
+            for (std::size_t i = ia; i < ib; i += B)
+                transpose_tile(src, ss, dst, ds, t, std::min(tb, t + B), i, std::min(ib, i + B));
     };
     if (nt * ni >= transpose_parallel_elements) {
         run_parallel(tbb::blocked_range2d<std::size_t>(0, nt, B * 4, 0, ni, B * 4),
-                          [&](const tbb::blocked_range2d<std::size_t>& r) { run(r.rows().begin(), r.rows().end(), r.cols().begin(), r.cols().end()); });
+                     [&](const tbb::blocked_range2d<std::size_t>& r) {
+                         run(r.rows().begin(), r.rows().end(), r.cols().begin(), r.cols().end());
+                     });
     } else {
         run(0, nt, 0, ni);
     }

@@ -69,20 +69,23 @@ struct precision_config {
 
 namespace detail {
 
-template<class T> inline constexpr bool dot_numeric = is_integer<T> || is_float<T> || is_complex<T>;
+template<class T>
+inline constexpr bool dot_numeric = is_integer<T> || is_float<T> || is_complex<T>;
 
 template<class T, class Out>
-inline constexpr bool dot_out_fits = std::is_void_v<Out> || (is_integer<T> && is_integer<Out>) || (is_float<T> && is_float<Out>) ||
-                                     (is_complex<T> && is_complex<Out>);
+inline constexpr bool dot_out_fits = std::is_void_v<Out> || (is_integer<T> && is_integer<Out>) ||
+                                     (is_float<T> && is_float<Out>) || (is_complex<T> && is_complex<Out>);
 
 // The result type and the accumulation type.
-template<class T, class Out> struct dot_types {
+template<class T, class Out>
+struct dot_types {
     using out = std::conditional_t<std::is_void_v<Out>, T, Out>;
     using acc = std::conditional_t<(sizeof(compute_t<T>) >= sizeof(compute_t<out>)), compute_t<T>, compute_t<out>>;
 };
 
 // The dimension numbers resolved against the operand shapes (valid only when the rules hold).
-template<std::size_t RL, std::size_t RR> struct dot_plan {
+template<std::size_t RL, std::size_t RR>
+struct dot_plan {
     std::size_t nb = 0, nc = 0, nlf = 0, nrf = 0;
     std::array<std::size_t, 8> lb{}, rb{}, lc{}, rc{};
     std::array<std::size_t, RL + 1> lf{};
@@ -106,19 +109,22 @@ constexpr dot_plan<RL, RR> make_dot_plan(const extents_t<RL>& le, const extents_
         p.k *= le[p.lc[i]];
     }
     for (std::size_t d = 0; d < RL; ++d)
-        if (!D.lhs_batch.contains(static_cast<std::int64_t>(d)) && !D.lhs_contracting.contains(static_cast<std::int64_t>(d))) {
+        if (!D.lhs_batch.contains(static_cast<std::int64_t>(d)) &&
+            !D.lhs_contracting.contains(static_cast<std::int64_t>(d))) {
             p.lf[p.nlf++] = d;
             p.m *= le[d];
         }
     for (std::size_t d = 0; d < RR; ++d)
-        if (!D.rhs_batch.contains(static_cast<std::int64_t>(d)) && !D.rhs_contracting.contains(static_cast<std::int64_t>(d))) {
+        if (!D.rhs_batch.contains(static_cast<std::int64_t>(d)) &&
+            !D.rhs_contracting.contains(static_cast<std::int64_t>(d))) {
             p.rf[p.nrf++] = d;
             p.n *= re[d];
         }
     return p;
 }
 
-template<dot_dims D, class L, class R, class Out> struct dot_general_rules {
+template<dot_dims D, class L, class R, class Out>
+struct dot_general_rules {
     using T = element_of<L>;
     static constexpr std::size_t RL = shape_of<L>::rank, RR = shape_of<R>::rank;
     static constexpr auto le = shape_of<L>::extents;
@@ -152,20 +158,30 @@ template<dot_dims D, class L, class R, class Out> struct dot_general_rules {
     static consteval bool check() {
         using SL = shown_t<L>;
         using SR = shown_t<R>;
-        static_assert(diag::got<c1, SL, SR>::value,
-                      "xlet::dot_general [C1]: lhs and rhs must have the same element type, an integer, floating or complex type");
-        static_assert(diag::got<c2, SL, SR>::value, "xlet::dot_general [C2]: lhs_batch and rhs_batch must have the same size");
-        static_assert(diag::got<c3, SL, SR>::value, "xlet::dot_general [C3]: lhs_contracting and rhs_contracting must have the same size");
-        static_assert(diag::got<c4, SL, SR>::value, "xlet::dot_general [C4]: lhs_batch and lhs_contracting must not repeat a dimension");
-        static_assert(diag::got<c5, SL, SR>::value, "xlet::dot_general [C5]: rhs_batch and rhs_contracting must not repeat a dimension");
-        static_assert(diag::got<c6, SL, SR>::value, "xlet::dot_general [C6]: lhs_batch dimensions must be in [0, rank(lhs))");
-        static_assert(diag::got<c7, SL, SR>::value, "xlet::dot_general [C7]: lhs_contracting dimensions must be in [0, rank(lhs))");
-        static_assert(diag::got<c8, SL, SR>::value, "xlet::dot_general [C8]: rhs_batch dimensions must be in [0, rank(rhs))");
-        static_assert(diag::got<c9, SL, SR>::value, "xlet::dot_general [C9]: rhs_contracting dimensions must be in [0, rank(rhs))");
-        static_assert(diag::got<c10, SL, SR>::value, "xlet::dot_general [C10]: paired batch dimensions must have the same size");
-        static_assert(diag::got<c11, SL, SR>::value, "xlet::dot_general [C11]: paired contracting dimensions must have the same size");
-        static_assert(diag::got<c14, SL, SR, Out>::value,
-                      "xlet::dot_general [C14]: the preferred element type must be of the operands' kind (integer, floating or complex)");
+        static_assert(diag::got<c1, SL, SR>::value, "xlet::dot_general [C1]: lhs and rhs must have the same element "
+                                                    "type, an integer, floating or complex type");
+        static_assert(diag::got<c2, SL, SR>::value,
+                      "xlet::dot_general [C2]: lhs_batch and rhs_batch must have the same size");
+        static_assert(diag::got<c3, SL, SR>::value,
+                      "xlet::dot_general [C3]: lhs_contracting and rhs_contracting must have the same size");
+        static_assert(diag::got<c4, SL, SR>::value,
+                      "xlet::dot_general [C4]: lhs_batch and lhs_contracting must not repeat a dimension");
+        static_assert(diag::got<c5, SL, SR>::value,
+                      "xlet::dot_general [C5]: rhs_batch and rhs_contracting must not repeat a dimension");
+        static_assert(diag::got<c6, SL, SR>::value,
+                      "xlet::dot_general [C6]: lhs_batch dimensions must be in [0, rank(lhs))");
+        static_assert(diag::got<c7, SL, SR>::value,
+                      "xlet::dot_general [C7]: lhs_contracting dimensions must be in [0, rank(lhs))");
+        static_assert(diag::got<c8, SL, SR>::value,
+                      "xlet::dot_general [C8]: rhs_batch dimensions must be in [0, rank(rhs))");
+        static_assert(diag::got<c9, SL, SR>::value,
+                      "xlet::dot_general [C9]: rhs_contracting dimensions must be in [0, rank(rhs))");
+        static_assert(diag::got<c10, SL, SR>::value,
+                      "xlet::dot_general [C10]: paired batch dimensions must have the same size");
+        static_assert(diag::got<c11, SL, SR>::value,
+                      "xlet::dot_general [C11]: paired contracting dimensions must have the same size");
+        static_assert(diag::got<c14, SL, SR, Out>::value, "xlet::dot_general [C14]: the preferred element type must be "
+                                                          "of the operands' kind (integer, floating or complex)");
         return ok;
     }
 };
@@ -196,7 +212,8 @@ constexpr std::ptrdiff_t group_stride(const extents_t<R>& e, const std::array<st
 }
 
 // Lhs groups are (batch, free, contracting), rhs groups (batch, contracting, free); `Lhs` picks.
-template<bool Lhs, std::size_t R, class Plan> constexpr dot_side make_dot_side(const extents_t<R>& e, const Plan& p) {
+template<bool Lhs, std::size_t R, class Plan>
+constexpr dot_side make_dot_side(const extents_t<R>& e, const Plan& p) {
     dot_side s;
     const std::ptrdiff_t b = Lhs ? group_stride(e, p.lb, p.nb) : group_stride(e, p.rb, p.nb);
     const std::ptrdiff_t f = Lhs ? group_stride(e, p.lf, p.nlf) : group_stride(e, p.rf, p.nrf);
@@ -219,31 +236,47 @@ template<bool Lhs, std::size_t R, class Plan> constexpr dot_side make_dot_side(c
 }
 
 // The permutation that puts a side's groups in the order above.
-template<bool Lhs, std::size_t R, class Plan> constexpr std::array<std::int64_t, R> dot_side_perm(const Plan& p) {
+template<bool Lhs, std::size_t R, class Plan>
+constexpr std::array<std::int64_t, R> dot_side_perm(const Plan& p) {
     std::array<std::int64_t, R> perm{};
     std::size_t j = 0;
-    for (std::size_t i = 0; i < p.nb; ++i) perm[j++] = static_cast<std::int64_t>(Lhs ? p.lb[i] : p.rb[i]);
+    for (std::size_t i = 0; i < p.nb; ++i)
+        perm[j++] = static_cast<std::int64_t>(Lhs ? p.lb[i] : p.rb[i]);
     if (Lhs) {
-        for (std::size_t i = 0; i < p.nlf; ++i) perm[j++] = static_cast<std::int64_t>(p.lf[i]);
-        for (std::size_t i = 0; i < p.nc; ++i) perm[j++] = static_cast<std::int64_t>(p.lc[i]);
+        for (std::size_t i = 0; i < p.nlf; ++i)
+            perm[j++] = static_cast<std::int64_t>(p.lf[i]);
+        for (std::size_t i = 0; i < p.nc; ++i)
+            perm[j++] = static_cast<std::int64_t>(p.lc[i]);
     } else {
-        for (std::size_t i = 0; i < p.nc; ++i) perm[j++] = static_cast<std::int64_t>(p.rc[i]);
-        for (std::size_t i = 0; i < p.nrf; ++i) perm[j++] = static_cast<std::int64_t>(p.rf[i]);
+        for (std::size_t i = 0; i < p.nc; ++i)
+            perm[j++] = static_cast<std::int64_t>(p.rc[i]);
+        for (std::size_t i = 0; i < p.nrf; ++i)
+            perm[j++] = static_cast<std::int64_t>(p.rf[i]);
     }
     return perm;
 }
-template<auto Perm, std::size_t... I> constexpr auto dims_of_array(std::index_sequence<I...>) { return dims<Perm[I]...>; }
+template<auto Perm, std::size_t... I>
+constexpr auto dims_of_array(std::index_sequence<I...>) {
+    return dims<Perm[I]...>;
+}
 
 // A side as an array of element type A to read: the operand itself when it is an array of type A
 // whose groups collapse, else the operand evaluated once (converted to A, transposed if needed).
-template<class A, bool Direct, auto Perm, class X> decltype(auto) dot_operand(X&& x) {
+template<class A, bool Direct, auto Perm, class X>
+decltype(auto) dot_operand(X&& x) {
     using XT = std::remove_cvref_t<X>;
     constexpr bool same = std::is_same_v<element_of<X>, A>;
-    if constexpr (Direct && same && is_array_leaf<XT>) return static_cast<const XT&>(x);
-    else if constexpr (Direct && same) return eval(x);
-    else if constexpr (Direct) return eval(convert_element_type<A>(std::forward<X>(x)));
-    else if constexpr (same) return eval(transpose(std::forward<X>(x), dims_of_array<Perm>(std::make_index_sequence<Perm.size()>{})));
-    else return eval(convert_element_type<A>(transpose(std::forward<X>(x), dims_of_array<Perm>(std::make_index_sequence<Perm.size()>{}))));
+    if constexpr (Direct && same && is_array_leaf<XT>)
+        return static_cast<const XT&>(x);
+    else if constexpr (Direct && same)
+        return eval(x);
+    else if constexpr (Direct)
+        return eval(convert_element_type<A>(std::forward<X>(x)));
+    else if constexpr (same)
+        return eval(transpose(std::forward<X>(x), dims_of_array<Perm>(std::make_index_sequence<Perm.size()>{})));
+    else
+        return eval(convert_element_type<A>(
+            transpose(std::forward<X>(x), dims_of_array<Perm>(std::make_index_sequence<Perm.size()>{}))));
 }
 
 // Batches at most this large (m * n * k) are spread over threads one whole product per task.
@@ -252,7 +285,8 @@ inline constexpr std::size_t dot_batch_task_work = std::size_t{1} << 22;
 inline constexpr std::size_t dot_small = 16;
 
 // f32 / f64: out[b] = lhs[b] * rhs[b] for every batch b, on the GEMM kernels.
-template<auto P, class T> void dot_fast(const T* a, dot_side sa, const T* b, dot_side sb, T* c) {
+template<auto P, class T>
+void dot_fast(const T* a, dot_side sa, const T* b, dot_side sb, T* c) {
     constexpr std::size_t M = P.m, N = P.n, K = P.k, NB = P.batch;
     auto one = [&](std::size_t q, bool par) {
         const T* aq = a + static_cast<std::ptrdiff_t>(q) * sa.sb;
@@ -261,47 +295,59 @@ template<auto P, class T> void dot_fast(const T* a, dot_side sa, const T* b, dot
         if constexpr (M <= dot_small && N <= dot_small && K <= dot_small) {
             gemm_small<M, N, K>(aq, sa.sf, sa.sc, bq, sb.sc, sb.sf, cq);
         } else if constexpr (N == 1) {
-            if (!gemv<T>(M, K, aq, sa.sf, sa.sc, bq, sb.sc, cq, par)) gemm<T>(M, N, K, aq, sa.sf, sa.sc, bq, sb.sc, sb.sf, cq, 1, gemm_update::assign, par);
+            if (!gemv<T>(M, K, aq, sa.sf, sa.sc, bq, sb.sc, cq, par))
+                gemm<T>(M, N, K, aq, sa.sf, sa.sc, bq, sb.sc, sb.sf, cq, 1, gemm_update::assign, par);
         } else if constexpr (M == 1) {
             if (!gemv<T>(N, K, bq, sb.sf, sb.sc, aq, sa.sc, cq, par))
-                gemm<T>(M, N, K, aq, sa.sf, sa.sc, bq, sb.sc, sb.sf, cq, static_cast<std::ptrdiff_t>(N), gemm_update::assign, par);
+                gemm<T>(M, N, K, aq, sa.sf, sa.sc, bq, sb.sc, sb.sf, cq, static_cast<std::ptrdiff_t>(N),
+                        gemm_update::assign, par);
         } else {
-            gemm<T>(M, N, K, aq, sa.sf, sa.sc, bq, sb.sc, sb.sf, cq, static_cast<std::ptrdiff_t>(N), gemm_update::assign, par);
+            gemm<T>(M, N, K, aq, sa.sf, sa.sc, bq, sb.sc, sb.sf, cq, static_cast<std::ptrdiff_t>(N),
+                    gemm_update::assign, par);
         }
     };
     if constexpr (NB > 1 && M * N * K < dot_batch_task_work) {
         if (NB * M * N * K >= gemm_parallel_work) {
             tbb::this_task_arena::isolate([&] {
-                gemm_for(true, NB, std::max<std::size_t>(1, gemm_parallel_work / std::max<std::size_t>(1, M * N * K)), [&](std::size_t q0, std::size_t q1) {
-                    for (std::size_t q = q0; q < q1; ++q) one(q, false);
-                });
+                gemm_for(true, NB, std::max<std::size_t>(1, gemm_parallel_work / std::max<std::size_t>(1, M * N * K)),
+                         [&](std::size_t q0, std::size_t q1) {
+                             for (std::size_t q = q0; q < q1; ++q)
+                                 one(q, false);
+                         });
             });
             return;
         }
     }
-    for (std::size_t q = 0; q < NB; ++q) one(q, true);
+    for (std::size_t q = 0; q < NB; ++q)
+        one(q, true);
 }
 
 // Any other accumulation: the plain loop, converted to Out at the end.
-template<auto P, class Acc, class Out, class T> void dot_generic(const T* a, dot_side sa, const T* b, dot_side sb, Out* c) {
+template<auto P, class Acc, class Out, class T>
+void dot_generic(const T* a, dot_side sa, const T* b, dot_side sb, Out* c) {
     constexpr std::size_t M = P.m, N = P.n, K = P.k, NB = P.batch;
     auto to_out = [](const Acc& v) { return static_cast<Out>(convert_fn<Out>::scalar(v)); };
     for (std::size_t q = 0; q < NB; ++q)
-        gemm_generic<Acc>(M, N, K, a + static_cast<std::ptrdiff_t>(q) * sa.sb, sa.sf, sa.sc, b + static_cast<std::ptrdiff_t>(q) * sb.sb, sb.sc, sb.sf,
-                          c + q * M * N, static_cast<std::ptrdiff_t>(N), to_out);
+        gemm_generic<Acc>(M, N, K, a + static_cast<std::ptrdiff_t>(q) * sa.sb, sa.sf, sa.sc,
+                          b + static_cast<std::ptrdiff_t>(q) * sb.sb, sb.sc, sb.sf, c + q * M * N,
+                          static_cast<std::ptrdiff_t>(N), to_out);
 }
 
 template<auto P, std::size_t RL, std::size_t RR>
 constexpr auto dot_out_extents(const extents_t<RL>& le, const extents_t<RR>& re) {
     extents_t<P.nb + P.nlf + P.nrf> e{};
     std::size_t j = 0;
-    for (std::size_t i = 0; i < P.nb; ++i) e[j++] = le[P.lb[i]];
-    for (std::size_t i = 0; i < P.nlf; ++i) e[j++] = le[P.lf[i]];
-    for (std::size_t i = 0; i < P.nrf; ++i) e[j++] = re[P.rf[i]];
+    for (std::size_t i = 0; i < P.nb; ++i)
+        e[j++] = le[P.lb[i]];
+    for (std::size_t i = 0; i < P.nlf; ++i)
+        e[j++] = le[P.lf[i]];
+    for (std::size_t i = 0; i < P.nrf; ++i)
+        e[j++] = re[P.rf[i]];
     return e;
 }
 
-template<dot_dims D, class Out, class L, class R> auto dot_general_impl(L&& lhs, R&& rhs) {
+template<dot_dims D, class Out, class L, class R>
+auto dot_general_impl(L&& lhs, R&& rhs) {
     using T = element_of<L>;
     using Ty = dot_types<T, Out>;
     using O = typename Ty::out;
@@ -321,7 +367,8 @@ template<dot_dims D, class Out, class L, class R> auto dot_general_impl(L&& lhs,
         static constexpr auto pr = dot_side_perm<false, RR>(P);
         if constexpr (P.k == 0) {
             if constexpr (!fast) {
-                for (std::size_t i = 0; i < out.size; ++i) out.data()[i] = static_cast<O>(convert_fn<O>::scalar(Acc{}));
+                for (std::size_t i = 0; i < out.size; ++i)
+                    out.data()[i] = static_cast<O>(convert_fn<O>::scalar(Acc{}));
             } // else: value-initialised zeros already
         } else {
             const auto& a = dot_operand<A, sl0.direct, pl>(std::forward<L>(lhs));
@@ -331,7 +378,8 @@ template<dot_dims D, class Out, class L, class R> auto dot_general_impl(L&& lhs,
             } else if constexpr (fast) {
                 auto tmp = std::make_unique<Acc[]>(out.size);
                 dot_fast<P>(a.data(), sl0, b.data(), sr0, tmp.get());
-                for (std::size_t i = 0; i < out.size; ++i) out.data()[i] = static_cast<O>(convert_fn<O>::scalar(tmp[i]));
+                for (std::size_t i = 0; i < out.size; ++i)
+                    out.data()[i] = static_cast<O>(convert_fn<O>::scalar(tmp[i]));
             } else {
                 dot_generic<P, Acc, O>(a.data(), sl0, b.data(), sr0, out.data());
             }
@@ -340,26 +388,32 @@ template<dot_dims D, class Out, class L, class R> auto dot_general_impl(L&& lhs,
     return out;
 }
 
-template<class L, class R, class Out> struct dot_rules {
+template<class L, class R, class Out>
+struct dot_rules {
     using T = element_of<L>;
     static constexpr std::size_t RL = shape_of<L>::rank, RR = shape_of<R>::rank;
     static constexpr bool c1 = std::is_same_v<element_of<L>, element_of<R>> && dot_numeric<T>;
     static constexpr bool c2 = (RL == 1 || RL == 2) && (RR == 1 || RR == 2);
     static constexpr bool c3 = [] {
-        if constexpr (!c2) return true;
-        else return shape_of<L>::extents[RL - 1] == shape_of<R>::extents[0];
+        if constexpr (!c2)
+            return true;
+        else
+            return shape_of<L>::extents[RL - 1] == shape_of<R>::extents[0];
     }();
     static constexpr bool c4 = dot_out_fits<T, Out>;
     static constexpr bool ok = c1 && c2 && c3 && c4;
     static consteval bool check() {
         using SL = shown_t<L>;
         using SR = shown_t<R>;
-        static_assert(diag::got<c1, SL, SR>::value, "xlet::dot [C1]: lhs and rhs must have the same element type, an integer, floating or complex type");
+        static_assert(
+            diag::got<c1, SL, SR>::value,
+            "xlet::dot [C1]: lhs and rhs must have the same element type, an integer, floating or complex type");
         static_assert(diag::got<c2, SL, SR>::value, "xlet::dot [C2]: lhs and rhs must have rank 1 or 2");
         static_assert(diag::got<c3, SL, SR>::value,
                       "xlet::dot [C3]: the contracted dimensions (last of lhs, first of rhs) must have the same size");
-        static_assert(diag::got<c4, SL, SR, Out>::value,
-                      "xlet::dot [C4]: the preferred element type must be of the operands' kind (integer, floating or complex)");
+        static_assert(
+            diag::got<c4, SL, SR, Out>::value,
+            "xlet::dot [C4]: the preferred element type must be of the operands' kind (integer, floating or complex)");
         return ok;
     }
 };
@@ -381,7 +435,8 @@ auto dot(L&& lhs, R&& rhs) {
     using Rules = detail::dot_rules<L, R, Out>;
     if constexpr (Rules::check()) {
         constexpr std::int64_t lc = static_cast<std::int64_t>(Rules::RL) - 1;
-        return detail::dot_general_impl<dot_dims{.lhs_contracting = {lc}, .rhs_contracting = {0}}, Out>(std::forward<L>(lhs), std::forward<R>(rhs));
+        return detail::dot_general_impl<dot_dims{.lhs_contracting = {lc}, .rhs_contracting = {0}}, Out>(
+            std::forward<L>(lhs), std::forward<R>(rhs));
     }
 }
 

@@ -51,8 +51,10 @@ struct gather_plan {
     static constexpr std::size_t batch_rank = ivd < Ri ? Ri - 1 : Ri;
     static constexpr std::size_t out_rank = batch_rank + G.offset_dims.size();
 
-    static constexpr bool c1 = Ro == G.offset_dims.size() + G.collapsed_slice_dims.size() + G.operand_batching_dims.size();
-    static constexpr bool c2 = G.index_vector_dim >= -1 && (G.index_vector_dim < 0 || static_cast<std::size_t>(G.index_vector_dim) <= Ri);
+    static constexpr bool c1 =
+        Ro == G.offset_dims.size() + G.collapsed_slice_dims.size() + G.operand_batching_dims.size();
+    static constexpr bool c2 =
+        G.index_vector_dim >= -1 && (G.index_vector_dim < 0 || static_cast<std::size_t>(G.index_vector_dim) <= Ri);
     static constexpr bool c3 = G.start_index_map.size() == index_vector;
     static constexpr bool c4 = G.offset_dims.sorted() && G.offset_dims.unique() && G.offset_dims.in_range(out_rank);
     static constexpr bool c7 = G.slice_sizes.size() == Ro && [] {
@@ -60,29 +62,34 @@ struct gather_plan {
             if (G.slice_sizes[d] < 0 || G.slice_sizes[d] > static_cast<std::int64_t>(Eo[d])) return false;
         return true;
     }();
-    static constexpr bool c5 = G.collapsed_slice_dims.sorted() && G.collapsed_slice_dims.unique() && G.collapsed_slice_dims.in_range(Ro) && [] {
-        for (std::size_t i = 0; i < G.collapsed_slice_dims.size(); ++i) {
-            auto d = G.collapsed_slice_dims[i];
-            if (G.operand_batching_dims.contains(d) || (c7 && G.slice_sizes[static_cast<std::size_t>(d)] != 1)) return false;
-        }
-        return true;
-    }();
+    static constexpr bool c5 =
+        G.collapsed_slice_dims.sorted() && G.collapsed_slice_dims.unique() && G.collapsed_slice_dims.in_range(Ro) &&
+        [] {
+            for (std::size_t i = 0; i < G.collapsed_slice_dims.size(); ++i) {
+                auto d = G.collapsed_slice_dims[i];
+                if (G.operand_batching_dims.contains(d) || (c7 && G.slice_sizes[static_cast<std::size_t>(d)] != 1))
+                    return false;
+            }
+            return true;
+        }();
     static constexpr bool c6 = G.start_index_map.unique() && G.start_index_map.in_range(Ro) && [] {
         for (std::size_t i = 0; i < G.start_index_map.size(); ++i)
             if (G.operand_batching_dims.contains(G.start_index_map[i])) return false;
         return true;
     }();
-    static constexpr bool c8 = G.operand_batching_dims.sorted() && G.operand_batching_dims.unique() && G.operand_batching_dims.in_range(Ro) &&
-                                G.start_indices_batching_dims.unique() && G.start_indices_batching_dims.in_range(Ri) &&
-                                !G.start_indices_batching_dims.contains(static_cast<std::int64_t>(ivd)) &&
-                                G.operand_batching_dims.size() == G.start_indices_batching_dims.size() && [] {
-                                    for (std::size_t i = 0; i < G.operand_batching_dims.size(); ++i) {
-                                        auto od = static_cast<std::size_t>(G.operand_batching_dims[i]);
-                                        auto id = static_cast<std::size_t>(G.start_indices_batching_dims[i]);
-                                        if (od >= Ro || id >= Ri || Eo[od] != Ei[id] || (c7 && G.slice_sizes[od] != 1)) return false;
-                                    }
-                                    return true;
-                                }();
+    static constexpr bool c8 = G.operand_batching_dims.sorted() && G.operand_batching_dims.unique() &&
+                               G.operand_batching_dims.in_range(Ro) && G.start_indices_batching_dims.unique() &&
+                               G.start_indices_batching_dims.in_range(Ri) &&
+                               !G.start_indices_batching_dims.contains(static_cast<std::int64_t>(ivd)) &&
+                               G.operand_batching_dims.size() == G.start_indices_batching_dims.size() && [] {
+                                   for (std::size_t i = 0; i < G.operand_batching_dims.size(); ++i) {
+                                       auto od = static_cast<std::size_t>(G.operand_batching_dims[i]);
+                                       auto id = static_cast<std::size_t>(G.start_indices_batching_dims[i]);
+                                       if (od >= Ro || id >= Ri || Eo[od] != Ei[id] || (c7 && G.slice_sizes[od] != 1))
+                                           return false;
+                                   }
+                                   return true;
+                               }();
     static constexpr bool ok = c1 && c2 && c3 && c4 && c5 && c6 && c7 && c8;
 
     // Batch dimensions: the start_indices dimensions other than index_vector_dim, in order.
@@ -102,9 +109,11 @@ struct gather_plan {
     static constexpr extents_t<out_rank> out_extents = [] {
         extents_t<out_rank> e{};
         if constexpr (ok) {
-            for (std::size_t k = 0; k < batch_rank; ++k) e[batch_pos[k]] = Ei[batch_src[k]];
+            for (std::size_t k = 0; k < batch_rank; ++k)
+                e[batch_pos[k]] = Ei[batch_src[k]];
             for (std::size_t d = 0, k = 0; d < Ro; ++d)
-                if (!G.collapsed_slice_dims.contains(static_cast<std::int64_t>(d)) && !G.operand_batching_dims.contains(static_cast<std::int64_t>(d)))
+                if (!G.collapsed_slice_dims.contains(static_cast<std::int64_t>(d)) &&
+                    !G.operand_batching_dims.contains(static_cast<std::int64_t>(d)))
                     e[static_cast<std::size_t>(G.offset_dims[k++])] = static_cast<std::size_t>(G.slice_sizes[d]);
         }
         return e;
@@ -116,7 +125,8 @@ struct gather_plan {
         std::array<std::ptrdiff_t, Ro> s{};
         if constexpr (ok) {
             for (std::size_t d = 0, k = 0; d < Ro; ++d)
-                if (!G.collapsed_slice_dims.contains(static_cast<std::int64_t>(d)) && !G.operand_batching_dims.contains(static_cast<std::int64_t>(d)))
+                if (!G.collapsed_slice_dims.contains(static_cast<std::int64_t>(d)) &&
+                    !G.operand_batching_dims.contains(static_cast<std::int64_t>(d)))
                     s[d] = out_strides[static_cast<std::size_t>(G.offset_dims[k++])];
         }
         return s;
@@ -124,12 +134,14 @@ struct gather_plan {
     static constexpr extents_t<Ro> slice_extents = [] {
         extents_t<Ro> e{};
         if constexpr (ok)
-            for (std::size_t d = 0; d < Ro; ++d) e[d] = static_cast<std::size_t>(G.slice_sizes[d]);
+            for (std::size_t d = 0; d < Ro; ++d)
+                e[d] = static_cast<std::size_t>(G.slice_sizes[d]);
         return e;
     }();
     static constexpr extents_t<batch_rank> batch_extents = [] {
         extents_t<batch_rank> e{};
-        for (std::size_t k = 0; k < batch_rank; ++k) e[k] = Ei[batch_src[k]];
+        for (std::size_t k = 0; k < batch_rank; ++k)
+            e[k] = Ei[batch_src[k]];
         return e;
     }();
 };
@@ -144,7 +156,8 @@ inline void stream_copy(const T* src, T* dst, std::size_t n) {
         if (bytes % 32 == 0 && reinterpret_cast<std::uintptr_t>(dst) % 32 == 0) {
             auto* d = reinterpret_cast<__m256i*>(dst);
             const auto* s = reinterpret_cast<const __m256i*>(src);
-            for (std::size_t k = 0; k < bytes / 32; ++k) _mm256_stream_si256(d + k, _mm256_loadu_si256(s + k));
+            for (std::size_t k = 0; k < bytes / 32; ++k)
+                _mm256_stream_si256(d + k, _mm256_loadu_si256(s + k));
             return;
         }
     }
@@ -156,17 +169,19 @@ inline void stream_copy(const T* src, T* dst, std::size_t n) {
 // along the last dimension when both strides there are 1 (streamed with Stream; the caller
 // fences).
 template<class T, std::size_t R, bool Stream = false>
-void strided_box_copy(const T* src, const std::array<std::ptrdiff_t, R>& ss, T* dst, const std::array<std::ptrdiff_t, R>& ds,
-                      const extents_t<R>& ext) {
+void strided_box_copy(const T* src, const std::array<std::ptrdiff_t, R>& ss, T* dst,
+                      const std::array<std::ptrdiff_t, R>& ds, const extents_t<R>& ext) {
     if constexpr (R == 0) {
         *dst = *src;
     } else {
         std::size_t rows = 1;
-        for (std::size_t d = 0; d + 1 < R; ++d) rows *= ext[d];
+        for (std::size_t d = 0; d + 1 < R; ++d)
+            rows *= ext[d];
         const std::size_t run = ext[R - 1];
         if (run == 0) return;
         extents_t<R - 1> outer{};
-        for (std::size_t d = 0; d + 1 < R; ++d) outer[d] = ext[d];
+        for (std::size_t d = 0; d + 1 < R; ++d)
+            outer[d] = ext[d];
         for (std::size_t r = 0; r < rows; ++r) {
             auto idx = unflatten(r, outer);
             std::ptrdiff_t so = 0, dof = 0;
@@ -177,10 +192,13 @@ void strided_box_copy(const T* src, const std::array<std::ptrdiff_t, R>& ss, T* 
             const T* s = src + so;
             T* t = dst + dof;
             if (ss[R - 1] == 1 && ds[R - 1] == 1) {
-                if constexpr (Stream) stream_copy(s, t, run);
-                else std::copy(s, s + run, t);
+                if constexpr (Stream)
+                    stream_copy(s, t, run);
+                else
+                    std::copy(s, s + run, t);
             } else {
-                for (std::size_t i = 0; i < run; ++i) t[static_cast<std::ptrdiff_t>(i) * ds[R - 1]] = s[static_cast<std::ptrdiff_t>(i) * ss[R - 1]];
+                for (std::size_t i = 0; i < run; ++i)
+                    t[static_cast<std::ptrdiff_t>(i) * ds[R - 1]] = s[static_cast<std::ptrdiff_t>(i) * ss[R - 1]];
             }
         }
     }
@@ -200,26 +218,43 @@ auto gather(X&& operand, I&& start_indices) {
     using P = detail::gather_plan<G, NX::rank, NX::extents, NI::rank, NI::extents>;
     using XT = detail::shown_t<X>;
     using IT = detail::shown_t<I>;
-    static_assert(diag::got<P::c1, XT, IT>::value, "xlet::gather [C1]: rank(operand) must equal |offset_dims| + |collapsed_slice_dims| + |operand_batching_dims|");
-    static_assert(diag::got<P::c2, XT, IT>::value, "xlet::gather [C2]: index_vector_dim must be in [0, rank(start_indices)]");
-    static_assert(diag::got<P::c3, XT, IT>::value, "xlet::gather [C3]: start_index_map needs one entry per element of the index vector");
-    static_assert(diag::got<P::c4, XT, IT>::value, "xlet::gather [C4]: offset_dims must be sorted, unique and output dimensions");
-    static_assert(diag::got<P::c5, XT, IT>::value, "xlet::gather [C5]: collapsed_slice_dims must be sorted, unique, operand dimensions with slice size 1, and not batching dimensions");
-    static_assert(diag::got<P::c6, XT, IT>::value, "xlet::gather [C6]: start_index_map must be unique operand dimensions that are not batching dimensions");
-    static_assert(diag::got<P::c7, XT, IT>::value, "xlet::gather [C7]: slice_sizes needs one entry per operand dimension, each in [0, operand size]");
-    static_assert(diag::got<P::c8, XT, IT>::value, "xlet::gather [C8]: operand_batching_dims and start_indices_batching_dims must pair up dimensions of equal size (slice size 1, not index_vector_dim)");
-    static_assert(diag::got<is_integer<Ix>, IT>::value, "xlet::gather [C9]: start_indices must have an integer element type");
+    static_assert(
+        diag::got<P::c1, XT, IT>::value,
+        "xlet::gather [C1]: rank(operand) must equal |offset_dims| + |collapsed_slice_dims| + |operand_batching_dims|");
+    static_assert(diag::got<P::c2, XT, IT>::value,
+                  "xlet::gather [C2]: index_vector_dim must be in [0, rank(start_indices)]");
+    static_assert(diag::got<P::c3, XT, IT>::value,
+                  "xlet::gather [C3]: start_index_map needs one entry per element of the index vector");
+    static_assert(diag::got<P::c4, XT, IT>::value,
+                  "xlet::gather [C4]: offset_dims must be sorted, unique and output dimensions");
+    static_assert(diag::got<P::c5, XT, IT>::value, "xlet::gather [C5]: collapsed_slice_dims must be sorted, unique, "
+                                                   "operand dimensions with slice size 1, and not batching dimensions");
+    static_assert(
+        diag::got<P::c6, XT, IT>::value,
+        "xlet::gather [C6]: start_index_map must be unique operand dimensions that are not batching dimensions");
+    static_assert(diag::got<P::c7, XT, IT>::value,
+                  "xlet::gather [C7]: slice_sizes needs one entry per operand dimension, each in [0, operand size]");
+    static_assert(diag::got<P::c8, XT, IT>::value,
+                  "xlet::gather [C8]: operand_batching_dims and start_indices_batching_dims must pair up dimensions of "
+                  "equal size (slice size 1, not index_vector_dim)");
+    static_assert(diag::got<is_integer<Ix>, IT>::value,
+                  "xlet::gather [C9]: start_indices must have an integer element type");
     if constexpr (P::ok && is_integer<Ix>) {
         constexpr std::size_t Ro = NX::rank;
         const auto& op = [&]() -> decltype(auto) {
-            if constexpr (is_array_leaf<std::remove_cvref_t<X>>) return (operand);
-            else return eval(operand);
+            if constexpr (is_array_leaf<std::remove_cvref_t<X>>)
+                return (operand);
+            else
+                return eval(operand);
         }();
         const auto& idx = [&]() -> decltype(auto) {
-            if constexpr (is_array_leaf<std::remove_cvref_t<I>>) return (start_indices);
-            else return eval(start_indices);
+            if constexpr (is_array_leaf<std::remove_cvref_t<I>>)
+                return (start_indices);
+            else
+                return eval(start_indices);
         }();
-        typename detail::tensor_of_impl<T, P::out_extents, std::make_index_sequence<P::out_rank>>::type out(detail::no_init); // every element written below
+        typename detail::tensor_of_impl<T, P::out_extents, std::make_index_sequence<P::out_rank>>::type out(
+            detail::no_init); // every element written below
         constexpr auto op_strides = row_major_strides(NX::extents);
         constexpr auto idx_strides = row_major_strides(NI::extents);
         constexpr std::size_t batches = product(P::batch_extents);
@@ -249,7 +284,9 @@ auto gather(X&& operand, I&& start_indices) {
             std::ptrdiff_t src = 0;
             for (std::size_t k = 0; k < G.start_index_map.size(); ++k) {
                 auto d = static_cast<std::size_t>(G.start_index_map[k]);
-                std::ptrdiff_t at = ibase + (P::ivd < NI::rank ? static_cast<std::ptrdiff_t>(k) * idx_strides[P::ivd < NI::rank ? P::ivd : 0] : 0);
+                std::ptrdiff_t at = ibase + (P::ivd < NI::rank ? static_cast<std::ptrdiff_t>(k) *
+                                                                     idx_strides[P::ivd < NI::rank ? P::ivd : 0]
+                                                               : 0);
                 auto s = std::clamp<std::int64_t>(detail::start_value(idx.data()[at]), 0,
                                                   static_cast<std::int64_t>(NX::extents[d]) - G.slice_sizes[d]);
                 src += static_cast<std::ptrdiff_t>(s) * op_strides[d];
@@ -258,24 +295,30 @@ auto gather(X&& operand, I&& start_indices) {
                 auto od = static_cast<std::size_t>(G.operand_batching_dims[k]);
                 auto id = static_cast<std::size_t>(G.start_indices_batching_dims[k]);
                 std::size_t pos = 0; // position of start_indices dim id among the batch dims
-                while (P::batch_src[pos] != id) ++pos;
+                while (P::batch_src[pos] != id)
+                    ++pos;
                 src += static_cast<std::ptrdiff_t>(bi[pos]) * op_strides[od];
             }
             if constexpr (contiguous_slice) { // one run (the tf.gather rows case): no box walk
-                if constexpr (stream) detail::stream_copy(op.data() + src, out.data() + obase, slice_elems);
-                else std::copy_n(op.data() + src, slice_elems, out.data() + obase);
+                if constexpr (stream)
+                    detail::stream_copy(op.data() + src, out.data() + obase, slice_elems);
+                else
+                    std::copy_n(op.data() + src, slice_elems, out.data() + obase);
             } else {
-                detail::strided_box_copy<T, Ro, stream>(op.data() + src, op_strides, out.data() + obase, P::slice_out_stride, P::slice_extents);
+                detail::strided_box_copy<T, Ro, stream>(op.data() + src, op_strides, out.data() + obase,
+                                                        P::slice_out_stride, P::slice_extents);
             }
         };
         auto some = [&](std::size_t b0, std::size_t b1) {
-            for (std::size_t b = b0; b != b1; ++b) one(b);
+            for (std::size_t b = b0; b != b1; ++b)
+                one(b);
 #if defined(__AVX__)
             if constexpr (stream) _mm_sfence(); // order the streamed stores before the task ends
 #endif
         };
         if constexpr (product(P::out_extents) >= detail::gather_parallel_elements && batches > 1) {
-            detail::run_parallel(tbb::blocked_range<std::size_t>(0, batches), [&](const tbb::blocked_range<std::size_t>& r) { some(r.begin(), r.end()); });
+            detail::run_parallel(tbb::blocked_range<std::size_t>(0, batches),
+                                 [&](const tbb::blocked_range<std::size_t>& r) { some(r.begin(), r.end()); });
         } else {
             some(0, batches);
         }

@@ -39,7 +39,8 @@ struct pad_cursor {
     C v{};
     bool all_pad = false;
 
-    template<std::size_t N> vec<C, N> range(std::size_t i0, std::size_t cnt) const {
+    template<std::size_t N>
+    vec<C, N> range(std::size_t i0, std::size_t cnt) const {
         const auto i = static_cast<std::int64_t>(i0);
         const auto n = static_cast<std::int64_t>(cnt);
         constexpr std::int64_t S = In + 1;
@@ -50,11 +51,13 @@ struct pad_cursor {
         if (j1 <= j0) return vec<C, N>::broadcast(v);
         if constexpr (In == 0) {
             if (Lo + j0 == i && j1 - j0 == n)
-                return cnt == N ? c.template load<N>(static_cast<std::size_t>(j0)) : c.template load_partial<N>(static_cast<std::size_t>(j0), cnt);
+                return cnt == N ? c.template load<N>(static_cast<std::size_t>(j0))
+                                : c.template load_partial<N>(static_cast<std::size_t>(j0), cnt);
         }
         std::array<C, N> out;
         out.fill(v);
-        auto vals = to_lanes(c.template load_partial<N>(static_cast<std::size_t>(j0), static_cast<std::size_t>(j1 - j0)));
+        auto vals =
+            to_lanes(c.template load_partial<N>(static_cast<std::size_t>(j0), static_cast<std::size_t>(j1 - j0)));
         // Lane by lane (a loop over operand indices makes GCC 12 warn of out-of-range iterations
         // it cannot rule out): lane k holds operand element (i + k - Lo) / S when that divides.
         for (std::size_t k = 0; k < N && k < cnt; ++k) {
@@ -66,15 +69,21 @@ struct pad_cursor {
         }
         return vec<C, N>::from_lanes(out.data());
     }
-    template<std::size_t N> vec<C, N> load(std::size_t i) const {
+    template<std::size_t N>
+    vec<C, N> load(std::size_t i) const {
         if (all_pad) return vec<C, N>::broadcast(v);
-        if constexpr (InnerPadded) return range<N>(i, N);
-        else return c.template load<N>(i);
+        if constexpr (InnerPadded)
+            return range<N>(i, N);
+        else
+            return c.template load<N>(i);
     }
-    template<std::size_t N> vec<C, N> load_partial(std::size_t i, std::size_t n) const {
+    template<std::size_t N>
+    vec<C, N> load_partial(std::size_t i, std::size_t n) const {
         if (all_pad) return vec<C, N>::broadcast(v);
-        if constexpr (InnerPadded) return range<N>(i, n);
-        else return c.template load_partial<N>(i, n);
+        if constexpr (InnerPadded)
+            return range<N>(i, n);
+        else
+            return c.template load_partial<N>(i, n);
     }
 };
 
@@ -93,11 +102,13 @@ struct pad_node : node_shape<typename X::value_type, R, E> {
     }();
     static constexpr std::size_t barriers = [] {
         std::size_t k = 0;
-        for (std::size_t d = 0; d < R; ++d) k += padded[d] && E[d] != 1;
+        for (std::size_t d = 0; d < R; ++d)
+            k += padded[d] && E[d] != 1;
         return k;
     }();
     static constexpr std::int64_t src(std::size_t d, std::int64_t o) {
-        return pad_source(o, static_cast<std::int64_t>(X::extents[d]), Cfg.edge_padding_low[d], Cfg.interior_padding[d]);
+        return pad_source(o, static_cast<std::int64_t>(X::extents[d]), Cfg.edge_padding_low[d],
+                          Cfg.interior_padding[d]);
     }
     // Dimensions of extent 1 leave the loop plan; the operand index they read is a constant.
     static constexpr bool static_pad = [] {
@@ -128,7 +139,8 @@ struct pad_node : node_shape<typename X::value_type, R, E> {
     static consteval auto leaf_strides() {
         std::array<leaf_view<Ro>, leaf_count> all{};
         std::size_t at = 0;
-        for (const auto& v : X::template leaf_strides<Ro, compose(child_map, M)>()) all[at++] = v;
+        for (const auto& v : X::template leaf_strides<Ro, compose(child_map, M)>())
+            all[at++] = v;
         for (std::size_t d = 0; d < R; ++d)
             if (padded[d] && E[d] != 1) all[at++] = barrier<Ro>(d);
         return all;
@@ -140,7 +152,9 @@ struct pad_node : node_shape<typename X::value_type, R, E> {
         constexpr std::size_t dl = last < 0 ? 0 : static_cast<std::size_t>(last);
         constexpr auto cm = compose(child_map, M);
         using K = decltype(child.template cursor<Ro, cm, P>(outer));
-        pad_cursor<inner, T, Cfg.edge_padding_low[dl], Cfg.interior_padding[dl], static_cast<std::int64_t>(X::extents[dl]), K> c;
+        pad_cursor<inner, T, Cfg.edge_padding_low[dl], Cfg.interior_padding[dl],
+                   static_cast<std::int64_t>(X::extents[dl]), K>
+            c;
         c.v = value.at({});
         c.all_pad = static_pad;
         if (static_pad) return c;
@@ -168,7 +182,8 @@ struct pad_node : node_shape<typename X::value_type, R, E> {
         } else {
             for (auto in : Cfg.interior_padding)
                 if (in != 0) return false;
-            return std::is_same_v<compute_t<T>, T> && std::is_trivially_copyable_v<T> && R >= 1 && E[R - 1] >= 64 && X::size > 0;
+            return std::is_same_v<compute_t<T>, T> && std::is_trivially_copyable_v<T> && R >= 1 && E[R - 1] >= 64 &&
+                   X::size > 0;
         }
     }();
     void write_into(T* dst) const requires direct {
@@ -198,13 +213,15 @@ struct pad_node : node_shape<typename X::value_type, R, E> {
                     continue;
                 }
                 std::fill_n(out, a, v);
-                if constexpr (b > a) std::memcpy(out + a, src + off + (a - lo), static_cast<std::size_t>(b - a) * sizeof(T));
+                if constexpr (b > a)
+                    std::memcpy(out + a, src + off + (a - lo), static_cast<std::size_t>(b - a) * sizeof(T));
                 std::fill_n(out + b, static_cast<std::int64_t>(inner) - b, v);
             }
         };
         if constexpr (static_cast<double>(product(E)) >= parallel_threshold && rows > 1) {
             constexpr std::size_t grain = std::max<std::size_t>(1, static_cast<std::size_t>(task_work) / inner);
-            run_parallel(tbb::blocked_range<std::size_t>(0, rows, grain), [&](const tbb::blocked_range<std::size_t>& r) { some(r.begin(), r.end()); });
+            run_parallel(tbb::blocked_range<std::size_t>(0, rows, grain),
+                         [&](const tbb::blocked_range<std::size_t>& r) { some(r.begin(), r.end()); });
         } else {
             some(0, rows);
         }
@@ -228,7 +245,7 @@ struct pad_node : node_shape<typename X::value_type, R, E> {
 } // namespace detail
 
 template<auto Cfg, expression X, class V>
-    requires detail::operand<V>
+requires detail::operand<V>
 auto pad(X&& x, V&& value) {
     using N = detail::node_t<X>;
     using T = typename N::value_type;
@@ -245,8 +262,8 @@ auto pad(X&& x, V&& value) {
         }();
         constexpr bool c3 = c2 && [] {
             for (std::size_t d = 0; d < R; ++d)
-                if (detail::padded_size(static_cast<std::int64_t>(N::extents[d]), Cfg.edge_padding_low[d], Cfg.edge_padding_high[d],
-                                        Cfg.interior_padding[d]) < 0)
+                if (detail::padded_size(static_cast<std::int64_t>(N::extents[d]), Cfg.edge_padding_low[d],
+                                        Cfg.edge_padding_high[d], Cfg.interior_padding[d]) < 0)
                     return false;
             return true;
         }();
@@ -261,8 +278,9 @@ auto pad(X&& x, V&& value) {
             constexpr auto E = [] {
                 extents_t<R> e{};
                 for (std::size_t d = 0; d < R; ++d)
-                    e[d] = static_cast<std::size_t>(detail::padded_size(static_cast<std::int64_t>(N::extents[d]), Cfg.edge_padding_low[d],
-                                                                        Cfg.edge_padding_high[d], Cfg.interior_padding[d]));
+                    e[d] = static_cast<std::size_t>(
+                        detail::padded_size(static_cast<std::int64_t>(N::extents[d]), Cfg.edge_padding_low[d],
+                                            Cfg.edge_padding_high[d], Cfg.interior_padding[d]));
                 return e;
             }();
             auto v = detail::operand_node<T>(std::forward<V>(value));
@@ -280,10 +298,11 @@ auto pad(X&& x, V&& value) {
     }
 }
 template<expression X, class V, std::int64_t... L, std::int64_t... H, std::int64_t... I>
-    requires detail::operand<V>
+requires detail::operand<V>
 auto pad(X&& x, V&& value, dims_t<L...>, dims_t<H...>, dims_t<I...>) {
     constexpr std::size_t R = sizeof...(L);
-    static_assert(sizeof...(H) == R && sizeof...(I) == R, "xlet::pad [C1]: low, high and interior need one entry per dimension");
+    static_assert(sizeof...(H) == R && sizeof...(I) == R,
+                  "xlet::pad [C1]: low, high and interior need one entry per dimension");
     return pad<padding_config<R>{{L...}, {H...}, {I...}}>(std::forward<X>(x), std::forward<V>(value));
 }
 

@@ -43,19 +43,21 @@ inline constexpr std::size_t pass_rows = 8;
 
 template<std::size_t R>
 struct reduce_space {
-    std::array<int, R> order{};             // space position -> operand dimension
-    std::array<bool, R> red{};              // by space position
-    std::array<bool, R> dyn{};              // by space position: a run-time size
-    std::array<std::size_t, R> ext{};       // by space position
-    std::array<std::ptrdiff_t, R> out{};    // output stride by space position (0: reduced)
+    std::array<int, R> order{};          // space position -> operand dimension
+    std::array<bool, R> red{};           // by space position
+    std::array<bool, R> dyn{};           // by space position: a run-time size
+    std::array<std::size_t, R> ext{};    // by space position
+    std::array<std::ptrdiff_t, R> out{}; // output stride by space position (0: reduced)
 };
 
 template<std::size_t R, std::size_t K>
 consteval reduce_space<R> make_reduce_space(const extents_t<R>& e, const std::array<std::int64_t, K>& rd,
                                             const std::array<bool, R>& dyn) {
     std::array<bool, R> is_red{};
-    for (std::size_t d = 0; d < R; ++d) is_red[d] = false; // explicit: GCC 12 NTTP array quirk
-    for (auto d : rd) is_red[static_cast<std::size_t>(d)] = true;
+    for (std::size_t d = 0; d < R; ++d)
+        is_red[d] = false; // explicit: GCC 12 NTTP array quirk
+    for (auto d : rd)
+        is_red[static_cast<std::size_t>(d)] = true;
     int last = -1;
     for (std::size_t d = 0; d < R; ++d)
         if (e[d] != 1) last = static_cast<int>(d);
@@ -70,12 +72,14 @@ consteval reduce_space<R> make_reduce_space(const extents_t<R>& e, const std::ar
             if (is_red[d]) put(d);
     } else {
         std::size_t tail = R; // the trailing run of kept (or unit) dimensions stays innermost
-        while (tail > 0 && (!is_red[tail - 1] || e[tail - 1] == 1)) --tail;
+        while (tail > 0 && (!is_red[tail - 1] || e[tail - 1] == 1))
+            --tail;
         for (std::size_t d = 0; d < tail; ++d)
             if (!is_red[d]) put(d);
         for (std::size_t d = 0; d < tail; ++d)
             if (is_red[d]) put(d);
-        for (std::size_t d = tail; d < R; ++d) put(d);
+        for (std::size_t d = tail; d < R; ++d)
+            put(d);
     }
     std::array<std::ptrdiff_t, R> ostride{};
     std::ptrdiff_t acc = 1;
@@ -94,23 +98,33 @@ consteval reduce_space<R> make_reduce_space(const extents_t<R>& e, const std::ar
 }
 
 // A known monoid on compute type C: identity and the combine step on scalars and vec lanes.
-template<class F, class C> consteval C monoid_identity() {
+template<class F, class C>
+consteval C monoid_identity() {
     constexpr bool b = std::is_same_v<C, bool>;
-    if constexpr (std::is_same_v<F, add_fn> || std::is_same_v<F, or_fn>) return C{};
-    else if constexpr (std::is_same_v<F, mul_fn>) return b ? C(true) : C(1);
+    if constexpr (std::is_same_v<F, add_fn> || std::is_same_v<F, or_fn>)
+        return C{};
+    else if constexpr (std::is_same_v<F, mul_fn>)
+        return b ? C(true) : C(1);
     else if constexpr (std::is_same_v<F, and_fn>) {
-        if constexpr (b) return true;
-        else return static_cast<C>(~C{});
-    }
-    else if constexpr (std::is_same_v<F, max_fn>) {
-        if constexpr (b) return false;
-        else if constexpr (std::is_floating_point_v<C>) return -std::numeric_limits<C>::infinity();
-        else return std::numeric_limits<C>::lowest();
+        if constexpr (b)
+            return true;
+        else
+            return static_cast<C>(~C{});
+    } else if constexpr (std::is_same_v<F, max_fn>) {
+        if constexpr (b)
+            return false;
+        else if constexpr (std::is_floating_point_v<C>)
+            return -std::numeric_limits<C>::infinity();
+        else
+            return std::numeric_limits<C>::lowest();
     } else {
         static_assert(std::is_same_v<F, min_fn>);
-        if constexpr (b) return true;
-        else if constexpr (std::is_floating_point_v<C>) return std::numeric_limits<C>::infinity();
-        else return std::numeric_limits<C>::max();
+        if constexpr (b)
+            return true;
+        else if constexpr (std::is_floating_point_v<C>)
+            return std::numeric_limits<C>::infinity();
+        else
+            return std::numeric_limits<C>::max();
     }
 }
 
@@ -131,14 +145,16 @@ consteval index_map<R, R> space_map(const reduce_space<R>& s) {
     return m;
 }
 
-template<std::size_t R> using group_sizes = std::array<std::size_t, R + 1>;
+template<std::size_t R>
+using group_sizes = std::array<std::size_t, R + 1>;
 
 template<std::size_t R, reduce_space<R> S, class... Nd>
 struct reduce_walk {
     static constexpr index_map<R, R> M = space_map(S);
     static constexpr std::size_t ndyn = [] {
         std::size_t n = 0;
-        for (bool d : S.dyn) n += d ? 1 : 0;
+        for (bool d : S.dyn)
+            n += d ? 1 : 0;
         return n;
     }();
     static constexpr std::size_t nleaves = (Nd::leaf_count + ... + 0);
@@ -155,7 +171,9 @@ struct reduce_walk {
     static constexpr loop_plan<R> P = make_plan(S.ext, views);
     static constexpr std::size_t G = P.groups;
     static constexpr std::size_t last = G - 1;
-    static constexpr bool group_reduced(std::size_t g) { return P.rep[g] >= 0 && S.red[static_cast<std::size_t>(P.rep[g])]; }
+    static constexpr bool group_reduced(std::size_t g) {
+        return P.rep[g] >= 0 && S.red[static_cast<std::size_t>(P.rep[g])];
+    }
     static constexpr bool inner_reduced = group_reduced(last);
 
     // Non-innermost groups by kind, in loop order.
@@ -173,7 +191,8 @@ struct reduce_walk {
 
     static group_sizes<R> sizes(const std::array<std::size_t, R>* dyn_size) {
         group_sizes<R> gs{};
-        for (std::size_t g = 0; g < G; ++g) gs[g] = P.size[g];
+        for (std::size_t g = 0; g < G; ++g)
+            gs[g] = P.size[g];
         if constexpr (ndyn > 0) {
             if (dyn_size)
                 for (std::size_t g = 0; g < G; ++g)
@@ -192,7 +211,8 @@ struct reduce_walk {
     }
     static std::size_t count(const group_list& l, const group_sizes<R>& gs) {
         std::size_t n = 1;
-        for (std::size_t k = 0; k < l.n; ++k) n *= gs[l.g[k]];
+        for (std::size_t k = 0; k < l.n; ++k)
+            n *= gs[l.g[k]];
         return n;
     }
     // Set the loop indices of the groups in l from a row-major flat index over them.
@@ -209,7 +229,8 @@ struct reduce_walk {
             off += static_cast<std::ptrdiff_t>(o[kept.g[k]]) * S.out[static_cast<std::size_t>(P.rep[kept.g[k]])];
         return off;
     }
-    static constexpr std::ptrdiff_t out_inner_stride = P.rep[last] < 0 ? 0 : S.out[static_cast<std::size_t>(P.rep[last])];
+    static constexpr std::ptrdiff_t out_inner_stride =
+        P.rep[last] < 0 ? 0 : S.out[static_cast<std::size_t>(P.rep[last])];
 
     static constexpr std::size_t lanes = std::max({std::size_t{4}, Nd::lanes...});
     static constexpr double cost = (Nd::cost + ... + 0.0) + 1.0;
@@ -219,10 +240,12 @@ struct reduce_walk {
     static void for_units(std::size_t units, std::size_t elements, const Body& body) {
         if (units > 1 && parallel(elements))
             run_parallel(tbb::blocked_range<std::size_t>(0, units), [&](const tbb::blocked_range<std::size_t>& r) {
-                for (std::size_t u = r.begin(); u != r.end(); ++u) body(u);
+                for (std::size_t u = r.begin(); u != r.end(); ++u)
+                    body(u);
             });
         else
-            for (std::size_t u = 0; u < units; ++u) body(u);
+            for (std::size_t u = 0; u < units; ++u)
+                body(u);
     }
 };
 
@@ -242,7 +265,8 @@ struct monoid_reduce {
     static C fold_lanes(const V& v) {
         auto l = to_lanes(v);
         for (std::size_t w = N / 2; w > 0; w /= 2) // fixed pairwise tree
-            for (std::size_t i = 0; i < w; ++i) l[i] = op(l[i], l[i + w]);
+            for (std::size_t i = 0; i < w; ++i)
+                l[i] = op(l[i], l[i + w]);
         return l[0];
     }
 
@@ -262,11 +286,14 @@ struct monoid_reduce {
             W::spread(o, f / inner, W::red, gs);
             auto cur = n.template cursor<R, W::M, W::P>(o);
             for (; i + 4 * N <= end; i += 4 * N)
-                for (std::size_t k = 0; k < 4; ++k) acc[k] = op(acc[k], cur.template load<N>(i + k * N));
-            for (; i + N <= end; i += N) acc[0] = op(acc[0], cur.template load<N>(i));
+                for (std::size_t k = 0; k < 4; ++k)
+                    acc[k] = op(acc[k], cur.template load<N>(i + k * N));
+            for (; i + N <= end; i += N)
+                acc[0] = op(acc[0], cur.template load<N>(i));
             if (i < end) {
                 auto l = to_lanes(cur.template load_partial<N>(i, end - i));
-                for (std::size_t j = 0; j < end - i; ++j) tail = op(tail, l[j]);
+                for (std::size_t j = 0; j < end - i; ++j)
+                    tail = op(tail, l[j]);
             }
             f += end - i0;
         }
@@ -284,17 +311,20 @@ struct monoid_reduce {
         };
         auto whole = [&](std::size_t u) {
             C r = id;
-            for (std::size_t c = 0; c < nc; ++c) r = c == 0 ? chunk(n, gs, u, c, total) : op(r, chunk(n, gs, u, c, total));
+            for (std::size_t c = 0; c < nc; ++c)
+                r = c == 0 ? chunk(n, gs, u, c, total) : op(r, chunk(n, gs, u, c, total));
             out_at(u) = finish(init, r);
         };
         if (nc <= 1 || n_out >= reduce_min_units || !W::parallel(n_out * total)) {
             W::for_units(n_out, n_out * total, whole);
         } else { // few outputs, long folds: chunks in parallel, then combined in chunk order
             std::vector<C> part(n_out * nc);
-            W::for_units(n_out * nc, n_out * total, [&](std::size_t k) { part[k] = chunk(n, gs, k / nc, k % nc, total); });
+            W::for_units(n_out * nc, n_out * total,
+                         [&](std::size_t k) { part[k] = chunk(n, gs, k / nc, k % nc, total); });
             for (std::size_t u = 0; u < n_out; ++u) {
                 C r = part[u * nc];
-                for (std::size_t c = 1; c < nc; ++c) r = op(r, part[u * nc + c]);
+                for (std::size_t c = 1; c < nc; ++c)
+                    r = op(r, part[u * nc + c]);
                 out_at(u) = finish(init, r);
             }
         }
@@ -307,8 +337,8 @@ struct monoid_reduce {
         return std::min(want, (inner + N - 1) / N * N);
     }();
     static constexpr std::size_t block_div = block == 0 ? 1 : block; // block is 0 only for empty shapes
-    static void rows(const Nd& n, const group_sizes<R>& gs, std::size_t ko, std::size_t b, std::size_t r0, std::size_t r1,
-                     std::array<V, block / N>& acc) {
+    static void rows(const Nd& n, const group_sizes<R>& gs, std::size_t ko, std::size_t b, std::size_t r0,
+                     std::size_t r1, std::array<V, block / N>& acc) {
         const std::size_t inner = W::inner(gs);
         const std::size_t i0 = b * block, w = std::min(block, inner - i0);
         outer_index<R> o{};
@@ -338,13 +368,15 @@ struct monoid_reduce {
                     ((a = op(a, c[K].template load_partial<N>(i, m))), ...);
                     acc[j / N] = a;
                 }
-            }(std::make_index_sequence<pass_rows>{});
+            }
+            (std::make_index_sequence<pass_rows>{});
         }
         for (; r < r1; ++r) {
             W::spread(o, r, W::red, gs);
             auto cur = n.template cursor<R, W::M, W::P>(o);
             std::size_t j = 0;
-            for (; j + N <= w; j += N) acc[j / N] = op(acc[j / N], cur.template load<N>(i0 + j));
+            for (; j + N <= w; j += N)
+                acc[j / N] = op(acc[j / N], cur.template load<N>(i0 + j));
             if (j < w) acc[j / N] = op(acc[j / N], cur.template load_partial<N>(i0 + j, w - j));
         }
     }
@@ -363,7 +395,8 @@ struct monoid_reduce {
             const std::size_t w = std::min(block, inner - (unit % nb) * block);
             for (std::size_t j = 0; j < w; j += N) {
                 auto l = to_lanes(acc[j / N]);
-                for (std::size_t k = 0; k < N && j + k < w; ++k) d[j + k] = finish(init, l[k]);
+                for (std::size_t k = 0; k < N && j + k < w; ++k)
+                    d[j + k] = finish(init, l[k]);
             }
         };
         const std::size_t nc = units >= reduce_min_units || !W::parallel(elements)
@@ -384,7 +417,8 @@ struct monoid_reduce {
             for (std::size_t u = 0; u < units; ++u) {
                 auto acc = part[u * nc];
                 for (std::size_t c = 1; c < nc; ++c)
-                    for (std::size_t k = 0; k < block / N; ++k) acc[k] = op(acc[k], part[u * nc + c][k]);
+                    for (std::size_t k = 0; k < block / N; ++k)
+                        acc[k] = op(acc[k], part[u * nc + c][k]);
                 store(u, acc);
             }
         }
@@ -397,8 +431,10 @@ struct monoid_reduce {
         } else {
             for (std::size_t g = 0; g < W::G; ++g)
                 if (gs[g] == 0) return fill_init(out, init); // a dynamic reduced size of 0
-            if constexpr (W::inner_reduced) inner_reduced(out, n, init, gs);
-            else inner_kept(out, n, init, gs);
+            if constexpr (W::inner_reduced)
+                inner_reduced(out, n, init, gs);
+            else
+                inner_kept(out, n, init, gs);
         }
     }
     static void fill_init(T* out, C init) {
@@ -414,20 +450,24 @@ struct monoid_reduce {
 
 // ---- any callable, any number of operands: sequential folds -----------------------------------
 
-template<class... T> using acc_tuple = std::tuple<T...>;
+template<class... T>
+using acc_tuple = std::tuple<T...>;
 
 // f(accumulators..., values...) with the result taken back as one value per operand.
 template<class... T, class F, class... X>
 inline void fold_step(const F& f, acc_tuple<T...>& acc, const X&... x) {
     auto r = std::apply([&](const auto&... a) { return f(a..., x...); }, acc);
-    if constexpr (sizeof...(T) == 1) std::get<0>(acc) = static_cast<std::tuple_element_t<0, acc_tuple<T...>>>(r);
+    if constexpr (sizeof...(T) == 1)
+        std::get<0>(acc) = static_cast<std::tuple_element_t<0, acc_tuple<T...>>>(r);
     else
         [&]<std::size_t... I>(std::index_sequence<I...>) {
             ((std::get<I>(acc) = static_cast<std::tuple_element_t<I, acc_tuple<T...>>>(std::get<I>(r))), ...);
-        }(std::index_sequence_for<T...>{});
+        }
+    (std::index_sequence_for<T...>{});
 }
 
-template<class F, std::size_t R, reduce_space<R> S, class Ts, class... Nd> struct generic_reduce;
+template<class F, std::size_t R, reduce_space<R> S, class Ts, class... Nd>
+struct generic_reduce;
 template<class F, std::size_t R, reduce_space<R> S, class... T, class... Nd>
 struct generic_reduce<F, R, S, acc_tuple<T...>, Nd...> {
     using W = reduce_walk<R, S, Nd...>;
@@ -437,24 +477,28 @@ struct generic_reduce<F, R, S, acc_tuple<T...>, Nd...> {
 
     template<class Cur>
     static auto load(const Cur& cur, std::size_t i, std::size_t n) {
-        return std::apply([&](const auto&... c) { return std::make_tuple(to_lanes(n == N ? c.template load<N>(i) : c.template load_partial<N>(i, n))...); },
-                          cur);
+        return std::apply(
+            [&](const auto&... c) {
+                return std::make_tuple(to_lanes(n == N ? c.template load<N>(i) : c.template load_partial<N>(i, n))...);
+            },
+            cur);
     }
     static auto cursors(const std::tuple<const Nd&...>& nodes, const outer_index<R>& o) {
-        return std::apply([&](const auto&... n) { return std::make_tuple(n.template cursor<R, W::M, W::P>(o)...); }, nodes);
+        return std::apply([&](const auto&... n) { return std::make_tuple(n.template cursor<R, W::M, W::P>(o)...); },
+                          nodes);
     }
     template<class L>
     static void step(const F& f, acc_tuple<T...>& acc, const L& lanes, std::size_t j) {
-        [&]<std::size_t... I>(std::index_sequence<I...>) {
-            fold_step(f, acc, narrow<T>(std::get<I>(lanes)[j])...);
-        }(std::index_sequence_for<T...>{});
+        [&]<std::size_t... I>(std::index_sequence<I...>) { fold_step(f, acc, narrow<T>(std::get<I>(lanes)[j])...); }
+        (std::index_sequence_for<T...>{});
     }
     static void store(const Outs& outs, std::ptrdiff_t at, const acc_tuple<T...>& acc) {
-        [&]<std::size_t... I>(std::index_sequence<I...>) { ((std::get<I>(outs)[at] = std::get<I>(acc)), ...); }(std::index_sequence_for<T...>{});
+        [&]<std::size_t... I>(std::index_sequence<I...>) { ((std::get<I>(outs)[at] = std::get<I>(acc)), ...); }
+        (std::index_sequence_for<T...>{});
     }
 
-    static void inner_reduced(const Outs& outs, const std::tuple<const Nd&...>& nodes, const F& f, const acc_tuple<T...>& init,
-                              const group_sizes<R>& gs) {
+    static void inner_reduced(const Outs& outs, const std::tuple<const Nd&...>& nodes, const F& f,
+                              const acc_tuple<T...>& init, const group_sizes<R>& gs) {
         const std::size_t n_out = W::count(W::kept, gs), nrows = W::count(W::red, gs), inner = W::inner(gs);
         W::for_units(n_out, n_out * nrows * inner, [&](std::size_t u) {
             outer_index<R> o{};
@@ -466,7 +510,8 @@ struct generic_reduce<F, R, S, acc_tuple<T...>, Nd...> {
                 for (std::size_t i = 0; i < inner; i += N) {
                     const std::size_t n = std::min(N, inner - i);
                     auto lanes = load(cur, i, n);
-                    for (std::size_t j = 0; j < n; ++j) step(f, acc, lanes, j);
+                    for (std::size_t j = 0; j < n; ++j)
+                        step(f, acc, lanes, j);
                 }
             }
             store(outs, W::out_offset(o), acc);
@@ -475,9 +520,10 @@ struct generic_reduce<F, R, S, acc_tuple<T...>, Nd...> {
 
     static constexpr std::size_t block = std::min<std::size_t>(256, (W::P.size[W::last] + N - 1) / N * N);
     static constexpr std::size_t block_div = block == 0 ? 1 : block; // block is 0 only for empty shapes
-    static void inner_kept(const Outs& outs, const std::tuple<const Nd&...>& nodes, const F& f, const acc_tuple<T...>& init,
-                           const group_sizes<R>& gs) {
-        const std::size_t inner = W::inner(gs), nb = (inner + block_div - 1) / block_div; // 0 for an empty shape: no unit runs
+    static void inner_kept(const Outs& outs, const std::tuple<const Nd&...>& nodes, const F& f,
+                           const acc_tuple<T...>& init, const group_sizes<R>& gs) {
+        const std::size_t inner = W::inner(gs),
+                          nb = (inner + block_div - 1) / block_div; // 0 for an empty shape: no unit runs
         const std::size_t units = W::count(W::kept, gs) * nb, nrows = W::count(W::red, gs);
         W::for_units(units, units * block * nrows, [&](std::size_t u) {
             outer_index<R> o{};
@@ -491,11 +537,13 @@ struct generic_reduce<F, R, S, acc_tuple<T...>, Nd...> {
                 for (std::size_t j = 0; j < w; j += N) {
                     const std::size_t n = std::min(N, w - j);
                     auto lanes = load(cur, i0 + j, n);
-                    for (std::size_t k = 0; k < n; ++k) step(f, acc[j + k], lanes, k);
+                    for (std::size_t k = 0; k < n; ++k)
+                        step(f, acc[j + k], lanes, k);
                 }
             }
             const std::ptrdiff_t base = W::out_offset(o) + static_cast<std::ptrdiff_t>(i0);
-            for (std::size_t k = 0; k < w; ++k) store(outs, base + static_cast<std::ptrdiff_t>(k), acc[k]);
+            for (std::size_t k = 0; k < w; ++k)
+                store(outs, base + static_cast<std::ptrdiff_t>(k), acc[k]);
         });
     }
 
@@ -503,7 +551,8 @@ struct generic_reduce<F, R, S, acc_tuple<T...>, Nd...> {
                     const std::array<std::size_t, R>* dyn_size) {
         auto gs = W::sizes(dyn_size);
         bool empty = (Nd::size * ...) == 0;
-        for (std::size_t g = 0; g < W::G; ++g) empty = empty || gs[g] == 0;
+        for (std::size_t g = 0; g < W::G; ++g)
+            empty = empty || gs[g] == 0;
         if (empty) {
             constexpr std::size_t n_out = [] {
                 std::size_t k = 1;
@@ -511,11 +560,14 @@ struct generic_reduce<F, R, S, acc_tuple<T...>, Nd...> {
                     if (!S.red[q]) k *= S.ext[q];
                 return k;
             }();
-            for (std::size_t i = 0; i < n_out; ++i) store(outs, static_cast<std::ptrdiff_t>(i), init);
+            for (std::size_t i = 0; i < n_out; ++i)
+                store(outs, static_cast<std::ptrdiff_t>(i), init);
             return;
         }
-        if constexpr (W::inner_reduced) inner_reduced(outs, nodes, f, init, gs);
-        else inner_kept(outs, nodes, f, init, gs);
+        if constexpr (W::inner_reduced)
+            inner_reduced(outs, nodes, f, init, gs);
+        else
+            inner_kept(outs, nodes, f, init, gs);
     }
 };
 

@@ -50,29 +50,37 @@ struct scatter_dims {
 
 namespace detail {
 
-template<scatter_dims S, std::size_t Ro, extents_t<Ro> Eo, std::size_t Ri, extents_t<Ri> Ei, std::size_t Ru, extents_t<Ru> Eu>
+template<scatter_dims S, std::size_t Ro, extents_t<Ro> Eo, std::size_t Ri, extents_t<Ri> Ei, std::size_t Ru,
+         extents_t<Ru> Eu>
 struct scatter_plan {
     static constexpr std::size_t ivd = S.index_vector_dim < 0 ? Ri : static_cast<std::size_t>(S.index_vector_dim);
     static constexpr std::size_t index_vector = ivd < Ri ? Ei[ivd] : 1;
     static constexpr std::size_t batch_rank = ivd < Ri ? Ri - 1 : Ri;
 
-    static constexpr bool c6 = S.index_vector_dim >= -1 && (S.index_vector_dim < 0 || static_cast<std::size_t>(S.index_vector_dim) <= Ri);
+    static constexpr bool c6 =
+        S.index_vector_dim >= -1 && (S.index_vector_dim < 0 || static_cast<std::size_t>(S.index_vector_dim) <= Ri);
     static constexpr bool c1 = Ru == S.update_window_dims.size() + batch_rank;
-    static constexpr bool c2 = S.update_window_dims.sorted() && S.update_window_dims.unique() && S.update_window_dims.in_range(Ru);
-    static constexpr bool c3 = S.inserted_window_dims.sorted() && S.inserted_window_dims.unique() && S.inserted_window_dims.in_range(Ro) && [] {
-        for (std::size_t i = 0; i < S.inserted_window_dims.size(); ++i)
-            if (S.input_batching_dims.contains(S.inserted_window_dims[i])) return false;
-        return true;
-    }();
-    static constexpr bool c4 = Ro == S.update_window_dims.size() + S.inserted_window_dims.size() + S.input_batching_dims.size();
-    static constexpr bool c5 = S.scatter_dims_to_operand_dims.size() == index_vector && S.scatter_dims_to_operand_dims.unique() &&
-                               S.scatter_dims_to_operand_dims.in_range(Ro) && [] {
-                                   for (std::size_t i = 0; i < S.scatter_dims_to_operand_dims.size(); ++i)
-                                       if (S.input_batching_dims.contains(S.scatter_dims_to_operand_dims[i])) return false;
+    static constexpr bool c2 =
+        S.update_window_dims.sorted() && S.update_window_dims.unique() && S.update_window_dims.in_range(Ru);
+    static constexpr bool c3 = S.inserted_window_dims.sorted() && S.inserted_window_dims.unique() &&
+                               S.inserted_window_dims.in_range(Ro) && [] {
+                                   for (std::size_t i = 0; i < S.inserted_window_dims.size(); ++i)
+                                       if (S.input_batching_dims.contains(S.inserted_window_dims[i])) return false;
                                    return true;
                                }();
-    static constexpr bool c10 = S.input_batching_dims.sorted() && S.input_batching_dims.unique() && S.input_batching_dims.in_range(Ro) &&
-                                S.scatter_indices_batching_dims.unique() && S.scatter_indices_batching_dims.in_range(Ri) &&
+    static constexpr bool c4 =
+        Ro == S.update_window_dims.size() + S.inserted_window_dims.size() + S.input_batching_dims.size();
+    static constexpr bool c5 = S.scatter_dims_to_operand_dims.size() == index_vector &&
+                               S.scatter_dims_to_operand_dims.unique() && S.scatter_dims_to_operand_dims.in_range(Ro) &&
+                               [] {
+                                   for (std::size_t i = 0; i < S.scatter_dims_to_operand_dims.size(); ++i)
+                                       if (S.input_batching_dims.contains(S.scatter_dims_to_operand_dims[i]))
+                                           return false;
+                                   return true;
+                               }();
+    static constexpr bool c10 = S.input_batching_dims.sorted() && S.input_batching_dims.unique() &&
+                                S.input_batching_dims.in_range(Ro) && S.scatter_indices_batching_dims.unique() &&
+                                S.scatter_indices_batching_dims.in_range(Ri) &&
                                 !S.scatter_indices_batching_dims.contains(static_cast<std::int64_t>(ivd)) &&
                                 S.input_batching_dims.size() == S.scatter_indices_batching_dims.size() && [] {
                                     for (std::size_t i = 0; i < S.input_batching_dims.size(); ++i) {
@@ -100,7 +108,9 @@ struct scatter_plan {
     static constexpr std::array<std::size_t, Ro> window_operand_dim = [] {
         std::array<std::size_t, Ro> w{};
         for (std::size_t d = 0, k = 0; d < Ro; ++d)
-            if (!S.inserted_window_dims.contains(static_cast<std::int64_t>(d)) && !S.input_batching_dims.contains(static_cast<std::int64_t>(d))) w[k++] = d;
+            if (!S.inserted_window_dims.contains(static_cast<std::int64_t>(d)) &&
+                !S.input_batching_dims.contains(static_cast<std::int64_t>(d)))
+                w[k++] = d;
         return w;
     }();
     static constexpr bool c7 = shape_rules && [] {
@@ -118,31 +128,39 @@ struct scatter_plan {
         extents_t<Ro> w{};
         w.fill(1);
         if constexpr (ok)
-            for (std::size_t k = 0; k < S.update_window_dims.size(); ++k) w[window_operand_dim[k]] = Eu[static_cast<std::size_t>(S.update_window_dims[k])];
+            for (std::size_t k = 0; k < S.update_window_dims.size(); ++k)
+                w[window_operand_dim[k]] = Eu[static_cast<std::size_t>(S.update_window_dims[k])];
         return w;
     }();
     static constexpr std::array<std::ptrdiff_t, Ro> window_update_stride = [] {
         std::array<std::ptrdiff_t, Ro> s{};
         if constexpr (ok) {
             auto us = row_major_strides(Eu);
-            for (std::size_t k = 0; k < S.update_window_dims.size(); ++k) s[window_operand_dim[k]] = us[static_cast<std::size_t>(S.update_window_dims[k])];
+            for (std::size_t k = 0; k < S.update_window_dims.size(); ++k)
+                s[window_operand_dim[k]] = us[static_cast<std::size_t>(S.update_window_dims[k])];
         }
         return s;
     }();
     static constexpr extents_t<batch_rank> batch_extents = [] {
         extents_t<batch_rank> e{};
-        for (std::size_t k = 0; k < batch_rank; ++k) e[k] = Ei[batch_src[k]];
+        for (std::size_t k = 0; k < batch_rank; ++k)
+            e[k] = Ei[batch_src[k]];
         return e;
     }();
 };
 
-template<class X> decltype(auto) evaluated(X&& x) {
-    if constexpr (is_array_leaf<std::remove_cvref_t<X>>) return static_cast<const std::remove_cvref_t<X>&>(x);
-    else return eval(x);
+template<class X>
+decltype(auto) evaluated(X&& x) {
+    if constexpr (is_array_leaf<std::remove_cvref_t<X>>)
+        return static_cast<const std::remove_cvref_t<X>&>(x);
+    else
+        return eval(x);
 }
 
-template<class T> struct is_tuple : std::false_type {};
-template<class... T> struct is_tuple<std::tuple<T...>> : std::true_type {};
+template<class T>
+struct is_tuple : std::false_type {};
+template<class... T>
+struct is_tuple<std::tuple<T...>> : std::true_type {};
 
 // Work (window elements × windows) above which the operand's rows are split between threads.
 inline constexpr std::size_t scatter_parallel_elements = 1 << 16;
@@ -167,7 +185,8 @@ auto scatter_impl(Ops ops, const I& indices, const Ups& ups, F&& f) {
     constexpr std::ptrdiff_t ustep = Ro == 0 ? 0 : P::window_update_stride[Ro - 1];
     constexpr extents_t<Rw> wrow_extents = [] {
         extents_t<Rw> e{};
-        for (std::size_t d = 0; d < Rw; ++d) e[d] = P::window[d];
+        for (std::size_t d = 0; d < Rw; ++d)
+            e[d] = P::window[d];
         return e;
     }();
     constexpr std::size_t wrows = product(wrow_extents);
@@ -178,14 +197,17 @@ auto scatter_impl(Ops ops, const I& indices, const Ups& ups, F&& f) {
         if constexpr (n == 1) {
             auto* dst = std::get<0>(ops).data() + oo;
             const auto* up = std::get<0>(ups).data() + uo;
-            for (std::size_t k = k0; k < k1; ++k) dst[k] = f(dst[k], up[static_cast<std::ptrdiff_t>(k) * ustep]);
+            for (std::size_t k = k0; k < k1; ++k)
+                dst[k] = f(dst[k], up[static_cast<std::ptrdiff_t>(k) * ustep]);
         } else {
             for (std::size_t k = k0; k < k1; ++k) {
-                const std::ptrdiff_t o = oo + static_cast<std::ptrdiff_t>(k), u = uo + static_cast<std::ptrdiff_t>(k) * ustep;
+                const std::ptrdiff_t o = oo + static_cast<std::ptrdiff_t>(k),
+                                     u = uo + static_cast<std::ptrdiff_t>(k) * ustep;
                 [&]<std::size_t... K>(std::index_sequence<K...>) {
                     auto r = f(std::get<K>(ops).data()[o]..., std::get<K>(ups).data()[u]...);
                     ((std::get<K>(ops).data()[o] = std::get<K>(r)), ...);
-                }(std::make_index_sequence<n>{});
+                }
+                (std::make_index_sequence<n>{});
             }
         }
     };
@@ -201,18 +223,21 @@ auto scatter_impl(Ops ops, const I& indices, const Ups& ups, F&& f) {
             }
             std::array<std::int64_t, Ro> start{};
             for (std::size_t k = 0; k < S.scatter_dims_to_operand_dims.size(); ++k) {
-                std::ptrdiff_t at = ibase + (P::ivd < I::rank ? static_cast<std::ptrdiff_t>(k) * idx_strides[P::ivd < I::rank ? P::ivd : 0] : 0);
+                std::ptrdiff_t at = ibase + (P::ivd < I::rank ? static_cast<std::ptrdiff_t>(k) *
+                                                                    idx_strides[P::ivd < I::rank ? P::ivd : 0]
+                                                              : 0);
                 start[static_cast<std::size_t>(S.scatter_dims_to_operand_dims[k])] = start_value(indices.data()[at]);
             }
             for (std::size_t k = 0; k < S.input_batching_dims.size(); ++k) {
                 std::size_t pos = 0;
-                while (P::batch_src[pos] != static_cast<std::size_t>(S.scatter_indices_batching_dims[k])) ++pos;
+                while (P::batch_src[pos] != static_cast<std::size_t>(S.scatter_indices_batching_dims[k]))
+                    ++pos;
                 start[static_cast<std::size_t>(S.input_batching_dims[k])] = static_cast<std::int64_t>(bi[pos]);
             }
             bool inside = true;
             for (std::size_t d = 0; d < Ro; ++d)
                 if (start[d] < 0 || start[d] > static_cast<std::int64_t>(O0::extents[d] - P::window[d])) inside = false;
-            if (!inside) continue; // the whole window is skipped
+            if (!inside) continue;      // the whole window is skipped
             std::size_t s0 = 0, w0 = 1; // the window's rows along dimension 0
             if constexpr (Ro > 0) {
                 s0 = static_cast<std::size_t>(start[0]);
@@ -220,7 +245,8 @@ auto scatter_impl(Ops ops, const I& indices, const Ups& ups, F&& f) {
             }
             if (s0 >= hi || s0 + w0 <= lo) continue;
             std::ptrdiff_t obase = 0;
-            for (std::size_t d = 0; d < Ro; ++d) obase += static_cast<std::ptrdiff_t>(start[d]) * op_strides[d];
+            for (std::size_t d = 0; d < Ro; ++d)
+                obase += static_cast<std::ptrdiff_t>(start[d]) * op_strides[d];
             for (std::size_t w = 0; w < wrows; ++w) {
                 auto wi = unflatten(w, wrow_extents);
                 std::ptrdiff_t oo = obase, uo = ubase;
@@ -241,12 +267,15 @@ auto scatter_impl(Ops ops, const I& indices, const Ups& ups, F&& f) {
         }
     };
     constexpr bool parallel = batches * product(P::window) >= scatter_parallel_elements && rows0 > 1;
-    const std::size_t parts = parallel ? std::min<std::size_t>({rows0, static_cast<std::size_t>(tbb::this_task_arena::max_concurrency()),
-                                                                tbb::global_control::active_value(tbb::global_control::max_allowed_parallelism)})
-                                       : 1;
+    const std::size_t parts =
+        parallel
+            ? std::min<std::size_t>({rows0, static_cast<std::size_t>(tbb::this_task_arena::max_concurrency()),
+                                     tbb::global_control::active_value(tbb::global_control::max_allowed_parallelism)})
+            : 1;
     if (parts > 1) {
         run_parallel(tbb::blocked_range<std::size_t>(0, parts, 1), [&](const tbb::blocked_range<std::size_t>& r) {
-            for (std::size_t p = r.begin(); p != r.end(); ++p) apply_rows(p * rows0 / parts, (p + 1) * rows0 / parts);
+            for (std::size_t p = r.begin(); p != r.end(); ++p)
+                apply_rows(p * rows0 / parts, (p + 1) * rows0 / parts);
         });
     } else {
         apply_rows(0, rows0);
@@ -260,16 +289,22 @@ template<scatter_dims S, class X, expression I, class U, class F>
 auto scatter(X&& operands, I&& scatter_indices, U&& updates, F&& computation) {
     constexpr bool variadic = detail::is_tuple<std::remove_cvref_t<X>>::value;
     auto ops = [&] {
-        if constexpr (variadic) return std::apply([](const auto&... o) { return std::make_tuple(tensor_type_of<decltype(o)>(o)...); }, operands);
+        if constexpr (variadic)
+            return std::apply([](const auto&... o) { return std::make_tuple(tensor_type_of<decltype(o)>(o)...); },
+                              operands);
         else if constexpr (!std::is_lvalue_reference_v<X> && std::is_same_v<std::remove_cvref_t<X>, tensor_type_of<X>>)
             return std::make_tuple(std::move(operands)); // an rvalue tensor is updated in place
-        else return std::make_tuple(tensor_type_of<X>(operands));
+        else
+            return std::make_tuple(tensor_type_of<X>(operands));
     }();
     // Updates that are arrays are read in place (a reference, no copy); expressions are evaluated.
     auto ups = [&] {
         if constexpr (variadic)
-            return std::apply([](const auto&... u) { return std::tuple<decltype(detail::evaluated(u))...>(detail::evaluated(u)...); }, updates);
-        else return std::tuple<decltype(detail::evaluated(updates))>(detail::evaluated(updates));
+            return std::apply(
+                [](const auto&... u) { return std::tuple<decltype(detail::evaluated(u))...>(detail::evaluated(u)...); },
+                updates);
+        else
+            return std::tuple<decltype(detail::evaluated(updates))>(detail::evaluated(updates));
     }();
     using Ops = decltype(ops);
     using Ups = decltype(ups);
@@ -280,28 +315,46 @@ auto scatter(X&& operands, I&& scatter_indices, U&& updates, F&& computation) {
     using XT = O0;
     using IT = detail::shown_t<I>;
     using UT = U0;
-    static_assert(diag::got<P::c1, XT, IT, UT>::value, "xlet::scatter [C1]: rank(updates) must equal |update_window_dims| + the number of batch dimensions of scatter_indices");
-    static_assert(diag::got<P::c2, UT>::value, "xlet::scatter [C2]: update_window_dims must be sorted, unique dimensions of the updates");
-    static_assert(diag::got<P::c3, XT>::value, "xlet::scatter [C3]: inserted_window_dims must be sorted, unique operand dimensions that are not batching dimensions");
-    static_assert(diag::got<P::c4, XT, UT>::value, "xlet::scatter [C4]: rank(operand) must equal |update_window_dims| + |inserted_window_dims| + |input_batching_dims|");
-    static_assert(diag::got<P::c5, XT, IT>::value, "xlet::scatter [C5]: scatter_dims_to_operand_dims needs one unique operand dimension per index-vector element, none a batching dimension");
-    static_assert(diag::got<P::c6, IT>::value, "xlet::scatter [C6]: index_vector_dim must be in [0, rank(scatter_indices)]");
-    static_assert(diag::got<P::c10, XT, IT>::value, "xlet::scatter [C10]: input_batching_dims and scatter_indices_batching_dims must pair up dimensions of equal size");
-    static_assert(diag::got<!P::shape_rules || P::c7, XT, IT, UT>::value,
-                  "xlet::scatter [C7]: update batch sizes must equal the indices' batch sizes and window sizes must fit the operand");
-    static_assert(diag::got<is_integer<typename NI::value_type>, IT>::value, "xlet::scatter [C8]: scatter_indices must have an integer element type");
-    constexpr bool types_ok = std::tuple_size_v<Ops> == std::tuple_size_v<Ups> && [&]<std::size_t... K>(std::index_sequence<K...>) {
-        return (std::is_same_v<typename std::tuple_element_t<K, Ops>::value_type, typename std::remove_cvref_t<std::tuple_element_t<K, Ups>>::value_type> && ...) &&
+    static_assert(diag::got<P::c1, XT, IT, UT>::value,
+                  "xlet::scatter [C1]: rank(updates) must equal |update_window_dims| + the number of batch dimensions "
+                  "of scatter_indices");
+    static_assert(diag::got<P::c2, UT>::value,
+                  "xlet::scatter [C2]: update_window_dims must be sorted, unique dimensions of the updates");
+    static_assert(diag::got<P::c3, XT>::value, "xlet::scatter [C3]: inserted_window_dims must be sorted, unique "
+                                               "operand dimensions that are not batching dimensions");
+    static_assert(diag::got<P::c4, XT, UT>::value, "xlet::scatter [C4]: rank(operand) must equal |update_window_dims| "
+                                                   "+ |inserted_window_dims| + |input_batching_dims|");
+    static_assert(diag::got<P::c5, XT, IT>::value,
+                  "xlet::scatter [C5]: scatter_dims_to_operand_dims needs one unique operand dimension per "
+                  "index-vector element, none a batching dimension");
+    static_assert(diag::got<P::c6, IT>::value,
+                  "xlet::scatter [C6]: index_vector_dim must be in [0, rank(scatter_indices)]");
+    static_assert(diag::got<P::c10, XT, IT>::value,
+                  "xlet::scatter [C10]: input_batching_dims and scatter_indices_batching_dims must pair up dimensions "
+                  "of equal size");
+    static_assert(diag::got < !P::shape_rules || P::c7, XT, IT, UT > ::value,
+                  "xlet::scatter [C7]: update batch sizes must equal the indices' batch sizes and window sizes must "
+                  "fit the operand");
+    static_assert(diag::got<is_integer<typename NI::value_type>, IT>::value,
+                  "xlet::scatter [C8]: scatter_indices must have an integer element type");
+    constexpr bool types_ok =
+        std::tuple_size_v<Ops> == std::tuple_size_v<Ups>&& [&]<std::size_t... K>(std::index_sequence<K...>) {
+        return (std::is_same_v<typename std::tuple_element_t<K, Ops>::value_type,
+                               typename std::remove_cvref_t<std::tuple_element_t<K, Ups>>::value_type> &&
+                ...) &&
                (same_extents(std::tuple_element_t<K, Ops>::extents, O0::extents) && ...) &&
                (same_extents(std::remove_cvref_t<std::tuple_element_t<K, Ups>>::extents, U0::extents) && ...);
-    }(std::make_index_sequence<std::tuple_size_v<Ops>>{});
-    static_assert(diag::got<types_ok, XT, UT>::value,
-                  "xlet::scatter [C9]: one update per operand, of the operand's element type; operands share a shape, updates share a shape");
+    }
+    (std::make_index_sequence<std::tuple_size_v<Ops>>{});
+    static_assert(diag::got<types_ok, XT, UT>::value, "xlet::scatter [C9]: one update per operand, of the operand's "
+                                                      "element type; operands share a shape, updates share a shape");
     if constexpr (P::ok && types_ok && is_integer<typename NI::value_type>) {
         const auto& idx = detail::evaluated(scatter_indices);
         auto r = detail::scatter_impl<S>(std::move(ops), idx, ups, computation);
-        if constexpr (variadic) return r;
-        else return std::get<0>(std::move(r));
+        if constexpr (variadic)
+            return r;
+        else
+            return std::get<0>(std::move(r));
     }
 }
 

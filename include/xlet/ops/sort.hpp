@@ -55,16 +55,16 @@ struct sort_config {
 // of a variadic sort) are ignored.
 struct sort_less {
     template<class T, class... Rest>
-        requires(detail::radix_sortable<T> && sizeof...(Rest) % 2 == 0)
-    constexpr bool operator()(const T& a, const T& b, const Rest&...) const noexcept {
+    requires(detail::radix_sortable<T> && sizeof...(Rest) % 2 == 0) constexpr bool
+    operator()(const T& a, const T& b, const Rest&...) const noexcept {
         return detail::to_radix_key(a) < detail::to_radix_key(b);
     }
 };
 // "Greater than" in the same order: descending.
 struct sort_greater {
     template<class T, class... Rest>
-        requires(detail::radix_sortable<T> && sizeof...(Rest) % 2 == 0)
-    constexpr bool operator()(const T& a, const T& b, const Rest&...) const noexcept {
+    requires(detail::radix_sortable<T> && sizeof...(Rest) % 2 == 0) constexpr bool
+    operator()(const T& a, const T& b, const Rest&...) const noexcept {
         return detail::to_radix_key(b) < detail::to_radix_key(a);
     }
 };
@@ -72,21 +72,28 @@ struct sort_greater {
 namespace detail {
 
 // An operand as a tensor or tensor_map to read from: arrays as they are, expressions evaluated.
-template<class X> decltype(auto) sort_operand(X&& x) {
-    if constexpr (is_array_leaf<std::remove_cvref_t<X>>) return static_cast<const std::remove_cvref_t<X>&>(x);
-    else return eval(x);
+template<class X>
+decltype(auto) sort_operand(X&& x) {
+    if constexpr (is_array_leaf<std::remove_cvref_t<X>>)
+        return static_cast<const std::remove_cvref_t<X>&>(x);
+    else
+        return eval(x);
 }
 
 // C5: comparator(T0, T0, T1, T1, ...) -> bool.
-template<class F, class... T> consteval bool comparator_fits() {
+template<class F, class... T>
+consteval bool comparator_fits() {
     using Args = decltype(std::tuple_cat(std::declval<std::tuple<const T&, const T&>>()...));
     return []<class... A>(std::type_identity<std::tuple<A...>>) {
-        if constexpr (!std::is_invocable_v<const F&, A...>) return false;
-        else return std::is_same_v<std::invoke_result_t<const F&, A...>, bool>;
+        if constexpr (!std::is_invocable_v<const F&, A...>)
+            return false;
+        else
+            return std::is_same_v<std::invoke_result_t<const F&, A...>, bool>;
     }(std::type_identity<Args>{});
 }
 
-template<class X> struct sort_shape {
+template<class X>
+struct sort_shape {
     static constexpr std::size_t rank = shape_of<X>::rank;
     static constexpr auto extents = shape_of<X>::extents;
 };
@@ -100,7 +107,8 @@ struct sort_rules {
     static constexpr bool c4 = -R <= C.dimension && C.dimension < R;
     static constexpr bool c5 = comparator_fits<F, element_of<X>...>();
     static constexpr bool ok = c1 && c3 && c4 && c5;
-    static constexpr std::size_t dim = static_cast<std::size_t>(c4 ? (C.dimension < 0 ? C.dimension + R : C.dimension) : 0);
+    static constexpr std::size_t dim =
+        static_cast<std::size_t>(c4 ? (C.dimension < 0 ? C.dimension + R : C.dimension) : 0);
 
     static consteval bool check() {
         static_assert(c1, "xlet::sort [C1]: sort needs at least one operand");
@@ -126,10 +134,13 @@ struct slice_geom {
     std::size_t outer, n, inner;
     std::size_t at(std::size_t o, std::size_t r, std::size_t i) const { return (o * n + r) * inner + i; }
 };
-template<std::size_t R> constexpr slice_geom make_slice_geom(const extents_t<R>& e, std::size_t d) {
+template<std::size_t R>
+constexpr slice_geom make_slice_geom(const extents_t<R>& e, std::size_t d) {
     slice_geom g{1, e[d], 1};
-    for (std::size_t k = 0; k < d; ++k) g.outer *= e[k];
-    for (std::size_t k = d + 1; k < R; ++k) g.inner *= e[k];
+    for (std::size_t k = 0; k < d; ++k)
+        g.outer *= e[k];
+    for (std::size_t k = d + 1; k < R; ++k)
+        g.inner *= e[k];
     return g;
 }
 
@@ -141,10 +152,13 @@ inline constexpr std::size_t sort_group = 16;
 inline constexpr std::size_t sort_parallel_elements = std::size_t{1} << 15;
 inline constexpr std::size_t sort_big_slices = 4;
 
-inline bool sort_inside_slices(const slice_geom& g) { return g.outer * g.inner < sort_big_slices && g.n >= radix_parallel_min; }
+inline bool sort_inside_slices(const slice_geom& g) {
+    return g.outer * g.inner < sort_big_slices && g.n >= radix_parallel_min;
+}
 
 // body(scratch, o, i0, G): sort slices (o, i0 .. i0 + G) of g; make() gives each task its scratch.
-template<class Make, class Body> void for_slice_groups(const slice_geom& g, const Make& make, const Body& body) {
+template<class Make, class Body>
+void for_slice_groups(const slice_geom& g, const Make& make, const Body& body) {
     const std::size_t width = std::min(sort_group, g.inner);
     const std::size_t per_outer = width == 0 ? 0 : (g.inner + width - 1) / width;
     const std::size_t groups = g.outer * per_outer;
@@ -159,7 +173,8 @@ template<class Make, class Body> void for_slice_groups(const slice_geom& g, cons
     const std::size_t work = g.n * width;
     if (groups > 1 && groups * work >= sort_parallel_elements) {
         const std::size_t grain = std::max<std::size_t>(1, sort_parallel_elements / std::max<std::size_t>(1, work));
-        run_parallel(tbb::blocked_range<std::size_t>(0, groups, grain), [&](const tbb::blocked_range<std::size_t>& r) { run(r.begin(), r.end()); });
+        run_parallel(tbb::blocked_range<std::size_t>(0, groups, grain),
+                     [&](const tbb::blocked_range<std::size_t>& r) { run(r.begin(), r.end()); });
     } else {
         run(0, groups);
     }
@@ -167,18 +182,21 @@ template<class Make, class Body> void for_slice_groups(const slice_geom& g, cons
 
 // body over every slice: one slice at a time when each is sorted by several tasks inside (par),
 // else in groups of neighbouring slices spread over TBB tasks.
-template<class Make, class Body> void for_slices(const slice_geom& g, bool par, const Make& make, const Body& body) {
+template<class Make, class Body>
+void for_slices(const slice_geom& g, bool par, const Make& make, const Body& body) {
     if (par) {
         auto s = make(1);
         for (std::size_t o = 0; o < g.outer; ++o)
-            for (std::size_t i = 0; i < g.inner; ++i) body(s, o, i, 1);
+            for (std::size_t i = 0; i < g.inner; ++i)
+                body(s, o, i, 1);
     } else {
         for_slice_groups(g, make, body);
     }
 }
 
 // f(rb, re) over [0, n): in chunks on TBB when par (the long-slice case), else at once.
-template<class F> void row_ranges(bool par, std::size_t n, const F& f) {
+template<class F>
+void row_ranges(bool par, std::size_t n, const F& f) {
     if (!par) {
         f(std::size_t{0}, n);
         return;
@@ -187,19 +205,23 @@ template<class F> void row_ranges(bool par, std::size_t n, const F& f) {
     for_chunks(chunks, [&](std::size_t c) { f(chunk_begin(c, chunks, n), chunk_begin(c + 1, chunks, n)); });
 }
 
-template<class It> struct sort_scratch {
+template<class It>
+struct sort_scratch {
     std::unique_ptr<It[]> a, b;
 };
 
 // The radix path: sort_less (Desc = false) or sort_greater (Desc = true) on operand 0's keys.
 template<bool Desc, class... T, std::size_t... K>
-void radix_sort_op(const slice_geom& g, const std::tuple<const T*...>& in, const std::tuple<T*...>& out, std::index_sequence<K...>) {
+void radix_sort_op(const slice_geom& g, const std::tuple<const T*...>& in, const std::tuple<T*...>& out,
+                   std::index_sequence<K...>) {
     using T0 = std::tuple_element_t<0, std::tuple<T...>>;
     using Key = radix_key_t<T0>;
     constexpr bool keyed = sizeof...(T) > 1;
     using It = std::conditional_t<keyed, radix_item<Key, std::uint32_t>, Key>;
     const bool par = sort_inside_slices(g);
-    auto make = [&](std::size_t width) { return sort_scratch<It>{item_buffer<It>(width * g.n), item_buffer<It>(width * g.n)}; };
+    auto make = [&](std::size_t width) {
+        return sort_scratch<It>{item_buffer<It>(width * g.n), item_buffer<It>(width * g.n)};
+    };
     auto body = [&](sort_scratch<It>& s, std::size_t o, std::size_t i0, std::size_t G) {
         const std::size_t n = g.n;
         It* a = s.a.get();
@@ -209,13 +231,16 @@ void radix_sort_op(const slice_geom& g, const std::tuple<const T*...>& in, const
             for (std::size_t r = rb; r < re; ++r) {
                 const T0* row = src + g.at(o, r, i0);
                 for (std::size_t j = 0; j < G; ++j) {
-                    if constexpr (keyed) a[j * n + r] = It{to_radix_key<T0, Desc>(row[j]), static_cast<std::uint32_t>(r)};
-                    else a[j * n + r] = to_radix_key<T0, Desc>(row[j]);
+                    if constexpr (keyed)
+                        a[j * n + r] = It{to_radix_key<T0, Desc>(row[j]), static_cast<std::uint32_t>(r)};
+                    else
+                        a[j * n + r] = to_radix_key<T0, Desc>(row[j]);
                 }
             }
         });
         std::array<const It*, sort_group> res{};
-        for (std::size_t j = 0; j < G; ++j) res[j] = par ? radix_sort_par(a + j * n, b + j * n, n) : radix_sort_seq(a + j * n, b + j * n, n);
+        for (std::size_t j = 0; j < G; ++j)
+            res[j] = par ? radix_sort_par(a + j * n, b + j * n, n) : radix_sort_seq(a + j * n, b + j * n, n);
         row_ranges(par, n, [&](std::size_t rb, std::size_t re) {
             for (std::size_t r = rb; r < re; ++r) {
                 const std::size_t at = g.at(o, r, i0);
@@ -241,8 +266,10 @@ void generic_sort_op(const slice_geom& g, const F& cmp, const std::tuple<const T
     using T0 = std::tuple_element_t<0, std::tuple<T...>>;
     const bool par = g.outer * g.inner < sort_big_slices && g.n >= merge_parallel_min;
     auto stable = [&](auto* first, std::size_t n, const auto& less) {
-        if (par) parallel_stable_sort(first, n, less);
-        else std::stable_sort(first, first + n, less);
+        if (par)
+            parallel_stable_sort(first, n, less);
+        else
+            std::stable_sort(first, first + n, less);
     };
     if constexpr (sizeof...(T) == 1) {
         auto make = [&](std::size_t width) { return std::make_unique<T0[]>(width * g.n); };
@@ -250,12 +277,15 @@ void generic_sort_op(const slice_geom& g, const F& cmp, const std::tuple<const T
             const std::size_t n = g.n;
             row_ranges(par, n, [&](std::size_t rb, std::size_t re) {
                 for (std::size_t r = rb; r < re; ++r)
-                    for (std::size_t j = 0; j < G; ++j) buf[j * n + r] = std::get<0>(in)[g.at(o, r, i0 + j)];
+                    for (std::size_t j = 0; j < G; ++j)
+                        buf[j * n + r] = std::get<0>(in)[g.at(o, r, i0 + j)];
             });
-            for (std::size_t j = 0; j < G; ++j) stable(buf.get() + j * n, n, [&](const T0& x, const T0& y) { return static_cast<bool>(cmp(x, y)); });
+            for (std::size_t j = 0; j < G; ++j)
+                stable(buf.get() + j * n, n, [&](const T0& x, const T0& y) { return static_cast<bool>(cmp(x, y)); });
             row_ranges(par, n, [&](std::size_t rb, std::size_t re) {
                 for (std::size_t r = rb; r < re; ++r)
-                    for (std::size_t j = 0; j < G; ++j) std::get<0>(out)[g.at(o, r, i0 + j)] = buf[j * n + r];
+                    for (std::size_t j = 0; j < G; ++j)
+                        std::get<0>(out)[g.at(o, r, i0 + j)] = buf[j * n + r];
             });
         };
         for_slices(g, par, make, body);
@@ -264,19 +294,23 @@ void generic_sort_op(const slice_geom& g, const F& cmp, const std::tuple<const T
             std::tuple<std::unique_ptr<T[]>...> vals; // not std::vector: vector<bool> has no data()
             std::vector<std::uint32_t> perm;
         };
-        auto make = [&](std::size_t width) { return scratch{{std::make_unique<T[]>(width * g.n)...}, std::vector<std::uint32_t>(width * g.n)}; };
+        auto make = [&](std::size_t width) {
+            return scratch{{std::make_unique<T[]>(width * g.n)...}, std::vector<std::uint32_t>(width * g.n)};
+        };
         auto body = [&](scratch& s, std::size_t o, std::size_t i0, std::size_t G) {
             const std::size_t n = g.n;
             row_ranges(par, n, [&](std::size_t rb, std::size_t re) {
                 for (std::size_t r = rb; r < re; ++r)
-                    for (std::size_t j = 0; j < G; ++j) ((std::get<K>(s.vals)[j * n + r] = std::get<K>(in)[g.at(o, r, i0 + j)]), ...);
+                    for (std::size_t j = 0; j < G; ++j)
+                        ((std::get<K>(s.vals)[j * n + r] = std::get<K>(in)[g.at(o, r, i0 + j)]), ...);
             });
             for (std::size_t j = 0; j < G; ++j) {
                 std::uint32_t* p = s.perm.data() + j * n;
                 std::iota(p, p + n, std::uint32_t{0});
                 const std::tuple<const T*...> v{(std::get<K>(s.vals).get() + j * n)...};
                 stable(p, n, [&](std::uint32_t a, std::uint32_t b) {
-                    return static_cast<bool>(std::apply(cmp, std::tuple_cat(std::forward_as_tuple(std::get<K>(v)[a], std::get<K>(v)[b])...)));
+                    return static_cast<bool>(std::apply(
+                        cmp, std::tuple_cat(std::forward_as_tuple(std::get<K>(v)[a], std::get<K>(v)[b])...)));
                 });
             }
             row_ranges(par, n, [&](std::size_t rb, std::size_t re) {
@@ -291,8 +325,10 @@ void generic_sort_op(const slice_geom& g, const F& cmp, const std::tuple<const T
     }
 }
 
-template<class F> inline constexpr bool is_sort_less = std::is_same_v<F, sort_less>;
-template<class F> inline constexpr bool is_sort_greater = std::is_same_v<F, sort_greater>;
+template<class F>
+inline constexpr bool is_sort_less = std::is_same_v<F, sort_less>;
+template<class F>
+inline constexpr bool is_sort_greater = std::is_same_v<F, sort_greater>;
 
 // Sorts the materialised operands (tensors or maps) into a std::tuple of new tensors.
 template<std::size_t D, class F, class... A, std::size_t... K>
@@ -322,8 +358,10 @@ struct top_k_rules {
     static constexpr std::size_t R = shape_of<X>::rank;
     static constexpr bool c1 = R >= 1;
     static constexpr std::size_t n = [] {
-        if constexpr (R >= 1) return shape_of<X>::extents[R - 1];
-        else return std::size_t{0};
+        if constexpr (R >= 1)
+            return shape_of<X>::extents[R - 1];
+        else
+            return std::size_t{0};
     }();
     static constexpr bool c2 = c1 && Kk >= 0 && static_cast<std::size_t>(Kk) <= n;
     static constexpr bool c3 = radix_sortable<element_of<X>>;
@@ -333,13 +371,16 @@ struct top_k_rules {
         if constexpr (c1)
             static_assert(diag::got<c2, shown_t<X>, diag::dimensions<Kk>>::value,
                           "xlet::top_k [C2]: k must be in [0, size of the last dimension]");
-        static_assert(diag::got<c3, shown_t<X>>::value, "xlet::top_k [C3]: the element type must be pred, an integer or floating type");
-        if constexpr (ok) static_assert(n <= std::size_t{0x7FFFFFFF}, "xlet::top_k: the last dimension must fit s32 indices");
+        static_assert(diag::got<c3, shown_t<X>>::value,
+                      "xlet::top_k [C3]: the element type must be pred, an integer or floating type");
+        if constexpr (ok)
+            static_assert(n <= std::size_t{0x7FFFFFFF}, "xlet::top_k: the last dimension must fit s32 indices");
         return ok;
     }
 };
 
-template<std::size_t R, std::size_t K> consteval extents_t<R> top_k_extents(const extents_t<R>& e) {
+template<std::size_t R, std::size_t K>
+consteval extents_t<R> top_k_extents(const extents_t<R>& e) {
     extents_t<R> o = e;
     o[R - 1] = K;
     return o;
@@ -365,7 +406,8 @@ void top_k_rows(const T* x, std::size_t rows, std::size_t n, std::size_t k, T* v
     };
     if (rows > 1 && rows * n >= top_k_parallel_elements) {
         const std::size_t grain = std::max<std::size_t>(1, top_k_parallel_elements / std::max<std::size_t>(1, n));
-        run_parallel(tbb::blocked_range<std::size_t>(0, rows, grain), [&](const tbb::blocked_range<std::size_t>& r) { run(r.begin(), r.end()); });
+        run_parallel(tbb::blocked_range<std::size_t>(0, rows, grain),
+                     [&](const tbb::blocked_range<std::size_t>& r) { run(r.begin(), r.end()); });
     } else {
         run(0, rows);
     }
@@ -386,14 +428,15 @@ auto sort(X&& x, const F& comparator = {}) {
 // Variadic Sort: operands as a tuple (std::forward_as_tuple keeps them by reference), the
 // comparator over 2n scalars; returns a std::tuple of tensors, operand k's permuted as operand 0's.
 template<sort_config C = sort_config{}, class... X, class F>
-    requires((expression<X> && ...))
-auto sort(std::tuple<X...> xs, const F& comparator) {
+requires((expression<X> && ...)) auto sort(std::tuple<X...> xs, const F& comparator) {
     using Rules = detail::sort_rules<C, F, X...>;
     if constexpr (Rules::check()) {
         return [&]<std::size_t... K>(std::index_sequence<K...> ks) {
-            std::tuple<decltype(detail::sort_operand(std::get<K>(std::move(xs))))...> held{detail::sort_operand(std::get<K>(std::move(xs)))...};
+            std::tuple<decltype(detail::sort_operand(std::get<K>(std::move(xs))))...> held{
+                detail::sort_operand(std::get<K>(std::move(xs)))...};
             return detail::sort_arrays<Rules::dim>(comparator, ks, std::get<K>(held)...);
-        }(std::index_sequence_for<X...>{});
+        }
+        (std::index_sequence_for<X...>{});
     }
 }
 
