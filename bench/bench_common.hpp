@@ -73,6 +73,34 @@ template<class T = float> buffer<T> make_buffer(std::size_t n) {
     return buffer<T>(p);
 }
 
+// Two implementations of the same work alternated inside one timed loop: this machine's bandwidth
+// drifts by tens of percent between benchmarks, so the ratio of neighbouring runs is the robust
+// figure. Counters: each side's GB/s over the whole run (`bytes` per call) and `ratio`, the median
+// of the per-iteration ratios (xlet's speed ÷ the peer's speed; > 1: xlet is faster).
+template<class X, class Peer>
+void run_paired(benchmark::State& st, std::int64_t bytes, X xlet_side, Peer peer_side) {
+    std::vector<double> ratios;
+    double t_x = 0, t_p = 0;
+    for (auto _ : st) {
+        auto t0 = std::chrono::steady_clock::now();
+        xlet_side();
+        benchmark::ClobberMemory();
+        auto t1 = std::chrono::steady_clock::now();
+        peer_side();
+        benchmark::ClobberMemory();
+        auto t2 = std::chrono::steady_clock::now();
+        const double x = std::chrono::duration<double>(t1 - t0).count(), p = std::chrono::duration<double>(t2 - t1).count();
+        t_x += x;
+        t_p += p;
+        ratios.push_back(p / x);
+    }
+    std::sort(ratios.begin(), ratios.end());
+    const double it = static_cast<double>(st.iterations());
+    st.counters["xlet_GBps"] = static_cast<double>(bytes) * it / t_x / 1e9;
+    st.counters["peer_GBps"] = static_cast<double>(bytes) * it / t_p / 1e9;
+    st.counters["ratio"] = ratios.empty() ? 0.0 : ratios[ratios.size() / 2];
+}
+
 #if defined(XLET_BENCH_EIGEN) && XLET_BENCH_EIGEN
 // Eigen's Tensor module: DefaultDevice (threads == 0 here means "no pool") or a ThreadPoolDevice.
 template<class Assign> void eigen_run(benchmark::State& st, int threads, Assign assign) {

@@ -152,37 +152,16 @@ void BM_transpose_xlet(benchmark::State& st, int threads) {
 }
 
 // Transpose and a memcpy of the same bytes (split in `threads` equal parts) alternated inside one
-// timed loop, each on 2 MiB-page memory: this machine's bandwidth drifts by tens of percent between
-// benchmarks, so the ratio of neighbouring runs is the robust figure. Counters: each side's GB/s
-// over the whole run and `ratio`, the median of the per-iteration ratios (transpose speed ÷
-// memcpy speed).
+// timed loop (run_paired: `ratio` is transpose speed ÷ memcpy speed).
 void BM_transpose_paired(benchmark::State& st, int threads) {
     tbb_threads tc(threads);
     auto a = std::make_unique<mat_t>(), y = std::make_unique<mat_t>();
     fill(a->data(), n_tt, in_a);
-    std::vector<double> ratios;
-    double t_tr = 0, t_cp = 0;
-    for (auto _ : st) {
-        auto t0 = std::chrono::steady_clock::now();
-        *y = xlet::transpose(*a, xlet::dims<1, 0>);
-        benchmark::ClobberMemory();
-        auto t1 = std::chrono::steady_clock::now();
-        copy_bytes(y->data(), a->data(), n_tt * sizeof(float), threads);
-        benchmark::ClobberMemory();
-        auto t2 = std::chrono::steady_clock::now();
-        const double tr = std::chrono::duration<double>(t1 - t0).count(),
-                     cp = std::chrono::duration<double>(t2 - t1).count();
-        t_tr += tr;
-        t_cp += cp;
-        ratios.push_back(cp / tr);
-    }
+    run_paired(
+        st, bytes_transpose, [&] { *y = xlet::transpose(*a, xlet::dims<1, 0>); },
+        [&] { copy_bytes(y->data(), a->data(), n_tt * sizeof(float), threads); });
     *y = xlet::transpose(*a, xlet::dims<1, 0>);
     verify_transpose("transpose/paired", y->data(), a->data());
-    std::sort(ratios.begin(), ratios.end());
-    const double it = static_cast<double>(st.iterations());
-    st.counters["xlet_GBps"] = bytes_transpose * it / t_tr / 1e9;
-    st.counters["memcpy_GBps"] = bytes_transpose * it / t_cp / 1e9;
-    st.counters["ratio"] = ratios.empty() ? 0.0 : ratios[ratios.size() / 2];
 }
 
 // Naive: contiguous writes, strided reads, rows split statically over the threads.
@@ -389,6 +368,27 @@ void BM_gather_loop(benchmark::State& st, int threads) {
     set_bytes(st, bytes_gather);
 }
 
+// xlet's gather and the hand loop (into a buffer allocated once) alternated in one timed loop.
+void BM_gather_paired(benchmark::State& st, int threads) {
+    tbb_threads tc(threads);
+    auto table = std::make_unique<table_t>();
+    auto idx = std::make_unique<idx_t>();
+    auto out = std::make_unique<rows_t>();
+    auto out_loop = make_buffer(g_n * g_cols);
+    fill(table->data(), g_rows * g_cols, in_b);
+    fill(idx->data(), g_n, in_idx);
+    *out = xlet::gather<gdims>(*table, *idx);
+    run_paired(
+        st, bytes_gather, [&] { *out = xlet::gather<gdims>(*table, *idx); },
+        [&] {
+            split(threads, g_n, [&](std::size_t r0, std::size_t r1) {
+                gather_rows(out_loop.get(), table->data(), idx->data(), r0, r1);
+            });
+        });
+    verify_gather("gather/paired", out->data(), table->data(), idx->data());
+    verify_gather("gather/paired_loop", out_loop.get(), table->data(), idx->data());
+}
+
 // ======================= scatter-add of 1 Mi rows into [65536,64] ================================
 // update_window_dims {1}, inserted_window_dims {0}, scatter_dims_to_operand_dims {0},
 // index_vector_dim trailing; updates f32[1048576,64]. Rows repeat (16 updates a row on average):
@@ -459,6 +459,29 @@ void BM_scatter_loop(benchmark::State& st, int) {
     }
     verify_scatter("scatter/loop", out.get(), table.get(), up.get(), idx.get());
     set_bytes(st, bytes_scatter);
+}
+
+// xlet's scatter-add (at `threads`) and the sequential hand loop alternated in one timed loop.
+void BM_scatter_paired(benchmark::State& st, int threads) {
+    tbb_threads tc(threads);
+    auto table = std::make_unique<table_t>();
+    auto idx = std::make_unique<idx_t>();
+    auto up = std::make_unique<rows_t>();
+    auto out = std::make_unique<table_t>();
+    auto out_loop = make_buffer(g_rows * g_cols);
+    fill(table->data(), g_rows * g_cols, in_b);
+    fill(idx->data(), g_n, in_idx);
+    fill(up->data(), g_n * g_cols, in_up);
+    auto add = [](auto cur, auto u) { return cur + u; };
+    *out = xlet::scatter<sdims>(*table, *idx, *up, add);
+    run_paired(
+        st, bytes_scatter, [&] { *out = xlet::scatter<sdims>(*table, *idx, *up, add); },
+        [&] {
+            std::memcpy(out_loop.get(), table->data(), g_rows * g_cols * sizeof(float));
+            scatter_add_rows(out_loop.get(), up->data(), idx->data(), g_n);
+        });
+    verify_scatter("scatter/paired", out->data(), table->data(), up->data(), idx->data());
+    verify_scatter("scatter/paired_loop", out_loop.get(), table->data(), up->data(), idx->data());
 }
 
 // ======================= pad [2048,2048] by 8 on every edge ======================================
@@ -544,6 +567,23 @@ void BM_concat_xlet(benchmark::State& st, int threads) {
     set_bytes(st, bytes_concat);
 }
 
+// xlet's concatenate and a memcpy of the same bytes alternated in one timed loop.
+template<int Dim>
+void BM_concat_paired(benchmark::State& st, int threads) {
+    tbb_threads tc(threads);
+    auto a = std::make_unique<sq_t>(), b = std::make_unique<sq_t>();
+    auto y = std::make_unique<cat_t<Dim>>(), z = std::make_unique<cat_t<Dim>>();
+    fill(a->data(), p_n * p_n, in_a);
+    fill(b->data(), p_n * p_n, in_b);
+    run_paired(
+        st, bytes_concat, [&] { *y = xlet::concatenate<Dim>(*a, *b); },
+        [&] {
+            copy_bytes(z->data(), a->data(), p_n * p_n * sizeof(float), threads);
+            copy_bytes(z->data() + p_n * p_n, b->data(), p_n * p_n * sizeof(float), threads);
+        });
+    verify_concat<Dim>(Dim == 0 ? "concat0/paired" : "concat1/paired", y->data(), a->data(), b->data());
+}
+
 // Hand loop: memcpy of whole operands (dim 0) or of one row of each per output row (dim 1).
 template<int Dim>
 void BM_concat_loop(benchmark::State& st, int threads) {
@@ -609,6 +649,8 @@ void register_all() {
 
     for (int t : {1, 2})
         reg("BM_gather/xlet", BM_gather_xlet, t);
+    for (int t : {1, 2})
+        reg("BM_gather/paired_with_loop", BM_gather_paired, t);
     reg("BM_gather/loop", BM_gather_loop<false>, 1);
     reg("BM_gather/loop_tbb", BM_gather_loop<false>, 2);
     reg("BM_gather/loop_fresh", BM_gather_loop<true>, 1);
@@ -617,6 +659,8 @@ void register_all() {
     for (int t : {1, 2})
         reg("BM_scatter/xlet", BM_scatter_xlet, t);
     reg("BM_scatter/loop", BM_scatter_loop, 1);
+    for (int t : {1, 2})
+        reg("BM_scatter/paired_with_loop", BM_scatter_paired, t);
 
     for (int t : {1, 2})
         reg("BM_pad/xlet", BM_pad_xlet, t);
@@ -627,10 +671,14 @@ void register_all() {
 
     for (int t : {1, 2})
         reg("BM_concat0/xlet", BM_concat_xlet<0>, t);
+    for (int t : {1, 2})
+        reg("BM_concat0/paired_with_memcpy", BM_concat_paired<0>, t);
     reg("BM_concat0/loop", BM_concat_loop<0>, 1);
     reg("BM_concat0/loop_tbb", BM_concat_loop<0>, 2);
     for (int t : {1, 2})
         reg("BM_concat1/xlet", BM_concat_xlet<1>, t);
+    for (int t : {1, 2})
+        reg("BM_concat1/paired_with_memcpy", BM_concat_paired<1>, t);
     reg("BM_concat1/loop", BM_concat_loop<1>, 1);
     reg("BM_concat1/loop_tbb", BM_concat_loop<1>, 2);
     reg("BM_concat/memcpy", BM_memcpy<bytes_concat>, 1);

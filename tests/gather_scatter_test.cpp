@@ -8,7 +8,7 @@
 //      window that does not fit inside the operand, whole (XLA; the spec's text says "if O is a valid
 //      index for output", element by element - see the reference's scatter_oob);
 //   3. scatter's computation: (current, update) argument order, a non-commutative computation with
-//      duplicate indices (updates applied in row-major order of the update index, as scatter.hpp
+//      duplicate indices (updates applied window after window in scatter index order, as scatter.hpp
 //      documents), variadic operands of different element types;
 //   4. differential tests on a table of random valid dimension numbers (generated once with a fixed
 //      seed): operand types f32/s32/u8/f16/c64, index types s8..u64, random starts partly out of range.
@@ -16,8 +16,11 @@
 #define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include "layout_common.hpp"
 
+#include <algorithm>
 #include <functional>
 #include <tuple>
+
+#include <tbb/global_control.h>
 
 using lt::rf;
 
@@ -337,7 +340,7 @@ TEST_CASE("scatter: (current, update) argument order and the order of duplicate 
     constexpr scatter_dims S{.update_window_dims = {}, .inserted_window_dims = {0}, .scatter_dims_to_operand_dims = {0}, .index_vector_dim = 1};
     auto out = scatter<S>(op, idx, up, [](std::int32_t cur, std::int32_t upd) { return cur * 10 + upd; });
     CHECK_SAME(out, arr<std::int32_t>({3}, {1, 27, 3}));
-    // duplicates, non-commutative: applied in row-major order of the update index
+    // duplicates, non-commutative: applied in scatter index order
     s32<4, 1> dup{{0}, {2}, {0}, {0}};
     s32<4> up4{5, 6, 7, 8};
     const auto f = [](std::int32_t cur, std::int32_t upd) { return cur * 10 + upd; };
@@ -347,16 +350,16 @@ TEST_CASE("scatter: (current, update) argument order and the order of duplicate 
     CHECK(r::scatter(rf(op), rf(dup), rf(up4), rfn, dnums_of<S>(2)) == rf(out4));
     // Windows that overlap, with the window dimension first in the updates: xlet applies updates
     // window after window (scatter index order), each window in row-major order (scatter.hpp), so
-    // the second window (start 1) overwrites element 1. The reference's row-major order of the
-    // update index U = (w, b) would interleave the windows instead; the spec leaves the order
-    // implementation-defined.
+    // the second window (start 1) overwrites element 1. The row-major order of the update index
+    // U = (w, b) would interleave the windows instead ({10, 11, 21}); the spec leaves the order
+    // implementation-defined and the reference walks xlet's order.
     s32<3> zeros{0, 0, 0};
     s32<2, 1> starts{{0}, {1}};
     s32<2, 2> upw{{10, 20}, {11, 21}}; // upw[w][b]
     constexpr scatter_dims Sw{.update_window_dims = {0}, .inserted_window_dims = {}, .scatter_dims_to_operand_dims = {0}, .index_vector_dim = 1};
     const auto replace = [](std::int32_t, std::int32_t u) { return u; };
     const std::function<std::int32_t(std::int32_t, std::int32_t)> rreplace = replace;
-    CHECK(r::scatter(rf(zeros), rf(starts), rf(upw), rreplace, dnums_of<Sw>(2)) == arr<std::int32_t>({3}, {10, 11, 21}));
+    CHECK(r::scatter(rf(zeros), rf(starts), rf(upw), rreplace, dnums_of<Sw>(2)) == arr<std::int32_t>({3}, {10, 20, 21}));
     CHECK_SAME(scatter<Sw>(zeros, starts, upw, replace), arr<std::int32_t>({3}, {10, 20, 21}));
     // the same updates with the window dimension last: batch-major is row-major
     s32<2, 2> upb = transpose(upw, dims<1, 0>); // upb[b][w]
@@ -438,6 +441,67 @@ TEST_CASE("gather and scatter: large (the multi-threaded gather path)") {
     constexpr scatter_dims S{.update_window_dims = {1}, .inserted_window_dims = {0}, .scatter_dims_to_operand_dims = {0}, .index_vector_dim = 1};
     const std::function<float(float, float)> radd = [](float x, float y) { return x + y; };
     CHECK_SAME(scatter<S>(a2, idx, up, [](float x, float y) { return x + y; }), r::scatter(rf(a2), rf(idx), rf(up), radd, dnums_of<S>(2)));
+}
+
+TEST_CASE("scatter: the same result on 1 and 2 threads; an rvalue operand is updated in place only when no "
+          "update shares its storage") {
+    constexpr scatter_dims S{.update_window_dims = {1}, .inserted_window_dims = {0}, .scatter_dims_to_operand_dims = {0}, .index_vector_dim = 1};
+    auto up = lt::random_tensor<f32<3000, 64>>(false);
+    auto a = lt::random_tensor<f32<1000, 64>>(false);
+    auto idx = random_indices<s32<3000, 1>>(-10, 1010);
+    const auto f = [](auto c, auto u) { return twice_minus(c, u); }; // order-dependent
+    f32<1000, 64> one_thread, two_threads;
+    {
+        tbb::global_control gc(tbb::global_control::max_allowed_parallelism, 1);
+        one_thread = scatter<S>(a, idx, up, f);
+    }
+    {
+        tbb::global_control gc(tbb::global_control::max_allowed_parallelism, 2);
+        two_threads = scatter<S>(a, idx, up, f);
+    }
+    CHECK(std::equal(one_thread.begin(), one_thread.end(), two_threads.begin()));
+    CHECK_SAME(one_thread, r::scatter(rf(a), rf(idx), rf(up), std::function<float(float, float)>(f), dnums_of<S>(2)));
+    // windows of 4 KiB: the operand's rows are split between the threads (scatter.hpp)
+    auto bup = lt::random_tensor<f32<300, 1024>>(false);
+    auto ba = lt::random_tensor<f32<64, 1024>>(false);
+    auto bidx = random_indices<s32<300, 1>>(-2, 66);
+    f32<64, 1024> b_one, b_two;
+    {
+        tbb::global_control gc(tbb::global_control::max_allowed_parallelism, 1);
+        b_one = scatter<S>(ba, bidx, bup, f);
+    }
+    {
+        tbb::global_control gc(tbb::global_control::max_allowed_parallelism, 2);
+        b_two = scatter<S>(ba, bidx, bup, f);
+    }
+    CHECK(std::equal(b_one.begin(), b_one.end(), b_two.begin()));
+    CHECK_SAME(b_two, r::scatter(rf(ba), rf(bidx), rf(bup), std::function<float(float, float)>(f), dnums_of<S>(2)));
+
+    // One window covering the whole operand: update = the operand itself, or an expression of it.
+    constexpr scatter_dims W{.update_window_dims = {0}, .scatter_dims_to_operand_dims = {0}, .index_vector_dim = 0};
+    const s32<1> at{0};
+    const auto add = [](auto c, auto u) { return c + u; };
+    f32<4> b{1, 2, 3, 4};
+    CHECK_SAME(scatter<W>(std::move(b), at, b, add), rf(f32<4>{2, 4, 6, 8}));
+    f32<4> c{1, 2, 3, 4};
+    CHECK_SAME(scatter<W>(std::move(c), at, c * c, add), rf(f32<4>{2, 6, 12, 20}));
+    // the same with heap storage, where a move would leave the update reading a moved-from array
+    auto hb = lt::random_tensor<f32<2048>>(false);
+    const f32<2048> twice = hb + hb;
+    auto rb = scatter<W>(std::move(hb), at, hb, add);
+    CHECK(std::equal(rb.begin(), rb.end(), twice.begin()));
+    auto hc = lt::random_tensor<f32<2048>>(false);
+    const f32<2048> square_plus = hc * hc + hc;
+    auto rc = scatter<W>(std::move(hc), at, hc * hc, add);
+    CHECK(std::equal(rc.begin(), rc.end(), square_plus.begin()));
+    // heap storage (more than detail::inline_bytes), so a move hands the block over
+    auto d = lt::random_tensor<f32<2048>>(false);
+    const auto e = lt::random_tensor<f32<2048>>(false);
+    const f32<2048> want = d + e;
+    auto* storage = d.data();
+    auto moved = scatter<W>(std::move(d), at, e, add); // in place: the result owns d's storage
+    CHECK(moved.data() == storage);
+    CHECK(std::equal(moved.begin(), moved.end(), want.begin()));
 }
 
 // =================================================================================================

@@ -14,8 +14,10 @@
 //  * Scatter: the spec text applies an update "if O is a valid index for output", i.e. element by
 //    element, and its worked example drops a row that lies outside the operand. XLA's implementations
 //    skip the whole update window when any part of it is out of bounds. Both are available
-//    (scatter_oob::skip_window, the default, is XLA's). Updates are applied one at a time in
-//    row-major order of the update index U (the spec leaves the order unspecified).
+//    (scatter_oob::skip_window, the default, is XLA's). Updates are applied one at a time, window
+//    after window in row-major order of the scatter index G, each window in row-major order of its
+//    own index (the spec leaves the order unspecified; xlet documents this one). It differs from the
+//    row-major order of the update index U when a window dimension precedes a scatter dimension.
 //  * Start indices of unsigned types are read as their (non-negative) value; u64 values above
 //    INT64_MAX saturate to INT64_MAX, which every clamp / bounds check treats the same way.
 #pragma once
@@ -448,7 +450,8 @@ struct scatter_dnums {
     dims_t input_batching_dims{}, scatter_indices_batching_dims{};
 };
 
-// Walks the updates in row-major order of U and calls apply(I, U) for every update that lands;
+// Walks the updates window by window (G row-major, then the window index row-major) and calls
+// apply(I, U) for every update that lands;
 // shared by the single-type and the two-type scatter.
 template <class I, class Apply>
 void scatter_walk(const dims_t& operand_dims, const array<I>& indices_in, const dims_t& update_dims, const scatter_dnums& n, scatter_oob mode,
@@ -495,7 +498,13 @@ void scatter_walk(const dims_t& operand_dims, const array<I>& indices_in, const 
         if (window_size[od] > operand_dims[od]) fail("scatter: update window larger than the operand");
     }
 
-    for_each_index(update_dims, [&](const dims_t& U) {
+    dims_t order = update_scatter_dims; // the update dimensions in walking order
+    order.insert(order.end(), n.update_window_dims.begin(), n.update_window_dims.end());
+    dims_t walk_dims;
+    for (auto d : order) walk_dims.push_back(update_dims[static_cast<std::size_t>(d)]);
+    for_each_index(walk_dims, [&](const dims_t& P) {
+        dims_t U(static_cast<std::size_t>(urank));
+        for (std::size_t k = 0; k < order.size(); ++k) U[static_cast<std::size_t>(order[k])] = P[k];
         dims_t G(update_scatter_dims.size());
         for (std::size_t k = 0; k < G.size(); ++k) G[k] = U[static_cast<std::size_t>(update_scatter_dims[k])];
         const dims_t S = index_vector(idx, G, ivd);

@@ -20,7 +20,9 @@
 //   C9 start_indices has an integer element type
 #pragma once
 #include <algorithm>
+#include <array>
 #include <cstdint>
+#include <utility>
 #include <type_traits>
 
 #include <tbb/blocked_range.h>
@@ -274,7 +276,8 @@ auto gather(X&& operand, I&& start_indices) {
             }
             return product(P::slice_extents) > 0;
         }();
-        auto one = [&](std::size_t b) {
+        // Where slice b starts in the operand (src) and in the result (obase).
+        auto locate = [&](std::size_t b) {
             auto bi = unflatten(b, P::batch_extents);
             std::ptrdiff_t ibase = 0, obase = 0;
             for (std::size_t k = 0; k < P::batch_rank; ++k) {
@@ -299,6 +302,9 @@ auto gather(X&& operand, I&& start_indices) {
                     ++pos;
                 src += static_cast<std::ptrdiff_t>(bi[pos]) * op_strides[od];
             }
+            return std::pair{src, obase};
+        };
+        auto copy_slice = [&](std::ptrdiff_t src, std::ptrdiff_t obase) {
             if constexpr (contiguous_slice) { // one run (the tf.gather rows case): no box walk
                 if constexpr (stream)
                     detail::stream_copy(op.data() + src, out.data() + obase, slice_elems);
@@ -309,9 +315,24 @@ auto gather(X&& operand, I&& start_indices) {
                                                         P::slice_out_stride, P::slice_extents);
             }
         };
+        // Slices are located `ahead` slices before they are copied and the start of each is
+        // prefetched then: the operand reads are random (the result is written in order), and this
+        // keeps that many misses in flight (as in scatter).
+        constexpr std::size_t ahead = 16;
+        constexpr std::size_t prefetch_bytes =
+            Ro == 0 ? 0 : std::min<std::size_t>(P::slice_extents[Ro == 0 ? 0 : Ro - 1] * sizeof(T), 256);
         auto some = [&](std::size_t b0, std::size_t b1) {
-            for (std::size_t b = b0; b != b1; ++b)
-                one(b);
+            std::array<std::pair<std::ptrdiff_t, std::ptrdiff_t>, ahead> ring;
+            for (std::size_t b = b0; b < b1 + ahead; ++b) {
+                const std::size_t slot = b % ahead;
+                if (b >= b0 + ahead) copy_slice(ring[slot].first, ring[slot].second); // slice b - ahead
+                if (b < b1) {
+                    ring[slot] = locate(b);
+                    const char* line = reinterpret_cast<const char*>(op.data() + ring[slot].first);
+                    for (std::size_t byte = 0; byte < prefetch_bytes; byte += 64)
+                        __builtin_prefetch(line + byte);
+                }
+            }
 #if defined(__AVX__)
             if constexpr (stream) _mm_sfence(); // order the streamed stores before the task ends
 #endif
