@@ -164,6 +164,19 @@ void BM_matsum_xlet(benchmark::State& st, int threads) {
     }
     set_bytes(st, bytes_mat);
 }
+// Column sums of the matrix and row sums of a copy of it alternated in one timed loop
+// (run_paired): row sums run at the read bandwidth, so `ratio` is the column sums' fraction of it,
+// robust to this machine's drift between runs. Two matrices of 64 MiB, so neither pass finds the
+// other's data in the 32 MiB L3.
+void BM_colsum_paired(benchmark::State& st, int threads) {
+    tbb_threads t(threads);
+    const auto& a = *in().mat;
+    static const auto b = std::make_unique<mat_t>(a);
+    run_paired(
+        st, bytes_mat,
+        [&] { benchmark::DoNotOptimize(xlet::reduce(a, 0.0f, xlet::add_fn{}, xlet::dims<0>).data()); },
+        [&] { benchmark::DoNotOptimize(xlet::reduce(*b, 0.0f, xlet::add_fn{}, xlet::dims<1>).data()); });
+}
 // Plain loops: row sums with the tuned range sum per row; column sums add row after row into the
 // output vector (contiguous, vectorisable). TBB splits rows / columns when threads > 1.
 template<int Dim>
@@ -362,6 +375,7 @@ void register_all() {
         reg("BM_rowsum/loop", BM_matsum_loop<1>, t);
         reg("BM_colsum/xlet", BM_matsum_xlet<0>, t);
         reg("BM_colsum/loop", BM_matsum_loop<0>, t);
+        reg("BM_colsum/paired_with_rowsum", BM_colsum_paired, t);
     }
 #if XLET_BENCH_EIGEN
     reg("BM_rowsum/eigen", BM_matsum_eigen<1>, 1, 0);
