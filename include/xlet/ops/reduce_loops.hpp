@@ -318,7 +318,7 @@ struct monoid_reduce {
         if (nc <= 1 || n_out >= reduce_min_units || !W::parallel(n_out * total)) {
             W::for_units(n_out, n_out * total, whole);
         } else { // few outputs, long folds: chunks in parallel, then combined in chunk order
-            std::vector<C> part(n_out * nc);
+            scratch<C> part(n_out * nc); // every entry written below
             W::for_units(n_out * nc, n_out * total,
                          [&](std::size_t k) { part[k] = chunk(n, gs, k / nc, k % nc, total); });
             for (std::size_t u = 0; u < n_out; ++u) {
@@ -409,7 +409,7 @@ struct monoid_reduce {
                 store(u, acc);
             });
         } else { // rows split into nc fixed chunks, combined in order
-            std::vector<std::array<V, block / N>> part(units * nc);
+            scratch<std::array<V, block / N>> part(units * nc); // every entry written by rows()
             W::for_units(units * nc, elements, [&](std::size_t k) {
                 std::size_t u = k / nc, c = k % nc;
                 rows(n, gs, u / nb, u % nb, nrows * c / nc, nrows * (c + 1) / nc, part[k]);
