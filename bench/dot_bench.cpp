@@ -300,8 +300,8 @@ void BM_scaled_xlet(benchmark::State& st, int threads) {
     tbb_threads t(threads);
     auto& d = scaled();
     for (auto _ : st) {
-        auto c = xlet::scaled_dot<xlet::dot_dims{.lhs_contracting = {1}, .rhs_contracting = {0}}>(*d.a, *d.as, *d.b,
-                                                                                                   *d.bs);
+        auto c =
+            xlet::scaled_dot<xlet::dot_dims{.lhs_contracting = {1}, .rhs_contracting = {0}}>(*d.a, *d.as, *d.b, *d.bs);
         benchmark::DoNotOptimize(c.data());
     }
     set_flops(st, 2.0 * sd_n * sd_n * sd_n);
@@ -333,7 +333,8 @@ void BM_scaled_dequant_xlet_dot(benchmark::State& st, int threads) {
 void BM_scaled_dequant_openblas(benchmark::State& st, int threads) {
     openblas_set_num_threads(threads);
     auto& d = scaled();
-    auto da = make_buffer<float>(sd_n * sd_n), db = make_buffer<float>(sd_n * sd_n), c = make_buffer<float>(sd_n * sd_n);
+    auto da = make_buffer<float>(sd_n * sd_n), db = make_buffer<float>(sd_n * sd_n),
+         c = make_buffer<float>(sd_n * sd_n);
     constexpr int n = static_cast<int>(sd_n);
     for (auto _ : st) {
         dequantise_plain(d, da.get(), db.get());

@@ -91,10 +91,10 @@ void ragged_case(bool fill) {
     }
 }
 
-constexpr dot_dims mk{.lhs_contracting = {1}, .rhs_contracting = {0}};     // [m,k] x [k,n]
-constexpr dot_dims moe{.lhs_contracting = {1}, .rhs_contracting = {1}};    // [m,k] x [g,k,n]
+constexpr dot_dims mk{.lhs_contracting = {1}, .rhs_contracting = {0}};  // [m,k] x [k,n]
+constexpr dot_dims moe{.lhs_contracting = {1}, .rhs_contracting = {1}}; // [m,k] x [g,k,n]
 constexpr ragged_dot_dims moe_dims{.dot = moe, .lhs_ragged = {0}, .rhs_group = {0}};
-constexpr ragged_dot_dims kdims{.dot = mk, .lhs_ragged = {1}};             // [m,k] x [k,n] -> [g,m,n]
+constexpr ragged_dot_dims kdims{.dot = mk, .lhs_ragged = {1}}; // [m,k] x [k,n] -> [g,m,n]
 
 } // namespace
 
@@ -136,15 +136,15 @@ TEST_CASE("scaled_dot: expressions as operands and scales, bf16 scales, bf16 ope
 
 TEST_CASE("scaled_dot differential: MX blocks of 32, odd sizes, batch and transposed dims, types") {
     scaled_case<mk, f32<37, 96>, f32<37, 3>, f32<96, 29>, f32<3, 29>>();
-    scaled_case<mk, f32<37, 96>, bf16<37, 3>, f32<96, 29>, bf16<3, 1>>();           // per-row / per-block
+    scaled_case<mk, f32<37, 96>, bf16<37, 3>, f32<96, 29>, bf16<3, 1>>(); // per-row / per-block
     scaled_case<dot_dims{.lhs_contracting = {0}, .rhs_contracting = {1}}, f32<64, 13>, f32<2, 13>, f32<21, 64>,
-                f32<21, 2>>();                                                     // both transposed
+                f32<21, 2>>(); // both transposed
     scaled_case<dot_dims{.lhs_batch = {0}, .rhs_batch = {0}, .lhs_contracting = {2}, .rhs_contracting = {1}},
-                f32<3, 11, 64>, f32<3, 1, 4>, f32<3, 64, 9>, f32<1, 8, 9>>();           // batch, blocks 16 / 8
+                f32<3, 11, 64>, f32<3, 1, 4>, f32<3, 64, 9>, f32<1, 8, 9>>(); // batch, blocks 16 / 8
     scaled_case<dot_dims{.lhs_contracting = {1, 2}, .rhs_contracting = {0, 2}}, f64<5, 6, 32>, f64<5, 3, 1>,
                 f64<6, 7, 32>, f64<2, 7, 4>>(); // two contracting dims
     scaled_case<mk, bf16<19, 64>, f32<19, 2>, bf16<64, 23>, f32<2, 23>, float>();
-    scaled_case<mk, f16<19, 64>, f16<19, 2>, f16<64, 23>, f16<2, 23>>(); // f16 result, f32 accumulation
+    scaled_case<mk, f16<19, 64>, f16<19, 2>, f16<64, 23>, f16<2, 23>>();         // f16 result, f32 accumulation
     scaled_case<mk, f32<150, 320>, f32<150, 10>, f32<320, 140>, f32<10, 140>>(); // the packed GEMM
 }
 
@@ -231,13 +231,12 @@ TEST_CASE("ragged_dot differential mode 1: odd sizes, batch dims, outer free dim
         ragged_case<moe_dims, f32<37, 29>, f32<4, 29, 23>, 4>(rep == 0);
         ragged_case<moe_dims, f32<300, 200>, f32<3, 200, 150>, 3>(rep != 1); // the packed GEMM
         // [b, m, k] x [g, b, k, n] (StableHLO's example), ragged m
-        ragged_case<ragged_dot_dims{.dot = dot_dims{.lhs_batch = {0},
-                                                    .rhs_batch = {1},
-                                                    .lhs_contracting = {2},
-                                                    .rhs_contracting = {2}},
-                                    .lhs_ragged = {1},
-                                    .rhs_group = {0}},
-                    f32<2, 11, 5>, f32<3, 2, 5, 7>, 3>(rep == 0);
+        ragged_case<
+            ragged_dot_dims{
+                .dot = dot_dims{.lhs_batch = {0}, .rhs_batch = {1}, .lhs_contracting = {2}, .rhs_contracting = {2}},
+                .lhs_ragged = {1},
+                .rhs_group = {0}},
+            f32<2, 11, 5>, f32<3, 2, 5, 7>, 3>(rep == 0);
         // free dims outside the ragged one: [o, m, i, k] with m ragged; rhs [k, g, n] (group in the middle)
         ragged_case<ragged_dot_dims{.dot = dot_dims{.lhs_contracting = {3}, .rhs_contracting = {0}},
                                     .lhs_ragged = {1},
@@ -255,12 +254,11 @@ TEST_CASE("ragged_dot differential mode 2: several contracting dims, batch dims"
     for (int rep = 0; rep < 3; ++rep) {
         ragged_case<kdims, f32<23, 41>, f32<41, 19>, 4>(rep == 0);
         // [b, m, k] x [b, k, n], ragged k -> [g, b, m, n]
-        ragged_case<ragged_dot_dims{.dot = dot_dims{.lhs_batch = {0},
-                                                    .rhs_batch = {0},
-                                                    .lhs_contracting = {2},
-                                                    .rhs_contracting = {1}},
-                                    .lhs_ragged = {2}},
-                    f32<2, 11, 31>, f32<2, 31, 7>, 3>(rep == 1);
+        ragged_case<
+            ragged_dot_dims{
+                .dot = dot_dims{.lhs_batch = {0}, .rhs_batch = {0}, .lhs_contracting = {2}, .rhs_contracting = {1}},
+                .lhs_ragged = {2}},
+            f32<2, 11, 31>, f32<2, 31, 7>, 3>(rep == 1);
         // two contracting dims, the ragged one second in the list: [m, k1, k2] x [k2, k1, n]
         ragged_case<ragged_dot_dims{.dot = dot_dims{.lhs_contracting = {1, 2}, .rhs_contracting = {1, 0}},
                                     .lhs_ragged = {2}},

@@ -124,7 +124,8 @@ array<double> dequantise(const array<T>& x, const array<S>& s) {
         dims_t xi = unflatten(i, x.dims), si(xi.size());
         for (std::size_t d = 0; d < xi.size(); ++d)
             si[d] = xi[d] / (x.dims[d] / s.dims[d]);
-        out.data[static_cast<std::size_t>(i)] = dot_as<double>(x.data[static_cast<std::size_t>(i)]) * dot_as<double>(s.at(si));
+        out.data[static_cast<std::size_t>(i)] =
+            dot_as<double>(x.data[static_cast<std::size_t>(i)]) * dot_as<double>(s.at(si));
     }
     return out;
 }

@@ -96,11 +96,11 @@ struct ragged_dot_rules {
     static constexpr ragged_mode mode = DD.lhs_contracting.contains(r) ? ragged_mode::contracting
                                         : DD.lhs_batch.contains(r)     ? ragged_mode::batch
                                                                        : ragged_mode::non_contracting;
-    static constexpr bool c13 = !c12 || (mode == ragged_mode::non_contracting
-                                             ? D.rhs_group.size() == 1 && D.rhs_group.in_range(RR) &&
-                                                   !DD.rhs_batch.contains(D.rhs_group[0]) &&
-                                                   !DD.rhs_contracting.contains(D.rhs_group[0])
-                                             : D.rhs_group.size() == 0);
+    static constexpr bool c13 =
+        !c12 || (mode == ragged_mode::non_contracting
+                     ? D.rhs_group.size() == 1 && D.rhs_group.in_range(RR) && !DD.rhs_batch.contains(D.rhs_group[0]) &&
+                           !DD.rhs_contracting.contains(D.rhs_group[0])
+                     : D.rhs_group.size() == 0);
     static constexpr bool c14 = shape_of<G>::rank == 1 && is_integer<element_of<G>>;
     static constexpr std::size_t groups = [] {
         if constexpr (shape_of<G>::rank >= 1)
@@ -167,8 +167,8 @@ std::vector<std::size_t> ragged_starts(const Gv& gs, std::size_t dim) {
         const I v = gs.data()[g];
         if constexpr (std::is_signed_v<I>)
             if (v < 0)
-                throw error("ragged_dot", "group_sizes[" + std::to_string(g) + "] = " + std::to_string(v) +
-                                              " is negative");
+                throw error("ragged_dot",
+                            "group_sizes[" + std::to_string(g) + "] = " + std::to_string(v) + " is negative");
         const auto u = static_cast<std::make_unsigned_t<I>>(v);
         if (u > dim - start[g])
             throw error("ragged_dot", "group sizes sum to more than the ragged dimension's size " +
@@ -316,8 +316,8 @@ auto ragged_dot_impl(L&& lhs, R&& rhs, const G& group_sizes) {
                     for (std::size_t q = 0; q < P.batch; ++q) {
                         const auto k0 = static_cast<std::ptrdiff_t>(start[g] * inner);
                         const auto bq = static_cast<std::ptrdiff_t>(q);
-                        tasks.push_back({bq * sl.sb + k0 * sl.sc, bq * sr.sb + k0 * sr.sc, (g * P.batch + q) * P.m * P.n,
-                                         P.m, (start[g + 1] - start[g]) * inner});
+                        tasks.push_back({bq * sl.sb + k0 * sl.sc, bq * sr.sb + k0 * sr.sc,
+                                         (g * P.batch + q) * P.m * P.n, P.m, (start[g + 1] - start[g]) * inner});
                     }
                 if constexpr (fast && std::is_same_v<O, Acc>) {
                     ragged_run<true, Acc>(tasks, P.n, a.data(), sl.sf, sl.sc, b.data(), sr.sc, sr.sf, out.data(),
@@ -360,8 +360,8 @@ auto ragged_dot_impl(L&& lhs, R&& rhs, const G& group_sizes) {
                 static constexpr dot_side sl = make_dot_side<true>(le, P);
                 static constexpr dot_side sr0 = make_dot_side<false>(re, P);
                 // The group stride: rhs's own when read in place, else that of the [g, ...] copy.
-                static constexpr std::ptrdiff_t sg = sr0.direct ? row_major_strides(re)[gd]
-                                                                : static_cast<std::ptrdiff_t>(P.batch * P.k * P.n);
+                static constexpr std::ptrdiff_t sg =
+                    sr0.direct ? row_major_strides(re)[gd] : static_cast<std::ptrdiff_t>(P.batch * P.k * P.n);
                 static constexpr auto pl = dot_side_perm<true, RL>(P);
                 static constexpr auto pr = ragged_rhs_perm<RR>(P, gd);
                 const auto& a = dot_operand<A, sl.direct, pl>(std::forward<L>(lhs));
@@ -373,8 +373,8 @@ auto ragged_dot_impl(L&& lhs, R&& rhs, const G& group_sizes) {
                             const std::size_t row = o * R0 * inner + start[g] * inner;
                             const auto bq = static_cast<std::ptrdiff_t>(q);
                             tasks.push_back({bq * sl.sb + static_cast<std::ptrdiff_t>(row) * sl.sf,
-                                             bq * sr0.sb + static_cast<std::ptrdiff_t>(g) * sg,
-                                             (q * P.m + row) * P.n, (start[g + 1] - start[g]) * inner, P.k});
+                                             bq * sr0.sb + static_cast<std::ptrdiff_t>(g) * sg, (q * P.m + row) * P.n,
+                                             (start[g + 1] - start[g]) * inner, P.k});
                         }
                 if constexpr (fast && std::is_same_v<O, Acc>) {
                     ragged_run<true, Acc>(tasks, P.n, a.data(), sl.sf, sl.sc, b.data(), sr0.sc, sr0.sf, out.data(),

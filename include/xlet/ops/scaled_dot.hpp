@@ -82,8 +82,8 @@ struct scaled_dot_rules {
             for (std::size_t d = 0; d < xe.size(); ++d) {
                 const bool c = contracting.contains(static_cast<std::int64_t>(d));
                 if (c != want_contracting) continue;
-                const bool ok = c ? (se[d] > 0 && xe[d] % se[d] == 0) || (xe[d] == 0 && se[d] == 0)
-                                  : se[d] == xe[d] || se[d] == 1;
+                const bool ok =
+                    c ? (se[d] > 0 && xe[d] % se[d] == 0) || (xe[d] == 0 && se[d] == 0) : se[d] == xe[d] || se[d] == 1;
                 if (!ok) return false;
             }
             return true;
@@ -214,8 +214,8 @@ auto dequantise(const X& xin, const S& sin) {
 
 // ScaledDot(lhs, lhs_scale, rhs, rhs_scale, dimension_numbers, precision_config,
 // preferred_element_type): dot_general of the block-dequantised operands (see above).
-template<dot_dims D, class Out = void, precision_config Precision = precision_config{}, expression L,
-         expression LS, expression R, expression RS>
+template<dot_dims D, class Out = void, precision_config Precision = precision_config{}, expression L, expression LS,
+         expression R, expression RS>
 auto scaled_dot(L&& lhs, LS&& lhs_scale, R&& rhs, RS&& rhs_scale) {
     using Rules = detail::scaled_dot_rules<D, L, LS, R, RS, Out>;
     if constexpr (Rules::check()) {
