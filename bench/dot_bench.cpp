@@ -8,10 +8,18 @@
 //   BM_bmm           f32 [64,128,128] x [64,128,128] batch matmul (Eigen: one product per batch,
 //                    the batches split over the threads with a static TBB loop at 2 threads)
 //   BM_static_<n>    f32 [n,n] x [n,n], n = 4, 16, static shapes (Eigen: fixed-size matrices)
+//   BM_ragged_moe    ragged_dot, MoE case: f32 [4096,1024] x [8,1024,1024], 8 uneven groups ->
+//                    [4096,1024]; peers: xlet's GEMM kernel (detail::gemm) called per group, and
+//                    cblas_sgemm per group (xlet::dot needs static shapes, so per-group run-time
+//                    sizes go to the kernel a user would call)
+//   BM_scaled_1024   scaled_dot f32 [1024,1024] x [1024,1024], MX blocks of 32 along k (scales
+//                    [1024,32] and [32,1024]); peers: the same dequantisation loop + cblas_sgemm,
+//                    and + xlet::dot
 // xlet returns a new tensor per product (its time includes allocating it); the peers write into
 // an existing matrix (Eigen: c.noalias() = a * b). Threads: TBB's global_control for xlet,
 // Eigen::setNbThreads (OpenMP) for Eigen, openblas_set_num_threads for OpenBLAS. Results and the
 // command: docs/performance.md.
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 
@@ -210,6 +218,134 @@ void BM_static_eigen(benchmark::State& st, int) {
 }
 #endif
 
+// ---- ragged_dot (MoE) and scaled_dot -------------------------------------------------------------
+
+constexpr std::size_t moe_m = 4096, moe_k = 1024, moe_n = 1024, moe_g = 8;
+constexpr std::int32_t moe_sizes[moe_g] = {900, 100, 700, 300, 1000, 50, 646, 400}; // sum 4096
+constexpr double moe_flops = 2.0 * moe_m * moe_k * moe_n;
+struct moe_data {
+    std::unique_ptr<xlet::f32<moe_m, moe_k>> x = make_input<float, moe_m, moe_k>(7);
+    std::unique_ptr<xlet::f32<moe_g, moe_k, moe_n>> w = make_input<float, moe_g, moe_k, moe_n>(8);
+    xlet::s32<moe_g> gs;
+    moe_data() { std::copy(std::begin(moe_sizes), std::end(moe_sizes), gs.begin()); }
+};
+moe_data& moe() {
+    static moe_data d;
+    return d;
+}
+
+constexpr xlet::ragged_dot_dims moe_dims{
+    .dot = xlet::dot_dims{.lhs_contracting = {1}, .rhs_contracting = {1}}, .lhs_ragged = {0}, .rhs_group = {0}};
+
+void BM_ragged_xlet(benchmark::State& st, int threads) {
+    tbb_threads t(threads);
+    auto& d = moe();
+    for (auto _ : st) {
+        auto c = xlet::ragged_dot<moe_dims>(*d.x, *d.w, d.gs);
+        benchmark::DoNotOptimize(c.data());
+    }
+    set_flops(st, moe_flops);
+}
+
+// The GEMM kernel per group, into an existing buffer.
+void BM_ragged_kernel_per_group(benchmark::State& st, int threads) {
+    tbb_threads t(threads);
+    auto& d = moe();
+    auto c = make_buffer<float>(moe_m * moe_n);
+    constexpr auto k = static_cast<std::ptrdiff_t>(moe_k), n = static_cast<std::ptrdiff_t>(moe_n);
+    for (auto _ : st) {
+        std::size_t row = 0;
+        for (std::size_t g = 0; g < moe_g; ++g) {
+            const auto rows = static_cast<std::size_t>(moe_sizes[g]);
+            xlet::detail::gemm<float>(rows, moe_n, moe_k, d.x->data() + row * moe_k, k, 1,
+                                      d.w->data() + g * moe_k * moe_n, n, 1, c.get() + row * moe_n, n);
+            row += rows;
+        }
+        benchmark::DoNotOptimize(c.get());
+    }
+    set_flops(st, moe_flops);
+}
+
+#if defined(XLET_BENCH_HAVE_OPENBLAS)
+void BM_ragged_openblas(benchmark::State& st, int threads) {
+    openblas_set_num_threads(threads);
+    auto& d = moe();
+    auto c = make_buffer<float>(moe_m * moe_n);
+    constexpr int k = static_cast<int>(moe_k), n = static_cast<int>(moe_n);
+    for (auto _ : st) {
+        std::size_t row = 0;
+        for (std::size_t g = 0; g < moe_g; ++g) {
+            cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, moe_sizes[g], n, k, 1.0f, d.x->data() + row * moe_k,
+                        k, d.w->data() + g * moe_k * moe_n, n, 0.0f, c.get() + row * moe_n, n);
+            row += static_cast<std::size_t>(moe_sizes[g]);
+        }
+        benchmark::DoNotOptimize(c.get());
+    }
+    set_flops(st, moe_flops);
+}
+#endif
+
+constexpr std::size_t sd_n = 1024, sd_blk = 32, sd_nb = sd_n / sd_blk;
+struct scaled_data {
+    std::unique_ptr<xlet::f32<sd_n, sd_n>> a = make_input<float, sd_n, sd_n>(9), b = make_input<float, sd_n, sd_n>(10);
+    std::unique_ptr<xlet::f32<sd_n, sd_nb>> as = make_input<float, sd_n, sd_nb>(11);
+    std::unique_ptr<xlet::f32<sd_nb, sd_n>> bs = make_input<float, sd_nb, sd_n>(12);
+};
+scaled_data& scaled() {
+    static scaled_data d;
+    return d;
+}
+
+void BM_scaled_xlet(benchmark::State& st, int threads) {
+    tbb_threads t(threads);
+    auto& d = scaled();
+    for (auto _ : st) {
+        auto c =
+            xlet::scaled_dot<xlet::dot_dims{.lhs_contracting = {1}, .rhs_contracting = {0}}>(*d.a, *d.as, *d.b, *d.bs);
+        benchmark::DoNotOptimize(c.data());
+    }
+    set_flops(st, 2.0 * sd_n * sd_n * sd_n);
+}
+
+// The peers' dequantisation: a[i][k] * as[i][k / 32] and b[k][j] * bs[k / 32][j], plain loops.
+void dequantise_plain(const scaled_data& d, float* da, float* db) {
+    for (std::size_t i = 0; i < sd_n; ++i)
+        for (std::size_t k = 0; k < sd_n; ++k)
+            da[i * sd_n + k] = d.a->data()[i * sd_n + k] * d.as->data()[i * sd_nb + k / sd_blk];
+    for (std::size_t k = 0; k < sd_n; ++k)
+        for (std::size_t j = 0; j < sd_n; ++j)
+            db[k * sd_n + j] = d.b->data()[k * sd_n + j] * d.bs->data()[k / sd_blk * sd_n + j];
+}
+
+void BM_scaled_dequant_xlet_dot(benchmark::State& st, int threads) {
+    tbb_threads t(threads);
+    auto& d = scaled();
+    auto da = std::make_unique<xlet::f32<sd_n, sd_n>>(), db = std::make_unique<xlet::f32<sd_n, sd_n>>();
+    for (auto _ : st) {
+        dequantise_plain(d, da->data(), db->data());
+        auto c = xlet::dot(*da, *db);
+        benchmark::DoNotOptimize(c.data());
+    }
+    set_flops(st, 2.0 * sd_n * sd_n * sd_n);
+}
+
+#if defined(XLET_BENCH_HAVE_OPENBLAS)
+void BM_scaled_dequant_openblas(benchmark::State& st, int threads) {
+    openblas_set_num_threads(threads);
+    auto& d = scaled();
+    auto da = make_buffer<float>(sd_n * sd_n), db = make_buffer<float>(sd_n * sd_n),
+         c = make_buffer<float>(sd_n * sd_n);
+    constexpr int n = static_cast<int>(sd_n);
+    for (auto _ : st) {
+        dequantise_plain(d, da.get(), db.get());
+        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, n, n, 1.0f, da.get(), n, db.get(), n, 0.0f, c.get(),
+                    n);
+        benchmark::DoNotOptimize(c.get());
+    }
+    set_flops(st, 2.0 * sd_n * sd_n * sd_n);
+}
+#endif
+
 template<class T, std::size_t N>
 void reg_square(const std::string& name) {
     for (int t : {1, 2}) {
@@ -248,6 +384,18 @@ void register_all() {
     reg("BM_static_4/eigen", BM_static_eigen<4>, 1, 1, benchmark::kNanosecond);
     reg("BM_static_16/eigen", BM_static_eigen<16>, 1, 1, benchmark::kNanosecond);
 #endif
+    for (int t : {1, 2}) {
+        reg("BM_ragged_moe/xlet", BM_ragged_xlet, t);
+        reg("BM_ragged_moe/xlet_gemm_per_group", BM_ragged_kernel_per_group, t);
+#if defined(XLET_BENCH_HAVE_OPENBLAS)
+        reg("BM_ragged_moe/openblas_per_group", BM_ragged_openblas, t);
+#endif
+        reg("BM_scaled_1024/xlet", BM_scaled_xlet, t);
+        reg("BM_scaled_1024/dequant_xlet_dot", BM_scaled_dequant_xlet_dot, t);
+#if defined(XLET_BENCH_HAVE_OPENBLAS)
+        reg("BM_scaled_1024/dequant_openblas", BM_scaled_dequant_openblas, t);
+#endif
+    }
 }
 
 } // namespace

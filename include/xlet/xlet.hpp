@@ -10,6 +10,8 @@
 #include "ops/compare.hpp"
 #include "ops/convert.hpp"
 #include "ops/dot.hpp"
+#include "ops/ragged_dot.hpp"
+#include "ops/scaled_dot.hpp"
 #include "ops/dynamic_dims.hpp"
 #include "ops/dynamic_slice.hpp"
 #include "ops/elementwise.hpp"

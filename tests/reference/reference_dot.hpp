@@ -113,4 +113,91 @@ array<std::conditional_t<Abs, double, Acc>> dot_general(const array<T>& lhs, con
     return out;
 }
 
+// ---- scaled_dot and ragged_dot (ops/scaled_dot.hpp, ops/ragged_dot.hpp) -------------------------
+
+// ScaledDot's effective operand, in double: x[i] * s[i_0 / b_0, ...], b_d = dims(x)_d / dims(s)_d.
+template<class T, class S>
+array<double> dequantise(const array<T>& x, const array<S>& s) {
+    if (x.rank() != s.rank()) fail("dequantise: ranks differ");
+    array<double> out(x.dims, std::vector<double>(x.data.size()));
+    for (std::int64_t i = 0; i < x.size(); ++i) {
+        dims_t xi = unflatten(i, x.dims), si(xi.size());
+        for (std::size_t d = 0; d < xi.size(); ++d)
+            si[d] = xi[d] / (x.dims[d] / s.dims[d]);
+        out.data[static_cast<std::size_t>(i)] =
+            dot_as<double>(x.data[static_cast<std::size_t>(i)]) * dot_as<double>(s.at(si));
+    }
+    return out;
+}
+
+// x with every element whose index along `dim` is outside [b, e) set to zero.
+template<class T>
+array<T> mask_dim(const array<T>& x, std::int64_t dim, std::int64_t b, std::int64_t e) {
+    array<T> out = x;
+    for (std::int64_t i = 0; i < x.size(); ++i) {
+        const std::int64_t v = unflatten(i, x.dims)[static_cast<std::size_t>(dim)];
+        if (v < b || v >= e) out.data[static_cast<std::size_t>(i)] = T{};
+    }
+    return out;
+}
+
+// x[..., g, ...] along `dim`, that dimension removed.
+template<class T>
+array<T> take_dim(const array<T>& x, std::int64_t dim, std::int64_t g) {
+    dims_t od;
+    for (std::size_t d = 0; d < x.dims.size(); ++d)
+        if (static_cast<std::int64_t>(d) != dim) od.push_back(x.dims[d]);
+    array<T> out(od, std::vector<T>(static_cast<std::size_t>(element_count(od))));
+    for (std::int64_t i = 0; i < out.size(); ++i) {
+        dims_t oi = unflatten(i, od);
+        oi.insert(oi.begin() + dim, g);
+        out.data[static_cast<std::size_t>(i)] = x.at(oi);
+    }
+    return out;
+}
+
+// RaggedDot per group, read off chlo.ragged_dot: the group g of lhs is lhs with the ragged
+// dimension masked to [start_g, start_g + size_g); then
+//   mode 1 (ragged free dim):        out = sum_g dot_general(group g of lhs, rhs[g] along rhs_group)
+//                                    (the groups are disjoint: each output row gets one product)
+//   mode 2 (ragged contracting dim): out[g] = dot_general(group g of lhs, rhs)
+//   mode 3 (ragged batch dim):       out = dot_general(lhs, rhs)
+// With Abs, the same with |lhs| |rhs| (error bounds).
+template<class Acc, class T, bool Abs = false>
+array<std::conditional_t<Abs, double, Acc>> ragged_dot(const array<T>& lhs, const array<T>& rhs,
+                                                       const std::vector<std::int64_t>& sizes, const dot_dims_t& d,
+                                                       std::int64_t ragged, const dims_t& rhs_group) {
+    using R = std::conditional_t<Abs, double, Acc>;
+    const auto contains = [](const dims_t& l, std::int64_t x) { return std::find(l.begin(), l.end(), x) != l.end(); };
+    if (contains(d.lhs_batch, ragged)) return dot_general<Acc, T, Abs>(lhs, rhs, d);
+    std::vector<std::int64_t> start{0};
+    for (auto s : sizes)
+        start.push_back(start.back() + s);
+    if (contains(d.lhs_contracting, ragged)) {
+        std::vector<R> data;
+        dims_t od;
+        for (std::size_t g = 0; g < sizes.size(); ++g) {
+            const auto p = dot_general<Acc, T, Abs>(mask_dim(lhs, ragged, start[g], start[g + 1]), rhs, d);
+            od = p.dims;
+            data.insert(data.end(), p.data.begin(), p.data.end());
+        }
+        if (sizes.empty()) od = dot_general<Acc, T, Abs>(lhs, rhs, d).dims;
+        od.insert(od.begin(), static_cast<std::int64_t>(sizes.size()));
+        return array<R>(od, data);
+    }
+    const std::int64_t gd = rhs_group.at(0);
+    dot_dims_t d1 = d; // rhs's dimension numbers once its group dimension is taken out
+    for (auto* l : {&d1.rhs_batch, &d1.rhs_contracting})
+        for (auto& x : *l)
+            if (x > gd) --x;
+    array<R> out = dot_general<Acc, T, Abs>(mask_dim(lhs, ragged, 0, 0), take_dim(rhs, gd, 0), d1);
+    for (std::size_t g = 0; g < sizes.size(); ++g) {
+        const auto p = dot_general<Acc, T, Abs>(mask_dim(lhs, ragged, start[g], start[g + 1]),
+                                                take_dim(rhs, gd, static_cast<std::int64_t>(g)), d1);
+        for (std::size_t i = 0; i < out.data.size(); ++i)
+            out.data[i] += p.data[i];
+    }
+    return out;
+}
+
 } // namespace xlet_ref

@@ -1,0 +1,9 @@
+// expect: xlet::ragged_dot [C8]: rhs_batch dimensions must be in 
+#include <xlet/xlet.hpp>
+using namespace xlet;
+void f() {
+    f32<2, 6, 4> x;
+    f32<3, 4, 2> w;
+    s32<3> g;
+    auto r = ragged_dot<ragged_dot_dims{.dot = dot_dims{.lhs_batch = {0}, .rhs_batch = {3}, .lhs_contracting = {2}, .rhs_contracting = {1}}, .lhs_ragged = {1}, .rhs_group = {0}}>(x, w, g);
+}

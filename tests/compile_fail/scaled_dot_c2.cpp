@@ -1,0 +1,10 @@
+// expect: xlet::scaled_dot [C2]: lhs_batch and rhs_batch must have the same size
+#include <xlet/xlet.hpp>
+using namespace xlet;
+void f() {
+    f32<2, 4> a;
+    f32<2, 1> as;
+    f32<4, 3> b;
+    f32<1, 3> bs;
+    auto r = scaled_dot<dot_dims{.lhs_batch = {0}, .lhs_contracting = {1}, .rhs_contracting = {0}}>(a, as, b, bs);
+}
