@@ -36,8 +36,10 @@ inline float gen(std::size_t i, std::uint32_t seed, float lo, float hi) {
     return lo + (hi - lo) * static_cast<float>(mix(i, seed) >> 8) * (1.0f / 16777216.0f);
 }
 
-template<class T, class F> void fill(T* p, std::size_t n, F f) {
-    for (std::size_t i = 0; i < n; ++i) p[i] = f(i);
+template<class T, class F>
+void fill(T* p, std::size_t n, F f) {
+    for (std::size_t i = 0; i < n; ++i)
+        p[i] = f(i);
 }
 
 // With XLET_BENCH_TIMESTAMPS set, every run also reports t_end (CLOCK_MONOTONIC seconds when it
@@ -45,17 +47,21 @@ template<class T, class F> void fill(T* p, std::size_t n, F f) {
 inline void set_bytes(benchmark::State& st, std::int64_t per_iteration) {
     st.SetBytesProcessed(static_cast<std::int64_t>(st.iterations()) * per_iteration);
     static const bool stamps = std::getenv("XLET_BENCH_TIMESTAMPS") != nullptr;
-    if (stamps) st.counters["t_end"] = std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+    if (stamps)
+        st.counters["t_end"] =
+            std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
 // TBB-based code (xlet, loop_tbb, xtensor_tbb) runs on at most `threads` threads.
 struct tbb_threads {
     tbb::global_control gc;
-    explicit tbb_threads(int threads) : gc(tbb::global_control::max_allowed_parallelism, static_cast<std::size_t>(threads)) {}
+    explicit tbb_threads(int threads)
+        : gc(tbb::global_control::max_allowed_parallelism, static_cast<std::size_t>(threads)) {}
 };
 
 // The plain-loop peers' parallel form: [0, n) split statically over the threads TBB allows.
-template<class F> void static_parallel(std::size_t n, F f) {
+template<class F>
+void static_parallel(std::size_t n, F f) {
     tbb::parallel_for(
         tbb::blocked_range<std::size_t>(0, n), [&](const tbb::blocked_range<std::size_t>& r) { f(r.begin(), r.end()); },
         tbb::static_partitioner{});
@@ -65,8 +71,10 @@ template<class F> void static_parallel(std::size_t n, F f) {
 struct free_delete {
     void operator()(void* p) const { std::free(p); }
 };
-template<class T = float> using buffer = std::unique_ptr<T[], free_delete>;
-template<class T = float> buffer<T> make_buffer(std::size_t n) {
+template<class T = float>
+using buffer = std::unique_ptr<T[], free_delete>;
+template<class T = float>
+buffer<T> make_buffer(std::size_t n) {
     auto* p = static_cast<T*>(std::aligned_alloc(64, (n * sizeof(T) + 63) / 64 * 64));
     if (!p) throw std::bad_alloc();
     std::fill_n(p, n, T{});
@@ -89,7 +97,8 @@ void run_paired(benchmark::State& st, std::int64_t bytes, X xlet_side, Peer peer
         peer_side();
         benchmark::ClobberMemory();
         auto t2 = std::chrono::steady_clock::now();
-        const double x = std::chrono::duration<double>(t1 - t0).count(), p = std::chrono::duration<double>(t2 - t1).count();
+        const double x = std::chrono::duration<double>(t1 - t0).count(),
+                     p = std::chrono::duration<double>(t2 - t1).count();
         t_x += x;
         t_p += p;
         ratios.push_back(p / x);
@@ -103,7 +112,8 @@ void run_paired(benchmark::State& st, std::int64_t bytes, X xlet_side, Peer peer
 
 #if defined(XLET_BENCH_EIGEN) && XLET_BENCH_EIGEN
 // Eigen's Tensor module: DefaultDevice (threads == 0 here means "no pool") or a ThreadPoolDevice.
-template<class Assign> void eigen_run(benchmark::State& st, int threads, Assign assign) {
+template<class Assign>
+void eigen_run(benchmark::State& st, int threads, Assign assign) {
     if (threads == 0) {
         for (auto _ : st) {
             assign(Eigen::DefaultDevice{});
@@ -123,8 +133,10 @@ template<class Assign> void eigen_run(benchmark::State& st, int threads, Assign 
 // Registers BM_<case>/<impl>/threads:<t>/real_time. `threads` names the case; `arg` is what the
 // function gets (Eigen: 0 = DefaultDevice, else a pool of that many threads; elsewhere `threads`).
 using bench_fn = void (*)(benchmark::State&, int);
-inline void reg(const std::string& name, bench_fn fn, int threads, int arg, benchmark::TimeUnit unit = benchmark::kMillisecond) {
-    benchmark::RegisterBenchmark((name + "/threads:" + std::to_string(threads)).c_str(), [fn, arg](benchmark::State& st) { fn(st, arg); })
+inline void reg(const std::string& name, bench_fn fn, int threads, int arg,
+                benchmark::TimeUnit unit = benchmark::kMillisecond) {
+    benchmark::RegisterBenchmark((name + "/threads:" + std::to_string(threads)).c_str(),
+                                 [fn, arg](benchmark::State& st) { fn(st, arg); })
         ->UseRealTime()
         ->Unit(unit);
 }
@@ -133,7 +145,8 @@ inline void reg(const std::string& name, bench_fn fn, int threads) { reg(name, f
 // main(): --benchmark_min_time defaults to 0.5 s unless the caller gives one (keeps a run short).
 inline int bench_main(int argc, char** argv, void (*register_all)()) {
     std::vector<char*> args(argv, argv + argc);
-    bool has_min_time = std::any_of(args.begin(), args.end(), [](const char* a) { return std::strncmp(a, "--benchmark_min_time", 20) == 0; });
+    bool has_min_time = std::any_of(args.begin(), args.end(),
+                                    [](const char* a) { return std::strncmp(a, "--benchmark_min_time", 20) == 0; });
     static char min_time[] = "--benchmark_min_time=0.5";
     if (!has_min_time) args.insert(args.begin() + 1, min_time);
     int n = static_cast<int>(args.size());

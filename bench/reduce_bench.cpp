@@ -173,8 +173,7 @@ void BM_colsum_paired(benchmark::State& st, int threads) {
     const auto& a = *in().mat;
     static const auto b = std::make_unique<mat_t>(a);
     run_paired(
-        st, bytes_mat,
-        [&] { benchmark::DoNotOptimize(xlet::reduce(a, 0.0f, xlet::add_fn{}, xlet::dims<0>).data()); },
+        st, bytes_mat, [&] { benchmark::DoNotOptimize(xlet::reduce(a, 0.0f, xlet::add_fn{}, xlet::dims<0>).data()); },
         [&] { benchmark::DoNotOptimize(xlet::reduce(*b, 0.0f, xlet::add_fn{}, xlet::dims<1>).data()); });
 }
 // Plain loops: row sums with the tuned range sum per row; column sums add row after row into the

@@ -134,8 +134,7 @@ public:
     explicit scratch(std::size_t n)
         : bytes_(n * sizeof(T) >= (std::size_t{64} << 10) ? std::max(n * sizeof(T), cache_min_bytes)
                                                           : std::max<std::size_t>(n * sizeof(T), 1)),
-          align_(std::max(alignof(T), heap_alignment(bytes_))),
-          p_(static_cast<T*>(allocate_block(bytes_, align_))) {}
+          align_(std::max(alignof(T), heap_alignment(bytes_))), p_(static_cast<T*>(allocate_block(bytes_, align_))) {}
     scratch(const scratch&) = delete;
     scratch& operator=(const scratch&) = delete;
     ~scratch() { free_block(p_, bytes_, align_); }

@@ -123,13 +123,12 @@ constexpr dot_plan<RL, RR> make_dot_plan(const extents_t<RL>& le, const extents_
     return p;
 }
 
-template<dot_dims D, class L, class R, class Out>
-struct dot_general_rules {
-    using T = element_of<L>;
+// The dimension-number rules C2-C11, shared by dot_general, scaled_dot and ragged_dot.
+template<dot_dims D, class L, class R>
+struct dot_dims_rules {
     static constexpr std::size_t RL = shape_of<L>::rank, RR = shape_of<R>::rank;
     static constexpr auto le = shape_of<L>::extents;
     static constexpr auto re = shape_of<R>::extents;
-    static constexpr bool c1 = std::is_same_v<element_of<L>, element_of<R>> && dot_numeric<T>;
     static constexpr bool c2 = D.lhs_batch.size() == D.rhs_batch.size();
     static constexpr bool c3 = D.lhs_contracting.size() == D.rhs_contracting.size();
     static constexpr bool unique_in(const dim_list& a, const dim_list& b) {
@@ -152,34 +151,43 @@ struct dot_general_rules {
     }
     static constexpr bool c10 = paired_sizes(D.lhs_batch, D.rhs_batch);
     static constexpr bool c11 = paired_sizes(D.lhs_contracting, D.rhs_contracting);
+    static constexpr bool ok = dims_ok && c10 && c11;
+};
+
+// Their static_asserts, each message naming the op (OP, a string literal): a static_assert
+// message must itself be a literal, so the op's name is pasted in by the preprocessor.
+#define XLET_DOT_DIMS_ASSERTS(OP, Rules, SL, SR)                                                                       \
+    static_assert(diag::got<Rules::c2, SL, SR>::value, OP " [C2]: lhs_batch and rhs_batch must have the same size");   \
+    static_assert(diag::got<Rules::c3, SL, SR>::value,                                                                 \
+                  OP " [C3]: lhs_contracting and rhs_contracting must have the same size");                            \
+    static_assert(diag::got<Rules::c4, SL, SR>::value,                                                                 \
+                  OP " [C4]: lhs_batch and lhs_contracting must not repeat a dimension");                              \
+    static_assert(diag::got<Rules::c5, SL, SR>::value,                                                                 \
+                  OP " [C5]: rhs_batch and rhs_contracting must not repeat a dimension");                              \
+    static_assert(diag::got<Rules::c6, SL, SR>::value, OP " [C6]: lhs_batch dimensions must be in [0, rank(lhs))");    \
+    static_assert(diag::got<Rules::c7, SL, SR>::value,                                                                 \
+                  OP " [C7]: lhs_contracting dimensions must be in [0, rank(lhs))");                                   \
+    static_assert(diag::got<Rules::c8, SL, SR>::value, OP " [C8]: rhs_batch dimensions must be in [0, rank(rhs))");    \
+    static_assert(diag::got<Rules::c9, SL, SR>::value,                                                                 \
+                  OP " [C9]: rhs_contracting dimensions must be in [0, rank(rhs))");                                   \
+    static_assert(diag::got<Rules::c10, SL, SR>::value, OP " [C10]: paired batch dimensions must have the same size"); \
+    static_assert(diag::got<Rules::c11, SL, SR>::value,                                                                \
+                  OP " [C11]: paired contracting dimensions must have the same size")
+
+template<dot_dims D, class L, class R, class Out>
+struct dot_general_rules {
+    using T = element_of<L>;
+    using dims = dot_dims_rules<D, L, R>;
+    static constexpr bool c1 = std::is_same_v<element_of<L>, element_of<R>> && dot_numeric<T>;
     static constexpr bool c14 = dot_out_fits<T, Out>;
-    static constexpr bool ok = c1 && dims_ok && c10 && c11 && c14;
+    static constexpr bool ok = c1 && dims::ok && c14;
 
     static consteval bool check() {
         using SL = shown_t<L>;
         using SR = shown_t<R>;
         static_assert(diag::got<c1, SL, SR>::value, "xlet::dot_general [C1]: lhs and rhs must have the same element "
                                                     "type, an integer, floating or complex type");
-        static_assert(diag::got<c2, SL, SR>::value,
-                      "xlet::dot_general [C2]: lhs_batch and rhs_batch must have the same size");
-        static_assert(diag::got<c3, SL, SR>::value,
-                      "xlet::dot_general [C3]: lhs_contracting and rhs_contracting must have the same size");
-        static_assert(diag::got<c4, SL, SR>::value,
-                      "xlet::dot_general [C4]: lhs_batch and lhs_contracting must not repeat a dimension");
-        static_assert(diag::got<c5, SL, SR>::value,
-                      "xlet::dot_general [C5]: rhs_batch and rhs_contracting must not repeat a dimension");
-        static_assert(diag::got<c6, SL, SR>::value,
-                      "xlet::dot_general [C6]: lhs_batch dimensions must be in [0, rank(lhs))");
-        static_assert(diag::got<c7, SL, SR>::value,
-                      "xlet::dot_general [C7]: lhs_contracting dimensions must be in [0, rank(lhs))");
-        static_assert(diag::got<c8, SL, SR>::value,
-                      "xlet::dot_general [C8]: rhs_batch dimensions must be in [0, rank(rhs))");
-        static_assert(diag::got<c9, SL, SR>::value,
-                      "xlet::dot_general [C9]: rhs_contracting dimensions must be in [0, rank(rhs))");
-        static_assert(diag::got<c10, SL, SR>::value,
-                      "xlet::dot_general [C10]: paired batch dimensions must have the same size");
-        static_assert(diag::got<c11, SL, SR>::value,
-                      "xlet::dot_general [C11]: paired contracting dimensions must have the same size");
+        XLET_DOT_DIMS_ASSERTS("xlet::dot_general", dims, SL, SR);
         static_assert(diag::got<c14, SL, SR, Out>::value, "xlet::dot_general [C14]: the preferred element type must be "
                                                           "of the operands' kind (integer, floating or complex)");
         return ok;

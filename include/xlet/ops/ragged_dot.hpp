@@ -69,28 +69,8 @@ struct ragged_dot_rules {
     static constexpr auto le = shape_of<L>::extents;
     static constexpr auto re = shape_of<R>::extents;
     static constexpr bool c1 = std::is_same_v<element_of<L>, element_of<R>> && dot_numeric<T>;
-    static constexpr bool c2 = DD.lhs_batch.size() == DD.rhs_batch.size();
-    static constexpr bool c3 = DD.lhs_contracting.size() == DD.rhs_contracting.size();
-    static constexpr bool unique_in(const dim_list& a, const dim_list& b) {
-        for (std::size_t i = 0; i < b.size(); ++i)
-            if (a.contains(b[i])) return false;
-        return a.unique() && b.unique();
-    }
-    static constexpr bool c4 = unique_in(DD.lhs_batch, DD.lhs_contracting);
-    static constexpr bool c5 = unique_in(DD.rhs_batch, DD.rhs_contracting);
-    static constexpr bool c6 = DD.lhs_batch.in_range(RL);
-    static constexpr bool c7 = DD.lhs_contracting.in_range(RL);
-    static constexpr bool c8 = DD.rhs_batch.in_range(RR);
-    static constexpr bool c9 = DD.rhs_contracting.in_range(RR);
-    static constexpr bool dims_ok = c2 && c3 && c4 && c5 && c6 && c7 && c8 && c9;
-    static constexpr bool paired_sizes(const dim_list& a, const dim_list& b) {
-        if (!dims_ok) return true; // reported above
-        for (std::size_t i = 0; i < a.size(); ++i)
-            if (le[static_cast<std::size_t>(a[i])] != re[static_cast<std::size_t>(b[i])]) return false;
-        return true;
-    }
-    static constexpr bool c10 = paired_sizes(DD.lhs_batch, DD.rhs_batch);
-    static constexpr bool c11 = paired_sizes(DD.lhs_contracting, DD.rhs_contracting);
+    using dims = dot_dims_rules<DD, L, R>;
+    static constexpr bool dims_ok = dims::dims_ok;
     static constexpr bool c12 = D.lhs_ragged.size() == 1 && D.lhs_ragged.in_range(RL);
     static constexpr std::int64_t r = c12 ? D.lhs_ragged[0] : 0;
     static constexpr ragged_mode mode = DD.lhs_contracting.contains(r) ? ragged_mode::contracting
@@ -111,7 +91,7 @@ struct ragged_dot_rules {
     static constexpr bool c15 = !(c12 && c13 && c14) || mode != ragged_mode::non_contracting ||
                                 re[static_cast<std::size_t>(D.rhs_group[0])] == groups;
     static constexpr bool c16 = dot_out_fits<T, Out>;
-    static constexpr bool ok = c1 && dims_ok && c10 && c11 && c12 && c13 && c14 && c15 && c16;
+    static constexpr bool ok = c1 && dims::ok && c12 && c13 && c14 && c15 && c16;
 
     static consteval bool check() {
         using SL = shown_t<L>;
@@ -119,26 +99,7 @@ struct ragged_dot_rules {
         using SG = shown_t<G>;
         static_assert(diag::got<c1, SL, SR>::value, "xlet::ragged_dot [C1]: lhs and rhs must have the same element "
                                                     "type, an integer, floating or complex type");
-        static_assert(diag::got<c2, SL, SR>::value,
-                      "xlet::ragged_dot [C2]: lhs_batch and rhs_batch must have the same size");
-        static_assert(diag::got<c3, SL, SR>::value,
-                      "xlet::ragged_dot [C3]: lhs_contracting and rhs_contracting must have the same size");
-        static_assert(diag::got<c4, SL, SR>::value,
-                      "xlet::ragged_dot [C4]: lhs_batch and lhs_contracting must not repeat a dimension");
-        static_assert(diag::got<c5, SL, SR>::value,
-                      "xlet::ragged_dot [C5]: rhs_batch and rhs_contracting must not repeat a dimension");
-        static_assert(diag::got<c6, SL, SR>::value,
-                      "xlet::ragged_dot [C6]: lhs_batch dimensions must be in [0, rank(lhs))");
-        static_assert(diag::got<c7, SL, SR>::value,
-                      "xlet::ragged_dot [C7]: lhs_contracting dimensions must be in [0, rank(lhs))");
-        static_assert(diag::got<c8, SL, SR>::value,
-                      "xlet::ragged_dot [C8]: rhs_batch dimensions must be in [0, rank(rhs))");
-        static_assert(diag::got<c9, SL, SR>::value,
-                      "xlet::ragged_dot [C9]: rhs_contracting dimensions must be in [0, rank(rhs))");
-        static_assert(diag::got<c10, SL, SR>::value,
-                      "xlet::ragged_dot [C10]: paired batch dimensions must have the same size");
-        static_assert(diag::got<c11, SL, SR>::value,
-                      "xlet::ragged_dot [C11]: paired contracting dimensions must have the same size");
+        XLET_DOT_DIMS_ASSERTS("xlet::ragged_dot", dims, SL, SR);
         static_assert(diag::got<c12, SL, SR>::value,
                       "xlet::ragged_dot [C12]: lhs_ragged must hold exactly one dimension, in [0, rank(lhs))");
         static_assert(diag::got<c13, SL, SR>::value,

@@ -317,8 +317,10 @@ struct monoid_reduce {
         };
         if (nc <= 1 || n_out >= reduce_min_units || !W::parallel(n_out * total)) {
             W::for_units(n_out, n_out * total, whole);
-        } else { // few outputs, long folds: chunks in parallel, then combined in chunk order
-            scratch<C> part(n_out * nc); // every entry written below
+        } else {
+            // Few outputs, long folds: chunks in parallel, then combined in chunk order. Every
+            // entry of `part` is written before it is read.
+            scratch<C> part(n_out * nc);
             W::for_units(n_out * nc, n_out * total,
                          [&](std::size_t k) { part[k] = chunk(n, gs, k / nc, k % nc, total); });
             for (std::size_t u = 0; u < n_out; ++u) {
@@ -408,8 +410,9 @@ struct monoid_reduce {
                 rows(n, gs, u / nb, u % nb, 0, nrows, acc);
                 store(u, acc);
             });
-        } else { // rows split into nc fixed chunks, combined in order
-            scratch<std::array<V, block / N>> part(units * nc); // every entry written by rows()
+        } else {
+            // Rows split into nc fixed chunks, combined in order; rows() writes every entry.
+            scratch<std::array<V, block / N>> part(units * nc);
             W::for_units(units * nc, elements, [&](std::size_t k) {
                 std::size_t u = k / nc, c = k % nc;
                 rows(n, gs, u / nb, u % nb, nrows * c / nc, nrows * (c + 1) / nc, part[k]);

@@ -44,31 +44,9 @@ template<dot_dims D, class L, class LS, class R, class RS, class Out>
 struct scaled_dot_rules {
     using T = element_of<L>;
     static constexpr std::size_t RL = shape_of<L>::rank, RR = shape_of<R>::rank;
-    static constexpr auto le = shape_of<L>::extents;
-    static constexpr auto re = shape_of<R>::extents;
     static constexpr bool c1 = std::is_same_v<element_of<L>, element_of<R>> && is_float<T>;
-    static constexpr bool c2 = D.lhs_batch.size() == D.rhs_batch.size();
-    static constexpr bool c3 = D.lhs_contracting.size() == D.rhs_contracting.size();
-    static constexpr bool unique_in(const dim_list& a, const dim_list& b) {
-        for (std::size_t i = 0; i < b.size(); ++i)
-            if (a.contains(b[i])) return false;
-        return a.unique() && b.unique();
-    }
-    static constexpr bool c4 = unique_in(D.lhs_batch, D.lhs_contracting);
-    static constexpr bool c5 = unique_in(D.rhs_batch, D.rhs_contracting);
-    static constexpr bool c6 = D.lhs_batch.in_range(RL);
-    static constexpr bool c7 = D.lhs_contracting.in_range(RL);
-    static constexpr bool c8 = D.rhs_batch.in_range(RR);
-    static constexpr bool c9 = D.rhs_contracting.in_range(RR);
-    static constexpr bool dims_ok = c2 && c3 && c4 && c5 && c6 && c7 && c8 && c9;
-    static constexpr bool paired_sizes(const dim_list& a, const dim_list& b) {
-        if (!dims_ok) return true; // reported above
-        for (std::size_t i = 0; i < a.size(); ++i)
-            if (le[static_cast<std::size_t>(a[i])] != re[static_cast<std::size_t>(b[i])]) return false;
-        return true;
-    }
-    static constexpr bool c10 = paired_sizes(D.lhs_batch, D.rhs_batch);
-    static constexpr bool c11 = paired_sizes(D.lhs_contracting, D.rhs_contracting);
+    using dims = dot_dims_rules<D, L, R>;
+    static constexpr bool dims_ok = dims::dims_ok;
     static constexpr bool c12 = is_float<element_of<LS>> && is_float<element_of<RS>>;
     static constexpr bool c13 = shape_of<LS>::rank == RL && shape_of<RS>::rank == RR;
     // Block sizes: c14 on the contracting dimensions, c15 on the others.
@@ -94,7 +72,7 @@ struct scaled_dot_rules {
     static constexpr bool c15 =
         !dims_ok || (blocks_ok<L, LS>(D.lhs_contracting, false) && blocks_ok<R, RS>(D.rhs_contracting, false));
     static constexpr bool c16 = std::is_void_v<Out> || is_float<Out>;
-    static constexpr bool ok = c1 && dims_ok && c10 && c11 && c12 && c13 && c14 && c15 && c16;
+    static constexpr bool ok = c1 && dims::ok && c12 && c13 && c14 && c15 && c16;
 
     static consteval bool check() {
         using SL = shown_t<L>;
@@ -103,26 +81,7 @@ struct scaled_dot_rules {
         using SRS = shown_t<RS>;
         static_assert(diag::got<c1, SL, SR>::value,
                       "xlet::scaled_dot [C1]: lhs and rhs must have the same element type, a floating type");
-        static_assert(diag::got<c2, SL, SR>::value,
-                      "xlet::scaled_dot [C2]: lhs_batch and rhs_batch must have the same size");
-        static_assert(diag::got<c3, SL, SR>::value,
-                      "xlet::scaled_dot [C3]: lhs_contracting and rhs_contracting must have the same size");
-        static_assert(diag::got<c4, SL, SR>::value,
-                      "xlet::scaled_dot [C4]: lhs_batch and lhs_contracting must not repeat a dimension");
-        static_assert(diag::got<c5, SL, SR>::value,
-                      "xlet::scaled_dot [C5]: rhs_batch and rhs_contracting must not repeat a dimension");
-        static_assert(diag::got<c6, SL, SR>::value,
-                      "xlet::scaled_dot [C6]: lhs_batch dimensions must be in [0, rank(lhs))");
-        static_assert(diag::got<c7, SL, SR>::value,
-                      "xlet::scaled_dot [C7]: lhs_contracting dimensions must be in [0, rank(lhs))");
-        static_assert(diag::got<c8, SL, SR>::value,
-                      "xlet::scaled_dot [C8]: rhs_batch dimensions must be in [0, rank(rhs))");
-        static_assert(diag::got<c9, SL, SR>::value,
-                      "xlet::scaled_dot [C9]: rhs_contracting dimensions must be in [0, rank(rhs))");
-        static_assert(diag::got<c10, SL, SR>::value,
-                      "xlet::scaled_dot [C10]: paired batch dimensions must have the same size");
-        static_assert(diag::got<c11, SL, SR>::value,
-                      "xlet::scaled_dot [C11]: paired contracting dimensions must have the same size");
+        XLET_DOT_DIMS_ASSERTS("xlet::scaled_dot", dims, SL, SR);
         static_assert(diag::got<c12, SLS, SRS>::value,
                       "xlet::scaled_dot [C12]: lhs_scale and rhs_scale must have a floating element type");
         static_assert(diag::got<c13, SL, SLS, SR, SRS>::value,

@@ -244,8 +244,8 @@ auto scatter_impl(Ops ops, const I& indices, const Ups& ups, F&& f) {
         std::array<std::int64_t, Ro> start{};
         for (std::size_t k = 0; k < S.scatter_dims_to_operand_dims.size(); ++k) {
             std::ptrdiff_t at =
-                ibase + (P::ivd < I::rank ? static_cast<std::ptrdiff_t>(k) * idx_strides[P::ivd < I::rank ? P::ivd : 0]
-                                          : 0);
+                ibase +
+                (P::ivd < I::rank ? static_cast<std::ptrdiff_t>(k) * idx_strides[P::ivd < I::rank ? P::ivd : 0] : 0);
             start[static_cast<std::size_t>(S.scatter_dims_to_operand_dims[k])] = start_value(indices.data()[at]);
         }
         for (std::size_t k = 0; k < S.input_batching_dims.size(); ++k) {
@@ -257,7 +257,7 @@ auto scatter_impl(Ops ops, const I& indices, const Ups& ups, F&& f) {
         bool inside = true;
         for (std::size_t d = 0; d < Ro; ++d)
             inside &= start[d] >= 0 && start[d] <= static_cast<std::int64_t>(O0::extents[d] - P::window[d]);
-        if (!inside) return false; // the whole window is skipped
+        if (!inside) return false;  // the whole window is skipped
         std::size_t s0 = 0, w0 = 1; // the window's rows along dimension 0
         if constexpr (Ro > 0) {
             s0 = static_cast<std::size_t>(start[0]);
