@@ -450,30 +450,20 @@ TEST_CASE("scatter: the same result on 1 and 2 threads; an rvalue operand is upd
     auto a = lt::random_tensor<f32<1000, 64>>(false);
     auto idx = random_indices<s32<3000, 1>>(-10, 1010);
     const auto f = [](auto c, auto u) { return twice_minus(c, u); }; // order-dependent
-    f32<1000, 64> one_thread, two_threads;
-    {
-        tbb::global_control gc(tbb::global_control::max_allowed_parallelism, 1);
-        one_thread = scatter<S>(a, idx, up, f);
-    }
-    {
-        tbb::global_control gc(tbb::global_control::max_allowed_parallelism, 2);
-        two_threads = scatter<S>(a, idx, up, f);
-    }
+    const auto on_threads = [](std::size_t n, auto run) {
+        tbb::global_control gc(tbb::global_control::max_allowed_parallelism, n);
+        return run();
+    };
+    const auto one_thread = on_threads(1, [&] { return scatter<S>(a, idx, up, f); });
+    const auto two_threads = on_threads(2, [&] { return scatter<S>(a, idx, up, f); });
     CHECK(std::equal(one_thread.begin(), one_thread.end(), two_threads.begin()));
     CHECK_SAME(one_thread, r::scatter(rf(a), rf(idx), rf(up), std::function<float(float, float)>(f), dnums_of<S>(2)));
     // windows of 4 KiB: the operand's rows are split between the threads (scatter.hpp)
     auto bup = lt::random_tensor<f32<300, 1024>>(false);
     auto ba = lt::random_tensor<f32<64, 1024>>(false);
     auto bidx = random_indices<s32<300, 1>>(-2, 66);
-    f32<64, 1024> b_one, b_two;
-    {
-        tbb::global_control gc(tbb::global_control::max_allowed_parallelism, 1);
-        b_one = scatter<S>(ba, bidx, bup, f);
-    }
-    {
-        tbb::global_control gc(tbb::global_control::max_allowed_parallelism, 2);
-        b_two = scatter<S>(ba, bidx, bup, f);
-    }
+    const auto b_one = on_threads(1, [&] { return scatter<S>(ba, bidx, bup, f); });
+    const auto b_two = on_threads(2, [&] { return scatter<S>(ba, bidx, bup, f); });
     CHECK(std::equal(b_one.begin(), b_one.end(), b_two.begin()));
     CHECK_SAME(b_two, r::scatter(rf(ba), rf(bidx), rf(bup), std::function<float(float, float)>(f), dnums_of<S>(2)));
 
