@@ -45,7 +45,6 @@
 #include <type_traits>
 
 #include "../kernels/gemm.hpp"
-#include "unary.hpp" // before convert.hpp, which uses its batch_value
 #include "convert.hpp"
 #include "elementwise.hpp"
 #include "layout.hpp"

@@ -19,6 +19,9 @@
 
 namespace xlet::detail {
 
+// The element type of an xsimd batch, for the `simd` members of the functors.
+template<class B> using batch_value = typename B::value_type;
+
 template<class V> auto to_lanes(const V& v) {
     alignas(64) std::array<typename V::value_type, V::size> a;
     v.store_lanes(a.data());

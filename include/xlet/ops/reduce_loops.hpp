@@ -27,6 +27,7 @@
 #include <tbb/blocked_range.h>
 
 #include "../eval/parallel.hpp"
+#include "binary.hpp" // the monoid functors (add_fn, max_fn, ...)
 #include "elementwise.hpp"
 
 namespace xlet::detail {

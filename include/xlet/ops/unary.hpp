@@ -20,7 +20,6 @@ template<class T> inline constexpr bool numeric = is_integer<T> || is_float<T> |
 template<class T> inline constexpr bool pred_or_integer = is_pred<T> || is_integer<T>;
 
 template<class T> using same_type = T;
-template<class B> using batch_value = typename B::value_type;
 
 // Integer arithmetic wraps: compute in an unsigned type at least as wide as int (no promotion to
 // signed int, so no signed overflow).
