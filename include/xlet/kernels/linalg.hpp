@@ -18,6 +18,8 @@
 //          (so the solve runs down B's contiguous rows); A22 -= L21 Y (the lower part only:
 //          recursive halving down to linalg_syrk_base, whose diagonal blocks are updated whole);
 //          L22 = chol(A22).
+// The entry points are not inlined: one copy per element type, however many shapes call them
+// (compile time), and the call costs nothing next to O(n^3) work.
 // Every multiply-add of the blocked parts runs in gemm() (f32, f64) with its determinism (same
 // bits for any thread count); complex types use a plain loop. The base cases are:
 //   trsm: forward substitution row by row, vectorised across B's columns in fixed chunks of
@@ -148,7 +150,7 @@ template<class T>
 }
 
 template<class T>
-void trsm_lower(std::size_t m, std::size_t n, const T* t, std::ptrdiff_t rst, std::ptrdiff_t cst, bool conj, bool unit,
+[[gnu::noinline]] void trsm_lower(std::size_t m, std::size_t n, const T* t, std::ptrdiff_t rst, std::ptrdiff_t cst, bool conj, bool unit,
                 T* b, std::ptrdiff_t ldb, bool par) {
     if (m == 0 || n == 0) return;
     if (m <= linalg_trsm_base) {
@@ -251,7 +253,7 @@ inline std::size_t linalg_potrf_work(std::size_t n) {
 }
 
 template<class T>
-bool potrf_lower(std::size_t n, T* a, std::ptrdiff_t lda, T* work, bool par) {
+[[gnu::noinline]] bool potrf_lower(std::size_t n, T* a, std::ptrdiff_t lda, T* work, bool par) {
     if (n <= linalg_potrf_base) return potrf_lower_base(n, a, lda);
     const std::size_t n1 = linalg_split(n, linalg_potrf_base), n2 = n - n1;
     const auto s1 = static_cast<std::ptrdiff_t>(n1), s2 = static_cast<std::ptrdiff_t>(n2);

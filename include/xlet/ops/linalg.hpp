@@ -69,22 +69,23 @@ constexpr std::size_t linalg_batch(const extents_t<R>& e) {
 // Per-matrix work (multiply-adds) below which a batch is spread one matrix per task.
 inline constexpr std::size_t linalg_batch_task_work = std::size_t{1} << 22;
 
-// f(q, parallel) for every matrix q of the batch: whole matrices on TBB when they are small and
-// many, else one after the other with the kernels' own threads.
-template<class F>
-void linalg_for_batch(std::size_t nb, std::size_t work, const F& f) {
+// f(q, parallel) for every matrix q < nb of the batch: whole matrices on TBB when they are small
+// and many, else one after the other with the kernels' own threads. Not a template over f (one
+// TBB loop for the whole library, compile time): f is passed as a context and a function.
+inline void linalg_for_batch(std::size_t nb, std::size_t work, const void* ctx,
+                             void (*f)(const void*, std::size_t, bool)) {
     if (nb > 1 && work < linalg_batch_task_work && nb * work >= gemm_parallel_work) {
         tbb::this_task_arena::isolate([&] {
             gemm_for(true, nb, std::max<std::size_t>(1, gemm_parallel_work / std::max<std::size_t>(1, work)),
                      [&](std::size_t q0, std::size_t q1) {
                          for (std::size_t q = q0; q < q1; ++q)
-                             f(q, false);
+                             f(ctx, q, false);
                      });
         });
         return;
     }
     for (std::size_t q = 0; q < nb; ++q)
-        f(q, true);
+        f(ctx, q, true);
 }
 
 template<class T>
@@ -97,14 +98,14 @@ T linalg_nan() {
 }
 
 // One n x n matrix in place: the chosen triangle of a in, the factor out (other triangle zero).
-template<bool Lower, class T>
-void cholesky_matrix(std::size_t n, T* m, bool par) {
+template<class T>
+void cholesky_matrix(std::size_t n, T* m, bool lower, bool par) {
     const auto ld = static_cast<std::ptrdiff_t>(n);
     auto at = [&](std::size_t i, std::size_t j) -> T& {
         return m[static_cast<std::ptrdiff_t>(i) * ld + static_cast<std::ptrdiff_t>(j)];
     };
     // Upper: a = u^H u is l l^H with l = u^H, whose lower triangle is conj(a's upper)^T.
-    if constexpr (!Lower)
+    if (!lower)
         for (std::size_t i = 0; i < n; ++i)
             for (std::size_t j = 0; j < i; ++j)
                 at(i, j) = linalg_conj(at(j, i), true);
@@ -115,12 +116,70 @@ void cholesky_matrix(std::size_t n, T* m, bool par) {
     }
     for (std::size_t i = 0; i < n; ++i)
         for (std::size_t j = 0; j < i; ++j) {
-            if constexpr (!Lower) at(j, i) = linalg_conj(at(i, j), true);
-            if constexpr (Lower)
+            if (lower) {
                 at(j, i) = T(0);
-            else
+            } else {
+                at(j, i) = linalg_conj(at(i, j), true);
                 at(i, j) = T(0);
+            }
         }
+}
+
+// Every matrix of a batch (nb matrices of n x n, contiguous) factorised in place. Run-time sizes:
+// one copy per element type, whatever the shapes (compile time).
+template<class T>
+[[gnu::noinline]] void cholesky_batch(std::size_t nb, std::size_t n, bool lower, T* data) {
+    struct ctx_t {
+        std::size_t n;
+        bool lower;
+        T* data;
+    } ctx{n, lower, data};
+    linalg_for_batch(nb, n * n * n / 3, &ctx, [](const void* c, std::size_t q, bool par) {
+        const auto& x = *static_cast<const ctx_t*>(c);
+        cholesky_matrix(x.n, x.data + q * x.n * x.n, x.lower, par);
+    });
+}
+
+// The solve of every matrix of a batch in place in b: a [nb, m, m], b [nb, rows, cols].
+// t_rs, t_cs: strides of the matrix applied on the left (op(a), or op(a)^T for the right side,
+// whose b is solved on a transposed copy); t_lower: that matrix is lower triangular.
+struct solve_args {
+    std::size_t nb, m, rows, cols;
+    bool left, t_lower, conj, unit;
+    std::ptrdiff_t t_rs, t_cs;
+};
+
+template<class T>
+[[gnu::noinline]] void triangular_solve_batch(const solve_args& s, const T* a, T* b) {
+    struct ctx_t {
+        const solve_args& s;
+        const T* a;
+        T* b;
+    } ctx{s, a, b};
+    const std::size_t nr = s.left ? s.cols : s.rows; // right-hand sides
+    linalg_for_batch(s.nb, s.m * s.m * nr / 2, &ctx, [](const void* c, std::size_t q, bool par) {
+        const auto& x = *static_cast<const ctx_t*>(c);
+        const solve_args& s = x.s;
+        const std::size_t m = s.m, nr = s.left ? s.cols : s.rows;
+        const auto M = static_cast<std::ptrdiff_t>(m);
+        const T* aq = x.a + q * m * m;
+        T* bq = x.b + q * s.rows * s.cols;
+        std::unique_ptr<T[]> tmp;
+        T* xs = bq;
+        auto ldx = static_cast<std::ptrdiff_t>(s.cols);
+        if (!s.left) {
+            tmp.reset(new T[m * nr]);
+            linalg_transpose(nr, m, bq, M, tmp.get(), static_cast<std::ptrdiff_t>(nr), false);
+            xs = tmp.get();
+            ldx = static_cast<std::ptrdiff_t>(nr);
+        }
+        if (s.t_lower)
+            trsm_lower(m, nr, aq, s.t_rs, s.t_cs, s.conj, s.unit, xs, ldx, par);
+        else // upper: with rows and columns reversed it is lower
+            trsm_lower(m, nr, aq + (M - 1) * (s.t_rs + s.t_cs), -s.t_rs, -s.t_cs, s.conj, s.unit, xs + (M - 1) * ldx,
+                       -ldx, par);
+        if (!s.left) linalg_transpose(m, nr, xs, ldx, bq, M, false);
+    });
 }
 
 // The operand as a contiguous array: itself when it is one, else evaluated once.
@@ -138,50 +197,36 @@ auto cholesky_impl(A&& a) {
     constexpr auto e = shape_of<A>::extents;
     constexpr std::size_t R = e.size(), n = e[R - 1], nb = linalg_batch(e);
     tensor_type_of<A> out(std::forward<A>(a));
-    if constexpr (n > 0 && nb > 0)
-        linalg_for_batch(nb, n * n * n / 3,
-                         [&](std::size_t q, bool par) { cholesky_matrix<Lower>(n, out.data() + q * n * n, par); });
+    if constexpr (n > 0 && nb > 0) cholesky_batch(nb, n, Lower, out.data());
     return out;
 }
 
 template<bool Left, bool Lower, bool Unit, transpose_type Tr, class A, class Bx>
 auto triangular_solve_impl(A&& a, Bx&& b) {
-    using T = element_of<A>;
     constexpr auto ea = shape_of<A>::extents;
     constexpr auto eb = shape_of<Bx>::extents;
     constexpr std::size_t R = ea.size(), m = ea[R - 1], rows = eb[R - 2], cols = eb[R - 1], nb = linalg_batch(ea);
     tensor_type_of<Bx> out(std::forward<Bx>(b));
     if constexpr (nb * rows * cols > 0) {
         const auto& av = linalg_operand(std::forward<A>(a));
-        // op(a)[i, j] = conj?(a[i * rs_op + j * cs_op]), lower when a's triangle is and op does not transpose.
+        // op(a)[i, j] = conj?(a[i * rs_op + j * cs_op]); lower when a's triangle is and op does
+        // not transpose. The matrix applied on the left is op(a), or op(a)^T for the right side
+        // (x . op(a) = b  <=>  op(a)^T . x^T = b^T).
         constexpr bool tr = Tr != transpose_type::no_transpose;
-        constexpr bool conj = Tr == transpose_type::adjoint;
         constexpr auto M = static_cast<std::ptrdiff_t>(m);
         constexpr std::ptrdiff_t rs_op = tr ? 1 : M, cs_op = tr ? M : 1;
         constexpr bool lower_op = Lower != tr;
-        // The matrix applied on the left: op(a), or op(a)^T for the right side
-        // (x . op(a) = b  <=>  op(a)^T . x^T = b^T, solved on a transposed copy of b).
-        constexpr std::ptrdiff_t rs = Left ? rs_op : cs_op, cs = Left ? cs_op : rs_op;
-        constexpr bool lower_t = Left ? lower_op : !lower_op;
-        constexpr std::size_t nr = Left ? cols : rows; // right-hand sides
-        linalg_for_batch(nb, m * m * nr / 2, [&](std::size_t q, bool par) {
-            const T* aq = av.data() + q * m * m;
-            T* bq = out.data() + q * rows * cols;
-            std::unique_ptr<T[]> tmp;
-            T* x = bq;
-            std::ptrdiff_t ldx = static_cast<std::ptrdiff_t>(cols);
-            if constexpr (!Left) {
-                tmp.reset(new T[m * nr]);
-                linalg_transpose(nr, m, bq, M, tmp.get(), static_cast<std::ptrdiff_t>(nr), false);
-                x = tmp.get();
-                ldx = static_cast<std::ptrdiff_t>(nr);
-            }
-            if constexpr (lower_t)
-                trsm_lower(m, nr, aq, rs, cs, conj, Unit, x, ldx, par);
-            else // upper: rows and columns reversed it is lower
-                trsm_lower(m, nr, aq + (M - 1) * (rs + cs), -rs, -cs, conj, Unit, x + (M - 1) * ldx, -ldx, par);
-            if constexpr (!Left) linalg_transpose(m, nr, x, ldx, bq, M, false);
-        });
+        const solve_args s{nb,
+                           m,
+                           rows,
+                           cols,
+                           Left,
+                           Left ? lower_op : !lower_op,
+                           Tr == transpose_type::adjoint,
+                           Unit,
+                           Left ? rs_op : cs_op,
+                           Left ? cs_op : rs_op};
+        triangular_solve_batch(s, av.data(), out.data());
     }
     return out;
 }
