@@ -34,6 +34,8 @@
 #include <limits>
 #include <type_traits>
 
+#include <tbb/parallel_invoke.h>
+
 namespace xlet::detail {
 
 // Base sizes: a trsm block of 64 rows keeps 64 x 32 values of B (8 KiB f32) in L1 while it is
@@ -227,16 +229,26 @@ void syrk_lower_sub(std::size_t n, std::size_t k, const T* a, std::ptrdiff_t lda
     }
     const std::size_t n1 = linalg_split(n, linalg_syrk_base), n2 = n - n1;
     const auto s1 = static_cast<std::ptrdiff_t>(n1);
-    syrk_lower_sub(n1, k, a, lda, b, ldb, c, ldc, par);
-    linalg_sub_product(n2, n1, k, a + s1 * lda, lda, 1, false, b, ldb, 1, c + s1 * ldc, ldc, par);
-    syrk_lower_sub(n2, k, a + s1 * lda, lda, b + s1, ldb, c + s1 * ldc + s1, ldc, par);
+    auto c11 = [&] { syrk_lower_sub(n1, k, a, lda, b, ldb, c, ldc, par); };
+    auto c21 = [&] { linalg_sub_product(n2, n1, k, a + s1 * lda, lda, 1, false, b, ldb, 1, c + s1 * ldc, ldc, par); };
+    auto c22 = [&] { syrk_lower_sub(n2, k, a + s1 * lda, lda, b + s1, ldb, c + s1 * ldc + s1, ldc, par); };
+    // The three blocks are disjoint: run them side by side (gemm's own task grid has few tasks on
+    // these narrow blocks). Each block's bits do not depend on which thread computes it.
+    if (par && n * n * k / 2 >= 4 * gemm_parallel_work) {
+        tbb::this_task_arena::isolate([&] { tbb::parallel_invoke(c11, c21, c22); });
+    } else {
+        c11();
+        c21();
+        c22();
+    }
 }
 
-// dst[j * ldd + i] = conj?(src[i * lds + j]), i < n2, j < n1, in 16 x 16 tiles.
+// dst[j * ldd + i] = conj?(src[i * lds + j]), i < n2, j < n1, in 8 x 8 tiles: the 8 rows a tile
+// touches on each side may all map to one L1 set (power-of-two strides), whose 8 ways hold them.
 template<class T>
 void linalg_transpose(std::size_t n2, std::size_t n1, const T* src, std::ptrdiff_t lds, T* dst, std::ptrdiff_t ldd,
                       bool conj) {
-    constexpr std::size_t TB = 16;
+    constexpr std::size_t TB = 8;
     for (std::size_t i0 = 0; i0 < n2; i0 += TB)
         for (std::size_t j0 = 0; j0 < n1; j0 += TB)
             for (std::size_t i = i0; i < std::min(n2, i0 + TB); ++i)
@@ -245,18 +257,22 @@ void linalg_transpose(std::size_t n2, std::size_t n1, const T* src, std::ptrdiff
                         linalg_conj(src[static_cast<std::ptrdiff_t>(i) * lds + static_cast<std::ptrdiff_t>(j)], conj);
 }
 
-// Scratch potrf_lower needs for size n: the largest A21 over the recursion.
+// Row stride of the scratch copy of A21^H (n1 rows of n2): n2 padded off a power of two, so that
+// the rows of a transposed tile do not all fall into one cache set.
+inline std::size_t linalg_work_ld(std::size_t n2) { return (n2 + 15) / 16 * 16 + 16; }
+
+// Scratch potrf_lower needs for size n: the largest A21^H over the recursion.
 inline std::size_t linalg_potrf_work(std::size_t n) {
     if (n <= linalg_potrf_base) return 0;
     const std::size_t n1 = linalg_split(n, linalg_potrf_base);
-    return std::max({n1 * (n - n1), linalg_potrf_work(n1), linalg_potrf_work(n - n1)});
+    return std::max({n1 * linalg_work_ld(n - n1), linalg_potrf_work(n1), linalg_potrf_work(n - n1)});
 }
 
 template<class T>
 [[gnu::noinline]] bool potrf_lower(std::size_t n, T* a, std::ptrdiff_t lda, T* work, bool par) {
     if (n <= linalg_potrf_base) return potrf_lower_base(n, a, lda);
     const std::size_t n1 = linalg_split(n, linalg_potrf_base), n2 = n - n1;
-    const auto s1 = static_cast<std::ptrdiff_t>(n1), s2 = static_cast<std::ptrdiff_t>(n2);
+    const auto s1 = static_cast<std::ptrdiff_t>(n1), s2 = static_cast<std::ptrdiff_t>(linalg_work_ld(n2));
     if (!potrf_lower(n1, a, lda, work, par)) return false;
     T* a21 = a + s1 * lda;
     // Y = A21^H (n1 x n2), then L11 Y = A21^H gives Y = L21^H; L21 = Y^H back in place.

@@ -97,32 +97,42 @@ T linalg_nan() {
         return std::numeric_limits<T>::quiet_NaN();
 }
 
+// m[i, j] = conj(m[j, i]) for j < i (the strict lower triangle from the upper one), in 32 x 32
+// tiles so that the column reads stay in cache.
+template<class T>
+void linalg_mirror_upper(std::size_t n, T* m) {
+    constexpr std::size_t TB = 32;
+    for (std::size_t i0 = 0; i0 < n; i0 += TB)
+        for (std::size_t j0 = 0; j0 <= i0; j0 += TB)
+            for (std::size_t i = i0; i < std::min(n, i0 + TB); ++i)
+                for (std::size_t j = j0; j < std::min(i, j0 + TB); ++j)
+                    m[i * n + j] = linalg_conj(m[j * n + i], true);
+}
+
 // One n x n matrix in place: the chosen triangle of a in, the factor out (other triangle zero).
 template<class T>
 void cholesky_matrix(std::size_t n, T* m, bool lower, bool par) {
-    const auto ld = static_cast<std::ptrdiff_t>(n);
-    auto at = [&](std::size_t i, std::size_t j) -> T& {
-        return m[static_cast<std::ptrdiff_t>(i) * ld + static_cast<std::ptrdiff_t>(j)];
-    };
     // Upper: a = u^H u is l l^H with l = u^H, whose lower triangle is conj(a's upper)^T.
-    if (!lower)
-        for (std::size_t i = 0; i < n; ++i)
-            for (std::size_t j = 0; j < i; ++j)
-                at(i, j) = linalg_conj(at(j, i), true);
+    if (!lower) linalg_mirror_upper(n, m);
     const std::unique_ptr<T[]> work(new T[linalg_potrf_work(n)]);
-    if (!potrf_lower(n, m, ld, work.get(), par)) {
+    if (!potrf_lower(n, m, static_cast<std::ptrdiff_t>(n), work.get(), par)) {
         std::fill_n(m, n * n, linalg_nan<T>());
         return;
     }
-    for (std::size_t i = 0; i < n; ++i)
-        for (std::size_t j = 0; j < i; ++j) {
-            if (lower) {
-                at(j, i) = T(0);
-            } else {
-                at(j, i) = linalg_conj(at(i, j), true);
-                at(i, j) = T(0);
-            }
-        }
+    if (!lower) {
+        // u = l^H: the strict lower triangle mirrored (conjugated) into the upper, then cleared
+        for (std::size_t i0 = 0; i0 < n; i0 += 32)
+            for (std::size_t j0 = i0; j0 < n; j0 += 32)
+                for (std::size_t i = i0; i < std::min(n, i0 + 32); ++i)
+                    for (std::size_t j = std::max(j0, i + 1); j < std::min(n, j0 + 32); ++j)
+                        m[i * n + j] = linalg_conj(m[j * n + i], true);
+    }
+    for (std::size_t i = 0; i < n; ++i) { // the other triangle is zero
+        if (lower)
+            std::fill(m + i * n + i + 1, m + (i + 1) * n, T(0));
+        else
+            std::fill(m + i * n, m + i * n + i, T(0));
+    }
 }
 
 // Every matrix of a batch (nb matrices of n x n, contiguous) factorised in place. Run-time sizes:
