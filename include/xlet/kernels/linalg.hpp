@@ -27,6 +27,7 @@
 //   potrf: the row-oriented (Cholesky-Crout) loop with SIMD dot products of contiguous rows.
 #pragma once
 #include "gemm.hpp"
+#include "transpose.hpp"
 
 #include <cmath>
 #include <complex>
@@ -243,18 +244,28 @@ void syrk_lower_sub(std::size_t n, std::size_t k, const T* a, std::ptrdiff_t lda
     }
 }
 
-// dst[j * ldd + i] = conj?(src[i * lds + j]), i < n2, j < n1, in 8 x 8 tiles: the 8 rows a tile
-// touches on each side may all map to one L1 set (power-of-two strides), whose 8 ways hold them.
+// dst[j * ldd + i] = conj?(src[i * lds + j]), i < n2, j < n1. Real types: kernels/transpose.hpp's
+// tiles (8 x 8 AVX register transposes for f32); complex: 8 x 8 tiles element by element (the 8
+// rows a tile touches on each side may all map to one L1 set with power-of-two strides, whose 8
+// ways hold them).
 template<class T>
 void linalg_transpose(std::size_t n2, std::size_t n1, const T* src, std::ptrdiff_t lds, T* dst, std::ptrdiff_t ldd,
                       bool conj) {
-    constexpr std::size_t TB = 8;
-    for (std::size_t i0 = 0; i0 < n2; i0 += TB)
-        for (std::size_t j0 = 0; j0 < n1; j0 += TB)
-            for (std::size_t i = i0; i < std::min(n2, i0 + TB); ++i)
-                for (std::size_t j = j0; j < std::min(n1, j0 + TB); ++j)
-                    dst[static_cast<std::ptrdiff_t>(j) * ldd + static_cast<std::ptrdiff_t>(i)] =
-                        linalg_conj(src[static_cast<std::ptrdiff_t>(i) * lds + static_cast<std::ptrdiff_t>(j)], conj);
+    if constexpr (!linalg_complex<T>) {
+        (void)conj;
+        constexpr std::size_t TB = 32;
+        for (std::size_t i0 = 0; i0 < n2; i0 += TB)
+            for (std::size_t j0 = 0; j0 < n1; j0 += TB)
+                transpose_tile(src, lds, dst, ldd, j0, std::min(n1, j0 + TB), i0, std::min(n2, i0 + TB));
+    } else {
+        constexpr std::size_t TB = 8;
+        for (std::size_t i0 = 0; i0 < n2; i0 += TB)
+            for (std::size_t j0 = 0; j0 < n1; j0 += TB)
+                for (std::size_t i = i0; i < std::min(n2, i0 + TB); ++i)
+                    for (std::size_t j = j0; j < std::min(n1, j0 + TB); ++j)
+                        dst[static_cast<std::ptrdiff_t>(j) * ldd + static_cast<std::ptrdiff_t>(i)] = linalg_conj(
+                            src[static_cast<std::ptrdiff_t>(i) * lds + static_cast<std::ptrdiff_t>(j)], conj);
+    }
 }
 
 // Row stride of the scratch copy of A21^H (n1 rows of n2): n2 padded off a power of two, so that
