@@ -120,7 +120,50 @@ template<class T>
                 if (j1 - j0 == JC) {
                     using B = xsimd::batch<T>;
                     constexpr std::size_t W = B::size;
-                    for (std::size_t i = 0; i < m; ++i) {
+                    // Rows i and i + 1 together: 8 independent FMA chains (4 would leave the
+                    // pipes waiting on latency) sharing each load of x_k; row i + 1 takes its
+                    // k = i term after row i is done, so each row's operations stay in k order.
+                    std::size_t i = 0;
+                    for (; i + 2 <= m; i += 2) {
+                        T* bi = row(i) + j0;
+                        T* bn = row(i + 1) + j0;
+                        B a0 = B::load_unaligned(bi), a1 = B::load_unaligned(bi + W);
+                        B a2 = B::load_unaligned(bi + 2 * W), a3 = B::load_unaligned(bi + 3 * W);
+                        B n0 = B::load_unaligned(bn), n1 = B::load_unaligned(bn + W);
+                        B n2 = B::load_unaligned(bn + 2 * W), n3 = B::load_unaligned(bn + 3 * W);
+                        for (std::size_t k = 0; k < i; ++k) {
+                            const B tk(tv(i, k)), tn(tv(i + 1, k));
+                            const T* xk = row(k) + j0;
+                            const B x0 = B::load_unaligned(xk), x1 = B::load_unaligned(xk + W);
+                            const B x2 = B::load_unaligned(xk + 2 * W), x3 = B::load_unaligned(xk + 3 * W);
+                            a0 = xsimd::fnma(tk, x0, a0);
+                            a1 = xsimd::fnma(tk, x1, a1);
+                            a2 = xsimd::fnma(tk, x2, a2);
+                            a3 = xsimd::fnma(tk, x3, a3);
+                            n0 = xsimd::fnma(tn, x0, n0);
+                            n1 = xsimd::fnma(tn, x1, n1);
+                            n2 = xsimd::fnma(tn, x2, n2);
+                            n3 = xsimd::fnma(tn, x3, n3);
+                        }
+                        if (!unit) {
+                            const B d(tv(i, i));
+                            a0 /= d, a1 /= d, a2 /= d, a3 /= d;
+                        }
+                        const B tn(tv(i + 1, i));
+                        n0 = xsimd::fnma(tn, a0, n0);
+                        n1 = xsimd::fnma(tn, a1, n1);
+                        n2 = xsimd::fnma(tn, a2, n2);
+                        n3 = xsimd::fnma(tn, a3, n3);
+                        if (!unit) {
+                            const B d(tv(i + 1, i + 1));
+                            n0 /= d, n1 /= d, n2 /= d, n3 /= d;
+                        }
+                        a0.store_unaligned(bi), a1.store_unaligned(bi + W);
+                        a2.store_unaligned(bi + 2 * W), a3.store_unaligned(bi + 3 * W);
+                        n0.store_unaligned(bn), n1.store_unaligned(bn + W);
+                        n2.store_unaligned(bn + 2 * W), n3.store_unaligned(bn + 3 * W);
+                    }
+                    for (; i < m; ++i) {
                         T* bi = row(i) + j0;
                         B a0 = B::load_unaligned(bi), a1 = B::load_unaligned(bi + W);
                         B a2 = B::load_unaligned(bi + 2 * W), a3 = B::load_unaligned(bi + 3 * W);
@@ -156,6 +199,18 @@ template<class T>
 [[gnu::noinline]] void trsm_lower(std::size_t m, std::size_t n, const T* t, std::ptrdiff_t rst, std::ptrdiff_t cst, bool conj, bool unit,
                 T* b, std::ptrdiff_t ldb, bool par) {
     if (m == 0 || n == 0) return;
+    // Columns of B are independent: two halves (split on a chunk boundary, so the base case's
+    // chunks and every gemm element see the same arithmetic) solved side by side need no
+    // synchronisation between the row blocks, unlike the kernels' own parallel loops.
+    constexpr std::size_t JC = linalg_trsm_cols<T>;
+    if (par && n >= 4 * JC && m * m * n / 2 >= 8 * gemm_parallel_work) {
+        const std::size_t n1 = (n / 2 + JC - 1) / JC * JC;
+        tbb::this_task_arena::isolate([&] {
+            tbb::parallel_invoke([&] { trsm_lower(m, n1, t, rst, cst, conj, unit, b, ldb, false); },
+                                 [&] { trsm_lower(m, n - n1, t, rst, cst, conj, unit, b + n1, ldb, false); });
+        });
+        return;
+    }
     if (m <= linalg_trsm_base) {
         trsm_lower_base(m, n, t, rst, cst, conj, unit, b, ldb, par);
         return;
