@@ -214,7 +214,8 @@ std::string check_solve(const T* a, const T* x, const T* b, std::size_t m, std::
     const long double u = unit_roundoff<T>();
     // op(a)[i, j], reading only the chosen triangle (unit diagonal: 1)
     auto op = [&](std::size_t i, std::size_t j) -> cld {
-        const std::size_t r = tr == transpose_type::no_transpose ? i : j, c = tr == transpose_type::no_transpose ? j : i;
+        const std::size_t r = tr == transpose_type::no_transpose ? i : j,
+                          c = tr == transpose_type::no_transpose ? j : i;
         if (r == c && unit) return 1;
         if (lower ? c > r : c < r) return 0;
         const cld v = wide(a[r * m + c]);
@@ -472,9 +473,10 @@ TEST_CASE("results do not depend on the thread count (1 and 2 threads, bitwise)"
     }
     auto run = [&](int threads) {
         tbb::global_control gc(tbb::global_control::max_allowed_parallelism, static_cast<std::size_t>(threads));
-        return std::make_tuple(cholesky<true>(*a), triangular_solve<true, true, false, transpose_type::no_transpose>(*t, *b),
-                               triangular_solve<false, true, false, transpose_type::transpose>(*t, transpose(*b, dims<1, 0>)),
-                               cholesky<false>(*cb));
+        return std::make_tuple(
+            cholesky<true>(*a), triangular_solve<true, true, false, transpose_type::no_transpose>(*t, *b),
+            triangular_solve<false, true, false, transpose_type::transpose>(*t, transpose(*b, dims<1, 0>)),
+            cholesky<false>(*cb));
     };
     const auto r1 = run(1);
     const auto r2 = run(2);

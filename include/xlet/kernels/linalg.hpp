@@ -13,7 +13,8 @@
 //     first pivot that is not > 0 (zero, negative or NaN); A is then partly overwritten.
 //
 // Recursion (halves rounded to whole base blocks, so the split depends only on the size):
-//   trsm:  T = [T11 0; T21 T22]: X1 = T11^-1 B1; B2 -= T21 X1 (gemm); X2 = T22^-1 B2.
+//   trsm:  T = [T11 0; T21 T22]: X1 = T11^-1 B1; B2 -= T21 X1 (gemm); X2 = T22^-1 B2. When large,
+//          B's columns are first cut into two independent halves solved side by side on TBB.
 //   potrf: L11 = chol(A11); L21 = A21 L11^-H, solved as L11 Y = A21^H on a transposed copy Y
 //          (so the solve runs down B's contiguous rows); A22 -= L21 Y (the lower part only:
 //          recursive halving down to linalg_syrk_base, whose diagonal blocks are updated whole);
@@ -22,8 +23,10 @@
 // (compile time), and the call costs nothing next to O(n^3) work.
 // Every multiply-add of the blocked parts runs in gemm() (f32, f64) with its determinism (same
 // bits for any thread count); complex types use a plain loop. The base cases are:
-//   trsm: forward substitution row by row, vectorised across B's columns in fixed chunks of
-//         4 SIMD batches (chunks go to TBB; the chunking never depends on the thread count).
+//   trsm: forward substitution two rows at a time, vectorised across B's columns in fixed
+//         chunks of 4 SIMD batches (chunks go to TBB; the chunking never depends on the thread
+//         count, and a column gets the same operations whichever chunk or half it falls in).
+// Threads: all splits depend only on the sizes and the `par` flag, never on the thread count.
 //   potrf: the row-oriented (Cholesky-Crout) loop with SIMD dot products of contiguous rows.
 #pragma once
 #include "gemm.hpp"
@@ -64,17 +67,17 @@ inline std::size_t linalg_split(std::size_t n, std::size_t base) {
 
 // C (m x n, row-major, ldc) -= op(A) B, op(A)[i, k] = conj?(a[i * rsa + k * csa]), B[k, j] = b[k * rsb + j * csb].
 template<class T>
-void linalg_sub_product(std::size_t m, std::size_t n, std::size_t k, const T* a, std::ptrdiff_t rsa,
-                        std::ptrdiff_t csa, bool conj_a, const T* b, std::ptrdiff_t rsb, std::ptrdiff_t csb, T* c,
-                        std::ptrdiff_t ldc, bool par) {
+void linalg_sub_product(std::size_t m, std::size_t n, std::size_t k, const T* a, std::ptrdiff_t rsa, std::ptrdiff_t csa,
+                        bool conj_a, const T* b, std::ptrdiff_t rsb, std::ptrdiff_t csb, T* c, std::ptrdiff_t ldc,
+                        bool par) {
     if constexpr (!linalg_complex<T>) {
         gemm<T>(m, n, k, a, rsa, csa, b, rsb, csb, c, ldc, gemm_update::subtract, par);
     } else {
         for (std::size_t i = 0; i < m; ++i) {
             T* cr = c + static_cast<std::ptrdiff_t>(i) * ldc;
             for (std::size_t p = 0; p < k; ++p) {
-                const T av = linalg_conj(a[static_cast<std::ptrdiff_t>(i) * rsa + static_cast<std::ptrdiff_t>(p) * csa],
-                                         conj_a);
+                const T av =
+                    linalg_conj(a[static_cast<std::ptrdiff_t>(i) * rsa + static_cast<std::ptrdiff_t>(p) * csa], conj_a);
                 const T* br = b + static_cast<std::ptrdiff_t>(p) * rsb;
                 for (std::size_t j = 0; j < n; ++j)
                     cr[j] -= av * br[static_cast<std::ptrdiff_t>(j) * csb];
@@ -93,8 +96,8 @@ inline constexpr std::size_t linalg_trsm_cols = linalg_complex<T> ? 8 : 4 * xsim
 // Not inlined: once inlined into a caller with constant tiny sizes, GCC 12 warns (-Warray-bounds)
 // about the batch loads of a branch that those sizes never take.
 template<class T>
-[[gnu::noinline]] void trsm_lower_base(std::size_t m, std::size_t n, const T* t, std::ptrdiff_t rst, std::ptrdiff_t cst, bool conj,
-                     bool unit, T* b, std::ptrdiff_t ldb, bool par) {
+[[gnu::noinline]] void trsm_lower_base(std::size_t m, std::size_t n, const T* t, std::ptrdiff_t rst, std::ptrdiff_t cst,
+                                       bool conj, bool unit, T* b, std::ptrdiff_t ldb, bool par) {
     constexpr std::size_t JC = linalg_trsm_cols<T>;
     auto tv = [&](std::size_t i, std::size_t k) {
         return linalg_conj(t[static_cast<std::ptrdiff_t>(i) * rst + static_cast<std::ptrdiff_t>(k) * cst], conj);
@@ -196,8 +199,8 @@ template<class T>
 }
 
 template<class T>
-[[gnu::noinline]] void trsm_lower(std::size_t m, std::size_t n, const T* t, std::ptrdiff_t rst, std::ptrdiff_t cst, bool conj, bool unit,
-                T* b, std::ptrdiff_t ldb, bool par) {
+[[gnu::noinline]] void trsm_lower(std::size_t m, std::size_t n, const T* t, std::ptrdiff_t rst, std::ptrdiff_t cst,
+                                  bool conj, bool unit, T* b, std::ptrdiff_t ldb, bool par) {
     if (m == 0 || n == 0) return;
     // Columns of B are independent: two halves (split on a chunk boundary, so the base case's
     // chunks and every gemm element see the same arithmetic) solved side by side need no

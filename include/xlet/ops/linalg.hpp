@@ -53,9 +53,9 @@ enum class transpose_type { no_transpose, transpose, adjoint };
 namespace detail {
 
 template<class T>
-inline constexpr bool linalg_element = std::is_same_v<T, float> || std::is_same_v<T, double> ||
-                                       std::is_same_v<T, std::complex<float>> ||
-                                       std::is_same_v<T, std::complex<double>>;
+inline constexpr bool linalg_element =
+    std::is_same_v<T, float> || std::is_same_v<T, double> || std::is_same_v<T, std::complex<float>> ||
+    std::is_same_v<T, std::complex<double>>;
 
 // The product of all but the two minor dimensions.
 template<std::size_t R>
