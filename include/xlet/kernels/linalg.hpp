@@ -38,8 +38,6 @@
 #include <limits>
 #include <type_traits>
 
-#include <tbb/parallel_invoke.h>
-
 namespace xlet::detail {
 
 // Base sizes: a trsm block of 64 rows keeps 64 x 32 values of B (8 KiB f32) in L1 while it is
@@ -208,9 +206,16 @@ template<class T>
     constexpr std::size_t JC = linalg_trsm_cols<T>;
     if (par && n >= 4 * JC && m * m * n / 2 >= 8 * gemm_parallel_work) {
         const std::size_t n1 = (n / 2 + JC - 1) / JC * JC;
+        // (gemm_for over the two halves rather than tbb::parallel_invoke: one parallel construct
+        // for the whole library, the one tests/tsan.supp knows.)
         tbb::this_task_arena::isolate([&] {
-            tbb::parallel_invoke([&] { trsm_lower(m, n1, t, rst, cst, conj, unit, b, ldb, false); },
-                                 [&] { trsm_lower(m, n - n1, t, rst, cst, conj, unit, b + n1, ldb, false); });
+            gemm_for(true, 2, 1, [&](std::size_t h0, std::size_t h1) {
+                for (std::size_t h = h0; h < h1; ++h)
+                    if (h == 0)
+                        trsm_lower(m, n1, t, rst, cst, conj, unit, b, ldb, false);
+                    else
+                        trsm_lower(m, n - n1, t, rst, cst, conj, unit, b + n1, ldb, false);
+            });
         });
         return;
     }
@@ -294,7 +299,12 @@ void syrk_lower_sub(std::size_t n, std::size_t k, const T* a, std::ptrdiff_t lda
     // The three blocks are disjoint: run them side by side (gemm's own task grid has few tasks on
     // these narrow blocks). Each block's bits do not depend on which thread computes it.
     if (par && n * n * k / 2 >= 4 * gemm_parallel_work) {
-        tbb::this_task_arena::isolate([&] { tbb::parallel_invoke(c11, c21, c22); });
+        tbb::this_task_arena::isolate([&] {
+            gemm_for(true, 3, 1, [&](std::size_t p0, std::size_t p1) {
+                for (std::size_t p = p0; p < p1; ++p)
+                    p == 0 ? c11() : p == 1 ? c21() : c22();
+            });
+        });
     } else {
         c11();
         c21();
