@@ -10,15 +10,16 @@
 //   cholesky<false>(a) = u with a = u^H . u, u upper triangular; reads only the upper triangle.
 //   The other triangle of the result is zero (XLA: implementation-defined). For complex types
 //   ^H is the conjugate transpose and only the real part of the diagonal is read. The diagonal
-//   of the result is real and > 0.
+//   of a successful result is real and > 0.
 //   Not positive definite: the factorisation of a matrix stops at the first pivot that is not
 //   > 0 (zero, negative or NaN, e.g. from a NaN input) and that whole [n, n] matrix of the
 //   result (both triangles) is NaN; the other matrices of the batch are unaffected. Infinite
 //   inputs may give inf/NaN entries without a failed pivot. Never UB, never an exception.
 //   triangular_solve: x with op(a) . x = b (left_side) or x . op(a) = b (right side), op(a) = a,
 //   a^T (transpose_type::transpose) or a^H (transpose_type::adjoint; = a^T for real types). Only
-//   a's `lower` triangle is read (without its diagonal when unit_diagonal: taken as 1). A zero
-//   diagonal element gives inf / NaN per IEEE division (x / 0), never UB.
+//   the triangle of a that `lower` names is read (lower: i >= j, else i <= j; without the
+//   diagonal when unit_diagonal, which is taken as 1). A zero diagonal element gives inf / NaN
+//   per IEEE division (x / 0), never UB.
 // Types: f32, f64, c64, c128 (f16/bf16: convert to f32 first; integers are rejected).
 // Algorithm (kernels/linalg.hpp): recursive blocked, with the trailing updates (SYRK, and the
 // off-diagonal blocks of the solve) in gemm() of kernels/gemm.hpp (f32, f64; complex: plain
