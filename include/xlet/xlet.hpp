@@ -19,6 +19,7 @@
 #include "ops/iota.hpp"
 #include "ops/concatenate.hpp"
 #include "ops/layout.hpp"
+#include "ops/linalg.hpp"
 #include "ops/map.hpp"
 #include "ops/pad.hpp"
 #include "ops/reduce.hpp"
