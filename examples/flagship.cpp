@@ -47,6 +47,13 @@ int main() {
     std::cout << "sort(u)                = " << sort(u) << "   (total order: -0 before +0)\n";
     auto [top, at] = top_k<2>(u);
     std::cout << "top_k<2>(u)            = " << top << " at " << at << '\n';
+    // Linear algebra on the same GEMM: a = l·lᵀ, then l·x = b.
+    f32<2, 2> spd{{4, 2}, {2, 3}};
+    f32<2, 2> l = cholesky<true>(spd);
+    std::cout << "cholesky<lower>(spd)   = " << l << '\n';
+    f32<2, 1> rhs{{2}, {3}};
+    std::cout << "solve l·x = rhs        = "
+              << triangular_solve<true, true, false, transpose_type::no_transpose>(l, rhs) << '\n';
 
     // add(a, transpose(a)) would not compile: "xlet::add [C1]: operand shapes must be equal, ...".
 }
