@@ -37,17 +37,7 @@ namespace {
 constexpr long double k_tol = 4;
 
 template<class T>
-struct real_of {
-    using type = T;
-};
-template<class T>
-struct real_of<std::complex<T>> {
-    using type = T;
-};
-template<class T>
-using real_t = typename real_of<T>::type;
-template<class T>
-constexpr bool cplx = !std::is_same_v<T, real_t<T>>;
+constexpr bool cplx = is_complex<T>; // xlet's trait; real_t<T> is xlet's too
 
 template<class T>
 constexpr long double unit_roundoff() {

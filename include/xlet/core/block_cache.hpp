@@ -138,6 +138,7 @@ public:
     scratch(const scratch&) = delete;
     scratch& operator=(const scratch&) = delete;
     ~scratch() { free_block(p_, bytes_, align_); }
+    T* data() { return p_; }
     T& operator[](std::size_t i) { return p_[i]; }
     const T& operator[](std::size_t i) const { return p_[i]; }
 };

@@ -266,4 +266,18 @@ auto eval(const E& e) {
     return tensor_type_of<E>(e);
 }
 
+namespace detail {
+
+// An operand a kernel reads as row-major memory: an array (tensor, tensor_map) by reference, as
+// it is; any other expression evaluated once into a tensor.
+template<class X>
+decltype(auto) as_array(X&& x) {
+    if constexpr (is_array_leaf<std::remove_cvref_t<X>>)
+        return static_cast<const std::remove_cvref_t<X>&>(x);
+    else
+        return eval(x);
+}
+
+} // namespace detail
+
 } // namespace xlet

@@ -26,8 +26,8 @@
 //   trsm: forward substitution two rows at a time, vectorised across B's columns in fixed
 //         chunks of 4 SIMD batches (chunks go to TBB; the chunking never depends on the thread
 //         count, and a column gets the same operations whichever chunk or half it falls in).
-// Threads: all splits depend only on the sizes and the `par` flag, never on the thread count.
 //   potrf: the row-oriented (Cholesky-Crout) loop with SIMD dot products of contiguous rows.
+// Threads: all splits depend only on the sizes and the `par` flag, never on the thread count.
 #pragma once
 #include "gemm.hpp"
 #include "transpose.hpp"
@@ -47,11 +47,8 @@ inline constexpr std::size_t linalg_potrf_base = 32;
 inline constexpr std::size_t linalg_syrk_base = 64;
 
 template<class T>
-inline constexpr bool linalg_complex = !std::is_same_v<T, float> && !std::is_same_v<T, double>;
-
-template<class T>
 inline T linalg_conj(const T& x, bool c) {
-    if constexpr (linalg_complex<T>)
+    if constexpr (is_complex<T>)
         return c ? std::conj(x) : x;
     else
         return x;
@@ -68,7 +65,7 @@ template<class T>
 void linalg_sub_product(std::size_t m, std::size_t n, std::size_t k, const T* a, std::ptrdiff_t rsa, std::ptrdiff_t csa,
                         bool conj_a, const T* b, std::ptrdiff_t rsb, std::ptrdiff_t csb, T* c, std::ptrdiff_t ldc,
                         bool par) {
-    if constexpr (!linalg_complex<T>) {
+    if constexpr (!is_complex<T>) {
         gemm<T>(m, n, k, a, rsa, csa, b, rsb, csb, c, ldc, gemm_update::subtract, par);
     } else {
         for (std::size_t i = 0; i < m; ++i) {
@@ -88,7 +85,7 @@ void linalg_sub_product(std::size_t m, std::size_t n, std::size_t k, const T* a,
 
 // Columns of B solved together in the base case: 4 batches (32 f32 / 16 f64 with AVX).
 template<class T>
-inline constexpr std::size_t linalg_trsm_cols = linalg_complex<T> ? 8 : 4 * xsimd::batch<T>::size;
+inline constexpr std::size_t linalg_trsm_cols = is_complex<T> ? 8 : 4 * xsimd::batch<T>::size;
 
 // Base case: forward substitution over m <= linalg_trsm_base rows, chunk by chunk of columns.
 // Not inlined: once inlined into a caller with constant tiny sizes, GCC 12 warns (-Warray-bounds)
@@ -106,7 +103,7 @@ template<class T>
         for (std::size_t i = 0; i < m; ++i) {
             T acc = row(i)[j];
             for (std::size_t k = 0; k < i; ++k) {
-                if constexpr (linalg_complex<T>)
+                if constexpr (is_complex<T>)
                     acc -= tv(i, k) * row(k)[j];
                 else
                     acc = gemm_madd(-tv(i, k), row(k)[j], acc);
@@ -117,7 +114,7 @@ template<class T>
     auto chunks = [&](std::size_t c0, std::size_t c1) {
         for (std::size_t c = c0; c < c1; ++c) {
             const std::size_t j0 = c * JC, j1 = std::min(n, j0 + JC);
-            if constexpr (!linalg_complex<T>) {
+            if constexpr (!is_complex<T>) {
                 if (j1 - j0 == JC) {
                     using B = xsimd::batch<T>;
                     constexpr std::size_t W = B::size;
@@ -235,7 +232,7 @@ template<class T>
 // sum_k x[k] * conj(y[k]), k < n, both contiguous: lane-wise in two accumulators, then the tail.
 template<class T>
 inline T linalg_dot_conj(const T* x, const T* y, std::size_t n) {
-    if constexpr (linalg_complex<T>) {
+    if constexpr (is_complex<T>) {
         T s{};
         for (std::size_t k = 0; k < n; ++k)
             s += x[k] * std::conj(y[k]);
@@ -258,7 +255,7 @@ inline T linalg_dot_conj(const T* x, const T* y, std::size_t n) {
 
 template<class T>
 auto linalg_real(const T& x) {
-    if constexpr (linalg_complex<T>)
+    if constexpr (is_complex<T>)
         return x.real();
     else
         return x;
@@ -319,7 +316,7 @@ void syrk_lower_sub(std::size_t n, std::size_t k, const T* a, std::ptrdiff_t lda
 template<class T>
 void linalg_transpose(std::size_t n2, std::size_t n1, const T* src, std::ptrdiff_t lds, T* dst, std::ptrdiff_t ldd,
                       bool conj) {
-    if constexpr (!linalg_complex<T>) {
+    if constexpr (!is_complex<T>) {
         (void)conj;
         constexpr std::size_t TB = 32;
         for (std::size_t i0 = 0; i0 < n2; i0 += TB)

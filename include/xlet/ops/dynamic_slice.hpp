@@ -13,43 +13,58 @@
 
 namespace xlet::detail {
 
-template<class S> concept start_index = std::is_integral_v<std::remove_cvref_t<S>> && !std::is_same_v<std::remove_cvref_t<S>, bool>;
-template<class S> concept start_array = expression<S> && shape_of<S>::rank == 0 && is_integer<element_of<S>>;
+template<class S>
+concept start_index = std::is_integral_v<std::remove_cvref_t<S>> && !std::is_same_v<std::remove_cvref_t<S>, bool>;
+template<class S>
+concept start_array = expression<S> && shape_of<S>::rank == 0 && is_integer<element_of<S>>;
 
-template<class S> std::int64_t start_value(const S& s) {
-    if constexpr (start_array<S>) return start_value(eval(s).data()[0]);
-    else if constexpr (std::is_unsigned_v<S>) return s > static_cast<std::make_unsigned_t<std::int64_t>>(INT64_MAX) ? INT64_MAX : static_cast<std::int64_t>(s);
-    else return static_cast<std::int64_t>(s);
+template<class S>
+std::int64_t start_value(const S& s) {
+    if constexpr (start_array<S>)
+        return start_value(eval(s).data()[0]);
+    else if constexpr (std::is_unsigned_v<S>)
+        return s > static_cast<std::make_unsigned_t<std::int64_t>>(INT64_MAX) ? INT64_MAX
+                                                                              : static_cast<std::int64_t>(s);
+    else
+        return static_cast<std::int64_t>(s);
 }
 
 template<std::size_t R>
-std::array<std::size_t, R> clamp_starts(const std::array<std::int64_t, R>& start, const extents_t<R>& whole, const extents_t<R>& part) {
+std::array<std::size_t, R> clamp_starts(const std::array<std::int64_t, R>& start, const extents_t<R>& whole,
+                                        const extents_t<R>& part) {
     std::array<std::size_t, R> s{};
     for (std::size_t i = 0; i < R; ++i)
-        s[i] = static_cast<std::size_t>(std::clamp<std::int64_t>(start[i], 0, static_cast<std::int64_t>(whole[i] - part[i])));
+        s[i] = static_cast<std::size_t>(
+            std::clamp<std::int64_t>(start[i], 0, static_cast<std::int64_t>(whole[i] - part[i])));
     return s;
 }
 
 // Copy a `pe`-shaped box between row-major arrays, one contiguous run per row: out of the larger
 // array (FromWhole: to[j] = from[j + off]) or into it (to[j + off] = from[j]).
 template<bool FromWhole, class T, std::size_t R>
-void copy_box(const T* from, T* to, const extents_t<R>& we, const extents_t<R>& pe, const std::array<std::size_t, R>& off) {
+void copy_box(const T* from, T* to, const extents_t<R>& we, const extents_t<R>& pe,
+              const std::array<std::size_t, R>& off) {
     if constexpr (R == 0) {
         to[0] = from[0];
     } else {
         std::size_t rows = 1;
-        for (std::size_t i = 0; i + 1 < R; ++i) rows *= pe[i];
+        for (std::size_t i = 0; i + 1 < R; ++i)
+            rows *= pe[i];
         const std::size_t run = pe[R - 1];
         if (run == 0) return;
         const auto ws = row_major_strides(we);
         extents_t<R - 1> outer{};
-        for (std::size_t i = 0; i + 1 < R; ++i) outer[i] = pe[i];
+        for (std::size_t i = 0; i + 1 < R; ++i)
+            outer[i] = pe[i];
         for (std::size_t r = 0; r < rows; ++r) {
             auto idx = unflatten(r, outer);
             std::ptrdiff_t o = static_cast<std::ptrdiff_t>(off[R - 1]);
-            for (std::size_t i = 0; i + 1 < R; ++i) o += static_cast<std::ptrdiff_t>(idx[i] + off[i]) * ws[i];
-            if constexpr (FromWhole) std::copy(from + o, from + o + static_cast<std::ptrdiff_t>(run), to + r * run);
-            else std::copy(from + r * run, from + (r + 1) * run, to + o);
+            for (std::size_t i = 0; i + 1 < R; ++i)
+                o += static_cast<std::ptrdiff_t>(idx[i] + off[i]) * ws[i];
+            if constexpr (FromWhole)
+                std::copy(from + o, from + o + static_cast<std::ptrdiff_t>(run), to + r * run);
+            else
+                std::copy(from + r * run, from + (r + 1) * run, to + o);
         }
     }
 }
@@ -59,8 +74,8 @@ void copy_box(const T* from, T* to, const extents_t<R>& we, const extents_t<R>& 
 namespace xlet {
 
 template<expression X, std::int64_t... Z, class... S>
-    requires((detail::start_index<S> || detail::start_array<S>) && ...)
-auto dynamic_slice(X&& x, dims_t<Z...>, const S&... start) {
+requires((detail::start_index<S> || detail::start_array<S>)&&...) auto dynamic_slice(X&& x, dims_t<Z...>,
+                                                                                     const S&... start) {
     using N = detail::node_t<X>;
     using T = typename N::value_type;
     constexpr std::size_t R = N::rank;
@@ -78,10 +93,7 @@ auto dynamic_slice(X&& x, dims_t<Z...>, const S&... start) {
                       "xlet::dynamic_slice [C2]: slice sizes must be in [0, operand size]");
         if constexpr (c2) {
             tensor<T, static_cast<std::size_t>(Z)...> out;
-            const auto& src = [&]() -> decltype(auto) {
-                if constexpr (is_array_leaf<std::remove_cvref_t<X>>) return (x);
-                else return eval(x);
-            }();
+            const auto& src = detail::as_array(x);
             auto off = detail::clamp_starts<R>({detail::start_value(start)...}, N::extents, out.extents);
             detail::copy_box<true, T, R>(src.data(), out.data(), N::extents, out.extents, off);
             return out;
@@ -90,23 +102,26 @@ auto dynamic_slice(X&& x, dims_t<Z...>, const S&... start) {
 }
 
 template<expression X, expression U, class... S>
-    requires((detail::start_index<S> || detail::start_array<S>) && ...)
-auto dynamic_update_slice(X&& x, U&& update, const S&... start) {
+requires((detail::start_index<S> || detail::start_array<S>)&&...) auto dynamic_update_slice(X&& x, U&& update,
+                                                                                            const S&... start) {
     using N = detail::node_t<X>;
     using T = typename N::value_type;
     constexpr std::size_t R = N::rank;
     constexpr bool c1 = sizeof...(S) == R;
     constexpr bool c2 = detail::shape_of<U>::rank == R && std::is_same_v<detail::element_of<U>, T> && [] {
-        if constexpr (detail::shape_of<U>::rank != R) return false;
+        if constexpr (detail::shape_of<U>::rank != R)
+            return false;
         else {
             for (std::size_t i = 0; i < R; ++i)
                 if (detail::shape_of<U>::extents[i] > N::extents[i]) return false;
             return true;
         }
     }();
-    static_assert(diag::got<c1, detail::shown_t<X>>::value, "xlet::dynamic_update_slice [C1]: needs one start index per operand dimension");
-    static_assert(diag::got<c2, detail::shown_t<X>, detail::shown_t<U>>::value,
-                  "xlet::dynamic_update_slice [C2]: update must have the operand's rank and element type and fit inside it");
+    static_assert(diag::got<c1, detail::shown_t<X>>::value,
+                  "xlet::dynamic_update_slice [C1]: needs one start index per operand dimension");
+    static_assert(
+        diag::got<c2, detail::shown_t<X>, detail::shown_t<U>>::value,
+        "xlet::dynamic_update_slice [C2]: update must have the operand's rank and element type and fit inside it");
     if constexpr (c1 && c2) {
         tensor_type_of<N> out(x);
         auto up = eval(update);

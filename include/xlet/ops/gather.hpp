@@ -45,6 +45,28 @@ struct gather_dims {
 
 namespace detail {
 
+// Items [b0, b1) in order, each located `Ahead` items before it is used: locate(b, v) fills v
+// (and prefetches the random memory the item will touch), returning false for an item to skip;
+// use(v) then runs on the located items in order. Gather's slices and scatter's windows read
+// random operand rows: this keeps `Ahead` of those misses in flight (a whole chunk of prefetches
+// issued at once measured slower: they stall once the fill buffers are full).
+template<std::size_t Ahead, class V, class Locate, class Use>
+void walk_ahead(std::size_t b0, std::size_t b1, const Locate& locate, const Use& use) {
+    std::array<V, Ahead> ring{}; // (zeroed: GCC cannot see that only located slots are used)
+    std::array<bool, Ahead> live{};
+    for (std::size_t b = b0; b < b1 + Ahead; ++b) {
+        const std::size_t slot = (b - b0) % Ahead;
+        if (b >= b0 + Ahead && live[slot]) use(ring[slot]); // item b - Ahead
+        live[slot] = b < b1 && locate(b, ring[slot]);
+    }
+}
+// The cache lines of [p, p + bytes), for reading or (Write) for writing.
+template<bool Write>
+inline void prefetch_lines(const void* p, std::size_t bytes) {
+    for (std::size_t i = 0; i < bytes; i += 64)
+        __builtin_prefetch(static_cast<const char*>(p) + i, Write ? 1 : 0);
+}
+
 // Everything about one gather that the compiler can know: output shape and strides by operand dim.
 template<gather_dims G, std::size_t Ro, extents_t<Ro> Eo, std::size_t Ri, extents_t<Ri> Ei>
 struct gather_plan {
@@ -243,18 +265,8 @@ auto gather(X&& operand, I&& start_indices) {
                   "xlet::gather [C9]: start_indices must have an integer element type");
     if constexpr (P::ok && is_integer<Ix>) {
         constexpr std::size_t Ro = NX::rank;
-        const auto& op = [&]() -> decltype(auto) {
-            if constexpr (is_array_leaf<std::remove_cvref_t<X>>)
-                return (operand);
-            else
-                return eval(operand);
-        }();
-        const auto& idx = [&]() -> decltype(auto) {
-            if constexpr (is_array_leaf<std::remove_cvref_t<I>>)
-                return (start_indices);
-            else
-                return eval(start_indices);
-        }();
+        const auto& op = detail::as_array(operand);
+        const auto& idx = detail::as_array(start_indices);
         typename detail::tensor_of_impl<T, P::out_extents, std::make_index_sequence<P::out_rank>>::type out(
             detail::no_init); // every element written below
         constexpr auto op_strides = row_major_strides(NX::extents);
@@ -315,24 +327,21 @@ auto gather(X&& operand, I&& start_indices) {
                                                         P::slice_out_stride, P::slice_extents);
             }
         };
-        // Slices are located `ahead` slices before they are copied and the start of each is
-        // prefetched then: the operand reads are random (the result is written in order), and this
-        // keeps that many misses in flight (as in scatter).
-        constexpr std::size_t ahead = 16;
+        // Slices go through walk_ahead: the operand reads are random (the result is written in
+        // order), so the start of each slice (its first row, up to 256 bytes) is prefetched 16
+        // slices before it is copied.
         constexpr std::size_t prefetch_bytes =
             Ro == 0 ? 0 : std::min<std::size_t>(P::slice_extents[Ro == 0 ? 0 : Ro - 1] * sizeof(T), 256);
+        using located = std::pair<std::ptrdiff_t, std::ptrdiff_t>;
         auto some = [&](std::size_t b0, std::size_t b1) {
-            std::array<std::pair<std::ptrdiff_t, std::ptrdiff_t>, ahead> ring;
-            for (std::size_t b = b0; b < b1 + ahead; ++b) {
-                const std::size_t slot = b % ahead;
-                if (b >= b0 + ahead) copy_slice(ring[slot].first, ring[slot].second); // slice b - ahead
-                if (b < b1) {
-                    ring[slot] = locate(b);
-                    const char* line = reinterpret_cast<const char*>(op.data() + ring[slot].first);
-                    for (std::size_t byte = 0; byte < prefetch_bytes; byte += 64)
-                        __builtin_prefetch(line + byte);
-                }
-            }
+            detail::walk_ahead<16, located>(
+                b0, b1,
+                [&](std::size_t b, located& v) {
+                    v = locate(b);
+                    detail::prefetch_lines<false>(op.data() + v.first, prefetch_bytes);
+                    return true;
+                },
+                [&](const located& v) { copy_slice(v.first, v.second); });
 #if defined(__AVX__)
             if constexpr (stream) _mm_sfence(); // order the streamed stores before the task ends
 #endif

@@ -40,7 +40,6 @@
 #pragma once
 #include <complex>
 #include <limits>
-#include <memory>
 #include <type_traits>
 
 #include "../kernels/linalg.hpp"
@@ -92,21 +91,23 @@ inline void linalg_for_batch(std::size_t nb, std::size_t work, const void* ctx,
 template<class T>
 T linalg_nan() {
     using R = decltype(linalg_real(T{}));
-    if constexpr (linalg_complex<T>)
+    if constexpr (is_complex<T>)
         return T(std::numeric_limits<R>::quiet_NaN(), std::numeric_limits<R>::quiet_NaN());
     else
         return std::numeric_limits<T>::quiet_NaN();
 }
 
-// m[i, j] = conj(m[j, i]) for j < i (the strict lower triangle from the upper one), in 32 x 32
-// tiles so that the column reads stay in cache.
+// One strict triangle of the n x n matrix m set to the conjugate transpose of the other:
+// m[i, j] = conj(m[j, i]) for j < i (into_lower) or j > i, in 32 x 32 tiles so that the column
+// reads stay in cache.
 template<class T>
-void linalg_mirror_upper(std::size_t n, T* m) {
+void linalg_mirror(std::size_t n, T* m, bool into_lower) {
     constexpr std::size_t TB = 32;
     for (std::size_t i0 = 0; i0 < n; i0 += TB)
-        for (std::size_t j0 = 0; j0 <= i0; j0 += TB)
+        for (std::size_t j0 = into_lower ? 0 : i0; into_lower ? j0 <= i0 : j0 < n; j0 += TB)
             for (std::size_t i = i0; i < std::min(n, i0 + TB); ++i)
-                for (std::size_t j = j0; j < std::min(i, j0 + TB); ++j)
+                for (std::size_t j = into_lower ? j0 : std::max(j0, i + 1); j < std::min(into_lower ? i : n, j0 + TB);
+                     ++j)
                     m[i * n + j] = linalg_conj(m[j * n + i], true);
 }
 
@@ -114,21 +115,16 @@ void linalg_mirror_upper(std::size_t n, T* m) {
 template<class T>
 void cholesky_matrix(std::size_t n, T* m, bool lower, bool par) {
     // Upper: a = u^H u is l l^H with l = u^H, whose lower triangle is conj(a's upper)^T.
-    if (!lower) linalg_mirror_upper(n, m);
-    const std::unique_ptr<T[]> work(new T[linalg_potrf_work(n)]);
-    if (!potrf_lower(n, m, static_cast<std::ptrdiff_t>(n), work.get(), par)) {
+    if (!lower) linalg_mirror(n, m, true);
+    // Scratch from the block cache: a factorisation in a loop reuses the block (2 MiB at n = 1024)
+    // rather than faulting in fresh pages each call.
+    scratch<T> work(linalg_potrf_work(n));
+    if (!potrf_lower(n, m, static_cast<std::ptrdiff_t>(n), work.data(), par)) {
         std::fill_n(m, n * n, linalg_nan<T>());
         return;
     }
-    if (!lower) {
-        // u = l^H: the strict lower triangle mirrored (conjugated) into the upper, then cleared
-        for (std::size_t i0 = 0; i0 < n; i0 += 32)
-            for (std::size_t j0 = i0; j0 < n; j0 += 32)
-                for (std::size_t i = i0; i < std::min(n, i0 + 32); ++i)
-                    for (std::size_t j = std::max(j0, i + 1); j < std::min(n, j0 + 32); ++j)
-                        m[i * n + j] = linalg_conj(m[j * n + i], true);
-    }
-    for (std::size_t i = 0; i < n; ++i) { // the other triangle is zero
+    if (!lower) linalg_mirror(n, m, false); // u = l^H; the lower triangle is cleared below
+    for (std::size_t i = 0; i < n; ++i) {   // the other triangle is zero
         if (lower)
             std::fill(m + i * n + i + 1, m + (i + 1) * n, T(0));
         else
@@ -175,13 +171,12 @@ template<class T>
         const auto M = static_cast<std::ptrdiff_t>(m);
         const T* aq = x.a + q * m * m;
         T* bq = x.b + q * s.rows * s.cols;
-        std::unique_ptr<T[]> tmp;
+        scratch<T> tmp(s.left ? 0 : m * nr); // the right side's transposed copy of b
         T* xs = bq;
         auto ldx = static_cast<std::ptrdiff_t>(s.cols);
         if (!s.left) {
-            tmp.reset(new T[m * nr]);
-            linalg_transpose(nr, m, bq, M, tmp.get(), static_cast<std::ptrdiff_t>(nr), false);
-            xs = tmp.get();
+            linalg_transpose(nr, m, bq, M, tmp.data(), static_cast<std::ptrdiff_t>(nr), false);
+            xs = tmp.data();
             ldx = static_cast<std::ptrdiff_t>(nr);
         }
         if (s.t_lower)
@@ -191,16 +186,6 @@ template<class T>
                        -ldx, par);
         if (!s.left) linalg_transpose(m, nr, xs, ldx, bq, M, false);
     });
-}
-
-// The operand as a contiguous array: itself when it is one, else evaluated once.
-template<class X>
-decltype(auto) linalg_operand(X&& x) {
-    using XT = std::remove_cvref_t<X>;
-    if constexpr (is_array_leaf<XT>)
-        return static_cast<const XT&>(x);
-    else
-        return eval(x);
 }
 
 template<bool Lower, class A>
@@ -219,7 +204,7 @@ auto triangular_solve_impl(A&& a, Bx&& b) {
     constexpr std::size_t R = ea.size(), m = ea[R - 1], rows = eb[R - 2], cols = eb[R - 1], nb = linalg_batch(ea);
     tensor_type_of<Bx> out(std::forward<Bx>(b));
     if constexpr (nb * rows * cols > 0) {
-        const auto& av = linalg_operand(std::forward<A>(a));
+        const auto& av = as_array(std::forward<A>(a));
         // op(a)[i, j] = conj?(a[i * rs_op + j * cs_op]); lower when a's triangle is and op does
         // not transpose. The matrix applied on the left is op(a), or op(a)^T for the right side
         // (x . op(a) = b  <=>  op(a)^T . x^T = b^T).

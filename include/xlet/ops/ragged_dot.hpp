@@ -177,6 +177,23 @@ void ragged_run(const std::vector<ragged_task>& tasks, std::size_t n, const A* a
         one(t, true);
 }
 
+// ragged_run into the result: the GEMM writes Acc, so a narrower result type (bf16, f16) goes
+// through an Acc scratch whose task rows are then converted.
+template<bool Fast, class Acc, class A, class O, class Cvt>
+void ragged_run_into(const std::vector<ragged_task>& tasks, std::size_t n, const A* a, std::ptrdiff_t rsa,
+                     std::ptrdiff_t csa, const A* b, std::ptrdiff_t rsb, std::ptrdiff_t csb, O* out,
+                     std::size_t out_size, const Cvt& to_out) {
+    if constexpr (Fast && !std::is_same_v<O, Acc>) {
+        scratch<Acc> tmp(out_size);
+        ragged_run<true, Acc>(tasks, n, a, rsa, csa, b, rsb, csb, tmp.data(), to_out);
+        for (const auto& t : tasks)
+            for (std::size_t i = t.c; i < t.c + t.m * n; ++i)
+                out[i] = to_out(tmp[i]);
+    } else {
+        ragged_run<Fast, Acc>(tasks, n, a, rsa, csa, b, rsb, csb, out, to_out);
+    }
+}
+
 // Mode 1's plan: dot_general's, with rhs's group dimension taken out of its free dimensions.
 template<dot_dims D, std::size_t RL, std::size_t RR>
 constexpr dot_plan<RL, RR> ragged_plan_grouped(const extents_t<RL>& le, const extents_t<RR>& re, std::size_t gd) {
@@ -221,14 +238,6 @@ constexpr std::array<std::int64_t, RR> ragged_rhs_perm(const Plan& p, std::size_
     return perm;
 }
 
-template<class G>
-decltype(auto) ragged_sizes(const G& g) {
-    if constexpr (is_array_leaf<std::remove_cvref_t<G>>)
-        return static_cast<const std::remove_cvref_t<G>&>(g);
-    else
-        return eval(g);
-}
-
 template<ragged_dot_dims D, class Out, class L, class R, class G>
 auto ragged_dot_impl(L&& lhs, R&& rhs, const G& group_sizes) {
     using Rules = ragged_dot_rules<D, L, R, G, Out>;
@@ -243,7 +252,7 @@ auto ragged_dot_impl(L&& lhs, R&& rhs, const G& group_sizes) {
     constexpr std::size_t RL = le.size(), RR = re.size();
     constexpr std::size_t r = static_cast<std::size_t>(Rules::r);
     constexpr std::size_t NG = Rules::groups;
-    const auto& gs = ragged_sizes(group_sizes);
+    const auto& gs = as_array(group_sizes);
     const std::vector<std::size_t> start = ragged_starts(gs, le[r]);
 
     if constexpr (Rules::mode == ragged_mode::batch) {
@@ -280,19 +289,8 @@ auto ragged_dot_impl(L&& lhs, R&& rhs, const G& group_sizes) {
                         tasks.push_back({bq * sl.sb + k0 * sl.sc, bq * sr.sb + k0 * sr.sc,
                                          (g * P.batch + q) * P.m * P.n, P.m, (start[g + 1] - start[g]) * inner});
                     }
-                if constexpr (fast && std::is_same_v<O, Acc>) {
-                    ragged_run<true, Acc>(tasks, P.n, a.data(), sl.sf, sl.sc, b.data(), sr.sc, sr.sf, out.data(),
-                                          to_out);
-                } else if constexpr (fast) {
-                    auto tmp = std::make_unique<Acc[]>(out.size);
-                    ragged_run<true, Acc>(tasks, P.n, a.data(), sl.sf, sl.sc, b.data(), sr.sc, sr.sf, tmp.get(),
-                                          to_out);
-                    for (std::size_t i = 0; i < out.size; ++i)
-                        out.data()[i] = to_out(tmp[i]);
-                } else {
-                    ragged_run<false, Acc>(tasks, P.n, a.data(), sl.sf, sl.sc, b.data(), sr.sc, sr.sf, out.data(),
-                                           to_out);
-                }
+                ragged_run_into<fast, Acc>(tasks, P.n, a.data(), sl.sf, sl.sc, b.data(), sr.sc, sr.sf, out.data(),
+                                           out.size, to_out);
             }
         }
         return out;
@@ -337,20 +335,8 @@ auto ragged_dot_impl(L&& lhs, R&& rhs, const G& group_sizes) {
                                              bq * sr0.sb + static_cast<std::ptrdiff_t>(g) * sg, (q * P.m + row) * P.n,
                                              (start[g + 1] - start[g]) * inner, P.k});
                         }
-                if constexpr (fast && std::is_same_v<O, Acc>) {
-                    ragged_run<true, Acc>(tasks, P.n, a.data(), sl.sf, sl.sc, b.data(), sr0.sc, sr0.sf, out.data(),
-                                          to_out);
-                } else if constexpr (fast) {
-                    auto tmp = std::make_unique<Acc[]>(out.size);
-                    ragged_run<true, Acc>(tasks, P.n, a.data(), sl.sf, sl.sc, b.data(), sr0.sc, sr0.sf, tmp.get(),
-                                          to_out);
-                    for (const auto& t : tasks)
-                        for (std::size_t i = t.c; i < t.c + t.m * P.n; ++i)
-                            out.data()[i] = to_out(tmp[i]);
-                } else {
-                    ragged_run<false, Acc>(tasks, P.n, a.data(), sl.sf, sl.sc, b.data(), sr0.sc, sr0.sf, out.data(),
-                                           to_out);
-                }
+                ragged_run_into<fast, Acc>(tasks, P.n, a.data(), sl.sf, sl.sc, b.data(), sr0.sc, sr0.sf, out.data(),
+                                           out.size, to_out);
             }
             // Rows in no group (after the last one, or every row when k = 0): zeros.
             const O zero = to_out(Acc{});

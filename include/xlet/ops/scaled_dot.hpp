@@ -101,21 +101,12 @@ struct scaled_dot_rules {
 // Elements from which dequantisation runs on TBB (it is memory-bound: a few cycles per element).
 inline constexpr std::size_t scaled_dot_parallel_elems = std::size_t{1} << 16;
 
-template<class X>
-decltype(auto) scaled_dot_array(X&& x) {
-    using XT = std::remove_cvref_t<X>;
-    if constexpr (is_array_leaf<XT>)
-        return static_cast<const XT&>(x);
-    else
-        return eval(x);
-}
-
 // out[i] = Acc(x[i]) * Acc(s[i / b]) over the row-major index, one innermost row at a time:
 // within a row the scale changes every b_last elements, so each run is a loop by one constant.
 template<class Acc, class X, class S>
 auto dequantise(const X& xin, const S& sin) {
-    const auto& x = scaled_dot_array(xin);
-    const auto& s = scaled_dot_array(sin);
+    const auto& x = as_array(xin);
+    const auto& s = as_array(sin);
     using XA = std::remove_cvref_t<decltype(x)>;
     static constexpr auto xe = XA::extents;
     static constexpr auto se = std::remove_cvref_t<decltype(s)>::extents;

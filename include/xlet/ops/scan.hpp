@@ -35,13 +35,13 @@ namespace detail {
 
 inline constexpr std::size_t scan_chunk = 4096;
 
-template <class R, std::size_t... I>
+template<class R, std::size_t... I>
 auto tuple_types(std::index_sequence<I...>) -> std::tuple<std::remove_cvref_t<std::tuple_element_t<I, R>>...>;
 
 // What f returns, split into outputs and carries.
-template <class F, class Ins, class Cs>
+template<class F, class Ins, class Cs>
 struct scan_sig;
-template <class F, class... In, class... C>
+template<class F, class... In, class... C>
 struct scan_sig<F, std::tuple<In...>, std::tuple<C...>> {
     static constexpr bool callable = std::is_invocable_v<const F&, In..., C...>;
     using R = std::remove_cvref_t<std::invoke_result_t<const F&, In..., C...>>;
@@ -57,38 +57,45 @@ struct scan_sig<F, std::tuple<In...>, std::tuple<C...>> {
         (std::make_index_sequence<n>{}, std::index_sequence_for<C...>{});
     }();
 };
-template<class F, class Ins, class Cs> struct scan_call;
-template<class F, class... In, class... C> struct scan_call<F, std::tuple<In...>, std::tuple<C...>> {
+template<class F, class Ins, class Cs>
+struct scan_call;
+template<class F, class... In, class... C>
+struct scan_call<F, std::tuple<In...>, std::tuple<C...>> {
     static constexpr bool callable = std::is_invocable_v<const F&, In..., C...>;
     static constexpr std::size_t k = sizeof...(C);
-    template<class G = F> static auto result() -> std::remove_cvref_t<std::invoke_result_t<const G&, In..., C...>>;
+    template<class G = F>
+    static auto result() -> std::remove_cvref_t<std::invoke_result_t<const G&, In..., C...>>;
 };
 // Checked step by step so a wrong computation is one message, not a cascade.
-template<class F, class Ins, class Cs> consteval bool scan_sig_ok() {
+template<class F, class Ins, class Cs>
+consteval bool scan_sig_ok() {
     using Call = scan_call<F, Ins, Cs>;
     if constexpr (!Call::callable) {
         return false;
     } else {
         using R = decltype(Call::result());
-        if constexpr (!requires { std::tuple_size<R>::value; }) return false;
-        else if constexpr (std::tuple_size_v<R> < Call::k) return false;
-        else return scan_sig<F, Ins, Cs>::ok;
+        if constexpr (!requires { std::tuple_size<R>::value; })
+            return false;
+        else if constexpr (std::tuple_size_v<R> < Call::k)
+            return false;
+        else
+            return scan_sig<F, Ins, Cs>::ok;
     }
 }
 
 // The carry element type an init stands for: a scalar's own type, an array's element type.
-template <class I>
+template<class I>
 struct carry_of {
     using type = std::remove_cvref_t<I>;
 };
-template <expression I>
+template<expression I>
 struct carry_of<I> {
     using type = element_of<I>;
 };
-template <class I>
+template<class I>
 using carry_t = typename carry_of<I>::type;
 
-template <scan_config Cfg, std::size_t R, extents_t<R> E>
+template<scan_config Cfg, std::size_t R, extents_t<R> E>
 struct scan_shape {
     static constexpr std::size_t d = static_cast<std::size_t>(Cfg.dimension);
     static constexpr std::size_t outer = [] {
@@ -113,15 +120,15 @@ struct scan_shape {
     static constexpr std::size_t block = inner < 64 ? inner : 64; // neighbouring slices walked together
 };
 
-template <class Outs, class Cs, std::size_t R, extents_t<R> XE, extents_t<R - 1> CE>
+template<class Outs, class Cs, std::size_t R, extents_t<R> XE, extents_t<R - 1> CE>
 struct scan_result;
-template <class... O, class... C, std::size_t R, extents_t<R> XE, extents_t<R - 1> CE>
+template<class... O, class... C, std::size_t R, extents_t<R> XE, extents_t<R - 1> CE>
 struct scan_result<std::tuple<O...>, std::tuple<C...>, R, XE, CE> {
     using outs = std::tuple<tensor_of_extents<O, R, XE>...>;
     using carries = std::tuple<tensor_of_extents<C, R - 1, CE>...>;
 };
 
-template <class I, class C, std::size_t R, extents_t<R> CE>
+template<class I, class C, std::size_t R, extents_t<R> CE>
 consteval bool init_ok() {
     if constexpr (expression<I>)
         return std::is_same_v<element_of<I>, C> && (shape_of<I>::rank == 0 || same_extents(shape_of<I>::extents, CE));
@@ -129,14 +136,14 @@ consteval bool init_ok() {
         return is_scalar_value<I> && scalar_fits<std::remove_cvref_t<I>, C>;
 }
 
-template <class Xs, std::size_t... Mi>
+template<class Xs, std::size_t... Mi>
 auto scan_sources(Xs&& xs, std::index_sequence<Mi...>) {
-    return std::tuple<decltype(contiguous<void>(std::get<Mi>(std::forward<Xs>(xs))))...>{
-        contiguous<void>(std::get<Mi>(std::forward<Xs>(xs)))...};
+    return std::tuple<decltype(as_array(std::get<Mi>(std::forward<Xs>(xs))))...>{
+        as_array(std::get<Mi>(std::forward<Xs>(xs)))...};
 }
 
-template <scan_config Cfg, class S, class Sig, class Res, class Cs, class Srcs, class Inits, class F, std::size_t... Mi,
-          std::size_t... Ki, std::size_t... Ni>
+template<scan_config Cfg, class S, class Sig, class Res, class Cs, class Srcs, class Inits, class F, std::size_t... Mi,
+         std::size_t... Ki, std::size_t... Ni>
 auto scan_run(const Srcs& src, const Inits& inits, const F& f, std::index_sequence<Mi...>, std::index_sequence<Ki...>,
               std::index_sequence<Ni...>) {
     constexpr std::size_t n = Sig::n;
@@ -222,7 +229,7 @@ auto scan_run(const Srcs& src, const Inits& inits, const F& f, std::index_sequen
 
 } // namespace detail
 
-template <scan_config Cfg, class... X, class... I, class F>
+template<scan_config Cfg, class... X, class... I, class F>
 requires(sizeof...(X) > 0 && (expression<X> && ...)) auto scan(std::tuple<X...> xs, const std::tuple<I...>& inits,
                                                                const F& f) {
     using X0 = std::remove_cvref_t<std::tuple_element_t<0, std::tuple<X...>>>;
@@ -264,7 +271,7 @@ requires(sizeof...(X) > 0 && (expression<X> && ...)) auto scan(std::tuple<X...> 
 }
 
 // One input, one carry: returns std::tuple{outputs..., final carry}.
-template <scan_config Cfg, expression X, class I, class F>
+template<scan_config Cfg, expression X, class I, class F>
 auto scan(X&& x, const I& init, const F& f) {
     return scan<Cfg>(std::forward_as_tuple(std::forward<X>(x)), std::tie(init), f);
 }

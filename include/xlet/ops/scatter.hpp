@@ -153,14 +153,6 @@ struct scatter_plan {
     }();
 };
 
-template<class X>
-decltype(auto) evaluated(X&& x) {
-    if constexpr (is_array_leaf<std::remove_cvref_t<X>>)
-        return static_cast<const std::remove_cvref_t<X>&>(x);
-    else
-        return eval(x);
-}
-
 template<class T>
 struct is_tuple : std::false_type {};
 template<class... T>
@@ -290,26 +282,20 @@ auto scatter_impl(Ops ops, const I& indices, const Ups& ups, F&& f) {
         }
     };
     // Every window in order, but only its elements in operand rows [lo, hi) of dimension 0: split
-    // into row ranges, each element still receives its updates in the sequential order. Windows are
-    // placed `ahead` windows before they are applied and the start of their first operand row is
-    // prefetched then: the operand rows are random accesses (the updates stream), and this keeps
-    // that many misses in flight (27% faster on the embedding scatter-add of bench/layout_bench; a
-    // whole chunk of prefetches at once measured slower: they stall once the fill buffers are full).
-    constexpr std::size_t ahead = 16;
+    // into row ranges, each element still receives its updates in the sequential order. Windows go
+    // through walk_ahead (gather.hpp): the operand rows are random accesses (the updates stream),
+    // so the start of each window's first operand row is prefetched, for writing, 16 windows before
+    // it is applied (27% faster on the embedding scatter-add of bench/layout_bench).
     constexpr std::size_t prefetch_bytes = std::min<std::size_t>(run * sizeof(typename O0::value_type), 256);
     auto apply_rows = [&](std::size_t lo, std::size_t hi) {
-        std::array<placed, ahead> ring;
-        std::array<bool, ahead> live{};
-        for (std::size_t b = 0; b < batches + ahead; ++b) {
-            const std::size_t slot = b % ahead;
-            if (b >= ahead && live[slot]) apply_window(ring[slot], lo, hi); // window b - ahead
-            live[slot] = b < batches && place(b, lo, hi, ring[slot]);
-            if (live[slot]) {
-                const char* line = reinterpret_cast<const char*>(std::get<0>(ops).data() + ring[slot].obase);
-                for (std::size_t byte = 0; byte < prefetch_bytes; byte += 64)
-                    __builtin_prefetch(line + byte, 1);
-            }
-        }
+        walk_ahead<16, placed>(
+            0, batches,
+            [&](std::size_t b, placed& w) {
+                if (!place(b, lo, hi, w)) return false;
+                prefetch_lines<true>(std::get<0>(ops).data() + w.obase, prefetch_bytes);
+                return true;
+            },
+            [&](const placed& w) { apply_window(w, lo, hi); });
     };
     constexpr bool parallel = batches * product(P::window) >= scatter_parallel_elements && rows0 > 1 &&
                               product(P::window) * sizeof(typename O0::value_type) >= scatter_parallel_window_bytes;
@@ -339,10 +325,10 @@ auto scatter(X&& operands, I&& scatter_indices, U&& updates, F&& computation) {
     auto ups = [&] {
         if constexpr (variadic)
             return std::apply(
-                [](const auto&... u) { return std::tuple<decltype(detail::evaluated(u))...>(detail::evaluated(u)...); },
+                [](const auto&... u) { return std::tuple<decltype(detail::as_array(u))...>(detail::as_array(u)...); },
                 updates);
         else
-            return std::tuple<decltype(detail::evaluated(updates))>(detail::evaluated(updates));
+            return std::tuple<decltype(detail::as_array(updates))>(detail::as_array(updates));
     }();
     auto ops = [&] {
         if constexpr (variadic) {
@@ -406,7 +392,7 @@ auto scatter(X&& operands, I&& scatter_indices, U&& updates, F&& computation) {
     static_assert(diag::got<types_ok, XT, UT>::value, "xlet::scatter [C9]: one update per operand, of the operand's "
                                                       "element type; operands share a shape, updates share a shape");
     if constexpr (P::ok && types_ok && is_integer<typename NI::value_type>) {
-        const auto& idx = detail::evaluated(scatter_indices);
+        const auto& idx = detail::as_array(scatter_indices);
         auto r = detail::scatter_impl<S>(std::move(ops), idx, ups, computation);
         if constexpr (variadic)
             return r;

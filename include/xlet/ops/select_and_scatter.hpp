@@ -29,45 +29,57 @@ auto select_and_scatter(X&& operand, const F& select, Src&& source, const I& ini
     using ST = detail::shown_t<Src>;
     constexpr bool no_dil = W.base_dilations.size() == 0 && W.window_dilations.size() == 0;
     constexpr bool c4 = [] {
-        if constexpr (!P::ok) return true; // reported by C1-C3
-        else return same_extents(detail::shape_of<Src>::extents, P::info.out) && std::is_same_v<detail::element_of<Src>, T>;
+        if constexpr (!P::ok)
+            return true; // reported by C1-C3
+        else
+            return same_extents(detail::shape_of<Src>::extents, P::info.out) &&
+                   std::is_same_v<detail::element_of<Src>, T>;
     }();
     constexpr bool c5 = detail::init_fits<T, I>;
     constexpr bool c6 = std::is_invocable_r_v<bool, const F&, T, T>;
     constexpr bool c7 = std::is_invocable_r_v<T, const G&, T, T>;
-    static_assert(diag::got<P::c1, XT>::value, "xlet::select_and_scatter [C1]: window_dimensions needs one entry > 0 per operand dimension");
-    static_assert(diag::got<P::c2 && no_dil, XT>::value,
-                  "xlet::select_and_scatter [C2]: window_strides must be empty or give one entry > 0 per dimension; no dilations");
-    static_assert(diag::got<P::c3, XT>::value,
-                  "xlet::select_and_scatter [C3]: padding_low/high must be empty or give one entry per dimension (explicit mode "
-                  "only) and leave every padded size >= 0");
-    static_assert(diag::got<c4, XT, ST>::value,
-                  "xlet::select_and_scatter [C4]: source must have the shape of the window outputs and the operand's element type");
-    static_assert(diag::got<c5, XT, detail::shown_t<I>>::value, "xlet::select_and_scatter [C5]: init must be a scalar of the element type");
-    static_assert(diag::got<c6, XT, F>::value, "xlet::select_and_scatter [C6]: select must take two elements and return bool");
-    static_assert(diag::got<c7, XT, G>::value, "xlet::select_and_scatter [C7]: scatter must take two elements and return one");
+    static_assert(diag::got<P::c1, XT>::value,
+                  "xlet::select_and_scatter [C1]: window_dimensions needs one entry > 0 per operand dimension");
+    static_assert(diag::got < P::c2 && no_dil, XT > ::value,
+                  "xlet::select_and_scatter [C2]: window_strides must be empty or give one entry > 0 per dimension; no "
+                  "dilations");
+    static_assert(
+        diag::got<P::c3, XT>::value,
+        "xlet::select_and_scatter [C3]: padding_low/high must be empty or give one entry per dimension (explicit mode "
+        "only) and leave every padded size >= 0");
+    static_assert(diag::got<c4, XT, ST>::value, "xlet::select_and_scatter [C4]: source must have the shape of the "
+                                                "window outputs and the operand's element type");
+    static_assert(diag::got<c5, XT, detail::shown_t<I>>::value,
+                  "xlet::select_and_scatter [C5]: init must be a scalar of the element type");
+    static_assert(diag::got<c6, XT, F>::value,
+                  "xlet::select_and_scatter [C6]: select must take two elements and return bool");
+    static_assert(diag::got<c7, XT, G>::value,
+                  "xlet::select_and_scatter [C7]: scatter must take two elements and return one");
     if constexpr (P::ok && no_dil && c4 && c5 && c6 && c7) {
-        decltype(auto) op = detail::contiguous<void>(std::forward<X>(operand));
-        decltype(auto) src = detail::contiguous<void>(std::forward<Src>(source));
+        decltype(auto) op = detail::as_array(std::forward<X>(operand));
+        decltype(auto) src = detail::as_array(std::forward<Src>(source));
         constexpr std::size_t n_win = product(P::info.out);
         constexpr extents_t<R> wext = [] {
             extents_t<R> e{};
-            for (std::size_t d = 0; d < R; ++d) e[d] = static_cast<std::size_t>(P::info.win[d]);
+            for (std::size_t d = 0; d < R; ++d)
+                e[d] = static_cast<std::size_t>(P::info.win[d]);
             return e;
         }();
         // Phase 1 (parallel, read-only): the selected offset of every window, -1 if none.
         std::vector<std::ptrdiff_t> picked(n_win);
-        detail::for_outputs(n_win, static_cast<double>(n_win) * static_cast<double>(P::window_size), [&](std::size_t u) {
-            const auto o = unflatten(u, P::info.out);
-            std::array<std::size_t, R> k{};
-            std::ptrdiff_t sel = -1;
-            for (std::size_t c = 0; c < P::window_size; ++c) {
-                const std::ptrdiff_t at = P::source(o, k, R);
-                if (at >= 0 && (sel < 0 || !select(op.data()[sel], op.data()[at]))) sel = at;
-                for (std::size_t d = R; d-- > 0 && ++k[d] == wext[d];) k[d] = 0;
-            }
-            picked[u] = sel;
-        });
+        detail::for_outputs(n_win, static_cast<double>(n_win) * static_cast<double>(P::window_size),
+                            [&](std::size_t u) {
+                                const auto o = unflatten(u, P::info.out);
+                                std::array<std::size_t, R> k{};
+                                std::ptrdiff_t sel = -1;
+                                for (std::size_t c = 0; c < P::window_size; ++c) {
+                                    const std::ptrdiff_t at = P::source(o, k, R);
+                                    if (at >= 0 && (sel < 0 || !select(op.data()[sel], op.data()[at]))) sel = at;
+                                    for (std::size_t d = R; d-- > 0 && ++k[d] == wext[d];)
+                                        k[d] = 0;
+                                }
+                                picked[u] = sel;
+                            });
         // Phase 2 (sequential, window order): scatter.
         using Out = tensor_type_of<std::remove_cvref_t<X>>;
         Out out;

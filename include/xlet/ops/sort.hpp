@@ -71,15 +71,6 @@ struct sort_greater {
 
 namespace detail {
 
-// An operand as a tensor or tensor_map to read from: arrays as they are, expressions evaluated.
-template<class X>
-decltype(auto) sort_operand(X&& x) {
-    if constexpr (is_array_leaf<std::remove_cvref_t<X>>)
-        return static_cast<const std::remove_cvref_t<X>&>(x);
-    else
-        return eval(x);
-}
-
 // C5: comparator(T0, T0, T1, T1, ...) -> bool.
 template<class F, class... T>
 consteval bool comparator_fits() {
@@ -420,7 +411,7 @@ template<sort_config C = sort_config{}, expression X, class F = sort_less>
 auto sort(X&& x, const F& comparator = {}) {
     using Rules = detail::sort_rules<C, F, X>;
     if constexpr (Rules::check()) {
-        const auto& a = detail::sort_operand(std::forward<X>(x));
+        const auto& a = detail::as_array(std::forward<X>(x));
         return std::get<0>(detail::sort_arrays<Rules::dim>(comparator, std::index_sequence<0>{}, a));
     }
 }
@@ -432,8 +423,8 @@ requires((expression<X> && ...)) auto sort(std::tuple<X...> xs, const F& compara
     using Rules = detail::sort_rules<C, F, X...>;
     if constexpr (Rules::check()) {
         return [&]<std::size_t... K>(std::index_sequence<K...> ks) {
-            std::tuple<decltype(detail::sort_operand(std::get<K>(std::move(xs))))...> held{
-                detail::sort_operand(std::get<K>(std::move(xs)))...};
+            std::tuple<decltype(detail::as_array(std::get<K>(std::move(xs))))...> held{
+                detail::as_array(std::get<K>(std::move(xs)))...};
             return detail::sort_arrays<Rules::dim>(comparator, ks, std::get<K>(held)...);
         }
         (std::index_sequence_for<X...>{});
@@ -456,7 +447,7 @@ auto top_k(X&& x) {
         constexpr std::size_t n = Rules::n;
         constexpr std::size_t size = product(detail::shape_of<X>::extents);
         if constexpr (k > 0 && size > 0) {
-            const auto& a = detail::sort_operand(std::forward<X>(x));
+            const auto& a = detail::as_array(std::forward<X>(x));
             detail::top_k_rows<Largest>(a.data(), size / n, n, k, std::get<0>(outs).data(), std::get<1>(outs).data());
         }
         return outs;

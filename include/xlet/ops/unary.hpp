@@ -12,18 +12,26 @@
 namespace xlet::detail {
 
 // Accepted element types, named after the groups the spec uses.
-template<class T> inline constexpr bool floating = is_float<T>;
-template<class T> inline constexpr bool float_or_complex = is_float<T> || is_complex<T>;
-template<class T> inline constexpr bool integer = is_integer<T>;
-template<class T> inline constexpr bool signed_numeric = is_signed_int<T> || is_float<T> || is_complex<T>;
-template<class T> inline constexpr bool numeric = is_integer<T> || is_float<T> || is_complex<T>;
-template<class T> inline constexpr bool pred_or_integer = is_pred<T> || is_integer<T>;
+template<class T>
+inline constexpr bool floating = is_float<T>;
+template<class T>
+inline constexpr bool float_or_complex = is_float<T> || is_complex<T>;
+template<class T>
+inline constexpr bool integer = is_integer<T>;
+template<class T>
+inline constexpr bool signed_numeric = is_signed_int<T> || is_float<T> || is_complex<T>;
+template<class T>
+inline constexpr bool numeric = is_integer<T> || is_float<T> || is_complex<T>;
+template<class T>
+inline constexpr bool pred_or_integer = is_pred<T> || is_integer<T>;
 
-template<class T> using same_type = T;
+template<class T>
+using same_type = T;
 
 // Integer arithmetic wraps: compute in an unsigned type at least as wide as int (no promotion to
 // signed int, so no signed overflow).
-template<class T> using wrap_t = std::conditional_t<(sizeof(T) < sizeof(unsigned)), unsigned, std::make_unsigned_t<T>>;
+template<class T>
+using wrap_t = std::conditional_t<(sizeof(T) < sizeof(unsigned)), unsigned, std::make_unsigned_t<T>>;
 
 // Lanes flagged `bad` take the <cmath> result instead of xsimd's: xsimd 8.1's kernels overflow
 // early, flush subnormal results to zero, lose the sign of zero or miss special values in a few
@@ -55,34 +63,49 @@ B patch_lanes2(B r, const typename B::batch_bool_type& bad, const B& x, const B&
     return B::load_aligned(rs.data());
 }
 // Where xsimd's exp is exact to a few ulp: beyond it, results overflow early or flush subnormals.
-template<class T> inline constexpr T exp_lo = sizeof(T) == 4 ? T(-87.3) : T(-708.3);
-template<class T> inline constexpr T exp_hi = sizeof(T) == 4 ? T(88.37) : T(709.43);
+template<class T>
+inline constexpr T exp_lo = sizeof(T) == 4 ? T(-87.3) : T(-708.3);
+template<class T>
+inline constexpr T exp_hi = sizeof(T) == 4 ? T(88.37) : T(709.43);
 
 // Signed integer batches do their wrapping arithmetic on the same bits as unsigned lanes: xsimd's
 // generic fallbacks (64-bit multiply and abs on AVX2) compute lane by lane in the signed type,
 // where overflow would be undefined.
-template<class B> auto to_unsigned(const B& b) {
+template<class B>
+auto to_unsigned(const B& b) {
     using T = batch_value<B>;
-    if constexpr (std::is_integral_v<T> && std::is_signed_v<T>) return xsimd::bitwise_cast<xsimd::batch<std::make_unsigned_t<T>>>(b);
-    else return b;
+    if constexpr (std::is_integral_v<T> && std::is_signed_v<T>)
+        return xsimd::bitwise_cast<xsimd::batch<std::make_unsigned_t<T>>>(b);
+    else
+        return b;
 }
-template<class B, class U> B from_unsigned(const U& u) {
-    if constexpr (std::is_same_v<B, U>) return u;
-    else return xsimd::bitwise_cast<B>(u);
+template<class B, class U>
+B from_unsigned(const U& u) {
+    if constexpr (std::is_same_v<B, U>)
+        return u;
+    else
+        return xsimd::bitwise_cast<B>(u);
 }
 
-template<class Base> struct same_result {
-    template<class T> using result = T;
+template<class Base>
+struct same_result {
+    template<class T>
+    using result = T;
 };
 
 struct abs_fn {
-    template<class T> using result = real_t<T>;
+    template<class T>
+    using result = real_t<T>;
     static constexpr double cost = 1;
-    template<class C> static auto scalar(C x) {
-        if constexpr (std::is_integral_v<C>) return static_cast<C>(x < 0 ? wrap_t<C>(0) - wrap_t<C>(x) : wrap_t<C>(x));
-        else return std::abs(x);
+    template<class C>
+    static auto scalar(C x) {
+        if constexpr (std::is_integral_v<C>)
+            return static_cast<C>(x < 0 ? wrap_t<C>(0) - wrap_t<C>(x) : wrap_t<C>(x));
+        else
+            return std::abs(x);
     }
-    template<class B> requires(!is_complex<batch_value<B>>) static B simd(B x) {
+    template<class B>
+    requires(!is_complex<batch_value<B>>) static B simd(B x) {
         if constexpr (std::is_integral_v<batch_value<B>>) {
             auto u = to_unsigned(x);
             return xsimd::select(x < B(0), from_unsigned<B>(decltype(u)(0) - u), x);
@@ -94,11 +117,15 @@ struct abs_fn {
 
 struct neg_fn : same_result<neg_fn> {
     static constexpr double cost = 1;
-    template<class C> static C scalar(C x) {
-        if constexpr (std::is_integral_v<C>) return static_cast<C>(wrap_t<C>(0) - wrap_t<C>(x));
-        else return -x;
+    template<class C>
+    static C scalar(C x) {
+        if constexpr (std::is_integral_v<C>)
+            return static_cast<C>(wrap_t<C>(0) - wrap_t<C>(x));
+        else
+            return -x;
     }
-    template<class B> static B simd(B x) {
+    template<class B>
+    static B simd(B x) {
         if constexpr (std::is_integral_v<batch_value<B>>) {
             auto u = to_unsigned(x);
             return from_unsigned<B>(decltype(u)(0) - u);
@@ -110,96 +137,151 @@ struct neg_fn : same_result<neg_fn> {
 
 struct sign_fn : same_result<sign_fn> {
     static constexpr double cost = 2;
-    template<class C> static C scalar(C x) {
-        if constexpr (std::is_integral_v<C>) return static_cast<C>((x > 0) - (x < 0));
-        else if constexpr (is_complex<C>) return x == C(0) ? C(0) : x / std::abs(x);
-        else return x > 0 ? C(1) : x < 0 ? C(-1) : x; // keeps -0, +0 and NaN
+    template<class C>
+    static C scalar(C x) {
+        if constexpr (std::is_integral_v<C>)
+            return static_cast<C>((x > 0) - (x < 0));
+        else if constexpr (is_complex<C>)
+            return x == C(0) ? C(0) : x / std::abs(x);
+        else
+            return x > 0 ? C(1) : x < 0 ? C(-1) : x; // keeps -0, +0 and NaN
     }
-    template<class B> requires std::is_floating_point_v<batch_value<B>>
+    template<class B>
+    requires std::is_floating_point_v<batch_value<B>>
     static B simd(B x) { return xsimd::select(x > B(0), B(1), xsimd::select(x < B(0), B(-1), x)); }
 };
 
 struct not_fn : same_result<not_fn> {
     static constexpr double cost = 1;
-    template<class C> static C scalar(C x) {
-        if constexpr (std::is_same_v<C, bool>) return !x;
-        else return static_cast<C>(~x);
+    template<class C>
+    static C scalar(C x) {
+        if constexpr (std::is_same_v<C, bool>)
+            return !x;
+        else
+            return static_cast<C>(~x);
     }
-    template<class B> requires std::is_integral_v<batch_value<B>> static B simd(B x) { return ~x; }
+    template<class B>
+    requires std::is_integral_v<batch_value<B>>
+    static B simd(B x) { return ~x; }
 };
 
 struct clz_fn : same_result<clz_fn> {
     static constexpr double cost = 2;
-    template<class C> static C scalar(C x) { return static_cast<C>(std::countl_zero(static_cast<std::make_unsigned_t<C>>(x))); }
+    template<class C>
+    static C scalar(C x) {
+        return static_cast<C>(std::countl_zero(static_cast<std::make_unsigned_t<C>>(x)));
+    }
 };
 struct popcnt_fn : same_result<popcnt_fn> {
     static constexpr double cost = 2;
-    template<class C> static C scalar(C x) { return static_cast<C>(std::popcount(static_cast<std::make_unsigned_t<C>>(x))); }
+    template<class C>
+    static C scalar(C x) {
+        return static_cast<C>(std::popcount(static_cast<std::make_unsigned_t<C>>(x)));
+    }
 };
 
 struct real_fn {
-    template<class T> using result = real_t<T>;
+    template<class T>
+    using result = real_t<T>;
     static constexpr double cost = 1;
-    template<class C> static auto scalar(C x) {
-        if constexpr (is_complex<C>) return x.real();
-        else return x;
+    template<class C>
+    static auto scalar(C x) {
+        if constexpr (is_complex<C>)
+            return x.real();
+        else
+            return x;
     }
 };
 struct imag_fn {
-    template<class T> using result = real_t<T>;
+    template<class T>
+    using result = real_t<T>;
     static constexpr double cost = 1;
-    template<class C> static auto scalar(C x) {
-        if constexpr (is_complex<C>) return x.imag();
-        else return C(0);
+    template<class C>
+    static auto scalar(C x) {
+        if constexpr (is_complex<C>)
+            return x.imag();
+        else
+            return C(0);
     }
 };
 
 struct is_finite_fn {
-    template<class T> using result = bool;
+    template<class T>
+    using result = bool;
     static constexpr double cost = 1;
-    template<class C> static bool scalar(C x) { return std::isfinite(x); }
-    template<class B> static auto simd(B x) { return xsimd::isfinite(x); }
+    template<class C>
+    static bool scalar(C x) {
+        return std::isfinite(x);
+    }
+    template<class B>
+    static auto simd(B x) {
+        return xsimd::isfinite(x);
+    }
 };
 
 // Functions with a <cmath>/<complex> scalar form and an xsimd form for real batches.
-#define XLET_MATH_FN(fn, scalar_expr, simd_expr, cost_)                                                              \
-    struct fn##_fn : same_result<fn##_fn> {                                                                          \
-        static constexpr double cost = cost_;                                                                        \
-        template<class C> static C scalar(C x) { return scalar_expr; }                                               \
-        template<class B> requires std::is_floating_point_v<batch_value<B>> static B simd(B x) { return simd_expr; } \
+#define XLET_MATH_FN(fn, scalar_expr, simd_expr, cost_)                                                                \
+    struct fn##_fn : same_result<fn##_fn> {                                                                            \
+        static constexpr double cost = cost_;                                                                          \
+        template<class C>                                                                                              \
+        static C scalar(C x) {                                                                                         \
+            return scalar_expr;                                                                                        \
+        }                                                                                                              \
+        template<class B>                                                                                              \
+        requires std::is_floating_point_v<batch_value<B>>                                                              \
+        static B simd(B x) { return simd_expr; }                                                                       \
     };
 
-XLET_MATH_FN(exp, std::exp(x), patch_lanes(xsimd::exp(x), !(x >= B(exp_lo<batch_value<B>>) && x <= B(exp_hi<batch_value<B>>)), x, [](auto v) { return std::exp(v); }), 8)
-XLET_MATH_FN(log, std::log(x), patch_lanes(xsimd::log(x), !(x >= B(std::numeric_limits<batch_value<B>>::min())), x, [](auto v) { return std::log(v); }), 8)
+XLET_MATH_FN(exp, std::exp(x),
+             patch_lanes(xsimd::exp(x), !(x >= B(exp_lo<batch_value<B>>) && x <= B(exp_hi<batch_value<B>>)), x,
+                         [](auto v) { return std::exp(v); }),
+             8)
+XLET_MATH_FN(log, std::log(x),
+             patch_lanes(xsimd::log(x), !(x >= B(std::numeric_limits<batch_value<B>>::min())), x,
+                         [](auto v) { return std::log(v); }),
+             8)
 XLET_MATH_FN(sin, std::sin(x), xsimd::sin(x), 8)
 XLET_MATH_FN(cos, std::cos(x), xsimd::cos(x), 8)
 XLET_MATH_FN(tan, std::tan(x), xsimd::tan(x), 10)
 XLET_MATH_FN(tanh, std::tanh(x), xsimd::tanh(x), 10)
-XLET_MATH_FN(cosh, std::cosh(x), patch_lanes(xsimd::cosh(x), !(xsimd::abs(x) <= B(exp_hi<batch_value<B>>)), x, [](auto v) { return std::cosh(v); }), 10)
+XLET_MATH_FN(cosh, std::cosh(x),
+             patch_lanes(xsimd::cosh(x), !(xsimd::abs(x) <= B(exp_hi<batch_value<B>>)), x,
+                         [](auto v) { return std::cosh(v); }),
+             10)
 XLET_MATH_FN(sqrt, std::sqrt(x), xsimd::sqrt(x), 4)
 XLET_MATH_FN(rsqrt, C(1) / std::sqrt(x), B(1) / xsimd::sqrt(x), 5)
-XLET_MATH_FN(cbrt, std::cbrt(x), patch_lanes(xsimd::cbrt(x), !(xsimd::abs(x) >= B(std::numeric_limits<batch_value<B>>::min())), x, [](auto v) { return std::cbrt(v); }), 10)
+XLET_MATH_FN(cbrt, std::cbrt(x),
+             patch_lanes(xsimd::cbrt(x), !(xsimd::abs(x) >= B(std::numeric_limits<batch_value<B>>::min())), x,
+                         [](auto v) { return std::cbrt(v); }),
+             10)
 XLET_MATH_FN(ceil, std::ceil(x), xsimd::ceil(x), 1)
 XLET_MATH_FN(floor, std::floor(x), xsimd::floor(x), 1)
-XLET_MATH_FN(round, std::round(x), xsimd::round(x), 1)                     // ties away from zero
+XLET_MATH_FN(round, std::round(x), xsimd::round(x), 1)                      // ties away from zero
 XLET_MATH_FN(round_nearest_even, std::nearbyint(x), xsimd::nearbyint(x), 1) // default rounding mode
 XLET_MATH_FN(logistic, C(1) / (C(1) + std::exp(-x)),
-             patch_lanes(B(1) / (B(1) + xsimd::exp(-x)), !(x >= B(-exp_hi<batch_value<B>>) && x <= B(-exp_lo<batch_value<B>>)), x,
+             patch_lanes(B(1) / (B(1) + xsimd::exp(-x)),
+                         !(x >= B(-exp_hi<batch_value<B>>) && x <= B(-exp_lo<batch_value<B>>)), x,
                          [](auto v) { return decltype(v)(1) / (decltype(v)(1) + std::exp(-v)); }),
              9)
 
 // erf: xsimd's f64 kernel is 67 ulp off in places and NaN beyond 9.5e61, so f64 stays scalar.
 struct erf_fn : same_result<erf_fn> {
     static constexpr double cost = 10;
-    template<class C> static C scalar(C x) { return std::erf(x); }
-    template<class B> requires std::is_same_v<batch_value<B>, float> static B simd(B x) { return xsimd::erf(x); }
+    template<class C>
+    static C scalar(C x) {
+        return std::erf(x);
+    }
+    template<class B>
+    requires std::is_same_v < batch_value<B>,
+    float > static B simd(B x) { return xsimd::erf(x); }
 };
 #undef XLET_MATH_FN
 
 // expm1 and log1p: accurate near 0 for complex operands too.
 struct expm1_fn : same_result<expm1_fn> {
     static constexpr double cost = 8;
-    template<class C> static C scalar(C z) {
+    template<class C>
+    static C scalar(C z) {
         if constexpr (is_complex<C>) {
             auto x = z.real(), y = z.imag();
             if (y == 0) return {std::expm1(x), y}; // no inf * 0 for large real parts
@@ -209,13 +291,17 @@ struct expm1_fn : same_result<expm1_fn> {
             return std::expm1(z);
         }
     }
-    template<class B> requires std::is_floating_point_v<batch_value<B>> static B simd(B x) {
-        return patch_lanes(xsimd::expm1(x), !(x <= B(exp_hi<batch_value<B>>)) || x == B(0), x, [](auto v) { return std::expm1(v); });
+    template<class B>
+    requires std::is_floating_point_v<batch_value<B>>
+    static B simd(B x) {
+        return patch_lanes(xsimd::expm1(x), !(x <= B(exp_hi<batch_value<B>>)) || x == B(0), x,
+                           [](auto v) { return std::expm1(v); });
     }
 };
 struct log1p_fn : same_result<log1p_fn> {
     static constexpr double cost = 8;
-    template<class C> static C scalar(C z) {
+    template<class C>
+    static C scalar(C z) {
         if constexpr (is_complex<C>) {
             auto x = z.real(), y = z.imag();
             // log|1 + z| = log1p(x(2 + x) + y^2) / 2 keeps the digits near 0; near -1 (where that
@@ -230,7 +316,9 @@ struct log1p_fn : same_result<log1p_fn> {
             return std::log1p(z);
         }
     }
-    template<class B> requires std::is_floating_point_v<batch_value<B>> static B simd(B x) {
+    template<class B>
+    requires std::is_floating_point_v<batch_value<B>>
+    static B simd(B x) {
         return patch_lanes(xsimd::log1p(x), x == B(0), x, [](auto v) { return std::log1p(v); }); // keeps -0
     }
 };
