@@ -16,13 +16,13 @@
 #include <memory>
 #include <vector>
 
-#include <xlet/ops/concatenate.hpp>
-#include <xlet/ops/gather.hpp>
-#include <xlet/ops/layout.hpp>
-#include <xlet/ops/operators.hpp>
-#include <xlet/ops/pad.hpp>
-#include <xlet/ops/scatter.hpp>
-#include <xlet/ops/unary.hpp>
+#include <xlet/ops/layout/concatenate.hpp>
+#include <xlet/ops/layout/gather.hpp>
+#include <xlet/ops/layout/layout.hpp>
+#include <xlet/ops/elementwise/operators.hpp>
+#include <xlet/ops/layout/pad.hpp>
+#include <xlet/ops/layout/scatter.hpp>
+#include <xlet/ops/elementwise/unary.hpp>
 
 #if defined(XLET_BENCH_HAVE_EIGEN)
 #define XLET_BENCH_EIGEN 1

@@ -113,7 +113,7 @@ array<std::conditional_t<Abs, double, Acc>> dot_general(const array<T>& lhs, con
     return out;
 }
 
-// ---- scaled_dot and ragged_dot (ops/scaled_dot.hpp, ops/ragged_dot.hpp) -------------------------
+// ---- scaled_dot and ragged_dot (ops/linalg/scaled_dot.hpp, ops/linalg/ragged_dot.hpp) -------------------------
 
 // ScaledDot's effective operand, in double: x[i] * s[i_0 / b_0, ...], b_d = dims(x)_d / dims(s)_d.
 template<class T, class S>

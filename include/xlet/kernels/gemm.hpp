@@ -1,4 +1,4 @@
-// GEMM kernels over strided buffers (no op-level API; ops/dot.hpp drives them, and a blocked
+// GEMM kernels over strided buffers (no op-level API; ops/linalg/dot.hpp drives them, and a blocked
 // cholesky / triangular_solve can call gemm() on sub-blocks):
 //
 //   gemm<T>(m, n, k, a, rsa, csa, b, rsb, csb, c, ldc, update, parallel)

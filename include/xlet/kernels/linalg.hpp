@@ -1,5 +1,5 @@
 // Dense factorisation and triangular-solve kernels on strided buffers (no op-level API;
-// ops/linalg.hpp drives them). Two kernels, both recursive, with their O(n^3) work in gemm():
+// ops/linalg/cholesky.hpp drives them). Two kernels, both recursive, with their O(n^3) work in gemm():
 //
 //   trsm_lower(m, n, t, rst, cst, conj, unit, b, ldb, par)
 //     B := T^-1 B, T m x m lower triangular, T[i, j] = t[i * rst + j * cst] (conjugated when

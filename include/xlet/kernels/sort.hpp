@@ -1,4 +1,4 @@
-// Sorting kernels over contiguous buffers (no op-level API; ops/sort.hpp drives them):
+// Sorting kernels over contiguous buffers (no op-level API; ops/reduce/sort.hpp drives them):
 //  - radix keys: a bijection from every ordered element type onto unsigned integers whose order is
 //    XLA's total order (-NaN < -inf < ... < -0 < +0 < ... < +inf < +NaN for floats), optionally
 //    reversed (descending);

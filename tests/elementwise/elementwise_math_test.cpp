@@ -31,7 +31,7 @@
 //   f16/bf16 pow and complex pow/atan2 use the same <cmath>/<complex> formula as the reference and
 //   are compared exactly in elementwise_diff_binary_test.cpp.)
 //
-// xsimd 8.1's departures from <cmath>, which the library now patches lane by lane (ops/unary.hpp
+// xsimd 8.1's departures from <cmath>, which the library now patches lane by lane (ops/elementwise/unary.hpp
 // patch_lanes: those lanes take <cmath>; f64 erf is scalar) and which stay tested strictly below:
 //   * exp, expm1 overflow to inf early: f32 for x > 88.3763 (true limit 88.7228), f64 for
 //     x > 709.4361 (true limit 709.7827). logistic inherits it at the low end.

@@ -44,10 +44,10 @@
 #include <algorithm>
 #include <type_traits>
 
-#include "../kernels/gemm.hpp"
-#include "convert.hpp"
-#include "elementwise.hpp"
-#include "layout.hpp"
+#include "../../kernels/gemm.hpp"
+#include "../elementwise/convert.hpp"
+#include "../elementwise/elementwise.hpp"
+#include "../layout/layout.hpp"
 
 namespace xlet {
 

@@ -5,7 +5,7 @@
 #include <array>
 #include <tuple>
 
-#include "elementwise.hpp"
+#include "../elementwise/elementwise.hpp"
 
 namespace xlet::detail {
 

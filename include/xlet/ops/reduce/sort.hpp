@@ -41,8 +41,8 @@
 #include <numeric>
 #include <tuple>
 
-#include "../kernels/sort.hpp"
-#include "elementwise.hpp"
+#include "../../kernels/sort.hpp"
+#include "../elementwise/elementwise.hpp"
 
 namespace xlet {
 

@@ -20,7 +20,7 @@
 // Run-time checks (xlet::error "xlet::ragged_dot: ..."): a negative group size, and sizes summing
 // to more than size(r) (XLA leaves both undefined; we refuse them rather than read out of range).
 // group_sizes is rank 1 [G] of any integer type; XLA's per-batch form [b..., g] is not supported.
-// Accumulation and element types are dot_general's (ops/dot.hpp): f32/f64 accumulations (f16/bf16
+// Accumulation and element types are dot_general's (ops/linalg/dot.hpp): f32/f64 accumulations (f16/bf16
 // operands converted to f32 once) run one GEMM of kernels/gemm.hpp per group (and per batch
 // index, and per index of the lhs free dimensions outside r in mode 1), integer and complex ones
 // the generic loop. Each output element is computed by one GEMM call, so results do not depend on
@@ -45,7 +45,7 @@
 #include <string>
 #include <vector>
 
-#include "../core/error.hpp"
+#include "../../core/error.hpp"
 #include "dot.hpp"
 
 namespace xlet {

@@ -26,9 +26,9 @@
 
 #include <tbb/blocked_range.h>
 
-#include "../eval/parallel.hpp"
-#include "binary.hpp" // the monoid functors (add_fn, max_fn, ...)
-#include "elementwise.hpp"
+#include "../../eval/parallel.hpp"
+#include "../elementwise/binary.hpp" // the monoid functors (add_fn, max_fn, ...)
+#include "../elementwise/elementwise.hpp"
 
 namespace xlet::detail {
 

@@ -1,4 +1,4 @@
-// Cholesky and TriangularSolve (ops/linalg.hpp): hand-checked small cases, reconstruction tests
+// Cholesky and TriangularSolve (ops/linalg/cholesky.hpp): hand-checked small cases, reconstruction tests
 // for every attribute combination on sizes around the block edges (1, 7, 65, 200, 300), f32, f64
 // and complex, batched; the unread triangle (and a unit diagonal) filled with NaN must not reach
 // the result; non-positive-definite input gives the documented NaN matrix; results are bitwise
@@ -14,7 +14,7 @@
 #define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <doctest/doctest.h>
 
-#include <xlet/ops/linalg.hpp> // first: the header stands alone
+#include <xlet/ops/linalg/cholesky.hpp> // first: the header stands alone
 #include <xlet/xlet.hpp>
 
 #include <tbb/global_control.h>

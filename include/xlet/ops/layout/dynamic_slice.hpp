@@ -9,7 +9,7 @@
 #pragma once
 #include <algorithm>
 
-#include "elementwise.hpp"
+#include "../elementwise/elementwise.hpp"
 
 namespace xlet::detail {
 

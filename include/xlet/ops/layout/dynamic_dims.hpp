@@ -16,9 +16,9 @@
 //                       dimension's size equal to its bound, and the element counts equal;
 //                       C4 bounds not negative
 #pragma once
-#include "convert.hpp"
-#include "reduce.hpp"
-#include "select.hpp"
+#include "../elementwise/convert.hpp"
+#include "../reduce/reduce.hpp"
+#include "../elementwise/select.hpp"
 
 namespace xlet {
 

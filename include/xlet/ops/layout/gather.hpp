@@ -26,7 +26,7 @@
 #include <type_traits>
 
 #include <tbb/blocked_range.h>
-#include "../eval/parallel.hpp"
+#include "../../eval/parallel.hpp"
 
 #include "dynamic_slice.hpp"
 

@@ -5,7 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "../eval/view.hpp"
+#include "../../eval/view.hpp"
 
 namespace xlet::detail {
 

@@ -1,12 +1,12 @@
-// scaled_dot and ragged_dot (ops/scaled_dot.hpp, ops/ragged_dot.hpp): hand-checked cases,
+// scaled_dot and ragged_dot (ops/linalg/scaled_dot.hpp, ops/linalg/ragged_dot.hpp): hand-checked cases,
 // differential tests against the reference (reference_dot.hpp: dequantise then dot_general in
 // double; ragged_dot group by group on masked operands) on odd sizes, empty groups and group sizes
 // summing to less than the ragged dimension; run-time errors; 1 and 2 threads give the same bits.
 #define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include "dot_common.hpp"
 
-#include <xlet/ops/ragged_dot.hpp>
-#include <xlet/ops/scaled_dot.hpp>
+#include <xlet/ops/linalg/ragged_dot.hpp>
+#include <xlet/ops/linalg/scaled_dot.hpp>
 
 #include <cstring>
 
