@@ -28,18 +28,18 @@ TEST_CASE("map: the result element type is the callable's") {
     CHECK(z(2) == std::complex<float>(2.5f, 5.0f));
 }
 
-TEST_CASE("map: a batch-capable callable gives the scalar path's results") {
+TEST_CASE("map: a callable declared vectorized gives the scalar path's results") {
     using T = f32<37, 53>;
     const auto a = lt::random_tensor<T>(false), b = lt::random_tensor<T>(false);
-    auto generic = [](auto x, auto y) { return x * y - x / (y + y); };            // runs on batches
-    auto scalar = [](float x, float y) { return x * y - x / (y + y); };            // lane by lane
-    static_assert(detail::batch_callable<decltype(generic), float, float, float>);
-    static_assert(!detail::batch_callable<decltype(scalar), float, float, float>);
+    auto generic = vectorized([](auto x, auto y) { return x * y - x / (y + y); }); // runs on batches
+    auto scalar = [](float x, float y) { return x * y - x / (y + y); };             // lane by lane
+    static_assert(detail::batch_computation<decltype(generic), float, float, float>);
+    static_assert(!detail::batch_computation<decltype(scalar), float, float, float>);
     T g = map(generic, a, b), s = map(scalar, a, b), e = a * b - a / (b + b);
     CHECK(std::memcmp(g.data(), s.data(), sizeof(float) * T::size) == 0);
     CHECK(std::memcmp(g.data(), e.data(), sizeof(float) * T::size) == 0);
     // xsimd functions in the callable.
-    T x = map([](auto v) { return xsimd::sqrt(xsimd::abs(v)); }, a);
+    T x = map(vectorized([](auto v) { return xsimd::sqrt(xsimd::abs(v)); }), a);
     for (std::size_t i = 0; i < T::size; ++i) CHECK(x.data()[i] == std::sqrt(std::abs(a.data()[i])));
 }
 

@@ -151,7 +151,7 @@ struct atan2_fn : same_result<atan2_fn> {
     }
 };
 
-struct complex_fn {
+struct complex_fn : functor_call<complex_fn> {
     template<class T> using result = std::complex<T>;
     static constexpr double cost = 1;
     template<class C> static std::complex<C> scalar(C re, C im) { return {re, im}; }

@@ -26,26 +26,26 @@ template<class C> auto total_key(C x) {
 }
 
 #define XLET_COMPARE_FN(name, op)                                                                                    \
-    struct name##_fn {                                                                                               \
+    struct name##_fn : functor_call<name##_fn> {                                                                                        \
         template<class T> using result = bool;                                                                       \
         static constexpr double cost = 1;                                                                            \
         template<class C> static bool scalar(C a, C b) { return a op b; }                                            \
         template<class B> requires(!is_complex<batch_value<B>>) static auto simd(B a, B b) { return a op b; }        \
     };                                                                                                               \
-    struct name##_total_fn {                                                                                         \
+    struct name##_total_fn : functor_call<name##_total_fn> {                                                                                  \
         template<class T> using result = bool;                                                                       \
         static constexpr double cost = 2;                                                                            \
         template<class C> static bool scalar(C a, C b) { return total_key(a) op total_key(b); }                      \
     };
 XLET_COMPARE_FN(eq, ==)
 // xsimd 8.1's batch != is the ordered comparison (false for NaN); IEEE ne is unordered: !(a == b).
-struct ne_fn {
+struct ne_fn : functor_call<ne_fn> {
     template<class T> using result = bool;
     static constexpr double cost = 1;
     template<class C> static bool scalar(C a, C b) { return a != b; }
     template<class B> requires(!is_complex<batch_value<B>>) static auto simd(B a, B b) { return !(a == b); }
 };
-struct ne_total_fn {
+struct ne_total_fn : functor_call<ne_total_fn> {
     template<class T> using result = bool;
     static constexpr double cost = 2;
     template<class C> static bool scalar(C a, C b) { return total_key(a) != total_key(b); }

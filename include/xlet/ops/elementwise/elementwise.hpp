@@ -15,6 +15,7 @@
 
 #include "../../eval/assign.hpp"
 #include "../../eval/bounded.hpp"
+#include "../../eval/callable.hpp"
 #include "broadcast_rules.hpp"
 
 namespace xlet::detail {

@@ -3,9 +3,9 @@
 //   map(std::forward_as_tuple(x, y), f, dims<0, 1>, p)   the spec's form: dimensions (all of them, in
 //                                                        order) and static operands passed after the elements
 // f is any callable over scalars of the operands' element types (storage types: xlet::half for
-// f16); its result type is the output element type. When f also accepts xsimd batches of the
-// operand types and returns a batch (a generic lambda over `+ - * /`, xsimd functions, ...), the
-// loops call it on whole registers (not for f16/bf16, whose scalar callables round every step).
+// f16), generic lambdas included; its result type is the output element type. The loops call f on
+// whole SIMD registers only when f declares it can take them (eval/callable.hpp: xlet's functors
+// such as max_fn, or xlet::vectorized(f)); f16/bf16 always run on scalars, rounding every call.
 // f may run concurrently on several threads and in any order: it must not have side effects.
 // Rules:
 //   C1 every operand has the shape of the first
@@ -18,12 +18,6 @@
 
 namespace xlet::detail {
 
-template<class F, class S, class... T>
-concept batch_callable = (!is_narrow_float<T> && ...) && !is_narrow_float<S> && (has_batch<T> && ...) && has_batch<S> &&
-                         ((lanes_of<T>() == lanes_of<S>()) && ...) && requires(const F& f, xsimd::batch<T>... b) {
-                             { f(b...) } -> std::same_as<xsimd::batch<S>>;
-                         };
-
 template<class F, class S, class Ts, class... K> struct user_map_cursor;
 template<class F, class S, class... T, class... K>
 struct user_map_cursor<F, S, std::tuple<T...>, K...> {
@@ -33,7 +27,7 @@ struct user_map_cursor<F, S, std::tuple<T...>, K...> {
     template<std::size_t N, class... V>
     vec<compute_t<S>, N> run(const V&... in) const {
         using Out = vec<compute_t<S>, N>;
-        if constexpr (batch_callable<F, S, T...> && Out::simd && (V::simd && ...)) {
+        if constexpr (batch_computation<F, S, T...> && Out::simd && (V::simd && ...)) {
             Out r;
             for (std::size_t j = 0; j < Out::simd_regs::count; ++j) r.r.b[j] = (*f)(in.r.b[j]...);
             return r;
@@ -103,7 +97,7 @@ template<class F, class... X> struct map_rules {
     }
 };
 
-// f with the static operands appended to every call; SFINAE-friendly so the batch test can ask.
+// f with the static operands appended to every call; it may take batches when f declares it can.
 template<class F, class Ps> struct bind_statics;
 template<class F, class... P> struct bind_statics<F, std::tuple<P...>> {
     F f;
@@ -114,10 +108,18 @@ template<class F, class... P> struct bind_statics<F, std::tuple<P...>> {
     }
 };
 
+template<class F, class Ps> struct declares_vectorized<bind_statics<F, Ps>> : std::bool_constant<simd_declared<F>> {};
+
 template<class F, class... X>
 auto make_user_map(F f, X&&... xs) {
-    using S = std::remove_cvref_t<std::invoke_result_t<const F&, element_of<X>...>>;
-    return user_map_node<F, S, std::tuple<element_of<X>...>, node_t<X>...>{{}, std::move(f), {as_node(std::forward<X>(xs))...}};
+    if constexpr (element_functor<F>) // xlet's own functor: the element-wise op itself
+        return make_map<F, typename F::template result<element_of<std::tuple_element_t<0, std::tuple<X...>>>>>(
+            as_node(std::forward<X>(xs))...);
+    else {
+        using S = std::remove_cvref_t<std::invoke_result_t<const F&, element_of<X>...>>;
+        return user_map_node<F, S, std::tuple<element_of<X>...>, node_t<X>...>{
+            {}, std::move(f), {as_node(std::forward<X>(xs))...}};
+    }
 }
 
 } // namespace xlet::detail

@@ -88,12 +88,12 @@ B from_unsigned(const U& u) {
 }
 
 template<class Base>
-struct same_result {
+struct same_result : functor_call<Base> {
     template<class T>
     using result = T;
 };
 
-struct abs_fn {
+struct abs_fn : functor_call<abs_fn> {
     template<class T>
     using result = real_t<T>;
     static constexpr double cost = 1;
@@ -180,7 +180,7 @@ struct popcnt_fn : same_result<popcnt_fn> {
     }
 };
 
-struct real_fn {
+struct real_fn : functor_call<real_fn> {
     template<class T>
     using result = real_t<T>;
     static constexpr double cost = 1;
@@ -192,7 +192,7 @@ struct real_fn {
             return x;
     }
 };
-struct imag_fn {
+struct imag_fn : functor_call<imag_fn> {
     template<class T>
     using result = real_t<T>;
     static constexpr double cost = 1;
@@ -205,7 +205,7 @@ struct imag_fn {
     }
 };
 
-struct is_finite_fn {
+struct is_finite_fn : functor_call<is_finite_fn> {
     template<class T>
     using result = bool;
     static constexpr double cost = 1;
