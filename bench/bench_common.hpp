@@ -9,8 +9,12 @@
 #include <tbb/parallel_for.h>
 #include <tbb/partitioner.h>
 
+#include <xsimd/xsimd.hpp>
+
 #include <algorithm>
 #include <chrono>
+#include <fstream>
+#include <sstream>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -142,6 +146,36 @@ inline void reg(const std::string& name, bench_fn fn, int threads, int arg,
 }
 inline void reg(const std::string& name, bench_fn fn, int threads) { reg(name, fn, threads, threads); }
 
+// The ISA this executable was compiled for (xsimd's default architecture and the widest x86 level
+// the compiler flags enable) and the host's SIMD flags from /proc/cpuinfo: every figure names both.
+inline std::string compiled_isa() {
+    std::string s = xsimd::default_arch::name();
+#if defined(__AVX512F__)
+    s += " (x86-64 AVX-512: 16 x f32 per register, 32 registers)";
+#elif defined(__AVX2__)
+    s += " (x86-64 AVX2: 8 x f32 per register, 16 registers)";
+#endif
+#if defined(__FMA__)
+    s += " +FMA";
+#endif
+    return s;
+}
+inline std::string host_simd_flags() {
+    std::ifstream in("/proc/cpuinfo");
+    std::string line, model, out;
+    while (std::getline(in, line)) {
+        if (model.empty() && line.rfind("model name", 0) == 0) model = line.substr(line.find(':') + 2);
+        if (line.rfind("flags", 0) == 0) {
+            std::istringstream words(line.substr(line.find(':') + 1));
+            for (std::string w; words >> w;)
+                if (w == "sse4_2" || w == "avx" || w == "avx2" || w == "fma" || w == "f16c" || w.rfind("avx512", 0) == 0)
+                    out += (out.empty() ? "" : " ") + w;
+            break;
+        }
+    }
+    return model + ": " + out;
+}
+
 // main(): --benchmark_min_time defaults to 0.5 s unless the caller gives one (keeps a run short).
 inline int bench_main(int argc, char** argv, void (*register_all)()) {
     std::vector<char*> args(argv, argv + argc);
@@ -151,6 +185,8 @@ inline int bench_main(int argc, char** argv, void (*register_all)()) {
     if (!has_min_time) args.insert(args.begin() + 1, min_time);
     int n = static_cast<int>(args.size());
     register_all();
+    benchmark::AddCustomContext("xlet_isa", compiled_isa());
+    benchmark::AddCustomContext("host_cpu", host_simd_flags());
     benchmark::Initialize(&n, args.data());
     if (benchmark::ReportUnrecognizedArguments(n, args.data())) return 1;
     benchmark::RunSpecifiedBenchmarks();

@@ -1,6 +1,7 @@
 // Dot benchmarks (issue #5): xlet's dot / dot_general beside OpenBLAS (cblas_sgemm / cblas_dgemm)
 // and Eigen in one executable, row-major operands, GFLOP/s (2 m n k per product) in the counter
 // "FLOP/s".
+//   BM_peak_fma_<t>  independent FMAs on the widest batch: the core's peak, the sgemm/dgemm ceiling
 //   BM_sgemm_<n>     f32 [n,n] x [n,n], n = 256, 1024, 2048, 1 and 2 threads
 //   BM_dgemm_1024    f64 [1024,1024] x [1024,1024]
 //   BM_sgemm_1024_tn / _nt   f32 a^T b and a b^T through the dimension numbers (contracting
@@ -57,6 +58,40 @@ square_data<T, N>& square() {
 void set_flops(benchmark::State& st, double per_iteration) {
     st.counters["FLOP/s"] =
         benchmark::Counter(per_iteration * static_cast<double>(st.iterations()), benchmark::Counter::kIsRate);
+}
+
+// ---- the core's FMA peak --------------------------------------------------------------------------
+
+// Independent FMAs on 16 accumulators of the widest batch the build has (two FMA pipes of latency
+// 4 need >= 8 in flight): the ceiling the sgemm / dgemm rows are measured against, per thread
+// count (each thread runs its own loop).
+template<class T>
+[[gnu::noinline]] T peak_fma_loop(std::size_t steps) {
+    using B = xsimd::batch<T>;
+    B acc[16];
+#pragma GCC unroll 16
+    for (int i = 0; i < 16; ++i)
+        acc[i] = B(static_cast<T>(i) * T(1e-3));
+    const B x(T(0.999999)), y(T(1e-7));
+    for (std::size_t s = 0; s < steps; ++s) {
+#pragma GCC unroll 16
+        for (int i = 0; i < 16; ++i)
+            acc[i] = xsimd::fma(acc[i], x, y);
+    }
+    B sum = acc[0];
+#pragma GCC unroll 16
+    for (int i = 1; i < 16; ++i)
+        sum += acc[i];
+    return xsimd::hadd(sum);
+}
+
+template<class T>
+void BM_peak_fma(benchmark::State& st, int threads) {
+    constexpr std::size_t steps = 1 << 16;
+    for (auto _ : st) {
+        tbb::parallel_for(0, threads, [](int) { benchmark::DoNotOptimize(peak_fma_loop<T>(steps)); });
+    }
+    set_flops(st, 2.0 * 16 * xsimd::batch<T>::size * steps * threads);
 }
 
 // ---- square products ------------------------------------------------------------------------------
@@ -360,6 +395,10 @@ void reg_square(const std::string& name) {
 }
 
 void register_all() {
+    for (int t : {1, 2}) {
+        reg("BM_peak_fma_f32/xlet", BM_peak_fma<float>, t);
+        reg("BM_peak_fma_f64/xlet", BM_peak_fma<double>, t);
+    }
     reg_square<float, 256>("BM_sgemm_256");
     reg_square<float, 1024>("BM_sgemm_1024");
     reg_square<float, 2048>("BM_sgemm_2048");

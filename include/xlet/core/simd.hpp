@@ -14,7 +14,53 @@
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
 #endif
+// xsimd 8.1 has no AVX-512 fused multiply-add: on avx512f its fma/fms/fnma/fnms fall back to a
+// multiply and an add (two roundings, half the throughput), in the GEMM and inside its own exp, log,
+// sin... polynomials. The kernels below supply them. They must be declared before xsimd's templates
+// are defined, because those call kernel::fma by qualified name (bound where the template is
+// defined, so a later overload is never seen); with them an AVX-512 build evaluates the same
+// formulas with the same roundings as an AVX2 + FMA build.
+#if defined(__AVX512F__)
+namespace xsimd {
+struct avx512f;
+template<class T, class A>
+class batch;
+namespace kernel {
+#define XLET_XSIMD_AVX512_FMA_DECL(name, T)                                                                           \
+    template<class A>                                                                                                  \
+    batch<T, A> name(batch<T, A> const&, batch<T, A> const&, batch<T, A> const&, avx512f const&) noexcept;
+XLET_XSIMD_AVX512_FMA_DECL(fma, float)
+XLET_XSIMD_AVX512_FMA_DECL(fma, double)
+XLET_XSIMD_AVX512_FMA_DECL(fms, float)
+XLET_XSIMD_AVX512_FMA_DECL(fms, double)
+XLET_XSIMD_AVX512_FMA_DECL(fnma, float)
+XLET_XSIMD_AVX512_FMA_DECL(fnma, double)
+XLET_XSIMD_AVX512_FMA_DECL(fnms, float)
+XLET_XSIMD_AVX512_FMA_DECL(fnms, double)
+#undef XLET_XSIMD_AVX512_FMA_DECL
+} // namespace kernel
+} // namespace xsimd
+#endif
 #include <xsimd/xsimd.hpp>
+#if defined(__AVX512F__)
+namespace xsimd::kernel {
+#define XLET_XSIMD_AVX512_FMA_DEF(name, T, intrinsic)                                                                 \
+    template<class A>                                                                                                  \
+    inline batch<T, A> name(batch<T, A> const& x, batch<T, A> const& y, batch<T, A> const& z,                          \
+                            avx512f const&) noexcept {                                                                 \
+        return intrinsic(x, y, z);                                                                                     \
+    }
+XLET_XSIMD_AVX512_FMA_DEF(fma, float, _mm512_fmadd_ps)
+XLET_XSIMD_AVX512_FMA_DEF(fma, double, _mm512_fmadd_pd)
+XLET_XSIMD_AVX512_FMA_DEF(fms, float, _mm512_fmsub_ps)
+XLET_XSIMD_AVX512_FMA_DEF(fms, double, _mm512_fmsub_pd)
+XLET_XSIMD_AVX512_FMA_DEF(fnma, float, _mm512_fnmadd_ps)
+XLET_XSIMD_AVX512_FMA_DEF(fnma, double, _mm512_fnmadd_pd)
+XLET_XSIMD_AVX512_FMA_DEF(fnms, float, _mm512_fnmsub_ps)
+XLET_XSIMD_AVX512_FMA_DEF(fnms, double, _mm512_fnmsub_pd)
+#undef XLET_XSIMD_AVX512_FMA_DEF
+} // namespace xsimd::kernel
+#endif
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic pop
 #endif

@@ -64,15 +64,30 @@ enum class gemm_update { assign, add, subtract };
 template<class T>
 inline constexpr bool gemm_fast = std::is_same_v<T, float> || std::is_same_v<T, double>;
 
+// Vector registers of the build's widest ISA: 32 with AVX-512 (zmm0-31), else 16.
+#if defined(__AVX512F__)
+inline constexpr std::size_t gemm_vector_registers = 32;
+#else
+inline constexpr std::size_t gemm_vector_registers = 16;
+#endif
+
 template<class T>
 struct gemm_blocking {
     using batch = xsimd::batch<T>;
     static constexpr std::size_t W = batch::size;
-    static constexpr std::size_t MR = 6;
-    static constexpr std::size_t NR = 2 * W;
-    static constexpr std::size_t KC = 256;
-    static constexpr std::size_t MC = sizeof(T) == 4 ? 144 : 72;    // multiples of MR
-    static constexpr std::size_t NC = sizeof(T) == 4 ? 4096 : 2048; // multiples of NR
+    // The register tile: NB batches of B per k and MR rows of A broadcast against them, MR x NB
+    // accumulators. Two B loads and one broadcast stay live, plus one spare: MR = (regs - 4) / NB.
+    // AVX2 (16 ymm): 6 x 2 = 12 accumulators; AVX-512 (32 zmm): 14 x 2 = 28, which also halves
+    // the loads per FMA ((MR + NB) / (MR NB): 0.67 -> 0.57).
+    static constexpr std::size_t NB = 2;
+    static constexpr std::size_t MR = (gemm_vector_registers - 4) / NB;
+    static constexpr std::size_t NR = NB * W;
+    // A B sliver (KC x NR) fills at most half of a 32 KiB L1d: 16 KiB (AVX2) / 24 KiB (AVX-512, KC 192).
+    static constexpr std::size_t KC = W * sizeof(T) >= 64 ? 192 : 256;
+    // MC x KC of A (about 144 KiB) stays in L2 while B slivers stream through L1.
+    static constexpr std::size_t MC = (144 * 1024 / (KC * sizeof(T))) / MR * MR;
+    // The packed KC x NC panel of B (3-4 MiB) is shared by the threads in L3.
+    static constexpr std::size_t NC = (4096 * 4 / sizeof(T)) / NR * NR;
 };
 
 // m * n * k (multiply-adds) from which the gemm uses TBB: about 1 MFLOP, 10 us on one core.
@@ -278,71 +293,58 @@ inline void gemm_pack_b_sliver(T* dst, const T* b, std::ptrdiff_t rsb, std::ptrd
 
 // ---- micro-kernel -----------------------------------------------------------------------------
 
-template<class T, class Batch>
-inline void gemm_write_row(T* c, const Batch& lo, const Batch& hi, gemm_update up) {
-    constexpr std::size_t W = Batch::size;
-    if (up == gemm_update::assign) {
-        lo.store_unaligned(c);
-        hi.store_unaligned(c + W);
-    } else if (up == gemm_update::add) {
-        (Batch::load_unaligned(c) + lo).store_unaligned(c);
-        (Batch::load_unaligned(c + W) + hi).store_unaligned(c + W);
-    } else {
-        (Batch::load_unaligned(c) - lo).store_unaligned(c);
-        (Batch::load_unaligned(c + W) - hi).store_unaligned(c + W);
-    }
-}
-
 // C[0:mr, 0:nr] (up)= pa (MR x kc, k-major) * pb (kc x NR, k-major); pa and pb 64-byte aligned.
+// The MR x NB accumulators are a fixed-size array indexed only by constants after full unrolling,
+// so the compiler keeps them in registers (checked in the generated code: no spills in the k loop).
 template<class T>
 inline void gemm_micro(std::size_t kc, const T* __restrict pa, const T* __restrict pb, T* c, std::ptrdiff_t ldc,
                        gemm_update up, std::size_t mr, std::size_t nr) {
     using G = gemm_blocking<T>;
     using B = typename G::batch;
-    constexpr std::size_t MR = G::MR, NR = G::NR, W = G::W;
-    static_assert(MR == 6 && NR == 2 * W);
-    B c00(T(0)), c01(T(0)), c10(T(0)), c11(T(0)), c20(T(0)), c21(T(0));
-    B c30(T(0)), c31(T(0)), c40(T(0)), c41(T(0)), c50(T(0)), c51(T(0));
+    constexpr std::size_t MR = G::MR, NB = G::NB, NR = G::NR, W = G::W;
+    B acc[MR][NB];
+#pragma GCC unroll 32
+    for (std::size_t i = 0; i < MR; ++i)
+#pragma GCC unroll 4
+        for (std::size_t v = 0; v < NB; ++v)
+            acc[i][v] = B(T(0));
     for (std::size_t p = 0; p < kc; ++p) {
-        const B b0 = B::load_aligned(pb);
-        const B b1 = B::load_aligned(pb + W);
-        B a(pa[0]);
-        c00 = xsimd::fma(a, b0, c00);
-        c01 = xsimd::fma(a, b1, c01);
-        a = B(pa[1]);
-        c10 = xsimd::fma(a, b0, c10);
-        c11 = xsimd::fma(a, b1, c11);
-        a = B(pa[2]);
-        c20 = xsimd::fma(a, b0, c20);
-        c21 = xsimd::fma(a, b1, c21);
-        a = B(pa[3]);
-        c30 = xsimd::fma(a, b0, c30);
-        c31 = xsimd::fma(a, b1, c31);
-        a = B(pa[4]);
-        c40 = xsimd::fma(a, b0, c40);
-        c41 = xsimd::fma(a, b1, c41);
-        a = B(pa[5]);
-        c50 = xsimd::fma(a, b0, c50);
-        c51 = xsimd::fma(a, b1, c51);
+        B b[NB];
+#pragma GCC unroll 4
+        for (std::size_t v = 0; v < NB; ++v)
+            b[v] = B::load_aligned(pb + v * W);
+#pragma GCC unroll 32
+        for (std::size_t i = 0; i < MR; ++i) {
+            const B a(pa[i]);
+#pragma GCC unroll 4
+            for (std::size_t v = 0; v < NB; ++v)
+                acc[i][v] = xsimd::fma(a, b[v], acc[i][v]);
+        }
         pa += MR;
         pb += NR;
     }
     if (mr == MR && nr == NR) {
-        gemm_write_row<T>(c, c00, c01, up);
-        gemm_write_row<T>(c + ldc, c10, c11, up);
-        gemm_write_row<T>(c + 2 * ldc, c20, c21, up);
-        gemm_write_row<T>(c + 3 * ldc, c30, c31, up);
-        gemm_write_row<T>(c + 4 * ldc, c40, c41, up);
-        gemm_write_row<T>(c + 5 * ldc, c50, c51, up);
+#pragma GCC unroll 32
+        for (std::size_t i = 0; i < MR; ++i) {
+            T* row = c + static_cast<std::ptrdiff_t>(i) * ldc;
+#pragma GCC unroll 4
+            for (std::size_t v = 0; v < NB; ++v) {
+                if (up == gemm_update::assign)
+                    acc[i][v].store_unaligned(row + v * W);
+                else if (up == gemm_update::add)
+                    (B::load_unaligned(row + v * W) + acc[i][v]).store_unaligned(row + v * W);
+                else
+                    (B::load_unaligned(row + v * W) - acc[i][v]).store_unaligned(row + v * W);
+            }
+        }
         return;
     }
     alignas(64) T tile[MR * NR];
-    c00.store_aligned(tile + 0 * NR), c01.store_aligned(tile + 0 * NR + W);
-    c10.store_aligned(tile + 1 * NR), c11.store_aligned(tile + 1 * NR + W);
-    c20.store_aligned(tile + 2 * NR), c21.store_aligned(tile + 2 * NR + W);
-    c30.store_aligned(tile + 3 * NR), c31.store_aligned(tile + 3 * NR + W);
-    c40.store_aligned(tile + 4 * NR), c41.store_aligned(tile + 4 * NR + W);
-    c50.store_aligned(tile + 5 * NR), c51.store_aligned(tile + 5 * NR + W);
+#pragma GCC unroll 32
+    for (std::size_t i = 0; i < MR; ++i)
+#pragma GCC unroll 4
+        for (std::size_t v = 0; v < NB; ++v)
+            acc[i][v].store_aligned(tile + i * NR + v * W);
     for (std::size_t i = 0; i < mr; ++i) {
         T* row = c + static_cast<std::ptrdiff_t>(i) * ldc;
         for (std::size_t j = 0; j < nr; ++j) {
