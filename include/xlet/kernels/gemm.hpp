@@ -20,16 +20,16 @@
 //   3. The micro-kernel keeps an MR x NR tile of C in registers (MR x 2 xsimd batches) and does one
 //      FMA per element and k, k in increasing order; a tile on the edge of C is computed whole on
 //      the zero-padded panels and only its valid part is written.
-// Blocking (L1d 32 KiB, L2 1 MiB per core, L3 32 MiB shared on the reference AMD EPYC, lscpu):
-//   MR = 6, NR = 2 batches (16 f32 / 8 f64 on AVX2): 12 accumulators + 2 B loads + 1 broadcast =
-//       15 of 16 ymm registers; two FMA pipes of latency 4 need >= 8 independent accumulators.
-//   KC = 256: a B sliver KC x NR is 16 KiB (half of L1d) for both f32 and f64.
-//   MC = 144 (f32) / 72 (f64): the MC x KC block of A is 144 KiB, well inside L2 next to the
-//       streamed B slivers.
-//   NC = 4096 (f32) / 2048 (f64): the packed KC x NC panel of B is 4 MiB, shared by both cores in L3.
+// Blocking (gemm_blocking: derived from the batch width W and the number of vector registers):
+//   MR x NB batches of C in registers, NB = 2: AVX2 (16 ymm) 6 x 16 f32, AVX-512 (32 zmm) 14 x 32
+//       f32: 12 / 28 accumulators + 2 B loads + 1 broadcast; two FMA pipes of latency 4 need >= 8.
+//   KC: AVX2 256 (a B sliver is 16 KiB, half of L1d); AVX-512 1024 f32 / 512 f64 (fewer passes over
+//       C, fewer parallel phases; slivers from L2). k is cut into evened blocks of at most KC.
+//   MC: the MC x KC block of A is about 144 KiB, inside L2 next to the streamed B slivers.
+//   NC: the packed KC x NC panel of B is shared by both cores in L3.
 // Determinism: every element of C is computed by one task with the same instruction sequence
-// (acc = 0; acc = fma(a, b, acc) for k in a KC block, in order; then C = acc, or C = C +/- acc for
-// later KC blocks), so the result depends on the shape and never on the thread count or on where
+// (acc = 0; acc = fma(a, b, acc) for k in a k block, in order; then C = acc, or C = C +/- acc for
+// later k blocks), so the result depends on the shape (and the ISA's KC) and never on the thread count or on where
 // the element sits in a tile. K is never split between threads.
 // Without an FMA instruction (xsimd's default arch has none), xsimd::fma and gemm_madd both do
 // a * b + c with two roundings, so the vector and scalar paths still agree.
@@ -82,10 +82,23 @@ struct gemm_blocking {
     static constexpr std::size_t NB = 2;
     static constexpr std::size_t MR = (gemm_vector_registers - 4) / NB;
     static constexpr std::size_t NR = NB * W;
-    // A B sliver (KC x NR) fills at most half of a 32 KiB L1d: 16 KiB (AVX2) / 24 KiB (AVX-512, KC 192).
-    static constexpr std::size_t KC = W * sizeof(T) >= 64 ? 192 : 256;
-    // MC x KC of A (about 144 KiB) stays in L2 while B slivers stream through L1.
-    static constexpr std::size_t MC = (144 * 1024 / (KC * sizeof(T))) / MR * MR;
+    // KC: the k steps of one pass over C. AVX2: a B sliver (KC x NR) fills half of a 32 KiB L1d.
+    // AVX-512: a long KC (4 KiB of A or B per micro-row) measured best on the reference hosts,
+    // because C is then read and written k / KC times instead of k / 256 times and k-heavy
+    // products (128 x 128 x 4096) need fewer parallel phases; the sliver (64-128 KiB) is read
+    // from L2, which feeds 2 loads per 14 cycles of FMAs easily. gemm() evens k out in blocks of
+    // at most KC.
+#ifdef XLET_GEMM_KC
+    static constexpr std::size_t KC = XLET_GEMM_KC;
+#else
+    static constexpr std::size_t KC = W * sizeof(T) >= 64 ? 4096 / sizeof(T) : 256;
+#endif
+    // The MC x kc block of A (about 144 KiB, whole micro-panels) stays in L2 while B slivers stream.
+    static constexpr std::size_t a_block_bytes = 144 * 1024;
+    static constexpr std::size_t mc_for(std::size_t kc) {
+        const std::size_t panels = a_block_bytes / (kc * sizeof(T) * MR);
+        return (panels == 0 ? 1 : panels) * MR;
+    }
     // The packed KC x NC panel of B (3-4 MiB) is shared by the threads in L3.
     static constexpr std::size_t NC = (4096 * 4 / sizeof(T)) / NR * NR;
 };
@@ -308,6 +321,12 @@ inline void gemm_micro(std::size_t kc, const T* __restrict pa, const T* __restri
 #pragma GCC unroll 4
         for (std::size_t v = 0; v < NB; ++v)
             acc[i][v] = B(T(0));
+    // The tile of C is read (update) or written at the end: start bringing its lines in now.
+#pragma GCC unroll 32
+    for (std::size_t i = 0; i < MR; ++i)
+#pragma GCC unroll 4
+        for (std::size_t v = 0; v < NB; ++v)
+            __builtin_prefetch(c + static_cast<std::ptrdiff_t>(i) * ldc + v * W, 1);
     for (std::size_t p = 0; p < kc; ++p) {
         B b[NB];
 #pragma GCC unroll 4
@@ -362,7 +381,7 @@ void gemm(std::size_t m, std::size_t n, std::size_t k, const T* a, std::ptrdiff_
           std::ptrdiff_t rsb, std::ptrdiff_t csb, T* c, std::ptrdiff_t ldc, gemm_update up = gemm_update::assign,
           bool parallel = true) {
     using G = gemm_blocking<T>;
-    constexpr std::size_t MR = G::MR, NR = G::NR, KC = G::KC, MC = G::MC, NC = G::NC;
+    constexpr std::size_t MR = G::MR, NR = G::NR, KC = G::KC, NC = G::NC;
     if (m == 0 || n == 0) return;
     if (k == 0) {
         if (up == gemm_update::assign)
@@ -372,22 +391,45 @@ void gemm(std::size_t m, std::size_t n, std::size_t k, const T* a, std::ptrdiff_
     }
     const bool par = parallel && m * n * k >= gemm_parallel_work;
     const std::size_t mp = (m + MR - 1) / MR; // micro-panels of A
-    // Row blocks of at most MC rows, as even as whole micro-panels allow (256 rows: 2 x 128, not
-    // 144 + 112, so that two threads get equal work).
-    const std::size_t mb = (m + MC - 1) / MC;
-    const std::size_t mc = ((mp + mb - 1) / mb) * MR;
-    const std::size_t kc_max = std::min(k, KC);
+    const std::size_t kb = (k + KC - 1) / KC; // k blocks, evened out
+    const std::size_t kc_max = (k + kb - 1) / kb;
+    // Row blocks of at most mc_for(kc) rows, as even as whole micro-panels allow (256 rows: 2 x 128,
+    // not 144 + 112, so that two threads get equal work).
+    const std::size_t MC = G::mc_for(kc_max);
+    std::size_t mb = (m + MC - 1) / MC;
     const std::size_t nc_max = std::min((n + NR - 1) / NR * NR, NC);
     gemm_scratch<T> abuf(0, mp * MR * kc_max);
     gemm_scratch<T> bbuf(1, nc_max * kc_max);
     T* pa = abuf.get();
     T* pb = bbuf.get();
+    // The task grid. Columns are split first: a task owns whole B slivers, so with k-heavy products
+    // each thread keeps re-reading its own slivers from its own L2 (128 x 128 x 4096: 2 tasks of
+    // 64 columns scale 1.8x; 10 tasks of 14 rows, each reading all of B, scaled 1.6x). With several
+    // threads there are at least 2 tasks per thread and, where the slivers allow, a multiple of the
+    // thread count; rows are split into task blocks only when the columns are too few. Inside a
+    // task, rows go in blocks of MC (A from L2). An element of C is computed the same way in any
+    // task, so the grid may follow the thread count.
+    const std::size_t threads = par ? static_cast<std::size_t>(std::max(1, tbb::this_task_arena::max_concurrency())) : 1;
+    const std::size_t ns_max = (nc_max + NR - 1) / NR;
+    std::size_t nb = std::min(ns_max, (nc_max + gemm_task_cols - 1) / gemm_task_cols);
+    std::size_t mt = 1; // row blocks of the task grid
+    if (threads > 1) {
+        nb = std::max(nb, std::min(ns_max, 2 * threads));
+        while (nb < ns_max && nb % threads != 0)
+            ++nb;
+        if (nb < 2 * threads) mt = std::min(mp, (2 * threads + nb - 1) / nb);
+        while (mt < mp && (mt * nb) % threads != 0)
+            ++mt;
+    }
+    const std::size_t mtr = ((mp + mt - 1) / mt) * MR; // rows per task block
+    mt = (m + mtr - 1) / mtr;
+    const std::size_t mc = std::min(mtr, ((mtr / MR + mb - 1) / mb) * MR); // rows per inner block
     auto body = [&] {
         for (std::size_t jc = 0; jc < n; jc += NC) {
             const std::size_t nc = std::min(NC, n - jc);
             const std::size_t ns = (nc + NR - 1) / NR; // slivers of B
-            for (std::size_t pc = 0; pc < k; pc += KC) {
-                const std::size_t kc = std::min(KC, k - pc);
+            for (std::size_t pc = 0; pc < k; pc += kc_max) {
+                const std::size_t kc = std::min(kc_max, k - pc);
                 const gemm_update u = pc == 0 ? up : (up == gemm_update::subtract ? up : gemm_update::add);
                 // One parallel pass packs both: items [0, ns) are B slivers, [ns, ns + mp) A panels.
                 gemm_for(par, ns + mp, 4, [&](std::size_t s0, std::size_t s1) {
@@ -402,23 +444,29 @@ void gemm(std::size_t m, std::size_t n, std::size_t k, const T* a, std::ptrdiff_
                         }
                     }
                 });
-                const std::size_t nb = (nc + gemm_task_cols - 1) / gemm_task_cols;
+                const std::size_t cs = (ns + std::min(nb, ns) - 1) / std::min(nb, ns); // slivers per block
+                const std::size_t nbc = (ns + cs - 1) / cs;
+                // Row blocks vary fastest, so that a contiguous range of tasks (what one thread
+                // gets) covers every row block: uneven row blocks do not load one thread more.
                 auto task = [&](std::size_t t0, std::size_t t1) {
                     for (std::size_t t = t0; t < t1; ++t) {
-                        const std::size_t i0 = t / nb * mc, i1 = std::min(m, i0 + mc);
-                        const std::size_t j0 = t % nb * gemm_task_cols, j1 = std::min(nc, j0 + gemm_task_cols);
-                        for (std::size_t j = j0; j < j1; j += NR) {
-                            const T* bs = pb + j / NR * NR * kc;
-                            for (std::size_t i = i0; i < i1; i += MR) {
-                                gemm_micro<T>(kc, pa + i / MR * MR * kc, bs,
-                                              c + static_cast<std::ptrdiff_t>(i) * ldc +
-                                                  static_cast<std::ptrdiff_t>(jc + j),
-                                              ldc, u, std::min(MR, m - i), std::min(NR, nc - j));
+                        const std::size_t r0 = t % mt * mtr, r1 = std::min(m, r0 + mtr);
+                        const std::size_t j0 = t / mt * cs * NR, j1 = std::min(nc, j0 + cs * NR);
+                        for (std::size_t i0 = r0; i0 < r1; i0 += mc) {
+                            const std::size_t i1 = std::min(r1, i0 + mc);
+                            for (std::size_t j = j0; j < j1; j += NR) {
+                                const T* bs = pb + j / NR * NR * kc;
+                                for (std::size_t i = i0; i < i1; i += MR) {
+                                    gemm_micro<T>(kc, pa + i / MR * MR * kc, bs,
+                                                  c + static_cast<std::ptrdiff_t>(i) * ldc +
+                                                      static_cast<std::ptrdiff_t>(jc + j),
+                                                  ldc, u, std::min(MR, m - i), std::min(NR, nc - j));
+                                }
                             }
                         }
                     }
                 };
-                gemm_for(par, (m + mc - 1) / mc * nb, 1, task);
+                gemm_for(par, mt * nbc, 1, task);
             }
         }
     };
