@@ -420,11 +420,42 @@ void BM_add4x4_xtensor(benchmark::State& st, int) {
 }
 #endif
 
+// ======================= fresh result vs assignment ==============================================
+
+// What users write, `auto y = eval(a + b)` (a fresh array per call), paired in one timed loop with
+// the assignment into an array that exists already (`y = a + b`), from 64 KiB to 64 MiB per array.
+// ratio = assignment time / fresh time: 1.0 means a fresh result costs nothing extra.
+template<std::size_t N>
+void BM_fresh_add(benchmark::State& st, int threads) {
+    tbb_threads tc(threads);
+    auto y = std::make_unique<xlet::f32<N>>();
+    auto a = std::make_unique<xlet::f32<N>>();
+    auto b = std::make_unique<xlet::f32<N>>();
+    fill(a->data(), N, in_a);
+    fill(b->data(), N, in_b);
+    run_paired(
+        st, 3 * 4 * static_cast<std::int64_t>(N),
+        [&] {
+            auto r = xlet::eval(*a + *b);
+            benchmark::DoNotOptimize(r.data());
+        },
+        [&] { *y = *a + *b; });
+}
+
 // ======================= registration ============================================================
 
 #if !defined(XLET_BENCH_XTENSOR_TBB_BUILD)
 void register_all() {
     // Each case: xlet at 1 and 2 threads, then its peers; the triad last as the bandwidth limit.
+    for (int t : {1, 2}) {
+        reg("BM_fresh_add_16KiB/xlet_vs_assign", BM_fresh_add<std::size_t{1} << 12>, t);
+        reg("BM_fresh_add_64KiB/xlet_vs_assign", BM_fresh_add<std::size_t{1} << 14>, t);
+        reg("BM_fresh_add_256KiB/xlet_vs_assign", BM_fresh_add<std::size_t{1} << 16>, t);
+        reg("BM_fresh_add_1MiB/xlet_vs_assign", BM_fresh_add<std::size_t{1} << 18>, t);
+        reg("BM_fresh_add_4MiB/xlet_vs_assign", BM_fresh_add<std::size_t{1} << 20>, t);
+        reg("BM_fresh_add_16MiB/xlet_vs_assign", BM_fresh_add<std::size_t{1} << 22>, t);
+        reg("BM_fresh_add_64MiB/xlet_vs_assign", BM_fresh_add<std::size_t{1} << 24>, t);
+    }
     reg("BM_add/xlet", BM_add_xlet, 1);
     reg("BM_add/xlet", BM_add_xlet, 2);
     reg("BM_add/loop", BM_add_loop, 1);

@@ -364,7 +364,16 @@ auto dot_general_impl(L&& lhs, R&& rhs) {
     constexpr std::size_t RL = le.size(), RR = re.size();
     static constexpr auto P = make_dot_plan<D, RL, RR>(le, re);
     constexpr auto OE = dot_out_extents<P>(le, re);
-    typename tensor_of_impl<O, OE, std::make_index_sequence<OE.size()>>::type out;
+    using out_t = typename tensor_of_impl<O, OE, std::make_index_sequence<OE.size()>>::type;
+    // Every path below writes every element (the GEMM and GEMV assign, never accumulate into the
+    // result), so the result is not zero-filled first; only k == 0 relies on the zeros.
+    constexpr bool writes_all = P.batch * P.m * P.n > 0 && P.k > 0;
+    out_t out = [] {
+        if constexpr (writes_all)
+            return out_t(no_init);
+        else
+            return out_t();
+    }();
     if constexpr (P.batch * P.m * P.n > 0) {
         constexpr bool fast = gemm_fast<Acc>;
         using A = std::conditional_t<fast, Acc, T>; // operands as the kernel reads them
@@ -383,8 +392,8 @@ auto dot_general_impl(L&& lhs, R&& rhs) {
             if constexpr (fast && std::is_same_v<O, Acc>) {
                 dot_fast<P>(a.data(), sl0, b.data(), sr0, out.data());
             } else if constexpr (fast) {
-                auto tmp = std::make_unique<Acc[]>(out.size);
-                dot_fast<P>(a.data(), sl0, b.data(), sr0, tmp.get());
+                scratch<Acc> tmp(out.size);
+                dot_fast<P>(a.data(), sl0, b.data(), sr0, tmp.data());
                 for (std::size_t i = 0; i < out.size; ++i)
                     out.data()[i] = static_cast<O>(convert_fn<O>::scalar(tmp[i]));
             } else {
