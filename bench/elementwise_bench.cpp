@@ -448,13 +448,13 @@ void BM_fresh_add(benchmark::State& st, int threads) {
 void register_all() {
     // Each case: xlet at 1 and 2 threads, then its peers; the triad last as the bandwidth limit.
     for (int t : {1, 2}) {
-        reg("BM_fresh_add_16KiB/xlet_vs_assign", BM_fresh_add<std::size_t{1} << 12>, t);
-        reg("BM_fresh_add_64KiB/xlet_vs_assign", BM_fresh_add<std::size_t{1} << 14>, t);
-        reg("BM_fresh_add_256KiB/xlet_vs_assign", BM_fresh_add<std::size_t{1} << 16>, t);
-        reg("BM_fresh_add_1MiB/xlet_vs_assign", BM_fresh_add<std::size_t{1} << 18>, t);
-        reg("BM_fresh_add_4MiB/xlet_vs_assign", BM_fresh_add<std::size_t{1} << 20>, t);
-        reg("BM_fresh_add_16MiB/xlet_vs_assign", BM_fresh_add<std::size_t{1} << 22>, t);
-        reg("BM_fresh_add_64MiB/xlet_vs_assign", BM_fresh_add<std::size_t{1} << 24>, t);
+        reg("BM_fresh_add_16KiB/paired_with_assign", BM_fresh_add<std::size_t{1} << 12>, t);
+        reg("BM_fresh_add_64KiB/paired_with_assign", BM_fresh_add<std::size_t{1} << 14>, t);
+        reg("BM_fresh_add_256KiB/paired_with_assign", BM_fresh_add<std::size_t{1} << 16>, t);
+        reg("BM_fresh_add_1MiB/paired_with_assign", BM_fresh_add<std::size_t{1} << 18>, t);
+        reg("BM_fresh_add_4MiB/paired_with_assign", BM_fresh_add<std::size_t{1} << 20>, t);
+        reg("BM_fresh_add_16MiB/paired_with_assign", BM_fresh_add<std::size_t{1} << 22>, t);
+        reg("BM_fresh_add_64MiB/paired_with_assign", BM_fresh_add<std::size_t{1} << 24>, t);
     }
     reg("BM_add/xlet", BM_add_xlet, 1);
     reg("BM_add/xlet", BM_add_xlet, 2);

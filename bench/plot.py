@@ -66,8 +66,8 @@ def plot(family, ctx, data, out_dir):
     ax.set_xticks([i + 0.4 - width / 2 for i in range(len(keys))])
     ax.set_xticklabels([f"{c[3:]}\n{t} thr" for c, t in keys], fontsize=8)
     ax.set_ylabel("xlet speed ÷ peer speed (> 1: xlet faster)")
-    host = ctx.get("host_name", "")
-    isa = ctx.get("xlet_isa", "")
+    host = ctx.get("host_cpu", ctx.get("host_name", "")).split(":")[0]
+    isa = ctx.get("xlet_isa", "").split(" (")[0]
     ax.set_title(f"{family}: xlet against its peers {('(' + isa + ')') if isa else ''} {host}".strip(), fontsize=10)
     ax.legend(fontsize=8, ncol=2)
     fig.tight_layout()
@@ -81,10 +81,11 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("json", nargs="+")
     ap.add_argument("--out", default="docs/img")
+    ap.add_argument("--suffix", default="", help="appended to each PNG's name (e.g. _avx2)")
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
     for path in args.json:
-        family = os.path.splitext(os.path.basename(path))[0].replace("_bench", "")
+        family = os.path.splitext(os.path.basename(path))[0].replace("_bench", "") + args.suffix
         ctx, rows = load(path)
         written = plot(family, ctx, ratios(rows), args.out)
         print(written or f"{path}: no xlet/peer pairs")

@@ -5,6 +5,7 @@
 // inlined; silencing them while the headers are first read leaves user code checked. core/types.hpp,
 // the root of every xlet header, includes this first.
 #pragma once
+#include <cstdint>
 
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic push
@@ -38,6 +39,12 @@ XLET_XSIMD_AVX512_FMA_DECL(fnma, double)
 XLET_XSIMD_AVX512_FMA_DECL(fnms, float)
 XLET_XSIMD_AVX512_FMA_DECL(fnms, double)
 #undef XLET_XSIMD_AVX512_FMA_DECL
+// xsimd 8.1's AVX-512 negation is `0 - x`, which maps +0 to +0 (IEEE negation gives -0): the
+// sign bit is flipped instead, as its AVX2 kernel does.
+template<class A>
+batch<float, A> neg(batch<float, A> const&, avx512f const&) noexcept;
+template<class A>
+batch<double, A> neg(batch<double, A> const&, avx512f const&) noexcept;
 } // namespace kernel
 } // namespace xsimd
 #endif
@@ -59,6 +66,14 @@ XLET_XSIMD_AVX512_FMA_DEF(fnma, double, _mm512_fnmadd_pd)
 XLET_XSIMD_AVX512_FMA_DEF(fnms, float, _mm512_fnmsub_ps)
 XLET_XSIMD_AVX512_FMA_DEF(fnms, double, _mm512_fnmsub_pd)
 #undef XLET_XSIMD_AVX512_FMA_DEF
+template<class A>
+inline batch<float, A> neg(batch<float, A> const& x, avx512f const&) noexcept {
+    return _mm512_castsi512_ps(_mm512_xor_si512(_mm512_castps_si512(x), _mm512_set1_epi32(INT32_MIN)));
+}
+template<class A>
+inline batch<double, A> neg(batch<double, A> const& x, avx512f const&) noexcept {
+    return _mm512_castsi512_pd(_mm512_xor_si512(_mm512_castpd_si512(x), _mm512_set1_epi64(INT64_MIN)));
+}
 } // namespace xsimd::kernel
 #endif
 #if defined(__GNUC__) && !defined(__clang__)

@@ -158,7 +158,7 @@ struct evaluator {
                     auto outer = outer_of(r0 + r);
                     cur[r] = e.template cursor<R, M, P>(outer);
                     d[r] = dst + row_offset<R, P>(dst_view, outer);
-                    streamed[r] = stream && reinterpret_cast<std::uintptr_t>(d[r]) % 32 == 0;
+                    streamed[r] = stream && reinterpret_cast<std::uintptr_t>(d[r]) % stream_alignment<S> == 0;
                 }
                 for (std::size_t i = i0; i < i1; i += strip)
                     for (std::size_t r = 0; r < nr; ++r)
@@ -171,7 +171,7 @@ struct evaluator {
                 auto outer = outer_of(row);
                 auto cur = e.template cursor<R, M, P>(outer);
                 S* d = dst + row_offset<R, P>(dst_view, outer);
-                const bool streamed = stream && reinterpret_cast<std::uintptr_t>(d) % 32 == 0;
+                const bool streamed = stream && reinterpret_cast<std::uintptr_t>(d) % stream_alignment<S> == 0;
                 for (; c < c1 && c / blocks_per_row == row; ++c) {
                     const std::size_t i = c % blocks_per_row * block;
                     run_block(d, cur, i, std::min(inner, i + block), streamed);

@@ -185,9 +185,20 @@ inline void store_vec(S* p, const vec<compute_t<S>, N>& v) {
 template<class S, std::size_t N>
 inline constexpr bool can_stream = [] {
 #if defined(__AVX__)
-    if constexpr (has_batch<S> && !is_complex<S> && vec<S, N>::simd) return sizeof(xsimd::batch<S>) == 32;
+    if constexpr (has_batch<S> && !is_complex<S> && vec<S, N>::simd) {
+#if defined(__AVX512F__)
+        if constexpr (sizeof(xsimd::batch<S>) == 64) return true;
+#endif
+        return sizeof(xsimd::batch<S>) == 32;
+    }
 #endif
     return false;
+}();
+// The alignment a streamed store needs: one register.
+template<class S>
+inline constexpr std::size_t stream_alignment = [] {
+    if constexpr (has_batch<S>) return sizeof(xsimd::batch<S>);
+    else return std::size_t{1};
 }();
 
 template<class S, std::size_t N>
@@ -196,9 +207,19 @@ inline void stream_vec(S* p, const vec<S, N>& v) {
     if constexpr (can_stream<S, N>) {
         constexpr std::size_t W = vec<S, N>::simd_regs::batch::size;
         for (std::size_t k = 0; k < vec<S, N>::simd_regs::count; ++k) {
-            if constexpr (std::is_same_v<S, float>) _mm256_stream_ps(p + k * W, v.r.b[k]);
-            else if constexpr (std::is_same_v<S, double>) _mm256_stream_pd(p + k * W, v.r.b[k]);
-            else _mm256_stream_si256(reinterpret_cast<__m256i*>(p + k * W), v.r.b[k]);
+#if defined(__AVX512F__)
+            if constexpr (sizeof(xsimd::batch<S>) == 64) {
+                if constexpr (std::is_same_v<S, float>) _mm512_stream_ps(p + k * W, v.r.b[k]);
+                else if constexpr (std::is_same_v<S, double>) _mm512_stream_pd(p + k * W, v.r.b[k]);
+                else _mm512_stream_si512(reinterpret_cast<__m512i*>(p + k * W), v.r.b[k]);
+                continue;
+            }
+#endif
+            if constexpr (sizeof(xsimd::batch<S>) == 32) {
+                if constexpr (std::is_same_v<S, float>) _mm256_stream_ps(p + k * W, v.r.b[k]);
+                else if constexpr (std::is_same_v<S, double>) _mm256_stream_pd(p + k * W, v.r.b[k]);
+                else _mm256_stream_si256(reinterpret_cast<__m256i*>(p + k * W), v.r.b[k]);
+            }
         }
         return;
     }

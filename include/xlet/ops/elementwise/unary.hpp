@@ -62,6 +62,28 @@ B patch_lanes2(B r, const typename B::batch_bool_type& bad, const B& x, const B&
         if (m[i]) rs[i] = scalar(xs[i], ys[i]);
     return B::load_aligned(rs.data());
 }
+// xsimd 8.1 reduces sin / cos / tan arguments by one of four methods chosen for the whole batch
+// from its largest lane (|x| <= 20 pi, <= 64 pi (f32) / 2^18 pi (f64), else a scalar Payne-Hanek),
+// so a lane's result depended on its neighbours: on the ISA's batch width, on where a slice
+// starts, on a NaN elsewhere in the batch. Here each method runs on the lanes that need it (the
+// others replaced by a value of the same class), so every element gets the method its own
+// magnitude selects. One compare and one test when the whole batch is in the common class.
+template<class B, class F>
+B trig_by_lane(const B& x, F f) {
+    const B ax = xsimd::abs(x);
+    const auto small = ax <= xsimd::constants::twentypi<B>();
+    if (xsimd::all(small)) return f(x);
+    const auto medium = !small && ax <= xsimd::constants::mediumpi<B>();
+    const auto large = !(small || medium); // NaN too
+    if (xsimd::all(medium) || xsimd::all(large)) return f(x);
+    B r = f(xsimd::select(small, x, B(0)));
+    if (xsimd::any(medium))
+        r = xsimd::select(medium, f(xsimd::select(medium, x, B(2) * xsimd::constants::twentypi<B>())), r);
+    if (xsimd::any(large))
+        r = xsimd::select(large, f(xsimd::select(large, x, B(2) * xsimd::constants::mediumpi<B>())), r);
+    return r;
+}
+
 // Where xsimd's exp is exact to a few ulp: beyond it, results overflow early or flush subnormals.
 template<class T>
 inline constexpr T exp_lo = sizeof(T) == 4 ? T(-87.3) : T(-708.3);
@@ -240,9 +262,9 @@ XLET_MATH_FN(log, std::log(x),
              patch_lanes(xsimd::log(x), !(x >= B(std::numeric_limits<batch_value<B>>::min())), x,
                          [](auto v) { return std::log(v); }),
              8)
-XLET_MATH_FN(sin, std::sin(x), xsimd::sin(x), 8)
-XLET_MATH_FN(cos, std::cos(x), xsimd::cos(x), 8)
-XLET_MATH_FN(tan, std::tan(x), xsimd::tan(x), 10)
+XLET_MATH_FN(sin, std::sin(x), trig_by_lane(x, [](const B& v) { return xsimd::sin(v); }), 8)
+XLET_MATH_FN(cos, std::cos(x), trig_by_lane(x, [](const B& v) { return xsimd::cos(v); }), 8)
+XLET_MATH_FN(tan, std::tan(x), trig_by_lane(x, [](const B& v) { return xsimd::tan(v); }), 10)
 XLET_MATH_FN(tanh, std::tanh(x), xsimd::tanh(x), 10)
 XLET_MATH_FN(cosh, std::cosh(x),
              patch_lanes(xsimd::cosh(x), !(xsimd::abs(x) <= B(exp_hi<batch_value<B>>)), x,
