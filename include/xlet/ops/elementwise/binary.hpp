@@ -86,8 +86,9 @@ struct max_fn : same_result<max_fn> {
         if constexpr (std::is_integral_v<batch_value<B>>) {
             return xsimd::max(a, b);
         } else {
-            B r = xsimd::select(a < b, b, a);
-            r = xsimd::select(a == b, a & b, r); // +0 & -0 = +0
+            // max(a, b) and max(b, a) agree unless a == b, where one returns a and the other b:
+            // their bitwise and is +0 for {+0, -0} and the value itself otherwise. NaN: a + b.
+            const B r = xsimd::max(a, b) & xsimd::max(b, a);
             return xsimd::select(xsimd::isnan(a) || xsimd::isnan(b), a + b, r);
         }
     }
@@ -107,8 +108,7 @@ struct min_fn : same_result<min_fn> {
         if constexpr (std::is_integral_v<batch_value<B>>) {
             return xsimd::min(a, b);
         } else {
-            B r = xsimd::select(b < a, b, a);
-            r = xsimd::select(a == b, a | b, r); // +0 | -0 = -0
+            const B r = xsimd::min(a, b) | xsimd::min(b, a); // as max: -0 for {+0, -0}
             return xsimd::select(xsimd::isnan(a) || xsimd::isnan(b), a + b, r);
         }
     }
