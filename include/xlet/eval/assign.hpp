@@ -5,6 +5,7 @@
 // depending only on its position in its row, never on how rows are split between threads, so the
 // result is the same for any thread count.
 #pragma once
+#include "../core/simd.hpp" // first: the intrinsic headers before TBB reads them (see there)
 #include <algorithm>
 #include <array>
 #include <cstddef>

@@ -3,6 +3,7 @@
 // pointer) and that the join publishes the tasks' writes back; without these edges every parallel
 // evaluation would be reported as a race. In builds without TSan the annotations vanish.
 #pragma once
+#include "../core/simd.hpp" // first: the intrinsic headers before TBB reads them (see there)
 #include <tbb/parallel_for.h>
 
 #if defined(__SANITIZE_THREAD__)

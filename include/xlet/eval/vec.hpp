@@ -2,6 +2,7 @@
 // registers when T has a batch type and N is a multiple of its width, plain lanes otherwise, so one
 // expression can mix element types of different widths and still step N elements at a time.
 #pragma once
+#include "../core/simd.hpp" // first: the intrinsic headers before TBB reads them (see there)
 #include <algorithm>
 #include <array>
 #include <cstddef>

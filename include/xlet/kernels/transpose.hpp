@@ -7,6 +7,7 @@
 // (4096² f32, 2 threads: 72% -> 98% of a memcpy of the same bytes, docs/performance.md). An earlier variant that
 // streamed tiles out of an L1 buffer was slower than plain stores.
 #pragma once
+#include "../core/simd.hpp" // first: the intrinsic headers before TBB reads them (see there)
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>

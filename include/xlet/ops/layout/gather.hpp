@@ -19,6 +19,7 @@
 //      unique, in range, not index_vector_dim, same count and sizes
 //   C9 start_indices has an integer element type
 #pragma once
+#include "../../core/simd.hpp" // first: the intrinsic headers before TBB reads them (see there)
 #include <algorithm>
 #include <array>
 #include <cstdint>

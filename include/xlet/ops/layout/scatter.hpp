@@ -29,6 +29,7 @@
 //   C9 updates have the operands' element types; the computation returns them
 //   C10 input_batching_dims / scatter_indices_batching_dims pair up dimensions of equal size
 #pragma once
+#include "../../core/simd.hpp" // first: the intrinsic headers before TBB reads them (see there)
 #include <algorithm>
 #include <array>
 #include <functional>

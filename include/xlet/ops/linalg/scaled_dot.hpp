@@ -32,6 +32,7 @@
 //   C15 on any other dimension the scale's size equals the operand's or is 1
 //   C16 the preferred element type is a floating type
 #pragma once
+#include "../../core/simd.hpp" // first: the intrinsic headers before TBB reads them (see there)
 #include <tbb/blocked_range.h>
 
 #include "dot.hpp"

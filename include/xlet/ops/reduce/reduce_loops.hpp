@@ -19,6 +19,7 @@
 // dimension is kept a loop of its own so a reduced one can stop at its run-time size (kept ones are
 // computed over their whole bound: padding).
 #pragma once
+#include "../../core/simd.hpp" // first: the intrinsic headers before TBB reads them (see there)
 #include <algorithm>
 #include <tuple>
 #include <utility>
