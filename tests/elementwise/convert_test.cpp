@@ -29,10 +29,10 @@ template<class T, class U> using pair_shape = shape_no<(type_no<T>() * 5 + type_
 template<class U, class T> void conv(const std::vector<T>& in, const std::vector<U>& want) {
     REQUIRE(in.size() == want.size());
     typename pair_shape<T, U>::template tensor_t<T> a;
-    REQUIRE(in.size() <= a.size);
-    for (std::size_t i = 0; i < a.size; ++i) a.data()[i] = in[i % in.size()];
+    REQUIRE(in.size() <= a.size());
+    for (std::size_t i = 0; i < a.size(); ++i) a.data()[i] = in[i % in.size()];
     auto got = eval(convert_element_type<U>(a));
-    expect_tiled_n<U>("convert_element_type to " + std::string(xla_name<U>) + " from " + std::string(xla_name<T>), got.data(), a.size,
+    expect_tiled_n<U>("convert_element_type to " + std::string(xla_name<U>) + " from " + std::string(xla_name<T>), got.data(), a.size(),
                       want, [&](std::size_t j) { return "x = " + show(in[j]); });
 }
 

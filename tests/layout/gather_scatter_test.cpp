@@ -58,7 +58,7 @@ r::scatter_dnums dnums_of(std::int64_t indices_rank) {
 template<class In>
 In random_indices(std::int64_t lo, std::int64_t hi) {
     In t;
-    for (std::size_t i = 0; i < In::size; ++i)
+    for (std::size_t i = 0; i < In::size(); ++i)
         t.data()[i] =
             static_cast<typename In::value_type>(std::uniform_int_distribution<std::int64_t>(lo, hi)(lt::rng()));
     return t;

@@ -472,7 +472,7 @@ TEST_CASE("edge: pad of an array materialised by rows (fill, memcpy, fill)") {
         return std::make_unique<f32<703, 305>>(pad(*big, 0.25f, dims<2, 3>, dims<1, 2>, dims<0, 0>));
     };
     const auto p1 = run(1), p2 = run(2);
-    CHECK(std::memcmp(p1->data(), p2->data(), sizeof(float) * p1->size) == 0);
+    CHECK(std::memcmp(p1->data(), p2->data(), sizeof(float) * p1->size()) == 0);
     std::size_t bad = 0;
     for (std::size_t i = 0; i < 703; ++i)
         for (std::size_t j = 0; j < 305; ++j) {

@@ -133,7 +133,7 @@ auto bitcast_convert_type(X&& x) {
             }
         }();
         typename detail::tensor_of_impl<U, out_extents, std::make_index_sequence<out_extents.size()>>::type out;
-        std::memcpy(static_cast<void*>(out.data()), in.data(), sizeof(T) * in.size);
+        std::memcpy(static_cast<void*>(out.data()), in.data(), sizeof(T) * in.size());
         return out;
     }
 }

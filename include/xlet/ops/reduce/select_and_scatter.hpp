@@ -84,7 +84,7 @@ auto select_and_scatter(X&& operand, const F& select, Src&& source, const I& ini
         using Out = tensor_type_of<std::remove_cvref_t<X>>;
         Out out;
         const T iv = detail::narrow<T>(detail::init_value<T>(init));
-        std::fill(out.data(), out.data() + Out::size, iv);
+        std::fill(out.data(), out.data() + Out::size(), iv);
         for (std::size_t u = 0; u < n_win; ++u)
             if (picked[u] >= 0) out.data()[picked[u]] = static_cast<T>(scatter(out.data()[picked[u]], src.data()[u]));
         return out;
