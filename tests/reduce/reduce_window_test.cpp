@@ -65,6 +65,17 @@ TEST_CASE("spec example 1: [4x6] max, windows 2x3, strides 2x3, VALID") {
     CHECK(equal(m, f32<2, 2>{{9, 12}, {21, 24}}));
 }
 
+TEST_CASE("attributes at their default are accepted: all-ones strides and dilations, zero padding") {
+    f32<4, 6> a{{1, 2, 3, 4, 5, 6}, {7, 8, 9, 10, 11, 12}, {13, 14, 15, 16, 17, 18}, {19, 20, 21, 22, 23, 24}};
+    auto plain = reduce_window<window_config{.window_dimensions = {2, 3}}>(a, 0.0f, add_fn{});
+    auto spelled = reduce_window<window_config{.window_dimensions = {2, 3}, .window_strides = {1, 1}, .base_dilations = {1, 1},
+                                               .window_dilations = {1, 1}, .padding_low = {0, 0}, .padding_high = {0, 0},
+                                               .mode = pad_mode::explicit_}>(a, 0.0f, add_fn{});
+    static_assert(std::is_same_v<decltype(plain), f32<3, 4>>);
+    CHECK(equal(plain, spelled));
+    CHECK(plain(0, 0) == 1 + 2 + 3 + 7 + 8 + 9);
+}
+
 TEST_CASE("spec: min of [10000, 1000, 100, 10, 1], window 3, stride 2: VALID [100, 1], SAME [1000, 10, 1]") {
     f32<5> v{10000, 1000, 100, 10, 1};
     constexpr float big = std::numeric_limits<float>::max();
