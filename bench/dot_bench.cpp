@@ -41,7 +41,7 @@ namespace {
 template<class T, std::size_t... D>
 std::unique_ptr<xlet::tensor<T, D...>> make_input(std::uint32_t seed) {
     auto t = std::make_unique<xlet::tensor<T, D...>>();
-    fill(t->data(), t->size, [&](std::size_t i) { return static_cast<T>(gen(i, seed, -1.0f, 1.0f)); });
+    fill(t->data(), t->size(), [&](std::size_t i) { return static_cast<T>(gen(i, seed, -1.0f, 1.0f)); });
     return t;
 }
 

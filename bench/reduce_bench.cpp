@@ -279,7 +279,7 @@ void BM_maxpool_xlet(benchmark::State& st, int threads) {
     pool_loop(a.data(), ref.get(), 0, pn);
     {
         auto r = xlet::reduce_window<pool_cfg>(a, std::numeric_limits<float>::lowest(), xlet::max_fn{});
-        if (!std::equal(r.data(), r.data() + r.size, ref.get())) fail("maxpool/xlet");
+        if (!std::equal(r.data(), r.data() + r.size(), ref.get())) fail("maxpool/xlet");
     }
     for (auto _ : st) {
         auto r = xlet::reduce_window<pool_cfg>(a, std::numeric_limits<float>::lowest(), xlet::max_fn{});

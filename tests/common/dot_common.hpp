@@ -30,7 +30,7 @@ T random_value() {
 template<class Tn>
 Tn random() {
     Tn t;
-    for (std::size_t i = 0; i < Tn::size; ++i)
+    for (std::size_t i = 0; i < Tn::size(); ++i)
         t.data()[i] = random_value<typename Tn::value_type>();
     return t;
 }

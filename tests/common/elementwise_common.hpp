@@ -280,7 +280,7 @@ template<class T> [[gnu::noinline]] void fill_n(T* p, std::size_t n, rng& g, con
     for (std::size_t i = 0; i < n; ++i) p[i] = sample<T>(g, row);
 }
 template<class T, std::size_t... D> void fill(tensor<T, D...>& t, rng& g, const ulp_row* row = nullptr) {
-    fill_n(t.data(), t.size, g, row);
+    fill_n(t.data(), t.size(), g, row);
 }
 
 // The comparison an op's results get: exact, or within the ULP / relative bound of the table.

@@ -53,17 +53,17 @@ r::array<double> to_double(const r::array<T>& a, bool absolute = false) {
 // n * 2^-23 * sum|x| of it (the standard bound for any summation order, n terms).
 template<class Tn>
 void check_sum_close(const Tn& got, const r::array<double>& want, const r::array<double>& abs_sum, std::size_t n) {
-    REQUIRE(got.size == want.data.size());
+    REQUIRE(got.size() == want.data.size());
     std::size_t bad = 0;
     std::ostringstream os;
-    for (std::size_t i = 0; i < got.size; ++i) {
+    for (std::size_t i = 0; i < got.size(); ++i) {
         const double tol = static_cast<double>(n) * 0x1p-23 * abs_sum.data[i];
         if (!(std::abs(static_cast<double>(got.data()[i]) - want.data[i]) <= tol)) {
             if (bad < 4) os << " at " << i << " got " << got.data()[i] << " want " << want.data[i] << " tol " << tol << ";";
             ++bad;
         }
     }
-    CHECK_MESSAGE(bad == 0, bad << " of " << got.size << " sums outside the bound:" << os.str());
+    CHECK_MESSAGE(bad == 0, bad << " of " << got.size() << " sums outside the bound:" << os.str());
 }
 
 } // namespace rt

@@ -14,7 +14,7 @@ template<class Tn>
 Tn sample_data(bool ties) {
     using T = typename Tn::value_type;
     Tn t;
-    for (std::size_t i = 0; i < Tn::size; ++i) {
+    for (std::size_t i = 0; i < Tn::size(); ++i) {
         if constexpr (std::is_same_v<T, bool>)
             t.data()[i] = (lt::rng()() & 1) != 0;
         else if (ties)
@@ -64,10 +64,10 @@ void diff_case(bool ties) {
         CHECK_SAME(sort<C>(x, less), want); // the general path
 
         typename detail::tensor_of_impl<std::int32_t, Tn::extents, std::make_index_sequence<Tn::rank>>::type pos;
-        for (std::size_t i = 0; i < Tn::size; ++i)
+        for (std::size_t i = 0; i < Tn::size(); ++i)
             pos.data()[i] = static_cast<std::int32_t>(i);
         typename detail::tensor_of_impl<double, Tn::extents, std::make_index_sequence<Tn::rank>>::type dbl;
-        for (std::size_t i = 0; i < Tn::size; ++i)
+        for (std::size_t i = 0; i < Tn::size(); ++i)
             dbl.data()[i] = static_cast<double>(i) * 0.5;
         auto rw = r::sort(std::tuple{rx, rf(pos), rf(dbl)}, d, [&](std::int64_t i, std::int64_t j) {
             return less(rx.data[static_cast<std::size_t>(i)], rx.data[static_cast<std::size_t>(j)]);

@@ -33,14 +33,39 @@ TEST_CASE("element traits") {
 }
 
 TEST_CASE("static shapes") {
-    static_assert(f32<2, 3>::rank == 2 && f32<2, 3>::size == 6);
-    static_assert(f32<>::rank == 0 && f32<>::size == 1);
-    static_assert(f32<0, 5>::size == 0);
+    static_assert(f32<2, 3>::rank == 2 && f32<2, 3>::size() == 6);
+    static_assert(f32<>::rank == 0 && f32<>::size() == 1);
+    static_assert(f32<0, 5>::size() == 0);
     static_assert(row_major_strides(extents_t<3>{2, 3, 4}) == std::array<std::ptrdiff_t, 3>{12, 4, 1});
     static_assert(unflatten(17, extents_t<3>{2, 3, 4}) == std::array<std::size_t, 3>{1, 1, 1});
     static_assert(dims_unique(dims_t<0, 2, 1>::value) && !dims_unique(dims_t<1, 1>::value));
     static_assert(dims_in_range(dims_t<0, 2>::value, 3) && !dims_in_range(dims_t<3>::value, 3));
     static_assert(std::is_same_v<tensor_type_of<f32<2, 3>>, tensor<float, 2, 3>>);
+}
+
+TEST_CASE("size() as std::array spells it: tensors, tensor_maps, nodes, dims") {
+    f32<2, 3> t{{1, 2, 3}, {4, 5, 6}};
+    CHECK(t.size() == 6);
+    static_assert(decltype(t)::size() == 6);
+    static_assert(decltype(t)::num_elements == 6);
+    static_assert(noexcept(t.size()));
+    constexpr std::size_t n = f32<4, 5>::size(); // a constant expression
+    std::array<float, n> buf{};
+    static_assert(std::tuple_size_v<decltype(buf)> == 20);
+    CHECK(std::distance(t.begin(), t.end()) == 6);
+
+    tensor_map<float, 4, 5> m(buf.data());
+    CHECK(m.size() == buf.size());
+    static_assert(decltype(m)::size() == 20);
+
+    auto e = add(t, t); // an expression node
+    CHECK(e.size() == 6);
+    static_assert(decltype(e)::size() == 6 && decltype(e)::num_elements == 6);
+    auto tr = transpose(t, dims<1, 0>); // a view node
+    static_assert(decltype(tr)::size() == 6);
+    CHECK(tr.size() == t.size());
+
+    static_assert(dims_t<2, 0, 1>::size() == 3 && decltype(dims<>)::size() == 0);
 }
 
 TEST_CASE("construction, access, iteration, printing") {
@@ -103,12 +128,12 @@ TEST_CASE("storage: default tensors are zeroed, large ones sit on 2 MiB pages, c
     auto mid = std::make_unique<f32<512, 512>>();
     CHECK(reinterpret_cast<std::uintptr_t>(mid->data()) % 64 == 0);
     CHECK(std::all_of(mid->begin(), mid->end(), [](float x) { return x == 0.0f; }));
-    for (std::size_t i = 0; i < big->size; ++i)
+    for (std::size_t i = 0; i < big->size(); ++i)
         big->data()[i] = static_cast<float>(i % 977);
     auto copy = std::make_unique<f32<1024, 1024>>(*big); // no zero-fill first: every element copied
     CHECK(std::equal(big->begin(), big->end(), copy->begin()));
     auto from_expr = std::make_unique<f32<1024, 1024>>(*big + 1.0f); // evaluated into fresh storage
-    for (std::size_t i = 0; i < big->size; i += 4099)
+    for (std::size_t i = 0; i < big->size(); i += 4099)
         CHECK(from_expr->data()[i] == big->data()[i] + 1.0f);
 }
 

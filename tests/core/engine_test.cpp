@@ -86,7 +86,7 @@ void check_shape() {
     fill_random(*b, 2);
     auto out = std::make_unique<f32<D...>>();
     *out = (*a) * (*b) + sqrt(abs(*a)) - 3.0f;
-    for (std::size_t i = 0; i < f32<D...>::size; ++i) {
+    for (std::size_t i = 0; i < f32<D...>::size(); ++i) {
         float x = a->data()[i], y = b->data()[i];
         REQUIRE(out->data()[i] == x * y + std::sqrt(std::fabs(x)) - 3.0f);
     }
@@ -137,7 +137,7 @@ TEST_CASE("outputs beyond the streaming threshold (non-temporal stores) are exac
     auto flat2 = std::make_unique<f32<1 << 23>>();
     fill_random(*flat, 13);
     *flat2 = *flat - 1.0f;
-    for (std::size_t i = 0; i < flat->size; ++i)
+    for (std::size_t i = 0; i < flat->size(); ++i)
         REQUIRE(flat2->data()[i] == flat->data()[i] - 1.0f);
 }
 
@@ -153,8 +153,8 @@ TEST_CASE("results are identical for any number of threads") {
     auto r1 = run(1);
     auto r2 = run(2);
     auto r3 = run(3);
-    CHECK(std::memcmp(r1->data(), r2->data(), sizeof(float) * r1->size) == 0);
-    CHECK(std::memcmp(r1->data(), r3->data(), sizeof(float) * r1->size) == 0);
+    CHECK(std::memcmp(r1->data(), r2->data(), sizeof(float) * r1->size()) == 0);
+    CHECK(std::memcmp(r1->data(), r3->data(), sizeof(float) * r1->size()) == 0);
 }
 
 TEST_CASE("aliasing: the destination may appear in its own expression") {

@@ -55,7 +55,7 @@ std::unique_ptr<tensor<T, n>> inputs(T lo, T hi, std::uint32_t seed) {
 template<class E>
 std::uint64_t h(const E& e) {
     auto r = std::make_unique<tensor_type_of<E>>(e);
-    return hash_bits(r->data(), r->size);
+    return hash_bits(r->data(), r->size());
 }
 
 } // namespace

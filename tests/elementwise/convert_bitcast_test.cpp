@@ -238,6 +238,9 @@ TEST_CASE("reduce_precision: hand values") {
     for (std::size_t i = 0; i < 3; ++i) {
         CHECK(std::isnan(n0(i)));
         CHECK(std::isnan(n1(i)));
+        // that very NaN: sign and payload kept, a signalling NaN not quietened, never +-inf
+        CHECK(std::bit_cast<std::uint32_t>(n0(i)) == std::bit_cast<std::uint32_t>(n(i)));
+        CHECK(std::bit_cast<std::uint32_t>(n1(i)) == std::bit_cast<std::uint32_t>(n(i)));
     }
     // <8, 7> (bfloat16's format) rounds ties to even.
     f32<5> t{1.0f + 0x1p-8f, 1.0f + 3 * 0x1p-8f, 1.0f + 0x1p-8f + 0x1p-20f, -(1.0f + 3 * 0x1p-8f), 255.5f};

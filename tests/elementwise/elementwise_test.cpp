@@ -134,6 +134,56 @@ TEST_CASE("spec: Compare's total order -NaN < -Inf < -Finite < -0 < +0 < +Finite
     CHECK_FALSE(e(0));
 }
 
+TEST_CASE("spec: Compare with comparison_direction and comparison_type (FLOAT, TOTALORDER, SIGNED, UNSIGNED)") {
+    using D = comparison_direction;
+    using K = comparison_type;
+    // -0 vs +0 and NaN vs NaN: FLOAT is IEEE, TOTALORDER the total order.
+    const float nan = std::numeric_limits<float>::quiet_NaN(), inf = std::numeric_limits<float>::infinity();
+    f32<5> a{-0.0f, nan, 1.0f, nan, -nan};
+    f32<5> b{0.0f, nan, 2.0f, inf, -inf};
+    auto eq_f = eval(compare<D::EQ, K::FLOAT>(a, b)), eq_t = eval(compare<D::EQ, K::TOTALORDER>(a, b));
+    auto lt_f = eval(compare<D::LT, K::FLOAT>(a, b)), lt_t = eval(compare<D::LT, K::TOTALORDER>(a, b));
+    auto gt_t = eval(compare<D::GT, K::TOTALORDER>(a, b)), ne_f = eval(compare<D::NE, K::FLOAT>(a, b));
+    auto eq_d = eval(compare<D::EQ>(a, b)), lt_d = eval(compare<D::LT>(a, b)); // the default for floats is FLOAT
+    const bool want_eq_f[] = {true, false, false, false, false}, want_eq_t[] = {false, true, false, false, false};
+    const bool want_lt_f[] = {false, false, true, false, false}, want_lt_t[] = {true, false, true, false, true};
+    const bool want_gt_t[] = {false, false, false, true, false};
+    for (std::size_t i = 0; i < 5; ++i) {
+        CAPTURE(i);
+        CHECK(eq_f(i) == want_eq_f[i]);
+        CHECK(eq_d(i) == want_eq_f[i]);
+        CHECK(ne_f(i) == !want_eq_f[i]);
+        CHECK(eq_t(i) == want_eq_t[i]);
+        CHECK(lt_f(i) == want_lt_f[i]);
+        CHECK(lt_d(i) == want_lt_f[i]);
+        CHECK(lt_t(i) == want_lt_t[i]); // -0 < +0; -NaN < -inf
+        CHECK(gt_t(i) == want_gt_t[i]); // +NaN > +inf
+    }
+    // Every direction dispatches to the named op of its type, with and without broadcast_dimensions.
+    f32<2, 3> x{{-0.0f, nan, 1.0f}, {2.0f, -inf, -nan}};
+    f32<3> v{0.0f, nan, -1.0f};
+    CHECK(equal(eval(compare<D::GE, K::TOTALORDER>(x, v, dims<1>)), eval(ge_total(x, v, dims<1>))));
+    CHECK(equal(eval(compare<D::LE, K::TOTALORDER>(x, v, dims<1>)), eval(le_total(x, v, dims<1>))));
+    CHECK(equal(eval(compare<D::NE, K::TOTALORDER>(x, v, dims<1>)), eval(ne_total(x, v, dims<1>))));
+    CHECK(equal(eval(compare<D::GT, K::FLOAT>(x, v, dims<1>)), eval(gt(x, v, dims<1>))));
+    CHECK(equal(eval(compare<D::LE>(x, v, dims<1>)), eval(le(x, v, dims<1>))));
+    // SIGNED and UNSIGNED (the defaults of signed and unsigned integers), and pred as UNSIGNED.
+    s32<3> si{-1, 2, 5}, sj{1, 2, 4};
+    CHECK(equal(eval(compare<D::LT, K::SIGNED>(si, sj)), pred<3>{true, false, false}));
+    CHECK(equal(eval(compare<D::LT>(si, sj)), pred<3>{true, false, false}));
+    CHECK(equal(eval(compare<D::GE, K::SIGNED>(si, 2)), pred<3>{false, true, true})); // a C++ value operand
+    u32<3> ui{0xFFFFFFFFu, 1, 7}, uj{1, 1, 8};
+    CHECK(equal(eval(compare<D::GT, K::UNSIGNED>(ui, uj)), pred<3>{true, false, false}));
+    CHECK(equal(eval(compare<D::LE>(ui, uj)), pred<3>{false, true, true}));
+    pred<4> p{false, false, true, true}, q{false, true, false, true};
+    CHECK(equal(eval(compare<D::LT, K::UNSIGNED>(p, q)), pred<4>{false, true, false, false}));
+    CHECK(equal(eval(compare<D::EQ>(p, q)), pred<4>{true, false, false, true}));
+    // Complex: FLOAT (the default), EQ and NE only.
+    c64<2> c1{c64_t(1, 2), c64_t(-0.0f, nan)}, c2{c64_t(1, 2), c64_t(0.0f, nan)};
+    CHECK(equal(eval(compare<D::EQ, K::FLOAT>(c1, c2)), pred<2>{true, false}));
+    CHECK(equal(eval(compare<D::NE>(c1, c2)), pred<2>{false, true}));
+}
+
 // ================================================================================================
 // 2. Hand-checked edge cases
 // ================================================================================================

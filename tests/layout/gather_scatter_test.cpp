@@ -58,7 +58,7 @@ r::scatter_dnums dnums_of(std::int64_t indices_rank) {
 template<class In>
 In random_indices(std::int64_t lo, std::int64_t hi) {
     In t;
-    for (std::size_t i = 0; i < In::size; ++i)
+    for (std::size_t i = 0; i < In::size(); ++i)
         t.data()[i] =
             static_cast<typename In::value_type>(std::uniform_int_distribution<std::int64_t>(lo, hi)(lt::rng()));
     return t;
@@ -183,6 +183,25 @@ TEST_CASE("spec: Gather with [4,5,2] gather indices (two batch dimensions)") {
     auto outx = gather<Gx>(a, idx);
     static_assert(std::is_same_v<decltype(outx), f32<8, 4, 6, 5>>);
     CHECK_SAME(outx, r::transpose(rf(out), {2, 0, 3, 1}));
+}
+
+TEST_CASE("attributes at their default are accepted: empty batching dimension lists, false hints") {
+    const auto a = operand_16x11();
+    auto idx = random_indices<s32<4, 1>>(-3, 18);
+    constexpr gather_dims G{.offset_dims = {1}, .collapsed_slice_dims = {0}, .start_index_map = {0}, .index_vector_dim = 1,
+                            .slice_sizes = {1, 11}};
+    constexpr gather_dims Gs{.offset_dims = {1}, .collapsed_slice_dims = {0}, .start_index_map = {0}, .index_vector_dim = 1,
+                             .operand_batching_dims = {}, .start_indices_batching_dims = {}, .slice_sizes = {1, 11},
+                             .indices_are_sorted = false};
+    CHECK(equal(gather<G>(a, idx), gather<Gs>(a, idx)));
+    f32<4, 11> upd;
+    for (std::size_t k = 0; k < upd.size(); ++k) upd.data()[k] = static_cast<float>(k);
+    constexpr scatter_dims S{.update_window_dims = {1}, .inserted_window_dims = {0}, .scatter_dims_to_operand_dims = {0},
+                             .index_vector_dim = 1};
+    constexpr scatter_dims Ss{.update_window_dims = {1}, .inserted_window_dims = {0}, .scatter_dims_to_operand_dims = {0},
+                              .index_vector_dim = 1, .input_batching_dims = {}, .scatter_indices_batching_dims = {},
+                              .indices_are_sorted = false, .unique_indices = false};
+    CHECK(equal(scatter<S>(a, idx, upd, add_fn{}), scatter<Ss>(a, idx, upd, add_fn{})));
 }
 
 TEST_CASE("spec: Gather as tf.gather_nd, and index_vector_dim == rank(start_indices)") {

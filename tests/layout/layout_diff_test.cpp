@@ -20,7 +20,7 @@ template<class Tn, class Perm, class St, class Li, class Sd, class Lo, class Hi,
 void diff_case(const char* what, Perm perm, St st, Li li, Sd sd, Lo lo, Hi hi, In in, Rv rv, K, BSz bsz, BD bd) {
     using T = typename Tn::value_type;
     constexpr std::int64_t k = K::value[0];
-    constexpr auto n = static_cast<std::int64_t>(Tn::size);
+    constexpr auto n = static_cast<std::int64_t>(Tn::size());
     INFO(std::string(what));
     const auto a = lt::random_tensor<Tn>();
     const T v = lt::random_elem<T>();

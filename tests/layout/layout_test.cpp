@@ -404,6 +404,23 @@ TEST_CASE("edge: slice strides") {
                r::rev(r::slice(rf(c), {0, 1}, {3, 101}, {1, 2}), {1}));
 }
 
+TEST_CASE("attributes at their default are accepted: zero padding, unit strides, empty and identity dimension lists") {
+    f32<4, 5> a = lt::iota_tensor<f32<4, 5>>(1);
+    CHECK_SAME(pad<padding_config<2>{}>(a, 0.0f), rf(a));
+    constexpr padding_config<2> zeros{.edge_padding_low = {0, 0}, .edge_padding_high = {0, 0}, .interior_padding = {0, 0}};
+    CHECK_SAME(pad<zeros>(a, 0.0f), rf(a));
+    CHECK_SAME(pad(a, 0.0f, dims<0, 0>, dims<0, 0>, dims<0, 0>), rf(a));
+    CHECK_SAME(slice(a, dims<1, 2>, dims<4, 5>, dims<1, 1>), rf(eval(slice(a, dims<1, 2>, dims<4, 5>))));
+    CHECK_SAME(transpose(a, dims<0, 1>), rf(a));
+    CHECK_SAME(rev(a, dims<>), rf(a));
+    CHECK_SAME(reshape(a, dims<0, 1>, sizes<20>), rf(eval(reshape(a, sizes<20>))));
+    CHECK_SAME(broadcast(a, sizes<>), rf(a));
+    CHECK_SAME(broadcast_in_dim(a, sizes<4, 5>, dims<0, 1>), rf(a));
+    CHECK_SAME(add(a, a, dims<0, 1>), rf(eval(a + a)));
+    f32<> s{2.5f};
+    CHECK_SAME(broadcast_in_dim(s, sizes<2, 3>, dims<>), rf(eval(broadcast(s, sizes<2, 3>))));
+}
+
 TEST_CASE("edge: pad") {
     f32<4, 5> a = lt::iota_tensor<f32<4, 5>>(1);
     const auto ra = rf(a);
@@ -472,7 +489,7 @@ TEST_CASE("edge: pad of an array materialised by rows (fill, memcpy, fill)") {
         return std::make_unique<f32<703, 305>>(pad(*big, 0.25f, dims<2, 3>, dims<1, 2>, dims<0, 0>));
     };
     const auto p1 = run(1), p2 = run(2);
-    CHECK(std::memcmp(p1->data(), p2->data(), sizeof(float) * p1->size) == 0);
+    CHECK(std::memcmp(p1->data(), p2->data(), sizeof(float) * p1->size()) == 0);
     std::size_t bad = 0;
     for (std::size_t i = 0; i < 703; ++i)
         for (std::size_t j = 0; j < 305; ++j) {

@@ -175,12 +175,12 @@ TEST_CASE("results do not depend on the thread count (1 and 2 threads, bitwise)"
             .lhs_batch = {0}, .rhs_batch = {0}, .lhs_contracting = {2}, .rhs_contracting = {1}}>(x, y);
     };
     auto b1 = run(1, bm), b2 = run(2, bm);
-    CHECK(std::memcmp(b1.data(), b2.data(), sizeof(float) * b1.size) == 0);
+    CHECK(std::memcmp(b1.data(), b2.data(), sizeof(float) * b1.size()) == 0);
     auto d = dt::random<f64<130, 300>>();
     auto e = dt::random<f64<300, 140>>();
     auto dm = [&] { return dot(d, e); };
     auto d1 = run(1, dm), d2 = run(2, dm);
-    CHECK(std::memcmp(d1.data(), d2.data(), sizeof(double) * d1.size) == 0);
+    CHECK(std::memcmp(d1.data(), d2.data(), sizeof(double) * d1.size()) == 0);
     const auto ia = dt::random_vec<std::int16_t>(200 * 300), ib = dt::random_vec<std::int16_t>(300 * 250);
     auto gi = [&] {
         std::vector<std::int64_t> c(200 * 250);
@@ -198,7 +198,7 @@ TEST_CASE("dot inside the user's own TBB loop: nested parallel products share no
     std::vector<int> ok(8, 0);
     tbb::parallel_for(0, 8, [&](int i) {
         auto got = dot(x, y);
-        ok[static_cast<std::size_t>(i)] = std::memcmp(got.data(), want.data(), sizeof(float) * want.size) == 0;
+        ok[static_cast<std::size_t>(i)] = std::memcmp(got.data(), want.data(), sizeof(float) * want.size()) == 0;
     });
     CHECK(std::count(ok.begin(), ok.end(), 1) == 8);
 }

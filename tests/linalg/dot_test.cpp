@@ -23,6 +23,16 @@ TEST_CASE("spec: DotGeneral with contracting dimensions") {
     CHECK(equal(r, f32<2, 2>{{6.0f, 12.0f}, {15.0f, 30.0f}}));
 }
 
+TEST_CASE("attributes at their default are accepted: empty batch lists, default precision, Out = operand type") {
+    f32<2, 3> lhs{{1.0f, 2.0f, 3.0f}, {4.0f, 5.0f, 6.0f}};
+    f32<2, 3> rhs{{1.0f, 1.0f, 1.0f}, {2.0f, 2.0f, 2.0f}};
+    auto plain = dot_general<dot_dims{.lhs_contracting = {1}, .rhs_contracting = {1}}>(lhs, rhs);
+    auto spelled = dot_general<dot_dims{.lhs_batch = {}, .rhs_batch = {}, .lhs_contracting = {1}, .rhs_contracting = {1}}, float,
+                               precision_config{.lhs = precision::default_, .rhs = precision::default_}>(lhs, rhs);
+    static_assert(std::is_same_v<decltype(spelled), f32<2, 2>>);
+    CHECK(equal(plain, spelled));
+}
+
 TEST_CASE("spec: DotGeneral with batch dimensions (batch size 2, 2x2 matrices)") {
     f32<2, 2, 2> lhs{{{1.0f, 2.0f}, {3.0f, 4.0f}}, {{5.0f, 6.0f}, {7.0f, 8.0f}}};
     f32<2, 2, 2> rhs{{{1.0f, 0.0f}, {0.0f, 1.0f}}, {{1.0f, 0.0f}, {0.0f, 1.0f}}};

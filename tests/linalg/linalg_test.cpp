@@ -454,7 +454,7 @@ TEST_CASE("results do not depend on the thread count (1 and 2 threads, bitwise)"
     auto t = std::make_unique<f64<N, N>>();
     make_triangular(t->data(), N, true, false);
     auto b = std::make_unique<f64<N, 256>>();
-    for (std::size_t i = 0; i < b->size; ++i)
+    for (std::size_t i = 0; i < b->size(); ++i)
         b->data()[i] = rnd<double>();
     auto cb = std::make_unique<f32<16, 40, 40>>(); // a batch of small matrices: one matrix per task
     for (std::size_t q = 0; q < 16; ++q) {
@@ -471,7 +471,7 @@ TEST_CASE("results do not depend on the thread count (1 and 2 threads, bitwise)"
     const auto r1 = run(1);
     const auto r2 = run(2);
     auto same = [](const auto& x, const auto& y) {
-        return std::memcmp(x.data(), y.data(), x.size * sizeof(*x.data())) == 0;
+        return std::memcmp(x.data(), y.data(), x.size() * sizeof(*x.data())) == 0;
     };
     CHECK(same(std::get<0>(r1), std::get<0>(r2)));
     CHECK(same(std::get<1>(r1), std::get<1>(r2)));

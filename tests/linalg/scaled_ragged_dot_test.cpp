@@ -26,7 +26,7 @@ r::dims_t dl(const dim_list& l) {
 template<class Tn>
 Tn random_scale() { // powers of two and ordinary values in [1/8, 8)
     Tn t;
-    for (std::size_t i = 0; i < Tn::size; ++i) {
+    for (std::size_t i = 0; i < Tn::size(); ++i) {
         const int e = static_cast<int>(lt::rng()() % 7) - 3;
         const float m = i % 2 ? 1.0f : 1.0f + static_cast<float>(lt::rng()() % 64) / 64.0f;
         t.data()[i] = static_cast<typename Tn::value_type>(std::ldexp(m, e));
@@ -120,7 +120,7 @@ TEST_CASE("scaled_dot: per-tensor scales (all sizes 1) scale dot by their produc
     const f32<1, 1> s1{{2}}, s2{{0.25f}};
     const auto got = scaled_dot<mk>(a, s1, b, s2);
     const auto want = dot(a, b);
-    for (std::size_t i = 0; i < want.size; ++i)
+    for (std::size_t i = 0; i < want.size(); ++i)
         CHECK(got.data()[i] == want.data()[i] * 0.5f); // powers of two: exact
 }
 
@@ -131,7 +131,7 @@ TEST_CASE("scaled_dot: expressions as operands and scales, bf16 scales, bf16 ope
     const bf16<2, 10> bs = random_scale<bf16<2, 10>>();
     const auto c1 = scaled_dot<mk, float>(a, as, b, bs);
     const auto c2 = scaled_dot<mk, float>(a + bfloat16(0.0f), as * bfloat16(1.0f), eval(b), bs);
-    CHECK(std::memcmp(c1.data(), c2.data(), sizeof(float) * c1.size) == 0);
+    CHECK(std::memcmp(c1.data(), c2.data(), sizeof(float) * c1.size()) == 0);
 }
 
 TEST_CASE("scaled_dot differential: MX blocks of 32, odd sizes, batch and transposed dims, types") {
@@ -285,25 +285,25 @@ TEST_CASE("results do not depend on the thread count (1 and 2 threads, bitwise)"
     const s32<4> gs{300, 0, 250, 100};
     auto m1 = [&] { return ragged_dot<moe_dims>(x, w, gs); };
     auto a1 = run(1, m1), a2 = run(2, m1);
-    CHECK(std::memcmp(a1.data(), a2.data(), sizeof(float) * a1.size) == 0);
+    CHECK(std::memcmp(a1.data(), a2.data(), sizeof(float) * a1.size()) == 0);
     const s32<8> small{10, 3, 0, 40, 7, 1, 90, 5}; // small groups: side by side on TBB
     auto m1s = [&] { return ragged_dot<moe_dims>(x, dt::random<f32<8, 256, 200>>(), small); };
     lt::rng().seed(7);
     auto c1 = run(1, m1s);
     lt::rng().seed(7);
     auto c2 = run(2, m1s);
-    CHECK(std::memcmp(c1.data(), c2.data(), sizeof(float) * c1.size) == 0);
+    CHECK(std::memcmp(c1.data(), c2.data(), sizeof(float) * c1.size()) == 0);
     auto m2 = [&] { return ragged_dot<kdims>(dt::random<f32<200, 700>>(), dt::random<f32<700, 180>>(), gs); };
     lt::rng().seed(9);
     auto d1 = run(1, m2);
     lt::rng().seed(9);
     auto d2 = run(2, m2);
-    CHECK(std::memcmp(d1.data(), d2.data(), sizeof(float) * d1.size) == 0);
+    CHECK(std::memcmp(d1.data(), d2.data(), sizeof(float) * d1.size()) == 0);
     const auto a = dt::random<f32<300, 512>>();
     const auto b = dt::random<f32<512, 300>>();
     const auto as = random_scale<f32<300, 16>>();
     const auto bs = random_scale<f32<16, 300>>();
     auto sd = [&] { return scaled_dot<mk>(a, as, b, bs); };
     auto s1 = run(1, sd), s2 = run(2, sd);
-    CHECK(std::memcmp(s1.data(), s2.data(), sizeof(float) * s1.size) == 0);
+    CHECK(std::memcmp(s1.data(), s2.data(), sizeof(float) * s1.size()) == 0);
 }

@@ -32,9 +32,9 @@ template<window_config W> r::window_params params_of(std::size_t rank, const r::
 
 template<class Tn, class Ref>
 void check_max(const Tn& got, const Ref& want) {
-    REQUIRE(got.size == want.data.size());
+    REQUIRE(got.size() == want.data.size());
     std::size_t bad = 0;
-    for (std::size_t k = 0; k < got.size; ++k) bad += rt::same_float(got.data()[k], want.data[k]) ? 0 : 1;
+    for (std::size_t k = 0; k < got.size(); ++k) bad += rt::same_float(got.data()[k], want.data[k]) ? 0 : 1;
     CHECK_MESSAGE(bad == 0, bad << " window maxima differ");
 }
 
@@ -54,7 +54,7 @@ void diff_window(const Tn& a) {
     auto argmax = [](float m, std::int32_t i, float x, std::int32_t j) { return x > m ? std::pair{x, j} : std::pair{m, i}; };
     auto [m, i] = reduce_window<W>(std::forward_as_tuple(clean, idx), std::tuple{lowest, -1}, argmax);
     CHECK_SAME(m, r::reduce_window(rc, lowest, rt::ieee_max, p));
-    for (std::size_t k = 0; k < i.size; ++k)
+    for (std::size_t k = 0; k < i.size(); ++k)
         if (i.data()[k] >= 0) CHECK(clean.data()[static_cast<std::size_t>(i.data()[k])] == m.data()[k]);
 }
 } // namespace
@@ -63,6 +63,17 @@ TEST_CASE("spec example 1: [4x6] max, windows 2x3, strides 2x3, VALID") {
     f32<4, 6> a{{1, 2, 3, 4, 5, 6}, {7, 8, 9, 10, 11, 12}, {13, 14, 15, 16, 17, 18}, {19, 20, 21, 22, 23, 24}};
     auto m = reduce_window<window_config{.window_dimensions = {2, 3}, .window_strides = {2, 3}, .mode = pad_mode::valid}>(a, lowest, max_fn{});
     CHECK(equal(m, f32<2, 2>{{9, 12}, {21, 24}}));
+}
+
+TEST_CASE("attributes at their default are accepted: all-ones strides and dilations, zero padding") {
+    f32<4, 6> a{{1, 2, 3, 4, 5, 6}, {7, 8, 9, 10, 11, 12}, {13, 14, 15, 16, 17, 18}, {19, 20, 21, 22, 23, 24}};
+    auto plain = reduce_window<window_config{.window_dimensions = {2, 3}}>(a, 0.0f, add_fn{});
+    auto spelled = reduce_window<window_config{.window_dimensions = {2, 3}, .window_strides = {1, 1}, .base_dilations = {1, 1},
+                                               .window_dilations = {1, 1}, .padding_low = {0, 0}, .padding_high = {0, 0},
+                                               .mode = pad_mode::explicit_}>(a, 0.0f, add_fn{});
+    static_assert(std::is_same_v<decltype(plain), f32<3, 4>>);
+    CHECK(equal(plain, spelled));
+    CHECK(plain(0, 0) == 1 + 2 + 3 + 7 + 8 + 9);
 }
 
 TEST_CASE("spec: min of [10000, 1000, 100, 10, 1], window 3, stride 2: VALID [100, 1], SAME [1000, 10, 1]") {
@@ -114,7 +125,7 @@ TEST_CASE("row path: NHWC max pool 3x3 stride 2 against the reference, thread-co
     // average-pool style sums: add_fn on the row path is the sequential fold per lane.
     auto s1 = reduce_window<same>(*a, 0.0f, add_fn{});
     auto s2 = reduce_window<same>(*a, 0.0f, [](float x, float y) { return x + y; });
-    for (std::size_t k = 0; k < s1.size; ++k) CHECK(rt::same_float(s1.data()[k], s2.data()[k]));
+    for (std::size_t k = 0; k < s1.size(); ++k) CHECK(rt::same_float(s1.data()[k], s2.data()[k]));
     using B = f32<8, 56, 56, 64>;
     auto big = std::make_unique<B>(lt::random_tensor<B>(false));
     decltype(reduce_window<pool>(*big, lowest, max_fn{})) one, two;
@@ -123,7 +134,7 @@ TEST_CASE("row path: NHWC max pool 3x3 stride 2 against the reference, thread-co
         one = reduce_window<pool>(*big, lowest, max_fn{});
     }
     two = reduce_window<pool>(*big, lowest, max_fn{});
-    CHECK(std::memcmp(one.data(), two.data(), sizeof(float) * one.size) == 0);
+    CHECK(std::memcmp(one.data(), two.data(), sizeof(float) * one.size()) == 0);
 }
 
 TEST_CASE("differential: random window configurations") {

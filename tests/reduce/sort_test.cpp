@@ -25,7 +25,7 @@ auto bits_of(T x) {
 }
 template<class Tn>
 bool same_bits(const Tn& a, const Tn& b) {
-    for (std::size_t i = 0; i < Tn::size; ++i)
+    for (std::size_t i = 0; i < Tn::size(); ++i)
         if (bits_of(a.data()[i]) != bits_of(b.data()[i])) return false;
     return true;
 }
@@ -192,13 +192,13 @@ TEST_CASE("variadic: operands of different element types, keys of several types"
 }
 
 TEST_CASE("zero-size and length-1 dimensions") {
-    CHECK(f32<0>::size == decltype(sort(f32<0>{}))::size);
+    CHECK(f32<0>::size() == decltype(sort(f32<0>{}))::size());
     auto e1 = sort<sort_config{.dimension = 0}>(f32<0, 4>{}, sort_less{});
     CHECK(decltype(e1)::extents == extents_t<2>{0, 4});
     auto e2 = sort(f32<3, 0>{}, [](float a, float b) { return a < b; });
     CHECK(decltype(e2)::extents == extents_t<2>{3, 0});
     auto [e3, e4] = sort(std::forward_as_tuple(s32<2, 0, 3>{}, f32<2, 0, 3>{}), sort_less{});
-    CHECK(decltype(e4)::size == 0);
+    CHECK(decltype(e4)::size() == 0);
     f32<4, 1> col{{4}, {3}, {2}, {1}};
     CHECK(equal(sort(col), col)); // length-1 slices: unchanged
     CHECK(equal(sort<sort_config{.dimension = 0}>(col, sort_less{}), f32<4, 1>{{1}, {2}, {3}, {4}}));
@@ -210,7 +210,7 @@ TEST_CASE("zero-size and length-1 dimensions") {
     CHECK(decltype(v0)::extents == extents_t<2>{3, 0});
     CHECK(decltype(i0)::extents == extents_t<2>{3, 0});
     auto [v1, i1] = top_k<2>(f32<0, 4>{});
-    CHECK(decltype(v1)::size == 0);
+    CHECK(decltype(v1)::size() == 0);
     (void)i1;
 }
 

@@ -698,8 +698,8 @@ template <class U, class T>
 U convert_elem(T x) {
     if constexpr (std::is_same_v<U, T>) {
         return x;
-    } else if constexpr (is_complex_v<T> && !is_complex_v<U>) {
-        static_assert(dependent_false_v<T>, "complex -> real/int/pred conversion: use real()/imag()");
+    } else if constexpr (is_complex_v<T> && !is_complex_v<U> && !std::is_same_v<U, bool>) {
+        return convert_elem<U>(x.real()); // StableHLO: the imaginary part is ignored
     } else if constexpr (std::is_same_v<U, bool>) {
         if constexpr (is_storage_float_v<T>)
             return static_cast<float>(x) != 0.0f;

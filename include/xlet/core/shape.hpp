@@ -13,7 +13,7 @@ template<std::size_t R> using extents_t = std::array<std::size_t, R>;
 // A list of dimension numbers as a static attribute: add(a, v, dims<1>), transpose(a, dims<1, 0>).
 template<std::int64_t... I>
 struct dims_t {
-    static constexpr std::size_t size = sizeof...(I);
+    static constexpr std::size_t size() noexcept { return sizeof...(I); }
     static constexpr std::array<std::int64_t, sizeof...(I)> value{I...};
 };
 template<std::int64_t... I> inline constexpr dims_t<I...> dims{};

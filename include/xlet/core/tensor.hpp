@@ -145,14 +145,16 @@ struct array_base {
     using xlet_node = void;
     static constexpr std::size_t rank = sizeof...(D);
     static constexpr extents_t<rank> extents{D...};
-    static constexpr std::size_t size = (D * ... * std::size_t{1});
+    static constexpr std::size_t num_elements = (D * ... * std::size_t{1});
+    // The element count, as std::array spells it: t.size(), and T::size() in constant expressions.
+    static constexpr std::size_t size() noexcept { return num_elements; }
 
     auto* data() { return static_cast<Derived*>(this)->data_ptr(); }
     const value_type* data() const { return static_cast<const Derived*>(this)->data_ptr(); }
     auto* begin() { return data(); }
-    auto* end() { return data() + size; }
+    auto* end() { return data() + num_elements; }
     const value_type* begin() const { return data(); }
-    const value_type* end() const { return data() + size; }
+    const value_type* end() const { return data() + num_elements; }
 
     static constexpr std::size_t offset(const std::array<std::size_t, rank>& idx) {
         std::size_t off = 0;
@@ -208,7 +210,7 @@ using tensor_type_of =
 template<element T, std::size_t... D>
 class tensor : public detail::array_base<tensor<T, D...>, T, D...> {
     using base = detail::array_base<tensor<T, D...>, T, D...>;
-    detail::storage<T, base::size> store_;
+    detail::storage<T, base::num_elements> store_;
     friend base;
     T* data_ptr() { return store_.data(); }
     const T* data_ptr() const { return store_.data(); }
@@ -246,7 +248,7 @@ public:
     template<expression E>
     requires(!std::is_same_v<std::remove_cvref_t<E>, tensor>) tensor& operator=(const E& e) {
         check_assignable<E>();
-        if (detail::may_alias(e, store_.data(), store_.data() + base::size)) {
+        if (detail::may_alias(e, store_.data(), store_.data() + base::num_elements)) {
             tensor tmp(e);
             *this = std::move(tmp);
         } else {
@@ -282,7 +284,7 @@ public:
         static_assert(diag::got<same_extents(X::extents, base::extents), tensor_map, tensor_type_of<X>>::value &&
                           std::is_same_v<typename X::value_type, std::remove_const_t<T>>,
                       "xlet::tensor_map: the expression's shape and element type must equal the map's");
-        if (detail::may_alias(e, p_, p_ + base::size)) {
+        if (detail::may_alias(e, p_, p_ + base::num_elements)) {
             tensor<std::remove_const_t<T>, D...> tmp(e);
             std::copy(tmp.begin(), tmp.end(), p_);
         } else {
@@ -292,7 +294,7 @@ public:
     }
     // Copies the elements (a view assigns through, like an expression would).
     tensor_map& operator=(const tensor_map& o) {
-        if (o.p_ != p_) std::memmove(static_cast<void*>(p_), o.p_, base::size * sizeof(T));
+        if (o.p_ != p_) std::memmove(static_cast<void*>(p_), o.p_, base::num_elements * sizeof(T));
         return *this;
     }
 };

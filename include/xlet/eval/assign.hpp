@@ -74,7 +74,7 @@ struct evaluator {
         make_plan(E::extents, concat(E::template leaf_strides<R, M>(), std::array<leaf_view<R>, 1>{dst_view}));
     static constexpr std::size_t N = E::lanes < 4 ? 4 : E::lanes;
     static constexpr std::size_t inner = P.size[P.groups - 1];
-    static constexpr std::size_t rows = E::size == 0 ? 0 : E::size / inner;
+    static constexpr std::size_t rows = E::size() == 0 ? 0 : E::size() / inner;
 
     using cursor_type =
         decltype(std::declval<const E&>().template cursor<R, M, P>(std::declval<const outer_index<R>&>()));
@@ -130,7 +130,7 @@ struct evaluator {
         return o;
     }
 
-    static constexpr bool stream = can_stream<S, N> && E::size * sizeof(S) >= stream_threshold_bytes;
+    static constexpr bool stream = can_stream<S, N> && E::size() * sizeof(S) >= stream_threshold_bytes;
 
     // Elements [i, end) of one row.
     static void run_block(S* d, const cursor_type& cur, std::size_t i, std::size_t end,
@@ -216,15 +216,15 @@ struct evaluator {
             }
             auto cur = e.template cursor<R, M, P>(o);
             transpose_2d<S>(cur.p, ss, dst + row_offset<R, P>(dst_view, o), ds, nt, inner,
-                            E::size * sizeof(S) >= stream_threshold_bytes);
+                            E::size() * sizeof(S) >= stream_threshold_bytes);
         }
     }
 
     static void apply(S* dst, const E& e) {
-        if constexpr (transposed_group >= 0 && E::size != 0) {
+        if constexpr (transposed_group >= 0 && E::size() != 0) {
             apply_transpose(dst, e);
-        } else if constexpr (E::size != 0) {
-            if constexpr (E::cost * static_cast<double>(E::size) >= parallel_threshold && chunks > 1) {
+        } else if constexpr (E::size() != 0) {
+            if constexpr (E::cost * static_cast<double>(E::size()) >= parallel_threshold && chunks > 1) {
                 run_parallel(tbb::blocked_range<std::size_t>(0, chunks),
                              [&](const tbb::blocked_range<std::size_t>& r) { run(dst, e, r.begin(), r.end()); });
             } else {

@@ -3,7 +3,7 @@
 // A node describes, at compile time, how its index space maps onto the memory of its leaves; the
 // evaluator (assign.hpp) uses that to merge dimensions and pick contiguous, broadcast or strided
 // loads, then walks the tree through per-row cursors. A node type provides:
-//   value_type, rank, extents, size         element type and static shape
+//   value_type, rank, extents, size()       element type and static shape (num_elements = size())
 //   lanes, cost                             SIMD width wanted; work per element (for threading)
 //   leaf_count, leaf_strides<Ro, M>()       strides of its leaves in the output index space
 //   cursor<Ro, M, P>(outer)                 a cursor over one row of the merged loop nest
@@ -173,7 +173,8 @@ struct node_shape : expression_base {
     using compute_type = compute_t<T>;
     static constexpr std::size_t rank = R;
     static constexpr extents_t<R> extents = E;
-    static constexpr std::size_t size = product(E);
+    static constexpr std::size_t num_elements = product(E);
+    static constexpr std::size_t size() noexcept { return num_elements; } // as std::array: n.size()
 };
 
 // A leaf over row-major memory of a tensor or tensor_map. Owning (rvalue tensor moved in) or not.
@@ -211,7 +212,7 @@ struct array_node : node_shape<typename A::value_type, A::rank, A::extents> {
         } else {
             // Reading each element exactly where it is written is safe: loads precede the store.
             if (ptr() == b && leaf_strides<Ro, M>()[0] == D) return false;
-            return ranges_overlap(ptr(), ptr() + base::size, b, e);
+            return ranges_overlap(ptr(), ptr() + base::num_elements, b, e);
         }
     }
 };

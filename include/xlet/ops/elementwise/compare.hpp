@@ -73,27 +73,68 @@ XLET_BINARY_OP(le_total, detail::le_total_fn, detail::comparable, "pred, an inte
 XLET_BINARY_OP(gt_total, detail::gt_total_fn, detail::comparable, "pred, an integer or floating type")
 XLET_BINARY_OP(ge_total, detail::ge_total_fn, detail::comparable, "pred, an integer or floating type")
 
-// XLA's Compare(lhs, rhs, direction[, broadcast_dimensions]) with the comparison type: the
-// default compares as the element type does (IEEE for floats), total_order as the *_total ops.
-enum class comparison_direction { eq, ne, ge, gt, le, lt };
-enum class comparison_type { default_order, total_order };
+// XLA's Compare(lhs, rhs, direction[, broadcast_dimensions]) with StableHLO's compare_type, both
+// spelled as the spec spells them:
+//   compare<comparison_direction::LT>(a, b[, dims<...>])                    the element type's own
+//       comparison (SIGNED for signed integers, UNSIGNED for unsigned integers and pred, FLOAT for
+//       floating and complex types)
+//   compare<comparison_direction::LT, comparison_type::TOTALORDER>(a, b[, dims<...>])
+// FLOAT is IEEE (eq ... lt: NaN unordered, -0 == +0), TOTALORDER the total order of eq_total ...
+// lt_total (-NaN < -Inf < ... < -0 < +0 < ... < +NaN), SIGNED and UNSIGNED the integer order.
+// Rule C3 (StableHLO compare C3): SIGNED needs a signed integer element type, UNSIGNED an unsigned
+// integer or pred, TOTALORDER a floating type, FLOAT a floating or complex type. The other rules
+// (and complex being only EQ/NE) are those of the named op it dispatches to.
+enum class comparison_direction { EQ, NE, GE, GT, LE, LT };
+enum class comparison_type { FLOAT, TOTALORDER, SIGNED, UNSIGNED };
 
-template<comparison_direction D, comparison_type K = comparison_type::default_order, class L, class R, class... B>
-    requires(sizeof...(B) <= 1)
+namespace detail {
+template<class T>
+inline constexpr comparison_type default_comparison_type = is_signed_int<T>                   ? comparison_type::SIGNED
+                                                           : is_unsigned_int<T> || is_pred<T> ? comparison_type::UNSIGNED
+                                                                                              : comparison_type::FLOAT;
+template<class T, comparison_type... K>
+constexpr comparison_type chosen_comparison_type() {
+    if constexpr (sizeof...(K) == 0) return default_comparison_type<T>;
+    else return (K, ...);
+}
+template<class L, class R>
+using compare_element = typename common_element<decltype(unbound(std::declval<L>())), decltype(unbound(std::declval<R>()))>::type;
+} // namespace detail
+
+template<comparison_direction D, comparison_type... K, class L, class R, class... B>
+    requires(sizeof...(K) <= 1 && sizeof...(B) <= 1)
 auto compare(L&& l, R&& r, B... broadcast_dimensions) {
-    constexpr bool total = K == comparison_type::total_order;
-#define XLET_COMPARE_CASE(dir)                                                                                       \
-    if constexpr (D == comparison_direction::dir && total)                                                           \
+    using T = detail::compare_element<L, R>;
+    constexpr comparison_type type = detail::chosen_comparison_type<T, K...>();
+    constexpr bool signed_ok = type != comparison_type::SIGNED || is_signed_int<T>;
+    constexpr bool unsigned_ok = type != comparison_type::UNSIGNED || is_unsigned_int<T> || is_pred<T>;
+    constexpr bool total_ok = type != comparison_type::TOTALORDER || is_float<T>;
+    constexpr bool float_ok = type != comparison_type::FLOAT || is_float<T> || is_complex<T>;
+    using LT = detail::shown_t<decltype(detail::unbound(std::declval<L>()))>;
+    using RT = detail::shown_t<decltype(detail::unbound(std::declval<R>()))>;
+    static_assert(diag::got<signed_ok, LT, RT>::value,
+                  "xlet::compare [C3]: comparison_type::SIGNED needs a signed integer element type");
+    static_assert(diag::got<unsigned_ok, LT, RT>::value,
+                  "xlet::compare [C3]: comparison_type::UNSIGNED needs an unsigned integer or pred element type");
+    static_assert(diag::got<total_ok, LT, RT>::value,
+                  "xlet::compare [C3]: comparison_type::TOTALORDER needs a floating element type");
+    static_assert(diag::got<float_ok, LT, RT>::value,
+                  "xlet::compare [C3]: comparison_type::FLOAT needs a floating or complex element type");
+    if constexpr (signed_ok && unsigned_ok && total_ok && float_ok) {
+        constexpr bool total = type == comparison_type::TOTALORDER;
+#define XLET_COMPARE_CASE(DIR, dir)                                                                                  \
+    if constexpr (D == comparison_direction::DIR && total)                                                           \
         return ::xlet::dir##_total(std::forward<L>(l), std::forward<R>(r), broadcast_dimensions...);                 \
-    else if constexpr (D == comparison_direction::dir)                                                               \
+    else if constexpr (D == comparison_direction::DIR)                                                               \
         return ::xlet::dir(std::forward<L>(l), std::forward<R>(r), broadcast_dimensions...);
-    XLET_COMPARE_CASE(eq)
-    else XLET_COMPARE_CASE(ne)
-    else XLET_COMPARE_CASE(ge)
-    else XLET_COMPARE_CASE(gt)
-    else XLET_COMPARE_CASE(le)
-    else XLET_COMPARE_CASE(lt)
+        XLET_COMPARE_CASE(EQ, eq)
+        else XLET_COMPARE_CASE(NE, ne)
+        else XLET_COMPARE_CASE(GE, ge)
+        else XLET_COMPARE_CASE(GT, gt)
+        else XLET_COMPARE_CASE(LE, le)
+        else XLET_COMPARE_CASE(LT, lt)
 #undef XLET_COMPARE_CASE
+    }
 }
 
 } // namespace xlet

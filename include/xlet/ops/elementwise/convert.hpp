@@ -1,6 +1,7 @@
 // ConvertElementType, BitcastConvertType and ReducePrecision.
-//   convert_element_type<U>(x)    element-wise; C1 U is an element type; C2 no complex → real
-//                                 (take real()/imag() first). Values: docs/semantics.md.
+//   convert_element_type<U>(x)    element-wise; C1 U is an element type. Complex → non-complex
+//                                 drops the imaginary part (StableHLO, XLA) and converts the real
+//                                 part; complex → pred is z != 0. Values: docs/semantics.md.
 //   bitcast_convert_type<U>(x)    same width: element-wise, lazy. Different widths (not
 //                                 element-wise, evaluated): B > B' appends a minor dimension of
 //                                 B/B'; B' > B needs a last dimension of B'/B and drops it.
@@ -22,7 +23,9 @@ struct convert_fn {
     static constexpr double cost = 1;
     template<class C> static compute_t<U> scalar(C x) {
         using D = compute_t<U>;
-        if constexpr (std::is_same_v<U, bool>) {
+        if constexpr (is_complex<C> && !is_complex<U> && !std::is_same_v<U, bool>) {
+            return scalar(x.real()); // the imaginary part is dropped, the real part converted
+        } else if constexpr (std::is_same_v<U, bool>) {
             return x != C(0);
         } else if constexpr (is_narrow_float<U>) {
             if constexpr (is_complex<C>) return static_cast<float>(U(x.real()));
@@ -88,11 +91,7 @@ namespace xlet {
 
 template<element U, expression X>
 auto convert_element_type(X&& x) {
-    using T = detail::element_of<X>;
-    static_assert(diag::got<!(is_complex<T> && !is_complex<U>), detail::shown_t<X>, tensor<U>>::value,
-                  "xlet::convert_element_type [C2]: complex to non-complex is not a conversion; use real() or imag()");
-    if constexpr (!(is_complex<T> && !is_complex<U>))
-        return detail::make_map<detail::convert_fn<U>, U>(detail::as_node(std::forward<X>(x)));
+    return detail::make_map<detail::convert_fn<U>, U>(detail::as_node(std::forward<X>(x)));
 }
 
 template<element U, expression X>
@@ -133,7 +132,7 @@ auto bitcast_convert_type(X&& x) {
             }
         }();
         typename detail::tensor_of_impl<U, out_extents, std::make_index_sequence<out_extents.size()>>::type out;
-        std::memcpy(static_cast<void*>(out.data()), in.data(), sizeof(T) * in.size);
+        std::memcpy(static_cast<void*>(out.data()), in.data(), sizeof(T) * in.size());
         return out;
     }
 }

@@ -230,7 +230,7 @@ template<expression X, std::int64_t... S>
 auto reshape(X&& x, dims_t<S...>) {
     using N = detail::node_t<X>;
     constexpr auto E = detail::to_extents(dims_t<S...>::value);
-    constexpr bool c1 = detail::all_nonnegative(dims_t<S...>::value) && product(E) == N::size;
+    constexpr bool c1 = detail::all_nonnegative(dims_t<S...>::value) && product(E) == N::size();
     static_assert(diag::got<c1, detail::shown_t<X>, diag::dimensions<S...>>::value,
                   "xlet::reshape [C1]: new_sizes must hold exactly the operand's number of elements");
     if constexpr (c1) {

@@ -112,7 +112,7 @@ struct pad_node : node_shape<typename X::value_type, R, E> {
     }
     // Dimensions of extent 1 leave the loop plan; the operand index they read is a constant.
     static constexpr bool static_pad = [] {
-        if (X::size == 0) return true;
+        if (X::size() == 0) return true;
         for (std::size_t d = 0; d < R; ++d)
             if (E[d] == 1 && src(d, 0) < 0) return true;
         return false;
@@ -183,7 +183,7 @@ struct pad_node : node_shape<typename X::value_type, R, E> {
             for (auto in : Cfg.interior_padding)
                 if (in != 0) return false;
             return std::is_same_v<compute_t<T>, T> && std::is_trivially_copyable_v<T> && R >= 1 && E[R - 1] >= 64 &&
-                   X::size > 0;
+                   X::size() > 0;
         }
     }();
     void write_into(T* dst) const requires direct {

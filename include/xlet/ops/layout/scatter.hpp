@@ -339,10 +339,10 @@ auto scatter(X&& operands, I&& scatter_indices, U&& updates, F&& computation) {
                              std::is_same_v<std::remove_cvref_t<X>, tensor_type_of<X>>) {
             // An rvalue operand tensor is updated in place, unless an update is that very array.
             const auto* lo = operands.data();
-            const auto* hi = lo + std::remove_cvref_t<X>::size;
+            const auto* hi = lo + std::remove_cvref_t<X>::size();
             const std::less<const void*> before; // a total order, also across unrelated arrays
             const bool shared = std::apply(
-                [&](const auto&... u) { return ((before(u.data(), hi) && before(lo, u.data() + u.size)) || ...); },
+                [&](const auto&... u) { return ((before(u.data(), hi) && before(lo, u.data() + u.size())) || ...); },
                 ups);
             if (shared) return std::make_tuple(tensor_type_of<X>(operands));
             return std::make_tuple(std::move(operands));

@@ -383,7 +383,7 @@ auto dot_general_impl(L&& lhs, R&& rhs) {
         static constexpr auto pr = dot_side_perm<false, RR>(P);
         if constexpr (P.k == 0) {
             if constexpr (!fast) {
-                for (std::size_t i = 0; i < out.size; ++i)
+                for (std::size_t i = 0; i < out.size(); ++i)
                     out.data()[i] = static_cast<O>(convert_fn<O>::scalar(Acc{}));
             } // else: value-initialised zeros already
         } else {
@@ -392,9 +392,9 @@ auto dot_general_impl(L&& lhs, R&& rhs) {
             if constexpr (fast && std::is_same_v<O, Acc>) {
                 dot_fast<P>(a.data(), sl0, b.data(), sr0, out.data());
             } else if constexpr (fast) {
-                scratch<Acc> tmp(out.size);
+                scratch<Acc> tmp(out.size());
                 dot_fast<P>(a.data(), sl0, b.data(), sr0, tmp.data());
-                for (std::size_t i = 0; i < out.size; ++i)
+                for (std::size_t i = 0; i < out.size(); ++i)
                     out.data()[i] = static_cast<O>(convert_fn<O>::scalar(tmp[i]));
             } else {
                 dot_generic<P, Acc, O>(a.data(), sl0, b.data(), sr0, out.data());

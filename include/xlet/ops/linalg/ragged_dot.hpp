@@ -122,7 +122,7 @@ struct ragged_dot_rules {
 template<class Gv>
 std::vector<std::size_t> ragged_starts(const Gv& gs, std::size_t dim) {
     using I = typename Gv::value_type;
-    constexpr std::size_t n = Gv::size;
+    constexpr std::size_t n = Gv::size();
     std::vector<std::size_t> start(n + 1, 0);
     for (std::size_t g = 0; g < n; ++g) {
         const I v = gs.data()[g];
@@ -290,7 +290,7 @@ auto ragged_dot_impl(L&& lhs, R&& rhs, const G& group_sizes) {
                                          (g * P.batch + q) * P.m * P.n, P.m, (start[g + 1] - start[g]) * inner});
                     }
                 ragged_run_into<fast, Acc>(tasks, P.n, a.data(), sl.sf, sl.sc, b.data(), sr.sc, sr.sf, out.data(),
-                                           out.size, to_out);
+                                           out.size(), to_out);
             }
         }
         return out;
@@ -336,7 +336,7 @@ auto ragged_dot_impl(L&& lhs, R&& rhs, const G& group_sizes) {
                                              (start[g + 1] - start[g]) * inner, P.k});
                         }
                 ragged_run_into<fast, Acc>(tasks, P.n, a.data(), sl.sf, sl.sc, b.data(), sr0.sc, sr0.sf, out.data(),
-                                           out.size, to_out);
+                                           out.size(), to_out);
             }
             // Rows in no group (after the last one, or every row when k = 0): zeros.
             const O zero = to_out(Acc{});

@@ -117,7 +117,7 @@ auto dequantise(const X& xin, const S& sin) {
     using ST = typename std::remove_cvref_t<decltype(s)>::value_type;
     auto cx = [](XT v) { return static_cast<Acc>(static_cast<compute_t<XT>>(v)); };
     auto cs = [](ST v) { return static_cast<Acc>(static_cast<compute_t<ST>>(v)); };
-    if constexpr (XA::size == 0) {
+    if constexpr (XA::size() == 0) {
         return out;
     } else if constexpr (R == 0) {
         out.data()[0] = cx(x.data()[0]) * cs(s.data()[0]);
@@ -126,11 +126,11 @@ auto dequantise(const X& xin, const S& sin) {
         static constexpr auto blk = [] {
             std::array<std::size_t, R> b{};
             for (std::size_t d = 0; d < R; ++d)
-                b[d] = xe[d] / se[d]; // no size is 0 here (XA::size > 0, scale sizes divide)
+                b[d] = xe[d] / se[d]; // no size is 0 here (XA::size() > 0, scale sizes divide)
             return b;
         }();
         static constexpr auto ss = row_major_strides(se);
-        constexpr std::size_t W = xe[R - 1], rows = XA::size / W, bl = blk[R - 1];
+        constexpr std::size_t W = xe[R - 1], rows = XA::size() / W, bl = blk[R - 1];
         const XT* xp = x.data();
         const ST* sp = s.data();
         Acc* op = out.data();
@@ -151,7 +151,7 @@ auto dequantise(const X& xin, const S& sin) {
                 }
             }
         };
-        if constexpr (XA::size >= scaled_dot_parallel_elems) {
+        if constexpr (XA::size() >= scaled_dot_parallel_elems) {
             run_parallel(tbb::blocked_range<std::size_t>(0, rows, std::max<std::size_t>(1, 16384 / W)),
                          [&](const tbb::blocked_range<std::size_t>& rg) { run(rg.begin(), rg.end()); });
         } else {

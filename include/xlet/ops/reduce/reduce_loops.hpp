@@ -431,7 +431,7 @@ struct monoid_reduce {
 
     static void run(T* out, const Nd& n, C init, const std::array<std::size_t, R>* dyn_size) {
         auto gs = W::sizes(dyn_size);
-        if constexpr (Nd::size == 0) {
+        if constexpr (Nd::size() == 0) {
             return fill_init(out, init);
         } else {
             for (std::size_t g = 0; g < W::G; ++g)
@@ -555,7 +555,7 @@ struct generic_reduce<F, R, S, acc_tuple<T...>, Nd...> {
     static void run(const Outs& outs, const std::tuple<const Nd&...>& nodes, const F& f, const acc_tuple<T...>& init,
                     const std::array<std::size_t, R>* dyn_size) {
         auto gs = W::sizes(dyn_size);
-        bool empty = (Nd::size * ...) == 0;
+        bool empty = (Nd::size() * ...) == 0;
         for (std::size_t g = 0; g < W::G; ++g)
             empty = empty || gs[g] == 0;
         if (empty) {

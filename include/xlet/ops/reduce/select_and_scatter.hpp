@@ -1,7 +1,8 @@
 // SelectAndScatter (spec: SelectAndScatter, StableHLO select_and_scatter):
 //   select_and_scatter<window_config{.window_dimensions = {3, 3}, .window_strides = {2, 2}}>(
 //       operand, [](float a, float b) { return a >= b; }, source, 0.0f, [](float a, float b) { return a + b; })
-// Every window of the operand (windows as reduce_window, without dilations) selects one element:
+// Every window of the operand (windows as reduce_window, without dilations: SelectAndScatter has
+// none, but window_config's dilation lists are accepted at their default, empty or all 1) selects one element:
 // walking the window in row-major order, the selected element s is replaced by the next element e
 // when select(s, e) is false (select is always called with the lower index first, as the spec
 // says). The output starts as init everywhere; for each window, in row-major window order,
@@ -11,10 +12,11 @@
 // window with no operand element drops its source value; scatter runs in row-major window order
 // (deterministic); the selection runs in parallel over windows, the scatter sequentially.
 // Rules:
-//   C1-C3 the window rules of reduce_window; base_dilations and window_dilations must be 1
+//   C1-C3 the window rules of reduce_window
 //   C4 source has the shape of reduce_window's result and the operand's element type
 //   C5 init is a scalar of the element type
 //   C6 select(T, T) returns bool; C7 scatter(T, T) returns T
+//   C8 base_dilations and window_dilations are empty or all 1 (their default: the op has none)
 #pragma once
 #include "reduce_window.hpp"
 
@@ -27,10 +29,15 @@ auto select_and_scatter(X&& operand, const F& select, Src&& source, const I& ini
     using P = detail::window_plan<W, R, detail::shape_of<X>::extents>;
     using XT = detail::shown_t<X>;
     using ST = detail::shown_t<Src>;
-    constexpr bool no_dil = W.base_dilations.size() == 0 && W.window_dilations.size() == 0;
+    constexpr auto all_one = [](const dim_list& l) {
+        for (std::size_t i = 0; i < l.size(); ++i)
+            if (l[i] != 1) return false;
+        return true;
+    };
+    constexpr bool no_dil = all_one(W.base_dilations) && all_one(W.window_dilations);
     constexpr bool c4 = [] {
-        if constexpr (!P::ok)
-            return true; // reported by C1-C3
+        if constexpr (!P::ok || !no_dil)
+            return true; // reported by C1-C3 or C8
         else
             return same_extents(detail::shape_of<Src>::extents, P::info.out) &&
                    std::is_same_v<detail::element_of<Src>, T>;
@@ -40,9 +47,9 @@ auto select_and_scatter(X&& operand, const F& select, Src&& source, const I& ini
     constexpr bool c7 = std::is_invocable_r_v<T, const G&, T, T>;
     static_assert(diag::got<P::c1, XT>::value,
                   "xlet::select_and_scatter [C1]: window_dimensions needs one entry > 0 per operand dimension");
-    static_assert(diag::got < P::c2 && no_dil, XT > ::value,
-                  "xlet::select_and_scatter [C2]: window_strides must be empty or give one entry > 0 per dimension; no "
-                  "dilations");
+    static_assert(diag::got<P::c2, XT>::value,
+                  "xlet::select_and_scatter [C2]: window_strides, base_dilations and window_dilations must be empty or "
+                  "give one entry > 0 per dimension");
     static_assert(
         diag::got<P::c3, XT>::value,
         "xlet::select_and_scatter [C3]: padding_low/high must be empty or give one entry per dimension (explicit mode "
@@ -55,6 +62,9 @@ auto select_and_scatter(X&& operand, const F& select, Src&& source, const I& ini
                   "xlet::select_and_scatter [C6]: select must take two elements and return bool");
     static_assert(diag::got<c7, XT, G>::value,
                   "xlet::select_and_scatter [C7]: scatter must take two elements and return one");
+    static_assert(diag::got<!P::c2 || no_dil, XT>::value,
+                  "xlet::select_and_scatter [C8]: base_dilations and window_dilations must be empty or all 1 "
+                  "(SelectAndScatter has no dilations)");
     if constexpr (P::ok && no_dil && c4 && c5 && c6 && c7) {
         decltype(auto) op = detail::as_array(std::forward<X>(operand));
         decltype(auto) src = detail::as_array(std::forward<Src>(source));
@@ -84,7 +94,7 @@ auto select_and_scatter(X&& operand, const F& select, Src&& source, const I& ini
         using Out = tensor_type_of<std::remove_cvref_t<X>>;
         Out out;
         const T iv = detail::narrow<T>(detail::init_value<T>(init));
-        std::fill(out.data(), out.data() + Out::size, iv);
+        std::fill(out.data(), out.data() + Out::size(), iv);
         for (std::size_t u = 0; u < n_win; ++u)
             if (picked[u] >= 0) out.data()[picked[u]] = static_cast<T>(scatter(out.data()[picked[u]], src.data()[u]));
         return out;

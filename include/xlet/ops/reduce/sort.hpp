@@ -328,11 +328,11 @@ auto sort_arrays(const F& cmp, std::index_sequence<K...> ks, const A&... arrays)
     using T0 = typename A0::value_type;
     std::tuple<tensor_type_of<A>...> outs{tensor_type_of<A>(no_init)...}; // every element written below
     constexpr slice_geom g = make_slice_geom(A0::extents, D);
-    if constexpr (A0::size > 0) {
+    if constexpr (A0::size() > 0) {
         const std::tuple<const typename A::value_type*...> in{arrays.data()...};
         const std::tuple<typename A::value_type*...> out{std::get<K>(outs).data()...};
         if constexpr (g.n <= 1) {
-            ((std::copy(arrays.data(), arrays.data() + A::size, std::get<K>(outs).data())), ...);
+            ((std::copy(arrays.data(), arrays.data() + A::size(), std::get<K>(outs).data())), ...);
         } else if constexpr (radix_sortable<T0> && is_sort_less<F>) {
             radix_sort_op<false>(g, in, out, ks);
         } else if constexpr (radix_sortable<T0> && is_sort_greater<F>) {
