@@ -62,25 +62,27 @@ void set_flops(benchmark::State& st, double per_iteration) {
 
 // ---- the core's FMA peak --------------------------------------------------------------------------
 
-// Independent FMAs on 16 accumulators of the widest batch the build has (two FMA pipes of latency
-// 4 need >= 8 in flight): the ceiling the sgemm / dgemm rows are measured against, per thread
-// count (each thread runs its own loop).
+// Independent FMAs on as many accumulators as the registers hold beside the two operands (12 ymm
+// with AVX2, 28 zmm with AVX-512; two FMA pipes of latency 4 need >= 8 in flight): the ceiling the
+// sgemm / dgemm rows are measured against, per thread count (each thread runs its own loop).
+inline constexpr int peak_accumulators = static_cast<int>(xlet::detail::gemm_vector_registers) - 4;
 template<class T>
 [[gnu::noinline]] T peak_fma_loop(std::size_t steps) {
     using B = xsimd::batch<T>;
-    B acc[16];
-#pragma GCC unroll 16
-    for (int i = 0; i < 16; ++i)
+    constexpr int K = peak_accumulators;
+    B acc[K];
+#pragma GCC unroll 32
+    for (int i = 0; i < K; ++i)
         acc[i] = B(static_cast<T>(i) * T(1e-3));
     const B x(T(0.999999)), y(T(1e-7));
     for (std::size_t s = 0; s < steps; ++s) {
-#pragma GCC unroll 16
-        for (int i = 0; i < 16; ++i)
+#pragma GCC unroll 32
+        for (int i = 0; i < K; ++i)
             acc[i] = xsimd::fma(acc[i], x, y);
     }
     B sum = acc[0];
-#pragma GCC unroll 16
-    for (int i = 1; i < 16; ++i)
+#pragma GCC unroll 32
+    for (int i = 1; i < K; ++i)
         sum += acc[i];
     return xsimd::hadd(sum);
 }
@@ -91,7 +93,7 @@ void BM_peak_fma(benchmark::State& st, int threads) {
     for (auto _ : st) {
         tbb::parallel_for(0, threads, [](int) { benchmark::DoNotOptimize(peak_fma_loop<T>(steps)); });
     }
-    set_flops(st, 2.0 * 16 * xsimd::batch<T>::size * steps * threads);
+    set_flops(st, 2.0 * peak_accumulators * xsimd::batch<T>::size * steps * threads);
 }
 
 // ---- square products ------------------------------------------------------------------------------
