@@ -13,9 +13,9 @@
 #include <limits>
 #include <memory>
 
-#include <tbb/parallel_reduce.h>
+#include <xlet/xlet.hpp> // first: see core/simd.hpp (GCC 12 AVX-512 false warnings)
 
-#include <xlet/xlet.hpp>
+#include <tbb/parallel_reduce.h>
 
 #if defined(XLET_BENCH_HAVE_EIGEN)
 #define XLET_BENCH_EIGEN 1
