@@ -98,6 +98,9 @@ TEST_CASE("gemm: around the MC, KC and NC blocks") {
                 gemm_case<float>(m, 37, k, ta, !ta, detail::gemm_update::assign);
     for (std::size_t m : {71, 72, 73})
         gemm_case<double>(m, 21, 257, true, false, detail::gemm_update::add);
+    for (std::size_t k : {1023, 1024, 1025, 2049}) // AVX-512 KC (f32 1024, f64 512); k-parallel path
+        gemm_case<float>(45, 70, k, false, false, detail::gemm_update::assign);
+    gemm_case<double>(30, 17, 1100, true, false, detail::gemm_update::subtract);
     gemm_case<float>(7, 4097, 3, false, false, detail::gemm_update::assign);
     gemm_case<float>(13, 4095, 260, true, true, detail::gemm_update::subtract);
     gemm_case<double>(9, 2049, 5, false, true, detail::gemm_update::assign);
@@ -159,6 +162,19 @@ TEST_CASE("results do not depend on the thread count (1 and 2 threads, bitwise)"
         return c;
     };
     CHECK(run(1, g) == run(2, g));
+    // k-heavy with a small C: the k blocks run in parallel and are added in block order, the same
+    // bits as the sequential passes (parallel = false), for every update mode.
+    const auto ka = dt::random_vec<float>(40 * 2600), kbv = dt::random_vec<float>(2600 * 70);
+    for (auto up : {detail::gemm_update::assign, detail::gemm_update::add, detail::gemm_update::subtract}) {
+        auto kh = [&](bool par) {
+            std::vector<float> c(40 * 70, 0.25f);
+            detail::gemm<float>(40, 70, 2600, ka.data(), 2600, 1, kbv.data(), 70, 1, c.data(), 70, up, par);
+            return c;
+        };
+        const auto serial = kh(false);
+        CHECK(run(1, [&] { return kh(true); }) == serial);
+        CHECK(run(2, [&] { return kh(true); }) == serial);
+    }
     auto gv = [&] {
         std::vector<float> y(300);
         detail::gemv<float>(300, 700, a.data(), 700, 1, b.data(), 1, y.data());

@@ -53,6 +53,7 @@
 #include <tbb/blocked_range.h>
 #include <tbb/task_arena.h>
 
+#include "../core/block_cache.hpp"
 #include "../eval/parallel.hpp"
 
 namespace xlet::detail {
@@ -107,6 +108,8 @@ struct gemm_blocking {
 inline constexpr std::size_t gemm_parallel_work = std::size_t{1} << 19;
 // Columns of one task (a multiple of NR): with MC rows that is >= 144 x 128 x 256 x 2 = 9 MFLOP.
 inline constexpr std::size_t gemm_task_cols = 128;
+// C up to this size takes the k-parallel path when k has several blocks (see gemm()).
+inline constexpr std::size_t gemm_kpar_max_c_bytes = std::size_t{1} << 20;
 // Scratch buffers up to this size stay with their thread for later calls.
 inline constexpr std::size_t gemm_keep_bytes = std::size_t{16} << 20;
 
@@ -143,6 +146,7 @@ template<class T>
 class gemm_scratch {
     gemm_slot* slot_ = nullptr;
     void* own_ = nullptr;
+    std::size_t own_bytes_ = 0, own_align_ = 64;
     T* p_ = nullptr;
 
 public:
@@ -161,7 +165,11 @@ public:
             slot_ = &s;
             p_ = static_cast<T*>(s.p);
         } else {
-            own_ = ::operator new (bytes, std::align_val_t{64});
+            // Larger (or the slot is taken): from the block cache, so a repeated call finds its
+            // pages mapped (a 4096 x 1024 A panel, 16 MiB, was faulted in afresh on every call).
+            own_bytes_ = bytes;
+            own_align_ = heap_alignment(bytes);
+            own_ = allocate_block(bytes, own_align_);
             p_ = static_cast<T*>(own_);
         }
     }
@@ -169,7 +177,7 @@ public:
     gemm_scratch& operator=(const gemm_scratch&) = delete;
     ~gemm_scratch() {
         if (slot_) slot_->busy = false;
-        if (own_) ::operator delete (own_, std::align_val_t{64});
+        if (own_) free_block(own_, own_bytes_, own_align_);
     }
     T* get() const { return p_; }
 };
@@ -393,6 +401,44 @@ void gemm(std::size_t m, std::size_t n, std::size_t k, const T* a, std::ptrdiff_
     const std::size_t mp = (m + MR - 1) / MR; // micro-panels of A
     const std::size_t kb = (k + KC - 1) / KC; // k blocks, evened out
     const std::size_t kc_max = (k + kb - 1) / kb;
+    // k-heavy products with a small C (128 x 128 x 4096): the k blocks run in parallel, block 0
+    // into C and the others into partial products that are then added to C in block order. That is
+    // the same arithmetic as the sequential passes (C = acc_0; C = C + acc_1; ...), so the result
+    // still depends on the shape alone; and each thread packs and reads only its own slices of A
+    // and B (splitting C's columns instead scaled 1.6x: every thread read panels the other packed).
+    if (par && kb >= 2 && m * n * sizeof(T) <= gemm_kpar_max_c_bytes) {
+        scratch<T> part((kb - 1) * m * n);
+        tbb::this_task_arena::isolate([&] {
+            gemm_for(true, kb, 1, [&](std::size_t j0, std::size_t j1) {
+                for (std::size_t j = j0; j < j1; ++j) {
+                    const std::size_t p0 = j * kc_max, kc = std::min(kc_max, k - p0);
+                    const T* aj = a + static_cast<std::ptrdiff_t>(p0) * csa;
+                    const T* bj = b + static_cast<std::ptrdiff_t>(p0) * rsb;
+                    // Each block may split further (3 blocks on 2 threads): its grid never
+                    // changes its bits, and kc <= KC keeps it a single pass.
+                    if (j == 0)
+                        gemm<T>(m, n, kc, aj, rsa, csa, bj, rsb, csb, c, ldc, up, true);
+                    else
+                        gemm<T>(m, n, kc, aj, rsa, csa, bj, rsb, csb, part.data() + (j - 1) * m * n,
+                                static_cast<std::ptrdiff_t>(n), gemm_update::assign, true);
+                }
+            });
+        });
+        for (std::size_t j = 1; j < kb; ++j) {
+            const T* pj = part.data() + (j - 1) * m * n;
+            for (std::size_t i = 0; i < m; ++i) {
+                T* ci = c + static_cast<std::ptrdiff_t>(i) * ldc;
+                const T* qi = pj + i * n;
+                if (up == gemm_update::subtract)
+                    for (std::size_t q = 0; q < n; ++q)
+                        ci[q] = ci[q] - qi[q];
+                else
+                    for (std::size_t q = 0; q < n; ++q)
+                        ci[q] = ci[q] + qi[q];
+            }
+        }
+        return;
+    }
     // Row blocks of at most mc_for(kc) rows, as even as whole micro-panels allow (256 rows: 2 x 128,
     // not 144 + 112, so that two threads get equal work).
     const std::size_t MC = G::mc_for(kc_max);
@@ -414,9 +460,13 @@ void gemm(std::size_t m, std::size_t n, std::size_t k, const T* a, std::ptrdiff_
     std::size_t nb = std::min(ns_max, (nc_max + gemm_task_cols - 1) / gemm_task_cols);
     std::size_t mt = 1; // row blocks of the task grid
     if (threads > 1) {
-        nb = std::max(nb, std::min(ns_max, 2 * threads));
-        while (nb < ns_max && nb % threads != 0)
-            ++nb;
+        if (ns_max < 2 * threads) {
+            nb = 1; // too few slivers to share (4096 x 64): rows only, each task reads its own A once
+        } else {
+            nb = std::max(nb, 2 * threads);
+            while (nb < ns_max && nb % threads != 0)
+                ++nb;
+        }
         if (nb < 2 * threads) mt = std::min(mp, (2 * threads + nb - 1) / nb);
         while (mt < mp && (mt * nb) % threads != 0)
             ++mt;
