@@ -1,6 +1,7 @@
 // Dot benchmarks (issue #5): xlet's dot / dot_general beside OpenBLAS (cblas_sgemm / cblas_dgemm)
 // and Eigen in one executable, row-major operands, GFLOP/s (2 m n k per product) in the counter
 // "FLOP/s".
+//   BM_gemm_<m>x<n>x<k>  detail::gemm at 1 and 2 threads, aspect ratios with m n k >= 2^26
 //   BM_peak_fma_<t>  independent FMAs on the widest batch: the core's peak, the sgemm/dgemm ceiling
 //   BM_sgemm_<n>     f32 [n,n] x [n,n], n = 256, 1024, 2048, 1 and 2 threads
 //   BM_dgemm_1024    f64 [1024,1024] x [1024,1024]
@@ -94,6 +95,29 @@ void BM_peak_fma(benchmark::State& st, int threads) {
         tbb::parallel_for(0, threads, [](int) { benchmark::DoNotOptimize(peak_fma_loop<T>(steps)); });
     }
     set_flops(st, 2.0 * peak_accumulators * xsimd::batch<T>::size * steps * threads);
+}
+
+// ---- aspect ratios: 2-thread scaling of detail::gemm (f32, row-major, run-time sizes) ---------------
+
+template<std::size_t M, std::size_t N, std::size_t K>
+void BM_gemm_shape_xlet(benchmark::State& st, int threads) {
+    tbb_threads t(threads);
+    static const auto a = [] {
+        auto p = make_buffer<float>(M * K);
+        fill(p.get(), M * K, [](std::size_t i) { return gen(i, 11, -1.0f, 1.0f); });
+        return p;
+    }();
+    static const auto b = [] {
+        auto p = make_buffer<float>(K * N);
+        fill(p.get(), K * N, [](std::size_t i) { return gen(i, 12, -1.0f, 1.0f); });
+        return p;
+    }();
+    auto c = make_buffer<float>(M * N);
+    for (auto _ : st) {
+        xlet::detail::gemm<float>(M, N, K, a.get(), K, 1, b.get(), N, 1, c.get(), N);
+        benchmark::DoNotOptimize(c.get());
+    }
+    set_flops(st, 2.0 * M * N * K);
 }
 
 // ---- square products ------------------------------------------------------------------------------
@@ -397,6 +421,14 @@ void reg_square(const std::string& name) {
 }
 
 void register_all() {
+    for (int t : {1, 2}) { // m n k >= 2^26 in every aspect ratio: the 2-thread scaling target
+        reg("BM_gemm_256x512x784/xlet", BM_gemm_shape_xlet<256, 512, 784>, t);
+        reg("BM_gemm_128x128x4096/xlet", BM_gemm_shape_xlet<128, 128, 4096>, t);
+        reg("BM_gemm_4096x64x256/xlet", BM_gemm_shape_xlet<4096, 64, 256>, t);
+        reg("BM_gemm_64x4096x256/xlet", BM_gemm_shape_xlet<64, 4096, 256>, t);
+        reg("BM_gemm_1024x1024x64/xlet", BM_gemm_shape_xlet<1024, 1024, 64>, t);
+        reg("BM_gemm_2048x32x1024/xlet", BM_gemm_shape_xlet<2048, 32, 1024>, t);
+    }
     for (int t : {1, 2}) {
         reg("BM_peak_fma_f32/xlet", BM_peak_fma<float>, t);
         reg("BM_peak_fma_f64/xlet", BM_peak_fma<double>, t);
