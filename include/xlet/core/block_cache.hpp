@@ -23,9 +23,11 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <mutex>
 #include <new>
 #include <type_traits>
+#include <utility>
 
 #if defined(__linux__)
 #include <sys/mman.h>
@@ -48,76 +50,94 @@ inline constexpr std::size_t cache_min_bytes = std::size_t{4} << 10;
 inline constexpr std::size_t cache_blocks = XLET_BLOCK_CACHE_BLOCKS;
 inline constexpr std::size_t cache_bytes = std::size_t{1} << 30;
 
-class block_cache {
+inline void free_raw(void* p, std::size_t align) noexcept { ::operator delete[](p, std::align_val_t{align}); }
+
+// Up to N freed blocks, each handed back only to an allocation of the same size and alignment.
+// When a block is kept and there is no free slot (or the bytes held would pass the budget), the
+// least recently kept blocks make room: a program whose sizes change keeps the blocks it uses
+// now, not those of an earlier phase (which had filled every slot and sent each new block back to
+// the OS). Not synchronised: block_cache locks it, thread_block_cache is per thread.
+template<std::size_t N>
+class block_slots {
     struct entry {
         void* p = nullptr;
         std::size_t bytes = 0, align = 0;
-        std::uint64_t stamp = 0; // when it was kept: the smallest is evicted first
+        std::uint64_t stamp = 0; // when it was kept
     };
-    std::mutex m_;
-    std::array<entry, (cache_blocks > 0 ? cache_blocks : 1)> e_{};
-    std::size_t held_ = 0;
+    std::array<entry, (N > 0 ? N : 1)> e_{};
     std::uint64_t clock_ = 0;
+    std::size_t held_ = 0;
 
 public:
-    // A cached block of exactly this size and alignment, or nullptr.
     void* take(std::size_t bytes, std::size_t align) {
-        std::lock_guard<std::mutex> lock(m_);
         for (auto& x : e_)
             if (x.p != nullptr && x.bytes == bytes && x.align == align) {
-                void* p = x.p;
-                x.p = nullptr;
                 held_ -= bytes;
-                return p;
+                return std::exchange(x.p, nullptr);
             }
         return nullptr;
     }
-    // Keeps the block, evicting the least recently kept ones when there is no room; false: the
-    // block is larger than the whole cache and the caller frees it. Evicted blocks are freed
-    // after the lock is released.
+    // Keeps p (bytes <= budget); every block evicted to make room goes to evict(p, align).
+    template<class F>
+    void keep(void* p, std::size_t bytes, std::size_t align, std::size_t budget, F&& evict) {
+        for (;;) {
+            entry* slot = nullptr;
+            entry* oldest = nullptr;
+            for (auto& x : e_)
+                if (x.p == nullptr) {
+                    if (!slot) slot = &x;
+                } else if (!oldest || x.stamp < oldest->stamp) {
+                    oldest = &x;
+                }
+            if (slot && held_ + bytes <= budget) {
+                *slot = entry{p, bytes, align, ++clock_};
+                held_ += bytes;
+                return;
+            }
+            held_ -= oldest->bytes; // exists: no free slot, or some bytes are held
+            evict(std::exchange(oldest->p, nullptr), oldest->align);
+        }
+    }
+    void release() {
+        for (auto& x : e_)
+            if (x.p != nullptr) free_raw(std::exchange(x.p, nullptr), x.align);
+        held_ = 0;
+    }
+    std::size_t held_bytes() const { return held_; }
+};
+
+// The process-wide cache, for blocks of 1 MiB and more.
+class block_cache {
+    std::mutex m_;
+    block_slots<cache_blocks> slots_;
+
+public:
+    void* take(std::size_t bytes, std::size_t align) {
+        std::lock_guard<std::mutex> lock(m_);
+        return slots_.take(bytes, align);
+    }
+    // false: the block is larger than the whole cache and the caller frees it. Evicted blocks
+    // are freed after the lock is released.
     bool keep(void* p, std::size_t bytes, std::size_t align) {
         if constexpr (cache_blocks == 0) return false;
         if (bytes > cache_bytes) return false;
-        std::array<entry, (cache_blocks > 0 ? cache_blocks : 1)> evicted{};
-        std::size_t n_evicted = 0;
+        std::array<std::pair<void*, std::size_t>, (cache_blocks > 0 ? cache_blocks : 1)> evicted{};
+        std::size_t n = 0;
         {
             std::lock_guard<std::mutex> lock(m_);
-            for (;;) {
-                entry* slot = nullptr;
-                entry* oldest = nullptr;
-                for (auto& x : e_) {
-                    if (x.p == nullptr) {
-                        if (!slot) slot = &x;
-                    } else if (!oldest || x.stamp < oldest->stamp) {
-                        oldest = &x;
-                    }
-                }
-                if (slot && held_ + bytes <= cache_bytes) {
-                    *slot = entry{p, bytes, align, ++clock_};
-                    held_ += bytes;
-                    break;
-                }
-                evicted[n_evicted++] = *oldest; // exists: no slot or over budget means one is held
-                held_ -= oldest->bytes;
-                oldest->p = nullptr;
-            }
+            slots_.keep(p, bytes, align, cache_bytes, [&](void* q, std::size_t a) { evicted[n++] = {q, a}; });
         }
-        for (std::size_t i = 0; i < n_evicted; ++i)
-            ::operator delete[](evicted[i].p, std::align_val_t{evicted[i].align});
+        for (std::size_t i = 0; i < n; ++i)
+            free_raw(evicted[i].first, evicted[i].second);
         return true;
     }
     void release() {
         std::lock_guard<std::mutex> lock(m_);
-        for (auto& x : e_)
-            if (x.p != nullptr) {
-                ::operator delete[](x.p, std::align_val_t{x.align});
-                x.p = nullptr;
-            }
-        held_ = 0;
+        slots_.release();
     }
     std::size_t held_bytes() {
         std::lock_guard<std::mutex> lock(m_);
-        return held_;
+        return slots_.held_bytes();
     }
     // Never destroyed: tensors with static storage duration may free blocks during exit.
     static block_cache& instance() {
@@ -130,16 +150,7 @@ public:
 // mutex round trips were a quarter of that). The blocks of a thread that ends are freed.
 inline constexpr std::size_t thread_cache_max_bytes = std::size_t{1} << 20;
 inline thread_local bool thread_cache_gone = false; // trivial: readable during exit
-class thread_block_cache {
-    struct entry {
-        void* p = nullptr;
-        std::size_t bytes = 0, align = 0;
-        std::uint64_t stamp = 0;
-    };
-    static constexpr std::size_t slots = cache_blocks < 4 ? cache_blocks : 4;
-    std::array<entry, (slots > 0 ? slots : 1)> e_{};
-    std::uint64_t clock_ = 0;
-
+class thread_block_cache : public block_slots<(cache_blocks < 4 ? cache_blocks : 4)> {
 public:
     thread_block_cache() = default;
     thread_block_cache(const thread_block_cache&) = delete;
@@ -148,41 +159,10 @@ public:
         release();
         thread_cache_gone = true;
     }
-    void* take(std::size_t bytes, std::size_t align) {
-        for (auto& x : e_)
-            if (x.p != nullptr && x.bytes == bytes && x.align == align) {
-                void* p = x.p;
-                x.p = nullptr;
-                return p;
-            }
-        return nullptr;
-    }
     bool keep(void* p, std::size_t bytes, std::size_t align) {
-        if constexpr (slots == 0) return false;
-        entry* slot = &e_[0];
-        for (auto& x : e_) {
-            if (x.p == nullptr) {
-                slot = &x;
-                break;
-            }
-            if (x.stamp < slot->stamp) slot = &x;
-        }
-        if (slot->p != nullptr) ::operator delete[](slot->p, std::align_val_t{slot->align});
-        *slot = entry{p, bytes, align, ++clock_};
+        if constexpr (cache_blocks == 0) return false;
+        block_slots::keep(p, bytes, align, std::numeric_limits<std::size_t>::max(), free_raw); // slots only
         return true;
-    }
-    void release() {
-        for (auto& x : e_)
-            if (x.p != nullptr) {
-                ::operator delete[](x.p, std::align_val_t{x.align});
-                x.p = nullptr;
-            }
-    }
-    std::size_t held_bytes() const {
-        std::size_t n = 0;
-        for (const auto& x : e_)
-            n += x.p != nullptr ? x.bytes : 0;
-        return n;
     }
     // nullptr once this thread's cache is destroyed (tensors freed later, during exit).
     static thread_block_cache* instance() {
@@ -217,7 +197,7 @@ inline void free_block(void* p, std::size_t bytes, std::size_t align) noexcept {
         } catch (...) { // a mutex that cannot be locked: just free the block
         }
     }
-    ::operator delete[](p, std::align_val_t{align});
+    free_raw(p, align);
 }
 
 // Uninitialised scratch space of n T for an op's temporaries (partial sums, ...). Blocks of

@@ -202,26 +202,25 @@ inline constexpr std::size_t stream_alignment = [] {
     else return std::size_t{1};
 }();
 
+#if defined(__AVX__)
+// One non-temporal store per register type (p aligned to the register).
+inline void stream_reg(void* p, __m256 v) { _mm256_stream_ps(static_cast<float*>(p), v); }
+inline void stream_reg(void* p, __m256d v) { _mm256_stream_pd(static_cast<double*>(p), v); }
+inline void stream_reg(void* p, __m256i v) { _mm256_stream_si256(static_cast<__m256i*>(p), v); }
+#if defined(__AVX512F__)
+inline void stream_reg(void* p, __m512 v) { _mm512_stream_ps(static_cast<float*>(p), v); }
+inline void stream_reg(void* p, __m512d v) { _mm512_stream_pd(static_cast<double*>(p), v); }
+inline void stream_reg(void* p, __m512i v) { _mm512_stream_si512(static_cast<__m512i*>(p), v); }
+#endif
+#endif
+
 template<class S, std::size_t N>
 inline void stream_vec(S* p, const vec<S, N>& v) {
 #if defined(__AVX__)
     if constexpr (can_stream<S, N>) {
-        constexpr std::size_t W = vec<S, N>::simd_regs::batch::size;
-        for (std::size_t k = 0; k < vec<S, N>::simd_regs::count; ++k) {
-#if defined(__AVX512F__)
-            if constexpr (sizeof(xsimd::batch<S>) == 64) {
-                if constexpr (std::is_same_v<S, float>) _mm512_stream_ps(p + k * W, v.r.b[k]);
-                else if constexpr (std::is_same_v<S, double>) _mm512_stream_pd(p + k * W, v.r.b[k]);
-                else _mm512_stream_si512(reinterpret_cast<__m512i*>(p + k * W), v.r.b[k]);
-                continue;
-            }
-#endif
-            if constexpr (sizeof(xsimd::batch<S>) == 32) {
-                if constexpr (std::is_same_v<S, float>) _mm256_stream_ps(p + k * W, v.r.b[k]);
-                else if constexpr (std::is_same_v<S, double>) _mm256_stream_pd(p + k * W, v.r.b[k]);
-                else _mm256_stream_si256(reinterpret_cast<__m256i*>(p + k * W), v.r.b[k]);
-            }
-        }
+        using B = typename vec<S, N>::simd_regs::batch;
+        for (std::size_t k = 0; k < vec<S, N>::simd_regs::count; ++k)
+            stream_reg(p + k * B::size, static_cast<typename B::register_type>(v.r.b[k]));
         return;
     }
 #endif

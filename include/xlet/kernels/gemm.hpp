@@ -14,9 +14,10 @@
 //      last sliver zero-padded; A[0:m, pc:pc+kc] into micro-panels of MR rows (MR values per k), the
 //      last one zero-padded. A transposed operand is just other strides here. Row-major A (k
 //      contiguous) is interleaved by AVX register transposes, row-major B copied a batch at a time.
-//   2. The C block is cut into tasks of at most MC rows (evened out) x gemm_task_cols columns; each task runs the
-//      micro-kernel over its MR x NR tiles (jr outer: one B sliver stays in L1 while the MC x KC
-//      block of A streams from L2).
+//   2. The C block is cut into tasks (whole B slivers first, rows only when the slivers are too few
+//      for the threads); each task runs the micro-kernel over its MR x NR tiles in row blocks of
+//      at most MC rows (jr outer: one B sliver stays in L1/L2 while the MC x KC block of A streams
+//      from L2). k-heavy products with a small C run their k blocks in parallel instead.
 //   3. The micro-kernel keeps an MR x NR tile of C in registers (MR x 2 xsimd batches) and does one
 //      FMA per element and k, k in increasing order; a tile on the edge of C is computed whole on
 //      the zero-padded panels and only its valid part is written.
@@ -47,6 +48,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <new>
+#include <optional>
 #include <type_traits>
 #include <utility>
 
@@ -145,8 +147,7 @@ inline gemm_slot& gemm_thread_slot(int which) {
 template<class T>
 class gemm_scratch {
     gemm_slot* slot_ = nullptr;
-    void* own_ = nullptr;
-    std::size_t own_bytes_ = 0, own_align_ = 64;
+    std::optional<scratch<T>> own_;
     T* p_ = nullptr;
 
 public:
@@ -167,17 +168,14 @@ public:
         } else {
             // Larger (or the slot is taken): from the block cache, so a repeated call finds its
             // pages mapped (a 4096 x 1024 A panel, 16 MiB, was faulted in afresh on every call).
-            own_bytes_ = bytes;
-            own_align_ = heap_alignment(bytes);
-            own_ = allocate_block(bytes, own_align_);
-            p_ = static_cast<T*>(own_);
+            own_.emplace(bytes / sizeof(T) + 1);
+            p_ = own_->data();
         }
     }
     gemm_scratch(const gemm_scratch&) = delete;
     gemm_scratch& operator=(const gemm_scratch&) = delete;
     ~gemm_scratch() {
         if (slot_) slot_->busy = false;
-        if (own_) free_block(own_, own_bytes_, own_align_);
     }
     T* get() const { return p_; }
 };
@@ -325,10 +323,11 @@ inline void gemm_micro(std::size_t kc, const T* __restrict pa, const T* __restri
     constexpr std::size_t MR = G::MR, NB = G::NB, NR = G::NR, W = G::W;
     B acc[MR][NB];
 #pragma GCC unroll 32
-    for (std::size_t i = 0; i < MR; ++i)
+    for (std::size_t i = 0; i < MR; ++i) {
 #pragma GCC unroll 4
         for (std::size_t v = 0; v < NB; ++v)
             acc[i][v] = B(T(0));
+    }
     // The tile of C is read (update) or written at the end: start bringing its lines in now.
 #pragma GCC unroll 32
     for (std::size_t i = 0; i < MR; ++i)
@@ -439,10 +438,7 @@ void gemm(std::size_t m, std::size_t n, std::size_t k, const T* a, std::ptrdiff_
         }
         return;
     }
-    // Row blocks of at most mc_for(kc) rows, as even as whole micro-panels allow (256 rows: 2 x 128,
-    // not 144 + 112, so that two threads get equal work).
     const std::size_t MC = G::mc_for(kc_max);
-    std::size_t mb = (m + MC - 1) / MC;
     const std::size_t nc_max = std::min((n + NR - 1) / NR * NR, NC);
     gemm_scratch<T> abuf(0, mp * MR * kc_max);
     gemm_scratch<T> bbuf(1, nc_max * kc_max);
@@ -455,7 +451,8 @@ void gemm(std::size_t m, std::size_t n, std::size_t k, const T* a, std::ptrdiff_
     // thread count; rows are split into task blocks only when the columns are too few. Inside a
     // task, rows go in blocks of MC (A from L2). An element of C is computed the same way in any
     // task, so the grid may follow the thread count.
-    const std::size_t threads = par ? static_cast<std::size_t>(std::max(1, tbb::this_task_arena::max_concurrency())) : 1;
+    const std::size_t threads =
+        par ? static_cast<std::size_t>(std::max(1, tbb::this_task_arena::max_concurrency())) : 1;
     const std::size_t ns_max = (nc_max + NR - 1) / NR;
     std::size_t nb = std::min(ns_max, (nc_max + gemm_task_cols - 1) / gemm_task_cols);
     std::size_t mt = 1; // row blocks of the task grid
@@ -473,7 +470,10 @@ void gemm(std::size_t m, std::size_t n, std::size_t k, const T* a, std::ptrdiff_
     }
     const std::size_t mtr = ((mp + mt - 1) / mt) * MR; // rows per task block
     mt = (m + mtr - 1) / mtr;
-    const std::size_t mc = std::min(mtr, ((mtr / MR + mb - 1) / mb) * MR); // rows per inner block
+    // Inner row blocks of at most MC rows, as even as whole micro-panels allow (256 rows: 2 x 128,
+    // not 144 + 112).
+    const std::size_t mb = (mtr + MC - 1) / MC;
+    const std::size_t mc = ((mtr / MR + mb - 1) / mb) * MR;
     auto body = [&] {
         for (std::size_t jc = 0; jc < n; jc += NC) {
             const std::size_t nc = std::min(NC, n - jc);
