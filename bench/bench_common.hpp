@@ -168,7 +168,8 @@ inline std::string host_simd_flags() {
         if (line.rfind("flags", 0) == 0) {
             std::istringstream words(line.substr(line.find(':') + 1));
             for (std::string w; words >> w;)
-                if (w == "sse4_2" || w == "avx" || w == "avx2" || w == "fma" || w == "f16c" || w.rfind("avx512", 0) == 0)
+                if (w == "sse4_2" || w == "avx" || w == "avx2" || w == "fma" || w == "f16c" ||
+                    w.rfind("avx512", 0) == 0)
                     out += (out.empty() ? "" : " ") + w;
             break;
         }

@@ -51,7 +51,8 @@ Tn from_ref(const r::array<typename Tn::value_type>& a) {
     for (auto e : Tn::extents) d.push_back(static_cast<std::int64_t>(e));
     REQUIRE_MESSAGE(a.dims == d, "from_ref: shape " << r::show_dims(a.dims) << " != " << r::show_dims(d));
     Tn t;
-    for (std::size_t i = 0; i < Tn::size(); ++i) t.data()[i] = a.data[i];
+    for (std::size_t i = 0; i < Tn::size(); ++i)
+        t.data()[i] = a.data[i];
     return t;
 }
 
@@ -133,7 +134,8 @@ T random_elem(bool specials = true) {
 template<class Tn>
 Tn random_tensor(bool specials = true) {
     Tn t;
-    for (std::size_t i = 0; i < Tn::size(); ++i) t.data()[i] = random_elem<typename Tn::value_type>(specials);
+    for (std::size_t i = 0; i < Tn::size(); ++i)
+        t.data()[i] = random_elem<typename Tn::value_type>(specials);
     return t;
 }
 
@@ -141,7 +143,8 @@ Tn random_tensor(bool specials = true) {
 template<class Tn>
 Tn iota_tensor(int first = 0) {
     Tn t;
-    for (std::size_t i = 0; i < Tn::size(); ++i) t.data()[i] = static_cast<typename Tn::value_type>(first + static_cast<int>(i));
+    for (std::size_t i = 0; i < Tn::size(); ++i)
+        t.data()[i] = static_cast<typename Tn::value_type>(first + static_cast<int>(i));
     return t;
 }
 

@@ -33,10 +33,12 @@ void one_subset(const Tf& a, const Tf& b, const Tf& clean) {
 
     const auto mx = reduce(a, -inf, max_fn{}, D{});
     const auto want_mx = r::reduce(rf(a), -inf, rt::ieee_max, rd);
-    for (std::size_t i = 0; i < mx.size(); ++i) CHECK(rt::same_float(mx.data()[i], want_mx.data[i]));
+    for (std::size_t i = 0; i < mx.size(); ++i)
+        CHECK(rt::same_float(mx.data()[i], want_mx.data[i]));
     const auto mn = reduce(a, inf, min_fn{}, D{});
     const auto want_mn = r::reduce(rf(a), inf, rt::ieee_min, rd);
-    for (std::size_t i = 0; i < mn.size(); ++i) CHECK(rt::same_float(mn.data()[i], want_mn.data[i]));
+    for (std::size_t i = 0; i < mn.size(); ++i)
+        CHECK(rt::same_float(mn.data()[i], want_mn.data[i]));
 
     CHECK_SAME(reduce(ia, 0, add_fn{}, D{}), r::reduce(rf(ia), 0, rt::wrap_add<std::int32_t>, rd));
 
@@ -51,7 +53,8 @@ void one_subset(const Tf& a, const Tf& b, const Tf& clean) {
 
     const auto fm = reduce(a * b, -inf, max_fn{}, D{});
     const auto want_fm = r::reduce(rf(eval(a * b)), -inf, rt::ieee_max, rd);
-    for (std::size_t k = 0; k < fm.size(); ++k) CHECK(rt::same_float(fm.data()[k], want_fm.data[k]));
+    for (std::size_t k = 0; k < fm.size(); ++k)
+        CHECK(rt::same_float(fm.data()[k], want_fm.data[k]));
 }
 
 template<class Tf, unsigned... M>

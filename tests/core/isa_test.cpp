@@ -101,7 +101,8 @@ TEST_CASE("element-wise results are the same bits on every FMA ISA level") {
     static_assert(std::size(want) == std::size(rows));
     for (std::size_t i = 0; i < std::size(rows); ++i) {
         INFO(rows[i].what);
-        std::printf("0x%016llxull, // %s\n", static_cast<unsigned long long>(rows[i].got), rows[i].what); // new constants
+        std::printf("0x%016llxull, // %s\n", static_cast<unsigned long long>(rows[i].got),
+                    rows[i].what); // new constants
         CHECK(rows[i].got == want[i]);
     }
 }
@@ -121,8 +122,10 @@ TEST_CASE("sin, cos, tan: an element's result does not depend on the other lanes
     auto part_tan = std::make_unique<f32<n - 1>>(tan(slice(*x, dims<1>, dims<n>)));
     std::size_t differ = 0;
     for (std::size_t i = 1; i < n; ++i) {
-        differ += std::bit_cast<std::uint32_t>(whole_sin->data()[i]) != std::bit_cast<std::uint32_t>(part_sin->data()[i - 1]);
-        differ += std::bit_cast<std::uint32_t>(whole_tan->data()[i]) != std::bit_cast<std::uint32_t>(part_tan->data()[i - 1]);
+        differ +=
+            std::bit_cast<std::uint32_t>(whole_sin->data()[i]) != std::bit_cast<std::uint32_t>(part_sin->data()[i - 1]);
+        differ +=
+            std::bit_cast<std::uint32_t>(whole_tan->data()[i]) != std::bit_cast<std::uint32_t>(part_tan->data()[i - 1]);
     }
     CHECK(differ == 0);
     // and each element equals the same value computed in a batch of its own magnitude class

@@ -30,10 +30,11 @@ template<class U, class T> void conv(const std::vector<T>& in, const std::vector
     REQUIRE(in.size() == want.size());
     typename pair_shape<T, U>::template tensor_t<T> a;
     REQUIRE(in.size() <= a.size());
-    for (std::size_t i = 0; i < a.size(); ++i) a.data()[i] = in[i % in.size()];
+    for (std::size_t i = 0; i < a.size(); ++i)
+        a.data()[i] = in[i % in.size()];
     auto got = eval(convert_element_type<U>(a));
-    expect_tiled_n<U>("convert_element_type to " + std::string(xla_name<U>) + " from " + std::string(xla_name<T>), got.data(), a.size(),
-                      want, [&](std::size_t j) { return "x = " + show(in[j]); });
+    expect_tiled_n<U>("convert_element_type to " + std::string(xla_name<U>) + " from " + std::string(xla_name<T>),
+                      got.data(), a.size(), want, [&](std::size_t j) { return "x = " + show(in[j]); });
 }
 
 // Float to integer: truncation toward zero, saturation at both ends, NaN to 0.
@@ -189,13 +190,16 @@ TEST_CASE("real to complex: imaginary part 0; complex to complex rounds each par
 }
 
 TEST_CASE("complex to non-complex drops the imaginary part (StableHLO, XLA); complex to pred is z != 0") {
-    conv<float, c64_t>({c64_t(1.5f, 2), c64_t(-0.0f, 1), c64_t(NAN, 0), c64_t(INFINITY, NAN)}, {1.5f, -0.0f, NAN, INFINITY});
+    conv<float, c64_t>({c64_t(1.5f, 2), c64_t(-0.0f, 1), c64_t(NAN, 0), c64_t(INFINITY, NAN)},
+                       {1.5f, -0.0f, NAN, INFINITY});
     conv<float, c128_t>({c128_t(1.0 + 0x1p-30, 5), c128_t(1e300, -1)}, {1.0f, INFINITY}); // the real part rounds once
     conv<double, c64_t>({c64_t(0.1f, -3)}, {static_cast<double>(0.1f)});
     conv<half, c64_t>({c64_t(0.5f, 9), c64_t(65520.0f, 0)}, {half(0.5f), half::from_bits(0x7C00)});
     conv<std::int32_t, c64_t>({c64_t(-2.75f, 100), c64_t(3e9f, 0), c64_t(NAN, 1)}, {-2, lim<std::int32_t>::max(), 0});
-    conv<std::uint8_t, c128_t>({c128_t(255.9, -1), c128_t(-1, 0)}, {255, 0}); // truncate, saturate as from the real type
-    conv<bool, c64_t>({c64_t(0, 0), c64_t(-0.0f, 0), c64_t(0, 1), c64_t(2, 0), c64_t(NAN, 0)}, {false, false, true, true, true});
+    conv<std::uint8_t, c128_t>({c128_t(255.9, -1), c128_t(-1, 0)},
+                               {255, 0}); // truncate, saturate as from the real type
+    conv<bool, c64_t>({c64_t(0, 0), c64_t(-0.0f, 0), c64_t(0, 1), c64_t(2, 0), c64_t(NAN, 0)},
+                      {false, false, true, true, true});
 }
 
 // ================================================================================================
@@ -221,8 +225,6 @@ template<class T, class U, class S> [[gnu::noinline]] void diff_convert(rng& g) 
 TEST_CASE("differential: convert_element_type between every pair of element types") {
     rng g(201);
     for_each_type([&]<class T, std::size_t>() {
-        for_each_type([&]<class U, std::size_t>() {
-            diff_convert<T, U, pair_shape<T, U>>(g);
-        });
+        for_each_type([&]<class U, std::size_t>() { diff_convert<T, U, pair_shape<T, U>>(g); });
     });
 }

@@ -40,7 +40,8 @@ TEST_CASE("map: a callable declared vectorized gives the scalar path's results")
     CHECK(std::memcmp(g.data(), e.data(), sizeof(float) * T::size()) == 0);
     // xsimd functions in the callable.
     T x = map(vectorized([](auto v) { return xsimd::sqrt(xsimd::abs(v)); }), a);
-    for (std::size_t i = 0; i < T::size(); ++i) CHECK(x.data()[i] == std::sqrt(std::abs(a.data()[i])));
+    for (std::size_t i = 0; i < T::size(); ++i)
+        CHECK(x.data()[i] == std::sqrt(std::abs(a.data()[i])));
 }
 
 TEST_CASE("map: fuses with element-wise ops and views") {
@@ -68,5 +69,6 @@ TEST_CASE("map: large, multi-threaded, every element once") {
     T r = map([&](std::int32_t x) { calls.fetch_add(1, std::memory_order_relaxed); return x * 3; }, *a);
     CHECK(calls.load() >= T::size()); // the padded tail may call it on a few repeated lanes
     CHECK(calls.load() < T::size() + 1024 * 16);
-    for (std::size_t i = 0; i < T::size(); i += 997) CHECK(r.data()[i] == static_cast<std::int32_t>(3 * i));
+    for (std::size_t i = 0; i < T::size(); i += 997)
+        CHECK(r.data()[i] == static_cast<std::int32_t>(3 * i));
 }

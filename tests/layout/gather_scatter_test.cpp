@@ -188,19 +188,35 @@ TEST_CASE("spec: Gather with [4,5,2] gather indices (two batch dimensions)") {
 TEST_CASE("attributes at their default are accepted: empty batching dimension lists, false hints") {
     const auto a = operand_16x11();
     auto idx = random_indices<s32<4, 1>>(-3, 18);
-    constexpr gather_dims G{.offset_dims = {1}, .collapsed_slice_dims = {0}, .start_index_map = {0}, .index_vector_dim = 1,
+    constexpr gather_dims G{.offset_dims = {1},
+                            .collapsed_slice_dims = {0},
+                            .start_index_map = {0},
+                            .index_vector_dim = 1,
                             .slice_sizes = {1, 11}};
-    constexpr gather_dims Gs{.offset_dims = {1}, .collapsed_slice_dims = {0}, .start_index_map = {0}, .index_vector_dim = 1,
-                             .operand_batching_dims = {}, .start_indices_batching_dims = {}, .slice_sizes = {1, 11},
+    constexpr gather_dims Gs{.offset_dims = {1},
+                             .collapsed_slice_dims = {0},
+                             .start_index_map = {0},
+                             .index_vector_dim = 1,
+                             .operand_batching_dims = {},
+                             .start_indices_batching_dims = {},
+                             .slice_sizes = {1, 11},
                              .indices_are_sorted = false};
     CHECK(equal(gather<G>(a, idx), gather<Gs>(a, idx)));
     f32<4, 11> upd;
-    for (std::size_t k = 0; k < upd.size(); ++k) upd.data()[k] = static_cast<float>(k);
-    constexpr scatter_dims S{.update_window_dims = {1}, .inserted_window_dims = {0}, .scatter_dims_to_operand_dims = {0},
+    for (std::size_t k = 0; k < upd.size(); ++k)
+        upd.data()[k] = static_cast<float>(k);
+    constexpr scatter_dims S{.update_window_dims = {1},
+                             .inserted_window_dims = {0},
+                             .scatter_dims_to_operand_dims = {0},
                              .index_vector_dim = 1};
-    constexpr scatter_dims Ss{.update_window_dims = {1}, .inserted_window_dims = {0}, .scatter_dims_to_operand_dims = {0},
-                              .index_vector_dim = 1, .input_batching_dims = {}, .scatter_indices_batching_dims = {},
-                              .indices_are_sorted = false, .unique_indices = false};
+    constexpr scatter_dims Ss{.update_window_dims = {1},
+                              .inserted_window_dims = {0},
+                              .scatter_dims_to_operand_dims = {0},
+                              .index_vector_dim = 1,
+                              .input_batching_dims = {},
+                              .scatter_indices_batching_dims = {},
+                              .indices_are_sorted = false,
+                              .unique_indices = false};
     CHECK(equal(scatter<S>(a, idx, upd, add_fn{}), scatter<Ss>(a, idx, upd, add_fn{})));
 }
 

@@ -407,7 +407,8 @@ TEST_CASE("edge: slice strides") {
 TEST_CASE("attributes at their default are accepted: zero padding, unit strides, empty and identity dimension lists") {
     f32<4, 5> a = lt::iota_tensor<f32<4, 5>>(1);
     CHECK_SAME(pad<padding_config<2>{}>(a, 0.0f), rf(a));
-    constexpr padding_config<2> zeros{.edge_padding_low = {0, 0}, .edge_padding_high = {0, 0}, .interior_padding = {0, 0}};
+    constexpr padding_config<2> zeros{
+        .edge_padding_low = {0, 0}, .edge_padding_high = {0, 0}, .interior_padding = {0, 0}};
     CHECK_SAME(pad<zeros>(a, 0.0f), rf(a));
     CHECK_SAME(pad(a, 0.0f, dims<0, 0>, dims<0, 0>, dims<0, 0>), rf(a));
     CHECK_SAME(slice(a, dims<1, 2>, dims<4, 5>, dims<1, 1>), rf(eval(slice(a, dims<1, 2>, dims<4, 5>))));

@@ -27,8 +27,9 @@ TEST_CASE("attributes at their default are accepted: empty batch lists, default 
     f32<2, 3> lhs{{1.0f, 2.0f, 3.0f}, {4.0f, 5.0f, 6.0f}};
     f32<2, 3> rhs{{1.0f, 1.0f, 1.0f}, {2.0f, 2.0f, 2.0f}};
     auto plain = dot_general<dot_dims{.lhs_contracting = {1}, .rhs_contracting = {1}}>(lhs, rhs);
-    auto spelled = dot_general<dot_dims{.lhs_batch = {}, .rhs_batch = {}, .lhs_contracting = {1}, .rhs_contracting = {1}}, float,
-                               precision_config{.lhs = precision::default_, .rhs = precision::default_}>(lhs, rhs);
+    auto spelled =
+        dot_general<dot_dims{.lhs_batch = {}, .rhs_batch = {}, .lhs_contracting = {1}, .rhs_contracting = {1}}, float,
+                    precision_config{.lhs = precision::default_, .rhs = precision::default_}>(lhs, rhs);
     static_assert(std::is_same_v<decltype(spelled), f32<2, 2>>);
     CHECK(equal(plain, spelled));
 }

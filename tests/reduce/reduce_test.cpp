@@ -105,10 +105,12 @@ TEST_CASE("init value: applied exactly once, even when it is not an identity") {
     for (std::size_t i = 0; i < 100; ++i) ones(i) = 1;
     CHECK(reduce(ones, 10.0f, add_fn{}, dims<0>)() == 110);
     static f32<3, 100000> many; // chunked, multi-threaded path
-    for (std::size_t i = 0; i < many.size(); ++i) many.data()[i] = 1;
+    for (std::size_t i = 0; i < many.size(); ++i)
+        many.data()[i] = 1;
     CHECK(equal(reduce(many, 5.0f, add_fn{}, dims<1>), f32<3>{100005, 100005, 100005}));
     static f32<100000, 3> tall;
-    for (std::size_t i = 0; i < tall.size(); ++i) tall.data()[i] = 1;
+    for (std::size_t i = 0; i < tall.size(); ++i)
+        tall.data()[i] = 1;
     CHECK(equal(reduce(tall, 5.0f, add_fn{}, dims<0>), f32<3>{100005, 100005, 100005}));
     CHECK(reduce(f32<2>{3, 4}, 100.0f, max_fn{}, dims<0>)() == 100);
     CHECK(reduce(f32<2>{3, 4}, f32<>{1.0f}, add_fn{}, dims<0>)() == 8); // a rank-0 tensor as init

@@ -34,7 +34,8 @@ template<class Tn, class Ref>
 void check_max(const Tn& got, const Ref& want) {
     REQUIRE(got.size() == want.data.size());
     std::size_t bad = 0;
-    for (std::size_t k = 0; k < got.size(); ++k) bad += rt::same_float(got.data()[k], want.data[k]) ? 0 : 1;
+    for (std::size_t k = 0; k < got.size(); ++k)
+        bad += rt::same_float(got.data()[k], want.data[k]) ? 0 : 1;
     CHECK_MESSAGE(bad == 0, bad << " window maxima differ");
 }
 
@@ -68,8 +69,12 @@ TEST_CASE("spec example 1: [4x6] max, windows 2x3, strides 2x3, VALID") {
 TEST_CASE("attributes at their default are accepted: all-ones strides and dilations, zero padding") {
     f32<4, 6> a{{1, 2, 3, 4, 5, 6}, {7, 8, 9, 10, 11, 12}, {13, 14, 15, 16, 17, 18}, {19, 20, 21, 22, 23, 24}};
     auto plain = reduce_window<window_config{.window_dimensions = {2, 3}}>(a, 0.0f, add_fn{});
-    auto spelled = reduce_window<window_config{.window_dimensions = {2, 3}, .window_strides = {1, 1}, .base_dilations = {1, 1},
-                                               .window_dilations = {1, 1}, .padding_low = {0, 0}, .padding_high = {0, 0},
+    auto spelled = reduce_window<window_config{.window_dimensions = {2, 3},
+                                               .window_strides = {1, 1},
+                                               .base_dilations = {1, 1},
+                                               .window_dilations = {1, 1},
+                                               .padding_low = {0, 0},
+                                               .padding_high = {0, 0},
                                                .mode = pad_mode::explicit_}>(a, 0.0f, add_fn{});
     static_assert(std::is_same_v<decltype(plain), f32<3, 4>>);
     CHECK(equal(plain, spelled));
@@ -125,7 +130,8 @@ TEST_CASE("row path: NHWC max pool 3x3 stride 2 against the reference, thread-co
     // average-pool style sums: add_fn on the row path is the sequential fold per lane.
     auto s1 = reduce_window<same>(*a, 0.0f, add_fn{});
     auto s2 = reduce_window<same>(*a, 0.0f, [](float x, float y) { return x + y; });
-    for (std::size_t k = 0; k < s1.size(); ++k) CHECK(rt::same_float(s1.data()[k], s2.data()[k]));
+    for (std::size_t k = 0; k < s1.size(); ++k)
+        CHECK(rt::same_float(s1.data()[k], s2.data()[k]));
     using B = f32<8, 56, 56, 64>;
     auto big = std::make_unique<B>(lt::random_tensor<B>(false));
     decltype(reduce_window<pool>(*big, lowest, max_fn{})) one, two;

@@ -35,17 +35,23 @@ TEST_CASE("non-overlapping max-pool gradient, and the first of equal maxima wins
 TEST_CASE("attributes at their default are accepted: all-ones dilations, zero padding, unit strides") {
     f32<4, 6> a{{7, 2, 5, 3, 10, 2}, {3, 8, 9, 3, 1, 9}, {1, 5, 7, 5, 6, 1}, {0, 6, 2, 7, 2, 7}};
     f32<2, 2> src{{2, 6}, {3, 1}};
-    auto plain = select_and_scatter<window_config{.window_dimensions = {2, 3}, .window_strides = {2, 3}}>(a, sel_ge, src, 0.0f, plus);
-    auto spelled = select_and_scatter<window_config{.window_dimensions = {2, 3}, .window_strides = {2, 3}, .base_dilations = {1, 1},
-                                                    .window_dilations = {1, 1}, .padding_low = {0, 0}, .padding_high = {0, 0}}>(
+    auto plain = select_and_scatter<window_config{.window_dimensions = {2, 3}, .window_strides = {2, 3}}>(
         a, sel_ge, src, 0.0f, plus);
+    auto spelled = select_and_scatter<window_config{.window_dimensions = {2, 3},
+                                                    .window_strides = {2, 3},
+                                                    .base_dilations = {1, 1},
+                                                    .window_dilations = {1, 1},
+                                                    .padding_low = {0, 0},
+                                                    .padding_high = {0, 0}}>(a, sel_ge, src, 0.0f, plus);
     CHECK(equal(plain, spelled));
     CHECK(equal(plain, f32<4, 6>{{0, 0, 0, 0, 6, 0}, {0, 0, 2, 0, 0, 0}, {0, 0, 3, 0, 0, 0}, {0, 0, 0, 1, 0, 0}}));
     f32<3, 4> src1;
-    for (std::size_t k = 0; k < src1.size(); ++k) src1.data()[k] = static_cast<float>(k + 1);
+    for (std::size_t k = 0; k < src1.size(); ++k)
+        src1.data()[k] = static_cast<float>(k + 1);
     auto unit = select_and_scatter<window_config{.window_dimensions = {2, 3}}>(a, sel_ge, src1, 0.0f, plus);
-    auto unit_spelled = select_and_scatter<window_config{.window_dimensions = {2, 3}, .window_strides = {1, 1}, .window_dilations = {1, 1}}>(
-        a, sel_ge, src1, 0.0f, plus);
+    auto unit_spelled = select_and_scatter<window_config{
+        .window_dimensions = {2, 3}, .window_strides = {1, 1}, .window_dilations = {1, 1}}>(a, sel_ge, src1, 0.0f,
+                                                                                            plus);
     CHECK(equal(unit, unit_spelled));
 }
 

@@ -27,7 +27,7 @@ struct avx512f;
 template<class T, class A>
 class batch;
 namespace kernel {
-#define XLET_XSIMD_AVX512_FMA_DECL(name, T)                                                                           \
+#define XLET_XSIMD_AVX512_FMA_DECL(name, T)                                                                            \
     template<class A>                                                                                                  \
     batch<T, A> name(batch<T, A> const&, batch<T, A> const&, batch<T, A> const&, avx512f const&) noexcept;
 XLET_XSIMD_AVX512_FMA_DECL(fma, float)
@@ -51,7 +51,7 @@ batch<double, A> neg(batch<double, A> const&, avx512f const&) noexcept;
 #include <xsimd/xsimd.hpp>
 #if defined(__AVX512F__)
 namespace xsimd::kernel {
-#define XLET_XSIMD_AVX512_FMA_DEF(name, T, intrinsic)                                                                 \
+#define XLET_XSIMD_AVX512_FMA_DEF(name, T, intrinsic)                                                                  \
     template<class A>                                                                                                  \
     inline batch<T, A> name(batch<T, A> const& x, batch<T, A> const& y, batch<T, A> const& z,                          \
                             avx512f const&) noexcept {                                                                 \

@@ -198,8 +198,10 @@ inline constexpr bool can_stream = [] {
 // The alignment a streamed store needs: one register.
 template<class S>
 inline constexpr std::size_t stream_alignment = [] {
-    if constexpr (has_batch<S>) return sizeof(xsimd::batch<S>);
-    else return std::size_t{1};
+    if constexpr (has_batch<S>)
+        return sizeof(xsimd::batch<S>);
+    else
+        return std::size_t{1};
 }();
 
 #if defined(__AVX__)

@@ -89,21 +89,24 @@ enum class comparison_type { FLOAT, TOTALORDER, SIGNED, UNSIGNED };
 
 namespace detail {
 template<class T>
-inline constexpr comparison_type default_comparison_type = is_signed_int<T>                   ? comparison_type::SIGNED
-                                                           : is_unsigned_int<T> || is_pred<T> ? comparison_type::UNSIGNED
-                                                                                              : comparison_type::FLOAT;
+inline constexpr comparison_type default_comparison_type =
+    is_signed_int<T>                   ? comparison_type::SIGNED
+    : is_unsigned_int<T> || is_pred<T> ? comparison_type::UNSIGNED
+                                       : comparison_type::FLOAT;
 template<class T, comparison_type... K>
 constexpr comparison_type chosen_comparison_type() {
-    if constexpr (sizeof...(K) == 0) return default_comparison_type<T>;
-    else return (K, ...);
+    if constexpr (sizeof...(K) == 0)
+        return default_comparison_type<T>;
+    else
+        return (K, ...);
 }
 template<class L, class R>
-using compare_element = typename common_element<decltype(unbound(std::declval<L>())), decltype(unbound(std::declval<R>()))>::type;
+using compare_element =
+    typename common_element<decltype(unbound(std::declval<L>())), decltype(unbound(std::declval<R>()))>::type;
 } // namespace detail
 
 template<comparison_direction D, comparison_type... K, class L, class R, class... B>
-    requires(sizeof...(K) <= 1 && sizeof...(B) <= 1)
-auto compare(L&& l, R&& r, B... broadcast_dimensions) {
+requires(sizeof...(K) <= 1 && sizeof...(B) <= 1) auto compare(L&& l, R&& r, B... broadcast_dimensions) {
     using T = detail::compare_element<L, R>;
     constexpr comparison_type type = detail::chosen_comparison_type<T, K...>();
     constexpr bool signed_ok = type != comparison_type::SIGNED || is_signed_int<T>;
@@ -122,17 +125,14 @@ auto compare(L&& l, R&& r, B... broadcast_dimensions) {
                   "xlet::compare [C3]: comparison_type::FLOAT needs a floating or complex element type");
     if constexpr (signed_ok && unsigned_ok && total_ok && float_ok) {
         constexpr bool total = type == comparison_type::TOTALORDER;
-#define XLET_COMPARE_CASE(DIR, dir)                                                                                  \
-    if constexpr (D == comparison_direction::DIR && total)                                                           \
-        return ::xlet::dir##_total(std::forward<L>(l), std::forward<R>(r), broadcast_dimensions...);                 \
-    else if constexpr (D == comparison_direction::DIR)                                                               \
+#define XLET_COMPARE_CASE(DIR, dir)                                                                                    \
+    if constexpr (D == comparison_direction::DIR && total)                                                             \
+        return ::xlet::dir##_total(std::forward<L>(l), std::forward<R>(r), broadcast_dimensions...);                   \
+    else if constexpr (D == comparison_direction::DIR)                                                                 \
         return ::xlet::dir(std::forward<L>(l), std::forward<R>(r), broadcast_dimensions...);
         XLET_COMPARE_CASE(EQ, eq)
-        else XLET_COMPARE_CASE(NE, ne)
-        else XLET_COMPARE_CASE(GE, ge)
-        else XLET_COMPARE_CASE(GT, gt)
-        else XLET_COMPARE_CASE(LE, le)
-        else XLET_COMPARE_CASE(LT, lt)
+        else XLET_COMPARE_CASE(NE, ne) else XLET_COMPARE_CASE(GE, ge) else XLET_COMPARE_CASE(
+            GT, gt) else XLET_COMPARE_CASE(LE, le) else XLET_COMPARE_CASE(LT, lt)
 #undef XLET_COMPARE_CASE
     }
 }

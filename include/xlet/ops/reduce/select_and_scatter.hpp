@@ -62,7 +62,7 @@ auto select_and_scatter(X&& operand, const F& select, Src&& source, const I& ini
                   "xlet::select_and_scatter [C6]: select must take two elements and return bool");
     static_assert(diag::got<c7, XT, G>::value,
                   "xlet::select_and_scatter [C7]: scatter must take two elements and return one");
-    static_assert(diag::got<!P::c2 || no_dil, XT>::value,
+    static_assert(diag::got < !P::c2 || no_dil, XT > ::value,
                   "xlet::select_and_scatter [C8]: base_dilations and window_dilations must be empty or all 1 "
                   "(SelectAndScatter has no dilations)");
     if constexpr (P::ok && no_dil && c4 && c5 && c6 && c7) {
