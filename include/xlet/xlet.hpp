@@ -10,3 +10,4 @@
 #include "ops/layout.hpp"
 #include "ops/reduce.hpp"
 #include "ops/linalg.hpp"
+#include "distributed.hpp"

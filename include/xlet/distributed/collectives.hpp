@@ -1,0 +1,351 @@
+// XLA's collectives on a replica_context: all_reduce, cross_replica_sum, all_gather, reduce_scatter,
+// all_to_all, collective_permute, collective_broadcast, replica_id, partition_id.
+//
+// Shapes and the attributes they depend on are static (template arguments, in the spec's order);
+// groups and channels are run-time, checked against the pool's size (xlet::error). Every op takes
+// the context first and returns a fresh tensor; inputs are read in place, never copied first.
+//
+// Static rules (compile-fail tests tests/compile_fail/<op>_c<n>.cpp):
+//   all_reduce      C1 the computation takes two elements of the operand type and returns one
+//   all_gather      C1 0 <= all_gather_dimension < rank;  C2 shard_count > 0
+//   reduce_scatter  C1 0 <= scatter_dimension < rank;  C2 shard_count > 0 and divides that dimension;
+//                   C3 the computation as all_reduce's C1
+//   all_to_all      C1 0 <= split_dimension < rank;  C2 0 <= concat_dimension < rank;
+//                   C3 split_count > 0 and divides dim(split_dimension)
+// Run-time rules (xlet::error naming the op and the groups): ids in range and unique; all_reduce,
+// all_gather, reduce_scatter and all_to_all need every id in a group; all_gather, reduce_scatter
+// and all_to_all need groups of equal size equal to shard_count / split_count; collective_permute
+// needs unique sources and unique targets.
+#pragma once
+#include "../core/simd.hpp" // before TBB: see core/simd.hpp
+
+#include <cstring>
+#include <string>
+#include <type_traits>
+
+#include "../core/tensor.hpp"
+#include "../eval/assign.hpp"
+#include "../ops/elementwise/map.hpp"
+#include "transport.hpp"
+
+namespace xlet {
+
+namespace detail {
+
+// "f32[4,16]": the operand as devices compare it, built once per type.
+template<class A>
+std::string_view operand_label() {
+    static const std::string s = [] {
+        std::string r(xla_name<typename A::value_type>);
+        r += '[';
+        for (std::size_t i = 0; i < A::rank; ++i) {
+            if (i) r += ',';
+            r += std::to_string(A::extents[i]);
+        }
+        r += ']';
+        return r;
+    }();
+    return s;
+}
+
+template<class T, auto E>
+using array_of_extents = typename tensor_of_impl<T, E, std::make_index_sequence<E.size()>>::type;
+
+// The reduction computation as an element-wise map over fixed-size blocks: the same instructions as
+// map(f, x, y) (SIMD for xlet's functors and opted-in callables, scalars otherwise), so a block
+// boundary never changes an element's result.
+template<class T, class F>
+struct as_result {
+    F f;
+    template<class A, class B>
+    T operator()(const A& a, const B& b) const {
+        return static_cast<T>(f(a, b));
+    }
+};
+template<class T, class F>
+void combine_blocks(const void* fp, void* dst, const void* a, const void* b, std::size_t n) {
+    const F& f = *static_cast<const F*>(fp);
+    T* d = static_cast<T*>(dst);
+    const T* x = static_cast<const T*>(a);
+    const T* y = static_cast<const T*>(b);
+    std::size_t i = 0;
+    auto run = [&]<std::size_t B>(std::integral_constant<std::size_t, B>) {
+        for (; i + B <= n; i += B) {
+            tensor_map<const T, B> xs(x + i), ys(y + i);
+            tensor_map<T, B>(d + i) = map(f, xs, ys);
+        }
+    };
+    run(std::integral_constant<std::size_t, 1024>{});
+    run(std::integral_constant<std::size_t, 32>{});
+    run(std::integral_constant<std::size_t, 1>{});
+}
+
+template<class F, class T>
+consteval bool reduction_fits() {
+    if constexpr (!std::is_invocable_v<const F&, T, T>) return false;
+    else return std::is_convertible_v<std::invoke_result_t<const F&, T, T>, T>;
+}
+
+// The computation a block of the transport calls: f itself when it returns T (so xlet's functors
+// keep their SIMD form), else f with its result converted.
+template<class T, class F>
+auto reduction_of(const F& f) {
+    if constexpr (std::is_same_v<std::remove_cvref_t<std::invoke_result_t<const F&, T, T>>, T>) return f;
+    else return as_result<T, F>{f};
+}
+
+template<class T, class G>
+combiner make_combiner(const G& g) {
+    return {&combine_blocks<T, G>, &g};
+}
+
+// The extents with dimension `d` multiplied (gather) or divided (scatter) by c.
+template<std::size_t R>
+constexpr extents_t<R> scaled(extents_t<R> e, std::int64_t d, std::int64_t mul, std::int64_t div) {
+    if (d >= 0 && static_cast<std::size_t>(d) < R && div > 0) e[static_cast<std::size_t>(d)] = e[static_cast<std::size_t>(d)] * static_cast<std::size_t>(mul) / static_cast<std::size_t>(div);
+    return e;
+}
+
+template<std::size_t R>
+box make_box(const extents_t<R>& piece, const extents_t<R>& src, const extents_t<R>& dst, std::size_t eb) {
+    box b;
+    b.rank = R;
+    b.elem_bytes = eb;
+    const auto ss = row_major_strides(src), ds = row_major_strides(dst);
+    for (std::size_t i = 0; i < R; ++i) {
+        b.size[i] = piece[i];
+        b.src_stride[i] = ss[i];
+        b.dst_stride[i] = ds[i];
+    }
+    return b;
+}
+
+inline void check_group_size(const char* op, const char* attr, std::int64_t want, const group_view& g,
+                             const collective_opts& o) {
+    if (static_cast<std::int64_t>(g.members.size()) != want)
+        throw error(op, std::string(attr) + " is " + std::to_string(want) + " but the group of this device has " +
+                            std::to_string(g.members.size()) + " members (replica_groups " +
+                            groups_string(o.replica_groups) + ")");
+}
+
+template<class Ctx>
+group_view group_of(const char* op, Ctx& ctx, group_mode mode, const collective_opts& o, bool cover, bool equal) {
+    return resolve_group(op, mode, o.replica_groups, ctx.replica_count(), ctx.partition_count(), ctx.replica_id(),
+                         ctx.partition_id(), cover, equal);
+}
+
+} // namespace detail
+
+// ReplicaId(): this device's replica id, a u32 scalar.
+inline tensor<std::uint32_t> replica_id(const replica_context& ctx) { return tensor<std::uint32_t>(ctx.replica_id()); }
+// PartitionId(): this device's partition id, a u32 scalar.
+inline tensor<std::uint32_t> partition_id(const replica_context& ctx) {
+    return tensor<std::uint32_t>(ctx.partition_id());
+}
+
+// AllReduce(operand, computation, replica_groups, channel_id, use_global_device_ids): every member
+// of a group gets f folded over the group's operands in group order, f(f(x_0, x_1), x_2)..., so
+// the result does not depend on the thread count. Any computation valid on two elements works;
+// xlet's functors (add_fn, max_fn, ...) and opted-in callables run on SIMD registers.
+template<expression X, class F>
+auto all_reduce(replica_context& ctx, X&& x, const F& f, const collective_opts& o = {}) {
+    using T = detail::element_of<X>;
+    using A = tensor_type_of<X>;
+    static_assert(diag::got<detail::reduction_fits<F, T>(), detail::shown_t<X>, F>::value,
+                  "xlet::all_reduce [C1]: the computation must take two elements of the operand's type and return one");
+    if constexpr (detail::reduction_fits<F, T>()) {
+        const auto& a = detail::as_array(std::forward<X>(x));
+        const auto mode = detail::mode_of("all_reduce", o, true);
+        const auto g = detail::group_of("all_reduce", ctx, mode, o, true, false);
+        A out(detail::no_init);
+        const detail::collective_desc d{"all_reduce", detail::operand_label<A>(), {}, {}, o.channel_id, mode, &o.replica_groups};
+        const auto r = detail::reduction_of<T>(f);
+        ctx.transport_().all_reduce(ctx, d, g, a.data(), out.data(), A::size(), sizeof(T),
+                                    detail::make_combiner<T>(r));
+        return out;
+    }
+}
+
+// The tuple form: each element all-reduced with the same computation, in tuple order.
+template<class... X, class F>
+requires((expression<X> && ...)) auto all_reduce(replica_context& ctx, std::tuple<X...> xs, const F& f,
+                                                  const collective_opts& o = {}) {
+    return std::apply(
+        [&](auto&&... x) { return std::tuple{all_reduce(ctx, std::forward<decltype(x)>(x), f, o)...}; }, std::move(xs));
+}
+
+// CrossReplicaSum(operand, replica_groups): all_reduce with add.
+template<expression X>
+auto cross_replica_sum(replica_context& ctx, X&& x, const replica_groups_t& groups = {}) {
+    return all_reduce(ctx, std::forward<X>(x), add_fn{}, collective_opts{.replica_groups = groups});
+}
+
+// AllGather(operand, all_gather_dimension, shard_count, replica_groups, channel_id,
+// use_global_device_ids): the group's operands concatenated along all_gather_dimension in group
+// order; shard_count is the group size.
+template<std::int64_t Dim, std::int64_t ShardCount, expression X>
+auto all_gather(replica_context& ctx, X&& x, const collective_opts& o = {}) {
+    using T = detail::element_of<X>;
+    using A = tensor_type_of<X>;
+    constexpr bool c1 = Dim >= 0 && static_cast<std::size_t>(Dim) < A::rank;
+    constexpr bool c2 = ShardCount > 0;
+    static_assert(diag::got<c1, detail::shown_t<X>, diag::dimensions<Dim>>::value,
+                  "xlet::all_gather [C1]: all_gather_dimension must be in [0, rank)");
+    static_assert(diag::got<c2, detail::shown_t<X>, diag::dimensions<ShardCount>>::value,
+                  "xlet::all_gather [C2]: shard_count must be positive");
+    if constexpr (c1 && c2) {
+        constexpr auto oe = detail::scaled(A::extents, Dim, ShardCount, 1);
+        using Out = detail::array_of_extents<T, oe>;
+        const auto& a = detail::as_array(std::forward<X>(x));
+        const auto mode = detail::mode_of("all_gather", o, true);
+        const auto g = detail::group_of("all_gather", ctx, mode, o, true, true);
+        detail::check_group_size("all_gather", "shard_count", ShardCount, g, o);
+        Out out(detail::no_init);
+        auto b = detail::make_box(A::extents, A::extents, oe, sizeof(T));
+        b.src_step = 0; // every member sends its whole operand
+        b.dst_step = static_cast<std::ptrdiff_t>(A::extents[Dim]) * b.dst_stride[Dim];
+        const detail::collective_desc d{"all_gather", detail::operand_label<A>(), {Dim, ShardCount}, {"all_gather_dimension", "shard_count"}, o.channel_id, mode,
+                                        &o.replica_groups};
+        ctx.transport_().exchange(ctx, d, g, a.data(), out.data(), b);
+        return out;
+    }
+}
+
+// ReduceScatter(operand, computation, scatter_dimension, shard_count, replica_groups, channel_id,
+// use_global_device_ids): all_reduce, then member i of the group keeps the i-th of shard_count
+// blocks along scatter_dimension. Only the kept block is reduced on each member.
+template<std::int64_t Dim, std::int64_t ShardCount, expression X, class F>
+auto reduce_scatter(replica_context& ctx, X&& x, const F& f, const collective_opts& o = {}) {
+    using T = detail::element_of<X>;
+    using A = tensor_type_of<X>;
+    constexpr bool c1 = Dim >= 0 && static_cast<std::size_t>(Dim) < A::rank;
+    constexpr bool c2 = c1 && ShardCount > 0 && A::extents[c1 ? Dim : 0] % static_cast<std::size_t>(ShardCount > 0 ? ShardCount : 1) == 0;
+    constexpr bool c3 = detail::reduction_fits<F, T>();
+    static_assert(diag::got<c1, detail::shown_t<X>, diag::dimensions<Dim>>::value,
+                  "xlet::reduce_scatter [C1]: scatter_dimension must be in [0, rank)");
+    static_assert(!c1 || diag::got<c2, detail::shown_t<X>, diag::dimensions<Dim, ShardCount>>::value,
+                  "xlet::reduce_scatter [C2]: shard_count must be positive and divide dim(operand, scatter_dimension)");
+    static_assert(diag::got<c3, detail::shown_t<X>, F>::value,
+                  "xlet::reduce_scatter [C3]: the computation must take two elements of the operand's type and return one");
+    if constexpr (c1 && c2 && c3) {
+        constexpr auto oe = detail::scaled(A::extents, Dim, 1, ShardCount);
+        using Out = detail::array_of_extents<T, oe>;
+        const auto& a = detail::as_array(std::forward<X>(x));
+        const auto mode = detail::mode_of("reduce_scatter", o, true);
+        const auto g = detail::group_of("reduce_scatter", ctx, mode, o, true, true);
+        detail::check_group_size("reduce_scatter", "shard_count", ShardCount, g, o);
+        Out out(detail::no_init);
+        auto b = detail::make_box(oe, A::extents, oe, sizeof(T));
+        b.src_step = static_cast<std::ptrdiff_t>(oe[Dim]) * b.src_stride[Dim];
+        const detail::collective_desc d{"reduce_scatter", detail::operand_label<A>(), {Dim, ShardCount}, {"scatter_dimension", "shard_count"},
+                                        o.channel_id, mode, &o.replica_groups};
+        const auto r = detail::reduction_of<T>(f);
+        ctx.transport_().reduce_scatter(ctx, d, g, a.data(), out.data(), b, detail::make_combiner<T>(r));
+        return out;
+    }
+}
+
+// AllToAll(operand, split_dimension, concat_dimension, split_count, replica_groups, channel_id):
+// block j of the operand (split along split_dimension) goes to the group's j-th member, which
+// concatenates the blocks it receives along concat_dimension in group order. channel_id > 0 makes
+// the groups name partitions (cross_partition), as StableHLO.
+template<std::int64_t SplitDim, std::int64_t ConcatDim, std::int64_t SplitCount, expression X>
+auto all_to_all(replica_context& ctx, X&& x, const collective_opts& o = {}) {
+    using T = detail::element_of<X>;
+    using A = tensor_type_of<X>;
+    constexpr bool c1 = SplitDim >= 0 && static_cast<std::size_t>(SplitDim) < A::rank;
+    constexpr bool c2 = ConcatDim >= 0 && static_cast<std::size_t>(ConcatDim) < A::rank;
+    constexpr bool c3 = c1 && SplitCount > 0 &&
+                        A::extents[c1 ? SplitDim : 0] % static_cast<std::size_t>(SplitCount > 0 ? SplitCount : 1) == 0;
+    static_assert(diag::got<c1, detail::shown_t<X>, diag::dimensions<SplitDim>>::value,
+                  "xlet::all_to_all [C1]: split_dimension must be in [0, rank)");
+    static_assert(diag::got<c2, detail::shown_t<X>, diag::dimensions<ConcatDim>>::value,
+                  "xlet::all_to_all [C2]: concat_dimension must be in [0, rank)");
+    static_assert(!c1 || diag::got<c3, detail::shown_t<X>, diag::dimensions<SplitDim, SplitCount>>::value,
+                  "xlet::all_to_all [C3]: split_count must be positive and divide dim(operand, split_dimension)");
+    if constexpr (c1 && c2 && c3) {
+        constexpr auto piece = detail::scaled(A::extents, SplitDim, 1, SplitCount);
+        constexpr auto oe = detail::scaled(piece, ConcatDim, SplitCount, 1);
+        using Out = detail::array_of_extents<T, oe>;
+        const auto& a = detail::as_array(std::forward<X>(x));
+        if (o.use_global_device_ids)
+            throw error("all_to_all", "use_global_device_ids is not an attribute of all_to_all");
+        const auto mode = detail::mode_of("all_to_all", o, false);
+        const auto g = detail::group_of("all_to_all", ctx, mode, o, true, true);
+        detail::check_group_size("all_to_all", "split_count", SplitCount, g, o);
+        Out out(detail::no_init);
+        auto b = detail::make_box(piece, A::extents, oe, sizeof(T));
+        b.src_step = static_cast<std::ptrdiff_t>(piece[SplitDim]) * b.src_stride[SplitDim];
+        b.dst_step = static_cast<std::ptrdiff_t>(piece[ConcatDim]) * b.dst_stride[ConcatDim];
+        const detail::collective_desc d{"all_to_all", detail::operand_label<A>(), {SplitDim, ConcatDim, SplitCount},
+                                        {"split_dimension", "concat_dimension", "split_count"}, o.channel_id, mode,
+                                        &o.replica_groups};
+        ctx.transport_().exchange(ctx, d, g, a.data(), out.data(), b);
+        return out;
+    }
+}
+
+// CollectivePermute(operand, source_target_pairs, channel_id): each target gets its source's
+// operand; a device that is no target gets zeros. Pairs name replicas (partitions when
+// channel_id > 0), within the same partition (replica).
+template<expression X>
+auto collective_permute(replica_context& ctx, X&& x, const source_target_pairs_t& pairs, std::int64_t channel_id = 0) {
+    using T = detail::element_of<X>;
+    using A = tensor_type_of<X>;
+    const auto& a = detail::as_array(std::forward<X>(x));
+    const bool cross_partition = channel_id > 0;
+    const std::uint32_t domain = cross_partition ? ctx.partition_count() : ctx.replica_count();
+    const std::uint32_t self = cross_partition ? ctx.partition_id() : ctx.replica_id();
+    std::vector<char> is_source(domain, 0), is_target(domain, 0);
+    std::ptrdiff_t source = -1;
+    replica_groups_t as_groups;
+    for (const auto& [s, t] : pairs) {
+        if (s < 0 || t < 0 || s >= static_cast<std::int64_t>(domain) || t >= static_cast<std::int64_t>(domain))
+            throw error("collective_permute", "source_target_pairs names (" + std::to_string(s) + ", " +
+                                                  std::to_string(t) + "), outside [0, " + std::to_string(domain) + ")");
+        if (is_source[static_cast<std::size_t>(s)]++)
+            throw error("collective_permute", "source " + std::to_string(s) + " appears in two pairs");
+        if (is_target[static_cast<std::size_t>(t)]++)
+            throw error("collective_permute", "target " + std::to_string(t) + " appears in two pairs");
+        if (t == static_cast<std::int64_t>(self)) source = s;
+        as_groups.push_back({s, t});
+    }
+    // The group: every device of this scope (same partition, or same replica), in id order.
+    detail::group_view g;
+    for (std::uint32_t i = 0; i < domain; ++i)
+        g.members.push_back(cross_partition ? ctx.replica_id() * ctx.partition_count() + i
+                                            : i * ctx.partition_count() + ctx.partition_id());
+    g.me = self;
+    A out(detail::no_init);
+    const detail::collective_desc d{"collective_permute",
+                                    detail::operand_label<A>(),
+                                    {},
+                                    {},
+                                    channel_id,
+                                    cross_partition ? detail::group_mode::cross_partition
+                                                    : detail::group_mode::cross_replica,
+                                    &as_groups};
+    ctx.transport_().copy_from(ctx, d, g, source, a.data(), out.data(), A::size() * sizeof(T));
+    return out;
+}
+
+// CollectiveBroadcast(operand, replica_groups, channel_id): each group's first member's operand
+// to every member; a device in no group gets zeros.
+template<expression X>
+auto collective_broadcast(replica_context& ctx, X&& x, const collective_opts& o = {}) {
+    using T = detail::element_of<X>;
+    using A = tensor_type_of<X>;
+    const auto& a = detail::as_array(std::forward<X>(x));
+    if (o.use_global_device_ids)
+        throw error("collective_broadcast", "use_global_device_ids is not an attribute of collective_broadcast");
+    const auto mode = detail::mode_of("collective_broadcast", o, false);
+    const auto g = detail::group_of("collective_broadcast", ctx, mode, o, false, false);
+    A out(detail::no_init);
+    const detail::collective_desc d{"collective_broadcast", detail::operand_label<A>(), {}, {}, o.channel_id, mode,
+                                    &o.replica_groups};
+    ctx.transport_().copy_from(ctx, d, g, 0, a.data(), out.data(), A::size() * sizeof(T));
+    if (g.me < 0) std::memset(static_cast<void*>(out.data()), 0, A::size() * sizeof(T));
+    return out;
+}
+
+} // namespace xlet

@@ -1,0 +1,252 @@
+// The interface between the collectives and whatever carries their bytes, and the replica context
+// a user's SPMD program receives. Nothing here names TBB: the in-process replica pool (pool.hpp)
+// is one transport; a message-passing one (one process per replica) implements the same virtual
+// functions and runs the same program unchanged.
+#pragma once
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "../core/error.hpp"
+
+namespace xlet {
+
+// replica_groups as XLA writes them: {{0, 2}, {1, 3}}; empty means one group of everyone.
+using replica_groups_t = std::vector<std::vector<std::int64_t>>;
+
+// The run-time attributes every collective shares, named as XLA's fields:
+//   all_reduce(ctx, x, add_fn{}, {.replica_groups = {{0, 2}, {1, 3}}, .channel_id = 1});
+// channel_id 0 means "no channel" (XLA's handles are positive).
+struct collective_opts {
+    replica_groups_t replica_groups{};
+    std::int64_t channel_id = 0;
+    bool use_global_device_ids = false;
+};
+
+// Source-target pairs of collective_permute: {{0, 1}, {1, 2}}.
+using source_target_pairs_t = std::vector<std::pair<std::int64_t, std::int64_t>>;
+
+namespace detail {
+
+// How the ids in replica_groups name devices (StableHLO's process-group modes).
+enum class group_mode { cross_replica, cross_partition, cross_replica_and_partition, flattened_ids };
+
+inline const char* mode_name(group_mode m) {
+    switch (m) {
+    case group_mode::cross_replica: return "cross_replica";
+    case group_mode::cross_partition: return "cross_partition";
+    case group_mode::cross_replica_and_partition: return "cross_replica_and_partition";
+    default: return "flattened_ids";
+    }
+}
+
+// A collective as every member must describe it: the op, its operand (type and shape), its static
+// attributes, channel and groups. Two devices meeting at the same collective with different
+// descriptions is a misuse the transport reports (naming both).
+struct collective_desc {
+    const char* op = "";
+    std::string_view operand;             // "f32[4,16]": a static string of the operand type
+    std::array<std::int64_t, 4> attrs{};  // dims, counts: whatever the op's output depends on
+    std::array<const char*, 4> attr_names{}; // their spec names, for messages
+    std::int64_t channel_id = 0;
+    group_mode mode = group_mode::cross_replica;
+    const replica_groups_t* groups = nullptr; // or the pairs of a permute, as groups of two
+};
+
+// A rectangular piece of a row-major array (all_gather, all_to_all, reduce_scatter): `size` is the
+// piece's shape, strides are in elements; piece j of the sender starts at j * src_step, and the
+// piece from the member at group position k lands at k * dst_step.
+struct box {
+    std::size_t rank = 0, elem_bytes = 0;
+    std::array<std::size_t, 8> size{};
+    std::array<std::ptrdiff_t, 8> src_stride{}, dst_stride{};
+    std::ptrdiff_t src_step = 0, dst_step = 0;
+    std::size_t elements() const {
+        std::size_t n = 1;
+        for (std::size_t i = 0; i < rank; ++i) n *= size[i];
+        return n;
+    }
+};
+
+// dst[i] = f(a[i], b[i]) for n elements: the reduction computation, type-erased. dst may be a.
+struct combiner {
+    void (*fn)(const void* f, void* dst, const void* a, const void* b, std::size_t n) = nullptr;
+    const void* f = nullptr;
+    void operator()(void* dst, const void* a, const void* b, std::size_t n) const { fn(f, dst, a, b, n); }
+};
+
+// The members of the group a device is in, as device ids (replica * partitions + partition), in
+// the group's order; `me` is this device's position, or -1 when it is in no group.
+struct group_view {
+    std::vector<std::uint32_t> members;
+    std::ptrdiff_t me = -1;
+};
+
+} // namespace detail
+
+class replica_context;
+
+// What a transport provides. Buffers are row-major arrays of the collective's element type; every
+// call returns when this device's output is complete (or throws xlet::error). The group has been
+// validated by the caller.
+class transport {
+public:
+    virtual ~transport() = default;
+    virtual std::uint32_t replica_count() const = 0;
+    virtual std::uint32_t partition_count() const = 0;
+    // out = fold of the members' `in` in group order, f(f(in_0, in_1), in_2)...
+    virtual void all_reduce(replica_context&, const detail::collective_desc&, const detail::group_view&, const void* in,
+                            void* out, std::size_t elements, std::size_t elem_bytes, const detail::combiner&) = 0;
+    // out's piece k = member k's piece `me` (all_gather: every member sends its whole input).
+    virtual void exchange(replica_context&, const detail::collective_desc&, const detail::group_view&, const void* in,
+                          void* out, const detail::box&) = 0;
+    // out = fold over members of their piece `me`, in group order.
+    virtual void reduce_scatter(replica_context&, const detail::collective_desc&, const detail::group_view&,
+                                const void* in, void* out, const detail::box&, const detail::combiner&) = 0;
+    // out = the input of member `source` of the group (-1: zeros). Used by collective_permute (a
+    // group per scope, source from the pairs) and collective_broadcast (source 0 of each group).
+    virtual void copy_from(replica_context&, const detail::collective_desc&, const detail::group_view&,
+                           std::ptrdiff_t source, const void* in, void* out, std::size_t bytes) = 0;
+};
+
+// What a replica's program sees: who it is, and the transport its collectives go through.
+class replica_context {
+public:
+    replica_context(transport& t, std::uint32_t replica, std::uint32_t partition)
+        : t_(&t), replica_(replica), partition_(partition) {}
+    replica_context(const replica_context&) = delete;
+    replica_context& operator=(const replica_context&) = delete;
+
+    std::uint32_t replica_id() const { return replica_; }
+    std::uint32_t partition_id() const { return partition_; }
+    std::uint32_t replica_count() const { return t_->replica_count(); }
+    std::uint32_t partition_count() const { return t_->partition_count(); }
+    // replica_id * partition_count + partition_id, as use_global_device_ids counts.
+    std::uint32_t device_id() const { return replica_ * partition_count() + partition_; }
+    // How many collectives this device has entered: the n-th collective of every device meets.
+    std::uint64_t collectives_entered() const { return seq_; }
+
+    transport& transport_() { return *t_; }
+    std::uint64_t next_sequence() { return seq_++; }
+
+private:
+    transport* t_;
+    std::uint32_t replica_, partition_;
+    std::uint64_t seq_ = 0;
+};
+
+namespace detail {
+
+// (Appends, not `"," + std::string`: GCC 12 warns falsely (-Wrestrict) on the latter.)
+inline std::string list_string(const std::vector<std::int64_t>& g) {
+    std::string s = "{";
+    for (std::size_t i = 0; i < g.size(); ++i) {
+        if (i) s += ',';
+        s += std::to_string(g[i]);
+    }
+    s += '}';
+    return s;
+}
+inline std::string groups_string(const replica_groups_t& gs) {
+    std::string s = "{";
+    for (std::size_t i = 0; i < gs.size() && i < 16; ++i) {
+        if (i) s += ',';
+        s += list_string(gs[i]);
+    }
+    if (gs.size() > 16) s += ",...";
+    s += '}';
+    return s;
+}
+
+// The mode a collective's attributes select (StableHLO: all_gather, all_reduce, reduce_scatter
+// use three modes; all_to_all, collective_broadcast and collective_permute two).
+inline group_mode mode_of(const char* op, const collective_opts& o, bool has_global_ids) {
+    if (!has_global_ids) return o.channel_id > 0 ? group_mode::cross_partition : group_mode::cross_replica;
+    if (o.channel_id <= 0) {
+        if (o.use_global_device_ids)
+            throw error(op, "use_global_device_ids needs a channel_id > 0 (StableHLO: no mode for channel_id <= 0 "
+                            "with global ids)");
+        return group_mode::cross_replica;
+    }
+    return o.use_global_device_ids ? group_mode::flattened_ids : group_mode::cross_replica_and_partition;
+}
+
+// The group this device belongs to, with the rules the spec gives: ids in range and not repeated;
+// `cover`: every id in some group (XLA: "the same number of elements as the number of replicas");
+// `equal`: all groups the same size. Empty groups: one group of every id of the mode.
+inline group_view resolve_group(const char* op, group_mode mode, const replica_groups_t& groups, std::uint32_t R,
+                                std::uint32_t P, std::uint32_t replica, std::uint32_t partition, bool cover,
+                                bool equal) {
+    const std::uint32_t domain = mode == group_mode::cross_partition ? P
+                                 : mode == group_mode::flattened_ids ? R * P
+                                                                     : R;
+    const char* what = mode == group_mode::cross_partition ? "partition"
+                       : mode == group_mode::flattened_ids ? "global device"
+                                                           : "replica";
+    std::vector<std::int64_t> all;
+    const replica_groups_t* gs = &groups;
+    replica_groups_t one;
+    if (groups.empty()) {
+        one.emplace_back();
+        for (std::uint32_t i = 0; i < domain; ++i) one[0].push_back(i);
+        gs = &one;
+    }
+    std::vector<char> seen(domain, 0);
+    std::size_t count = 0;
+    for (const auto& g : *gs) {
+        if (g.empty()) throw error(op, "replica_groups " + groups_string(*gs) + " has an empty group");
+        if (equal && g.size() != (*gs)[0].size())
+            throw error(op, "replica_groups " + groups_string(*gs) + " have unequal sizes (" +
+                                std::to_string((*gs)[0].size()) + " and " + std::to_string(g.size()) +
+                                "); this op needs equal groups");
+        for (auto id : g) {
+            if (id < 0 || id >= static_cast<std::int64_t>(domain))
+                throw error(op, "replica_groups " + groups_string(*gs) + " names " + what + " " + std::to_string(id) +
+                                    ", outside [0, " + std::to_string(domain) + ") (" + mode_name(mode) + " mode)");
+            if (seen[static_cast<std::size_t>(id)]++)
+                throw error(op, "replica_groups " + groups_string(*gs) + " name " + what + " " + std::to_string(id) +
+                                    " twice");
+            ++count;
+        }
+    }
+    if (cover && count != domain)
+        throw error(op, "replica_groups " + groups_string(*gs) + " cover " + std::to_string(count) + " of the " +
+                            std::to_string(domain) + " " + what + "s; this op needs every " + what +
+                            " in a group");
+    // Find this device's group and expand it to device ids.
+    const std::uint32_t self = mode == group_mode::cross_partition ? partition
+                               : mode == group_mode::flattened_ids ? replica * P + partition
+                                                                   : replica;
+    group_view v;
+    for (const auto& g : *gs) {
+        std::ptrdiff_t pos = -1;
+        for (std::size_t i = 0; i < g.size(); ++i)
+            if (g[i] == static_cast<std::int64_t>(self)) pos = static_cast<std::ptrdiff_t>(i);
+        if (pos < 0) continue;
+        for (auto id : g) {
+            const auto u = static_cast<std::uint32_t>(id);
+            switch (mode) {
+            case group_mode::cross_replica: v.members.push_back(u * P + partition); break;
+            case group_mode::cross_partition: v.members.push_back(replica * P + u); break;
+            case group_mode::flattened_ids: v.members.push_back(u); break;
+            case group_mode::cross_replica_and_partition: break; // below, partition-major
+            }
+        }
+        if (mode == group_mode::cross_replica_and_partition)
+            for (std::uint32_t p = 0; p < P; ++p)
+                for (auto id : g) v.members.push_back(static_cast<std::uint32_t>(id) * P + p);
+        // StableHLO orders a cross_replica_and_partition group partition by partition.
+        v.me = mode == group_mode::cross_replica_and_partition
+                   ? static_cast<std::ptrdiff_t>(partition * g.size()) + pos
+                   : pos;
+        break;
+    }
+    return v;
+}
+
+} // namespace detail
+
+} // namespace xlet

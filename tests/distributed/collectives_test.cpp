@@ -1,0 +1,504 @@
+// Collectives over the replica pool (issue #13): the spec's examples verbatim, every op on 1, 2, 3,
+// 4, 8, 64 and 256 replicas against a naive reference, groups, channels and the partition modes,
+// results bitwise equal for 1, 2 and 3 threads, user computations of every shape, and each misuse
+// diagnosed (with a time bound, so a regression to a hang fails instead of stalling CI).
+#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <future>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <xlet/xlet.hpp>
+#include <xlet/distributed.hpp>
+
+#include <tbb/global_control.h>
+
+using namespace xlet;
+
+namespace {
+
+// Runs fn, failing the whole test binary if it has not returned within `seconds`: a collective that
+// hangs must be a failure, not a stalled CI job.
+template<class Fn>
+void within(double seconds, Fn&& fn) {
+    auto fut = std::async(std::launch::async, std::forward<Fn>(fn));
+    if (fut.wait_for(std::chrono::duration<double>(seconds)) != std::future_status::ready) {
+        std::fprintf(stderr, "collectives_test: did not finish within %.0f s (a hang)\n", seconds);
+        std::_Exit(1);
+    }
+    fut.get();
+}
+
+// The error a pool run raises, or "" when it raises none.
+template<class Fn>
+std::string error_of(replica_pool& pool, Fn&& program) {
+    std::string what;
+    within(60, [&] {
+        try {
+            pool.run(program);
+        } catch (const std::exception& e) {
+            what = e.what();
+        }
+    });
+    return what;
+}
+
+// Equal shapes and element values (== on tensors is XLA's element-wise Eq).
+template<class A, class B>
+bool same(const A& a, const B& b) {
+    static_assert(A::extents == B::extents);
+    return std::equal(a.begin(), a.end(), b.begin());
+}
+
+// Input of device d: distinct small integers, exact in f32 sums of up to 256 devices.
+template<class T, std::size_t... D>
+tensor<T, D...> input(std::uint32_t d) {
+    tensor<T, D...> t;
+    for (std::size_t i = 0; i < t.size(); ++i) t.data()[i] = static_cast<T>(static_cast<int>((d * 7 + i * 3) % 23) - 11);
+    return t;
+}
+
+std::vector<std::int64_t> iota_group(std::int64_t from, std::int64_t n, std::int64_t step = 1) {
+    std::vector<std::int64_t> g;
+    for (std::int64_t i = 0; i < n; ++i) g.push_back(from + i * step);
+    return g;
+}
+
+// Groups of size G over R replicas, interleaved: {0, R/G, 2R/G, ...}, {1, ...}: not in id order,
+// so group order and id order differ.
+replica_groups_t interleaved(std::int64_t R, std::int64_t G) {
+    replica_groups_t gs;
+    for (std::int64_t i = 0; i < R / G; ++i) {
+        auto g = iota_group(i, G, R / G);
+        std::reverse(g.begin(), g.end()); // group order is not id order
+        gs.push_back(g);
+    }
+    return gs;
+}
+
+// The group (as replica ids, in group order) of replica r, and r's position in it.
+std::pair<std::vector<std::int64_t>, std::size_t> group_of(const replica_groups_t& gs, std::int64_t R, std::int64_t r) {
+    if (gs.empty()) return {iota_group(0, R), static_cast<std::size_t>(r)};
+    for (const auto& g : gs)
+        for (std::size_t i = 0; i < g.size(); ++i)
+            if (g[i] == r) return {g, i};
+    return {{}, 0};
+}
+
+} // namespace
+
+TEST_CASE("spec examples, verbatim") {
+    replica_pool two(2);
+    // AllGather: [1.0, 2.5] and [3.0, 5.25], all_gather_dim 0 -> [1.0, 2.5, 3.0, 5.25] on both.
+    // AllReduce (sum) of the same -> [4.0, 7.75] on both.
+    auto r = two.run([](replica_context& ctx) {
+        const f32<2> x = ctx.replica_id() == 0 ? f32<2>{1.0f, 2.5f} : f32<2>{3.0f, 5.25f};
+        return std::pair{all_gather<0, 2>(ctx, x), all_reduce(ctx, x, add_fn{})};
+    });
+    for (auto& [g, s] : r) {
+        CHECK(same(g, f32<4>{1.0f, 2.5f, 3.0f, 5.25f}));
+        CHECK(same(s, f32<2>{4.0f, 7.75f}));
+    }
+    // ReduceScatter: [1.0, 2.25] and [3.0, 5.25], scatter_dim 0 -> [4.0] on the first, [7.5] on the second.
+    auto rs = two.run([](replica_context& ctx) {
+        const f32<2> x = ctx.replica_id() == 0 ? f32<2>{1.0f, 2.25f} : f32<2>{3.0f, 5.25f};
+        return reduce_scatter<0, 2>(ctx, x, add_fn{});
+    });
+    CHECK(same(rs[0], f32<1>{4.0f}));
+    CHECK(same(rs[1], f32<1>{7.5f}));
+    // ReduceScatter (StableHLO): f32[2,4] on two replicas, scatter_dimension 1.
+    auto rs2 = two.run([](replica_context& ctx) {
+        const f32<2, 4> x = ctx.replica_id() == 0 ? f32<2, 4>{{1, 2, 3, 4}, {5, 6, 7, 8}}
+                                                  : f32<2, 4>{{9, 10, 11, 12}, {13, 14, 15, 16}};
+        return reduce_scatter<1, 2>(ctx, x, add_fn{});
+    });
+    CHECK(same(rs2[0], f32<2, 2>{{10, 12}, {18, 20}}));
+    CHECK(same(rs2[1], f32<2, 2>{{14, 16}, {22, 24}}));
+    // AllToAll (StableHLO): f32[2,4], split_dimension 1, concat_dimension 0, split_count 2 -> f32[4,2].
+    auto a2 = two.run([](replica_context& ctx) {
+        const f32<2, 4> x = ctx.replica_id() == 0 ? f32<2, 4>{{1, 2, 3, 4}, {5, 6, 7, 8}}
+                                                  : f32<2, 4>{{9, 10, 11, 12}, {13, 14, 15, 16}};
+        return all_to_all<1, 0, 2>(ctx, x);
+    });
+    CHECK(same(a2[0], f32<4, 2>{{1, 2}, {5, 6}, {9, 10}, {13, 14}}));
+    CHECK(same(a2[1], f32<4, 2>{{3, 4}, {7, 8}, {11, 12}, {15, 16}}));
+    // AllToAll example 1: f32[4,16] on four cores, split 1, concat 0, split_count 4 -> f32[16,4];
+    // core c's output rows 4k..4k+3 are core k's columns 4c..4c+3.
+    replica_pool four(4);
+    auto a4 = four.run([](replica_context& ctx) {
+        f32<4, 16> x;
+        for (std::size_t i = 0; i < 4; ++i)
+            for (std::size_t j = 0; j < 16; ++j) x(i, j) = static_cast<float>(ctx.replica_id() * 1000 + i * 16 + j);
+        return all_to_all<1, 0, 4>(ctx, x);
+    });
+    for (std::size_t c = 0; c < 4; ++c)
+        for (std::size_t k = 0; k < 4; ++k)
+            for (std::size_t i = 0; i < 4; ++i)
+                for (std::size_t j = 0; j < 4; ++j)
+                    CHECK(a4[c](k * 4 + i, j) == static_cast<float>(k * 1000 + i * 16 + c * 4 + j));
+    // CollectivePermute (StableHLO): pairs (0,1), (1,2) on three replicas; replica 0 is no target.
+    replica_pool three(3);
+    auto cp = three.run([](replica_context& ctx) {
+        const f32<2, 2> xs[3] = {{{1, 2}, {3, 4}}, {{5, 6}, {7, 8}}, {{9, 10}, {11, 12}}};
+        return collective_permute(ctx, xs[ctx.replica_id()], {{0, 1}, {1, 2}});
+    });
+    CHECK(same(cp[0], f32<2, 2>{{0, 0}, {0, 0}}));
+    CHECK(same(cp[1], f32<2, 2>{{1, 2}, {3, 4}}));
+    CHECK(same(cp[2], f32<2, 2>{{5, 6}, {7, 8}}));
+    // CollectiveBroadcast (StableHLO): replica_groups [[2, 1]] on four replicas.
+    auto cb = four.run([](replica_context& ctx) {
+        const s64<1, 2> xs[4] = {{{1, 2}}, {{3, 4}}, {{5, 6}}, {{7, 8}}};
+        return collective_broadcast(ctx, xs[ctx.replica_id()], {.replica_groups = {{2, 1}}});
+    });
+    CHECK(same(cb[0], s64<1, 2>{{0, 0}}));
+    CHECK(same(cb[1], s64<1, 2>{{5, 6}}));
+    CHECK(same(cb[2], s64<1, 2>{{5, 6}}));
+    CHECK(same(cb[3], s64<1, 2>{{0, 0}}));
+    // ReplicaId / PartitionId: u32 scalars.
+    replica_pool grid(3, 2);
+    auto ids = grid.run([](replica_context& ctx) { return std::pair{replica_id(ctx), partition_id(ctx)}; });
+    for (std::uint32_t d = 0; d < 6; ++d) {
+        CHECK(ids[d].first() == d / 2);
+        CHECK(ids[d].second() == d % 2);
+    }
+}
+
+TEST_CASE_TEMPLATE("every op on 1..256 replicas, with and without groups, against the reference", T, float, std::int32_t) {
+    for (std::uint32_t R : {1u, 2u, 3u, 4u, 8u, 64u, 256u}) {
+        for (bool grouped : {false, true}) {
+            const std::int64_t G = grouped ? (R % 2 == 0 ? 2 : 1) : R;
+            const replica_groups_t gs = grouped ? interleaved(R, G) : replica_groups_t{};
+            CAPTURE(R);
+            CAPTURE(grouped);
+            replica_pool pool(R, 1, 2);
+            struct out_t {
+                tensor<T, 3, 4> sum;
+                tensor<T, 3, 4> mx;
+                tensor<T, 3, 4> ring;
+                tensor<T, 3, 4> bcast;
+            };
+            const collective_opts o{.replica_groups = gs};
+            auto outs = pool.run([&](replica_context& ctx) {
+                const auto x = input<T, 3, 4>(ctx.replica_id());
+                out_t r;
+                r.sum = all_reduce(ctx, x, add_fn{}, o);
+                r.mx = all_reduce(ctx, x, [](auto a, auto b) { return a > b ? a : b; }, o);
+                source_target_pairs_t ring;
+                for (std::int64_t i = 0; i < static_cast<std::int64_t>(R); ++i)
+                    if (i + 1 < static_cast<std::int64_t>(R) || R > 2) ring.push_back({i, (i + 1) % R});
+                r.ring = collective_permute(ctx, x, ring);
+                r.bcast = collective_broadcast(ctx, x, o);
+                return r;
+            });
+            for (std::uint32_t r = 0; r < R; ++r) {
+                const auto [g, pos] = group_of(gs, R, r);
+                tensor<T, 3, 4> sum, mx;
+                for (std::size_t i = 0; i < 12; ++i) {
+                    T s = input<T, 3, 4>(static_cast<std::uint32_t>(g[0])).data()[i], m = s;
+                    for (std::size_t k = 1; k < g.size(); ++k) {
+                        const T v = input<T, 3, 4>(static_cast<std::uint32_t>(g[k])).data()[i];
+                        s = static_cast<T>(s + v);
+                        m = m > v ? m : v;
+                    }
+                    sum.data()[i] = s;
+                    mx.data()[i] = m;
+                }
+                CHECK(same(outs[r].sum, sum));
+                CHECK(same(outs[r].mx, mx));
+                const bool has_source = r > 0 || R > 2;
+                CHECK(same(outs[r].ring, (has_source ? input<T, 3, 4>((r + R - 1) % R) : tensor<T, 3, 4>{})));
+                CHECK(same(outs[r].bcast, input<T, 3, 4>(static_cast<std::uint32_t>(g[0]))));
+                (void)pos;
+            }
+        }
+    }
+}
+
+// all_gather, reduce_scatter and all_to_all with a group size known at compile time (2 and 4)
+// over many replicas, along every dimension of a rank-3 operand.
+template<std::int64_t G, std::int64_t Dim, std::int64_t Dim2>
+void shape_ops(std::uint32_t R, bool grouped, int threads) {
+    CAPTURE(R);
+    CAPTURE(G);
+    CAPTURE(Dim);
+    CAPTURE(Dim2);
+    using T = std::int32_t;
+    const replica_groups_t gs = grouped ? interleaved(R, G) : replica_groups_t{};
+    const collective_opts o{.replica_groups = gs};
+    replica_pool pool(R, 1, threads);
+    auto outs = pool.run([&](replica_context& ctx) {
+        const auto x = input<T, 4, 8, 12>(ctx.replica_id());
+        return std::tuple{all_gather<Dim, G>(ctx, x, o), reduce_scatter<Dim, G>(ctx, x, add_fn{}, o),
+                          all_to_all<Dim, Dim2, G>(ctx, x, o)};
+    });
+    constexpr std::size_t E[3] = {4, 8, 12};
+    for (std::uint32_t r = 0; r < R; ++r) {
+        const auto [g, pos] = group_of(gs, R, r);
+        const auto& [ag, rs, aa] = outs[r];
+        // all_gather: output index i along Dim comes from member i / E[Dim] at i % E[Dim].
+        for (std::size_t i = 0; i < ag.size(); ++i) {
+            auto idx = unflatten(i, ag.extents);
+            const auto k = idx[Dim] / E[Dim];
+            idx[Dim] %= E[Dim];
+            const auto src = input<T, 4, 8, 12>(static_cast<std::uint32_t>(g[k]));
+            REQUIRE(ag.data()[i] == src.data()[src.offset(idx)]);
+        }
+        // reduce_scatter: block `pos` along Dim, summed over the group in group order.
+        for (std::size_t i = 0; i < rs.size(); ++i) {
+            auto idx = unflatten(i, rs.extents);
+            idx[Dim] += pos * (E[Dim] / G);
+            T s = 0;
+            for (auto m : g) s += input<T, 4, 8, 12>(static_cast<std::uint32_t>(m)).data()[tensor<T, 4, 8, 12>::offset(idx)];
+            REQUIRE(rs.data()[i] == s);
+        }
+        // all_to_all: output block k along Dim2 is member k's block `pos` along Dim.
+        for (std::size_t i = 0; i < aa.size(); ++i) {
+            auto idx = unflatten(i, aa.extents);
+            const std::size_t piece2 = Dim == Dim2 ? E[Dim2] / G : E[Dim2];
+            const auto k = idx[Dim2] / piece2;
+            idx[Dim2] %= piece2;
+            idx[Dim] += pos * (E[Dim] / G);
+            REQUIRE(aa.data()[i] == input<T, 4, 8, 12>(static_cast<std::uint32_t>(g[k])).data()[tensor<T, 4, 8, 12>::offset(idx)]);
+        }
+    }
+}
+
+TEST_CASE("all_gather, reduce_scatter, all_to_all along every dimension, groups of 2 and 4") {
+    for (std::uint32_t R : {4u, 8u, 64u}) {
+        shape_ops<2, 0, 1>(R, true, 2);
+        shape_ops<2, 1, 2>(R, true, 2);
+        shape_ops<2, 2, 0>(R, true, 2);
+        shape_ops<4, 0, 0>(R, true, 2);
+        shape_ops<4, 1, 1>(R, true, 3);
+        shape_ops<4, 2, 2>(R, true, 1);
+    }
+    shape_ops<2, 1, 0>(2, false, 2);
+    shape_ops<4, 2, 1>(4, false, 2);
+    shape_ops<4, 0, 2>(4, false, 1);
+}
+
+TEST_CASE("large operands (each member does its part) are bitwise equal for 1, 2 and 3 threads") {
+    // Non-associative f32 sums: the fold order is the group order whatever the thread count.
+    constexpr std::size_t N = 1 << 16;
+    auto program = [](replica_context& ctx) {
+        f32<N> x;
+        std::uint32_t s = 12345u + ctx.replica_id() * 7919u;
+        for (auto& v : x) {
+            s = s * 1664525u + 1013904223u;
+            v = static_cast<float>(s >> 8) * 1e-7f - 0.5f;
+        }
+        auto sum = all_reduce(ctx, x, add_fn{});
+        auto fn = all_reduce(ctx, x, [](float a, float b) { return a * 0.5f + b; });
+        auto rs = reduce_scatter<0, 8>(ctx, x, add_fn{});
+        auto ag = all_gather<0, 8>(ctx, rs);
+        auto aa = all_to_all<0, 0, 8>(ctx, x);
+        return std::tuple{sum, fn, ag, aa, x};
+    };
+    std::vector<decltype(replica_pool(8).run(program))> runs;
+    for (int threads : {1, 2, 3}) {
+        tbb::global_control limit(tbb::global_control::max_allowed_parallelism, 4); // 3 threads on 2 cores too
+        replica_pool pool(8, 1, threads);
+        runs.push_back(pool.run(program));
+    }
+    // The reference: the same folds, sequentially.
+    const auto& r0 = runs[0];
+    for (std::size_t i = 0; i < N; i += 97) {
+        float s = std::get<4>(r0[0])(i), h = s;
+        for (std::size_t k = 1; k < 8; ++k) {
+            s = s + std::get<4>(r0[k])(i);
+            h = h * 0.5f + std::get<4>(r0[k])(i);
+        }
+        REQUIRE(std::get<0>(r0[3])(i) == s);
+        REQUIRE(std::get<1>(r0[5])(i) == h);
+        REQUIRE(std::get<2>(r0[6])(i) == s); // reduce_scatter then all_gather is all_reduce
+    }
+    for (std::size_t j = 0; j < N; j += 101) {
+        const std::size_t k = j / (N / 8);
+        REQUIRE(std::get<3>(r0[2])(j) == std::get<4>(r0[k])(2 * (N / 8) + j % (N / 8)));
+    }
+    for (int t = 1; t < 3; ++t)
+        for (std::size_t d = 0; d < 8; ++d) {
+            CHECK(std::memcmp(std::get<0>(runs[t][d]).data(), std::get<0>(r0[d]).data(), N * 4) == 0);
+            CHECK(std::memcmp(std::get<1>(runs[t][d]).data(), std::get<1>(r0[d]).data(), N * 4) == 0);
+            CHECK(std::memcmp(std::get<2>(runs[t][d]).data(), std::get<2>(r0[d]).data(), N * 4) == 0);
+            CHECK(std::memcmp(std::get<3>(runs[t][d]).data(), std::get<3>(r0[d]).data(), N * 4) == 0);
+        }
+}
+
+namespace user {
+template<class T> T larger(T a, T b) { return a > b ? a : b; }
+} // namespace user
+
+TEST_CASE_TEMPLATE("all_reduce takes any computation valid on scalars", T, float, std::int32_t, half) {
+    replica_pool pool(5, 1, 2);
+    auto outs = pool.run([](replica_context& ctx) {
+        tensor<T, 37> x;
+        for (std::size_t i = 0; i < 37; ++i) x(i) = static_cast<T>(static_cast<int>((ctx.replica_id() * 5 + i) % 9) - 4);
+        return std::tuple{all_reduce(ctx, x, [](auto a, auto b) { return a > b ? a : b; }),
+                          all_reduce(ctx, x, [](auto a, auto b) { return std::max(a, b); }),
+                          all_reduce(ctx, x, [](auto a, auto b) { return user::larger(a, b); }),
+                          all_reduce(ctx, x, [](auto a, auto b) { return a + b + T(1); }), all_reduce(ctx, x, max_fn{}),
+                          cross_replica_sum(ctx, x), x};
+    });
+    for (std::size_t i = 0; i < 37; ++i) {
+        float m = -100, s = 0, s1 = 0;
+        for (std::size_t k = 0; k < 5; ++k) {
+            const float v = static_cast<float>(std::get<6>(outs[k])(i));
+            m = std::max(m, v);
+            s += v;
+            s1 = k == 0 ? v : s1 + v + 1;
+        }
+        for (std::size_t r = 0; r < 5; ++r) {
+            CHECK(static_cast<float>(std::get<0>(outs[r])(i)) == m);
+            CHECK(static_cast<float>(std::get<1>(outs[r])(i)) == m);
+            CHECK(static_cast<float>(std::get<2>(outs[r])(i)) == m);
+            CHECK(static_cast<float>(std::get<3>(outs[r])(i)) == s1);
+            CHECK(static_cast<float>(std::get<4>(outs[r])(i)) == m);
+            CHECK(static_cast<float>(std::get<5>(outs[r])(i)) == s);
+        }
+    }
+}
+
+TEST_CASE("tuple all_reduce, expression operands, vectorized opt-in") {
+    replica_pool pool(4);
+    auto outs = pool.run([](replica_context& ctx) {
+        const f32<3> a{1, 2, 3};
+        const s32<2> b{10, 20};
+        const float k = static_cast<float>(ctx.replica_id());
+        auto [x, y] = all_reduce(ctx, std::tuple{a * k, b}, add_fn{});
+        auto z = all_reduce(ctx, a + k, vectorized([](auto p, auto q) { return p * q; }));
+        return std::tuple{x, y, z};
+    });
+    for (auto& [x, y, z] : outs) {
+        CHECK(same(x, f32<3>{6, 12, 18}));
+        CHECK(same(y, s32<2>{40, 80}));
+        CHECK(same(z, f32<3>{1 * 2 * 3 * 4, 2 * 3 * 4 * 5, 3 * 4 * 5 * 6}));
+    }
+}
+
+TEST_CASE("partitions: cross_replica, cross_partition, cross_replica_and_partition, flattened_ids") {
+    // 2 replicas x 4 partitions; device d = replica * 4 + partition holds [d].
+    replica_pool pool(2, 4);
+    auto outs = pool.run([](replica_context& ctx) {
+        const s32<1> x{static_cast<std::int32_t>(ctx.device_id())};
+        return std::tuple{
+            all_gather<0, 2>(ctx, x),                                    // cross_replica: same partition
+            all_gather<0, 8>(ctx, x, {.channel_id = 1}),                 // cross_replica_and_partition
+            all_gather<0, 4>(ctx, x, {.replica_groups = {{0, 1, 4, 5}, {2, 3, 6, 7}}, .channel_id = 1,
+                                      .use_global_device_ids = true}),   // flattened_ids
+            all_to_all<0, 0, 4>(ctx, s32<4>{10 * x(0), 10 * x(0) + 1, 10 * x(0) + 2, 10 * x(0) + 3},
+                                {.channel_id = 3}), // cross_partition
+            collective_permute(ctx, x, {{0, 1}, {1, 2}, {2, 3}, {3, 0}}, 5) // cross_partition ring
+        };
+    });
+    for (std::int32_t d = 0; d < 8; ++d) {
+        const std::int32_t r = d / 4, p = d % 4;
+        CHECK(same(std::get<0>(outs[d]), s32<2>{p, 4 + p}));
+        // partition-major: (r0,p0), (r1,p0), (r0,p1), ...
+        CHECK(same(std::get<1>(outs[d]), s32<8>{0, 4, 1, 5, 2, 6, 3, 7}));
+        CHECK(same(std::get<2>(outs[d]), (p < 2 ? s32<4>{0, 1, 4, 5} : s32<4>{2, 3, 6, 7})));
+        CHECK(same(std::get<3>(outs[d]), s32<4>{(r * 4) * 10 + p, (r * 4 + 1) * 10 + p, (r * 4 + 2) * 10 + p, (r * 4 + 3) * 10 + p}));
+        CHECK(same(std::get<4>(outs[d]), s32<1>{r * 4 + (p + 3) % 4}));
+    }
+}
+
+TEST_CASE("misuse is diagnosed, never a hang") {
+    replica_pool pool(8, 1, 2);
+    const f32<4> x{1, 2, 3, 4};
+    // Different ops at the same collective: names both devices and both ops.
+    auto e = error_of(pool, [&](replica_context& ctx) {
+        if (ctx.replica_id() == 5) (void)all_gather<0, 8>(ctx, x);
+        else (void)all_reduce(ctx, x, add_fn{});
+    });
+    CHECK(e.find("devices disagree at collective #0") != std::string::npos);
+    CHECK(e.find("replica 5 reached all_gather f32[4]") != std::string::npos);
+    CHECK(e.find("all_reduce f32[4]") != std::string::npos);
+    // Different shapes.
+    e = error_of(pool, [&](replica_context& ctx) {
+        if (ctx.replica_id() == 3) (void)all_reduce(ctx, f32<5>{}, add_fn{});
+        else (void)all_reduce(ctx, x, add_fn{});
+    });
+    CHECK(e.find("f32[5]") != std::string::npos);
+    CHECK(e.find("f32[4]") != std::string::npos);
+    // Different element types.
+    e = error_of(pool, [&](replica_context& ctx) {
+        if (ctx.replica_id() == 0) (void)all_reduce(ctx, s32<4>{}, add_fn{});
+        else (void)all_reduce(ctx, x, add_fn{});
+    });
+    CHECK(e.find("s32[4]") != std::string::npos);
+    // Different groups, different channels.
+    e = error_of(pool, [&](replica_context& ctx) {
+        const replica_groups_t g = ctx.replica_id() == 2 ? replica_groups_t{{0, 1, 2, 3, 4, 5, 6, 7}} : replica_groups_t{};
+        (void)all_reduce(ctx, x, add_fn{}, {.replica_groups = g});
+    });
+    CHECK(e.find("replica_groups={{0,1,2,3,4,5,6,7}}") != std::string::npos);
+    e = error_of(pool, [&](replica_context& ctx) {
+        (void)all_reduce(ctx, x, add_fn{}, {.channel_id = ctx.replica_id() == 6 ? 2 : 1});
+    });
+    CHECK(e.find("channel_id=2") != std::string::npos);
+    // One replica returns while the others wait for it.
+    e = error_of(pool, [&](replica_context& ctx) {
+        (void)all_reduce(ctx, x, add_fn{});
+        if (ctx.replica_id() == 4) return;
+        (void)all_reduce(ctx, x, add_fn{});
+    });
+    CHECK(e.find("replica 4 returned after 1 collectives") != std::string::npos);
+    // ... also when it is not in the waiting group: the counts differ at the end.
+    e = error_of(pool, [&](replica_context& ctx) {
+        if (ctx.replica_id() == 4) return;
+        (void)all_reduce(ctx, x, add_fn{}, {.replica_groups = {{0, 1}, {2, 3}, {4, 5}, {6, 7}}});
+    });
+    CHECK(e.find("replica 4") != std::string::npos);
+    // An exception in one replica cancels the others and reaches the caller as it was thrown.
+    struct boom : std::runtime_error {
+        using std::runtime_error::runtime_error;
+    };
+    bool caught = false;
+    within(60, [&] {
+        try {
+            pool.run([&](replica_context& ctx) {
+                (void)all_reduce(ctx, x, add_fn{});
+                if (ctx.replica_id() == 6) throw boom("replica six failed");
+                for (int i = 0; i < 3; ++i) (void)all_reduce(ctx, x, add_fn{});
+            });
+        } catch (const boom& b) {
+            caught = std::string(b.what()) == "replica six failed";
+        }
+    });
+    CHECK(caught);
+    // Bad groups: duplicates, out of range, unequal sizes where required, not covering.
+    auto group_error = [&](replica_groups_t g, bool gather) {
+        return error_of(pool, [&, g](replica_context& ctx) {
+            if (gather) (void)all_gather<0, 4>(ctx, x, {.replica_groups = g});
+            else (void)all_reduce(ctx, x, add_fn{}, {.replica_groups = g});
+        });
+    };
+    CHECK(group_error({{0, 1, 2, 3}, {4, 5, 6, 3}}, false).find("name replica 3 twice") != std::string::npos);
+    CHECK(group_error({{0, 1, 2, 3}, {4, 5, 6, 8}}, false).find("names replica 8, outside [0, 8)") != std::string::npos);
+    CHECK(group_error({{0, 1, 2, 3, 4}, {5, 6, 7}}, true).find("unequal sizes") != std::string::npos);
+    CHECK(group_error({{0, 1, 2, 3}}, false).find("cover 4 of the 8 replicas") != std::string::npos);
+    CHECK(group_error({{0, 1}, {2, 3}, {4, 5}, {6, 7}}, true).find("shard_count is 4 but the group") != std::string::npos);
+    CHECK(error_of(pool, [&](replica_context& ctx) { (void)collective_permute(ctx, x, {{0, 1}, {2, 1}}); })
+              .find("target 1 appears in two pairs") != std::string::npos);
+    CHECK(error_of(pool, [&](replica_context& ctx) { (void)all_reduce(ctx, x, add_fn{}, {.use_global_device_ids = true}); })
+              .find("use_global_device_ids needs a channel_id") != std::string::npos);
+    // Many replicas, one of them wrong: still an error, not a hang.
+    replica_pool big(256, 1, 2);
+    e = error_of(big, [&](replica_context& ctx) {
+        for (int i = 0; i < 3; ++i) (void)all_reduce(ctx, x, add_fn{});
+        if (ctx.replica_id() == 200) (void)all_reduce(ctx, f32<2>{}, add_fn{});
+        else (void)all_reduce(ctx, x, add_fn{});
+    });
+    CHECK(e.find("collective #3") != std::string::npos);
+    // The pool is usable again after a failed run.
+    auto ok = pool.run([&](replica_context& ctx) { return all_reduce(ctx, x, add_fn{}); });
+    CHECK(same(ok[7], f32<4>{8, 16, 24, 32}));
+}
