@@ -10,19 +10,39 @@
 // descriptions. A device whose program returns while devices of its group wait for it, or throws,
 // wakes them with an xlet::error that says so; the pool then rethrows the first root cause (by
 // device id) to run()'s caller. Nothing waits on a timeout.
+//
+// Under AddressSanitizer or ThreadSanitizer (or with XLET_POOL_THREADS defined to 1) each device is
+// an OS thread that blocks on a condition variable instead: the sanitizers cannot follow oneTBB's
+// stack switches (Debian's libtbb has no fiber annotations; oneTBB itself falls back to threads
+// when built with sanitizers), and the rendezvous logic they check is the same.
 #pragma once
 #include "../core/simd.hpp" // before TBB: see core/simd.hpp
+
+#ifndef XLET_POOL_THREADS
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define XLET_POOL_THREADS 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define XLET_POOL_THREADS 1
+#endif
+#endif
+#endif
+#ifndef XLET_POOL_THREADS
+#define XLET_POOL_THREADS 0
+#endif
 
 #include <tbb/task.h>
 #include <tbb/task_arena.h>
 #include <tbb/task_group.h>
 
 #include <algorithm>
+#include <condition_variable>
 #include <cstring>
 #include <exception>
 #include <map>
 #include <mutex>
 #include <optional>
+#include <thread>
 #include <type_traits>
 
 #include "transport.hpp"
@@ -219,6 +239,7 @@ private:
         bool cancelled = false;
         std::exception_ptr part_error;
         std::vector<tbb::task::suspend_point> waiters;
+        std::condition_variable cv; // XLET_POOL_THREADS
     };
     struct instance {
         collective_desc first;         // groups pointer not kept: the first device may be gone
@@ -242,6 +263,7 @@ private:
         return s;
     }
     static void wake(group_state& gs) {
+        if constexpr (XLET_POOL_THREADS) gs.cv.notify_all();
         auto w = std::move(gs.waiters);
         gs.waiters.clear();
         for (auto sp : w) tbb::task::resume(sp);
@@ -253,6 +275,10 @@ private:
     }
     template<class Pred>
     void wait(std::unique_lock<std::mutex>& lk, group_state& gs, Pred done) {
+        if constexpr (XLET_POOL_THREADS) {
+            gs.cv.wait(lk, done);
+            return;
+        }
         while (!done()) {
             lk.unlock();
             tbb::task::suspend([&](tbb::task::suspend_point sp) {
@@ -431,12 +457,18 @@ public:
             }
             t.finished(d, ctx.collectives_entered());
         };
-        tbb::task_arena arena(threads_ > 0 ? threads_ : tbb::task_arena::automatic);
-        arena.execute([&] {
-            tbb::task_group tg;
-            for (std::uint32_t d = 0; d < D; ++d) tg.run([&device, d] { device(d); });
-            tg.wait();
-        });
+        if constexpr (XLET_POOL_THREADS) {
+            std::vector<std::thread> threads;
+            for (std::uint32_t d = 0; d < D; ++d) threads.emplace_back([&device, d] { device(d); });
+            for (auto& th : threads) th.join();
+        } else {
+            tbb::task_arena arena(threads_ > 0 ? threads_ : tbb::task_arena::automatic);
+            arena.execute([&] {
+                tbb::task_group tg;
+                for (std::uint32_t d = 0; d < D; ++d) tg.run([&device, d] { device(d); });
+                tg.wait();
+            });
+        }
         for (std::uint32_t d = 0; d < D; ++d)
             if (errors[d] && !cascaded[d]) std::rethrow_exception(errors[d]);
         for (std::uint32_t d = 0; d < D; ++d)
