@@ -25,10 +25,19 @@
 
 #include "../core/tensor.hpp"
 #include "../eval/assign.hpp"
+#include "../ops/elementwise/binary.hpp"
 #include "../ops/elementwise/map.hpp"
 #include "transport.hpp"
 
 namespace xlet {
+
+// The monoid tags a reduction takes (as <xlet/ops/reduce.hpp> exports them).
+using detail::add_fn;
+using detail::and_fn;
+using detail::max_fn;
+using detail::min_fn;
+using detail::mul_fn;
+using detail::or_fn;
 
 namespace detail {
 

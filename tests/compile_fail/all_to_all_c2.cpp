@@ -1,0 +1,8 @@
+// expect: xlet::all_to_all [C2]: concat_dimension must be in [0, rank)
+// expect: dimensions<2>
+#include <xlet/distributed.hpp>
+using namespace xlet;
+void f(replica_context& ctx) {
+    f32<4, 6> a;
+    auto r = all_to_all<0, 2, 2>(ctx, a);
+}
