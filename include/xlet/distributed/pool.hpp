@@ -197,7 +197,7 @@ public:
                 if (std::find(gs.members.begin(), gs.members.end(), dev) == gs.members.end()) continue;
                 fail(gs, device_name(dev, P_) + " returned after " + std::to_string(entered) +
                              " collectives while " + waiting_names(gs) + " wait for it at collective #" +
-                             std::to_string(n) + ", " + inst.text, false);
+                             std::to_string(n) + ", " + text(inst), false);
             }
         }
     }
@@ -244,13 +244,20 @@ private:
     struct instance {
         collective_desc first;         // groups pointer not kept: the first device may be gone
         replica_groups_t groups_copy;  // what `first.groups` pointed at
-        std::string operand, text;
+        std::string operand;
         std::uint32_t first_device = 0;
         std::size_t joined = 0;
         std::string failure;
         std::map<std::uint32_t, group_state> groups; // by the group's first member
     };
 
+    // The first device's description, for messages (built only when one is needed).
+    static std::string text(const instance& inst) {
+        collective_desc d = inst.first;
+        d.operand = inst.operand;
+        d.groups = &inst.groups_copy;
+        return describe(d);
+    }
     std::string waiting_names(const group_state& gs) const {
         std::string s;
         std::size_t shown = 0, total = 0;
@@ -318,11 +325,9 @@ private:
             inst.first.groups = nullptr;
             inst.first.operand = {};
             inst.first_device = dev;
-            collective_desc shown = d;
-            inst.text = describe(shown);
         } else if (inst.failure.empty() && !same(inst.first, inst.operand, inst.groups_copy, d)) {
             inst.failure = "devices disagree at collective #" + std::to_string(n) + ": " +
-                           device_name(inst.first_device, P_) + " is at " + inst.text + " but " +
+                           device_name(inst.first_device, P_) + " is at " + text(inst) + " but " +
                            device_name(dev, P_) + " reached " + describe(d);
             for (auto& [leader, gs] : inst.groups)
                 if (gs.phase == 0 && gs.error.empty()) fail(gs, inst.failure, false);
@@ -337,7 +342,7 @@ private:
             if (finished_at_[m] != unfinished && finished_at_[m] <= n)
                 throw error(d.op, device_name(m, P_) + " returned after " + std::to_string(finished_at_[m]) +
                                       " collectives; " + device_name(dev, P_) + " waits for it at collective #" +
-                                      std::to_string(n) + ", " + inst.text);
+                                      std::to_string(n) + ", " + text(inst));
         const std::uint32_t leader = g.members[0];
         group_state& gs = inst.groups[leader];
         const std::size_t G = g.members.size(), me = static_cast<std::size_t>(g.me);

@@ -186,14 +186,32 @@ inline group_view resolve_group(const char* op, group_mode mode, const replica_g
     const char* what = mode == group_mode::cross_partition ? "partition"
                        : mode == group_mode::flattened_ids ? "global device"
                                                            : "replica";
-    std::vector<std::int64_t> all;
-    const replica_groups_t* gs = &groups;
-    replica_groups_t one;
-    if (groups.empty()) {
-        one.emplace_back();
-        for (std::uint32_t i = 0; i < domain; ++i) one[0].push_back(i);
-        gs = &one;
+    const std::uint32_t self = mode == group_mode::cross_partition ? partition
+                               : mode == group_mode::flattened_ids ? replica * P + partition
+                                                                   : replica;
+    if (groups.empty()) { // one group of every id, in order: nothing to validate
+        group_view v;
+        v.members.reserve(mode == group_mode::cross_replica_and_partition ? R * P : domain);
+        switch (mode) {
+        case group_mode::cross_replica:
+            for (std::uint32_t u = 0; u < R; ++u) v.members.push_back(u * P + partition);
+            break;
+        case group_mode::cross_partition:
+            for (std::uint32_t u = 0; u < P; ++u) v.members.push_back(replica * P + u);
+            break;
+        case group_mode::flattened_ids:
+            for (std::uint32_t u = 0; u < R * P; ++u) v.members.push_back(u);
+            break;
+        case group_mode::cross_replica_and_partition:
+            for (std::uint32_t p = 0; p < P; ++p)
+                for (std::uint32_t u = 0; u < R; ++u) v.members.push_back(u * P + p);
+            break;
+        }
+        v.me = mode == group_mode::cross_replica_and_partition ? static_cast<std::ptrdiff_t>(partition * R + replica)
+                                                               : static_cast<std::ptrdiff_t>(self);
+        return v;
     }
+    const replica_groups_t* gs = &groups;
     std::vector<char> seen(domain, 0);
     std::size_t count = 0;
     for (const auto& g : *gs) {
@@ -217,9 +235,6 @@ inline group_view resolve_group(const char* op, group_mode mode, const replica_g
                             std::to_string(domain) + " " + what + "s; this op needs every " + what +
                             " in a group");
     // Find this device's group and expand it to device ids.
-    const std::uint32_t self = mode == group_mode::cross_partition ? partition
-                               : mode == group_mode::flattened_ids ? replica * P + partition
-                                                                   : replica;
     group_view v;
     for (const auto& g : *gs) {
         std::ptrdiff_t pos = -1;
