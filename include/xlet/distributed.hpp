@@ -4,3 +4,4 @@
 #include "distributed/transport.hpp"
 #include "distributed/pool.hpp"
 #include "distributed/collectives.hpp"
+#include "distributed/async.hpp"

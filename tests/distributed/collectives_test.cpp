@@ -531,3 +531,144 @@ TEST_CASE("data-parallel training converges to the single-replica weights (examp
         CHECK(std::fabs(one(j) - truth[j]) <= 5e-3f); // it did converge (noise 0.01)
     }
 }
+
+TEST_CASE("ragged_all_to_all: the spec's two-replica example and the [devices, updates] form") {
+    replica_pool two(2);
+    auto r = two.run([](replica_context& ctx) {
+        const bool first = ctx.replica_id() == 0;
+        const f32<3> input = first ? f32<3>{1, 2, 2} : f32<3>{3, 4, 0};
+        const s32<2> input_offsets{0, 1};
+        const s32<2> send_sizes = first ? s32<2>{1, 2} : s32<2>{1, 1};
+        const s32<2> output_offsets = first ? s32<2>{0, 0} : s32<2>{1, 2};
+        const s32<2> recv_sizes = first ? s32<2>{1, 1} : s32<2>{2, 1};
+        return ragged_all_to_all(ctx, input, input_offsets, send_sizes, f32<4>{}, output_offsets, recv_sizes);
+    });
+    CHECK(same(r[0], f32<4>{1, 3, 0, 0}));
+    CHECK(same(r[1], f32<4>{2, 2, 4, 0}));
+    // [devices, updates] with rows of 2 elements: device k sends two single rows to each device j,
+    // rows 2j and 2j+1 of its input, landing at rows 2k+1 and 2k of j's output (swapped).
+    replica_pool three(3);
+    auto q = three.run([](replica_context& ctx) {
+        const std::int32_t k = static_cast<std::int32_t>(ctx.replica_id());
+        s32<6, 2> input;
+        for (std::int32_t i = 0; i < 6; ++i) input(i, 0) = 100 * k + i, input(i, 1) = -(100 * k + i);
+        s64<3, 2> io, ss, oo, rs;
+        for (std::int64_t j = 0; j < 3; ++j) {
+            io(j, 0) = 2 * j, io(j, 1) = 2 * j + 1;
+            ss(j, 0) = ss(j, 1) = rs(j, 0) = rs(j, 1) = 1;
+            oo(j, 0) = 2 * k + 1, oo(j, 1) = 2 * k;
+        }
+        return ragged_all_to_all(ctx, input, io, ss, s32<6, 2>::filled(7), oo, rs);
+    });
+    for (std::int32_t j = 0; j < 3; ++j)
+        for (std::int32_t k = 0; k < 3; ++k) {
+            CHECK(q[j](2 * k + 1, 0) == 100 * k + 2 * j);
+            CHECK(q[j](2 * k, 0) == 100 * k + 2 * j + 1);
+            CHECK(q[j](2 * k, 1) == -(100 * k + 2 * j + 1));
+        }
+    // Sizes that disagree, and rows out of range: errors on every device.
+    CHECK(error_of(two, [](replica_context& ctx) {
+              const s32<2> z{0, 0}, one{1, 1};
+              (void)ragged_all_to_all(ctx, f32<3>{}, z, one, f32<4>{}, z, ctx.replica_id() == 0 ? one : s32<2>{1, 2});
+          }).find("whose recv_sizes says 2") != std::string::npos);
+    CHECK(error_of(two, [](replica_context& ctx) {
+              const s32<2> z{0, 0}, one{1, 1}, far{3, 3};
+              (void)ragged_all_to_all(ctx, f32<3>{}, z, one, f32<4>{}, far, one);
+          }).find("out of range") == std::string::npos); // rows [3, 4) of 4 fit
+    CHECK(error_of(two, [](replica_context& ctx) {
+              const s32<2> z{0, 0}, two_rows{2, 2}, far{3, 3};
+              (void)ragged_all_to_all(ctx, f32<3>{}, z, two_rows, f32<4>{}, far, two_rows);
+          }).find("out of range") != std::string::npos);
+}
+
+TEST_CASE("async forms: start, compute, done; handles finish when dropped") {
+    replica_pool pool(4, 1, 2);
+    auto outs = pool.run([](replica_context& ctx) {
+        const f32<1 << 16> big = f32<1 << 16>::filled(static_cast<float>(ctx.replica_id() + 1)); // split path
+        const f32<3> small{1, 2, static_cast<float>(ctx.replica_id())};
+        auto h1 = all_reduce_start(ctx, big, add_fn{});
+        auto h2 = all_gather_start<0, 4>(ctx, small * 2.0f); // an expression operand: the handle keeps it
+        auto h3 = collective_permute_start(ctx, small, {{0, 1}, {1, 2}, {2, 3}, {3, 0}});
+        auto c = async_start([](float a) { return a * 3; }, 2.0f); // local work beside the collectives
+        float local = 0;
+        for (int i = 0; i < 1000; ++i) local += static_cast<float>(i);
+        auto p = collective_permute_done(std::move(h3));
+        auto g = all_gather_done(std::move(h2));
+        auto s = all_reduce_done(std::move(h1));
+        { auto dropped = all_reduce_start(ctx, small, add_fn{}); } // finished by the destructor
+        c = async_update(std::move(c));
+        return std::tuple{s(12345), g, p, async_done(std::move(c)) + local - 499500.0f};
+    });
+    for (std::uint32_t r = 0; r < 4; ++r) {
+        const auto& [s, g, p, c] = outs[r];
+        CHECK(s == 10.0f);
+        CHECK(same(g, f32<12>{2, 4, 0, 2, 4, 2, 2, 4, 4, 2, 4, 6}));
+        CHECK(same(p, f32<3>{1, 2, static_cast<float>((r + 3) % 4)}));
+        CHECK(c == 6.0f);
+    }
+}
+
+TEST_CASE("send / recv: a ring, buffered by order, zeros for non-targets, deadlocks diagnosed") {
+    replica_pool pool(5, 1, 2);
+    source_target_pairs_t ring;
+    for (std::int64_t i = 0; i < 5; ++i) ring.push_back({i, (i + 1) % 5});
+    auto outs = pool.run([&](replica_context& ctx) {
+        const s32<2> x{static_cast<std::int32_t>(ctx.replica_id()), 10};
+        auto s1 = send(ctx, x, 1, ring);
+        auto s2 = send(ctx, x + 1, 1, ring); // a second message on the same channel: arrives second
+        auto r1 = recv<s32<2>>(ctx, 1, ring);
+        auto r2 = recv<s32<2>>(ctx, 1, ring);
+        auto r3 = recv<s32<2>>(ctx, 2, {{0, 1}}); // only device 1 is a target here
+        auto s3 = send(ctx, x, 2, {{0, 1}});
+        const auto a = recv_done(std::move(r1)), b = recv_done(std::move(r2)), c = recv_done(std::move(r3));
+        send_done(std::move(s1));
+        send_done(std::move(s2));
+        send_done(std::move(s3));
+        return std::tuple{a, b, c};
+    });
+    for (std::int32_t r = 0; r < 5; ++r) {
+        const std::int32_t from = (r + 4) % 5;
+        CHECK(same(std::get<0>(outs[r]), s32<2>{from, 10}));
+        CHECK(same(std::get<1>(outs[r]), s32<2>{from + 1, 11}));
+        CHECK(same(std::get<2>(outs[r]), r == 1 ? s32<2>{0, 10} : s32<2>{0, 0}));
+    }
+    // A ring of send_done before recv: every device waits for a receive nobody will post.
+    auto e = error_of(pool, [&](replica_context& ctx) {
+        auto s = send(ctx, s32<1>{1}, 3, ring);
+        send_done(std::move(s));
+        (void)recv_done(recv<s32<1>>(ctx, 3, ring));
+    });
+    CHECK(e.find("deadlock: every running device waits") != std::string::npos);
+    CHECK(e.find("in send_done to replica") != std::string::npos);
+    // Receiving from a device that returned without sending.
+    e = error_of(pool, [&](replica_context& ctx) {
+        if (ctx.replica_id() == 0) return;
+        if (ctx.replica_id() == 1) (void)recv_done(recv<s32<1>>(ctx, 4, {{0, 1}}));
+    });
+    // (Reported when replica 0 returns, or when replica 1 starts waiting after that.)
+    CHECK(e.find("deadlock") != std::string::npos);
+    CHECK(e.find("channel 4") != std::string::npos);
+    CHECK(e.find("replica 1") != std::string::npos);
+    // Different shapes on the two ends.
+    e = error_of(pool, [&](replica_context& ctx) {
+        if (ctx.replica_id() == 0) send_done(send(ctx, s32<2>{}, 5, {{0, 1}}));
+        if (ctx.replica_id() == 1) (void)recv_done(recv<s32<3>>(ctx, 5, {{0, 1}}));
+    });
+    CHECK(e.find("replica 0 sent s32[2] on channel 5 but replica 1 receives s32[3]") != std::string::npos);
+    // A collective waiting for a device blocked in recv: a deadlock too, not a hang.
+    e = error_of(pool, [&](replica_context& ctx) {
+        if (ctx.replica_id() == 2) (void)recv_done(recv<s32<1>>(ctx, 6, {{3, 2}}));
+        (void)all_reduce(ctx, s32<1>{1}, add_fn{});
+    });
+    CHECK(e.find("deadlock") != std::string::npos);
+}
+
+TEST_CASE("tuple all_to_all") {
+    replica_pool pool(2);
+    auto outs = pool.run([](replica_context& ctx) {
+        const std::int32_t r = static_cast<std::int32_t>(ctx.replica_id());
+        return all_to_all<0, 0, 2>(ctx, std::tuple{s32<2>{10 * r, 10 * r + 1}, f32<4>{}});
+    });
+    CHECK(same(std::get<0>(outs[0]), s32<2>{0, 10}));
+    CHECK(same(std::get<0>(outs[1]), s32<2>{1, 11}));
+}

@@ -143,6 +143,170 @@ group_view group_of(const char* op, Ctx& ctx, group_mode mode, const collective_
                          ctx.partition_id(), cover, equal);
 }
 
+// What a collective keeps while it runs: the result, the operand when it had to be evaluated, the
+// reduction object and anything else the transport points at. On the stack for the synchronous
+// forms, on the heap (a stable address) behind the handle of the *_start forms.
+template<class Out>
+struct async_state_base {
+    replica_context* ctx;
+    Out out{no_init};
+    pending_ptr p;
+    explicit async_state_base(replica_context& c) : ctx(&c) {}
+    virtual ~async_state_base() = default;
+};
+template<class Out, class Extra>
+struct async_state final : async_state_base<Out> {
+    Extra extra;
+    template<class... A>
+    async_state(replica_context& c, A&&... a) : async_state_base<Out>(c), extra(std::forward<A>(a)...) {}
+};
+
+} // namespace detail
+
+// The handle a *_start form returns; *_done (or .done()) waits for the result. Until then the
+// operand must stay alive and unmodified (an expression operand is kept by the handle). Destroying
+// a handle that was not done finishes the collective first, so no other device reads freed memory.
+template<class Out>
+class async_collective {
+public:
+    explicit async_collective(std::unique_ptr<detail::async_state_base<Out>> s) : s_(std::move(s)) {}
+    async_collective(async_collective&&) noexcept = default;
+    async_collective& operator=(async_collective&& o) noexcept {
+        if (this != &o) {
+            finish_quietly();
+            s_ = std::move(o.s_);
+        }
+        return *this;
+    }
+    ~async_collective() { finish_quietly(); }
+
+    Out done() {
+        if (!s_) throw error("async collective", "done() on a handle that is already done or moved from");
+        auto s = std::move(s_);
+        if (s->p) s->ctx->transport_().complete(*s->ctx, *s->p);
+        return std::move(s->out);
+    }
+
+private:
+    void finish_quietly() noexcept {
+        if (!s_ || !s_->p) return;
+        try {
+            s_->ctx->transport_().complete(*s_->ctx, *s_->p);
+        } catch (...) {
+        }
+        s_.reset();
+    }
+    std::unique_ptr<detail::async_state_base<Out>> s_;
+};
+
+namespace detail {
+
+// Runs `launch(state)` on a state on the stack (synchronous) or the heap (async), then returns the
+// result or the handle.
+template<bool Async, class Out, class Extra, class Launch, class... A>
+auto run_collective(replica_context& ctx, Launch&& launch, A&&... extra) {
+    if constexpr (Async) {
+        auto st = std::make_unique<async_state<Out, Extra>>(ctx, std::forward<A>(extra)...);
+        launch(*st);
+        return async_collective<Out>(std::move(st));
+    } else {
+        async_state<Out, Extra> st(ctx, std::forward<A>(extra)...);
+        launch(st);
+        return std::move(st.out);
+    }
+}
+
+template<class X>
+using held_t = decltype(as_array(std::declval<X>()));
+
+template<bool Async, class X, class F>
+auto all_reduce_impl(replica_context& ctx, X&& x, const F& f, const collective_opts& o) {
+    using T = element_of<X>;
+    using A = tensor_type_of<X>;
+    using Red = decltype(reduction_of<T>(f));
+    return run_collective<Async, A, std::tuple<held_t<X>, Red>>(
+        ctx,
+        [&](auto& st) {
+            const auto& a = std::get<0>(st.extra);
+            const auto mode = mode_of("all_reduce", o, true);
+            const auto g = group_of("all_reduce", ctx, mode, o, true, false);
+            const collective_desc d{"all_reduce", operand_label<A>(), {}, {}, o.channel_id, mode, &o.replica_groups};
+            st.p = ctx.transport_().all_reduce(ctx, d, g, a.data(), st.out.data(), A::size(), sizeof(T),
+                                               make_combiner<T>(std::get<1>(st.extra)), Async);
+        },
+        as_array(std::forward<X>(x)), reduction_of<T>(f));
+}
+
+template<std::int64_t Dim, std::int64_t ShardCount, class X>
+inline constexpr auto gathered_extents = scaled(tensor_type_of<X>::extents, Dim, ShardCount, 1);
+
+template<bool Async, std::int64_t Dim, std::int64_t ShardCount, class X>
+auto all_gather_impl(replica_context& ctx, X&& x, const collective_opts& o) {
+    using T = element_of<X>;
+    using A = tensor_type_of<X>;
+    constexpr auto oe = gathered_extents<Dim, ShardCount, X>;
+    using Out = array_of_extents<T, oe>;
+    return run_collective<Async, Out, std::tuple<held_t<X>>>(
+        ctx,
+        [&](auto& st) {
+            const auto& a = std::get<0>(st.extra);
+            const auto mode = mode_of("all_gather", o, true);
+            const auto g = group_of("all_gather", ctx, mode, o, true, true);
+            check_group_size("all_gather", "shard_count", ShardCount, g, o);
+            auto b = make_box(A::extents, A::extents, oe, sizeof(T));
+            b.src_step = 0; // every member sends its whole operand
+            b.dst_step = static_cast<std::ptrdiff_t>(A::extents[Dim]) * b.dst_stride[Dim];
+            const collective_desc d{"all_gather", operand_label<A>(), {Dim, ShardCount},
+                                    {"all_gather_dimension", "shard_count"}, o.channel_id, mode, &o.replica_groups};
+            st.p = ctx.transport_().exchange(ctx, d, g, a.data(), st.out.data(), b, Async);
+        },
+        as_array(std::forward<X>(x)));
+}
+
+template<bool Async, class X>
+auto collective_permute_impl(replica_context& ctx, X&& x, const source_target_pairs_t& pairs, std::int64_t channel_id) {
+    using T = element_of<X>;
+    using A = tensor_type_of<X>;
+    return run_collective<Async, A, std::tuple<held_t<X>>>(
+        ctx,
+        [&](auto& st) {
+            const auto& a = std::get<0>(st.extra);
+            const bool cross_partition = channel_id > 0;
+            const std::uint32_t domain = cross_partition ? ctx.partition_count() : ctx.replica_count();
+            const std::uint32_t self = cross_partition ? ctx.partition_id() : ctx.replica_id();
+            std::vector<char> is_source(domain, 0), is_target(domain, 0);
+            std::ptrdiff_t source = -1;
+            replica_groups_t as_groups;
+            for (const auto& [s, t] : pairs) {
+                if (s < 0 || t < 0 || s >= static_cast<std::int64_t>(domain) || t >= static_cast<std::int64_t>(domain))
+                    throw error("collective_permute", "source_target_pairs names (" + std::to_string(s) + ", " +
+                                                          std::to_string(t) + "), outside [0, " +
+                                                          std::to_string(domain) + ")");
+                if (is_source[static_cast<std::size_t>(s)]++)
+                    throw error("collective_permute", "source " + std::to_string(s) + " appears in two pairs");
+                if (is_target[static_cast<std::size_t>(t)]++)
+                    throw error("collective_permute", "target " + std::to_string(t) + " appears in two pairs");
+                if (t == static_cast<std::int64_t>(self)) source = s;
+                as_groups.push_back({s, t});
+            }
+            // The group: every device of this scope (same partition, or same replica), in id order.
+            group_view g;
+            for (std::uint32_t i = 0; i < domain; ++i)
+                g.members.push_back(cross_partition ? ctx.replica_id() * ctx.partition_count() + i
+                                                    : i * ctx.partition_count() + ctx.partition_id());
+            g.me = self;
+            const collective_desc d{"collective_permute",
+                                    operand_label<A>(),
+                                    {},
+                                    {},
+                                    channel_id,
+                                    cross_partition ? group_mode::cross_partition : group_mode::cross_replica,
+                                    &as_groups};
+            st.p = ctx.transport_().copy_from(ctx, d, g, source, a.data(), st.out.data(), A::size() * sizeof(T), Async);
+        },
+        as_array(std::forward<X>(x)));
+}
+
 } // namespace detail
 
 // ReplicaId(): this device's replica id, a u32 scalar.
@@ -159,28 +323,29 @@ inline tensor<std::uint32_t> partition_id(const replica_context& ctx) {
 template<expression X, class F>
 auto all_reduce(replica_context& ctx, X&& x, const F& f, const collective_opts& o = {}) {
     using T = detail::element_of<X>;
-    using A = tensor_type_of<X>;
     static_assert(diag::got<detail::reduction_fits<F, T>(), detail::shown_t<X>, F>::value,
                   "xlet::all_reduce [C1]: the computation must take two elements of the operand's type and return one");
-    if constexpr (detail::reduction_fits<F, T>()) {
-        const auto& a = detail::as_array(std::forward<X>(x));
-        const auto mode = detail::mode_of("all_reduce", o, true);
-        const auto g = detail::group_of("all_reduce", ctx, mode, o, true, false);
-        A out(detail::no_init);
-        const detail::collective_desc d{"all_reduce", detail::operand_label<A>(), {}, {}, o.channel_id, mode, &o.replica_groups};
-        const auto r = detail::reduction_of<T>(f);
-        ctx.transport_().all_reduce(ctx, d, g, a.data(), out.data(), A::size(), sizeof(T),
-                                    detail::make_combiner<T>(r));
-        return out;
-    }
+    if constexpr (detail::reduction_fits<F, T>()) return detail::all_reduce_impl<false>(ctx, std::forward<X>(x), f, o);
+}
+// AllReduceStart / AllReduceDone: join now, compute, collect the result later.
+template<expression X, class F>
+auto all_reduce_start(replica_context& ctx, X&& x, const F& f, const collective_opts& o = {}) {
+    using T = detail::element_of<X>;
+    static_assert(diag::got<detail::reduction_fits<F, T>(), detail::shown_t<X>, F>::value,
+                  "xlet::all_reduce [C1]: the computation must take two elements of the operand's type and return one");
+    if constexpr (detail::reduction_fits<F, T>()) return detail::all_reduce_impl<true>(ctx, std::forward<X>(x), f, o);
+}
+template<class Out>
+Out all_reduce_done(async_collective<Out>&& h) {
+    return h.done();
 }
 
 // The tuple form: each element all-reduced with the same computation, in tuple order.
 template<class... X, class F>
 requires((expression<X> && ...)) auto all_reduce(replica_context& ctx, std::tuple<X...> xs, const F& f,
                                                   const collective_opts& o = {}) {
-    return std::apply(
-        [&](auto&&... x) { return std::tuple{all_reduce(ctx, std::forward<decltype(x)>(x), f, o)...}; }, std::move(xs));
+    return std::apply([&](auto&&... x) { return std::tuple{all_reduce(ctx, std::forward<decltype(x)>(x), f, o)...}; },
+                      std::move(xs));
 }
 
 // CrossReplicaSum(operand, replica_groups): all_reduce with add.
@@ -189,35 +354,37 @@ auto cross_replica_sum(replica_context& ctx, X&& x, const replica_groups_t& grou
     return all_reduce(ctx, std::forward<X>(x), add_fn{}, collective_opts{.replica_groups = groups});
 }
 
+namespace detail {
+template<std::int64_t Dim, std::int64_t ShardCount, class X>
+consteval bool all_gather_check() {
+    using A = tensor_type_of<X>;
+    constexpr bool c1 = Dim >= 0 && static_cast<std::size_t>(Dim) < A::rank;
+    constexpr bool c2 = ShardCount > 0;
+    static_assert(diag::got<c1, shown_t<X>, diag::dimensions<Dim>>::value,
+                  "xlet::all_gather [C1]: all_gather_dimension must be in [0, rank)");
+    static_assert(diag::got<c2, shown_t<X>, diag::dimensions<ShardCount>>::value,
+                  "xlet::all_gather [C2]: shard_count must be positive");
+    return c1 && c2;
+}
+} // namespace detail
+
 // AllGather(operand, all_gather_dimension, shard_count, replica_groups, channel_id,
 // use_global_device_ids): the group's operands concatenated along all_gather_dimension in group
 // order; shard_count is the group size.
 template<std::int64_t Dim, std::int64_t ShardCount, expression X>
 auto all_gather(replica_context& ctx, X&& x, const collective_opts& o = {}) {
-    using T = detail::element_of<X>;
-    using A = tensor_type_of<X>;
-    constexpr bool c1 = Dim >= 0 && static_cast<std::size_t>(Dim) < A::rank;
-    constexpr bool c2 = ShardCount > 0;
-    static_assert(diag::got<c1, detail::shown_t<X>, diag::dimensions<Dim>>::value,
-                  "xlet::all_gather [C1]: all_gather_dimension must be in [0, rank)");
-    static_assert(diag::got<c2, detail::shown_t<X>, diag::dimensions<ShardCount>>::value,
-                  "xlet::all_gather [C2]: shard_count must be positive");
-    if constexpr (c1 && c2) {
-        constexpr auto oe = detail::scaled(A::extents, Dim, ShardCount, 1);
-        using Out = detail::array_of_extents<T, oe>;
-        const auto& a = detail::as_array(std::forward<X>(x));
-        const auto mode = detail::mode_of("all_gather", o, true);
-        const auto g = detail::group_of("all_gather", ctx, mode, o, true, true);
-        detail::check_group_size("all_gather", "shard_count", ShardCount, g, o);
-        Out out(detail::no_init);
-        auto b = detail::make_box(A::extents, A::extents, oe, sizeof(T));
-        b.src_step = 0; // every member sends its whole operand
-        b.dst_step = static_cast<std::ptrdiff_t>(A::extents[Dim]) * b.dst_stride[Dim];
-        const detail::collective_desc d{"all_gather", detail::operand_label<A>(), {Dim, ShardCount}, {"all_gather_dimension", "shard_count"}, o.channel_id, mode,
-                                        &o.replica_groups};
-        ctx.transport_().exchange(ctx, d, g, a.data(), out.data(), b);
-        return out;
-    }
+    if constexpr (detail::all_gather_check<Dim, ShardCount, X>())
+        return detail::all_gather_impl<false, Dim, ShardCount>(ctx, std::forward<X>(x), o);
+}
+// AllGatherStart / AllGatherDone.
+template<std::int64_t Dim, std::int64_t ShardCount, expression X>
+auto all_gather_start(replica_context& ctx, X&& x, const collective_opts& o = {}) {
+    if constexpr (detail::all_gather_check<Dim, ShardCount, X>())
+        return detail::all_gather_impl<true, Dim, ShardCount>(ctx, std::forward<X>(x), o);
+}
+template<class Out>
+Out all_gather_done(async_collective<Out>&& h) {
+    return h.done();
 }
 
 // ReduceScatter(operand, computation, scatter_dimension, shard_count, replica_groups, channel_id,
@@ -228,7 +395,8 @@ auto reduce_scatter(replica_context& ctx, X&& x, const F& f, const collective_op
     using T = detail::element_of<X>;
     using A = tensor_type_of<X>;
     constexpr bool c1 = Dim >= 0 && static_cast<std::size_t>(Dim) < A::rank;
-    constexpr bool c2 = c1 && ShardCount > 0 && A::extents[c1 ? Dim : 0] % static_cast<std::size_t>(ShardCount > 0 ? ShardCount : 1) == 0;
+    constexpr bool c2 = c1 && ShardCount > 0 &&
+                        A::extents[c1 ? Dim : 0] % static_cast<std::size_t>(ShardCount > 0 ? ShardCount : 1) == 0;
     constexpr bool c3 = detail::reduction_fits<F, T>();
     static_assert(diag::got<c1, detail::shown_t<X>, diag::dimensions<Dim>>::value,
                   "xlet::reduce_scatter [C1]: scatter_dimension must be in [0, rank)");
@@ -246,10 +414,10 @@ auto reduce_scatter(replica_context& ctx, X&& x, const F& f, const collective_op
         Out out(detail::no_init);
         auto b = detail::make_box(oe, A::extents, oe, sizeof(T));
         b.src_step = static_cast<std::ptrdiff_t>(oe[Dim]) * b.src_stride[Dim];
-        const detail::collective_desc d{"reduce_scatter", detail::operand_label<A>(), {Dim, ShardCount}, {"scatter_dimension", "shard_count"},
-                                        o.channel_id, mode, &o.replica_groups};
+        const detail::collective_desc d{"reduce_scatter", detail::operand_label<A>(), {Dim, ShardCount},
+                                        {"scatter_dimension", "shard_count"}, o.channel_id, mode, &o.replica_groups};
         const auto r = detail::reduction_of<T>(f);
-        ctx.transport_().reduce_scatter(ctx, d, g, a.data(), out.data(), b, detail::make_combiner<T>(r));
+        ctx.transport_().reduce_scatter(ctx, d, g, a.data(), out.data(), b, detail::make_combiner<T>(r), false);
         return out;
     }
 }
@@ -277,8 +445,7 @@ auto all_to_all(replica_context& ctx, X&& x, const collective_opts& o = {}) {
         constexpr auto oe = detail::scaled(piece, ConcatDim, SplitCount, 1);
         using Out = detail::array_of_extents<T, oe>;
         const auto& a = detail::as_array(std::forward<X>(x));
-        if (o.use_global_device_ids)
-            throw error("all_to_all", "use_global_device_ids is not an attribute of all_to_all");
+        if (o.use_global_device_ids) throw error("all_to_all", "use_global_device_ids is not an attribute of all_to_all");
         const auto mode = detail::mode_of("all_to_all", o, false);
         const auto g = detail::group_of("all_to_all", ctx, mode, o, true, true);
         detail::check_group_size("all_to_all", "split_count", SplitCount, g, o);
@@ -289,9 +456,18 @@ auto all_to_all(replica_context& ctx, X&& x, const collective_opts& o = {}) {
         const detail::collective_desc d{"all_to_all", detail::operand_label<A>(), {SplitDim, ConcatDim, SplitCount},
                                         {"split_dimension", "concat_dimension", "split_count"}, o.channel_id, mode,
                                         &o.replica_groups};
-        ctx.transport_().exchange(ctx, d, g, a.data(), out.data(), b);
+        ctx.transport_().exchange(ctx, d, g, a.data(), out.data(), b, false);
         return out;
     }
+}
+// The tuple form: each operand exchanged with the same attributes, in tuple order.
+template<std::int64_t SplitDim, std::int64_t ConcatDim, std::int64_t SplitCount, class... X>
+requires((expression<X> && ...)) auto all_to_all(replica_context& ctx, std::tuple<X...> xs, const collective_opts& o = {}) {
+    return std::apply(
+        [&](auto&&... x) {
+            return std::tuple{all_to_all<SplitDim, ConcatDim, SplitCount>(ctx, std::forward<decltype(x)>(x), o)...};
+        },
+        std::move(xs));
 }
 
 // CollectivePermute(operand, source_target_pairs, channel_id): each target gets its source's
@@ -299,43 +475,17 @@ auto all_to_all(replica_context& ctx, X&& x, const collective_opts& o = {}) {
 // channel_id > 0), within the same partition (replica).
 template<expression X>
 auto collective_permute(replica_context& ctx, X&& x, const source_target_pairs_t& pairs, std::int64_t channel_id = 0) {
-    using T = detail::element_of<X>;
-    using A = tensor_type_of<X>;
-    const auto& a = detail::as_array(std::forward<X>(x));
-    const bool cross_partition = channel_id > 0;
-    const std::uint32_t domain = cross_partition ? ctx.partition_count() : ctx.replica_count();
-    const std::uint32_t self = cross_partition ? ctx.partition_id() : ctx.replica_id();
-    std::vector<char> is_source(domain, 0), is_target(domain, 0);
-    std::ptrdiff_t source = -1;
-    replica_groups_t as_groups;
-    for (const auto& [s, t] : pairs) {
-        if (s < 0 || t < 0 || s >= static_cast<std::int64_t>(domain) || t >= static_cast<std::int64_t>(domain))
-            throw error("collective_permute", "source_target_pairs names (" + std::to_string(s) + ", " +
-                                                  std::to_string(t) + "), outside [0, " + std::to_string(domain) + ")");
-        if (is_source[static_cast<std::size_t>(s)]++)
-            throw error("collective_permute", "source " + std::to_string(s) + " appears in two pairs");
-        if (is_target[static_cast<std::size_t>(t)]++)
-            throw error("collective_permute", "target " + std::to_string(t) + " appears in two pairs");
-        if (t == static_cast<std::int64_t>(self)) source = s;
-        as_groups.push_back({s, t});
-    }
-    // The group: every device of this scope (same partition, or same replica), in id order.
-    detail::group_view g;
-    for (std::uint32_t i = 0; i < domain; ++i)
-        g.members.push_back(cross_partition ? ctx.replica_id() * ctx.partition_count() + i
-                                            : i * ctx.partition_count() + ctx.partition_id());
-    g.me = self;
-    A out(detail::no_init);
-    const detail::collective_desc d{"collective_permute",
-                                    detail::operand_label<A>(),
-                                    {},
-                                    {},
-                                    channel_id,
-                                    cross_partition ? detail::group_mode::cross_partition
-                                                    : detail::group_mode::cross_replica,
-                                    &as_groups};
-    ctx.transport_().copy_from(ctx, d, g, source, a.data(), out.data(), A::size() * sizeof(T));
-    return out;
+    return detail::collective_permute_impl<false>(ctx, std::forward<X>(x), pairs, channel_id);
+}
+// CollectivePermuteStart / CollectivePermuteDone.
+template<expression X>
+auto collective_permute_start(replica_context& ctx, X&& x, const source_target_pairs_t& pairs,
+                              std::int64_t channel_id = 0) {
+    return detail::collective_permute_impl<true>(ctx, std::forward<X>(x), pairs, channel_id);
+}
+template<class Out>
+Out collective_permute_done(async_collective<Out>&& h) {
+    return h.done();
 }
 
 // CollectiveBroadcast(operand, replica_groups, channel_id): each group's first member's operand
@@ -352,9 +502,74 @@ auto collective_broadcast(replica_context& ctx, X&& x, const collective_opts& o 
     A out(detail::no_init);
     const detail::collective_desc d{"collective_broadcast", detail::operand_label<A>(), {}, {}, o.channel_id, mode,
                                     &o.replica_groups};
-    ctx.transport_().copy_from(ctx, d, g, 0, a.data(), out.data(), A::size() * sizeof(T));
+    ctx.transport_().copy_from(ctx, d, g, 0, a.data(), out.data(), A::size() * sizeof(T), false);
     if (g.me < 0) std::memset(static_cast<void*>(out.data()), 0, A::size() * sizeof(T));
     return out;
+}
+
+// RaggedAllToAll(input, input_offsets, send_sizes, output, output_offsets, recv_sizes,
+// replica_groups, channel_id): member k sends rows input[input_offsets[j][u] : +send_sizes[j][u]]
+// to member j, written at output_offsets[j][u] of j's output (offsets as seen from the target);
+// returns this device's output with the rows it received. Offsets and sizes are [group size] or
+// [group size, updates] integer arrays. Run time: a sender's send_sizes must equal the receiver's
+// recv_sizes, and every row range must lie in its array (xlet::error otherwise).
+//   C1 the four offset/size arrays have one shape, of rank 1 or 2
+//   C2 their element type is an integer type
+//   C3 input and output have the same element type and the same dimensions after the first
+template<expression I, expression IO, expression SS, expression O, expression OO, expression RS>
+auto ragged_all_to_all(replica_context& ctx, I&& input, IO&& input_offsets, SS&& send_sizes, O&& output,
+                       OO&& output_offsets, RS&& recv_sizes, const collective_opts& o = {}) {
+    using In = tensor_type_of<I>;
+    using Out = tensor_type_of<O>;
+    using Off = tensor_type_of<IO>;
+    constexpr bool c1 = Off::rank >= 1 && Off::rank <= 2 && same_extents(Off::extents, tensor_type_of<SS>::extents) &&
+                        same_extents(Off::extents, tensor_type_of<OO>::extents) &&
+                        same_extents(Off::extents, tensor_type_of<RS>::extents);
+    constexpr bool c2 = (std::is_integral_v<detail::element_of<IO>> && std::is_integral_v<detail::element_of<SS>> &&
+                         std::is_integral_v<detail::element_of<OO>> && std::is_integral_v<detail::element_of<RS>> &&
+                         !std::is_same_v<detail::element_of<IO>, bool>);
+    constexpr bool c3 = std::is_same_v<detail::element_of<I>, detail::element_of<O>> && In::rank >= 1 &&
+                        In::rank == Out::rank && [] {
+                            for (std::size_t i = 1; i < In::rank; ++i)
+                                if (In::extents[i] != Out::extents[i]) return false;
+                            return true;
+                        }();
+    static_assert(diag::got<c1, detail::shown_t<IO>, detail::shown_t<SS>, detail::shown_t<OO>, detail::shown_t<RS>>::value,
+                  "xlet::ragged_all_to_all [C1]: input_offsets, send_sizes, output_offsets and recv_sizes must have one "
+                  "shape, [group size] or [group size, updates]");
+    static_assert(diag::got<c2, detail::shown_t<IO>, detail::shown_t<SS>, detail::shown_t<OO>, detail::shown_t<RS>>::value,
+                  "xlet::ragged_all_to_all [C2]: offsets and sizes must be integer arrays");
+    static_assert(diag::got<c3, detail::shown_t<I>, detail::shown_t<O>>::value,
+                  "xlet::ragged_all_to_all [C3]: input and output must have the same element type and the same "
+                  "dimensions after the first");
+    if constexpr (c1 && c2 && c3) {
+        using T = detail::element_of<I>;
+        constexpr std::size_t G = Off::extents[0], U = Off::rank == 2 ? Off::extents[Off::rank - 1] : 1;
+        Out res(std::forward<O>(output));
+        const auto& in = detail::as_array(std::forward<I>(input));
+        std::vector<std::int64_t> meta(4 * G * U);
+        auto put = [&](std::size_t k, const auto& a) {
+            const auto& arr = detail::as_array(a);
+            for (std::size_t i = 0; i < G * U; ++i) meta[k * G * U + i] = static_cast<std::int64_t>(arr.data()[i]);
+        };
+        put(0, input_offsets);
+        put(1, send_sizes);
+        put(2, output_offsets);
+        put(3, recv_sizes);
+        const auto mode = detail::mode_of("ragged_all_to_all", o, false);
+        const auto g = detail::group_of("ragged_all_to_all", ctx, mode, o, true, true);
+        if (g.members.size() != G)
+            throw error("ragged_all_to_all", "the offset and size arrays have " + std::to_string(G) +
+                                                 " rows but the group of this device has " +
+                                                 std::to_string(g.members.size()) + " members");
+        const std::size_t row = In::size() / In::extents[0];
+        const detail::ragged_meta m{meta.data(),       meta.data() + G * U, meta.data() + 2 * G * U,
+                                    meta.data() + 3 * G * U, U, row * sizeof(T), In::extents[0], Out::extents[0]};
+        const detail::collective_desc d{"ragged_all_to_all", detail::operand_label<In>(), {static_cast<std::int64_t>(Out::extents[0]), static_cast<std::int64_t>(U)},
+                                        {"output_rows", "updates"}, o.channel_id, mode, &o.replica_groups};
+        ctx.transport_().ragged_exchange(ctx, d, g, in.data(), res.data(), m, false);
+        return res;
+    }
 }
 
 } // namespace xlet

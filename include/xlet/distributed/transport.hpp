@@ -6,6 +6,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -89,27 +90,60 @@ struct group_view {
 
 class replica_context;
 
-// What a transport provides. Buffers are row-major arrays of the collective's element type; every
-// call returns when this device's output is complete (or throws xlet::error). The group has been
-// validated by the caller.
+namespace detail {
+// A collective or transfer in flight (the *_start forms): what the transport needs to finish it.
+class pending {
+public:
+    virtual ~pending() = default;
+};
+using pending_ptr = std::unique_ptr<pending>;
+
+// The per-member arrays of ragged_all_to_all, [group size][updates] each, as int64.
+struct ragged_meta {
+    const std::int64_t *input_offsets, *send_sizes, *output_offsets, *recv_sizes;
+    std::size_t updates;
+    std::size_t row_bytes, in_rows, out_rows;
+};
+} // namespace detail
+
+// What a transport provides. Buffers are row-major arrays of the collective's element type. Each
+// collective call with async = false returns when this device's output is complete (or throws
+// xlet::error) and returns null; with async = true it only joins the collective and returns what
+// complete() needs: until then the input must stay alive and unmodified and the output untouched.
+// The group has been validated by the caller.
 class transport {
 public:
     virtual ~transport() = default;
     virtual std::uint32_t replica_count() const = 0;
     virtual std::uint32_t partition_count() const = 0;
     // out = fold of the members' `in` in group order, f(f(in_0, in_1), in_2)...
-    virtual void all_reduce(replica_context&, const detail::collective_desc&, const detail::group_view&, const void* in,
-                            void* out, std::size_t elements, std::size_t elem_bytes, const detail::combiner&) = 0;
+    virtual detail::pending_ptr all_reduce(replica_context&, const detail::collective_desc&, const detail::group_view&,
+                                           const void* in, void* out, std::size_t elements, std::size_t elem_bytes,
+                                           const detail::combiner&, bool async) = 0;
     // out's piece k = member k's piece `me` (all_gather: every member sends its whole input).
-    virtual void exchange(replica_context&, const detail::collective_desc&, const detail::group_view&, const void* in,
-                          void* out, const detail::box&) = 0;
+    virtual detail::pending_ptr exchange(replica_context&, const detail::collective_desc&, const detail::group_view&,
+                                         const void* in, void* out, const detail::box&, bool async) = 0;
     // out = fold over members of their piece `me`, in group order.
-    virtual void reduce_scatter(replica_context&, const detail::collective_desc&, const detail::group_view&,
-                                const void* in, void* out, const detail::box&, const detail::combiner&) = 0;
+    virtual detail::pending_ptr reduce_scatter(replica_context&, const detail::collective_desc&,
+                                               const detail::group_view&, const void* in, void* out,
+                                               const detail::box&, const detail::combiner&, bool async) = 0;
     // out = the input of member `source` of the group (-1: zeros). Used by collective_permute (a
     // group per scope, source from the pairs) and collective_broadcast (source 0 of each group).
-    virtual void copy_from(replica_context&, const detail::collective_desc&, const detail::group_view&,
-                           std::ptrdiff_t source, const void* in, void* out, std::size_t bytes) = 0;
+    virtual detail::pending_ptr copy_from(replica_context&, const detail::collective_desc&, const detail::group_view&,
+                                          std::ptrdiff_t source, const void* in, void* out, std::size_t bytes,
+                                          bool async) = 0;
+    // ragged_all_to_all: rows of every member's input to every member's (already filled) output.
+    virtual detail::pending_ptr ragged_exchange(replica_context&, const detail::collective_desc&,
+                                                const detail::group_view&, const void* in, void* out,
+                                                const detail::ragged_meta&, bool async) = 0;
+    // Point to point on a channel: the operand stays readable until the send completes; the
+    // receive completes when the data is in `out`. Matched in order per (channel, source, target).
+    virtual detail::pending_ptr send(replica_context&, std::int64_t channel, std::uint32_t target_device,
+                                     std::string_view operand, const void* in, std::size_t bytes) = 0;
+    virtual detail::pending_ptr recv(replica_context&, std::int64_t channel, std::uint32_t source_device,
+                                     std::string_view operand, void* out, std::size_t bytes) = 0;
+    // Finishes what an async call or send/recv returned.
+    virtual void complete(replica_context&, detail::pending&) = 0;
 };
 
 // What a replica's program sees: who it is, and the transport its collectives go through.

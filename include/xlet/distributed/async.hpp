@@ -1,0 +1,139 @@
+// Point to point (send / recv on a channel) and the generic async wrapper (async_start /
+// async_update / async_done) for the replica pool.
+//
+//   auto s = send(ctx, x, /*channel_id=*/1, {{0, 1}});       // device 0 sends x to device 1
+//   auto r = recv<f32<4>>(ctx, 1, {{0, 1}});                 // device 1 receives it
+//   ... compute ...
+//   send_done(std::move(s));  f32<4> y = recv_done(std::move(r));
+//
+// Pairs name devices (replica * partitions + partition; replica ids when there is one partition),
+// as XLA's _xla_send_recv_source_target_pairs. A device that is no source sends nothing; a device
+// that is no target receives zeros. Messages on one (channel, source, target) arrive in the order
+// they were sent. The spec's order (Recv before Send completes, Send before SendDone, ...) holds for
+// any program that does not wait for a transfer nobody will make; one that does (a ring of
+// send_done before recv, a recv from a device that returned) gets an xlet::error naming who waits
+// for what: every running device waiting is a deadlock the pool reports.
+#pragma once
+#include "../core/simd.hpp" // before TBB: see core/simd.hpp
+
+#include <tbb/task_group.h>
+
+#include <optional>
+#include <tuple>
+
+#include "collectives.hpp"
+
+namespace xlet {
+
+// An ordering token (after a send completes). Carries no data.
+struct token {
+    token() = default;
+    explicit token(detail::no_init_t) {}
+};
+
+namespace detail {
+// The peer of this device in `pairs` (as target when `as_source`, else as source), or -1.
+inline std::int64_t peer_of(const char* op, const replica_context& ctx, const source_target_pairs_t& pairs,
+                            bool as_source) {
+    const std::int64_t D = static_cast<std::int64_t>(ctx.replica_count()) * ctx.partition_count();
+    const std::int64_t self = ctx.device_id();
+    std::int64_t peer = -1;
+    std::vector<char> src(static_cast<std::size_t>(D), 0), dst(static_cast<std::size_t>(D), 0);
+    for (const auto& [s, t] : pairs) {
+        if (s < 0 || t < 0 || s >= D || t >= D)
+            throw error(op, "source_target_pairs names (" + std::to_string(s) + ", " + std::to_string(t) +
+                                "), outside the " + std::to_string(D) + " devices");
+        if (src[static_cast<std::size_t>(s)]++) throw error(op, "source " + std::to_string(s) + " appears in two pairs");
+        if (dst[static_cast<std::size_t>(t)]++) throw error(op, "target " + std::to_string(t) + " appears in two pairs");
+        if (as_source && s == self) peer = t;
+        if (!as_source && t == self) peer = s;
+    }
+    return peer;
+}
+} // namespace detail
+
+// Send(operand, channel): starts the transfer to this device's target; send_done waits until the
+// target has received it (until then x must stay alive and unmodified; an expression is kept).
+template<expression X>
+auto send(replica_context& ctx, X&& x, std::int64_t channel_id, const source_target_pairs_t& pairs) {
+    using A = tensor_type_of<X>;
+    using T = detail::element_of<X>;
+    return detail::run_collective<true, token, std::tuple<detail::held_t<X>>>(
+        ctx,
+        [&](auto& st) {
+            const std::int64_t target = detail::peer_of("send", ctx, pairs, true);
+            if (target < 0) return;
+            st.p = ctx.transport_().send(ctx, channel_id, static_cast<std::uint32_t>(target), detail::operand_label<A>(),
+                                         std::get<0>(st.extra).data(), A::size() * sizeof(T));
+        },
+        detail::as_array(std::forward<X>(x)));
+}
+inline token send_done(async_collective<token>&& h) { return h.done(); }
+
+// Recv(shape, channel): receives an Out from this device's source (zeros when it has none).
+template<class Out>
+auto recv(replica_context& ctx, std::int64_t channel_id, const source_target_pairs_t& pairs) {
+    using T = typename Out::value_type;
+    return detail::run_collective<true, Out, std::tuple<>>(ctx, [&](auto& st) {
+        const std::int64_t source = detail::peer_of("recv", ctx, pairs, false);
+        if (source < 0) {
+            std::fill(st.out.begin(), st.out.end(), T{});
+            return;
+        }
+        st.p = ctx.transport_().recv(ctx, channel_id, static_cast<std::uint32_t>(source), detail::operand_label<Out>(),
+                                     st.out.data(), Out::size() * sizeof(T));
+    });
+}
+template<class Out>
+Out recv_done(async_collective<Out>&& h) {
+    return h.done();
+}
+
+// AsyncStart / AsyncUpdate / AsyncDone over a local computation: f(args...) runs as a task beside
+// the device's own work (a collective in flight, say) and async_done returns its result. The
+// arguments are copied (pass std::cref to share); f must not call collectives (it has no context).
+template<class R>
+class async_computation {
+public:
+    struct state {
+        tbb::task_group tasks;
+        std::optional<R> result;
+    };
+    explicit async_computation(std::unique_ptr<state> s) : s_(std::move(s)) {}
+    async_computation(async_computation&&) noexcept = default;
+    async_computation& operator=(async_computation&&) noexcept = default;
+    ~async_computation() {
+        if (s_) s_->tasks.wait();
+    }
+    R done() {
+        if (!s_) throw error("async_done", "the computation was already collected");
+        auto s = std::move(s_);
+        s->tasks.wait(); // rethrows what f threw
+        return std::move(*s->result);
+    }
+
+private:
+    std::unique_ptr<state> s_;
+};
+
+template<class F, class... A>
+auto async_start(F f, A... args) {
+    using R = std::invoke_result_t<const F&, const A&...>;
+    auto s = std::make_unique<typename async_computation<R>::state>();
+    auto* st = s.get();
+    st->tasks.run([st, f = std::move(f), args = std::make_tuple(std::move(args)...)] {
+        st->result.emplace(std::apply(f, args));
+    });
+    return async_computation<R>(std::move(s));
+}
+// AsyncUpdate: the computation is still in flight; returns the handle (HLO threads it through).
+template<class R>
+async_computation<R> async_update(async_computation<R>&& h) {
+    return std::move(h);
+}
+template<class R>
+R async_done(async_computation<R>&& h) {
+    return h.done();
+}
+
+} // namespace xlet

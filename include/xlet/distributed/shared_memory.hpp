@@ -1,0 +1,677 @@
+// The in-process transport of replica_pool: devices are tasks of one oneTBB task_arena, rendezvous
+// live in shared memory, and data moves once, from the senders' arrays into the receivers'.
+//
+// Waiting: a device that must wait suspends (tbb::task::suspend): its thread goes on with other
+// devices and the device that completes the wait resumes it. Under AddressSanitizer or
+// ThreadSanitizer (or with XLET_POOL_THREADS defined to 1) every device is an OS thread blocking on
+// a condition variable instead: the sanitizers cannot follow oneTBB's stack switches (Debian's
+// libtbb has no fiber annotations; oneTBB itself uses threads when built with sanitizers), and the
+// logic they check is the same.
+//
+// Matching: the n-th collective a device enters meets the n-th of every other device (SPMD). The
+// first device to arrive records the collective's description; a device arriving with another op,
+// operand, attributes, channel or groups fails it for everyone waiting there, naming both devices
+// and both descriptions. send/recv match in order per (channel, source, target).
+//
+// Misuse is diagnosed, never a hang: a device that returns while its group waits for it, an
+// exception in any device (which cancels every wait that is not reading another device's memory),
+// and a state in which every running device waits (a deadlock, e.g. a ring of blocking sends) all
+// wake the waiting devices with an xlet::error that says who waits for what. No timeouts.
+#pragma once
+#include "../core/simd.hpp" // before TBB: see core/simd.hpp
+
+#include <tbb/task.h>
+
+#ifndef XLET_POOL_THREADS
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define XLET_POOL_THREADS 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define XLET_POOL_THREADS 1
+#endif
+#endif
+#endif
+#ifndef XLET_POOL_THREADS
+#define XLET_POOL_THREADS 0
+#endif
+
+#include <algorithm>
+#include <condition_variable>
+#include <cstring>
+#include <deque>
+#include <exception>
+#include <functional>
+#include <map>
+#include <mutex>
+#include <tuple>
+
+#include "transport.hpp"
+
+namespace xlet::detail {
+
+// An error a device raises only because another device failed first; the pool prefers root causes.
+class cancelled_error : public error {
+public:
+    using error::error;
+};
+
+inline std::string device_name(std::uint32_t d, std::uint32_t P) {
+    if (P == 1) return "replica " + std::to_string(d);
+    return "replica " + std::to_string(d / P) + " partition " + std::to_string(d % P);
+}
+
+inline std::string describe(const collective_desc& d) {
+    std::string s = d.op;
+    s += ' ';
+    s += d.operand;
+    s += " (";
+    for (std::size_t i = 0; i < d.attrs.size(); ++i)
+        if (d.attr_names[i]) {
+            s += d.attr_names[i];
+            s += '=';
+            s += std::to_string(d.attrs[i]);
+            s += ", ";
+        }
+    s += "channel_id=" + std::to_string(d.channel_id) + ", " + mode_name(d.mode);
+    if (d.groups) {
+        s += std::string_view(d.op) == "collective_permute" ? ", source_target_pairs=" : ", replica_groups=";
+        s += groups_string(*d.groups);
+    }
+    s += ')';
+    return s;
+}
+
+// Visits the contiguous runs of a box: fn(src_offset, dst_offset, length), in elements.
+template<class Fn>
+void for_each_run(const box& b, std::ptrdiff_t src0, std::ptrdiff_t dst0, Fn&& fn) {
+    // Merge trailing dimensions that are contiguous in both source and destination.
+    std::size_t r = b.rank, run = 1;
+    while (r > 0 && b.src_stride[r - 1] == static_cast<std::ptrdiff_t>(run) &&
+           b.dst_stride[r - 1] == static_cast<std::ptrdiff_t>(run)) {
+        run *= b.size[r - 1];
+        --r;
+    }
+    if (run == 0) return;
+    std::array<std::size_t, 8> idx{};
+    for (;;) {
+        std::ptrdiff_t s = src0, d = dst0;
+        for (std::size_t i = 0; i < r; ++i) {
+            s += static_cast<std::ptrdiff_t>(idx[i]) * b.src_stride[i];
+            d += static_cast<std::ptrdiff_t>(idx[i]) * b.dst_stride[i];
+        }
+        fn(s, d, run);
+        std::size_t i = r;
+        for (; i > 0; --i) {
+            if (++idx[i - 1] < b.size[i - 1]) break;
+            idx[i - 1] = 0;
+        }
+        if (i == 0) return;
+    }
+}
+
+class shared_memory_transport final : public transport {
+public:
+    shared_memory_transport(std::uint32_t R, std::uint32_t P)
+        : R_(R), P_(P), live_(static_cast<std::size_t>(R) * P), finished_at_(static_cast<std::size_t>(R) * P, unfinished),
+          waiting_(static_cast<std::size_t>(R) * P) {}
+
+    std::uint32_t replica_count() const override { return R_; }
+    std::uint32_t partition_count() const override { return P_; }
+
+    pending_ptr all_reduce(replica_context& ctx, const collective_desc& d, const group_view& g, const void* in,
+                           void* out, std::size_t n, std::size_t eb, const combiner& f, bool async) override {
+        // Part j: elements [lo, hi), folded in group order a block at a time (the block stays in
+        // L1/L2 while every input is added), then copied to the other members' outputs.
+        auto work = [n, eb, f](std::size_t j, const std::vector<slot>& s) {
+            const std::size_t G = s.size();
+            const std::size_t lo = n * j / G, hi = n * (j + 1) / G, block = std::max<std::size_t>(1, 16384 / eb);
+            for (std::size_t b = lo; b < hi; b += block) {
+                const std::size_t len = std::min(block, hi - b);
+                auto at = [&](const void* p) { return static_cast<const char*>(p) + b * eb; };
+                char* acc = static_cast<char*>(s[0].out) + b * eb;
+                if (G == 1) {
+                    std::memcpy(acc, at(s[0].in), len * eb);
+                    continue;
+                }
+                f(acc, at(s[0].in), at(s[1].in), len);
+                for (std::size_t k = 2; k < G; ++k) f(acc, acc, at(s[k].in), len);
+                for (std::size_t k = 1; k < G; ++k) std::memcpy(static_cast<char*>(s[k].out) + b * eb, acc, len * eb);
+            }
+        };
+        return meet(ctx, d, g, {in, out, 0, nullptr}, 2 * n * eb * g.members.size(), work, async);
+    }
+
+    pending_ptr exchange(replica_context& ctx, const collective_desc& d, const group_view& g, const void* in, void* out,
+                         const box& b, bool async) override {
+        auto work = [b](std::size_t j, const std::vector<slot>& s) {
+            const auto eb = static_cast<std::ptrdiff_t>(b.elem_bytes);
+            for (std::size_t k = 0; k < s.size(); ++k) {
+                auto* src = static_cast<const char*>(s[k].in);
+                auto* dst = static_cast<char*>(s[j].out);
+                for_each_run(b, static_cast<std::ptrdiff_t>(j) * b.src_step, static_cast<std::ptrdiff_t>(k) * b.dst_step,
+                             [&](std::ptrdiff_t so, std::ptrdiff_t dof, std::size_t len) {
+                                 std::memcpy(dst + dof * eb, src + so * eb, len * b.elem_bytes);
+                             });
+            }
+        };
+        return meet(ctx, d, g, {in, out, 0, nullptr}, 2 * b.elements() * b.elem_bytes * g.members.size(), work, async);
+    }
+
+    pending_ptr reduce_scatter(replica_context& ctx, const collective_desc& d, const group_view& g, const void* in,
+                               void* out, const box& b, const combiner& f, bool async) override {
+        auto work = [b, f](std::size_t j, const std::vector<slot>& s) {
+            const std::size_t G = s.size(), block = std::max<std::size_t>(1, 16384 / b.elem_bytes);
+            const auto eb = static_cast<std::ptrdiff_t>(b.elem_bytes);
+            auto* dst = static_cast<char*>(s[j].out);
+            for_each_run(b, static_cast<std::ptrdiff_t>(j) * b.src_step, 0,
+                         [&](std::ptrdiff_t so, std::ptrdiff_t dof, std::size_t len) {
+                             for (std::size_t o = 0; o < len; o += block) {
+                                 const std::size_t l = std::min(block, len - o);
+                                 const auto off = static_cast<std::ptrdiff_t>(o);
+                                 auto at = [&](std::size_t k) { return static_cast<const char*>(s[k].in) + (so + off) * eb; };
+                                 char* acc = dst + (dof + off) * eb;
+                                 if (G == 1) {
+                                     std::memcpy(acc, at(0), l * b.elem_bytes);
+                                     continue;
+                                 }
+                                 f(acc, at(0), at(1), l);
+                                 for (std::size_t k = 2; k < G; ++k) f(acc, acc, at(k), l);
+                             }
+                         });
+        };
+        return meet(ctx, d, g, {in, out, 0, nullptr}, 2 * b.elements() * b.elem_bytes * g.members.size(), work, async);
+    }
+
+    pending_ptr copy_from(replica_context& ctx, const collective_desc& d, const group_view& g, std::ptrdiff_t source,
+                          const void* in, void* out, std::size_t bytes, bool async) override {
+        auto work = [bytes](std::size_t j, const std::vector<slot>& s) {
+            if (s[j].source >= 0)
+                std::memcpy(s[j].out, s[static_cast<std::size_t>(s[j].source)].in, bytes);
+            else
+                std::memset(s[j].out, 0, bytes);
+        };
+        return meet(ctx, d, g, {in, out, source, nullptr}, 2 * bytes * g.members.size(), work, async);
+    }
+
+    pending_ptr ragged_exchange(replica_context& ctx, const collective_desc& d, const group_view& g, const void* in,
+                                void* out, const ragged_meta& m, bool async) override {
+        // Part j: receiver j copies, from every sender k, the rows k addressed to it.
+        auto work = [](std::size_t j, const std::vector<slot>& s) {
+            const std::size_t G = s.size();
+            for (std::size_t k = 0; k < G; ++k) {
+                const ragged_meta& mk = *s[k].meta;
+                const ragged_meta& mj = *s[j].meta;
+                for (std::size_t u = 0; u < mk.updates; ++u) {
+                    const std::size_t at = j * mk.updates + u;
+                    const std::int64_t io = mk.input_offsets[at], n = mk.send_sizes[at], oo = mk.output_offsets[at];
+                    const std::int64_t expect = mj.recv_sizes[k * mj.updates + u];
+                    if (n != expect)
+                        throw error("ragged_all_to_all", "member " + std::to_string(k) + " sends " + std::to_string(n) +
+                                                             " rows (update " + std::to_string(u) + ") to member " +
+                                                             std::to_string(j) + ", whose recv_sizes says " +
+                                                             std::to_string(expect));
+                    if (n < 0 || io < 0 || oo < 0 || static_cast<std::size_t>(io + n) > mk.in_rows ||
+                        static_cast<std::size_t>(oo + n) > mj.out_rows)
+                        throw error("ragged_all_to_all",
+                                    "member " + std::to_string(k) + " sends rows [" + std::to_string(io) + ", " +
+                                        std::to_string(io + n) + ") of " + std::to_string(mk.in_rows) + " to rows [" +
+                                        std::to_string(oo) + ", " + std::to_string(oo + n) + ") of member " +
+                                        std::to_string(j) + "'s " + std::to_string(mj.out_rows) + ": out of range");
+                    std::memcpy(static_cast<char*>(s[j].out) + static_cast<std::size_t>(oo) * mk.row_bytes,
+                                static_cast<const char*>(s[k].in) + static_cast<std::size_t>(io) * mk.row_bytes,
+                                static_cast<std::size_t>(n) * mk.row_bytes);
+                }
+            }
+        };
+        return meet(ctx, d, g, {in, out, 0, &m}, 2 * m.in_rows * m.row_bytes * g.members.size(), work, async);
+    }
+
+    pending_ptr send(replica_context& ctx, std::int64_t channel, std::uint32_t target, std::string_view operand,
+                     const void* in, std::size_t bytes) override {
+        const std::uint32_t dev = device_of(ctx);
+        std::lock_guard lk(m_);
+        throw_if_failed("send");
+        auto& box = mail_[{channel, dev, target}];
+        box.messages.push_back(std::make_shared<message>());
+        auto& msg = *box.messages.back();
+        msg.data = in;
+        msg.bytes = bytes;
+        msg.operand = operand;
+        wake(box.wl); // a receiver may be waiting
+        auto p = std::make_unique<pending_transfer>();
+        p->msg = box.messages.back();
+        p->key = {channel, dev, target};
+        p->sending = true;
+        return p;
+    }
+    pending_ptr recv(replica_context& ctx, std::int64_t channel, std::uint32_t source, std::string_view operand,
+                     void* out, std::size_t bytes) override {
+        auto p = std::make_unique<pending_transfer>();
+        p->key = {channel, source, device_of(ctx)};
+        p->out = out;
+        p->bytes = bytes;
+        p->operand = operand;
+        return p;
+    }
+
+    void complete(replica_context& ctx, pending& p) override {
+        if (auto* t = dynamic_cast<pending_transfer*>(&p)) return complete_transfer(ctx, *t);
+        auto& pm = static_cast<pending_meet&>(p);
+        if (pm.done) return;
+        pm.done = true;
+        std::unique_lock lk(m_);
+        finish(lk, ctx, pm.key, pm.work);
+    }
+
+    // The pool's side: a device's program returned (entered = collectives it entered) or threw.
+    void finished(std::uint32_t dev, std::uint64_t entered) {
+        std::lock_guard lk(m_);
+        finished_at_[dev] = entered;
+        --live_;
+        for (auto& [n, inst] : instances_) {
+            if (n < entered) continue;
+            for (auto& [leader, gs] : inst.groups) {
+                if (gs.phase != 0 || !gs.error.empty()) continue;
+                if (std::find(gs.members.begin(), gs.members.end(), dev) == gs.members.end()) continue;
+                fail(gs, device_name(dev, P_) + " returned after " + std::to_string(entered) + " collectives while " +
+                             waiting_names(gs) + " wait for it at collective #" + std::to_string(n) + ", " + text(inst),
+                     false);
+            }
+        }
+        for (auto& [key, box] : mail_)
+            if (std::get<1>(box_key(key)) == dev && box.messages.empty() && box.wl.count > 0)
+                fail_all("deadlock: " + device_name(dev, P_) + " returned, but " +
+                         device_name(std::get<2>(box_key(key)), P_) + " waits to receive from it on channel " +
+                         std::to_string(std::get<0>(box_key(key))));
+        if (live_ > 0 && blocked_ >= live_) declare_deadlock();
+    }
+    void cancel(std::uint32_t dev, const std::string& what) {
+        std::lock_guard lk(m_);
+        if (!cancel_reason_.empty()) return;
+        cancel_reason_ = device_name(dev, P_) + " threw: " + what;
+        fail_all("cancelled: " + cancel_reason_, true);
+    }
+    // After every device returned: all must have entered the same number of collectives.
+    std::string count_mismatch() const {
+        for (std::size_t i = 1; i < finished_at_.size(); ++i)
+            if (finished_at_[i] != finished_at_[0])
+                return device_name(0, P_) + " entered " + std::to_string(finished_at_[0]) + " collectives but " +
+                       device_name(static_cast<std::uint32_t>(i), P_) + " entered " + std::to_string(finished_at_[i]);
+        return {};
+    }
+
+private:
+    static constexpr std::uint64_t unfinished = ~std::uint64_t{0};
+    // Below this many bytes moved, the last device to arrive does the whole collective while the
+    // others stay suspended (one wake-up each); above it every member does its own part.
+    static constexpr std::size_t split_bytes = 256 * 1024;
+
+    struct slot {
+        const void* in = nullptr;
+        void* out = nullptr;
+        std::ptrdiff_t source = 0;
+        const ragged_meta* meta = nullptr;
+    };
+    using work_fn = std::function<void(std::size_t, const std::vector<slot>&)>;
+
+    // Devices waiting for one thing. `count` of them are counted in blocked_ (the deadlock check);
+    // whoever wakes them takes them off that count, so a woken device is never counted as waiting.
+    struct waiter_list {
+        std::vector<tbb::task::suspend_point> sps;
+        std::condition_variable cv; // XLET_POOL_THREADS
+        std::size_t count = 0;
+        std::uint64_t gen = 0;
+    };
+    struct group_state {
+        std::vector<std::uint32_t> members;
+        std::vector<slot> slots;
+        std::vector<char> present;
+        std::size_t arrived = 0, finished = 0, left = 0;
+        int phase = 0; // 0: gathering, 1: every member does its part, 2: complete
+        bool poisoned = false; // a deadlock stopped it between the phases: nobody reads any more
+        std::string error;
+        bool cancelled = false;
+        std::exception_ptr part_error;
+        waiter_list wl;
+    };
+    struct instance {
+        collective_desc first;        // groups pointer not kept: the first device may be gone
+        replica_groups_t groups_copy; // what `first.groups` pointed at
+        std::string operand;
+        std::uint32_t first_device = 0;
+        std::size_t joined = 0;
+        std::string failure;
+        std::map<std::uint32_t, group_state> groups; // by the group's first member
+    };
+    struct meet_key {
+        std::uint64_t n = 0;
+        std::uint32_t leader = 0;
+        std::size_t me = 0;
+        bool member = false;
+        const char* op = "";
+    };
+    struct pending_meet final : pending {
+        meet_key key;
+        work_fn work;
+        bool done = false;
+    };
+    struct message {
+        const void* data = nullptr;
+        std::size_t bytes = 0;
+        std::string operand, error;
+        bool taken = false;
+    };
+    using mail_key = std::tuple<std::int64_t, std::uint32_t, std::uint32_t>; // channel, source, target
+    struct mailbox {
+        std::deque<std::shared_ptr<message>> messages;
+        waiter_list wl;
+    };
+    struct pending_transfer final : pending {
+        mail_key key;
+        bool sending = false, done = false;
+        std::shared_ptr<message> msg; // send
+        void* out = nullptr;          // recv
+        std::size_t bytes = 0;
+        std::string operand;
+    };
+    static const mail_key& box_key(const mail_key& k) { return k; }
+    // What a blocked device waits for, for the deadlock message.
+    struct wait_note {
+        const char* what = nullptr;
+        std::uint64_t n = 0;
+        std::int64_t channel = 0;
+        std::uint32_t peer = 0;
+    };
+
+    std::uint32_t device_of(const replica_context& ctx) const { return ctx.device_id(); }
+
+    static std::string text(const instance& inst) {
+        collective_desc d = inst.first;
+        d.operand = inst.operand;
+        d.groups = &inst.groups_copy;
+        return describe(d);
+    }
+    std::string waiting_names(const group_state& gs) const {
+        std::string s;
+        std::size_t shown = 0, total = 0;
+        for (std::size_t k = 0; k < gs.members.size(); ++k) {
+            if (!gs.present[k]) continue;
+            ++total;
+            if (shown < 8) {
+                if (shown++) s += ", ";
+                s += device_name(gs.members[k], P_);
+            }
+        }
+        if (total > shown) s += " and " + std::to_string(total - shown) + " more";
+        return s;
+    }
+
+    void wake(waiter_list& wl) {
+        ++wl.gen;
+        blocked_ -= wl.count;
+        wl.count = 0;
+        if constexpr (XLET_POOL_THREADS) wl.cv.notify_all();
+        auto sps = std::move(wl.sps);
+        wl.sps.clear();
+        for (auto sp : sps) tbb::task::resume(sp);
+    }
+    void fail(group_state& gs, std::string why, bool cancelled) {
+        gs.error = std::move(why);
+        gs.cancelled = cancelled;
+        wake(gs.wl);
+    }
+    // Fails every wait that reads nobody's memory: gathering groups and mailboxes.
+    void fail_all(const std::string& why, bool cancelled = false) {
+        if (failure_.empty()) failure_ = why, failure_cancelled_ = cancelled;
+        for (auto& [n, inst] : instances_)
+            for (auto& [leader, gs] : inst.groups)
+                if (gs.phase == 0 && gs.error.empty()) fail(gs, why, cancelled);
+        for (auto& [key, box] : mail_) {
+            for (auto& m : box.messages)
+                if (m->error.empty()) m->error = why;
+            wake(box.wl);
+        }
+    }
+    // Every running device waits: nothing can wake anyone. Groups between their phases stop too
+    // (poisoned: nobody is reading then, and nobody will).
+    void declare_deadlock() {
+        std::string why = "deadlock: every running device waits:";
+        std::size_t shown = 0;
+        for (std::uint32_t d = 0; d < waiting_.size() && shown < 8; ++d) {
+            const auto& w = waiting_[d];
+            if (!w.what) continue;
+            why += (shown++ ? "; " : " ") + device_name(d, P_) + " in " + w.what;
+            if (std::string_view(w.what) == "recv")
+                why += " from " + device_name(w.peer, P_) + " on channel " + std::to_string(w.channel);
+            else if (std::string_view(w.what) == "send_done")
+                why += " to " + device_name(w.peer, P_) + " on channel " + std::to_string(w.channel);
+            else
+                why += " at collective #" + std::to_string(w.n);
+        }
+        fail_all(why);
+        for (auto& [n, inst] : instances_)
+            for (auto& [leader, gs] : inst.groups)
+                if (gs.phase == 1) {
+                    gs.poisoned = true;
+                    if (gs.error.empty()) gs.error = why;
+                    wake(gs.wl);
+                }
+    }
+    template<class Pred>
+    void wait(std::unique_lock<std::mutex>& lk, waiter_list& wl, std::uint32_t dev, wait_note note, Pred done) {
+        while (!done()) {
+            ++blocked_;
+            ++wl.count;
+            waiting_[dev] = note;
+            if (blocked_ >= live_) {
+                declare_deadlock();
+                waiting_[dev] = {};
+                continue;
+            }
+            const std::uint64_t g = wl.gen;
+            if constexpr (XLET_POOL_THREADS) {
+                wl.cv.wait(lk, [&] { return wl.gen != g; });
+            } else {
+                lk.unlock();
+                tbb::task::suspend([&](tbb::task::suspend_point sp) {
+                    std::lock_guard guard(m_);
+                    if (wl.gen != g)
+                        tbb::task::resume(sp);
+                    else
+                        wl.sps.push_back(sp);
+                });
+                lk.lock();
+            }
+            waiting_[dev] = {};
+        }
+    }
+    void throw_if_failed(const char* op) const {
+        if (failure_.empty()) return;
+        if (failure_cancelled_) throw cancelled_error(op, failure_);
+        throw error(op, failure_);
+    }
+    static bool same(const collective_desc& a, const std::string& a_operand, const replica_groups_t& a_groups,
+                     const collective_desc& b) {
+        return std::strcmp(a.op, b.op) == 0 && a_operand == b.operand && a.attrs == b.attrs &&
+               a.channel_id == b.channel_id && a.mode == b.mode && (b.groups ? a_groups == *b.groups : a_groups.empty());
+    }
+    void leave(std::uint64_t n, std::uint32_t leader) {
+        auto it = instances_.find(n);
+        instance& inst = it->second;
+        group_state& gs = inst.groups.at(leader);
+        if (++gs.left == gs.members.size()) inst.groups.erase(leader);
+        if (inst.groups.empty() && inst.joined == finished_at_.size()) instances_.erase(it);
+    }
+
+    // Joins the collective: records and checks the description, publishes this device's slot,
+    // and (last to arrive, small) does the whole collective. Returns where to finish it.
+    template<class Work>
+    meet_key arrive(replica_context& ctx, const collective_desc& d, const group_view& g, slot mine, std::size_t bytes,
+                    Work& work) {
+        meet_key key;
+        key.n = ctx.next_sequence();
+        key.op = d.op;
+        const std::uint32_t dev = ctx.device_id();
+        std::unique_lock lk(m_);
+        throw_if_failed(d.op);
+        instance& inst = instances_[key.n];
+        if (inst.joined == 0 && inst.failure.empty()) {
+            inst.first = d;
+            inst.operand = std::string(d.operand);
+            if (d.groups) inst.groups_copy = *d.groups;
+            inst.first.groups = nullptr;
+            inst.first.operand = {};
+            inst.first_device = dev;
+        } else if (inst.failure.empty() && !same(inst.first, inst.operand, inst.groups_copy, d)) {
+            inst.failure = "devices disagree at collective #" + std::to_string(key.n) + ": " +
+                           device_name(inst.first_device, P_) + " is at " + text(inst) + " but " + device_name(dev, P_) +
+                           " reached " + describe(d);
+            for (auto& [leader, gs] : inst.groups)
+                if (gs.phase == 0 && gs.error.empty()) fail(gs, inst.failure, false);
+        }
+        ++inst.joined;
+        if (!inst.failure.empty()) throw error(d.op, inst.failure);
+        if (g.me < 0) { // in no group: takes part in the matching only
+            if (inst.groups.empty() && inst.joined == finished_at_.size()) instances_.erase(key.n);
+            return key;
+        }
+        for (auto m : g.members)
+            if (finished_at_[m] != unfinished && finished_at_[m] <= key.n)
+                throw error(d.op, device_name(m, P_) + " returned after " + std::to_string(finished_at_[m]) +
+                                      " collectives; " + device_name(dev, P_) + " waits for it at collective #" +
+                                      std::to_string(key.n) + ", " + text(inst));
+        key.leader = g.members[0];
+        key.me = static_cast<std::size_t>(g.me);
+        key.member = true;
+        group_state& gs = inst.groups[key.leader];
+        const std::size_t G = g.members.size();
+        if (gs.members.empty()) {
+            gs.members = g.members;
+            gs.slots.resize(G);
+            gs.present.assign(G, 0);
+        }
+        if (!gs.error.empty()) throw error(d.op, gs.error);
+        gs.slots[key.me] = mine;
+        gs.present[key.me] = 1;
+        if (++gs.arrived == G) {
+            if (bytes < split_bytes || G == 1) {
+                lk.unlock();
+                std::exception_ptr e;
+                try {
+                    for (std::size_t j = 0; j < G; ++j) work(j, gs.slots);
+                } catch (...) {
+                    e = std::current_exception();
+                }
+                lk.lock();
+                gs.part_error = e;
+                gs.phase = 2;
+            } else {
+                gs.phase = 1;
+            }
+            wake(gs.wl);
+        }
+        return key;
+    }
+
+    // Waits for the others, does this member's part if the collective is split, waits for every
+    // part, leaves. Called with the lock held.
+    template<class Work>
+    void finish(std::unique_lock<std::mutex>& lk, replica_context& ctx, const meet_key& key, Work& work) {
+        if (!key.member) return;
+        const std::uint32_t dev = ctx.device_id();
+        instance& inst = instances_.at(key.n);
+        group_state& gs = inst.groups.at(key.leader);
+        const std::size_t G = gs.members.size();
+        wait(lk, gs.wl, dev, {"a collective", key.n, 0, 0}, [&] { return gs.phase >= 1 || !gs.error.empty(); });
+        if (gs.phase == 0) { // failed before it started: nobody reads anyone's arrays
+            const std::string why = gs.error;
+            const bool c = gs.cancelled;
+            gs.present[key.me] = 0;
+            if (--gs.arrived == 0) inst.groups.erase(key.leader);
+            if (c) throw cancelled_error(key.op, why);
+            throw error(key.op, why);
+        }
+        if (gs.phase == 1 && !gs.poisoned) {
+            // Every member has arrived and reads the others' arrays: this phase always completes,
+            // whatever else fails, so no array is freed while it is read.
+            lk.unlock();
+            std::exception_ptr e;
+            try {
+                work(key.me, gs.slots);
+            } catch (...) {
+                e = std::current_exception();
+            }
+            lk.lock();
+            if (e && !gs.part_error) gs.part_error = e;
+            if (++gs.finished == G) {
+                gs.phase = 2;
+                wake(gs.wl);
+            } else {
+                wait(lk, gs.wl, dev, {"a collective", key.n, 0, 0}, [&] { return gs.phase == 2 || gs.poisoned; });
+            }
+        }
+        std::exception_ptr e = gs.part_error;
+        const bool poisoned = gs.poisoned && gs.phase != 2;
+        const std::string why = gs.error;
+        leave(key.n, key.leader);
+        lk.unlock();
+        if (poisoned) throw error(key.op, why);
+        if (e) std::rethrow_exception(e);
+    }
+
+    template<class Work>
+    pending_ptr meet(replica_context& ctx, const collective_desc& d, const group_view& g, slot mine, std::size_t bytes,
+                     Work& work, bool async) {
+        if (async) {
+            auto p = std::make_unique<pending_meet>();
+            p->work = work;
+            p->key = arrive(ctx, d, g, mine, bytes, p->work);
+            return p;
+        }
+        const meet_key key = arrive(ctx, d, g, mine, bytes, work);
+        std::unique_lock lk(m_);
+        finish(lk, ctx, key, work);
+        return nullptr;
+    }
+
+    void complete_transfer(replica_context& ctx, pending_transfer& t) {
+        if (t.done) return;
+        t.done = true;
+        const std::uint32_t dev = ctx.device_id();
+        std::unique_lock lk(m_);
+        auto& box = mail_[t.key];
+        const auto [channel, source, target] = t.key;
+        if (t.sending) { // send_done: the receiver has copied the data
+            wait(lk, box.wl, dev, {"send_done", 0, channel, target},
+                 [&] { return t.msg->taken || !t.msg->error.empty(); });
+            if (!t.msg->taken) throw error("send", t.msg->error);
+            return;
+        }
+        wait(lk, box.wl, dev, {"recv", 0, channel, source},
+             [&] { return !box.messages.empty() || !failure_.empty(); });
+        if (box.messages.empty()) throw_if_failed("recv");
+        auto msg = box.messages.front();
+        box.messages.pop_front();
+        if (msg->operand != t.operand) {
+            msg->error = device_name(source, P_) + " sent " + msg->operand + " on channel " + std::to_string(channel) +
+                         " but " + device_name(dev, P_) + " receives " + t.operand;
+            wake(box.wl);
+            throw error("recv", msg->error);
+        }
+        std::memcpy(t.out, msg->data, t.bytes);
+        msg->taken = true;
+        wake(box.wl);
+    }
+
+    std::uint32_t R_, P_;
+    std::mutex m_;
+    std::size_t live_, blocked_ = 0;
+    std::map<std::uint64_t, instance> instances_;
+    std::map<mail_key, mailbox> mail_;
+    std::vector<std::uint64_t> finished_at_;
+    std::vector<wait_note> waiting_;
+    std::string cancel_reason_, failure_;
+    bool failure_cancelled_ = false;
+};
+
+} // namespace xlet::detail
