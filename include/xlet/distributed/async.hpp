@@ -18,10 +18,13 @@
 
 #include <tbb/task_group.h>
 
+#include <exception>
 #include <optional>
+#include <thread>
 #include <tuple>
 
 #include "collectives.hpp"
+#include "shared_memory.hpp" // XLET_POOL_THREADS
 
 namespace xlet {
 
@@ -96,19 +99,36 @@ template<class R>
 class async_computation {
 public:
     struct state {
+        // A oneTBB task; an OS thread when the pool's devices are threads (XLET_POOL_THREADS,
+        // under the sanitizers, which cannot see oneTBB's synchronisation).
         tbb::task_group tasks;
+        std::thread thread;
+        std::exception_ptr error;
         std::optional<R> result;
+        void wait() {
+            if constexpr (XLET_POOL_THREADS) {
+                if (thread.joinable()) thread.join();
+                if (error) std::rethrow_exception(error);
+            } else {
+                tasks.wait(); // rethrows what f threw
+            }
+        }
     };
     explicit async_computation(std::unique_ptr<state> s) : s_(std::move(s)) {}
     async_computation(async_computation&&) noexcept = default;
     async_computation& operator=(async_computation&&) noexcept = default;
     ~async_computation() {
-        if (s_) s_->tasks.wait();
+        if (s_) {
+            try {
+                s_->wait();
+            } catch (...) {
+            }
+        }
     }
     R done() {
         if (!s_) throw error("async_done", "the computation was already collected");
         auto s = std::move(s_);
-        s->tasks.wait(); // rethrows what f threw
+        s->wait();
         return std::move(*s->result);
     }
 
@@ -121,9 +141,20 @@ auto async_start(F f, A... args) {
     using R = std::invoke_result_t<const F&, const A&...>;
     auto s = std::make_unique<typename async_computation<R>::state>();
     auto* st = s.get();
-    st->tasks.run([st, f = std::move(f), args = std::make_tuple(std::move(args)...)] {
+    auto job = [st, f = std::move(f), args = std::make_tuple(std::move(args)...)] {
         st->result.emplace(std::apply(f, args));
-    });
+    };
+    if constexpr (XLET_POOL_THREADS) {
+        st->thread = std::thread([st, job = std::move(job)] {
+            try {
+                job();
+            } catch (...) {
+                st->error = std::current_exception();
+            }
+        });
+    } else {
+        st->tasks.run(std::move(job));
+    }
     return async_computation<R>(std::move(s));
 }
 // AsyncUpdate: the computation is still in flight; returns the handle (HLO threads it through).
