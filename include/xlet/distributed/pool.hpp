@@ -7,6 +7,7 @@
 #include <tbb/task_group.h>
 
 #include <exception>
+#include <memory>
 #include <optional>
 #include <thread>
 #include <type_traits>
@@ -69,8 +70,13 @@ public:
             for (std::uint32_t d = 0; d < D; ++d) threads.emplace_back([&device, d] { device(d); });
             for (auto& th : threads) th.join();
         } else {
-            tbb::task_arena arena(threads_ > 0 ? threads_ : tbb::task_arena::automatic);
-            arena.execute([&] {
+            // One arena for the pool's lifetime: oneTBB keeps the stacks of suspended tasks per
+            // arena, so a second run() reuses them instead of mapping R x P new ones.
+            if (!arena_) {
+                const int n = threads_ > 0 ? threads_ : int{tbb::task_arena::automatic};
+                arena_ = std::make_unique<tbb::task_arena>(n);
+            }
+            arena_->execute([&] {
                 tbb::task_group tg;
                 for (std::uint32_t d = 0; d < D; ++d) tg.run([&device, d] { device(d); });
                 tg.wait();
@@ -92,6 +98,7 @@ public:
 private:
     std::uint32_t R_, P_;
     int threads_;
+    std::unique_ptr<tbb::task_arena> arena_;
 };
 
 } // namespace xlet
