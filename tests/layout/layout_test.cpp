@@ -1043,7 +1043,9 @@ void check_one_pass(const char* what, Perm perm, Fn f, bool specials = true) {
     const auto a = random_any<Tn>(specials);
     using Out = result_t<decltype(transpose(a, perm))>;
     using T = typename Out::value_type;
-    const auto b = random_any<Out>(specials);
+    // Special values (NaN, infinities, -0, subnormals) in a only: which of two NaNs an add
+    // returns depends on the order of its operands, which the compiler may pick per instance.
+    const auto b = random_any<Out>(false);
     const Out t = transpose(a, perm);
     const Out two = f(t, b);
     for (int threads : {1, 2, 3}) {
