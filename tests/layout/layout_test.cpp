@@ -1118,7 +1118,8 @@ TEST_CASE("fusion: strided leaves the tile buffer cannot hold or reads at other 
     CHECK_SAME(convert_element_type<float>(transpose(w, dims<1, 0>)) + transpose(a, dims<1, 0>),
                rf(eval(convert_element_type<float>(tw) + ta)));
     // Pad and concatenate along the inner dimension read their operands' cursors at shifted
-    // positions, partly outside the tile's buffered range (those loads go to the source).
+    // positions, beyond the operand's row for some of the tile's range: they do not hand the
+    // tile buffer on (filling it would read past the source; ASan found it).
     const float v = 0.5f;
     CHECK_SAME(pad(transpose(a, dims<1, 0>), v, dims<0, 5>, dims<0, -3>, dims<0, 0>) + 1.0f,
                rf(eval(pad(ta, v, dims<0, 5>, dims<0, -3>, dims<0, 0>) + 1.0f)));
