@@ -256,6 +256,28 @@ void BM_fused_xlet_two_pass(benchmark::State& st, int threads) {
     set_bytes(st, bytes_fused);
 }
 
+// One pass and two passes alternating inside one timed loop (run_paired: `ratio` is the one
+// pass's speed ÷ the two passes'; > 1: the one pass is faster). Both results are checked.
+void BM_fused_paired(benchmark::State& st, int threads) {
+    tbb_threads tc(threads);
+    auto a = std::make_unique<mat_t>(), b = std::make_unique<mat_t>(), t = std::make_unique<mat_t>(),
+         y = std::make_unique<mat_t>(), y2 = std::make_unique<mat_t>();
+    fill(a->data(), n_tt, in_a);
+    fill(b->data(), n_tt, in_b);
+    run_paired(
+        st, bytes_fused, [&] { *y = xlet::exp(xlet::transpose(*a, xlet::dims<1, 0>)) + *b; },
+        [&] {
+            *t = xlet::transpose(*a, xlet::dims<1, 0>);
+            *y2 = xlet::exp(*t) + *b;
+        });
+    verify_fused("fused/paired (one pass)", y->data(), a->data(), b->data());
+    verify_fused("fused/paired (two passes)", y2->data(), a->data(), b->data());
+    if (std::memcmp(y->data(), y2->data(), n_tt * sizeof(float)) != 0) {
+        std::fprintf(stderr, "layout_bench: fused/paired: one pass and two passes differ\n");
+        std::abort();
+    }
+}
+
 // Naive hand loop (std::exp does not vectorise without -ffast-math).
 void BM_fused_loop(benchmark::State& st, int threads) {
     tbb_threads tc(threads);
@@ -637,6 +659,8 @@ void register_all() {
         reg("BM_fused/xlet", BM_fused_xlet, t);
     for (int t : {1, 2})
         reg("BM_fused/xlet_two_pass", BM_fused_xlet_two_pass, t);
+    for (int t : {1, 2})
+        reg("BM_fused/paired_with_two_pass", BM_fused_paired, t);
     reg("BM_fused/loop", BM_fused_loop, 1);
     reg("BM_fused/loop_tbb", BM_fused_loop, 2);
 #if XLET_BENCH_EIGEN

@@ -5,6 +5,8 @@
 #include <atomic>
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
+#include <vector>
 #include <new>
 #include <random>
 #include <sstream>
@@ -155,6 +157,90 @@ TEST_CASE("results are identical for any number of threads") {
     auto r3 = run(3);
     CHECK(std::memcmp(r1->data(), r2->data(), sizeof(float) * r1->size()) == 0);
     CHECK(std::memcmp(r1->data(), r3->data(), sizeof(float) * r1->size()) == 0);
+}
+
+TEST_CASE("tile buffer: claims, refusals and the elements a fill writes") {
+    // The tiled evaluator's buffer (eval/tile_buffer.hpp): rows of a tile claim buffer rows; a
+    // fill writes exactly elements [lo, hi) of each claimed row, transposed from its source, and
+    // nothing else (the sentinel stays in the row padding and in unclaimed rows).
+    constexpr std::size_t src_rows = 70, src_cols = 45; // source [70,45]: row r of the tile reads column r
+    std::vector<float> src(src_rows * src_cols);
+    for (std::size_t k = 0; k < src.size(); ++k)
+        src[k] = static_cast<float>(k);
+    constexpr std::ptrdiff_t stride = src_cols;
+    const std::size_t bytes = 2 * 45 * (70 * 8 + 128);
+    std::vector<std::byte, std::allocator<std::byte>> raw(bytes + 64);
+    auto* base = reinterpret_cast<std::byte*>((reinterpret_cast<std::uintptr_t>(raw.data()) + 63) / 64 * 64);
+    for (std::size_t lo : {0u, 3u, 8u})
+        for (std::size_t hi : {lo + 1, lo + 8, lo + 13, std::size_t{70}}) {
+            for (std::size_t rows : {1u, 7u, 8u, 17u, 45u}) {
+                std::fill(base, base + bytes, std::byte{0xA5});
+                detail::tile_buffer buf(base, bytes);
+                buf.begin(lo, hi, rows);
+                std::vector<const float*> q(rows);
+                for (std::size_t r = 0; r < rows; ++r) {
+                    buf.begin_row(r);
+                    // rows 0..rows-1 read columns 0..rows-1 except row 5, which reads column 44
+                    // (its source not one element after its neighbour's: copied on its own)
+                    const float* p = src.data() + (r == 5 ? 44 : r);
+                    q[r] = buf.claim<float, stride>(p);
+                    REQUIRE(q[r] != nullptr);
+                }
+                buf.fill();
+                std::size_t written = 0;
+                for (std::size_t k = 0; k < bytes; k += 4) {
+                    std::uint32_t w;
+                    std::memcpy(&w, base + k, 4);
+                    written += w != 0xA5A5A5A5u;
+                }
+                // element (r, i) of row r is src[i][column of r] = i * 45 + column
+                std::size_t right = 0;
+                for (std::size_t r = 0; r < rows; ++r)
+                    for (std::size_t i = lo; i < hi; ++i)
+                        right += q[r][i - lo] == static_cast<float>(i * src_cols + (r == 5 ? 44 : r));
+                INFO("lo " << lo << " hi " << hi << " rows " << rows);
+                CHECK(right == rows * (hi - lo));
+                CHECK(written == rows * (hi - lo));
+            }
+        }
+    // Refusals: a fifth strided leaf in one row, a row beyond the tile, more bytes than the
+    // buffer holds, another element type in a column of f32 rows.
+    std::fill(base, base + bytes, std::byte{0});
+    detail::tile_buffer buf(base, bytes);
+    buf.begin(0, 70, 4);
+    buf.begin_row(0);
+    for (int k = 0; k < 4; ++k)
+        CHECK(buf.claim<float, stride>(src.data()) != nullptr);
+    CHECK(buf.claim<float, stride>(src.data()) == nullptr);
+    buf.begin_row(1);
+    CHECK(buf.claim<float, stride>(src.data() + 1) != nullptr);
+    CHECK(buf.claim<double, stride>(reinterpret_cast<const double*>(src.data())) == nullptr);
+    buf.begin_row(4);
+    CHECK(buf.claim<float, stride>(src.data()) == nullptr);
+    detail::tile_buffer small(base, 64);
+    small.begin(0, 70, 4);
+    small.begin_row(0);
+    CHECK(small.claim<float, stride>(src.data()) == nullptr);
+    // A cursor without a buffer row reads its source; with one, its range from the buffer and
+    // the rest from the source.
+    auto c0 = detail::make_strided_cursor<float, stride>(src.data() + 2, nullptr);
+    CHECK(c0.q == nullptr);
+    detail::tile_buffer one(base, bytes);
+    one.begin(16, 48, 1);
+    one.begin_row(0);
+    auto c1 = detail::make_strided_cursor<float, stride>(src.data() + 2, &one);
+    REQUIRE(c1.q != nullptr);
+    one.fill();
+    for (std::size_t i : {0u, 10u, 16u, 30u, 40u, 54u}) {
+        auto v0 = c0.load<16>(i), v1 = c1.load<16>(i);
+        for (std::size_t l = 0; l < 16; ++l) {
+            CHECK(v1.lane(l) == static_cast<float>((i + l) * src_cols + 2));
+            CHECK(v0.lane(l) == v1.lane(l));
+        }
+    }
+    auto p1 = c1.load_partial<16>(40, 5);
+    for (std::size_t l = 0; l < 5; ++l)
+        CHECK(p1.lane(l) == static_cast<float>((40 + l) * src_cols + 2));
 }
 
 TEST_CASE("aliasing: the destination may appear in its own expression") {

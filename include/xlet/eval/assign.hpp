@@ -16,8 +16,10 @@
 #include <tbb/blocked_range.h>
 #include "parallel.hpp"
 
+#include "../core/block_cache.hpp"
 #include "../kernels/transpose.hpp"
 #include "node.hpp"
+
 
 namespace xlet::detail {
 
@@ -80,14 +82,17 @@ struct evaluator {
         decltype(std::declval<const E&>().template cursor<R, M, P>(std::declval<const outer_index<R>&>()));
 
     // A leaf read with a large step along the innermost loop (a transposed operand inside an
-    // element-wise tree) costs a cache line per element; walking whole rows, a line comes back
-    // only a row later, long evicted (and with power-of-two row sizes all those lines fall in one
-    // L1 set). Such trees run in tiles of tile_rows rows × block elements: one cursor per row,
-    // and inside the tile strips one cache line wide go down the rows, so the strided leaf reads
-    // a small block of its source, each line reused from L1 by the neighbouring rows, while the
-    // other operands and the destination still move whole lines (f32 [4096,4096]
-    // exp(transpose(a)) + b: docs/performance.md, "Data movement"). Only the order of the work
-    // changes: every element is computed as untiled, full vector or tail by its place in its row.
+    // element-wise tree) would cost a scalar load an element and a cache line for each. Such
+    // trees run in tiles of tile_rows rows × block elements: the cursors of all the tile's rows
+    // are made first, each strided leaf claiming a row of a tile buffer (tile_buffer.hpp); the
+    // buffer is filled by 8×8 register transposes of the source block, whose rows are read as
+    // runs of tile_rows elements (1 KiB for f32, which the hardware prefetchers follow); then
+    // the tile is computed row by row, the strided leaves read contiguously from the buffer as
+    // the two-pass form reads a materialised transpose, the other operands and the destination
+    // in runs of one block (f32 [4096,4096] exp(transpose(a)) + b: docs/performance.md). Only
+    // where values are read from and the order of the work change: the buffer holds the
+    // source's bits, and every element is computed as untiled, full vector or tail by its place
+    // in its row.
     static constexpr bool tiled = [] {
         if constexpr (!std::is_default_constructible_v<cursor_type> || !std::is_copy_assignable_v<cursor_type>) {
             return false;
@@ -95,17 +100,31 @@ struct evaluator {
             if (P.groups < 2 || P.rep[P.groups - 1] < 0) return false;
             for (const auto& v : E::template leaf_strides<R, M>()) {
                 auto s = v.stride[static_cast<std::size_t>(P.rep[P.groups - 1])];
-                if (s > 16 || s < -16) return true;
+                if (s > far_stride || s < -far_stride) return true;
             }
             return false;
         }
     }();
-    // Rows per tile: measured on the case above (1 thread), 16 rows: 52 ms, 64: 29, 128: 21,
-    // 256: 19.5, 512: 19; longer runs down the strided source let the prefetchers follow it.
-    // Capped by the cursors' stack space (16 KiB) and by the rows there are.
+    // Tile shape, measured on that case (AVX-512 build; speed of the one pass ÷ the two passes,
+    // 1 / 2 threads): 256 rows × 256: 1.34-1.40 / 1.22-1.27; 128 × 256: 1.11 / 1.16;
+    // 256 × 128: 0.87 / 0.90; 32 × 256: 0.90 / 0.83; 16 × 4096: 1.02 / 1.00. Short runs on
+    // either side (the source's 128 bytes, the destination's 512) are misses the prefetchers do
+    // not follow. Row by row beats strips one line wide down the rows (0.6).
+    // Capped by the buffer's rows, the cursors' stack space (16 KiB) and by the rows there are.
     static constexpr std::size_t tile_rows =
-        std::max<std::size_t>(1, std::min({std::size_t{256}, 16384 / sizeof(cursor_type), rows}));
-    static constexpr std::size_t tile_block = 256;
+        std::max<std::size_t>(1, std::min({tile_buffer::max_rows, 16384 / sizeof(cursor_type), rows}));
+    // Elements per tile row: 1 KiB of the destination.
+    static constexpr std::size_t tile_block = std::max<std::size_t>(1, 1024 / sizeof(S));
+    // Strided leaves with a buffer row each (more read their source directly).
+    static constexpr std::size_t strided_leaves = [] {
+        std::size_t n = 0;
+        if constexpr (tiled)
+            for (const auto& v : E::template leaf_strides<R, M>()) {
+                auto s = v.stride[static_cast<std::size_t>(P.rep[P.groups - 1])];
+                if (s > far_stride || s < -far_stride) ++n;
+            }
+        return std::min(n, tile_buffer::max_columns);
+    }();
     // Strip width: whole vectors, at least one 64-byte line of the destination.
     static constexpr std::size_t strip = N * std::max<std::size_t>(1, 64 / (N * sizeof(S)));
 
@@ -120,6 +139,10 @@ struct evaluator {
     // Work items: (row, block) pairs untiled, (group of tile_rows rows, block) tiles when tiled.
     static constexpr std::size_t row_groups = tiled ? (rows + tile_rows - 1) / tile_rows : rows;
     static constexpr std::size_t chunks = row_groups * blocks_per_row;
+    // The tile buffer: a row of block elements of up to 8 bytes (or S) for every strided leaf
+    // and tile row, each row padded by up to two lines (tile_buffer::claim).
+    static constexpr std::size_t buffer_bytes =
+        strided_leaves * tile_rows * (block * std::max<std::size_t>(8, sizeof(S)) + 128);
 
     static outer_index<R> outer_of(std::size_t row) {
         outer_index<R> o{};
@@ -149,21 +172,26 @@ struct evaluator {
     // Work items [c0, c1): item c is block (c % blocks_per_row) of row (group) c / blocks_per_row.
     static void run(S* dst, const E& e, std::size_t c0, std::size_t c1) {
         if constexpr (tiled) {
+            tile_storage<buffer_bytes> space;
+            tile_buffer buf{space.data(), buffer_bytes};
             std::array<cursor_type, tile_rows> cur;
             std::array<S*, tile_rows> d;
             std::array<bool, tile_rows> streamed;
             for (std::size_t c = c0; c < c1; ++c) {
                 const std::size_t r0 = c / blocks_per_row * tile_rows, nr = std::min(tile_rows, rows - r0);
                 const std::size_t i0 = c % blocks_per_row * block, i1 = std::min(inner, i0 + block);
+                buf.begin(i0, i1, nr);
                 for (std::size_t r = 0; r < nr; ++r) {
                     auto outer = outer_of(r0 + r);
+                    outer.tile = &buf;
+                    buf.begin_row(r);
                     cur[r] = e.template cursor<R, M, P>(outer);
                     d[r] = dst + row_offset<R, P>(dst_view, outer);
                     streamed[r] = stream && reinterpret_cast<std::uintptr_t>(d[r]) % stream_alignment<S> == 0;
                 }
-                for (std::size_t i = i0; i < i1; i += strip)
-                    for (std::size_t r = 0; r < nr; ++r)
-                        run_block(d[r], cur[r], i, std::min(i1, i + strip), streamed[r]);
+                buf.fill();
+                for (std::size_t r = 0; r < nr; ++r)
+                    run_block(d[r], cur[r], i0, i1, streamed[r]);
             }
         } else {
             std::size_t c = c0;

@@ -22,6 +22,7 @@
 #include <utility>
 
 #include "../core/tensor.hpp"
+#include "tile_buffer.hpp"
 #include "vec.hpp"
 
 namespace xlet::detail {
@@ -106,7 +107,12 @@ struct loop_plan {
     std::array<int, Ro + 1> rep{};
 };
 
-template<std::size_t Ro> using outer_index = std::array<std::size_t, Ro + 1>;
+// Where one row of the loop nest is: the counter of every outer group, and in the tiled evaluator
+// the tile buffer its strided leaves read through (tile_buffer.hpp; nullptr: none).
+template<std::size_t Ro>
+struct outer_index : std::array<std::size_t, Ro + 1> {
+    tile_buffer* tile = nullptr;
+};
 
 template<std::size_t Ro, loop_plan<Ro> P>
 constexpr std::ptrdiff_t row_offset(const leaf_view<Ro>& v, const outer_index<Ro>& outer) {
@@ -202,7 +208,11 @@ struct array_node : node_shape<typename A::value_type, A::rank, A::extents> {
     template<std::size_t Ro, auto M, loop_plan<Ro> P>
     auto cursor(const outer_index<Ro>& outer) const {
         constexpr auto v = leaf_strides<Ro, M>()[0];
-        return mem_cursor<S, inner_stride<Ro, P>(v)>{ptr() + row_offset<Ro, P>(v, outer)};
+        constexpr std::ptrdiff_t s = inner_stride<Ro, P>(v);
+        if constexpr (s > far_stride || s < -far_stride)
+            return make_strided_cursor<S, s>(ptr() + row_offset<Ro, P>(v, outer), outer.tile);
+        else
+            return mem_cursor<S, s>{ptr() + row_offset<Ro, P>(v, outer)};
     }
     compute_t<S> at(const std::array<std::size_t, base::rank>& idx) const { return widen(ptr()[A::offset(idx)]); }
     template<std::size_t Ro, auto M, leaf_view<Ro> D>

@@ -79,7 +79,11 @@ struct concat_node : node_shape<T, R, E> {
                 concat_cursor<inner, T, nops, off, len, decltype(k.template cursor<Ro, M, P>(outer))...> c;
                 auto build = [&]<std::size_t... I>(std::index_sequence<I...>) {
                     if constexpr (inner) {
-                        ((std::get<I>(c.cs) = std::get<I>(kids).template cursor<Ro, M, P>(outer)), ...);
+                        // Operands are read at shifted positions, outside the range a tile buffer
+                        // row holds (eval/tile_buffer.hpp): their strided leaves read their source.
+                        auto o = outer;
+                        o.tile = nullptr;
+                        ((std::get<I>(c.cs) = std::get<I>(kids).template cursor<Ro, M, P>(o)), ...);
                     } else {
                         auto o = outer;
                         std::size_t idx = 0;

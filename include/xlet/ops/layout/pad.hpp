@@ -159,6 +159,9 @@ struct pad_node : node_shape<typename X::value_type, R, E> {
         c.all_pad = static_pad;
         if (static_pad) return c;
         auto o = outer;
+        // The child is read at shifted positions along the inner dimension, outside the range a
+        // tile buffer row holds (eval/tile_buffer.hpp): its strided leaves read their source.
+        if constexpr (inner) o.tile = nullptr;
         for (std::size_t g = 0; g + 1 < P.groups; ++g) {
             auto d = static_cast<std::size_t>(P.rep[g]);
             if (!padded[d]) continue;
