@@ -672,3 +672,57 @@ TEST_CASE("tuple all_to_all") {
     CHECK(same(std::get<0>(outs[0]), s32<2>{0, 10}));
     CHECK(same(std::get<0>(outs[1]), s32<2>{1, 11}));
 }
+
+// Every op on every replica count of the issue, with groups of G (1 when R is odd, else 2):
+// all_gather, reduce_scatter, all_to_all, ragged_all_to_all, send/recv, the async forms.
+template<std::int64_t G>
+void every_op(std::uint32_t R) {
+    CAPTURE(R);
+    const replica_groups_t gs = interleaved(R, G);
+    const collective_opts o{.replica_groups = gs};
+    source_target_pairs_t ring;
+    for (std::int64_t i = 0; i < static_cast<std::int64_t>(R); ++i) ring.push_back({i, (i + 1) % R});
+    replica_pool pool(R, 1, 2);
+    auto outs = pool.run([&](replica_context& ctx) {
+        const auto x = input<std::int32_t, 2 * G, 3>(ctx.replica_id());
+        auto h = all_reduce_start(ctx, x, add_fn{}, o);
+        auto ag = all_gather<1, G>(ctx, x, o);
+        auto rs = reduce_scatter<0, G>(ctx, x, add_fn{}, o);
+        auto aa = all_to_all<0, 1, G>(ctx, x, o);
+        // ragged: row 2j+1 of the input to member j, at row 2k of j's output (k: this member's position).
+        const auto [g, pos] = group_of(gs, R, ctx.replica_id());
+        s32<G> io, ss, oo, rsz;
+        for (std::int64_t j = 0; j < G; ++j) io(j) = static_cast<std::int32_t>(2 * j + 1), ss(j) = rsz(j) = 1, oo(j) = static_cast<std::int32_t>(2 * pos);
+        auto rg = ragged_all_to_all(ctx, x, io, ss, tensor<std::int32_t, 2 * G, 3>::filled(-1), oo, rsz, o);
+        auto s = send(ctx, x, 9, ring);
+        auto r = recv_done(recv<tensor<std::int32_t, 2 * G, 3>>(ctx, 9, ring));
+        send_done(std::move(s));
+        return std::tuple{all_reduce_done(std::move(h)), ag, rs, aa, rg, r};
+    });
+    for (std::uint32_t r = 0; r < R; ++r) {
+        const auto [g, pos] = group_of(gs, R, r);
+        const auto& [sum, ag, rs, aa, rg, rv] = outs[r];
+        auto in = [&](std::size_t k) { return input<std::int32_t, 2 * G, 3>(static_cast<std::uint32_t>(g[k])); };
+        for (std::size_t i = 0; i < 2 * G; ++i)
+            for (std::size_t c = 0; c < 3; ++c) {
+                std::int32_t s = 0;
+                for (std::size_t k = 0; k < static_cast<std::size_t>(G); ++k) s += in(k)(i, c);
+                REQUIRE(sum(i, c) == s);
+                for (std::size_t k = 0; k < static_cast<std::size_t>(G); ++k) REQUIRE(ag(i, k * 3 + c) == in(k)(i, c));
+                if (i < 2) {
+                    std::int32_t t = 0;
+                    for (std::size_t k = 0; k < static_cast<std::size_t>(G); ++k) t += in(k)(pos * 2 + i, c);
+                    REQUIRE(rs(i, c) == t);
+                    for (std::size_t k = 0; k < static_cast<std::size_t>(G); ++k) REQUIRE(aa(i, k * 3 + c) == in(k)(pos * 2 + i, c));
+                }
+                // ragged: rows 2k hold member k's row 2*pos+1; odd rows keep -1.
+                REQUIRE(rg(i, c) == (i % 2 == 0 ? in(i / 2)(2 * pos + 1, c) : -1));
+                REQUIRE(rv(i, c) == input<std::int32_t, 2 * G, 3>((r + R - 1) % R)(i, c));
+            }
+    }
+}
+
+TEST_CASE("every op on 1, 2, 3, 4, 8, 64 and 256 replicas") {
+    for (std::uint32_t R : {1u, 3u}) every_op<1>(R);
+    for (std::uint32_t R : {2u, 4u, 8u, 64u, 256u}) every_op<2>(R);
+}
