@@ -700,7 +700,9 @@ void every_op(std::uint32_t R) {
         return std::tuple{all_reduce_done(std::move(h)), ag, rs, aa, rg, r};
     });
     for (std::uint32_t r = 0; r < R; ++r) {
-        const auto [g, pos] = group_of(gs, R, r);
+        const auto gp = group_of(gs, R, r); // (not a structured binding: Clang 14 cannot capture one)
+        const auto& g = gp.first;
+        const std::size_t pos = gp.second;
         const auto& [sum, ag, rs, aa, rg, rv] = outs[r];
         auto in = [&](std::size_t k) { return input<std::int32_t, 2 * G, 3>(static_cast<std::uint32_t>(g[k])); };
         for (std::size_t i = 0; i < 2 * G; ++i)
