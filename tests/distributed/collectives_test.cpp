@@ -443,7 +443,10 @@ TEST_CASE("misuse is diagnosed, never a hang") {
     e = error_of(pool, [&](replica_context& ctx) {
         (void)all_reduce(ctx, x, add_fn{}, {.channel_id = ctx.replica_id() == 6 ? 2 : 1});
     });
-    CHECK(e.find("channel_id=2") != std::string::npos);
+    // Only ops with the same channel id meet: replica 6 waits on channel 2, the rest on channel 1.
+    CHECK(e.find("deadlock: every running device waits") != std::string::npos);
+    CHECK(e.find("replica 6 in a collective at collective #0 on channel 2") != std::string::npos);
+    CHECK(e.find("collective #0 on channel 1") != std::string::npos);
     // One replica returns while the others wait for it.
     e = error_of(pool, [&](replica_context& ctx) {
         (void)all_reduce(ctx, x, add_fn{});
@@ -661,6 +664,33 @@ TEST_CASE("send / recv: a ring, buffered by order, zeros for non-targets, deadlo
         (void)all_reduce(ctx, s32<1>{1}, add_fn{});
     });
     CHECK(e.find("deadlock") != std::string::npos);
+}
+
+TEST_CASE("collectives on different channels meet by channel, in any order across channels") {
+    replica_pool pool(4, 1, 2);
+    auto outs = pool.run([](replica_context& ctx) {
+        const s32<1> x{static_cast<std::int32_t>(ctx.replica_id())};
+        const collective_opts c1{.channel_id = 1}, c2{.channel_id = 2};
+        // Even replicas start channel 1 first, odd ones channel 2 first.
+        if (ctx.replica_id() % 2 == 0) {
+            auto a = all_reduce_start(ctx, x, add_fn{}, c1);
+            auto b = all_gather_start<0, 4>(ctx, x, c2);
+            return std::pair{all_reduce_done(std::move(a)), all_gather_done(std::move(b))};
+        }
+        auto b = all_gather_start<0, 4>(ctx, x, c2);
+        auto a = all_reduce_start(ctx, x, add_fn{}, c1);
+        return std::pair{all_reduce_done(std::move(a)), all_gather_done(std::move(b))};
+    });
+    for (const auto& [sum, all] : outs) {
+        CHECK(sum(0) == 6);
+        CHECK(same(all, s32<4>{0, 1, 2, 3}));
+    }
+    // The counts per channel must agree when the devices return.
+    auto e = error_of(pool, [](replica_context& ctx) {
+        if (ctx.replica_id() == 3) (void)all_reduce(ctx, s32<1>{}, add_fn{}, {.replica_groups = {{3}, {0}, {1}, {2}}, .channel_id = 7});
+        else (void)all_reduce(ctx, s32<1>{}, add_fn{}, {.replica_groups = {{3}, {0}, {1}, {2}}, .channel_id = 8});
+    });
+    CHECK(e.find("on channel") != std::string::npos);
 }
 
 TEST_CASE("tuple all_to_all") {

@@ -63,7 +63,7 @@ public:
                 errors[d] = std::current_exception();
                 t.cancel(d, "an exception that is not a std::exception");
             }
-            t.finished(d, ctx.collectives_entered());
+            t.finished(d, ctx.collectives_by_channel());
         };
         if constexpr (XLET_POOL_THREADS) {
             std::vector<std::thread> threads;

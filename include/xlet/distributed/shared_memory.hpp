@@ -8,7 +8,8 @@
 // libtbb has no fiber annotations; oneTBB itself uses threads when built with sanitizers), and the
 // logic they check is the same.
 //
-// Matching: the n-th collective a device enters meets the n-th of every other device (SPMD). The
+// Matching: the n-th collective a device enters on a channel (channel 0: those without one) meets
+// the n-th on that channel of every other device (SPMD; only ops with the same channel id meet). The
 // first device to arrive records the collective's description; a device arriving with another op,
 // operand, attributes, channel or groups fails it for everyone waiting there, naming both devices
 // and both descriptions. send/recv match in order per (channel, source, target).
@@ -112,8 +113,8 @@ void for_each_run(const box& b, std::ptrdiff_t src0, std::ptrdiff_t dst0, Fn&& f
 class shared_memory_transport final : public transport {
 public:
     shared_memory_transport(std::uint32_t R, std::uint32_t P)
-        : R_(R), P_(P), live_(static_cast<std::size_t>(R) * P), finished_at_(static_cast<std::size_t>(R) * P, unfinished),
-          waiting_(static_cast<std::size_t>(R) * P) {}
+        : R_(R), P_(P), D_(static_cast<std::size_t>(R) * P), live_(D_), entered_(D_), is_finished_(D_, 0),
+          waiting_(D_) {}
 
     std::uint32_t replica_count() const override { return R_; }
     std::uint32_t partition_count() const override { return P_; }
@@ -263,18 +264,22 @@ public:
         finish(lk, ctx, pm.key, pm.work);
     }
 
-    // The pool's side: a device's program returned (entered = collectives it entered) or threw.
-    void finished(std::uint32_t dev, std::uint64_t entered) {
+    // The pool's side: a device's program returned (or threw) having entered `entered[c]`
+    // collectives on each channel c.
+    void finished(std::uint32_t dev, const std::map<std::int64_t, std::uint64_t>& entered) {
         std::lock_guard lk(m_);
-        finished_at_[dev] = entered;
+        entered_[dev] = entered;
+        is_finished_[dev] = 1;
         --live_;
-        for (auto& [n, inst] : instances_) {
-            if (n < entered) continue;
+        for (auto& [key, inst] : instances_) {
+            const auto [c, n] = key;
+            if (n < entered_on(dev, c)) continue;
             for (auto& [leader, gs] : inst.groups) {
                 if (gs.phase != 0 || !gs.error.empty()) continue;
                 if (std::find(gs.members.begin(), gs.members.end(), dev) == gs.members.end()) continue;
-                fail(gs, device_name(dev, P_) + " returned after " + std::to_string(entered) + " collectives while " +
-                             waiting_names(gs) + " wait for it at collective #" + std::to_string(n) + ", " + text(inst),
+                fail(gs, device_name(dev, P_) + " returned after " + std::to_string(entered_on(dev, c)) +
+                             " collectives" + on_channel(c) + " while " + waiting_names(gs) + " wait for it at " +
+                             where(c, n) + ", " + text(inst),
                      false);
             }
         }
@@ -291,17 +296,26 @@ public:
         cancel_reason_ = device_name(dev, P_) + " threw: " + what;
         fail_all("cancelled: " + cancel_reason_, true);
     }
-    // After every device returned: all must have entered the same number of collectives.
+    // After every device returned: all must have entered the same number of collectives on each
+    // channel.
     std::string count_mismatch() const {
-        for (std::size_t i = 1; i < finished_at_.size(); ++i)
-            if (finished_at_[i] != finished_at_[0])
-                return device_name(0, P_) + " entered " + std::to_string(finished_at_[0]) + " collectives but " +
-                       device_name(static_cast<std::uint32_t>(i), P_) + " entered " + std::to_string(finished_at_[i]);
+        for (std::size_t i = 1; i < D_; ++i)
+            for (const auto* m : {&entered_[0], &entered_[i]})
+                for (const auto& [c, n] : *m)
+                    if (entered_on(0, c) != entered_on(static_cast<std::uint32_t>(i), c))
+                        return device_name(0, P_) + " entered " + std::to_string(entered_on(0, c)) + " collectives" +
+                               on_channel(c) + " but " + device_name(static_cast<std::uint32_t>(i), P_) + " entered " +
+                               std::to_string(entered_on(static_cast<std::uint32_t>(i), c));
         return {};
     }
 
 private:
-    static constexpr std::uint64_t unfinished = ~std::uint64_t{0};
+    std::uint64_t entered_on(std::uint32_t dev, std::int64_t channel) const {
+        auto it = entered_[dev].find(channel);
+        return it == entered_[dev].end() ? 0 : it->second;
+    }
+    static std::string on_channel(std::int64_t c) { return c > 0 ? " on channel " + std::to_string(c) : std::string(); }
+    static std::string where(std::int64_t c, std::uint64_t n) { return "collective #" + std::to_string(n) + on_channel(c); }
     // Below this many bytes moved, the last device to arrive does the whole collective while the
     // others stay suspended (one wake-up each); above it every member does its own part.
     static constexpr std::size_t split_bytes = 256 * 1024;
@@ -344,6 +358,7 @@ private:
         std::map<std::uint32_t, group_state> groups; // by the group's first member
     };
     struct meet_key {
+        std::int64_t channel = 0;
         std::uint64_t n = 0;
         std::uint32_t leader = 0;
         std::size_t me = 0;
@@ -446,7 +461,7 @@ private:
             else if (std::string_view(w.what) == "send_done")
                 why += " to " + device_name(w.peer, P_) + " on channel " + std::to_string(w.channel);
             else
-                why += " at collective #" + std::to_string(w.n);
+                why += " at " + where(w.channel, w.n);
         }
         fail_all(why);
         for (auto& [n, inst] : instances_)
@@ -495,12 +510,12 @@ private:
         return std::strcmp(a.op, b.op) == 0 && a_operand == b.operand && a.attrs == b.attrs &&
                a.channel_id == b.channel_id && a.mode == b.mode && (b.groups ? a_groups == *b.groups : a_groups.empty());
     }
-    void leave(std::uint64_t n, std::uint32_t leader) {
-        auto it = instances_.find(n);
+    void leave(const meet_key& key) {
+        auto it = instances_.find({key.channel, key.n});
         instance& inst = it->second;
-        group_state& gs = inst.groups.at(leader);
-        if (++gs.left == gs.members.size()) inst.groups.erase(leader);
-        if (inst.groups.empty() && inst.joined == finished_at_.size()) instances_.erase(it);
+        group_state& gs = inst.groups.at(key.leader);
+        if (++gs.left == gs.members.size()) inst.groups.erase(key.leader);
+        if (inst.groups.empty() && inst.joined == D_) instances_.erase(it);
     }
 
     // Joins the collective: records and checks the description, publishes this device's slot,
@@ -509,12 +524,13 @@ private:
     meet_key arrive(replica_context& ctx, const collective_desc& d, const group_view& g, slot mine, std::size_t bytes,
                     Work& work) {
         meet_key key;
-        key.n = ctx.next_sequence();
+        key.channel = d.channel_id > 0 ? d.channel_id : 0;
+        key.n = ctx.next_sequence(key.channel);
         key.op = d.op;
         const std::uint32_t dev = ctx.device_id();
         std::unique_lock lk(m_);
         throw_if_failed(d.op);
-        instance& inst = instances_[key.n];
+        instance& inst = instances_[{key.channel, key.n}];
         if (inst.joined == 0 && inst.failure.empty()) {
             inst.first = d;
             inst.operand = std::string(d.operand);
@@ -523,7 +539,7 @@ private:
             inst.first.operand = {};
             inst.first_device = dev;
         } else if (inst.failure.empty() && !same(inst.first, inst.operand, inst.groups_copy, d)) {
-            inst.failure = "devices disagree at collective #" + std::to_string(key.n) + ": " +
+            inst.failure = "devices disagree at " + where(key.channel, key.n) + ": " +
                            device_name(inst.first_device, P_) + " is at " + text(inst) + " but " + device_name(dev, P_) +
                            " reached " + describe(d);
             for (auto& [leader, gs] : inst.groups)
@@ -532,14 +548,14 @@ private:
         ++inst.joined;
         if (!inst.failure.empty()) throw error(d.op, inst.failure);
         if (g.me < 0) { // in no group: takes part in the matching only
-            if (inst.groups.empty() && inst.joined == finished_at_.size()) instances_.erase(key.n);
+            if (inst.groups.empty() && inst.joined == D_) instances_.erase({key.channel, key.n});
             return key;
         }
         for (auto m : g.members)
-            if (finished_at_[m] != unfinished && finished_at_[m] <= key.n)
-                throw error(d.op, device_name(m, P_) + " returned after " + std::to_string(finished_at_[m]) +
-                                      " collectives; " + device_name(dev, P_) + " waits for it at collective #" +
-                                      std::to_string(key.n) + ", " + text(inst));
+            if (is_finished_[m] && entered_on(m, key.channel) <= key.n)
+                throw error(d.op, device_name(m, P_) + " returned after " + std::to_string(entered_on(m, key.channel)) +
+                                      " collectives" + on_channel(key.channel) + "; " + device_name(dev, P_) +
+                                      " waits for it at " + where(key.channel, key.n) + ", " + text(inst));
         key.leader = g.members[0];
         key.me = static_cast<std::size_t>(g.me);
         key.member = true;
@@ -579,10 +595,10 @@ private:
     void finish(std::unique_lock<std::mutex>& lk, replica_context& ctx, const meet_key& key, Work& work) {
         if (!key.member) return;
         const std::uint32_t dev = ctx.device_id();
-        instance& inst = instances_.at(key.n);
+        instance& inst = instances_.at({key.channel, key.n});
         group_state& gs = inst.groups.at(key.leader);
         const std::size_t G = gs.members.size();
-        wait(lk, gs.wl, dev, {"a collective", key.n, 0, 0}, [&] { return gs.phase >= 1 || !gs.error.empty(); });
+        wait(lk, gs.wl, dev, {"a collective", key.n, key.channel, 0}, [&] { return gs.phase >= 1 || !gs.error.empty(); });
         if (gs.phase == 0) { // failed before it started: nobody reads anyone's arrays
             const std::string why = gs.error;
             const bool c = gs.cancelled;
@@ -607,13 +623,13 @@ private:
                 gs.phase = 2;
                 wake(gs.wl);
             } else {
-                wait(lk, gs.wl, dev, {"a collective", key.n, 0, 0}, [&] { return gs.phase == 2 || gs.poisoned; });
+                wait(lk, gs.wl, dev, {"a collective", key.n, key.channel, 0}, [&] { return gs.phase == 2 || gs.poisoned; });
             }
         }
         std::exception_ptr e = gs.part_error;
         const bool poisoned = gs.poisoned && gs.phase != 2;
         const std::string why = gs.error;
-        leave(key.n, key.leader);
+        leave(key);
         lk.unlock();
         if (poisoned) throw error(key.op, why);
         if (e) std::rethrow_exception(e);
@@ -664,11 +680,13 @@ private:
     }
 
     std::uint32_t R_, P_;
+    std::size_t D_;
     std::mutex m_;
     std::size_t live_, blocked_ = 0;
-    std::map<std::uint64_t, instance> instances_;
+    std::map<std::pair<std::int64_t, std::uint64_t>, instance> instances_; // by (channel, n)
     std::map<mail_key, mailbox> mail_;
-    std::vector<std::uint64_t> finished_at_;
+    std::vector<std::map<std::int64_t, std::uint64_t>> entered_; // of finished devices, per channel
+    std::vector<char> is_finished_;
     std::vector<wait_note> waiting_;
     std::string cancel_reason_, failure_;
     bool failure_cancelled_ = false;

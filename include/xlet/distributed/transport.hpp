@@ -6,6 +6,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -160,16 +161,23 @@ public:
     std::uint32_t partition_count() const { return t_->partition_count(); }
     // replica_id * partition_count + partition_id, as use_global_device_ids counts.
     std::uint32_t device_id() const { return replica_ * partition_count() + partition_; }
-    // How many collectives this device has entered: the n-th collective of every device meets.
-    std::uint64_t collectives_entered() const { return seq_; }
+    // How many collectives this device has entered, in all and per channel: the n-th collective
+    // on a channel of every device meets the n-th on that channel of the others (channel 0: the
+    // collectives without a channel).
+    std::uint64_t collectives_entered() const { return total_; }
+    const std::map<std::int64_t, std::uint64_t>& collectives_by_channel() const { return seq_; }
 
     transport& transport_() { return *t_; }
-    std::uint64_t next_sequence() { return seq_++; }
+    std::uint64_t next_sequence(std::int64_t channel) {
+        ++total_;
+        return seq_[channel]++;
+    }
 
 private:
     transport* t_;
     std::uint32_t replica_, partition_;
-    std::uint64_t seq_ = 0;
+    std::map<std::int64_t, std::uint64_t> seq_;
+    std::uint64_t total_ = 0;
 };
 
 namespace detail {
