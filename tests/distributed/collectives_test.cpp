@@ -599,6 +599,7 @@ TEST_CASE("async forms: start, compute, done; handles finish when dropped") {
         auto g = all_gather_done(std::move(h2));
         auto s = all_reduce_done(std::move(h1));
         { auto dropped = all_reduce_start(ctx, small, add_fn{}); } // finished by the destructor
+        { auto dropped = async_start([](float a) { return a + 1; }, 1.0f); } // waited for by the destructor
         c = async_update(std::move(c));
         return std::tuple{s(12345), g, p, async_done(std::move(c)) + local - 499500.0f};
     });

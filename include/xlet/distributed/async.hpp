@@ -22,6 +22,7 @@
 #include <optional>
 #include <thread>
 #include <tuple>
+#include <utility>
 
 #include "collectives.hpp"
 #include "shared_memory.hpp" // XLET_POOL_THREADS
@@ -96,8 +97,14 @@ Out recv_done(async_collective<Out>&& h) {
 // the device's own work (a collective in flight, say) and async_done returns its result. The
 // arguments are copied (pass std::cref to share); f must not call collectives (it has no context).
 template<class R>
+class async_computation;
+template<class F, class... A>
+auto async_start(F f, A... args);
+
+template<class R>
 class async_computation {
-public:
+    template<class F, class... A>
+    friend auto async_start(F f, A... args);
     struct state {
         // A oneTBB task; an OS thread when the pool's devices are threads (XLET_POOL_THREADS,
         // under the sanitizers, which cannot see oneTBB's synchronisation).
@@ -108,23 +115,24 @@ public:
         void wait() {
             if constexpr (XLET_POOL_THREADS) {
                 if (thread.joinable()) thread.join();
-                if (error) std::rethrow_exception(error);
+                if (error) std::rethrow_exception(std::exchange(error, nullptr));
             } else {
                 tasks.wait(); // rethrows what f threw
             }
         }
-    };
-    explicit async_computation(std::unique_ptr<state> s) : s_(std::move(s)) {}
-    async_computation(async_computation&&) noexcept = default;
-    async_computation& operator=(async_computation&&) noexcept = default;
-    ~async_computation() {
-        if (s_) {
+        // A computation nobody collected (a dropped or overwritten handle) is waited for here.
+        ~state() {
             try {
-                s_->wait();
+                wait();
             } catch (...) {
             }
         }
-    }
+    };
+    explicit async_computation(std::unique_ptr<state> s) : s_(std::move(s)) {}
+
+public:
+    async_computation(async_computation&&) noexcept = default;
+    async_computation& operator=(async_computation&&) noexcept = default;
     R done() {
         if (!s_) throw error("async_done", "the computation was already collected");
         auto s = std::move(s_);
