@@ -3,11 +3,29 @@
 // one replica it is plain full-batch gradient descent, so the two runs can be compared
 // (tests/distributed/collectives_test.cpp).
 #pragma once
+#include <cmath>
+#include <cstdint>
+
 #include <xlet/xlet.hpp>
 
 namespace data_parallel {
 
 constexpr std::size_t batch = 256, features = 8;
+inline constexpr float truth[features] = {0.5f, -1.0f, 2.0f, 0.25f, -0.75f, 1.5f, 0.0f, -2.0f};
+
+// A least-squares problem: inputs in [-1, 1) (a hash of the index), targets x·truth plus small noise.
+inline void make_problem(xlet::f32<batch, features>& x, xlet::f32<batch>& y) {
+    for (std::size_t i = 0; i < batch; ++i) {
+        float t = 0;
+        for (std::size_t j = 0; j < features; ++j) {
+            std::uint32_t h = static_cast<std::uint32_t>(i * features + j) * 0x9E3779B1u;
+            h ^= h >> 15, h *= 0x2C1B3C6Du, h ^= h >> 12;
+            x(i, j) = static_cast<float>(h >> 8) * (2.0f / 16777216.0f) - 1.0f;
+            t += truth[j] * x(i, j);
+        }
+        y(i) = t + 0.01f * std::cos(static_cast<float>(i));
+    }
+}
 
 // The weights after `steps` of gradient descent on (x, y) with R replicas (R divides the batch).
 template<std::size_t R>

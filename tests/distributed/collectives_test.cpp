@@ -512,17 +512,7 @@ TEST_CASE("data-parallel training converges to the single-replica weights (examp
     using namespace data_parallel;
     f32<batch, features> x;
     f32<batch> y;
-    const float truth[features] = {0.5f, -1.0f, 2.0f, 0.25f, -0.75f, 1.5f, 0.0f, -2.0f};
-    for (std::size_t i = 0; i < batch; ++i) {
-        float t = 0;
-        for (std::size_t j = 0; j < features; ++j) {
-            std::uint32_t h = static_cast<std::uint32_t>(i * features + j) * 0x9E3779B1u;
-            h ^= h >> 15, h *= 0x2C1B3C6Du, h ^= h >> 12;
-            x(i, j) = static_cast<float>(h >> 8) * (2.0f / 16777216.0f) - 1.0f;
-            t += truth[j] * x(i, j);
-        }
-        y(i) = t + 0.01f * std::cos(static_cast<float>(i));
-    }
+    make_problem(x, y);
     const auto one = train<1>(x, y, 300, 0.5f);
     const auto four = train<4>(x, y, 300, 0.5f);
     const auto many = train<64>(x, y, 300, 0.5f);

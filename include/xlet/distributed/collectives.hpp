@@ -31,14 +31,6 @@
 
 namespace xlet {
 
-// The monoid tags a reduction takes (as <xlet/ops/reduce.hpp> exports them).
-using detail::add_fn;
-using detail::and_fn;
-using detail::max_fn;
-using detail::min_fn;
-using detail::mul_fn;
-using detail::or_fn;
-
 namespace detail {
 
 // "f32[4,16]": the operand as devices compare it, built once per type.
@@ -320,20 +312,23 @@ inline tensor<std::uint32_t> partition_id(const replica_context& ctx) {
 // of a group gets f folded over the group's operands in group order, f(f(x_0, x_1), x_2)..., so
 // the result does not depend on the thread count. Any computation valid on two elements works;
 // xlet's functors (add_fn, max_fn, ...) and opted-in callables run on SIMD registers.
+namespace detail {
+template<class F, class X>
+consteval bool all_reduce_check() {
+    constexpr bool c1 = reduction_fits<F, element_of<X>>();
+    static_assert(diag::got<c1, shown_t<X>, F>::value,
+                  "xlet::all_reduce [C1]: the computation must take two elements of the operand's type and return one");
+    return c1;
+}
+} // namespace detail
 template<expression X, class F>
 auto all_reduce(replica_context& ctx, X&& x, const F& f, const collective_opts& o = {}) {
-    using T = detail::element_of<X>;
-    static_assert(diag::got<detail::reduction_fits<F, T>(), detail::shown_t<X>, F>::value,
-                  "xlet::all_reduce [C1]: the computation must take two elements of the operand's type and return one");
-    if constexpr (detail::reduction_fits<F, T>()) return detail::all_reduce_impl<false>(ctx, std::forward<X>(x), f, o);
+    if constexpr (detail::all_reduce_check<F, X>()) return detail::all_reduce_impl<false>(ctx, std::forward<X>(x), f, o);
 }
 // AllReduceStart / AllReduceDone: join now, compute, collect the result later.
 template<expression X, class F>
 auto all_reduce_start(replica_context& ctx, X&& x, const F& f, const collective_opts& o = {}) {
-    using T = detail::element_of<X>;
-    static_assert(diag::got<detail::reduction_fits<F, T>(), detail::shown_t<X>, F>::value,
-                  "xlet::all_reduce [C1]: the computation must take two elements of the operand's type and return one");
-    if constexpr (detail::reduction_fits<F, T>()) return detail::all_reduce_impl<true>(ctx, std::forward<X>(x), f, o);
+    if constexpr (detail::all_reduce_check<F, X>()) return detail::all_reduce_impl<true>(ctx, std::forward<X>(x), f, o);
 }
 template<class Out>
 Out all_reduce_done(async_collective<Out>&& h) {

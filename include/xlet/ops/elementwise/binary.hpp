@@ -233,4 +233,12 @@ XLET_BINARY_OP(shift_left, detail::shift_left_fn, detail::integer, "an integer t
 XLET_BINARY_OP(shift_right_arithmetic, detail::shift_right_arithmetic_fn, detail::integer, "an integer type")
 XLET_BINARY_OP(shift_right_logical, detail::shift_right_logical_fn, detail::integer, "an integer type")
 
+// The monoid tags reductions take (reduce, reduce_window, all_reduce, ...), as public names.
+using detail::add_fn;
+using detail::and_fn;
+using detail::max_fn;
+using detail::min_fn;
+using detail::mul_fn;
+using detail::or_fn;
+
 } // namespace xlet

@@ -30,13 +30,6 @@
 
 namespace xlet {
 
-using detail::add_fn;
-using detail::and_fn;
-using detail::max_fn;
-using detail::min_fn;
-using detail::mul_fn;
-using detail::or_fn;
-
 namespace detail {
 
 template<class F, class T>
