@@ -505,8 +505,9 @@ void gemm(std::size_t m, std::size_t n, std::size_t k, const T* a, std::ptrdiff_
     // pass packs A only. Packed B is then written and read by one core (with the shared pass, a
     // thread read about half its slivers from the other core's L2), and each thread reads the
     // packed A once, not once per task. 256 x 512 x 784 (the MLP's first layer, 800 KiB of B per
-    // thread, B re-read by 7 row blocks): 1.66-1.82x -> see docs/performance.md. Larger shares
-    // (64 x 4096 x 256: 2 MiB) keep the shared pass and the finer grid.
+    // thread, B re-read by 7 row blocks) on 2 threads: 1.66-1.82x -> 1.89-1.94x (docs/performance.md).
+    // Larger shares (64 x 4096 x 256: 2 MiB) keep the shared pass and the finer grid; so do the
+    // k-parallel path's blocks (column_owners = false).
     const std::size_t own_share = (ns_max + threads - 1) / threads * NR * kc_max * sizeof(T);
     const bool own_b = column_owners && threads > 1 && mt == 1 && own_share <= gemm_own_b_max_bytes;
     if (own_b) nb = threads;
