@@ -2,14 +2,15 @@
 // edges of the 6 x 16 / 6 x 8 micro-tiles) and around the MC / KC / NC blocks, row- and
 // column-major operands, assign / add / subtract into a sub-block of a larger C (nothing outside
 // written); gemv on both layouts; the generic loop on integers (exact, wrapping). Thread-count
-// independence (1 and 2 threads, bitwise). Differential dot_general against the reference on
-// dimension numbers of every kind (ranks 1-5, batch / contracting in any order, transposed copies)
-// for f32, f64, s32, s8 -> s32, c64, bf16 -> f32. Tolerances: dot_common.hpp.
+// independence (1 and 2 threads, bitwise; the column-owner grid on 1, 2 and 3 threads). Differential dot_general
+// against the reference on dimension numbers of every kind (ranks 1-5, batch / contracting in any order, transposed
+// copies) for f32, f64, s32, s8 -> s32, c64, bf16 -> f32. Tolerances: dot_common.hpp.
 #define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include "dot_common.hpp"
 
 #include <tbb/global_control.h>
 #include <tbb/parallel_for.h>
+#include <tbb/task_arena.h>
 
 using dt::rf;
 
@@ -205,6 +206,43 @@ TEST_CASE("results do not depend on the thread count (1 and 2 threads, bitwise)"
         return c;
     };
     CHECK(run(1, gi) == run(2, gi));
+}
+
+TEST_CASE("column owners: each thread packs its own B slivers; same bits on 1, 2 and 3 threads") {
+    // Shapes whose grid splits columns only with a per-thread share of packed B under
+    // gemm_own_b_max_bytes: row-major and transposed B, a partial last sliver, n > NC (several
+    // column blocks), f32 and f64, every update mode. Each runs serially (parallel = false) and in
+    // arenas of 1, 2 and 3 threads (max_concurrency() sets the grid), bitwise equal, and is checked
+    // against double sums.
+    auto in_arena = [](int threads, auto f) {
+        tbb::task_arena arena(threads);
+        return arena.execute(f);
+    };
+    auto check = [&]<class T>(std::size_t m, std::size_t n, std::size_t k, bool tb, detail::gemm_update up) {
+        CAPTURE(m);
+        CAPTURE(n);
+        CAPTURE(k);
+        CAPTURE(tb);
+        const auto a = dt::random_vec<T>(m * k), b = dt::random_vec<T>(k * n);
+        const std::ptrdiff_t rsb = tb ? 1 : static_cast<std::ptrdiff_t>(n),
+                             csb = tb ? static_cast<std::ptrdiff_t>(k) : 1;
+        const auto c0 = dt::random_vec<T>(m * n);
+        auto g = [&](bool par) {
+            std::vector<T> c = c0;
+            detail::gemm<T>(m, n, k, a.data(), static_cast<std::ptrdiff_t>(k), 1, b.data(), rsb, csb, c.data(),
+                            static_cast<std::ptrdiff_t>(n), up, par);
+            return c;
+        };
+        const auto serial = g(false);
+        for (int t : {1, 2, 3})
+            CHECK_MESSAGE(in_arena(t, [&] { return g(true); }) == serial, t << " threads");
+        for (int t : {2, 3})
+            in_arena(t, [&] { gemm_case<T>(m, n, k, false, tb, up); });
+    };
+    check.operator()<float>(300, 500, 700, false, detail::gemm_update::assign);
+    check.operator()<float>(100, 333, 600, true, detail::gemm_update::add);
+    check.operator()<float>(40, 5000, 100, false, detail::gemm_update::subtract);
+    check.operator()<double>(90, 300, 500, false, detail::gemm_update::subtract);
 }
 
 TEST_CASE("dot inside the user's own TBB loop: nested parallel products share no scratch") {

@@ -1,7 +1,7 @@
 // GEMM kernels over strided buffers (no op-level API; ops/linalg/dot.hpp drives them, and a blocked
 // cholesky / triangular_solve can call gemm() on sub-blocks):
 //
-//   gemm<T>(m, n, k, a, rsa, csa, b, rsb, csb, c, ldc, update, parallel)
+//   gemm<T>(m, n, k, a, rsa, csa, b, rsb, csb, c, ldc, update, parallel, column_owners)
 //     C[i, j] (update) sum_k A[i, k] * B[k, j]        i < m, j < n
 //     A[i, k] = a[i * rsa + k * csa], B[k, j] = b[k * rsb + j * csb], C[i, j] = c[i * ldc + j]
 //     update: assign (C = AB), add (C = C + AB), subtract (C = C - AB)
@@ -18,6 +18,10 @@
 //      for the threads); each task runs the micro-kernel over its MR x NR tiles in row blocks of
 //      at most MC rows (jr outer: one B sliver stays in L1/L2 while the MC x KC block of A streams
 //      from L2). k-heavy products with a small C run their k blocks in parallel instead.
+//      Column owners: when the tasks split columns only and one thread's share of packed B fits in
+//      half an L2 (gemm_own_b_max_bytes), there is one task per thread, step 1 packs A only and
+//      each task packs its own slivers first, so packed B never moves between cores and each
+//      thread reads the shared packed A once (256 x 512 x 784, the MLP's first layer).
 //   3. The micro-kernel keeps an MR x NR tile of C in registers (MR x 2 xsimd batches) and does one
 //      FMA per element and k, k in increasing order; a tile on the edge of C is computed whole on
 //      the zero-padded panels and only its valid part is written.
@@ -112,6 +116,9 @@ inline constexpr std::size_t gemm_parallel_work = std::size_t{1} << 19;
 inline constexpr std::size_t gemm_task_cols = 128;
 // C up to this size takes the k-parallel path when k has several blocks (see gemm()).
 inline constexpr std::size_t gemm_kpar_max_c_bytes = std::size_t{1} << 20;
+// Column owners (see gemm()): a thread packs its own B slivers when its share of the packed panel
+// is at most this (half of a 2 MiB L2, beside the streamed A block).
+inline constexpr std::size_t gemm_own_b_max_bytes = std::size_t{1} << 20;
 // Scratch buffers up to this size stay with their thread for later calls.
 inline constexpr std::size_t gemm_keep_bytes = std::size_t{16} << 20;
 
@@ -310,6 +317,29 @@ inline void gemm_pack_b_sliver(T* dst, const T* b, std::ptrdiff_t rsb, std::ptrd
     }
 }
 
+// Slivers [s0, s1) of the kc x nc panel of B that starts at column jc, sliver s at dst + s * NR * kc.
+// Row-major B (csb == 1): the whole slivers are copied one row of k at a time, so the reads run
+// along B's rows (s1 - s0 slivers of 128 bytes each per row, not 128 bytes per row a sliver at a
+// time); the others, and a last partial sliver, go through gemm_pack_b_sliver.
+template<std::size_t NR, class T>
+inline void gemm_pack_b_slivers(T* dst, const T* b, std::ptrdiff_t rsb, std::ptrdiff_t csb, std::size_t jc,
+                                std::size_t nc, std::size_t s0, std::size_t s1, std::size_t p0, std::size_t kc) {
+    const std::size_t whole = std::min(s1, nc / NR);
+    if (csb == 1 && whole > s0 + 1) {
+        using B = xsimd::batch<T>;
+        constexpr std::size_t W = B::size;
+        for (std::size_t p = 0; p < kc; ++p) {
+            const T* src = b + static_cast<std::ptrdiff_t>(p0 + p) * rsb + static_cast<std::ptrdiff_t>(jc);
+            for (std::size_t s = s0; s < whole; ++s)
+                for (std::size_t j = 0; j < NR; j += W)
+                    B::load_unaligned(src + s * NR + j).store_aligned(dst + (s * kc + p) * NR + j);
+        }
+        s0 = whole;
+    }
+    for (std::size_t s = s0; s < s1; ++s)
+        gemm_pack_b_sliver<NR>(dst + s * NR * kc, b, rsb, csb, jc + s * NR, std::min(NR, nc - s * NR), p0, kc);
+}
+
 // ---- micro-kernel -----------------------------------------------------------------------------
 
 // C[0:mr, 0:nr] (up)= pa (MR x kc, k-major) * pb (kc x NR, k-major); pa and pb 64-byte aligned.
@@ -386,7 +416,7 @@ template<class T>
 requires gemm_fast<T>
 void gemm(std::size_t m, std::size_t n, std::size_t k, const T* a, std::ptrdiff_t rsa, std::ptrdiff_t csa, const T* b,
           std::ptrdiff_t rsb, std::ptrdiff_t csb, T* c, std::ptrdiff_t ldc, gemm_update up = gemm_update::assign,
-          bool parallel = true) {
+          bool parallel = true, bool column_owners = true) {
     using G = gemm_blocking<T>;
     constexpr std::size_t MR = G::MR, NR = G::NR, KC = G::KC, NC = G::NC;
     if (m == 0 || n == 0) return;
@@ -414,12 +444,14 @@ void gemm(std::size_t m, std::size_t n, std::size_t k, const T* a, std::ptrdiff_
                     const T* aj = a + static_cast<std::ptrdiff_t>(p0) * csa;
                     const T* bj = b + static_cast<std::ptrdiff_t>(p0) * rsb;
                     // Each block may split further (3 blocks on 2 threads): its grid never
-                    // changes its bits, and kc <= KC keeps it a single pass.
+                    // changes its bits, and kc <= KC keeps it a single pass. Its operands are
+                    // already per-thread slices, so it keeps the shared packing pass (column
+                    // owners measured 1.5-2% slower on 128 x 128 x 4096).
                     if (j == 0)
-                        gemm<T>(m, n, kc, aj, rsa, csa, bj, rsb, csb, c, ldc, up, true);
+                        gemm<T>(m, n, kc, aj, rsa, csa, bj, rsb, csb, c, ldc, up, true, false);
                     else
                         gemm<T>(m, n, kc, aj, rsa, csa, bj, rsb, csb, part.data() + (j - 1) * m * n,
-                                static_cast<std::ptrdiff_t>(n), gemm_update::assign, true);
+                                static_cast<std::ptrdiff_t>(n), gemm_update::assign, true, false);
                 }
             });
         });
@@ -468,6 +500,17 @@ void gemm(std::size_t m, std::size_t n, std::size_t k, const T* a, std::ptrdiff_
         while (mt < mp && (mt * nb) % threads != 0)
             ++mt;
     }
+    // Column owners: when the grid splits columns only and a thread's share of the packed B fits in
+    // half its L2, there is one task per thread and each task packs its own slivers; the shared
+    // pass packs A only. Packed B is then written and read by one core (with the shared pass, a
+    // thread read about half its slivers from the other core's L2), and each thread reads the
+    // packed A once, not once per task. 256 x 512 x 784 (the MLP's first layer, 800 KiB of B per
+    // thread, B re-read by 7 row blocks) on 2 threads: 1.66-1.82x -> 1.89-1.94x (docs/performance.md).
+    // Larger shares (64 x 4096 x 256: 2 MiB) keep the shared pass and the finer grid; so do the
+    // k-parallel path's blocks (column_owners = false).
+    const std::size_t own_share = (ns_max + threads - 1) / threads * NR * kc_max * sizeof(T);
+    const bool own_b = column_owners && threads > 1 && mt == 1 && own_share <= gemm_own_b_max_bytes;
+    if (own_b) nb = threads;
     const std::size_t mtr = ((mp + mt - 1) / mt) * MR; // rows per task block
     mt = (m + mtr - 1) / mtr;
     // Inner row blocks of at most MC rows, as even as whole micro-panels allow (256 rows: 2 x 128,
@@ -481,9 +524,11 @@ void gemm(std::size_t m, std::size_t n, std::size_t k, const T* a, std::ptrdiff_
             for (std::size_t pc = 0; pc < k; pc += kc_max) {
                 const std::size_t kc = std::min(kc_max, k - pc);
                 const gemm_update u = pc == 0 ? up : (up == gemm_update::subtract ? up : gemm_update::add);
-                // One parallel pass packs both: items [0, ns) are B slivers, [ns, ns + mp) A panels.
-                gemm_for(par, ns + mp, 4, [&](std::size_t s0, std::size_t s1) {
-                    for (std::size_t s = s0; s < s1; ++s) {
+                // One parallel pass packs both: items [0, ns) are B slivers, [ns, ns + mp) A panels
+                // (column owners: A only, from item ns on; the tasks pack B).
+                const std::size_t first = own_b ? ns : 0;
+                gemm_for(par, ns + mp - first, 4, [&](std::size_t s0, std::size_t s1) {
+                    for (std::size_t s = first + s0; s < first + s1; ++s) {
                         if (s < ns) {
                             gemm_pack_b_sliver<NR>(pb + s * NR * kc, b, rsb, csb, jc + s * NR,
                                                    std::min(NR, nc - s * NR), pc, kc);
@@ -502,6 +547,8 @@ void gemm(std::size_t m, std::size_t n, std::size_t k, const T* a, std::ptrdiff_
                     for (std::size_t t = t0; t < t1; ++t) {
                         const std::size_t r0 = t % mt * mtr, r1 = std::min(m, r0 + mtr);
                         const std::size_t j0 = t / mt * cs * NR, j1 = std::min(nc, j0 + cs * NR);
+                        if (own_b)
+                            gemm_pack_b_slivers<NR>(pb, b, rsb, csb, jc, nc, j0 / NR, (j1 + NR - 1) / NR, pc, kc);
                         for (std::size_t i0 = r0; i0 < r1; i0 += mc) {
                             const std::size_t i1 = std::min(r1, i0 + mc);
                             for (std::size_t j = j0; j < j1; j += NR) {
