@@ -41,6 +41,17 @@ void copy_bound(std::size_t pieces, std::size_t bytes, Src src, Dst dst) {
     });
 }
 
+// What every bandwidth case starts from: R inputs, R outputs, a pool of R replicas.
+template<int R>
+struct setup {
+    const std::vector<std::unique_ptr<big>>& in = inputs(R);
+    std::vector<std::unique_ptr<big>> out;
+    xlet::replica_pool pool;
+    explicit setup(int threads) : pool(R, 1, threads) {
+        for (int r = 0; r < R; ++r) out.push_back(std::make_unique<big>());
+    }
+};
+
 // run_paired after one untimed run of each side: the first fresh 64 MiB results fault their pages in.
 template<class X, class P>
 void warm_paired(benchmark::State& st, std::int64_t bytes, X x, P p) {
@@ -52,10 +63,10 @@ void warm_paired(benchmark::State& st, std::int64_t bytes, X x, P p) {
 template<int R>
 void BM_all_reduce(benchmark::State& st, int threads) {
     tbb_threads limit(threads);
-    const auto& in = inputs(R);
-    std::vector<std::unique_ptr<big>> out(R);
-    for (auto& o : out) o = std::make_unique<big>();
-    xlet::replica_pool pool(R, 1, threads);
+    setup<R> su(threads);
+    const auto& in = su.in;
+    auto& out = su.out;
+    auto& pool = su.pool;
     warm_paired(
         st, 2 * std::int64_t{R} * std::int64_t(n64 * 4),
         [&] {
@@ -76,10 +87,10 @@ template<int R>
 void BM_all_gather(benchmark::State& st, int threads) {
     tbb_threads limit(threads);
     constexpr std::size_t piece = n64 / R;
-    const auto& in = inputs(R);
-    std::vector<std::unique_ptr<big>> out(R);
-    for (auto& o : out) o = std::make_unique<big>();
-    xlet::replica_pool pool(R, 1, threads);
+    setup<R> su(threads);
+    const auto& in = su.in;
+    auto& out = su.out;
+    auto& pool = su.pool;
     warm_paired(
         st, 2 * std::int64_t{R} * std::int64_t(n64 * 4),
         [&] {
@@ -99,10 +110,10 @@ template<int R>
 void BM_all_to_all(benchmark::State& st, int threads) {
     tbb_threads limit(threads);
     constexpr std::size_t piece = n64 / R;
-    const auto& in = inputs(R);
-    std::vector<std::unique_ptr<big>> out(R);
-    for (auto& o : out) o = std::make_unique<big>();
-    xlet::replica_pool pool(R, 1, threads);
+    setup<R> su(threads);
+    const auto& in = su.in;
+    auto& out = su.out;
+    auto& pool = su.pool;
     warm_paired(
         st, 2 * std::int64_t{R} * std::int64_t(n64 * 4),
         [&] {

@@ -95,6 +95,13 @@ auto reduction_of(const F& f) {
     else return as_result<T, F>{f};
 }
 
+// Dimension `dim` of E exists and `count` (> 0) divides it: reduce_scatter C2, all_to_all C3.
+template<std::size_t R>
+constexpr bool divides(const extents_t<R>& e, std::int64_t dim, std::int64_t count) {
+    return dim >= 0 && static_cast<std::size_t>(dim) < R && count > 0 &&
+           e[static_cast<std::size_t>(dim)] % static_cast<std::size_t>(count) == 0;
+}
+
 template<class T, class G>
 combiner make_combiner(const G& g) {
     return {&combine_blocks<T, G>, &g};
@@ -390,8 +397,7 @@ auto reduce_scatter(replica_context& ctx, X&& x, const F& f, const collective_op
     using T = detail::element_of<X>;
     using A = tensor_type_of<X>;
     constexpr bool c1 = Dim >= 0 && static_cast<std::size_t>(Dim) < A::rank;
-    constexpr bool c2 = c1 && ShardCount > 0 &&
-                        A::extents[c1 ? Dim : 0] % static_cast<std::size_t>(ShardCount > 0 ? ShardCount : 1) == 0;
+    constexpr bool c2 = detail::divides(A::extents, Dim, ShardCount);
     constexpr bool c3 = detail::reduction_fits<F, T>();
     static_assert(diag::got<c1, detail::shown_t<X>, diag::dimensions<Dim>>::value,
                   "xlet::reduce_scatter [C1]: scatter_dimension must be in [0, rank)");
@@ -427,8 +433,7 @@ auto all_to_all(replica_context& ctx, X&& x, const collective_opts& o = {}) {
     using A = tensor_type_of<X>;
     constexpr bool c1 = SplitDim >= 0 && static_cast<std::size_t>(SplitDim) < A::rank;
     constexpr bool c2 = ConcatDim >= 0 && static_cast<std::size_t>(ConcatDim) < A::rank;
-    constexpr bool c3 = c1 && SplitCount > 0 &&
-                        A::extents[c1 ? SplitDim : 0] % static_cast<std::size_t>(SplitCount > 0 ? SplitCount : 1) == 0;
+    constexpr bool c3 = detail::divides(A::extents, SplitDim, SplitCount);
     static_assert(diag::got<c1, detail::shown_t<X>, diag::dimensions<SplitDim>>::value,
                   "xlet::all_to_all [C1]: split_dimension must be in [0, rank)");
     static_assert(diag::got<c2, detail::shown_t<X>, diag::dimensions<ConcatDim>>::value,

@@ -229,7 +229,7 @@ public:
 
     pending_ptr send(replica_context& ctx, std::int64_t channel, std::uint32_t target, std::string_view operand,
                      const void* in, std::size_t bytes) override {
-        const std::uint32_t dev = device_of(ctx);
+        const std::uint32_t dev = ctx.device_id();
         std::lock_guard lk(m_);
         throw_if_failed("send");
         auto& box = mail_[{channel, dev, target}];
@@ -248,7 +248,7 @@ public:
     pending_ptr recv(replica_context& ctx, std::int64_t channel, std::uint32_t source, std::string_view operand,
                      void* out, std::size_t bytes) override {
         auto p = std::make_unique<pending_transfer>();
-        p->key = {channel, source, device_of(ctx)};
+        p->key = {channel, source, ctx.device_id()};
         p->out = out;
         p->bytes = bytes;
         p->operand = operand;
@@ -284,10 +284,9 @@ public:
             }
         }
         for (auto& [key, box] : mail_)
-            if (std::get<1>(box_key(key)) == dev && box.messages.empty() && box.wl.count > 0)
-                fail_all("deadlock: " + device_name(dev, P_) + " returned, but " +
-                         device_name(std::get<2>(box_key(key)), P_) + " waits to receive from it on channel " +
-                         std::to_string(std::get<0>(box_key(key))));
+            if (std::get<1>(key) == dev && box.messages.empty() && box.wl.count > 0)
+                fail_all("deadlock: " + device_name(dev, P_) + " returned, but " + device_name(std::get<2>(key), P_) +
+                         " waits to receive from it on channel " + std::to_string(std::get<0>(key)));
         if (live_ > 0 && blocked_ >= live_) declare_deadlock();
     }
     void cancel(std::uint32_t dev, const std::string& what) {
@@ -389,7 +388,6 @@ private:
         std::size_t bytes = 0;
         std::string operand;
     };
-    static const mail_key& box_key(const mail_key& k) { return k; }
     // What a blocked device waits for, for the deadlock message.
     struct wait_note {
         const char* what = nullptr;
@@ -397,8 +395,6 @@ private:
         std::int64_t channel = 0;
         std::uint32_t peer = 0;
     };
-
-    std::uint32_t device_of(const replica_context& ctx) const { return ctx.device_id(); }
 
     static std::string text(const instance& inst) {
         collective_desc d = inst.first;
