@@ -48,7 +48,8 @@ struct setup {
     std::vector<std::unique_ptr<big>> out;
     xlet::replica_pool pool;
     explicit setup(int threads) : pool(R, 1, threads) {
-        for (int r = 0; r < R; ++r) out.push_back(std::make_unique<big>());
+        for (int r = 0; r < R; ++r)
+            out.push_back(std::make_unique<big>());
     }
 };
 
@@ -75,11 +76,18 @@ void BM_all_reduce(benchmark::State& st, int threads) {
                 *out[r] = xlet::all_reduce(ctx, *in[r], xlet::add_fn{});
             });
         },
-        [&] { copy_bound(R, n64 * 4, [&](std::size_t i) { return in[i]->data(); }, [&](std::size_t i) { return out[i]->data(); }); });
+        [&] {
+            copy_bound(
+                R, n64 * 4, [&](std::size_t i) { return in[i]->data(); },
+                [&](std::size_t i) { return out[i]->data(); });
+        });
     // Replica 0's result is the sum in replica order.
     float s = 0;
-    for (int k = 0; k < R; ++k) s += (*in[k])(12345);
-    pool.run([&](xlet::replica_context& ctx) { *out[ctx.replica_id()] = xlet::all_reduce(ctx, *in[ctx.replica_id()], xlet::add_fn{}); });
+    for (int k = 0; k < R; ++k)
+        s += (*in[k])(12345);
+    pool.run([&](xlet::replica_context& ctx) {
+        *out[ctx.replica_id()] = xlet::all_reduce(ctx, *in[ctx.replica_id()], xlet::add_fn{});
+    });
     if ((*out[R - 1])(12345) != s) st.SkipWithError("all_reduce: wrong sum");
 }
 
@@ -101,8 +109,9 @@ void BM_all_gather(benchmark::State& st, int threads) {
             });
         },
         [&] {
-            copy_bound(R * R, piece * 4, [&](std::size_t i) { return in[i % R]->data(); },
-                       [&](std::size_t i) { return out[i / R]->data() + (i % R) * piece; });
+            copy_bound(
+                R * R, piece * 4, [&](std::size_t i) { return in[i % R]->data(); },
+                [&](std::size_t i) { return out[i / R]->data() + (i % R) * piece; });
         });
 }
 
@@ -123,8 +132,9 @@ void BM_all_to_all(benchmark::State& st, int threads) {
             });
         },
         [&] {
-            copy_bound(R * R, piece * 4, [&](std::size_t i) { return in[i % R]->data() + (i / R) * piece; },
-                       [&](std::size_t i) { return out[i / R]->data() + (i % R) * piece; });
+            copy_bound(
+                R * R, piece * 4, [&](std::size_t i) { return in[i % R]->data() + (i / R) * piece; },
+                [&](std::size_t i) { return out[i / R]->data() + (i % R) * piece; });
         });
 }
 
@@ -141,7 +151,8 @@ void BM_latency_xlet(benchmark::State& st, int threads) {
         auto r = pool.run([](xlet::replica_context& ctx) {
             xlet::f32<1> x{static_cast<float>(ctx.replica_id())};
             float acc = 0;
-            for (int i = 0; i < rounds; ++i) acc += xlet::all_reduce(ctx, x, xlet::add_fn{})(0);
+            for (int i = 0; i < rounds; ++i)
+                acc += xlet::all_reduce(ctx, x, xlet::add_fn{})(0);
             return acc;
         });
         check = r[0];
@@ -167,7 +178,8 @@ void BM_latency_parallel_for(benchmark::State& st, int threads) {
             for (int i = 0; i < rounds; ++i) {
                 tbb::parallel_for(0, R, [&](int r) { v[static_cast<std::size_t>(r)] = static_cast<float>(r); });
                 float s = 0;
-                for (float x : v) s += x;
+                for (float x : v)
+                    s += x;
                 acc += s;
             }
             check = acc;

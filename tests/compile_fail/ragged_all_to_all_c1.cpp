@@ -5,5 +5,6 @@ using namespace xlet;
 void f(replica_context& ctx) {
     f32<6, 2> in, out;
     s32<2> off, sz;
-    s32<3> bad; auto r = ragged_all_to_all(ctx, in, off, sz, out, off, bad);
+    s32<3> bad;
+    auto r = ragged_all_to_all(ctx, in, off, sz, out, off, bad);
 }

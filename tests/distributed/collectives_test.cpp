@@ -62,13 +62,15 @@ bool same(const A& a, const B& b) {
 template<class T, std::size_t... D>
 tensor<T, D...> input(std::uint32_t d) {
     tensor<T, D...> t;
-    for (std::size_t i = 0; i < t.size(); ++i) t.data()[i] = static_cast<T>(static_cast<int>((d * 7 + i * 3) % 23) - 11);
+    for (std::size_t i = 0; i < t.size(); ++i)
+        t.data()[i] = static_cast<T>(static_cast<int>((d * 7 + i * 3) % 23) - 11);
     return t;
 }
 
 std::vector<std::int64_t> iota_group(std::int64_t from, std::int64_t n, std::int64_t step = 1) {
     std::vector<std::int64_t> g;
-    for (std::int64_t i = 0; i < n; ++i) g.push_back(from + i * step);
+    for (std::int64_t i = 0; i < n; ++i)
+        g.push_back(from + i * step);
     return g;
 }
 
@@ -136,7 +138,8 @@ TEST_CASE("spec examples, verbatim") {
     auto a4 = four.run([](replica_context& ctx) {
         f32<4, 16> x;
         for (std::size_t i = 0; i < 4; ++i)
-            for (std::size_t j = 0; j < 16; ++j) x(i, j) = static_cast<float>(ctx.replica_id() * 1000 + i * 16 + j);
+            for (std::size_t j = 0; j < 16; ++j)
+                x(i, j) = static_cast<float>(ctx.replica_id() * 1000 + i * 16 + j);
         return all_to_all<1, 0, 4>(ctx, x);
     });
     for (std::size_t c = 0; c < 4; ++c)
@@ -171,7 +174,8 @@ TEST_CASE("spec examples, verbatim") {
     }
 }
 
-TEST_CASE_TEMPLATE("every op on 1..256 replicas, with and without groups, against the reference", T, float, std::int32_t) {
+TEST_CASE_TEMPLATE("every op on 1..256 replicas, with and without groups, against the reference", T, float,
+                   std::int32_t) {
     for (std::uint32_t R : {1u, 2u, 3u, 4u, 8u, 64u, 256u}) {
         for (bool grouped : {false, true}) {
             const std::int64_t G = grouped ? (R % 2 == 0 ? 2 : 1) : R;
@@ -190,7 +194,8 @@ TEST_CASE_TEMPLATE("every op on 1..256 replicas, with and without groups, agains
                 const auto x = input<T, 3, 4>(ctx.replica_id());
                 out_t r;
                 r.sum = all_reduce(ctx, x, add_fn{}, o);
-                r.mx = all_reduce(ctx, x, [](auto a, auto b) { return a > b ? a : b; }, o);
+                r.mx = all_reduce(
+                    ctx, x, [](auto a, auto b) { return a > b ? a : b; }, o);
                 source_target_pairs_t ring;
                 for (std::int64_t i = 0; i < static_cast<std::int64_t>(R); ++i)
                     if (i + 1 < static_cast<std::int64_t>(R) || R > 2) ring.push_back({i, (i + 1) % R});
@@ -256,7 +261,8 @@ void shape_ops(std::uint32_t R, bool grouped, int threads) {
             auto idx = unflatten(i, rs.extents);
             idx[Dim] += pos * (E[Dim] / G);
             T s = 0;
-            for (auto m : g) s += input<T, 4, 8, 12>(static_cast<std::uint32_t>(m)).data()[tensor<T, 4, 8, 12>::offset(idx)];
+            for (auto m : g)
+                s += input<T, 4, 8, 12>(static_cast<std::uint32_t>(m)).data()[tensor<T, 4, 8, 12>::offset(idx)];
             REQUIRE(rs.data()[i] == s);
         }
         // all_to_all: output block k along Dim2 is member k's block `pos` along Dim.
@@ -266,7 +272,8 @@ void shape_ops(std::uint32_t R, bool grouped, int threads) {
             const auto k = idx[Dim2] / piece2;
             idx[Dim2] %= piece2;
             idx[Dim] += pos * (E[Dim] / G);
-            REQUIRE(aa.data()[i] == input<T, 4, 8, 12>(static_cast<std::uint32_t>(g[k])).data()[tensor<T, 4, 8, 12>::offset(idx)]);
+            REQUIRE(aa.data()[i] ==
+                    input<T, 4, 8, 12>(static_cast<std::uint32_t>(g[k])).data()[tensor<T, 4, 8, 12>::offset(idx)]);
         }
     }
 }
@@ -334,19 +341,25 @@ TEST_CASE("large operands (each member does its part) are bitwise equal for 1, 2
 }
 
 namespace user {
-template<class T> T larger(T a, T b) { return a > b ? a : b; }
+template<class T>
+T larger(T a, T b) {
+    return a > b ? a : b;
+}
 } // namespace user
 
 TEST_CASE_TEMPLATE("all_reduce takes any computation valid on scalars", T, float, std::int32_t, half) {
     replica_pool pool(5, 1, 2);
     auto outs = pool.run([](replica_context& ctx) {
         tensor<T, 37> x;
-        for (std::size_t i = 0; i < 37; ++i) x(i) = static_cast<T>(static_cast<int>((ctx.replica_id() * 5 + i) % 9) - 4);
+        for (std::size_t i = 0; i < 37; ++i)
+            x(i) = static_cast<T>(static_cast<int>((ctx.replica_id() * 5 + i) % 9) - 4);
         return std::tuple{all_reduce(ctx, x, [](auto a, auto b) { return a > b ? a : b; }),
                           all_reduce(ctx, x, [](auto a, auto b) { return std::max(a, b); }),
                           all_reduce(ctx, x, [](auto a, auto b) { return user::larger(a, b); }),
-                          all_reduce(ctx, x, [](auto a, auto b) { return a + b + T(1); }), all_reduce(ctx, x, max_fn{}),
-                          cross_replica_sum(ctx, x), x};
+                          all_reduce(ctx, x, [](auto a, auto b) { return a + b + T(1); }),
+                          all_reduce(ctx, x, max_fn{}),
+                          cross_replica_sum(ctx, x),
+                          x};
     });
     for (std::size_t i = 0; i < 37; ++i) {
         float m = -100, s = 0, s1 = 0;
@@ -390,12 +403,14 @@ TEST_CASE("partitions: cross_replica, cross_partition, cross_replica_and_partiti
     auto outs = pool.run([](replica_context& ctx) {
         const s32<1> x{static_cast<std::int32_t>(ctx.device_id())};
         return std::tuple{
-            all_gather<0, 2>(ctx, x),                                    // cross_replica: same partition
-            all_gather<0, 8>(ctx, x, {.channel_id = 1}),                 // cross_replica_and_partition
-            all_gather<0, 4>(ctx, x, {.replica_groups = {{0, 1, 4, 5}, {2, 3, 6, 7}}, .channel_id = 1,
-                                      .use_global_device_ids = true}),   // flattened_ids
+            all_gather<0, 2>(ctx, x),                    // cross_replica: same partition
+            all_gather<0, 8>(ctx, x, {.channel_id = 1}), // cross_replica_and_partition
+            all_gather<0, 4>(ctx, x,
+                             {.replica_groups = {{0, 1, 4, 5}, {2, 3, 6, 7}},
+                              .channel_id = 1,
+                              .use_global_device_ids = true}), // flattened_ids
             all_to_all<0, 0, 4>(ctx, s32<4>{10 * x(0), 10 * x(0) + 1, 10 * x(0) + 2, 10 * x(0) + 3},
-                                {.channel_id = 3}), // cross_partition
+                                {.channel_id = 3}),                         // cross_partition
             collective_permute(ctx, x, {{0, 1}, {1, 2}, {2, 3}, {3, 0}}, 5) // cross_partition ring
         };
     });
@@ -405,7 +420,8 @@ TEST_CASE("partitions: cross_replica, cross_partition, cross_replica_and_partiti
         // partition-major: (r0,p0), (r1,p0), (r0,p1), ...
         CHECK(same(std::get<1>(outs[d]), s32<8>{0, 4, 1, 5, 2, 6, 3, 7}));
         CHECK(same(std::get<2>(outs[d]), (p < 2 ? s32<4>{0, 1, 4, 5} : s32<4>{2, 3, 6, 7})));
-        CHECK(same(std::get<3>(outs[d]), s32<4>{(r * 4) * 10 + p, (r * 4 + 1) * 10 + p, (r * 4 + 2) * 10 + p, (r * 4 + 3) * 10 + p}));
+        CHECK(same(std::get<3>(outs[d]),
+                   s32<4>{(r * 4) * 10 + p, (r * 4 + 1) * 10 + p, (r * 4 + 2) * 10 + p, (r * 4 + 3) * 10 + p}));
         CHECK(same(std::get<4>(outs[d]), s32<1>{r * 4 + (p + 3) % 4}));
     }
 }
@@ -415,28 +431,35 @@ TEST_CASE("misuse is diagnosed, never a hang") {
     const f32<4> x{1, 2, 3, 4};
     // Different ops at the same collective: names both devices and both ops.
     auto e = error_of(pool, [&](replica_context& ctx) {
-        if (ctx.replica_id() == 5) (void)all_gather<0, 8>(ctx, x);
-        else (void)all_reduce(ctx, x, add_fn{});
+        if (ctx.replica_id() == 5)
+            (void)all_gather<0, 8>(ctx, x);
+        else
+            (void)all_reduce(ctx, x, add_fn{});
     });
     CHECK(e.find("devices disagree at collective #0") != std::string::npos);
     CHECK(e.find("replica 5 reached all_gather f32[4]") != std::string::npos);
     CHECK(e.find("all_reduce f32[4]") != std::string::npos);
     // Different shapes.
     e = error_of(pool, [&](replica_context& ctx) {
-        if (ctx.replica_id() == 3) (void)all_reduce(ctx, f32<5>{}, add_fn{});
-        else (void)all_reduce(ctx, x, add_fn{});
+        if (ctx.replica_id() == 3)
+            (void)all_reduce(ctx, f32<5>{}, add_fn{});
+        else
+            (void)all_reduce(ctx, x, add_fn{});
     });
     CHECK(e.find("f32[5]") != std::string::npos);
     CHECK(e.find("f32[4]") != std::string::npos);
     // Different element types.
     e = error_of(pool, [&](replica_context& ctx) {
-        if (ctx.replica_id() == 0) (void)all_reduce(ctx, s32<4>{}, add_fn{});
-        else (void)all_reduce(ctx, x, add_fn{});
+        if (ctx.replica_id() == 0)
+            (void)all_reduce(ctx, s32<4>{}, add_fn{});
+        else
+            (void)all_reduce(ctx, x, add_fn{});
     });
     CHECK(e.find("s32[4]") != std::string::npos);
     // Different groups, different channels.
     e = error_of(pool, [&](replica_context& ctx) {
-        const replica_groups_t g = ctx.replica_id() == 2 ? replica_groups_t{{0, 1, 2, 3, 4, 5, 6, 7}} : replica_groups_t{};
+        const replica_groups_t g =
+            ctx.replica_id() == 2 ? replica_groups_t{{0, 1, 2, 3, 4, 5, 6, 7}} : replica_groups_t{};
         (void)all_reduce(ctx, x, add_fn{}, {.replica_groups = g});
     });
     CHECK(e.find("replica_groups={{0,1,2,3,4,5,6,7}}") != std::string::npos);
@@ -470,7 +493,8 @@ TEST_CASE("misuse is diagnosed, never a hang") {
             pool.run([&](replica_context& ctx) {
                 (void)all_reduce(ctx, x, add_fn{});
                 if (ctx.replica_id() == 6) throw boom("replica six failed");
-                for (int i = 0; i < 3; ++i) (void)all_reduce(ctx, x, add_fn{});
+                for (int i = 0; i < 3; ++i)
+                    (void)all_reduce(ctx, x, add_fn{});
             });
         } catch (const boom& b) {
             caught = std::string(b.what()) == "replica six failed";
@@ -480,25 +504,34 @@ TEST_CASE("misuse is diagnosed, never a hang") {
     // Bad groups: duplicates, out of range, unequal sizes where required, not covering.
     auto group_error = [&](replica_groups_t g, bool gather) {
         return error_of(pool, [&, g](replica_context& ctx) {
-            if (gather) (void)all_gather<0, 4>(ctx, x, {.replica_groups = g});
-            else (void)all_reduce(ctx, x, add_fn{}, {.replica_groups = g});
+            if (gather)
+                (void)all_gather<0, 4>(ctx, x, {.replica_groups = g});
+            else
+                (void)all_reduce(ctx, x, add_fn{}, {.replica_groups = g});
         });
     };
     CHECK(group_error({{0, 1, 2, 3}, {4, 5, 6, 3}}, false).find("name replica 3 twice") != std::string::npos);
-    CHECK(group_error({{0, 1, 2, 3}, {4, 5, 6, 8}}, false).find("names replica 8, outside [0, 8)") != std::string::npos);
+    CHECK(group_error({{0, 1, 2, 3}, {4, 5, 6, 8}}, false).find("names replica 8, outside [0, 8)") !=
+          std::string::npos);
     CHECK(group_error({{0, 1, 2, 3, 4}, {5, 6, 7}}, true).find("unequal sizes") != std::string::npos);
     CHECK(group_error({{0, 1, 2, 3}}, false).find("cover 4 of the 8 replicas") != std::string::npos);
-    CHECK(group_error({{0, 1}, {2, 3}, {4, 5}, {6, 7}}, true).find("shard_count is 4 but the group") != std::string::npos);
-    CHECK(error_of(pool, [&](replica_context& ctx) { (void)collective_permute(ctx, x, {{0, 1}, {2, 1}}); })
-              .find("target 1 appears in two pairs") != std::string::npos);
-    CHECK(error_of(pool, [&](replica_context& ctx) { (void)all_reduce(ctx, x, add_fn{}, {.use_global_device_ids = true}); })
-              .find("use_global_device_ids needs a channel_id") != std::string::npos);
+    CHECK(group_error({{0, 1}, {2, 3}, {4, 5}, {6, 7}}, true).find("shard_count is 4 but the group") !=
+          std::string::npos);
+    CHECK(error_of(pool, [&](replica_context& ctx) {
+              (void)collective_permute(ctx, x, {{0, 1}, {2, 1}});
+          }).find("target 1 appears in two pairs") != std::string::npos);
+    CHECK(error_of(pool, [&](replica_context& ctx) {
+              (void)all_reduce(ctx, x, add_fn{}, {.use_global_device_ids = true});
+          }).find("use_global_device_ids needs a channel_id") != std::string::npos);
     // Many replicas, one of them wrong: still an error, not a hang.
     replica_pool big(256, 1, 2);
     e = error_of(big, [&](replica_context& ctx) {
-        for (int i = 0; i < 3; ++i) (void)all_reduce(ctx, x, add_fn{});
-        if (ctx.replica_id() == 200) (void)all_reduce(ctx, f32<2>{}, add_fn{});
-        else (void)all_reduce(ctx, x, add_fn{});
+        for (int i = 0; i < 3; ++i)
+            (void)all_reduce(ctx, x, add_fn{});
+        if (ctx.replica_id() == 200)
+            (void)all_reduce(ctx, f32<2>{}, add_fn{});
+        else
+            (void)all_reduce(ctx, x, add_fn{});
     });
     CHECK(e.find("collective #3") != std::string::npos);
     // The pool is usable again after a failed run.
@@ -544,7 +577,8 @@ TEST_CASE("ragged_all_to_all: the spec's two-replica example and the [devices, u
     auto q = three.run([](replica_context& ctx) {
         const std::int32_t k = static_cast<std::int32_t>(ctx.replica_id());
         s32<6, 2> input;
-        for (std::int32_t i = 0; i < 6; ++i) input(i, 0) = 100 * k + i, input(i, 1) = -(100 * k + i);
+        for (std::int32_t i = 0; i < 6; ++i)
+            input(i, 0) = 100 * k + i, input(i, 1) = -(100 * k + i);
         s64<3, 2> io, ss, oo, rs;
         for (std::int64_t j = 0; j < 3; ++j) {
             io(j, 0) = 2 * j, io(j, 1) = 2 * j + 1;
@@ -584,12 +618,15 @@ TEST_CASE("async forms: start, compute, done; handles finish when dropped") {
         auto h3 = collective_permute_start(ctx, small, {{0, 1}, {1, 2}, {2, 3}, {3, 0}});
         auto c = async_start([](float a) { return a * 3; }, 2.0f); // local work beside the collectives
         float local = 0;
-        for (int i = 0; i < 1000; ++i) local += static_cast<float>(i);
+        for (int i = 0; i < 1000; ++i)
+            local += static_cast<float>(i);
         auto p = collective_permute_done(std::move(h3));
         auto g = all_gather_done(std::move(h2));
         auto s = all_reduce_done(std::move(h1));
         { auto dropped = all_reduce_start(ctx, small, add_fn{}); } // finished by the destructor
-        { auto dropped = async_start([](float a) { return a + 1; }, 1.0f); } // waited for by the destructor
+        {
+            auto dropped = async_start([](float a) { return a + 1; }, 1.0f);
+        } // waited for by the destructor
         c = async_update(std::move(c));
         return std::tuple{s(12345), g, p, async_done(std::move(c)) + local - 499500.0f};
     });
@@ -605,7 +642,8 @@ TEST_CASE("async forms: start, compute, done; handles finish when dropped") {
 TEST_CASE("send / recv: a ring, buffered by order, zeros for non-targets, deadlocks diagnosed") {
     replica_pool pool(5, 1, 2);
     source_target_pairs_t ring;
-    for (std::int64_t i = 0; i < 5; ++i) ring.push_back({i, (i + 1) % 5});
+    for (std::int64_t i = 0; i < 5; ++i)
+        ring.push_back({i, (i + 1) % 5});
     auto outs = pool.run([&](replica_context& ctx) {
         const s32<2> x{static_cast<std::int32_t>(ctx.replica_id()), 10};
         auto s1 = send(ctx, x, 1, ring);
@@ -678,8 +716,10 @@ TEST_CASE("collectives on different channels meet by channel, in any order acros
     }
     // The counts per channel must agree when the devices return.
     auto e = error_of(pool, [](replica_context& ctx) {
-        if (ctx.replica_id() == 3) (void)all_reduce(ctx, s32<1>{}, add_fn{}, {.replica_groups = {{3}, {0}, {1}, {2}}, .channel_id = 7});
-        else (void)all_reduce(ctx, s32<1>{}, add_fn{}, {.replica_groups = {{3}, {0}, {1}, {2}}, .channel_id = 8});
+        if (ctx.replica_id() == 3)
+            (void)all_reduce(ctx, s32<1>{}, add_fn{}, {.replica_groups = {{3}, {0}, {1}, {2}}, .channel_id = 7});
+        else
+            (void)all_reduce(ctx, s32<1>{}, add_fn{}, {.replica_groups = {{3}, {0}, {1}, {2}}, .channel_id = 8});
     });
     CHECK(e.find("on channel") != std::string::npos);
 }
@@ -702,7 +742,8 @@ void every_op(std::uint32_t R) {
     const replica_groups_t gs = interleaved(R, G);
     const collective_opts o{.replica_groups = gs};
     source_target_pairs_t ring;
-    for (std::int64_t i = 0; i < static_cast<std::int64_t>(R); ++i) ring.push_back({i, (i + 1) % R});
+    for (std::int64_t i = 0; i < static_cast<std::int64_t>(R); ++i)
+        ring.push_back({i, (i + 1) % R});
     replica_pool pool(R, 1, 2);
     auto outs = pool.run([&](replica_context& ctx) {
         const auto x = input<std::int32_t, 2 * G, 3>(ctx.replica_id());
@@ -713,7 +754,9 @@ void every_op(std::uint32_t R) {
         // ragged: row 2j+1 of the input to member j, at row 2k of j's output (k: this member's position).
         const auto [g, pos] = group_of(gs, R, ctx.replica_id());
         s32<G> io, ss, oo, rsz;
-        for (std::int64_t j = 0; j < G; ++j) io(j) = static_cast<std::int32_t>(2 * j + 1), ss(j) = rsz(j) = 1, oo(j) = static_cast<std::int32_t>(2 * pos);
+        for (std::int64_t j = 0; j < G; ++j)
+            io(j) = static_cast<std::int32_t>(2 * j + 1), ss(j) = rsz(j) = 1,
+            oo(j) = static_cast<std::int32_t>(2 * pos);
         auto rg = ragged_all_to_all(ctx, x, io, ss, tensor<std::int32_t, 2 * G, 3>::filled(-1), oo, rsz, o);
         auto s = send(ctx, x, 9, ring);
         auto r = recv_done(recv<tensor<std::int32_t, 2 * G, 3>>(ctx, 9, ring));
@@ -729,14 +772,18 @@ void every_op(std::uint32_t R) {
         for (std::size_t i = 0; i < 2 * G; ++i)
             for (std::size_t c = 0; c < 3; ++c) {
                 std::int32_t s = 0;
-                for (std::size_t k = 0; k < static_cast<std::size_t>(G); ++k) s += in(k)(i, c);
+                for (std::size_t k = 0; k < static_cast<std::size_t>(G); ++k)
+                    s += in(k)(i, c);
                 REQUIRE(sum(i, c) == s);
-                for (std::size_t k = 0; k < static_cast<std::size_t>(G); ++k) REQUIRE(ag(i, k * 3 + c) == in(k)(i, c));
+                for (std::size_t k = 0; k < static_cast<std::size_t>(G); ++k)
+                    REQUIRE(ag(i, k * 3 + c) == in(k)(i, c));
                 if (i < 2) {
                     std::int32_t t = 0;
-                    for (std::size_t k = 0; k < static_cast<std::size_t>(G); ++k) t += in(k)(pos * 2 + i, c);
+                    for (std::size_t k = 0; k < static_cast<std::size_t>(G); ++k)
+                        t += in(k)(pos * 2 + i, c);
                     REQUIRE(rs(i, c) == t);
-                    for (std::size_t k = 0; k < static_cast<std::size_t>(G); ++k) REQUIRE(aa(i, k * 3 + c) == in(k)(pos * 2 + i, c));
+                    for (std::size_t k = 0; k < static_cast<std::size_t>(G); ++k)
+                        REQUIRE(aa(i, k * 3 + c) == in(k)(pos * 2 + i, c));
                 }
                 // ragged: rows 2k hold member k's row 2*pos+1; odd rows keep -1.
                 REQUIRE(rg(i, c) == (i % 2 == 0 ? in(i / 2)(2 * pos + 1, c) : -1));
@@ -746,6 +793,8 @@ void every_op(std::uint32_t R) {
 }
 
 TEST_CASE("every op on 1, 2, 3, 4, 8, 64 and 256 replicas") {
-    for (std::uint32_t R : {1u, 3u}) every_op<1>(R);
-    for (std::uint32_t R : {2u, 4u, 8u, 64u, 256u}) every_op<2>(R);
+    for (std::uint32_t R : {1u, 3u})
+        every_op<1>(R);
+    for (std::uint32_t R : {2u, 4u, 8u, 64u, 256u})
+        every_op<2>(R);
 }

@@ -47,8 +47,10 @@ inline std::int64_t peer_of(const char* op, const replica_context& ctx, const so
         if (s < 0 || t < 0 || s >= D || t >= D)
             throw error(op, "source_target_pairs names (" + std::to_string(s) + ", " + std::to_string(t) +
                                 "), outside the " + std::to_string(D) + " devices");
-        if (src[static_cast<std::size_t>(s)]++) throw error(op, "source " + std::to_string(s) + " appears in two pairs");
-        if (dst[static_cast<std::size_t>(t)]++) throw error(op, "target " + std::to_string(t) + " appears in two pairs");
+        if (src[static_cast<std::size_t>(s)]++)
+            throw error(op, "source " + std::to_string(s) + " appears in two pairs");
+        if (dst[static_cast<std::size_t>(t)]++)
+            throw error(op, "target " + std::to_string(t) + " appears in two pairs");
         if (as_source && s == self) peer = t;
         if (!as_source && t == self) peer = s;
     }
@@ -67,8 +69,9 @@ auto send(replica_context& ctx, X&& x, std::int64_t channel_id, const source_tar
         [&](auto& st) {
             const std::int64_t target = detail::peer_of("send", ctx, pairs, true);
             if (target < 0) return;
-            st.p = ctx.transport_().send(ctx, channel_id, static_cast<std::uint32_t>(target), detail::operand_label<A>(),
-                                         std::get<0>(st.extra).data(), A::size() * sizeof(T));
+            st.p =
+                ctx.transport_().send(ctx, channel_id, static_cast<std::uint32_t>(target), detail::operand_label<A>(),
+                                      std::get<0>(st.extra).data(), A::size() * sizeof(T));
         },
         detail::as_array(std::forward<X>(x)));
 }

@@ -83,16 +83,20 @@ void combine_blocks(const void* fp, void* dst, const void* a, const void* b, std
 
 template<class F, class T>
 consteval bool reduction_fits() {
-    if constexpr (!std::is_invocable_v<const F&, T, T>) return false;
-    else return std::is_convertible_v<std::invoke_result_t<const F&, T, T>, T>;
+    if constexpr (!std::is_invocable_v<const F&, T, T>)
+        return false;
+    else
+        return std::is_convertible_v<std::invoke_result_t<const F&, T, T>, T>;
 }
 
 // The computation a block of the transport calls: f itself when it returns T (so xlet's functors
 // keep their SIMD form), else f with its result converted.
 template<class T, class F>
 auto reduction_of(const F& f) {
-    if constexpr (std::is_same_v<std::remove_cvref_t<std::invoke_result_t<const F&, T, T>>, T>) return f;
-    else return as_result<T, F>{f};
+    if constexpr (std::is_same_v<std::remove_cvref_t<std::invoke_result_t<const F&, T, T>>, T>)
+        return f;
+    else
+        return as_result<T, F>{f};
 }
 
 // Dimension `dim` of E exists and `count` (> 0) divides it: reduce_scatter C2, all_to_all C3.
@@ -110,7 +114,9 @@ combiner make_combiner(const G& g) {
 // The extents with dimension `d` multiplied (gather) or divided (scatter) by c.
 template<std::size_t R>
 constexpr extents_t<R> scaled(extents_t<R> e, std::int64_t d, std::int64_t mul, std::int64_t div) {
-    if (d >= 0 && static_cast<std::size_t>(d) < R && div > 0) e[static_cast<std::size_t>(d)] = e[static_cast<std::size_t>(d)] * static_cast<std::size_t>(mul) / static_cast<std::size_t>(div);
+    if (d >= 0 && static_cast<std::size_t>(d) < R && div > 0)
+        e[static_cast<std::size_t>(d)] =
+            e[static_cast<std::size_t>(d)] * static_cast<std::size_t>(mul) / static_cast<std::size_t>(div);
     return e;
 }
 
@@ -255,8 +261,10 @@ auto all_gather_impl(replica_context& ctx, X&& x, const collective_opts& o) {
             auto b = make_box(A::extents, A::extents, oe, sizeof(T));
             b.src_step = 0; // every member sends its whole operand
             b.dst_step = static_cast<std::ptrdiff_t>(A::extents[Dim]) * b.dst_stride[Dim];
-            const collective_desc d{"all_gather", operand_label<A>(), {Dim, ShardCount},
-                                    {"all_gather_dimension", "shard_count"}, o.channel_id, mode, &o.replica_groups};
+            const collective_desc d{"all_gather",      operand_label<A>(),
+                                    {Dim, ShardCount}, {"all_gather_dimension", "shard_count"},
+                                    o.channel_id,      mode,
+                                    &o.replica_groups};
             st.p = ctx.transport_().exchange(ctx, d, g, a.data(), st.out.data(), b, Async);
         },
         as_array(std::forward<X>(x)));
@@ -330,7 +338,8 @@ consteval bool all_reduce_check() {
 } // namespace detail
 template<expression X, class F>
 auto all_reduce(replica_context& ctx, X&& x, const F& f, const collective_opts& o = {}) {
-    if constexpr (detail::all_reduce_check<F, X>()) return detail::all_reduce_impl<false>(ctx, std::forward<X>(x), f, o);
+    if constexpr (detail::all_reduce_check<F, X>())
+        return detail::all_reduce_impl<false>(ctx, std::forward<X>(x), f, o);
 }
 // AllReduceStart / AllReduceDone: join now, compute, collect the result later.
 template<expression X, class F>
@@ -345,7 +354,7 @@ Out all_reduce_done(async_collective<Out>&& h) {
 // The tuple form: each element all-reduced with the same computation, in tuple order.
 template<class... X, class F>
 requires((expression<X> && ...)) auto all_reduce(replica_context& ctx, std::tuple<X...> xs, const F& f,
-                                                  const collective_opts& o = {}) {
+                                                 const collective_opts& o = {}) {
     return std::apply([&](auto&&... x) { return std::tuple{all_reduce(ctx, std::forward<decltype(x)>(x), f, o)...}; },
                       std::move(xs));
 }
@@ -403,8 +412,9 @@ auto reduce_scatter(replica_context& ctx, X&& x, const F& f, const collective_op
                   "xlet::reduce_scatter [C1]: scatter_dimension must be in [0, rank)");
     static_assert(!c1 || diag::got<c2, detail::shown_t<X>, diag::dimensions<Dim, ShardCount>>::value,
                   "xlet::reduce_scatter [C2]: shard_count must be positive and divide dim(operand, scatter_dimension)");
-    static_assert(diag::got<c3, detail::shown_t<X>, F>::value,
-                  "xlet::reduce_scatter [C3]: the computation must take two elements of the operand's type and return one");
+    static_assert(
+        diag::got<c3, detail::shown_t<X>, F>::value,
+        "xlet::reduce_scatter [C3]: the computation must take two elements of the operand's type and return one");
     if constexpr (c1 && c2 && c3) {
         constexpr auto oe = detail::scaled(A::extents, Dim, 1, ShardCount);
         using Out = detail::array_of_extents<T, oe>;
@@ -415,8 +425,10 @@ auto reduce_scatter(replica_context& ctx, X&& x, const F& f, const collective_op
         Out out(detail::no_init);
         auto b = detail::make_box(oe, A::extents, oe, sizeof(T));
         b.src_step = static_cast<std::ptrdiff_t>(oe[Dim]) * b.src_stride[Dim];
-        const detail::collective_desc d{"reduce_scatter", detail::operand_label<A>(), {Dim, ShardCount},
-                                        {"scatter_dimension", "shard_count"}, o.channel_id, mode, &o.replica_groups};
+        const detail::collective_desc d{"reduce_scatter",  detail::operand_label<A>(),
+                                        {Dim, ShardCount}, {"scatter_dimension", "shard_count"},
+                                        o.channel_id,      mode,
+                                        &o.replica_groups};
         const auto r = detail::reduction_of<T>(f);
         ctx.transport_().reduce_scatter(ctx, d, g, a.data(), out.data(), b, detail::make_combiner<T>(r), false);
         return out;
@@ -445,7 +457,8 @@ auto all_to_all(replica_context& ctx, X&& x, const collective_opts& o = {}) {
         constexpr auto oe = detail::scaled(piece, ConcatDim, SplitCount, 1);
         using Out = detail::array_of_extents<T, oe>;
         const auto& a = detail::as_array(std::forward<X>(x));
-        if (o.use_global_device_ids) throw error("all_to_all", "use_global_device_ids is not an attribute of all_to_all");
+        if (o.use_global_device_ids)
+            throw error("all_to_all", "use_global_device_ids is not an attribute of all_to_all");
         const auto mode = detail::mode_of("all_to_all", o, false);
         const auto g = detail::group_of("all_to_all", ctx, mode, o, true, true);
         detail::check_group_size("all_to_all", "split_count", SplitCount, g, o);
@@ -453,8 +466,12 @@ auto all_to_all(replica_context& ctx, X&& x, const collective_opts& o = {}) {
         auto b = detail::make_box(piece, A::extents, oe, sizeof(T));
         b.src_step = static_cast<std::ptrdiff_t>(piece[SplitDim]) * b.src_stride[SplitDim];
         b.dst_step = static_cast<std::ptrdiff_t>(piece[ConcatDim]) * b.dst_stride[ConcatDim];
-        const detail::collective_desc d{"all_to_all", detail::operand_label<A>(), {SplitDim, ConcatDim, SplitCount},
-                                        {"split_dimension", "concat_dimension", "split_count"}, o.channel_id, mode,
+        const detail::collective_desc d{"all_to_all",
+                                        detail::operand_label<A>(),
+                                        {SplitDim, ConcatDim, SplitCount},
+                                        {"split_dimension", "concat_dimension", "split_count"},
+                                        o.channel_id,
+                                        mode,
                                         &o.replica_groups};
         ctx.transport_().exchange(ctx, d, g, a.data(), out.data(), b, false);
         return out;
@@ -462,7 +479,8 @@ auto all_to_all(replica_context& ctx, X&& x, const collective_opts& o = {}) {
 }
 // The tuple form: each operand exchanged with the same attributes, in tuple order.
 template<std::int64_t SplitDim, std::int64_t ConcatDim, std::int64_t SplitCount, class... X>
-requires((expression<X> && ...)) auto all_to_all(replica_context& ctx, std::tuple<X...> xs, const collective_opts& o = {}) {
+requires((expression<X> && ...)) auto all_to_all(replica_context& ctx, std::tuple<X...> xs,
+                                                 const collective_opts& o = {}) {
     return std::apply(
         [&](auto&&... x) {
             return std::tuple{all_to_all<SplitDim, ConcatDim, SplitCount>(ctx, std::forward<decltype(x)>(x), o)...};
@@ -528,17 +546,19 @@ auto ragged_all_to_all(replica_context& ctx, I&& input, IO&& input_offsets, SS&&
     constexpr bool c2 = (std::is_integral_v<detail::element_of<IO>> && std::is_integral_v<detail::element_of<SS>> &&
                          std::is_integral_v<detail::element_of<OO>> && std::is_integral_v<detail::element_of<RS>> &&
                          !std::is_same_v<detail::element_of<IO>, bool>);
-    constexpr bool c3 = std::is_same_v<detail::element_of<I>, detail::element_of<O>> && In::rank >= 1 &&
-                        In::rank == Out::rank && [] {
-                            for (std::size_t i = 1; i < In::rank; ++i)
-                                if (In::extents[i] != Out::extents[i]) return false;
-                            return true;
-                        }();
-    static_assert(diag::got<c1, detail::shown_t<IO>, detail::shown_t<SS>, detail::shown_t<OO>, detail::shown_t<RS>>::value,
-                  "xlet::ragged_all_to_all [C1]: input_offsets, send_sizes, output_offsets and recv_sizes must have one "
-                  "shape, [group size] or [group size, updates]");
-    static_assert(diag::got<c2, detail::shown_t<IO>, detail::shown_t<SS>, detail::shown_t<OO>, detail::shown_t<RS>>::value,
-                  "xlet::ragged_all_to_all [C2]: offsets and sizes must be integer arrays");
+    constexpr bool c3 =
+        std::is_same_v<detail::element_of<I>, detail::element_of<O>> && In::rank >= 1 && In::rank == Out::rank && [] {
+            for (std::size_t i = 1; i < In::rank; ++i)
+                if (In::extents[i] != Out::extents[i]) return false;
+            return true;
+        }();
+    static_assert(
+        diag::got<c1, detail::shown_t<IO>, detail::shown_t<SS>, detail::shown_t<OO>, detail::shown_t<RS>>::value,
+        "xlet::ragged_all_to_all [C1]: input_offsets, send_sizes, output_offsets and recv_sizes must have one "
+        "shape, [group size] or [group size, updates]");
+    static_assert(
+        diag::got<c2, detail::shown_t<IO>, detail::shown_t<SS>, detail::shown_t<OO>, detail::shown_t<RS>>::value,
+        "xlet::ragged_all_to_all [C2]: offsets and sizes must be integer arrays");
     static_assert(diag::got<c3, detail::shown_t<I>, detail::shown_t<O>>::value,
                   "xlet::ragged_all_to_all [C3]: input and output must have the same element type and the same "
                   "dimensions after the first");
@@ -550,7 +570,8 @@ auto ragged_all_to_all(replica_context& ctx, I&& input, IO&& input_offsets, SS&&
         std::vector<std::int64_t> meta(4 * G * U);
         auto put = [&](std::size_t k, const auto& a) {
             const auto& arr = detail::as_array(a);
-            for (std::size_t i = 0; i < G * U; ++i) meta[k * G * U + i] = static_cast<std::int64_t>(arr.data()[i]);
+            for (std::size_t i = 0; i < G * U; ++i)
+                meta[k * G * U + i] = static_cast<std::int64_t>(arr.data()[i]);
         };
         put(0, input_offsets);
         put(1, send_sizes);
@@ -563,10 +584,15 @@ auto ragged_all_to_all(replica_context& ctx, I&& input, IO&& input_offsets, SS&&
                                                  " rows but the group of this device has " +
                                                  std::to_string(g.members.size()) + " members");
         const std::size_t row = In::size() / In::extents[0];
-        const detail::ragged_meta m{meta.data(),       meta.data() + G * U, meta.data() + 2 * G * U,
-                                    meta.data() + 3 * G * U, U, row * sizeof(T), In::extents[0], Out::extents[0]};
-        const detail::collective_desc d{"ragged_all_to_all", detail::operand_label<In>(), {static_cast<std::int64_t>(Out::extents[0]), static_cast<std::int64_t>(U)},
-                                        {"output_rows", "updates"}, o.channel_id, mode, &o.replica_groups};
+        const detail::ragged_meta m{meta.data(), meta.data() + G * U, meta.data() + 2 * G * U, meta.data() + 3 * G * U,
+                                    U,           row * sizeof(T),     In::extents[0],          Out::extents[0]};
+        const detail::collective_desc d{"ragged_all_to_all",
+                                        detail::operand_label<In>(),
+                                        {static_cast<std::int64_t>(Out::extents[0]), static_cast<std::int64_t>(U)},
+                                        {"output_rows", "updates"},
+                                        o.channel_id,
+                                        mode,
+                                        &o.replica_groups};
         ctx.transport_().ragged_exchange(ctx, d, g, in.data(), res.data(), m, false);
         return res;
     }

@@ -67,8 +67,10 @@ public:
         };
         if constexpr (XLET_POOL_THREADS) {
             std::vector<std::thread> threads;
-            for (std::uint32_t d = 0; d < D; ++d) threads.emplace_back([&device, d] { device(d); });
-            for (auto& th : threads) th.join();
+            for (std::uint32_t d = 0; d < D; ++d)
+                threads.emplace_back([&device, d] { device(d); });
+            for (auto& th : threads)
+                th.join();
         } else {
             // One arena for the pool's lifetime: oneTBB keeps the stacks of suspended tasks per
             // arena, so a second run() reuses them instead of mapping R x P new ones.
@@ -78,7 +80,8 @@ public:
             }
             arena_->execute([&] {
                 tbb::task_group tg;
-                for (std::uint32_t d = 0; d < D; ++d) tg.run([&device, d] { device(d); });
+                for (std::uint32_t d = 0; d < D; ++d)
+                    tg.run([&device, d] { device(d); });
                 tg.wait();
             });
         }
@@ -90,7 +93,8 @@ public:
         if constexpr (!is_void) {
             std::vector<Result> out;
             out.reserve(D);
-            for (auto& r : results) out.push_back(std::move(*r));
+            for (auto& r : results)
+                out.push_back(std::move(*r));
             return out;
         }
     }

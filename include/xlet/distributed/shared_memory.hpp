@@ -135,8 +135,10 @@ public:
                     continue;
                 }
                 f(acc, at(s[0].in), at(s[1].in), len);
-                for (std::size_t k = 2; k < G; ++k) f(acc, acc, at(s[k].in), len);
-                for (std::size_t k = 1; k < G; ++k) std::memcpy(static_cast<char*>(s[k].out) + b * eb, acc, len * eb);
+                for (std::size_t k = 2; k < G; ++k)
+                    f(acc, acc, at(s[k].in), len);
+                for (std::size_t k = 1; k < G; ++k)
+                    std::memcpy(static_cast<char*>(s[k].out) + b * eb, acc, len * eb);
             }
         };
         return meet(ctx, d, g, {in, out, 0, nullptr}, 2 * n * eb * g.members.size(), work, async);
@@ -149,7 +151,8 @@ public:
             for (std::size_t k = 0; k < s.size(); ++k) {
                 auto* src = static_cast<const char*>(s[k].in);
                 auto* dst = static_cast<char*>(s[j].out);
-                for_each_run(b, static_cast<std::ptrdiff_t>(j) * b.src_step, static_cast<std::ptrdiff_t>(k) * b.dst_step,
+                for_each_run(b, static_cast<std::ptrdiff_t>(j) * b.src_step,
+                             static_cast<std::ptrdiff_t>(k) * b.dst_step,
                              [&](std::ptrdiff_t so, std::ptrdiff_t dof, std::size_t len) {
                                  std::memcpy(dst + dof * eb, src + so * eb, len * b.elem_bytes);
                              });
@@ -169,14 +172,17 @@ public:
                              for (std::size_t o = 0; o < len; o += block) {
                                  const std::size_t l = std::min(block, len - o);
                                  const auto off = static_cast<std::ptrdiff_t>(o);
-                                 auto at = [&](std::size_t k) { return static_cast<const char*>(s[k].in) + (so + off) * eb; };
+                                 auto at = [&](std::size_t k) {
+                                     return static_cast<const char*>(s[k].in) + (so + off) * eb;
+                                 };
                                  char* acc = dst + (dof + off) * eb;
                                  if (G == 1) {
                                      std::memcpy(acc, at(0), l * b.elem_bytes);
                                      continue;
                                  }
                                  f(acc, at(0), at(1), l);
-                                 for (std::size_t k = 2; k < G; ++k) f(acc, acc, at(k), l);
+                                 for (std::size_t k = 2; k < G; ++k)
+                                     f(acc, acc, at(k), l);
                              }
                          });
         };
@@ -277,9 +283,10 @@ public:
             for (auto& [leader, gs] : inst.groups) {
                 if (gs.phase != 0 || !gs.error.empty()) continue;
                 if (std::find(gs.members.begin(), gs.members.end(), dev) == gs.members.end()) continue;
-                fail(gs, device_name(dev, P_) + " returned after " + std::to_string(entered_on(dev, c)) +
-                             " collectives" + on_channel(c) + " while " + waiting_names(gs) + " wait for it at " +
-                             where(c, n) + ", " + text(inst),
+                fail(gs,
+                     device_name(dev, P_) + " returned after " + std::to_string(entered_on(dev, c)) + " collectives" +
+                         on_channel(c) + " while " + waiting_names(gs) + " wait for it at " + where(c, n) + ", " +
+                         text(inst),
                      false);
             }
         }
@@ -314,7 +321,9 @@ private:
         return it == entered_[dev].end() ? 0 : it->second;
     }
     static std::string on_channel(std::int64_t c) { return c > 0 ? " on channel " + std::to_string(c) : std::string(); }
-    static std::string where(std::int64_t c, std::uint64_t n) { return "collective #" + std::to_string(n) + on_channel(c); }
+    static std::string where(std::int64_t c, std::uint64_t n) {
+        return "collective #" + std::to_string(n) + on_channel(c);
+    }
     // Below this many bytes moved, the last device to arrive does the whole collective while the
     // others stay suspended (one wake-up each); above it every member does its own part.
     static constexpr std::size_t split_bytes = 256 * 1024;
@@ -340,7 +349,7 @@ private:
         std::vector<slot> slots;
         std::vector<char> present;
         std::size_t arrived = 0, finished = 0, left = 0;
-        int phase = 0; // 0: gathering, 1: every member does its part, 2: complete
+        int phase = 0;         // 0: gathering, 1: every member does its part, 2: complete
         bool poisoned = false; // a deadlock stopped it between the phases: nobody reads any more
         std::string error;
         bool cancelled = false;
@@ -424,7 +433,8 @@ private:
         if constexpr (XLET_POOL_THREADS) wl.cv.notify_all();
         auto sps = std::move(wl.sps);
         wl.sps.clear();
-        for (auto sp : sps) tbb::task::resume(sp);
+        for (auto sp : sps)
+            tbb::task::resume(sp);
     }
     void fail(group_state& gs, std::string why, bool cancelled) {
         gs.error = std::move(why);
@@ -504,7 +514,8 @@ private:
     static bool same(const collective_desc& a, const std::string& a_operand, const replica_groups_t& a_groups,
                      const collective_desc& b) {
         return std::strcmp(a.op, b.op) == 0 && a_operand == b.operand && a.attrs == b.attrs &&
-               a.channel_id == b.channel_id && a.mode == b.mode && (b.groups ? a_groups == *b.groups : a_groups.empty());
+               a.channel_id == b.channel_id && a.mode == b.mode &&
+               (b.groups ? a_groups == *b.groups : a_groups.empty());
     }
     void leave(const meet_key& key) {
         auto it = instances_.find({key.channel, key.n});
@@ -536,8 +547,8 @@ private:
             inst.first_device = dev;
         } else if (inst.failure.empty() && !same(inst.first, inst.operand, inst.groups_copy, d)) {
             inst.failure = "devices disagree at " + where(key.channel, key.n) + ": " +
-                           device_name(inst.first_device, P_) + " is at " + text(inst) + " but " + device_name(dev, P_) +
-                           " reached " + describe(d);
+                           device_name(inst.first_device, P_) + " is at " + text(inst) + " but " +
+                           device_name(dev, P_) + " reached " + describe(d);
             for (auto& [leader, gs] : inst.groups)
                 if (gs.phase == 0 && gs.error.empty()) fail(gs, inst.failure, false);
         }
@@ -570,7 +581,8 @@ private:
                 lk.unlock();
                 std::exception_ptr e;
                 try {
-                    for (std::size_t j = 0; j < G; ++j) work(j, gs.slots);
+                    for (std::size_t j = 0; j < G; ++j)
+                        work(j, gs.slots);
                 } catch (...) {
                     e = std::current_exception();
                 }
@@ -594,7 +606,8 @@ private:
         instance& inst = instances_.at({key.channel, key.n});
         group_state& gs = inst.groups.at(key.leader);
         const std::size_t G = gs.members.size();
-        wait(lk, gs.wl, dev, {"a collective", key.n, key.channel, 0}, [&] { return gs.phase >= 1 || !gs.error.empty(); });
+        wait(lk, gs.wl, dev, {"a collective", key.n, key.channel, 0},
+             [&] { return gs.phase >= 1 || !gs.error.empty(); });
         if (gs.phase == 0) { // failed before it started: nobody reads anyone's arrays
             const std::string why = gs.error;
             const bool c = gs.cancelled;
@@ -619,7 +632,8 @@ private:
                 gs.phase = 2;
                 wake(gs.wl);
             } else {
-                wait(lk, gs.wl, dev, {"a collective", key.n, key.channel, 0}, [&] { return gs.phase == 2 || gs.poisoned; });
+                wait(lk, gs.wl, dev, {"a collective", key.n, key.channel, 0},
+                     [&] { return gs.phase == 2 || gs.poisoned; });
             }
         }
         std::exception_ptr e = gs.part_error;
@@ -659,8 +673,7 @@ private:
             if (!t.msg->taken) throw error("send", t.msg->error);
             return;
         }
-        wait(lk, box.wl, dev, {"recv", 0, channel, source},
-             [&] { return !box.messages.empty() || !failure_.empty(); });
+        wait(lk, box.wl, dev, {"recv", 0, channel, source}, [&] { return !box.messages.empty() || !failure_.empty(); });
         if (box.messages.empty()) throw_if_failed("recv");
         auto msg = box.messages.front();
         box.messages.pop_front();

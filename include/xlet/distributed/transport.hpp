@@ -38,10 +38,14 @@ enum class group_mode { cross_replica, cross_partition, cross_replica_and_partit
 
 inline const char* mode_name(group_mode m) {
     switch (m) {
-    case group_mode::cross_replica: return "cross_replica";
-    case group_mode::cross_partition: return "cross_partition";
-    case group_mode::cross_replica_and_partition: return "cross_replica_and_partition";
-    default: return "flattened_ids";
+    case group_mode::cross_replica:
+        return "cross_replica";
+    case group_mode::cross_partition:
+        return "cross_partition";
+    case group_mode::cross_replica_and_partition:
+        return "cross_replica_and_partition";
+    default:
+        return "flattened_ids";
     }
 }
 
@@ -50,8 +54,8 @@ inline const char* mode_name(group_mode m) {
 // descriptions is a misuse the transport reports (naming both).
 struct collective_desc {
     const char* op = "";
-    std::string_view operand;             // "f32[4,16]": a static string of the operand type
-    std::array<std::int64_t, 4> attrs{};  // dims, counts: whatever the op's output depends on
+    std::string_view operand;                // "f32[4,16]": a static string of the operand type
+    std::array<std::int64_t, 4> attrs{};     // dims, counts: whatever the op's output depends on
     std::array<const char*, 4> attr_names{}; // their spec names, for messages
     std::int64_t channel_id = 0;
     group_mode mode = group_mode::cross_replica;
@@ -68,7 +72,8 @@ struct box {
     std::ptrdiff_t src_step = 0, dst_step = 0;
     std::size_t elements() const {
         std::size_t n = 1;
-        for (std::size_t i = 0; i < rank; ++i) n *= size[i];
+        for (std::size_t i = 0; i < rank; ++i)
+            n *= size[i];
         return n;
     }
 };
@@ -126,8 +131,8 @@ public:
                                          const void* in, void* out, const detail::box&, bool async) = 0;
     // out = fold over members of their piece `me`, in group order.
     virtual detail::pending_ptr reduce_scatter(replica_context&, const detail::collective_desc&,
-                                               const detail::group_view&, const void* in, void* out,
-                                               const detail::box&, const detail::combiner&, bool async) = 0;
+                                               const detail::group_view&, const void* in, void* out, const detail::box&,
+                                               const detail::combiner&, bool async) = 0;
     // out = the input of member `source` of the group (-1: zeros). Used by collective_permute (a
     // group per scope, source from the pairs) and collective_broadcast (source 0 of each group).
     virtual detail::pending_ptr copy_from(replica_context&, const detail::collective_desc&, const detail::group_view&,
@@ -236,17 +241,21 @@ inline group_view resolve_group(const char* op, group_mode mode, const replica_g
         v.members.reserve(mode == group_mode::cross_replica_and_partition ? R * P : domain);
         switch (mode) {
         case group_mode::cross_replica:
-            for (std::uint32_t u = 0; u < R; ++u) v.members.push_back(u * P + partition);
+            for (std::uint32_t u = 0; u < R; ++u)
+                v.members.push_back(u * P + partition);
             break;
         case group_mode::cross_partition:
-            for (std::uint32_t u = 0; u < P; ++u) v.members.push_back(replica * P + u);
+            for (std::uint32_t u = 0; u < P; ++u)
+                v.members.push_back(replica * P + u);
             break;
         case group_mode::flattened_ids:
-            for (std::uint32_t u = 0; u < R * P; ++u) v.members.push_back(u);
+            for (std::uint32_t u = 0; u < R * P; ++u)
+                v.members.push_back(u);
             break;
         case group_mode::cross_replica_and_partition:
             for (std::uint32_t p = 0; p < P; ++p)
-                for (std::uint32_t u = 0; u < R; ++u) v.members.push_back(u * P + p);
+                for (std::uint32_t u = 0; u < R; ++u)
+                    v.members.push_back(u * P + p);
             break;
         }
         v.me = mode == group_mode::cross_replica_and_partition ? static_cast<std::ptrdiff_t>(partition * R + replica)
@@ -274,8 +283,7 @@ inline group_view resolve_group(const char* op, group_mode mode, const replica_g
     }
     if (cover && count != domain)
         throw error(op, "replica_groups " + groups_string(*gs) + " cover " + std::to_string(count) + " of the " +
-                            std::to_string(domain) + " " + what + "s; this op needs every " + what +
-                            " in a group");
+                            std::to_string(domain) + " " + what + "s; this op needs every " + what + " in a group");
     // Find this device's group and expand it to device ids.
     group_view v;
     for (const auto& g : *gs) {
@@ -286,19 +294,26 @@ inline group_view resolve_group(const char* op, group_mode mode, const replica_g
         for (auto id : g) {
             const auto u = static_cast<std::uint32_t>(id);
             switch (mode) {
-            case group_mode::cross_replica: v.members.push_back(u * P + partition); break;
-            case group_mode::cross_partition: v.members.push_back(replica * P + u); break;
-            case group_mode::flattened_ids: v.members.push_back(u); break;
-            case group_mode::cross_replica_and_partition: break; // below, partition-major
+            case group_mode::cross_replica:
+                v.members.push_back(u * P + partition);
+                break;
+            case group_mode::cross_partition:
+                v.members.push_back(replica * P + u);
+                break;
+            case group_mode::flattened_ids:
+                v.members.push_back(u);
+                break;
+            case group_mode::cross_replica_and_partition:
+                break; // below, partition-major
             }
         }
         if (mode == group_mode::cross_replica_and_partition)
             for (std::uint32_t p = 0; p < P; ++p)
-                for (auto id : g) v.members.push_back(static_cast<std::uint32_t>(id) * P + p);
+                for (auto id : g)
+                    v.members.push_back(static_cast<std::uint32_t>(id) * P + p);
         // StableHLO orders a cross_replica_and_partition group partition by partition.
-        v.me = mode == group_mode::cross_replica_and_partition
-                   ? static_cast<std::ptrdiff_t>(partition * g.size()) + pos
-                   : pos;
+        v.me = mode == group_mode::cross_replica_and_partition ? static_cast<std::ptrdiff_t>(partition * g.size()) + pos
+                                                               : pos;
         break;
     }
     return v;

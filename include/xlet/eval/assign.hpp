@@ -20,7 +20,6 @@
 #include "../kernels/transpose.hpp"
 #include "node.hpp"
 
-
 namespace xlet::detail {
 
 // Work (cost units × elements) above which a pass is split over TBB tasks, and the work of one task.

@@ -44,9 +44,9 @@ void fill_transposed(const void* src, void* dst, std::size_t ds, std::size_t n, 
         const std::size_t nb = n / 8 * 8, lb = len / 8 * 8;
         for (std::size_t i = 0; i < lb; i += 8)
             for (std::size_t t = 0; t < nb; t += 8)
-                transpose8x8_4byte(s + static_cast<std::ptrdiff_t>(i) * Stride + static_cast<std::ptrdiff_t>(t),
-                                   Stride * 4, d + static_cast<std::ptrdiff_t>(t) * dst_stride + static_cast<std::ptrdiff_t>(i),
-                                   dst_stride * 4);
+                transpose8x8_4byte(
+                    s + static_cast<std::ptrdiff_t>(i) * Stride + static_cast<std::ptrdiff_t>(t), Stride * 4,
+                    d + static_cast<std::ptrdiff_t>(t) * dst_stride + static_cast<std::ptrdiff_t>(i), dst_stride * 4);
         transpose_scalar(s, Stride, d, dst_stride, 0, nb, lb, len);
         transpose_scalar(s, Stride, d, dst_stride, nb, n, 0, len);
         return;
@@ -124,7 +124,8 @@ struct tile_buffer {
                 }
                 std::size_t e = r + 1;
                 while (e < rows && k.src[e] != nullptr &&
-                       reinterpret_cast<std::uintptr_t>(k.src[e]) == reinterpret_cast<std::uintptr_t>(k.src[e - 1]) + k.elem)
+                       reinterpret_cast<std::uintptr_t>(k.src[e]) ==
+                           reinterpret_cast<std::uintptr_t>(k.src[e - 1]) + k.elem)
                     ++e;
                 k.fill(k.src[r], data + k.offset + r * k.pitch, k.pitch / k.elem, e - r, lo, hi);
                 r = e;
@@ -153,11 +154,13 @@ struct strided_cursor {
     const S* p;
     const S* q = nullptr;
     std::size_t lo = 1, hi = 0;
-    template<std::size_t N> vec<compute_t<S>, N> load(std::size_t i) const {
+    template<std::size_t N>
+    vec<compute_t<S>, N> load(std::size_t i) const {
         if (i >= lo && i + N <= hi) return load_vec<N, 1>(q + (i - lo));
         return load_vec<N, Stride>(p + static_cast<std::ptrdiff_t>(i) * Stride);
     }
-    template<std::size_t N> vec<compute_t<S>, N> load_partial(std::size_t i, std::size_t n) const {
+    template<std::size_t N>
+    vec<compute_t<S>, N> load_partial(std::size_t i, std::size_t n) const {
         if (i >= lo && i + n <= hi) return load_vec_partial<N, 1>(q + (i - lo), n);
         return load_vec_partial<N, Stride>(p + static_cast<std::ptrdiff_t>(i) * Stride, n);
     }
