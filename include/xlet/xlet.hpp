@@ -10,4 +10,5 @@
 #include "ops/layout.hpp"
 #include "ops/reduce.hpp"
 #include "ops/linalg.hpp"
+#include "ops/conv.hpp"
 #include "distributed.hpp"

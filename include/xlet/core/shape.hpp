@@ -121,6 +121,18 @@ struct dim_list {
     }
 };
 
+// Padding of a windowed op (reduce_window, convolution): explicit low/high lists, or XLA's
+// Padding enum: SAME (output size ceil(size / stride), low = total / 2) and VALID (none).
+enum class pad_mode { explicit_, same, valid };
+
+// PrecisionConfig: one entry per operand of dot and convolution. Accepted, no effect (always
+// full precision of the accumulation type).
+enum class precision { default_, high, highest };
+struct precision_config {
+    precision lhs = precision::default_;
+    precision rhs = precision::default_;
+};
+
 namespace diag {
 // Carries the offending types into the compiler's note, so a failed static_assert names the shapes:
 //   static_assert(diag::got<ok, tensor<float,2,3>, tensor<float,3,2>>::value, "xlet::add [C1]: ...")

@@ -59,13 +59,6 @@ struct dot_dims {
     dim_list rhs_contracting{};
 };
 
-// PrecisionConfig: one entry per operand. Accepted, no effect (always full precision).
-enum class precision { default_, high, highest };
-struct precision_config {
-    precision lhs = precision::default_;
-    precision rhs = precision::default_;
-};
-
 namespace detail {
 
 template<class T>

@@ -25,8 +25,6 @@
 
 namespace xlet {
 
-enum class pad_mode { explicit_, same, valid };
-
 struct window_config {
     dim_list window_dimensions{};
     dim_list window_strides{};   // empty: 1

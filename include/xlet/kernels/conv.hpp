@@ -1,0 +1,406 @@
+// Convolution kernels (no op-level API; ops/conv/conv.hpp drives them). Every kernel works on
+// canonical buffers that the op has already laid out:
+//   input  [nb_in][p_0]...[p_{s-1}][c]   padded and lhs-dilated (holes and padding are zeros)
+//   kernel [k_0]...[k_{s-1}][ci][o]      window reversal applied; a K x O matrix, K = taps * ci
+//   output [nb_out][q_0]...[q_{s-1}][o]  each group writes its own o / groups columns
+// so a window position reads input[n][q_d * stride_d + k_d * rhs_dilation_d][cin0 + i] and the
+// spatial dimensions all run in the same direction. The geometry is a template argument
+// (conv_geom): every offset below is a compile-time constant of the op's static shapes.
+//
+// f32 / f64: a direct convolution on the GEMM micro-kernel's register tile (kernels/gemm.hpp:
+// MR x NB batches of C, MR = 14 / NB = 2 on AVX-512, 6 / 2 on AVX2). Rows of the tile are MR
+// consecutive output positions along the innermost spatial dimension, columns NR output features.
+// The A operand is never packed: for k step (tap, input feature) the MR values broadcast are
+// input[base + i * stride * c + offset(tap) + feature], i < MR, a constant stride, so the tile
+// reads the input in place (an implicit GEMM with no im2col panel). k runs over "runs": maximal
+// stretches of k whose input offsets are contiguous (a whole tap's ci features; with one group
+// and no rhs dilation, the taps of a kernel row merge: 7 x 3 = 21 values for a 7x7 kernel over 3
+// features). The kernel (B) is packed once per call into NR-column slivers, k-major, per group.
+// k is cut into passes of at most KC (gemm_blocking) whole runs; later passes add into the output.
+// Depthwise (one input and one output feature per group): SIMD over features, the kernel taps
+// loaded once per feature block; every other element type: a plain loop in the accumulation type.
+// Determinism: each output element is computed by one sequence (acc = 0; one FMA per k in order;
+// then stored, or added for later passes) whatever the thread count or the task it falls in.
+#pragma once
+#include "gemm.hpp"
+
+#include <array>
+
+namespace xlet::detail {
+
+inline constexpr std::size_t conv_max_spatial = 6;
+
+struct conv_geom {
+    std::size_t ns = 0;                   // spatial dimensions
+    std::size_t nb_in = 0, c = 0;         // canonical input batch and features
+    std::array<std::size_t, conv_max_spatial> p{}, k{}, q{}, s{}, rd{};
+    std::size_t ci = 0, o = 0;            // kernel input features (one group), output features (all)
+    std::size_t nb_out = 0;
+    std::size_t groups = 1;               // feature groups, or batch groups when batch_groups
+    bool batch_groups = false;
+};
+
+struct conv_run {
+    std::ptrdiff_t off = 0; // input offset of the run's first k
+    std::size_t len = 0;
+};
+
+// Static facts derived from the geometry.
+template<conv_geom G>
+struct conv_layout_of {
+    static constexpr std::size_t taps = [] {
+        std::size_t t = 1;
+        for (std::size_t d = 0; d < G.ns; ++d)
+            t *= G.k[d];
+        return t;
+    }();
+    static constexpr std::size_t K = taps * G.ci;
+    static constexpr std::size_t og = G.o / G.groups; // output features of one group
+    // Strides of the canonical input (elements): spatial d, batch.
+    static constexpr std::array<std::ptrdiff_t, conv_max_spatial> in_stride = [] {
+        std::array<std::ptrdiff_t, conv_max_spatial> st{};
+        std::ptrdiff_t acc = static_cast<std::ptrdiff_t>(G.c);
+        for (std::size_t d = G.ns; d-- > 0;) {
+            st[d] = acc;
+            acc *= static_cast<std::ptrdiff_t>(G.p[d]);
+        }
+        return st;
+    }();
+    static constexpr std::ptrdiff_t in_batch_stride = [] {
+        std::ptrdiff_t acc = static_cast<std::ptrdiff_t>(G.c);
+        for (std::size_t d = 0; d < G.ns; ++d)
+            acc *= static_cast<std::ptrdiff_t>(G.p[d]);
+        return acc;
+    }();
+    static constexpr std::size_t ow = G.ns == 0 ? 1 : G.q[G.ns - 1]; // positions of one line
+    // Lines: (group, output batch, every spatial index but the innermost).
+    static constexpr std::size_t outer = [] {
+        std::size_t n = 1;
+        for (std::size_t d = 0; d + 1 < G.ns; ++d)
+            n *= G.q[d];
+        return n;
+    }();
+    static constexpr std::size_t lines = G.groups * G.nb_out * outer;
+    static constexpr std::size_t out_size = [] {
+        std::size_t n = G.nb_out * G.o;
+        for (std::size_t d = 0; d < G.ns; ++d)
+            n *= G.q[d];
+        return n;
+    }();
+    // Input offset of tap t (row-major over k_0..k_{s-1}).
+    static constexpr std::ptrdiff_t tap_offset(std::size_t t) {
+        std::ptrdiff_t off = 0;
+        for (std::size_t d = G.ns; d-- > 0;) {
+            const std::size_t kd = t % G.k[d];
+            t /= G.k[d];
+            off += static_cast<std::ptrdiff_t>(kd * G.rd[d]) * in_stride[d];
+        }
+        return off;
+    }
+    // Input offset (relative to the line's base) and output offset of line l; the group's first
+    // input feature is part of the input offset.
+    struct line_at {
+        std::ptrdiff_t in = 0;
+        std::size_t out = 0, group = 0;
+    };
+    static constexpr line_at line(std::size_t l) {
+        line_at r;
+        r.group = l / (G.nb_out * outer);
+        std::size_t rest = l % (G.nb_out * outer);
+        const std::size_t n = rest / outer;
+        std::size_t qo = rest % outer;
+        const std::size_t n_in = G.batch_groups ? r.group * G.nb_out + n : n;
+        r.in = static_cast<std::ptrdiff_t>(n_in) * in_batch_stride +
+               static_cast<std::ptrdiff_t>(G.batch_groups ? 0 : r.group * G.ci);
+        for (std::size_t d = G.ns == 0 ? 0 : G.ns - 1; d-- > 0;) {
+            const std::size_t qd = qo % G.q[d];
+            qo /= G.q[d];
+            r.in += static_cast<std::ptrdiff_t>(qd * G.s[d]) * in_stride[d];
+        }
+        // Output: [nb_out][q...][o]; the line is (n, q_0..q_{s-2}), so its first position is
+        // (n * outer + line index within the batch) * ow.
+        r.out = ((n * outer + rest % outer) * ow) * G.o + r.group * og;
+        return r;
+    }
+};
+
+// The k runs and their passes.
+template<conv_geom G, std::size_t KC>
+struct conv_runs {
+    using L = conv_layout_of<G>;
+    // Runs merge k steps whose input offsets follow each other; a run is cut at KC.
+    template<bool Fill, std::size_t N>
+    static constexpr std::size_t build(std::array<conv_run, N>* out) {
+        std::size_t n = 0;
+        conv_run cur{};
+        bool open = false;
+        for (std::size_t t = 0; t < L::taps; ++t) {
+            const std::ptrdiff_t base = L::tap_offset(t);
+            for (std::size_t i = 0; i < G.ci; ++i) {
+                const std::ptrdiff_t off = base + static_cast<std::ptrdiff_t>(i);
+                if (open && off == cur.off + static_cast<std::ptrdiff_t>(cur.len) && cur.len < KC) {
+                    ++cur.len;
+                    continue;
+                }
+                if (open) {
+                    if constexpr (Fill) (*out)[n] = cur;
+                    ++n;
+                }
+                cur = conv_run{off, 1};
+                open = true;
+            }
+        }
+        if (open) {
+            if constexpr (Fill) (*out)[n] = cur;
+            ++n;
+        }
+        return n;
+    }
+    static constexpr std::size_t count = build<false, 1>(nullptr);
+    static constexpr std::array<conv_run, count> runs = [] {
+        std::array<conv_run, count> r{};
+        build<true, count>(&r);
+        return r;
+    }();
+    // Passes: consecutive runs with at most KC k steps in all.
+    struct pass {
+        std::size_t r0 = 0, r1 = 0, k0 = 0, kc = 0;
+    };
+    template<bool Fill, std::size_t N>
+    static constexpr std::size_t split(std::array<pass, N>* out) {
+        std::size_t n = 0, k = 0;
+        pass cur{};
+        for (std::size_t r = 0; r < count; ++r) {
+            if (cur.kc > 0 && cur.kc + runs[r].len > KC) {
+                if constexpr (Fill) (*out)[n] = cur;
+                ++n;
+                cur = pass{r, r, k, 0};
+            }
+            cur.r1 = r + 1;
+            cur.kc += runs[r].len;
+            k += runs[r].len;
+        }
+        if (cur.kc > 0) {
+            if constexpr (Fill) (*out)[n] = cur;
+            ++n;
+        }
+        return n;
+    }
+    static constexpr std::size_t npass = split<false, 1>(nullptr);
+    static constexpr std::array<pass, npass> passes = [] {
+        std::array<pass, npass> p{};
+        split<true, npass>(&p);
+        return p;
+    }();
+};
+
+// ROWS consecutive output positions (input rows RS elements apart) x NR output features, over the
+// runs [run, run + nrun): C (=, +=) sum_k A * B, writing nr <= NR columns.
+template<class T, std::size_t ROWS, std::ptrdiff_t RS>
+inline void conv_micro(const T* a, const conv_run* run, std::size_t nrun, const T* __restrict pb, T* c,
+                       std::ptrdiff_t ldc, bool add, std::size_t nr) {
+    using Gb = gemm_blocking<T>;
+    using B = typename Gb::batch;
+    constexpr std::size_t NB = Gb::NB, NR = Gb::NR, W = Gb::W;
+    B acc[ROWS][NB];
+#pragma GCC unroll 32
+    for (std::size_t i = 0; i < ROWS; ++i)
+#pragma GCC unroll 4
+        for (std::size_t v = 0; v < NB; ++v)
+            acc[i][v] = B(T(0));
+    for (std::size_t r = 0; r < nrun; ++r) {
+        const T* ar = a + run[r].off;
+        const std::size_t len = run[r].len;
+        for (std::size_t p = 0; p < len; ++p) {
+            B b[NB];
+#pragma GCC unroll 4
+            for (std::size_t v = 0; v < NB; ++v)
+                b[v] = B::load_aligned(pb + v * W);
+#pragma GCC unroll 32
+            for (std::size_t i = 0; i < ROWS; ++i) {
+                const B av(ar[static_cast<std::ptrdiff_t>(i) * RS + static_cast<std::ptrdiff_t>(p)]);
+#pragma GCC unroll 4
+                for (std::size_t v = 0; v < NB; ++v)
+                    acc[i][v] = xsimd::fma(av, b[v], acc[i][v]);
+            }
+            pb += NR;
+        }
+    }
+    if (nr == NR) {
+#pragma GCC unroll 32
+        for (std::size_t i = 0; i < ROWS; ++i) {
+            T* row = c + static_cast<std::ptrdiff_t>(i) * ldc;
+#pragma GCC unroll 4
+            for (std::size_t v = 0; v < NB; ++v) {
+                if (add)
+                    (B::load_unaligned(row + v * W) + acc[i][v]).store_unaligned(row + v * W);
+                else
+                    acc[i][v].store_unaligned(row + v * W);
+            }
+        }
+        return;
+    }
+    alignas(64) T tile[ROWS * NR];
+#pragma GCC unroll 32
+    for (std::size_t i = 0; i < ROWS; ++i)
+#pragma GCC unroll 4
+        for (std::size_t v = 0; v < NB; ++v)
+            acc[i][v].store_aligned(tile + i * NR + v * W);
+    for (std::size_t i = 0; i < ROWS; ++i) {
+        T* row = c + static_cast<std::ptrdiff_t>(i) * ldc;
+        for (std::size_t j = 0; j < nr; ++j)
+            row[j] = add ? row[j] + tile[i * NR + j] : tile[i * NR + j];
+    }
+}
+
+// Output work (multiply-adds) from which a convolution uses TBB, and the work of one task.
+inline constexpr std::size_t conv_parallel_work = std::size_t{1} << 19;
+inline constexpr std::size_t conv_task_work = std::size_t{1} << 21;
+
+// Lines [0, lines) in tasks of about conv_task_work multiply-adds.
+template<class F>
+void conv_for_lines(std::size_t lines, std::size_t work_per_line, bool parallel, const F& f) {
+    const bool par = parallel && lines > 1 && lines * work_per_line >= conv_parallel_work;
+    if (!par) {
+        f(std::size_t{0}, lines);
+        return;
+    }
+    const std::size_t grain = std::max<std::size_t>(1, conv_task_work / std::max<std::size_t>(1, work_per_line));
+    tbb::this_task_arena::isolate([&] { gemm_for(true, lines, grain, f); });
+}
+
+// f32 / f64: the direct kernel above. in, w, out: canonical buffers (out fully written).
+template<conv_geom G, class T>
+void conv_direct(const T* in, const T* w, T* out, bool parallel = true) {
+    using L = conv_layout_of<G>;
+    using Gb = gemm_blocking<T>;
+    constexpr std::size_t MR = Gb::MR, NR = Gb::NR;
+    using Rn = conv_runs<G, Gb::KC>;
+    constexpr std::size_t og = L::og, ns_g = (og + NR - 1) / NR; // slivers per group
+    constexpr std::size_t og_pad = ns_g * NR;
+    constexpr std::ptrdiff_t RS = static_cast<std::ptrdiff_t>(G.s[G.ns - 1] * G.c);
+    constexpr std::size_t ow = L::ow, full = ow / MR, tail = ow % MR;
+    // Pack the kernel: per group, per pass, its slivers (kc x NR, k-major, zero-padded columns).
+    scratch<T> packed(G.groups * L::K * og_pad);
+    const std::size_t items = G.groups * Rn::npass * ns_g;
+    gemm_for(parallel && L::K * G.o >= (std::size_t{1} << 16), items, 4, [&](std::size_t i0, std::size_t i1) {
+        for (std::size_t it = i0; it < i1; ++it) {
+            const std::size_t g = it / (Rn::npass * ns_g), ps = it / ns_g % Rn::npass, j = it % ns_g;
+            const auto& P = Rn::passes[ps];
+            T* dst = packed.data() + g * L::K * og_pad + P.k0 * og_pad + j * NR * P.kc;
+            gemm_pack_b_sliver<NR>(dst, w, static_cast<std::ptrdiff_t>(G.o), 1, g * og + j * NR,
+                                   std::min(NR, og - j * NR), P.k0, P.kc);
+        }
+    });
+    const std::size_t work_per_line = ow * og * L::K;
+    conv_for_lines(L::lines, work_per_line, parallel, [&](std::size_t l0, std::size_t l1) {
+        for (std::size_t ps = 0; ps < Rn::npass; ++ps) {
+            const auto& P = Rn::passes[ps];
+            const conv_run* run = Rn::runs.data() + P.r0;
+            const std::size_t nrun = P.r1 - P.r0;
+            const bool add = ps > 0;
+            for (std::size_t j = 0; j < ns_g; ++j) {
+                const std::size_t nr = std::min(NR, og - j * NR);
+                for (std::size_t l = l0; l < l1; ++l) {
+                    const auto at = L::line(l);
+                    const T* pb = packed.data() + at.group * L::K * og_pad + P.k0 * og_pad + j * NR * P.kc;
+                    const T* a = in + at.in;
+                    T* c = out + at.out + j * NR;
+                    for (std::size_t b = 0; b < full; ++b)
+                        conv_micro<T, MR, RS>(a + static_cast<std::ptrdiff_t>(b * MR) * RS, run, nrun, pb,
+                                              c + b * MR * G.o, static_cast<std::ptrdiff_t>(G.o), add, nr);
+                    if constexpr (tail > 0)
+                        conv_micro<T, tail, RS>(a + static_cast<std::ptrdiff_t>(full * MR) * RS, run, nrun, pb,
+                                                c + full * MR * G.o, static_cast<std::ptrdiff_t>(G.o), add, nr);
+                }
+            }
+        }
+    });
+}
+
+// Depthwise (groups = c = o, ci = 1): out[.., f] = sum_taps in[.., f] * w[tap][f], SIMD over f,
+// four output positions at a time (taps in order: the same arithmetic as conv_direct's).
+template<conv_geom G, class T>
+void conv_depthwise(const T* in, const T* w, T* out, bool parallel = true) {
+    using L = conv_layout_of<G>;
+    using B = xsimd::batch<T>;
+    constexpr std::size_t W = B::size, C = G.c, taps = L::taps, ow = L::ow;
+    constexpr std::ptrdiff_t RS = static_cast<std::ptrdiff_t>(G.s[G.ns - 1] * C);
+    static constexpr auto toff = [] {
+        std::array<std::ptrdiff_t, taps> t{};
+        for (std::size_t i = 0; i < taps; ++i)
+            t[i] = L::tap_offset(i);
+        return t;
+    }();
+    constexpr std::size_t lines = G.nb_out * L::outer; // one line covers every feature
+    conv_for_lines(lines, ow * C * taps, parallel, [&](std::size_t l0, std::size_t l1) {
+        for (std::size_t l = l0; l < l1; ++l) {
+            const auto at = L::line(l); // group 0: the line's base without a feature offset
+            const T* a = in + at.in;
+            T* c = out + at.out;
+            std::size_t f = 0;
+            for (; f + W <= C; f += W) {
+                std::size_t x = 0;
+                for (; x + 4 <= ow; x += 4) {
+                    B acc[4] = {B(T(0)), B(T(0)), B(T(0)), B(T(0))};
+                    const T* ax = a + static_cast<std::ptrdiff_t>(x) * RS + static_cast<std::ptrdiff_t>(f);
+                    for (std::size_t t = 0; t < taps; ++t) {
+                        const B wt = B::load_unaligned(w + t * C + f);
+#pragma GCC unroll 4
+                        for (std::size_t u = 0; u < 4; ++u)
+                            acc[u] = xsimd::fma(B::load_unaligned(ax + toff[t] + static_cast<std::ptrdiff_t>(u) * RS),
+                                                wt, acc[u]);
+                    }
+#pragma GCC unroll 4
+                    for (std::size_t u = 0; u < 4; ++u)
+                        acc[u].store_unaligned(c + (x + u) * C + f);
+                }
+                for (; x < ow; ++x) {
+                    B acc(T(0));
+                    const T* ax = a + static_cast<std::ptrdiff_t>(x) * RS + static_cast<std::ptrdiff_t>(f);
+                    for (std::size_t t = 0; t < taps; ++t)
+                        acc = xsimd::fma(B::load_unaligned(ax + toff[t]), B::load_unaligned(w + t * C + f), acc);
+                    acc.store_unaligned(c + x * C + f);
+                }
+            }
+            for (; f < C; ++f)
+                for (std::size_t x = 0; x < ow; ++x) {
+                    T acc(0);
+                    const T* ax = a + static_cast<std::ptrdiff_t>(x) * RS + static_cast<std::ptrdiff_t>(f);
+                    for (std::size_t t = 0; t < taps; ++t)
+                        acc = gemm_madd(ax[toff[t]], w[t * C + f], acc);
+                    c[x * C + f] = acc;
+                }
+        }
+    });
+}
+
+// Any accumulation type (integers wrap, complex, and the rank-2 case): a plain loop over the
+// same runs, k in order, converted to Out by to_out.
+template<conv_geom G, class Acc, class T, class Out, class Cvt>
+void conv_generic(const T* in, const T* w, Out* out, const Cvt& to_out, bool parallel = true) {
+    using L = conv_layout_of<G>;
+    using Rn = conv_runs<G, std::size_t(-1)>;
+    constexpr std::size_t og = L::og, ow = L::ow;
+    constexpr std::ptrdiff_t RS = G.ns == 0 ? 0 : static_cast<std::ptrdiff_t>(G.s[G.ns - 1] * G.c);
+    conv_for_lines(L::lines, ow * og * L::K, parallel, [&](std::size_t l0, std::size_t l1) {
+        for (std::size_t l = l0; l < l1; ++l) {
+            const auto at = L::line(l);
+            for (std::size_t x = 0; x < ow; ++x) {
+                const T* a = in + at.in + static_cast<std::ptrdiff_t>(x) * RS;
+                Out* c = out + at.out + x * G.o;
+                for (std::size_t j = 0; j < og; ++j) {
+                    Acc acc{};
+                    std::size_t k = 0;
+                    for (const conv_run& r : Rn::runs)
+                        for (std::size_t p = 0; p < r.len; ++p, ++k)
+                            acc = gemm_acc_madd<Acc>(acc, static_cast<Acc>(a[r.off + static_cast<std::ptrdiff_t>(p)]),
+                                                     static_cast<Acc>(w[k * G.o + at.group * og + j]));
+                    c[j] = to_out(acc);
+                }
+            }
+        }
+    });
+}
+
+} // namespace xlet::detail
