@@ -1,0 +1,8 @@
+// expect: xlet::conv_general_dilated [C10]: the lhs batch size must be divisible by batch_group_count
+// expect: xlet::tensor<
+#include <xlet/xlet.hpp>
+using namespace xlet;
+void f() {
+    f32<3, 2, 5> x; f32<4, 2, 2> w;
+    auto r = conv_general_dilated<conv_config{.batch_group_count = 2}>(x, w);
+}

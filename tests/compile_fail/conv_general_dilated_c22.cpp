@@ -1,0 +1,8 @@
+// expect: xlet::conv_general_dilated [C22]: batch_group_count must be > 0
+// expect: xlet::tensor<
+#include <xlet/xlet.hpp>
+using namespace xlet;
+void f() {
+    f32<1, 2, 5> x; f32<3, 2, 2> w;
+    auto r = conv_general_dilated<conv_config{.batch_group_count = -1}>(x, w);
+}
