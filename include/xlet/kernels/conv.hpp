@@ -23,6 +23,7 @@
 // then stored, or added for later passes) whatever the thread count or the task it falls in.
 #pragma once
 #include "gemm.hpp"
+#include "transpose.hpp"
 
 #include <array>
 
@@ -38,6 +39,9 @@ struct conv_geom {
     std::size_t nb_out = 0;
     std::size_t groups = 1;               // feature groups, or batch groups when batch_groups
     bool batch_groups = false;
+    // Strides of the result (any layout): batch, spatial d, feature.
+    std::ptrdiff_t osb = 0, osf = 0;
+    std::array<std::ptrdiff_t, conv_max_spatial> oss{};
 };
 
 struct conv_run {
@@ -100,8 +104,8 @@ struct conv_layout_of {
     // Input offset (relative to the line's base) and output offset of line l; the group's first
     // input feature is part of the input offset.
     struct line_at {
-        std::ptrdiff_t in = 0;
-        std::size_t out = 0, group = 0;
+        std::ptrdiff_t in = 0, out = 0;
+        std::size_t group = 0;
     };
     static constexpr line_at line(std::size_t l) {
         line_at r;
@@ -116,10 +120,9 @@ struct conv_layout_of {
             const std::size_t qd = qo % G.q[d];
             qo /= G.q[d];
             r.in += static_cast<std::ptrdiff_t>(qd * G.s[d]) * in_stride[d];
+            r.out += static_cast<std::ptrdiff_t>(qd) * G.oss[d];
         }
-        // Output: [nb_out][q...][o]; the line is (n, q_0..q_{s-2}), so its first position is
-        // (n * outer + line index within the batch) * ow.
-        r.out = ((n * outer + rest % outer) * ow) * G.o + r.group * og;
+        r.out += static_cast<std::ptrdiff_t>(n) * G.osb + static_cast<std::ptrdiff_t>(r.group * og) * G.osf;
         return r;
     }
 };
@@ -194,11 +197,105 @@ struct conv_runs {
     }();
 };
 
+// The canonical input from an array in any layout: dst [nb][p_0..p_{s-1}][c] (padded, dilated)
+// from src whose canonical dimension j (batch, spatial d, feature) has stride sst[j]. Each dst
+// line (all spatial indices but the innermost) is either all padding (zeroed) or the image of a
+// source line: its padding and holes are zeroed and the values copied, row by row when the
+// source's features are contiguous, else by 8 x 8 register transposes (kernels/transpose.hpp;
+// NCHW -> channels-last). lo: low padding (negative crops), ld: lhs dilation, n: source sizes.
+template<class T>
+struct conv_pack_desc {
+    std::size_t ns = 0, nb = 0, c = 0;
+    std::array<std::size_t, conv_max_spatial> n{}, p{}, ld{};
+    std::array<std::ptrdiff_t, conv_max_spatial> lo{};
+    std::ptrdiff_t sb = 0, sf = 0;
+    std::array<std::ptrdiff_t, conv_max_spatial> ss{};
+};
+template<class T>
+void conv_pack_input(const conv_pack_desc<T>& D, const T* src, T* dst, bool parallel = true) {
+    const std::size_t ns = D.ns, C = D.c;
+    const std::size_t inner = ns == 0 ? 1 : D.p[ns - 1];
+    const std::size_t line = inner * C;
+    std::size_t nlines = D.nb;
+    for (std::size_t d = 0; d + 1 < ns; ++d)
+        nlines *= D.p[d];
+    // Source index along a dilated, padded dimension, or -1 for padding and holes.
+    auto source = [](std::ptrdiff_t o, std::ptrdiff_t lo, std::size_t ld, std::size_t n) -> std::ptrdiff_t {
+        const std::ptrdiff_t t = o - lo;
+        if (t < 0 || t % static_cast<std::ptrdiff_t>(ld) != 0) return -1;
+        const std::ptrdiff_t i = t / static_cast<std::ptrdiff_t>(ld);
+        return i < static_cast<std::ptrdiff_t>(n) ? i : -1;
+    };
+    auto lines = [&](std::size_t l0, std::size_t l1) {
+        for (std::size_t l = l0; l < l1; ++l) {
+            T* out = dst + l * line;
+            // Decode (batch, outer spatial indices) of dst line l and find its source line.
+            std::size_t rest = l;
+            std::ptrdiff_t s = 0;
+            bool valid = true;
+            for (std::size_t d = ns - 1; d-- > 0;) {
+                const std::size_t o = rest % D.p[d];
+                rest /= D.p[d];
+                const std::ptrdiff_t i = source(static_cast<std::ptrdiff_t>(o), D.lo[d], D.ld[d], D.n[d]);
+                if (i < 0) valid = false;
+                s += i * D.ss[d];
+            }
+            s += static_cast<std::ptrdiff_t>(rest) * D.sb;
+            if (!valid) {
+                std::fill_n(out, line, T(0));
+                continue;
+            }
+            // Innermost spatial: positions x of the dst line holding source index x0 + j, j < cnt.
+            const std::size_t di = ns - 1;
+            const std::ptrdiff_t lo = D.lo[di];
+            const auto ld = static_cast<std::ptrdiff_t>(D.ld[di]);
+            const auto nsrc = static_cast<std::ptrdiff_t>(D.n[di]);
+            // first source index whose dst position is >= 0, and the count inside the line
+            std::ptrdiff_t j0 = lo >= 0 ? 0 : (-lo + ld - 1) / ld;
+            std::ptrdiff_t j1 = nsrc;
+            const auto p = static_cast<std::ptrdiff_t>(inner);
+            if (j1 > 0 && lo + (j1 - 1) * ld >= p) j1 = (p - 1 - lo) / ld + 1;
+            if (j1 <= j0) {
+                std::fill_n(out, line, T(0));
+                continue;
+            }
+            const std::ptrdiff_t x0 = lo + j0 * ld, x1 = lo + (j1 - 1) * ld + 1;
+            if (ld > 1) {
+                std::fill_n(out, line, T(0));
+            } else {
+                std::fill_n(out, static_cast<std::size_t>(x0) * C, T(0));
+                std::fill_n(out + x1 * static_cast<std::ptrdiff_t>(C), (inner - static_cast<std::size_t>(x1)) * C, T(0));
+            }
+            const T* in = src + s + j0 * D.ss[di];
+            T* o = out + x0 * static_cast<std::ptrdiff_t>(C);
+            const auto cnt = static_cast<std::size_t>(j1 - j0);
+            const std::ptrdiff_t ds = ld * static_cast<std::ptrdiff_t>(C);
+            if (D.sf == 1) {
+                for (std::size_t j = 0; j < cnt; ++j)
+                    std::copy_n(in + static_cast<std::ptrdiff_t>(j) * D.ss[di], C, o + static_cast<std::ptrdiff_t>(j) * ds);
+            } else if (D.ss[di] == 1) {
+                // dst[x * ds + f] = src[f * sf + x]
+                transpose_tile(in, D.sf, o, ds, 0, cnt, 0, C);
+            } else {
+                for (std::size_t j = 0; j < cnt; ++j)
+                    for (std::size_t f = 0; f < C; ++f)
+                        o[static_cast<std::ptrdiff_t>(j) * ds + static_cast<std::ptrdiff_t>(f)] =
+                            in[static_cast<std::ptrdiff_t>(j) * D.ss[di] + static_cast<std::ptrdiff_t>(f) * D.sf];
+            }
+        }
+    };
+    const bool par = parallel && nlines > 1 && nlines * line >= (std::size_t{1} << 16);
+    if (par)
+        tbb::this_task_arena::isolate([&] { gemm_for(true, nlines, std::max<std::size_t>(1, 8192 / std::max<std::size_t>(1, line)), lines); });
+    else
+        lines(0, nlines);
+}
+
 // ROWS consecutive output positions (input rows RS elements apart) x NR output features, over the
 // runs [run, run + nrun): C (=, +=) sum_k A * B, writing nr <= NR columns.
-template<class T, std::size_t ROWS, std::ptrdiff_t RS>
-inline void conv_micro(const T* a, const conv_run* run, std::size_t nrun, const T* __restrict pb, T* c,
-                       std::ptrdiff_t ldc, bool add, std::size_t nr) {
+template<class T, std::size_t ROWS, std::ptrdiff_t RS, std::ptrdiff_t CR, std::ptrdiff_t CF>
+inline void conv_micro(const T* a, const conv_run* run, std::size_t nrun, const T* __restrict pb, T* c, bool add,
+                       std::size_t nr) {
     using Gb = gemm_blocking<T>;
     using B = typename Gb::batch;
     constexpr std::size_t NB = Gb::NB, NR = Gb::NR, W = Gb::W;
@@ -226,10 +323,10 @@ inline void conv_micro(const T* a, const conv_run* run, std::size_t nrun, const 
             pb += NR;
         }
     }
-    if (nr == NR) {
+    if (CF == 1 && nr == NR) {
 #pragma GCC unroll 32
         for (std::size_t i = 0; i < ROWS; ++i) {
-            T* row = c + static_cast<std::ptrdiff_t>(i) * ldc;
+            T* row = c + static_cast<std::ptrdiff_t>(i) * CR;
 #pragma GCC unroll 4
             for (std::size_t v = 0; v < NB; ++v) {
                 if (add)
@@ -246,10 +343,13 @@ inline void conv_micro(const T* a, const conv_run* run, std::size_t nrun, const 
 #pragma GCC unroll 4
         for (std::size_t v = 0; v < NB; ++v)
             acc[i][v].store_aligned(tile + i * NR + v * W);
-    for (std::size_t i = 0; i < ROWS; ++i) {
-        T* row = c + static_cast<std::ptrdiff_t>(i) * ldc;
-        for (std::size_t j = 0; j < nr; ++j)
-            row[j] = add ? row[j] + tile[i * NR + j] : tile[i * NR + j];
+    // Other layouts (features not contiguous, e.g. NCHW): feature j's ROWS positions are CR apart.
+    for (std::size_t j = 0; j < nr; ++j) {
+        T* col = c + static_cast<std::ptrdiff_t>(j) * CF;
+        for (std::size_t i = 0; i < ROWS; ++i) {
+            T& dst = col[static_cast<std::ptrdiff_t>(i) * CR];
+            dst = add ? dst + tile[i * NR + j] : tile[i * NR + j];
+        }
     }
 }
 
@@ -280,6 +380,7 @@ void conv_direct(const T* in, const T* w, T* out, bool parallel = true) {
     constexpr std::size_t og_pad = ns_g * NR;
     constexpr std::ptrdiff_t RS = static_cast<std::ptrdiff_t>(G.s[G.ns - 1] * G.c);
     constexpr std::size_t ow = L::ow, full = ow / MR, tail = ow % MR;
+    constexpr std::ptrdiff_t CR = G.oss[G.ns - 1], CF = G.osf; // result strides: position, feature
     // Pack the kernel: per group, per pass, its slivers (kc x NR, k-major, zero-padded columns).
     scratch<T> packed(G.groups * L::K * og_pad);
     const std::size_t items = G.groups * Rn::npass * ns_g;
@@ -305,13 +406,13 @@ void conv_direct(const T* in, const T* w, T* out, bool parallel = true) {
                     const auto at = L::line(l);
                     const T* pb = packed.data() + at.group * L::K * og_pad + P.k0 * og_pad + j * NR * P.kc;
                     const T* a = in + at.in;
-                    T* c = out + at.out + j * NR;
+                    T* c = out + at.out + static_cast<std::ptrdiff_t>(j * NR) * CF;
                     for (std::size_t b = 0; b < full; ++b)
-                        conv_micro<T, MR, RS>(a + static_cast<std::ptrdiff_t>(b * MR) * RS, run, nrun, pb,
-                                              c + b * MR * G.o, static_cast<std::ptrdiff_t>(G.o), add, nr);
+                        conv_micro<T, MR, RS, CR, CF>(a + static_cast<std::ptrdiff_t>(b * MR) * RS, run, nrun, pb,
+                                                      c + static_cast<std::ptrdiff_t>(b * MR) * CR, add, nr);
                     if constexpr (tail > 0)
-                        conv_micro<T, tail, RS>(a + static_cast<std::ptrdiff_t>(full * MR) * RS, run, nrun, pb,
-                                                c + full * MR * G.o, static_cast<std::ptrdiff_t>(G.o), add, nr);
+                        conv_micro<T, tail, RS, CR, CF>(a + static_cast<std::ptrdiff_t>(full * MR) * RS, run, nrun,
+                                                        pb, c + static_cast<std::ptrdiff_t>(full * MR) * CR, add, nr);
                 }
             }
         }
@@ -333,6 +434,17 @@ void conv_depthwise(const T* in, const T* w, T* out, bool parallel = true) {
         return t;
     }();
     constexpr std::size_t lines = G.nb_out * L::outer; // one line covers every feature
+    constexpr std::ptrdiff_t CR = G.oss[G.ns - 1], CF = G.osf;
+    auto store = [](const B& v, T* p) {
+        if constexpr (CF == 1) {
+            v.store_unaligned(p);
+        } else {
+            alignas(64) T tmp[W];
+            v.store_aligned(tmp);
+            for (std::size_t i = 0; i < W; ++i)
+                p[static_cast<std::ptrdiff_t>(i) * CF] = tmp[i];
+        }
+    };
     conv_for_lines(lines, ow * C * taps, parallel, [&](std::size_t l0, std::size_t l1) {
         for (std::size_t l = l0; l < l1; ++l) {
             const auto at = L::line(l); // group 0: the line's base without a feature offset
@@ -353,14 +465,14 @@ void conv_depthwise(const T* in, const T* w, T* out, bool parallel = true) {
                     }
 #pragma GCC unroll 4
                     for (std::size_t u = 0; u < 4; ++u)
-                        acc[u].store_unaligned(c + (x + u) * C + f);
+                        store(acc[u], c + static_cast<std::ptrdiff_t>(x + u) * CR + static_cast<std::ptrdiff_t>(f) * CF);
                 }
                 for (; x < ow; ++x) {
                     B acc(T(0));
                     const T* ax = a + static_cast<std::ptrdiff_t>(x) * RS + static_cast<std::ptrdiff_t>(f);
                     for (std::size_t t = 0; t < taps; ++t)
                         acc = xsimd::fma(B::load_unaligned(ax + toff[t]), B::load_unaligned(w + t * C + f), acc);
-                    acc.store_unaligned(c + x * C + f);
+                    store(acc, c + static_cast<std::ptrdiff_t>(x) * CR + static_cast<std::ptrdiff_t>(f) * CF);
                 }
             }
             for (; f < C; ++f)
@@ -369,7 +481,7 @@ void conv_depthwise(const T* in, const T* w, T* out, bool parallel = true) {
                     const T* ax = a + static_cast<std::ptrdiff_t>(x) * RS + static_cast<std::ptrdiff_t>(f);
                     for (std::size_t t = 0; t < taps; ++t)
                         acc = gemm_madd(ax[toff[t]], w[t * C + f], acc);
-                    c[x * C + f] = acc;
+                    c[static_cast<std::ptrdiff_t>(x) * CR + static_cast<std::ptrdiff_t>(f) * CF] = acc;
                 }
         }
     });
@@ -388,7 +500,7 @@ void conv_generic(const T* in, const T* w, Out* out, const Cvt& to_out, bool par
             const auto at = L::line(l);
             for (std::size_t x = 0; x < ow; ++x) {
                 const T* a = in + at.in + static_cast<std::ptrdiff_t>(x) * RS;
-                Out* c = out + at.out + x * G.o;
+                Out* c = out + at.out + static_cast<std::ptrdiff_t>(x) * (G.ns == 0 ? 0 : G.oss[G.ns - 1]);
                 for (std::size_t j = 0; j < og; ++j) {
                     Acc acc{};
                     std::size_t k = 0;
@@ -396,7 +508,7 @@ void conv_generic(const T* in, const T* w, Out* out, const Cvt& to_out, bool par
                         for (std::size_t p = 0; p < r.len; ++p, ++k)
                             acc = gemm_acc_madd<Acc>(acc, static_cast<Acc>(a[r.off + static_cast<std::ptrdiff_t>(p)]),
                                                      static_cast<Acc>(w[k * G.o + at.group * og + j]));
-                    c[j] = to_out(acc);
+                    c[static_cast<std::ptrdiff_t>(j) * G.osf] = to_out(acc);
                 }
             }
         }

@@ -390,58 +390,105 @@ struct conv_plan {
                 return false;
         return true;
     }();
+    // The result's extents in the requested layout.
+    static constexpr extents_t<N> out_extents = [] {
+        extents_t<N> e{};
+        if constexpr (Rules::ok) {
+            e[static_cast<std::size_t>(Rules::out.a)] = Rules::lb / Rules::bgc;
+            e[static_cast<std::size_t>(Rules::out.b)] = Rules::ko;
+            for (std::size_t d = 0; d < NS; ++d)
+                e[static_cast<std::size_t>(Rules::out.sp[d])] = sp.q[d];
+        }
+        return e;
+    }();
     static constexpr conv_geom geom = [] {
         conv_geom g;
         g.ns = NS;
         g.nb_in = Rules::lb;
         g.c = Rules::lf;
+        const auto ost = row_major_strides(out_extents);
         for (std::size_t d = 0; d < NS; ++d) {
             g.p[d] = static_cast<std::size_t>(sp.padded[d]);
             g.k[d] = static_cast<std::size_t>(sp.win[d]);
             g.q[d] = sp.q[d];
             g.s[d] = static_cast<std::size_t>(sp.s[d]);
             g.rd[d] = static_cast<std::size_t>(sp.rd[d]);
+            g.oss[d] = ost[static_cast<std::size_t>(Rules::out.sp[d])];
         }
         g.ci = Rules::ki;
         g.o = Rules::ko;
         g.nb_out = Rules::lb / Rules::bgc;
         g.batch_groups = Rules::bgc > 1;
         g.groups = g.batch_groups ? Rules::bgc : Rules::fgc;
+        g.osb = ost[static_cast<std::size_t>(Rules::out.a)];
+        g.osf = ost[static_cast<std::size_t>(Rules::out.b)];
         return g;
-    }();
-    // The canonical result's extents and the permutation to the requested output layout.
-    static constexpr extents_t<N> canon_out = [] {
-        extents_t<N> e{};
-        e[0] = geom.nb_out;
-        for (std::size_t d = 0; d < NS; ++d)
-            e[1 + d] = geom.q[d];
-        e[N - 1] = geom.o;
-        return e;
-    }();
-    static constexpr std::array<std::int64_t, N> out_perm = [] {
-        std::array<std::int64_t, N> p{};
-        p[static_cast<std::size_t>(Rules::out.a)] = 0;
-        p[static_cast<std::size_t>(Rules::out.b)] = static_cast<std::int64_t>(N - 1);
-        for (std::size_t d = 0; d < NS; ++d)
-            p[static_cast<std::size_t>(Rules::out.sp[d])] = static_cast<std::int64_t>(1 + d);
-        return p;
     }();
     static constexpr bool depthwise =
         fast && !geom.batch_groups && geom.groups == geom.c && geom.ci == 1 && geom.o == geom.c;
 };
 
-// The lhs as the canonical padded buffer: read in place when it already is one.
+// The lhs as the canonical padded buffer. An array (of the kernel's element type) is packed by
+// kernels/conv.hpp's conv_pack_input (row copies or register transposes, zeroing only padding and
+// holes), or read in place when it already is canonical; another expression is evaluated once:
+// straight into the padded buffer when it is already channels-last (one fused pass), else in its
+// own layout first (its natural order) and then packed.
+template<class P>
+inline constexpr auto conv_pack_of = [] {
+    using Rules = typename P::Rules;
+    conv_pack_desc<typename P::A> d;
+    constexpr auto st = row_major_strides(Rules::le);
+    d.ns = P::NS;
+    d.nb = Rules::lb;
+    d.c = Rules::lf;
+    d.sb = st[static_cast<std::size_t>(Rules::in.a)];
+    d.sf = st[static_cast<std::size_t>(Rules::in.b)];
+    for (std::size_t i = 0; i < P::NS; ++i) {
+        const auto dim = static_cast<std::size_t>(Rules::in.sp[i]);
+        d.n[i] = Rules::le[dim];
+        d.ss[i] = st[dim];
+        d.p[i] = static_cast<std::size_t>(P::sp.padded[i]);
+        d.ld[i] = static_cast<std::size_t>(P::sp.ld[i]);
+        d.lo[i] = P::sp.lo[i];
+    }
+    return d;
+}();
+
 template<class P, class X>
 decltype(auto) conv_lhs(X&& x) {
     using A = typename P::A;
     using XT = std::remove_cvref_t<X>;
     constexpr auto perm = conv_dims_value<P::lhs_perm>();
-    if constexpr (P::identity(P::lhs_perm) && P::no_pad && std::is_same_v<element_of<X>, A> && is_array_leaf<XT>)
+    constexpr bool same = std::is_same_v<element_of<X>, A>;
+    constexpr bool canonical = P::identity(P::lhs_perm) && P::no_pad;
+    static constexpr auto PE = [] {
+        extents_t<P::N> e{};
+        e[0] = P::Rules::lb;
+        for (std::size_t d = 0; d < P::NS; ++d)
+            e[1 + d] = static_cast<std::size_t>(P::sp.padded[d]);
+        e[P::N - 1] = P::Rules::lf;
+        return e;
+    }();
+    using canon_t = typename tensor_of_impl<A, PE, std::make_index_sequence<P::N>>::type;
+    auto pack = [](const auto& arr) {
+        canon_t c(no_init);
+        conv_pack_input(conv_pack_of<P>, arr.data(), c.data());
+        return c;
+    };
+    if constexpr (canonical && same && is_array_leaf<XT>)
         return static_cast<const XT&>(x);
-    else if constexpr (std::is_same_v<element_of<X>, A>)
-        return eval(pad<P::pad>(transpose(std::forward<X>(x), perm), A(0)));
-    else
-        return eval(pad<P::pad>(transpose(convert_element_type<A>(std::forward<X>(x)), perm), A(0)));
+    else if constexpr (P::NS > 0 && same && is_array_leaf<XT>)
+        return pack(x);
+    else if constexpr (P::identity(P::lhs_perm) || P::NS == 0) {
+        if constexpr (same)
+            return eval(pad<P::pad>(transpose(std::forward<X>(x), perm), A(0)));
+        else
+            return eval(pad<P::pad>(transpose(convert_element_type<A>(std::forward<X>(x)), perm), A(0)));
+    } else if constexpr (same) {
+        return pack(eval(std::forward<X>(x)));
+    } else {
+        return pack(eval(convert_element_type<A>(std::forward<X>(x))));
+    }
 }
 
 template<class P, class X>
@@ -465,16 +512,15 @@ auto conv_impl(L&& lhs, R&& rhs) {
     using O = typename P::O;
     using Acc = typename P::Acc;
     constexpr std::size_t N = P::N;
-    constexpr auto CE = P::canon_out;
-    using canon_t = typename tensor_of_impl<O, CE, std::make_index_sequence<N>>::type;
+    using out_t = typename tensor_of_impl<O, P::out_extents, std::make_index_sequence<N>>::type;
     constexpr auto& G = P::geom;
     constexpr std::size_t total = conv_layout_of<G>::out_size;
     constexpr bool writes_all = total > 0 && conv_layout_of<G>::K > 0;
-    canon_t res = [] {
+    out_t res = [] {
         if constexpr (writes_all)
-            return canon_t(no_init);
+            return out_t(no_init);
         else
-            return canon_t(); // zeros: an empty window sums nothing
+            return out_t(); // zeros: an empty window sums nothing
     }();
     if constexpr (writes_all) {
         const auto& a = conv_lhs<P>(std::forward<L>(lhs));
@@ -499,10 +545,7 @@ auto conv_impl(L&& lhs, R&& rhs) {
             conv_generic<G, Acc>(a.data(), w.data(), res.data(), to_out);
         }
     }
-    if constexpr (P::identity(P::out_perm))
-        return res;
-    else
-        return eval(transpose(std::move(res), conv_dims_value<P::out_perm>()));
+    return res;
 }
 
 // The thin forms' extra rule: which attributes they take.
