@@ -13,7 +13,7 @@
 // the dilated input and window, low = total / 2). conv_dims is ConvolutionDimensionNumbers; its
 // spatial lists default to the remaining dimensions in increasing order, and conv_layout("NCHW",
 // "OIHW", "NCHW") builds it from layout strings (N/C batch/feature of lhs and result, O/I of the
-// kernel, any other letters are spatial and pair up by letter, in the lhs string's order).
+// kernel, any other letters are spatial and pair up by letter, in the kernel string's order, as JAX).
 // Semantics: StableHLO's. feature_group_count splits lhs features and result features into
 // groups (depthwise: one input feature per group); batch_group_count splits the lhs batch and the
 // result features (filter gradients). Accumulation (docs/semantics.md): as dot_general (f32/f64,
@@ -73,8 +73,9 @@ struct conv_dims {
 
 // Dimension numbers from layout strings: conv_layout("NHWC", "HWIO", "NHWC"). lhs and result
 // use N (batch) and C (feature), the kernel O (output feature) and I (input feature); every other
-// letter is a spatial dimension, matched by letter across the three strings, in lhs order. A
-// string that breaks this is not a constant expression (a compile error at the call).
+// letter is a spatial dimension, matched by letter across the three strings, in the kernel
+// string's order (JAX's lax.conv_general_dilated convention). A string that breaks this is not a
+// constant expression (a compile error at the call).
 template<std::size_t A, std::size_t B, std::size_t C>
 consteval conv_dims conv_layout(const char (&lhs)[A], const char (&rhs)[B], const char (&out)[C]) {
     auto find = [](const char* s, std::size_t n, char c) -> std::int64_t {
@@ -91,11 +92,11 @@ consteval conv_dims conv_layout(const char (&lhs)[A], const char (&rhs)[B], cons
     d.output_batch_dimension = find(out, C, 'N');
     d.output_feature_dimension = find(out, C, 'C');
     dim_list is, ks, os;
-    for (std::size_t i = 0; i + 1 < A; ++i) {
-        const char c = lhs[i];
-        if (c == 'N' || c == 'C') continue;
-        is.v[is.n++] = static_cast<std::int64_t>(i);
-        ks.v[ks.n++] = find(rhs, B, c);
+    for (std::size_t i = 0; i + 1 < B; ++i) {
+        const char c = rhs[i];
+        if (c == 'O' || c == 'I') continue;
+        is.v[is.n++] = find(lhs, A, c);
+        ks.v[ks.n++] = static_cast<std::int64_t>(i);
         os.v[os.n++] = find(out, C, c);
     }
     d.input_spatial_dimensions = is;
