@@ -217,6 +217,18 @@ TEST_CASE("results are bitwise identical for 1 and 2 threads (direct, depthwise,
     CHECK(one(2, 7, 0, 17) == doctest::Approx(s).epsilon(1e-5));
 }
 
+TEST_CASE("padding and holes are zeros that are multiplied: an infinite kernel tap meeting padding gives NaN") {
+    f32<1, 1, 3> x{{{1, 2, 3}}};
+    const float inf = std::numeric_limits<float>::infinity();
+    f32<1, 1, 2> w{{{inf, 1}}};
+    auto y = conv_with_general_padding<conv_config{.padding_low = {1}, .padding_high = {0}}>(x, w);
+    CHECK(std::isnan(y(0, 0, 0)));          // 0 * inf + 1 * 1
+    CHECK(y(0, 0, 1) == inf);               // 1 * inf + 2
+    auto d = conv_general_dilated<conv_config{.lhs_dilation = {2}}>(x, w);
+    CHECK(d(0, 0, 0) == inf);               // 1 * inf + 0 * 1
+    CHECK(std::isnan(d(0, 0, 1)));          // hole: 0 * inf + 2 * 1
+}
+
 TEST_CASE("empty results and empty windows") {
     f32<0, 1, 5> none;
     f32<1, 1, 3> w{{{1, 2, 3}}};
