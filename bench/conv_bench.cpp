@@ -43,8 +43,9 @@
 // Correctness (outside timing): every peer's output is compared with im2col_openblas's over all
 // elements and reported as the counter rel_err = max |y - y_im2col| / max |y_im2col|; a run with
 // rel_err > 1e-4 is marked as an error. rel_err = 0 means bit-identical: that peer sums each
-// output's products in im2col's order (taps, then input features) with the same FMAs. im2col_openblas itself is checked against a direct sum in
-// double at 257 sampled output elements (counter rel_err there).
+// output's products in im2col's order (taps, then input features) with the same FMAs.
+// im2col_openblas itself is checked against a direct sum in double at 257 sampled output elements
+// (counter rel_err there).
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -115,8 +116,10 @@ case_data& data(int id) {
         d[id] = std::make_unique<case_data>();
         d[id]->x = make_buffer<float>(cs.in_size());
         d[id]->w = make_buffer<float>(cs.w_size());
-        fill(d[id]->x.get(), cs.in_size(), [&](std::size_t i) { return gen(i, 100u + static_cast<std::uint32_t>(id), -1.0f, 1.0f); });
-        fill(d[id]->w.get(), cs.w_size(), [&](std::size_t i) { return gen(i, 200u + static_cast<std::uint32_t>(id), -1.0f, 1.0f); });
+        fill(d[id]->x.get(), cs.in_size(),
+             [&](std::size_t i) { return gen(i, 100u + static_cast<std::uint32_t>(id), -1.0f, 1.0f); });
+        fill(d[id]->w.get(), cs.w_size(),
+             [&](std::size_t i) { return gen(i, 200u + static_cast<std::uint32_t>(id), -1.0f, 1.0f); });
     }
     return *d[id];
 }
@@ -202,12 +205,14 @@ struct im2col_peer final : peer {
     buffer<float> cols, y;
     explicit im2col_peer(const conv_case& c, const case_data& d) : cs(c), x(d.x.get()), w(d.w.get()) {
         const std::size_t m = uz(cs.n) * uz(cs.oh()) * uz(cs.ow());
-        const bool identity = !cs.dgrad && !cs.nchw && cs.kh == 1 && cs.kw == 1 && cs.stride == 1 && cs.pad == 0 &&
-                              cs.groups == 1;
+        const bool identity =
+            !cs.dgrad && !cs.nchw && cs.kh == 1 && cs.kw == 1 && cs.stride == 1 && cs.pad == 0 && cs.groups == 1;
         if (!identity) cols = make_buffer<float>(m * uz(cs.kh * cs.kw) * uz(cs.c)); // c/g per group, g groups
         y = make_buffer<float>(cs.out_size());
-        label = cs.dgrad ? "sgemm + col2im" : identity ? "sgemm (1x1: no im2col)"
-                                           : cs.groups > 1 ? "im2col + sgemm per group" : "im2col + sgemm";
+        label = cs.dgrad        ? "sgemm + col2im"
+                : identity      ? "sgemm (1x1: no im2col)"
+                : cs.groups > 1 ? "im2col + sgemm per group"
+                                : "im2col + sgemm";
     }
     const float* out() override { return y.get(); }
 
@@ -235,7 +240,8 @@ struct im2col_peer final : peer {
                         for (int kb = 0; kb < cs.kw; ++kb) {
                             const int ih = oh * cs.stride + ka - cs.pad, iw = ow * cs.stride + kb - cs.pad;
                             const bool in = ih >= 0 && ih < cs.h && iw >= 0 && iw < cs.w;
-                            const float* src = in ? x + ((uz(n) * uz(cs.h) + uz(ih)) * uz(cs.w) + uz(iw)) * uz(cs.c) : nullptr;
+                            const float* src =
+                                in ? x + ((uz(n) * uz(cs.h) + uz(ih)) * uz(cs.w) + uz(iw)) * uz(cs.c) : nullptr;
                             for (int g = 0; g < G; ++g) {
                                 float* dst = cl + (uz(g) * m + r) * kk + uz(ka * cs.kw + kb) * uz(cg);
                                 if (in)
@@ -380,8 +386,8 @@ struct onednn_peer final : peer {
 
     onednn_peer(const conv_case& c, const case_data& d, bool blocked_layout) : cs(c), blocked(blocked_layout) {
         using dims = dnnl::memory::dims;
-        const dnnl::memory::dim N = cs.n, C = cs.c, H = cs.h, W = cs.w, K = cs.k, KH = cs.kh, KW = cs.kw,
-                                OH = cs.oh(), OW = cs.ow(), G = cs.groups;
+        const dnnl::memory::dim N = cs.n, C = cs.c, H = cs.h, W = cs.w, K = cs.k, KH = cs.kh, KW = cs.kw, OH = cs.oh(),
+                                OW = cs.ow(), G = cs.groups;
         const tag data_tag = cs.nchw ? tag::nchw : tag::nhwc;
         // Logical dims (oneDNN orders them N C H W, O I H W, or G O/G I/G H W) with the user's strides.
         dnnl::memory::desc user_w;
@@ -432,7 +438,7 @@ struct onednn_peer final : peer {
         wei = dnnl::memory(w_md, eng);
         dnnl::reorder(user_w_mem, wei).execute(strm, user_w_mem, wei);
         dnnl::memory user_in_mem(blocked ? dnnl::memory::desc({N, C, H, W}, dt::f32, data_tag) : user_in, eng,
-                                       d.x.get());
+                                 d.x.get());
         if (in_md == user_in_mem.get_desc()) {
             src = user_in_mem;
         } else {
@@ -482,20 +488,32 @@ struct xlet_peer final : peer {
 using xlet::conv_config;
 using xlet::conv_layout;
 using xlet::f32;
-constexpr conv_config cfg_resnet_nhwc{.window_strides = {1, 1}, .padding_low = {1, 1}, .padding_high = {1, 1},
+constexpr conv_config cfg_resnet_nhwc{.window_strides = {1, 1},
+                                      .padding_low = {1, 1},
+                                      .padding_high = {1, 1},
                                       .dimension_numbers = conv_layout("NHWC", "HWIO", "NHWC")};
-constexpr conv_config cfg_resnet_nchw{.window_strides = {1, 1}, .padding_low = {1, 1}, .padding_high = {1, 1},
+constexpr conv_config cfg_resnet_nchw{.window_strides = {1, 1},
+                                      .padding_low = {1, 1},
+                                      .padding_high = {1, 1},
                                       .dimension_numbers = conv_layout("NCHW", "OIHW", "NCHW")};
-constexpr conv_config cfg_stem_nhwc{.window_strides = {2, 2}, .padding_low = {3, 3}, .padding_high = {3, 3},
+constexpr conv_config cfg_stem_nhwc{.window_strides = {2, 2},
+                                    .padding_low = {3, 3},
+                                    .padding_high = {3, 3},
                                     .dimension_numbers = conv_layout("NHWC", "HWIO", "NHWC")};
-constexpr conv_config cfg_stem_nchw{.window_strides = {2, 2}, .padding_low = {3, 3}, .padding_high = {3, 3},
+constexpr conv_config cfg_stem_nchw{.window_strides = {2, 2},
+                                    .padding_low = {3, 3},
+                                    .padding_high = {3, 3},
                                     .dimension_numbers = conv_layout("NCHW", "OIHW", "NCHW")};
-constexpr conv_config cfg_dw{.window_strides = {1, 1}, .padding_low = {1, 1}, .padding_high = {1, 1},
-                             .dimension_numbers = conv_layout("NHWC", "HWIO", "NHWC"), .feature_group_count = 256};
+constexpr conv_config cfg_dw{.window_strides = {1, 1},
+                             .padding_low = {1, 1},
+                             .padding_high = {1, 1},
+                             .dimension_numbers = conv_layout("NHWC", "HWIO", "NHWC"),
+                             .feature_group_count = 256};
 constexpr conv_config cfg_pw{.dimension_numbers = conv_layout("NHWC", "HWIO", "NHWC")};
 // The data gradient as a convolution of dy with the forward's HWIO kernel read as HWOI (its I and O
 // swapped) and both spatial dimensions reversed; padding K - 1 - pad = 1 on each side (stride 1).
-constexpr conv_config cfg_dgrad{.padding_low = {1, 1}, .padding_high = {1, 1},
+constexpr conv_config cfg_dgrad{.padding_low = {1, 1},
+                                .padding_high = {1, 1},
                                 .dimension_numbers = conv_layout("NHWC", "HWOI", "NHWC"),
                                 .window_reversal = {1, 1}};
 
@@ -552,14 +570,22 @@ std::unique_ptr<peer> make_peer(peer_kind k, int id) {
 #if defined(XLET_BENCH_HAVE_XLET_CONV)
     case peer_kind::xlet:
         switch (id) {
-        case resnet_nhwc: return std::make_unique<xlet_resnet_nhwc>(cs, d);
-        case resnet_nchw: return std::make_unique<xlet_resnet_nchw>(cs, d);
-        case stem_nhwc: return std::make_unique<xlet_stem_nhwc>(cs, d);
-        case stem_nchw: return std::make_unique<xlet_stem_nchw>(cs, d);
-        case dw_nhwc: return std::make_unique<xlet_dw>(cs, d);
-        case pw_nhwc: return std::make_unique<xlet_pw>(cs, d);
-        case dgrad_nhwc: return std::make_unique<xlet_dgrad>(cs, d);
-        default: break;
+        case resnet_nhwc:
+            return std::make_unique<xlet_resnet_nhwc>(cs, d);
+        case resnet_nchw:
+            return std::make_unique<xlet_resnet_nchw>(cs, d);
+        case stem_nhwc:
+            return std::make_unique<xlet_stem_nhwc>(cs, d);
+        case stem_nchw:
+            return std::make_unique<xlet_stem_nchw>(cs, d);
+        case dw_nhwc:
+            return std::make_unique<xlet_dw>(cs, d);
+        case pw_nhwc:
+            return std::make_unique<xlet_pw>(cs, d);
+        case dgrad_nhwc:
+            return std::make_unique<xlet_dgrad>(cs, d);
+        default:
+            break;
         }
         break;
 #endif
@@ -617,11 +643,12 @@ void run_case(benchmark::State& st, int id, peer_kind kind, int threads) {
 }
 
 void reg_case(int id, peer_kind kind, const char* peer_name, int threads) {
-    const std::string name = std::string("BM_conv_") + cases[id].name + "/" + peer_name + "/threads:" +
-                             std::to_string(threads);
-    benchmark::RegisterBenchmark(name.c_str(), [id, kind, threads](benchmark::State& st) {
-        run_case(st, id, kind, threads);
-    })->UseRealTime()->Unit(benchmark::kMillisecond);
+    const std::string name =
+        std::string("BM_conv_") + cases[id].name + "/" + peer_name + "/threads:" + std::to_string(threads);
+    benchmark::RegisterBenchmark(name.c_str(),
+                                 [id, kind, threads](benchmark::State& st) { run_case(st, id, kind, threads); })
+        ->UseRealTime()
+        ->Unit(benchmark::kMillisecond);
 }
 
 void register_all() {

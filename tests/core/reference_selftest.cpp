@@ -857,11 +857,11 @@ TEST_CASE("conv: batch_group_count") {
 
 TEST_CASE("conv: NHWC and NCHW give transposed results") {
     // 1x1 kernel: per pixel y = W x with W = [[1 0] [0 1] [1 1]]; pixels (1, 2) and (3, 4).
-    const ad xh({1, 1, 2, 2}, {1, 2, 3, 4});          // NHWC
-    const ad wh({1, 1, 2, 3}, {1, 0, 1, 0, 1, 1});    // HWIO
+    const ad xh({1, 1, 2, 2}, {1, 2, 3, 4});       // NHWC
+    const ad wh({1, 1, 2, 3}, {1, 0, 1, 0, 1, 1}); // HWIO
     CHECK(r::conv(xh, wh, r::conv_layout("NHWC", "HWIO", "NHWC")) == ad({1, 1, 2, 3}, {1, 2, 3, 3, 4, 7}));
-    const ad xc({1, 2, 1, 2}, {1, 3, 2, 4});          // NCHW
-    const ad wc({3, 2, 1, 1}, {1, 0, 0, 1, 1, 1});    // OIHW
+    const ad xc({1, 2, 1, 2}, {1, 3, 2, 4});       // NCHW
+    const ad wc({3, 2, 1, 1}, {1, 0, 0, 1, 1, 1}); // OIHW
     CHECK(r::conv(xc, wc, r::conv_layout("NCHW", "OIHW", "NCHW")) == ad({1, 3, 1, 2}, {1, 3, 2, 4, 3, 7}));
     // The NHWC input with an NCHW output: the same numbers in the other order.
     CHECK(r::conv(xh, wh, r::conv_layout("NHWC", "HWIO", "NCHW")) == ad({1, 3, 1, 2}, {1, 3, 2, 4, 3, 7}));
@@ -878,7 +878,8 @@ TEST_CASE("conv: NHWC and NCHW give transposed results") {
     CHECK(yh.dims == dims{2, 3, 3, 4});
     const ad yc = r::conv(permute(x, {0, 3, 1, 2}), permute(w, {3, 2, 0, 1}), dc);
     CHECK(yc == permute(yh, {0, 3, 1, 2}));
-    // A hand-checked element: y[0][0][0][0] (NHWC) = sum over taps (1..2, 1..2) and c of x[0][kh-1][kw-1][c] w[kh][kw][c][0]
+    // A hand-checked element: y[0][0][0][0] (NHWC) = sum over taps (1..2, 1..2) and c of x[0][kh-1][kw-1][c]
+    // w[kh][kw][c][0]
     double e = 0;
     for (std::int64_t kh = 1; kh < 3; ++kh)
         for (std::int64_t kw = 1; kw < 3; ++kw)
