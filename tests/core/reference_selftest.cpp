@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include "reference/reference.hpp"
+#include "reference/reference_conv.hpp"
 
 #include <bit>
 #include <cmath>
@@ -561,4 +562,350 @@ TEST_CASE("reduce_precision agrees with the f16/bf16/f32 conversions on normal r
             REQUIRE(std::bit_cast<std::uint64_t>(rd) == std::bit_cast<std::uint64_t>(double(static_cast<float>(d))));
         }
     }
+}
+
+// ---- convolution (reference_conv.hpp) ---------------------------------------------------------------
+
+namespace {
+
+using ad = r::array<double>;
+
+// A 1-D convolution NCW x OIW -> NCW (N = C = O = 1 unless the arrays say otherwise).
+r::conv_desc conv1d() { return r::conv_layout("NCW", "OIW", "NCW"); }
+
+// x (row-major over dims) with the spatial dimensions zero-interleaved by `d` (d - 1 zeros between
+// neighbours): an explicit lhs-dilated array, for comparison with lhs_dilation.
+ad zero_insert(const ad& x, const dims& spatial, const dims& d) {
+    dims od = x.dims;
+    for (std::size_t s = 0; s < spatial.size(); ++s) {
+        auto& n = od[static_cast<std::size_t>(spatial[s])];
+        n = n == 0 ? 0 : (n - 1) * d[s] + 1;
+    }
+    ad out(od, std::vector<double>(static_cast<std::size_t>(r::element_count(od))));
+    for (std::int64_t i = 0; i < x.size(); ++i) {
+        dims idx = r::unflatten(i, x.dims);
+        for (std::size_t s = 0; s < spatial.size(); ++s)
+            idx[static_cast<std::size_t>(spatial[s])] *= d[s];
+        out.at(idx) = x.data[static_cast<std::size_t>(i)];
+    }
+    return out;
+}
+
+// Small integers (exact in double): every comparison below is exact.
+ad ints(dims d, std::int64_t seed) {
+    const auto n = static_cast<std::size_t>(r::element_count(d));
+    std::vector<double> v(n);
+    for (std::size_t i = 0; i < n; ++i)
+        v[i] = static_cast<double>(static_cast<std::int64_t>((i * 7 + static_cast<std::size_t>(seed) * 13) % 11) - 5);
+    return ad(std::move(d), std::move(v));
+}
+
+// out[perm-index] = x[index]: out.dims[k] = x.dims[perm[k]].
+ad permute(const ad& x, const dims& perm) {
+    dims od(perm.size());
+    for (std::size_t k = 0; k < perm.size(); ++k)
+        od[k] = x.dims[static_cast<std::size_t>(perm[k])];
+    ad out(od, std::vector<double>(x.data.size()));
+    for (std::int64_t i = 0; i < out.size(); ++i) {
+        const dims oi = r::unflatten(i, od);
+        dims xi(perm.size());
+        for (std::size_t k = 0; k < perm.size(); ++k)
+            xi[static_cast<std::size_t>(perm[k])] = oi[k];
+        out.data[static_cast<std::size_t>(i)] = x.at(xi);
+    }
+    return out;
+}
+
+double inner(const ad& a, const ad& b) {
+    double s = 0;
+    for (std::size_t i = 0; i < a.data.size(); ++i)
+        s += a.data[i] * b.data[i];
+    return s;
+}
+
+} // namespace
+
+TEST_CASE("conv: conv_layout reads JAX-style layout strings") {
+    const auto nhwc = r::conv_layout("NHWC", "HWIO", "NHWC");
+    CHECK(nhwc.input_batch_dimension == 0);
+    CHECK(nhwc.input_feature_dimension == 3);
+    CHECK(nhwc.input_spatial_dimensions == dims{1, 2});
+    CHECK(nhwc.kernel_input_feature_dimension == 2);
+    CHECK(nhwc.kernel_output_feature_dimension == 3);
+    CHECK(nhwc.kernel_spatial_dimensions == dims{0, 1});
+    CHECK(nhwc.output_feature_dimension == 3);
+    CHECK(nhwc.output_spatial_dimensions == dims{1, 2});
+    const auto nchw = r::conv_layout("NCHW", "OIHW", "NCHW");
+    CHECK(nchw.input_feature_dimension == 1);
+    CHECK(nchw.input_spatial_dimensions == dims{2, 3});
+    CHECK(nchw.kernel_output_feature_dimension == 0);
+    CHECK(nchw.kernel_input_feature_dimension == 1);
+    CHECK(nchw.kernel_spatial_dimensions == dims{2, 3});
+    // Spatial dimensions follow the kernel string's order; lhs/out letters are matched by name.
+    const auto mixed = r::conv_layout("NWHC", "OIHW", "NCHW");
+    CHECK(mixed.input_spatial_dimensions == dims{2, 1});
+    CHECK(mixed.output_spatial_dimensions == dims{2, 3});
+    CHECK_THROWS_AS(r::conv_layout("NHW", "HWIO", "NHWC"), std::invalid_argument);
+    CHECK_THROWS_AS(r::conv_layout("NHWC", "HWII", "NHWC"), std::invalid_argument);
+}
+
+TEST_CASE("conv: output shape (StableHLO C25)") {
+    auto d = conv1d();
+    CHECK(r::conv_output_shape({1, 1, 5}, {1, 1, 3}, d) == dims{1, 1, 3});
+    d.window_strides = {2};
+    d.padding_low = {1};
+    d.padding_high = {1};
+    CHECK(r::conv_output_shape({1, 1, 5}, {1, 1, 3}, d) == dims{1, 1, 3}); // (7 - 3) / 2 + 1
+    CHECK(r::conv_output_shape({1, 1, 6}, {1, 1, 3}, d) == dims{1, 1, 3}); // floor(5 / 2) + 1
+    d = conv1d();
+    CHECK(r::conv_output_shape({1, 1, 2}, {1, 1, 3}, d) == dims{1, 1, 0}); // window larger than input
+    CHECK(r::conv_output_shape({1, 1, 0}, {1, 1, 1}, d) == dims{1, 1, 0}); // empty input
+    CHECK(r::conv_output_shape({1, 1, 4}, {1, 1, 0}, d) == dims{1, 1, 5}); // empty kernel: 4 - 0 + 1 windows
+    d.padding_low = {-3};
+    d.padding_high = {-2};
+    CHECK(r::conv_output_shape({1, 1, 4}, {1, 1, 1}, d) == dims{1, 1, 0}); // padded size -1
+    d = conv1d();
+    d.lhs_dilation = {3};
+    d.rhs_dilation = {2};
+    CHECK(r::conv_output_shape({1, 1, 4}, {1, 1, 3}, d) == dims{1, 1, 6}); // 10 - 5 + 1
+    d = conv1d();
+    d.batch_group_count = 2;
+    CHECK(r::conv_output_shape({6, 1, 4}, {4, 1, 1}, d) == dims{3, 4, 4});
+    // NHWC, 3x3 stride 2 pad 3 on 224x224 -> 112x112 features 64
+    auto n = r::conv_layout("NHWC", "HWIO", "NHWC");
+    n.window_strides = {2, 2};
+    n.padding_low = n.padding_high = {3, 3};
+    CHECK(r::conv_output_shape({1, 224, 224, 3}, {7, 7, 3, 64}, n) == dims{1, 112, 112, 64});
+}
+
+TEST_CASE("conv: constraint violations throw") {
+    auto d = conv1d();
+    CHECK_THROWS_AS(r::conv_output_shape({1, 1, 5, 1}, {1, 1, 3}, d), std::invalid_argument); // C1 / C12
+    d.window_strides = {0};
+    CHECK_THROWS_AS(r::conv_output_shape({1, 1, 5}, {1, 1, 3}, d), std::invalid_argument); // C3
+    d = conv1d();
+    d.lhs_dilation = {1, 1};
+    CHECK_THROWS_AS(r::conv_output_shape({1, 1, 5}, {1, 1, 3}, d), std::invalid_argument); // C5
+    d = conv1d();
+    d.batch_group_count = 2;
+    CHECK_THROWS_AS(r::conv_output_shape({3, 1, 5}, {2, 1, 3}, d), std::invalid_argument); // C10
+    CHECK_THROWS_AS(r::conv_output_shape({4, 1, 5}, {3, 1, 3}, d), std::invalid_argument); // C15
+    d = conv1d();
+    d.feature_group_count = 2;
+    CHECK_THROWS_AS(r::conv_output_shape({1, 3, 5}, {2, 1, 3}, d), std::invalid_argument); // C11
+    CHECK_THROWS_AS(r::conv_output_shape({1, 4, 5}, {2, 1, 3}, d), std::invalid_argument); // C14
+    CHECK_THROWS_AS(r::conv_output_shape({1, 4, 5}, {3, 2, 3}, d), std::invalid_argument); // C16
+    d.batch_group_count = 2;
+    CHECK_THROWS_AS(r::conv_output_shape({2, 4, 5}, {4, 2, 3}, d), std::invalid_argument); // C23
+    d = conv1d();
+    d.input_feature_dimension = 0;
+    CHECK_THROWS_AS(r::conv_output_shape({1, 1, 5}, {1, 1, 3}, d), std::invalid_argument); // C13
+}
+
+TEST_CASE("conv: 1-D with padding and stride (the spec's pseudo-code)") {
+    // padded [0 1 2 3 4 5 0], windows at 0, 2, 4 of w = [1 10 100]
+    auto d = conv1d();
+    d.window_strides = {2};
+    d.padding_low = {1};
+    d.padding_high = {1};
+    const ad x({1, 1, 5}, {1, 2, 3, 4, 5}), w({1, 1, 3}, {1, 10, 100});
+    CHECK(r::conv(x, w, d) == ad({1, 1, 3}, {210, 432, 54}));
+    CHECK(r::conv<long double>(x, w, d) == r::array<long double>({1, 1, 3}, {210, 432, 54}));
+    // Integer operands, accumulated in an integer Acc.
+    const r::array<std::int32_t> xi({1, 1, 5}, {1, 2, 3, 4, -5}), wi({1, 1, 3}, {1, 10, 100});
+    CHECK(r::conv<std::int64_t>(xi, wi, d) == r::array<std::int64_t>({1, 1, 3}, {210, 432, -46}));
+    // conv_abs: |x| . |w| over the same taps
+    const ad xn({1, 1, 5}, {1, -2, 3, -4, 5}), wn({1, 1, 3}, {-1, 10, 100});
+    CHECK(r::conv(xn, wn, d) == ad({1, 1, 3}, {-190, -368, 54}));
+    CHECK(r::conv_abs(xn, wn, d) == ad({1, 1, 3}, {210, 432, 54}));
+}
+
+TEST_CASE("conv: 2-D 3x3 kernel, VALID and SAME") {
+    // x[r][c] = 4 r + c + 1 (4x4), kernel diag(1, 1, 2): out[i][j] = x[i-1][j-1] + x[i][j] + 2 x[i+1][j+1]
+    // (SAME: offsets relative to the centre; VALID: the window's corner).
+    std::vector<double> xv(16);
+    for (std::size_t i = 0; i < 16; ++i)
+        xv[i] = static_cast<double>(i + 1);
+    const ad x({1, 1, 4, 4}, xv), w({1, 1, 3, 3}, {1, 0, 0, 0, 1, 0, 0, 0, 2});
+    auto d = r::conv_layout("NCHW", "OIHW", "NCHW");
+    CHECK(r::conv(x, w, d) == ad({1, 1, 2, 2}, {29, 33, 45, 49}));
+    d.padding_low = d.padding_high = {1, 1};
+    CHECK(r::conv(x, w, d) == ad({1, 1, 4, 4}, {13, 16, 19, 4, 25, 29, 33, 11, 37, 45, 49, 19, 13, 23, 25, 27}));
+    d.window_strides = {2, 3};
+    CHECK(r::conv(x, w, d) == ad({1, 1, 2, 2}, {13, 4, 37, 19}));
+}
+
+TEST_CASE("spec: StableHLO convolution example (lhs_dilation 2, strides 4)") {
+    const ad x({1, 4, 4, 1}, {1, 2, 5, 6, 3, 4, 7, 8, 10, 11, 14, 15, 12, 13, 16, 17});
+    const ad w({3, 3, 1, 1}, std::vector<double>(9, 1.0));
+    auto d = r::conv_layout("NHWC", "HWIO", "NHWC");
+    d.window_strides = {4, 4};
+    d.lhs_dilation = {2, 2};
+    CHECK(r::conv(x, w, d) == ad({1, 2, 2, 1}, {10, 26, 46, 62}));
+}
+
+TEST_CASE("conv: negative padding crops the input") {
+    const ad x({1, 1, 5}, {1, 2, 3, 4, 5}), w({1, 1, 2}, {1, 10});
+    auto d = conv1d();
+    d.padding_low = {-1};
+    d.padding_high = {-1}; // [2 3 4]
+    CHECK(r::conv(x, w, d) == ad({1, 1, 2}, {32, 43}));
+    d.padding_high = {2}; // [2 3 4 5 0 0]
+    CHECK(r::conv(x, w, d) == ad({1, 1, 5}, {32, 43, 54, 5, 0}));
+    d.padding_low = {-2};
+    d.padding_high = {-3}; // nothing left
+    CHECK(r::conv(x, w, d) == ad({1, 1, 0}, {}));
+}
+
+TEST_CASE("conv: lhs dilation (a transposed convolution) equals an explicitly zero-inserted input") {
+    // [1 2 3] dilated by 2 -> [1 0 2 0 3], padded -> [0 1 0 2 0 3 0], w = [1 10 100]
+    const ad x({1, 1, 3}, {1, 2, 3}), w({1, 1, 3}, {1, 10, 100});
+    auto d = conv1d();
+    d.lhs_dilation = {2};
+    d.padding_low = d.padding_high = {1};
+    const ad expect({1, 1, 5}, {10, 201, 20, 302, 30});
+    CHECK(r::conv(x, w, d) == expect);
+    auto plain = conv1d();
+    plain.padding_low = plain.padding_high = {1};
+    CHECK(r::conv(ad({1, 1, 5}, {1, 0, 2, 0, 3}), w, plain) == expect);
+
+    // 2-D, N = 2, C = 2, O = 3, dilations 2 and 3, stride 2 x 1, asymmetric and negative padding.
+    auto d2 = r::conv_layout("NCHW", "OIHW", "NCHW");
+    d2.lhs_dilation = {2, 3};
+    d2.window_strides = {2, 1};
+    d2.padding_low = {2, -1};
+    d2.padding_high = {1, 2};
+    auto p2 = d2;
+    p2.lhs_dilation = {};
+    const ad x2 = ints({2, 2, 3, 4}, 1), w2 = ints({3, 2, 3, 2}, 2);
+    const ad got = r::conv(x2, w2, d2);
+    CHECK(got.dims == dims{2, 3, 3, 10}); // H: (2 + 5 + 1 - 3) / 2 + 1; W: -1 + 10 + 2 - 2 + 1
+    CHECK(got == r::conv(zero_insert(x2, {2, 3}, {2, 3}), w2, p2));
+    double sum_abs = 0;
+    for (double v : got.data)
+        sum_abs += std::fabs(v);
+    CHECK(sum_abs > 0);
+}
+
+TEST_CASE("conv: rhs dilation (atrous)") {
+    // w = [1 10] dilated by 2 -> window [1 0 10] over [1 2 3 4 5]
+    const ad x({1, 1, 5}, {1, 2, 3, 4, 5}), w({1, 1, 2}, {1, 10});
+    auto d = conv1d();
+    d.rhs_dilation = {2};
+    CHECK(r::conv(x, w, d) == ad({1, 1, 3}, {31, 42, 53}));
+    d.rhs_dilation = {4}; // window [1 0 0 0 10]
+    CHECK(r::conv(x, w, d) == ad({1, 1, 1}, {51}));
+    d.rhs_dilation = {3};
+    d.window_strides = {2};
+    d.padding_low = d.padding_high = {2}; // [0 0 1 2 3 4 5 0 0], windows [a . . b] at 0, 2, 4
+    CHECK(r::conv(x, w, d) == ad({1, 1, 3}, {20, 41, 3}));
+}
+
+TEST_CASE("conv: window reversal") {
+    const ad x({1, 1, 5}, {1, 2, 3, 4, 5}), w({1, 1, 3}, {1, 10, 100});
+    auto d = conv1d();
+    CHECK(r::conv(x, w, d) == ad({1, 1, 3}, {321, 432, 543}));
+    d.window_reversal = {true}; // window position k meets tap 2 - k
+    CHECK(r::conv(x, w, d) == ad({1, 1, 3}, {123, 234, 345}));
+    // 2-D: reversing one dimension only equals convolving with that dimension of the kernel flipped.
+    auto d2 = r::conv_layout("NHWC", "HWIO", "NHWC");
+    d2.padding_low = {1, 0};
+    d2.padding_high = {0, 2};
+    d2.rhs_dilation = {1, 2};
+    const ad x2 = ints({2, 4, 5, 2}, 3), w2 = ints({3, 2, 2, 3}, 4);
+    auto flipped = w2;
+    for (std::int64_t i = 0; i < w2.size(); ++i) {
+        dims k = r::unflatten(i, w2.dims);
+        k[0] = 2 - k[0];
+        flipped.at(k) = w2.data[static_cast<std::size_t>(i)];
+    }
+    const ad plain = r::conv(x2, flipped, d2);
+    d2.window_reversal = {true, false};
+    CHECK(r::conv(x2, w2, d2) == plain);
+    CHECK(r::conv(x2, w2, d2) != r::conv(x2, flipped, d2));
+}
+
+TEST_CASE("conv: feature_group_count (grouped and depthwise)") {
+    // C = 4, two groups of 2 input features; O = 4, two per group.
+    const ad x({1, 4, 1}, {1, 2, 3, 4});
+    const ad w({4, 2, 1}, {1, 10, 100, 1000, 2, 20, 200, 2000});
+    auto d = conv1d();
+    d.feature_group_count = 2;
+    // o0 = 1*1 + 2*10, o1 = 1*100 + 2*1000 (features 0, 1); o2 = 3*2 + 4*20, o3 = 3*200 + 4*2000 (2, 3)
+    CHECK(r::conv(x, w, d) == ad({1, 4, 1}, {21, 2100, 86, 8600}));
+    // depthwise with channel multiplier 2: C = 2 = groups, O = 4, one input feature per group
+    const ad xd({1, 2, 3}, {1, 2, 3, 4, 5, 6});
+    const ad wd({4, 1, 2}, {1, 1, 1, -1, 10, 0, 0, 10});
+    d.feature_group_count = 2;
+    CHECK(r::conv(xd, wd, d) == ad({1, 4, 2}, {3, 5, -1, -1, 40, 50, 50, 60}));
+}
+
+TEST_CASE("conv: batch_group_count") {
+    // N = 4 split in two groups {0, 1}, {2, 3}; O = 4, features {0, 1} from group 0, {2, 3} from group 1.
+    const ad x({4, 1, 1}, {1, 2, 3, 4});
+    const ad w({4, 1, 1}, {1, 2, 3, 4});
+    auto d = conv1d();
+    d.batch_group_count = 2;
+    // out[b'][o] = x[g(o) * 2 + b'] * w[o]
+    CHECK(r::conv(x, w, d) == ad({2, 4, 1}, {1, 2, 9, 12, 2, 4, 12, 16}));
+    // With spatial extent and C = 2 (the kernel reads all input features): a weight gradient's shape.
+    const ad xs({2, 2, 3}, {1, 2, 3, 4, 5, 6, 10, 20, 30, 40, 50, 60});
+    const ad ws({2, 2, 2}, {1, 0, 0, 1, 1, 1, 0, 0});
+    // o0 (batch 0): x[0][0][q] + x[0][1][q+1] = [1+5, 2+6]; o1 (batch 1): x[1][0][q] + x[1][0][q+1] = [30, 50]
+    CHECK(r::conv(xs, ws, d) == ad({1, 2, 2}, {6, 8, 30, 50}));
+}
+
+TEST_CASE("conv: NHWC and NCHW give transposed results") {
+    // 1x1 kernel: per pixel y = W x with W = [[1 0] [0 1] [1 1]]; pixels (1, 2) and (3, 4).
+    const ad xh({1, 1, 2, 2}, {1, 2, 3, 4});       // NHWC
+    const ad wh({1, 1, 2, 3}, {1, 0, 1, 0, 1, 1}); // HWIO
+    CHECK(r::conv(xh, wh, r::conv_layout("NHWC", "HWIO", "NHWC")) == ad({1, 1, 2, 3}, {1, 2, 3, 3, 4, 7}));
+    const ad xc({1, 2, 1, 2}, {1, 3, 2, 4});       // NCHW
+    const ad wc({3, 2, 1, 1}, {1, 0, 0, 1, 1, 1}); // OIHW
+    CHECK(r::conv(xc, wc, r::conv_layout("NCHW", "OIHW", "NCHW")) == ad({1, 3, 1, 2}, {1, 3, 2, 4, 3, 7}));
+    // The NHWC input with an NCHW output: the same numbers in the other order.
+    CHECK(r::conv(xh, wh, r::conv_layout("NHWC", "HWIO", "NCHW")) == ad({1, 3, 1, 2}, {1, 3, 2, 4, 3, 7}));
+
+    // 3x3, stride 2, padding 1, N = 2, C = 3, O = 4 on 5x6: conv(NCHW) == transpose(conv(NHWC)).
+    const ad x = ints({2, 5, 6, 3}, 5), w = ints({3, 3, 3, 4}, 6);
+    auto dh = r::conv_layout("NHWC", "HWIO", "NHWC");
+    dh.window_strides = {2, 2};
+    dh.padding_low = dh.padding_high = {1, 1};
+    auto dc = r::conv_layout("NCHW", "OIHW", "NCHW");
+    dc.window_strides = dh.window_strides;
+    dc.padding_low = dc.padding_high = dh.padding_low;
+    const ad yh = r::conv(x, w, dh);
+    CHECK(yh.dims == dims{2, 3, 3, 4});
+    const ad yc = r::conv(permute(x, {0, 3, 1, 2}), permute(w, {3, 2, 0, 1}), dc);
+    CHECK(yc == permute(yh, {0, 3, 1, 2}));
+    // A hand-checked element: y[0][0][0][0] (NHWC) = sum over taps (1..2, 1..2) and c of x[0][kh-1][kw-1][c]
+    // w[kh][kw][c][0]
+    double e = 0;
+    for (std::int64_t kh = 1; kh < 3; ++kh)
+        for (std::int64_t kw = 1; kw < 3; ++kw)
+            for (std::int64_t c = 0; c < 3; ++c)
+                e += x.at({0, kh - 1, kw - 1, c}) * w.at({kh, kw, c, 0});
+    CHECK(yh.at({0, 0, 0, 0}) == e);
+}
+
+TEST_CASE("conv: the data gradient is the adjoint (lhs dilation + reversal + swapped kernel features)") {
+    // y = conv(x, w), NCHW/OIHW, 3x3 stride 2 pad 1 on 6x5 -> 3x3. The transposed convolution
+    // dx = conv(dy, w with I and O swapped and both spatial dims reversed, lhs_dilation 2,
+    // padding low 3 - 1 - 1 = 1, high chosen so that dx has x's size) satisfies <y, dy> == <x, dx>.
+    const ad x = ints({2, 3, 6, 5}, 7), w = ints({4, 3, 3, 3}, 8);
+    auto d = r::conv_layout("NCHW", "OIHW", "NCHW");
+    d.window_strides = {2, 2};
+    d.padding_low = d.padding_high = {1, 1};
+    const ad y = r::conv(x, w, d);
+    REQUIRE(y.dims == dims{2, 4, 3, 3});
+    const ad dy = ints(y.dims, 9);
+    auto t = r::conv_layout("NCHW", "IOHW", "NCHW"); // the kernel's dim 0 (O) is now the input feature
+    t.lhs_dilation = {2, 2};
+    t.window_reversal = {true, true};
+    t.padding_low = {1, 1};
+    t.padding_high = {6 + 2 - 5 - 1, 5 + 2 - 5 - 1}; // H + K - 1 - dilated(3) - low
+    const ad dx = r::conv(dy, w, t);
+    REQUIRE(dx.dims == x.dims);
+    CHECK(inner(y, dy) == inner(x, dx));
+    CHECK(inner(y, dy) != 0);
 }

@@ -94,21 +94,21 @@ inline conv_desc checked(const dims_t& lhs, const dims_t& rhs, conv_desc d) {
         if (v.empty()) v.assign(n, def);
         if (v.size() != n) fail(std::string("conv: ") + name + " must have one entry per spatial dimension");
     };
-    fill(d.window_strides, 1, "window_strides");        // C2
-    fill(d.padding_low, 0, "padding_low");              // C4
-    fill(d.padding_high, 0, "padding_high");            // C4
-    fill(d.lhs_dilation, 1, "lhs_dilation");            // C5
-    fill(d.rhs_dilation, 1, "rhs_dilation");            // C7
+    fill(d.window_strides, 1, "window_strides"); // C2
+    fill(d.padding_low, 0, "padding_low");       // C4
+    fill(d.padding_high, 0, "padding_high");     // C4
+    fill(d.lhs_dilation, 1, "lhs_dilation");     // C5
+    fill(d.rhs_dilation, 1, "rhs_dilation");     // C7
     if (d.window_reversal.empty()) d.window_reversal.assign(n, false);
     if (d.window_reversal.size() != n) fail("conv: window_reversal must have one entry per spatial dimension"); // C9
     for (std::size_t i = 0; i < n; ++i) {
         if (d.window_strides[i] <= 0) fail("conv: window_strides must be positive"); // C3
-        if (d.lhs_dilation[i] <= 0) fail("conv: lhs_dilation must be positive");    // C6
-        if (d.rhs_dilation[i] <= 0) fail("conv: rhs_dilation must be positive");    // C8
+        if (d.lhs_dilation[i] <= 0) fail("conv: lhs_dilation must be positive");     // C6
+        if (d.rhs_dilation[i] <= 0) fail("conv: rhs_dilation must be positive");     // C8
     }
     const auto rank = static_cast<std::int64_t>(lhs.size());
     if (rank != static_cast<std::int64_t>(n) + 2) fail("conv: rank(lhs) must be the spatial dimensions + 2"); // C12
-    if (rhs.size() != lhs.size()) fail("conv: rank(lhs) != rank(rhs)");                                      // C1
+    if (rhs.size() != lhs.size()) fail("conv: rank(lhs) != rank(rhs)");                                       // C1
     auto distinct = [rank](dims_t all, const char* what) {
         for (auto x : all)
             if (x < 0 || x >= rank) fail(std::string("conv: ") + what + " dimension out of range");
@@ -118,26 +118,26 @@ inline conv_desc checked(const dims_t& lhs, const dims_t& rhs, conv_desc d) {
     };
     dims_t in{d.input_batch_dimension, d.input_feature_dimension};
     in.insert(in.end(), d.input_spatial_dimensions.begin(), d.input_spatial_dimensions.end());
-    distinct(in, "input"); // C13
+    distinct(in, "input");                                                                     // C13
     if (d.kernel_spatial_dimensions.size() != n) fail("conv: kernel_spatial_dimensions size"); // C17
     dims_t ke{d.kernel_input_feature_dimension, d.kernel_output_feature_dimension};
     ke.insert(ke.end(), d.kernel_spatial_dimensions.begin(), d.kernel_spatial_dimensions.end());
-    distinct(ke, "kernel"); // C18
+    distinct(ke, "kernel");                                                                    // C18
     if (d.output_spatial_dimensions.size() != n) fail("conv: output_spatial_dimensions size"); // C19
     dims_t ou{d.output_batch_dimension, d.output_feature_dimension};
     ou.insert(ou.end(), d.output_spatial_dimensions.begin(), d.output_spatial_dimensions.end());
     distinct(ou, "output"); // C20
     const std::int64_t G = d.feature_group_count, B = d.batch_group_count;
-    if (G <= 0) fail("conv: feature_group_count must be positive"); // C21
-    if (B <= 0) fail("conv: batch_group_count must be positive");   // C22
+    if (G <= 0) fail("conv: feature_group_count must be positive");                         // C21
+    if (B <= 0) fail("conv: batch_group_count must be positive");                           // C22
     if (G != 1 && B != 1) fail("conv: feature_group_count or batch_group_count must be 1"); // C23
     const std::int64_t N = lhs[u(d.input_batch_dimension)], C = lhs[u(d.input_feature_dimension)];
     const std::int64_t ci = rhs[u(d.kernel_input_feature_dimension)], O = rhs[u(d.kernel_output_feature_dimension)];
-    if (N % B != 0) fail("conv: batch_group_count must divide the input batch");            // C10
-    if (C % G != 0) fail("conv: feature_group_count must divide the input features");       // C11
+    if (N % B != 0) fail("conv: batch_group_count must divide the input batch");                  // C10
+    if (C % G != 0) fail("conv: feature_group_count must divide the input features");             // C11
     if (C / G != ci) fail("conv: kernel input features != input features / feature_group_count"); // C14
-    if (O % B != 0) fail("conv: batch_group_count must divide the kernel output features"); // C15
-    if (O % G != 0) fail("conv: feature_group_count must divide the kernel output features"); // C16
+    if (O % B != 0) fail("conv: batch_group_count must divide the kernel output features");       // C15
+    if (O % G != 0) fail("conv: feature_group_count must divide the kernel output features");     // C16
     return d;
 }
 
@@ -170,8 +170,7 @@ namespace conv_detail {
 // The direct definition above; with Abs, the sum of |lhs| * |rhs| over the same taps (as double):
 // a bound for the rounding error of any evaluation order.
 template<class Acc, bool Abs, class L, class R>
-array<std::conditional_t<Abs, double, Acc>> conv_impl(const array<L>& lhs, const array<R>& rhs,
-                                                      const conv_desc& desc) {
+array<std::conditional_t<Abs, double, Acc>> conv_impl(const array<L>& lhs, const array<R>& rhs, const conv_desc& desc) {
     using Res = std::conditional_t<Abs, double, Acc>;
     const conv_desc d = checked(lhs.dims, rhs.dims, desc);
     const dims_t out_dims = conv_output_shape(lhs.dims, rhs.dims, d);
