@@ -120,3 +120,15 @@ XLET_CONV_CASE(38, float, void, conv_l38, conv_r38, (xlet::conv_config{.window_s
 using conv_l39 = xlet::tensor<float, 21, 26, 2, 144>;
 using conv_r39 = xlet::tensor<float, 33, 3, 3, 144>;
 XLET_CONV_CASE(39, float, void, conv_l39, conv_r39, (xlet::conv_config{.window_strides = {1, 1}, .padding_low = {1, 1}, .padding_high = {1, 1}, .lhs_dilation = {1, 1}, .rhs_dilation = {1, 1}, .dimension_numbers = xlet::conv_layout("WHNC", "OHWI", "CHNW"), .feature_group_count = 1, .batch_group_count = 1, .window_reversal = {0, 0}}))
+using conv_l40 = xlet::tensor<float, 20, 2, 30, 40>;
+using conv_r40 = xlet::tensor<float, 2, 1, 1, 40>;
+XLET_CONV_CASE(40, float, void, conv_l40, conv_r40, (xlet::conv_config{.window_strides = {2, 1}, .padding_low = {0, 2}, .padding_high = {1, 0}, .lhs_dilation = {1, 1}, .rhs_dilation = {2, 2}, .dimension_numbers = xlet::conv_layout("WNHC", "HWIO", "CWHN"), .feature_group_count = 40, .batch_group_count = 1, .window_reversal = {0, 0}}))
+using conv_l41 = xlet::tensor<float, 20, 21, 40, 3>;
+using conv_r41 = xlet::tensor<float, 1, 3, 3, 40>;
+XLET_CONV_CASE(41, float, void, conv_l41, conv_r41, (xlet::conv_config{.window_strides = {1, 3}, .padding_low = {1, 2}, .padding_high = {0, 2}, .lhs_dilation = {1, 1}, .rhs_dilation = {1, 1}, .dimension_numbers = xlet::conv_layout("HWCN", "IHWO", "CHNW"), .feature_group_count = 40, .batch_group_count = 1, .window_reversal = {1, 0}}))
+using conv_l42 = xlet::tensor<float, 14, 2, 15, 37>;
+using conv_r42 = xlet::tensor<float, 1, 2, 3, 37>;
+XLET_CONV_CASE(42, float, void, conv_l42, conv_r42, (xlet::conv_config{.window_strides = {2, 1}, .padding_low = {0, 1}, .padding_high = {2, 2}, .lhs_dilation = {1, 1}, .rhs_dilation = {1, 1}, .dimension_numbers = xlet::conv_layout("WNHC", "IHWO", "NHCW"), .feature_group_count = 37, .batch_group_count = 1, .window_reversal = {1, 0}}))
+using conv_l43 = xlet::tensor<double, 1, 31, 20, 40>;
+using conv_r43 = xlet::tensor<double, 2, 40, 3, 1>;
+XLET_CONV_CASE(43, double, void, conv_l43, conv_r43, (xlet::conv_config{.window_strides = {1, 1}, .padding_low = {1, 1}, .padding_high = {0, 1}, .lhs_dilation = {1, 1}, .rhs_dilation = {1, 2}, .dimension_numbers = xlet::conv_layout("NHWC", "HOWI", "HCNW"), .feature_group_count = 40, .batch_group_count = 1, .window_reversal = {0, 1}}))

@@ -8,12 +8,12 @@ rng = random.Random(20261125)
 letters = "DHW"
 
 def case(i, kind):
-    ns = rng.choice([1, 1, 2, 2, 2, 3]) if kind != "big" else 2
+    ns = rng.choice([1, 1, 2, 2, 2, 3]) if kind == "small" else 2
     sp = letters[3 - ns:]
     T, Out = "float", "void"
     r = rng.random()
-    if kind == "big":
-        pass
+    if kind in ("big", "bigdw"):
+        T = "double" if kind == "bigdw" and i % 4 == 3 else "float"
     elif r < 0.15:
         T = "double"
     elif r < 0.25:
@@ -26,6 +26,8 @@ def case(i, kind):
     if kind == "big":
         ci, og, fgc = rng.choice([(96, 40, 1), (144, 33, 1), (40, 70, 1)])
         c = ci
+    elif kind == "bigdw":  # depthwise with whole SIMD batches of features and a long interior
+        fgc = rng.choice([40, 37, 64]); ci = 1; og = 1; c = fgc
     elif g < 0.2:   # depthwise
         fgc = rng.randint(2, 9); ci = 1; og = 1; c = fgc
     elif g < 0.4:   # grouped
@@ -36,9 +38,9 @@ def case(i, kind):
         ci = rng.randint(1, 8); og = rng.randint(1, 9); c = ci
     o = og * max(fgc, bgc)
     k = [rng.randint(1, 3) for _ in range(ns)]
-    n = [rng.randint(1, 9) if kind != "big" else rng.randint(14, 31) for _ in range(ns)]
+    n = [rng.randint(1, 9) if kind == "small" else rng.randint(14, 31) for _ in range(ns)]
     s = [rng.choice([1, 1, 2, 3]) for _ in range(ns)]
-    ld = [rng.choice([1, 1, 1, 2]) for _ in range(ns)]
+    ld = [rng.choice([1, 1, 1, 2]) if kind != "bigdw" else 1 for _ in range(ns)]
     rd = [rng.choice([1, 1, 2]) for _ in range(ns)]
     lo = [rng.randint(-1, 2) for _ in range(ns)]
     hi = [rng.randint(-1, 2) for _ in range(ns)]
@@ -81,3 +83,5 @@ for i in range(36):
     print(case(i, "small"))
 for i in range(36, 40):
     print(case(i, "big"))
+for i in range(40, 44):
+    print(case(i, "bigdw"))

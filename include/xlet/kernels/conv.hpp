@@ -419,22 +419,45 @@ void conv_direct(const T* in, const T* w, T* out, bool parallel = true) {
     });
 }
 
-// Depthwise (groups = c = o, ci = 1): out[.., f] = sum_taps in[.., f] * w[tap][f], SIMD over f,
-// four output positions at a time (taps in order: the same arithmetic as conv_direct's).
-template<conv_geom G, class T>
+// Depthwise (groups = c = o, ci = 1, no lhs dilation): out[.., f] = sum_taps x[.., f] * w[tap][f],
+// read from the unpadded channels-last input [nb][n_0..n_{s-1}][c] (B: sizes and low padding), so
+// no padded copy is made. SIMD over f; per feature block the taps' weights are loaded once and XB
+// output positions accumulate together (one input load per FMA). A tap that falls in the padding
+// contributes fma(0, w, acc), exactly as the padded buffer would: the same FMA chain from 0 over the
+// taps in order for every position, interior or border.
+struct conv_border {
+    std::array<std::size_t, conv_max_spatial> n{};
+    std::array<std::ptrdiff_t, conv_max_spatial> lo{};
+};
+
+template<conv_geom G, conv_border Bd, class T>
 void conv_depthwise(const T* in, const T* w, T* out, bool parallel = true) {
     using L = conv_layout_of<G>;
     using B = xsimd::batch<T>;
-    constexpr std::size_t W = B::size, C = G.c, taps = L::taps, ow = L::ow;
-    constexpr std::ptrdiff_t RS = static_cast<std::ptrdiff_t>(G.s[G.ns - 1] * C);
-    static constexpr auto toff = [] {
-        std::array<std::ptrdiff_t, taps> t{};
-        for (std::size_t i = 0; i < taps; ++i)
-            t[i] = L::tap_offset(i);
-        return t;
+    constexpr std::size_t W = B::size, C = G.c, taps = L::taps, ow = L::ow, ns = G.ns;
+    constexpr std::size_t XB = gemm_vector_registers >= 32 ? 8 : 4; // positions per step
+    constexpr std::size_t kx = G.k[ns - 1];
+    constexpr std::size_t touter = taps / kx; // taps of the outer spatial dimensions
+    static constexpr auto st = [] { // input strides (unpadded): spatial d, batch
+        std::array<std::ptrdiff_t, conv_max_spatial + 1> a{};
+        std::ptrdiff_t acc = static_cast<std::ptrdiff_t>(C);
+        for (std::size_t d = ns; d-- > 0;) {
+            a[d] = acc;
+            acc *= static_cast<std::ptrdiff_t>(Bd.n[d]);
+        }
+        a[conv_max_spatial] = acc;
+        return a;
     }();
-    constexpr std::size_t lines = G.nb_out * L::outer; // one line covers every feature
-    constexpr std::ptrdiff_t CR = G.oss[G.ns - 1], CF = G.osf;
+    constexpr std::ptrdiff_t sx = static_cast<std::ptrdiff_t>(G.s[ns - 1]), rdx = static_cast<std::ptrdiff_t>(G.rd[ns - 1]);
+    constexpr std::ptrdiff_t lox = Bd.lo[ns - 1], nx = static_cast<std::ptrdiff_t>(Bd.n[ns - 1]);
+    // Interior positions [x_in0, x_in1): every kx tap inside the input.
+    constexpr std::ptrdiff_t x_in0 = lox <= 0 ? 0 : (lox + sx - 1) / sx;
+    constexpr std::ptrdiff_t x_in1 = [] {
+        const std::ptrdiff_t last = nx - 1 - static_cast<std::ptrdiff_t>(kx - 1) * rdx + lox; // ox * sx <= last
+        if (last < 0) return std::ptrdiff_t{0};
+        return std::min<std::ptrdiff_t>(static_cast<std::ptrdiff_t>(ow), last / sx + 1);
+    }();
+    constexpr std::ptrdiff_t CR = G.oss[ns - 1], CF = G.osf;
     auto store = [](const B& v, T* p) {
         if constexpr (CF == 1) {
             v.store_unaligned(p);
@@ -445,42 +468,97 @@ void conv_depthwise(const T* in, const T* w, T* out, bool parallel = true) {
                 p[static_cast<std::ptrdiff_t>(i) * CF] = tmp[i];
         }
     };
+    constexpr std::size_t lines = G.nb_out * L::outer; // one line covers every feature
     conv_for_lines(lines, ow * C * taps, parallel, [&](std::size_t l0, std::size_t l1) {
         for (std::size_t l = l0; l < l1; ++l) {
-            const auto at = L::line(l); // group 0: the line's base without a feature offset
-            const T* a = in + at.in;
-            T* c = out + at.out;
+            // Line l = (batch, q_0..q_{s-2}): each outer tap's input row offset, or -1 (padding).
+            const std::size_t nb = l / L::outer;
+            std::size_t qo = l % L::outer;
+            std::array<std::size_t, conv_max_spatial> q{};
+            for (std::size_t d = ns - 1; d-- > 0;) {
+                q[d] = qo % G.q[d];
+                qo /= G.q[d];
+            }
+            std::array<std::ptrdiff_t, touter> row{};
+            for (std::size_t to = 0; to < touter; ++to) {
+                std::size_t rest = to;
+                std::ptrdiff_t off = static_cast<std::ptrdiff_t>(nb) * st[conv_max_spatial];
+                for (std::size_t d = ns - 1; d-- > 0;) {
+                    const std::size_t kd = rest % G.k[d];
+                    rest /= G.k[d];
+                    const std::ptrdiff_t i = static_cast<std::ptrdiff_t>(q[d] * G.s[d] + kd * G.rd[d]) - Bd.lo[d];
+                    if (off >= 0 && i >= 0 && i < static_cast<std::ptrdiff_t>(Bd.n[d]))
+                        off += i * st[d];
+                    else
+                        off = -1;
+                }
+                row[to] = off;
+            }
+            std::ptrdiff_t obase = static_cast<std::ptrdiff_t>(nb) * G.osb;
+            for (std::size_t d = 0; d + 1 < ns; ++d)
+                obase += static_cast<std::ptrdiff_t>(q[d]) * G.oss[d];
+            T* c = out + obase;
+            // Input value of tap (to, k) at position x, feature block f, or zero in the padding.
+            auto at = [&](std::size_t to, std::size_t k, std::ptrdiff_t x, std::size_t f) -> B {
+                const std::ptrdiff_t ix = x * sx + static_cast<std::ptrdiff_t>(k) * rdx - lox;
+                if (row[to] < 0 || ix < 0 || ix >= nx) return B(T(0));
+                return B::load_unaligned(in + row[to] + ix * static_cast<std::ptrdiff_t>(C) + static_cast<std::ptrdiff_t>(f));
+            };
+            auto one = [&](std::ptrdiff_t x, std::size_t f, const B* wv) {
+                B acc(T(0));
+                for (std::size_t t = 0; t < taps; ++t)
+                    acc = xsimd::fma(at(t / kx, t % kx, x, f), wv[t], acc);
+                store(acc, c + x * CR + static_cast<std::ptrdiff_t>(f) * CF);
+            };
             std::size_t f = 0;
             for (; f + W <= C; f += W) {
-                std::size_t x = 0;
-                for (; x + 4 <= ow; x += 4) {
-                    B acc[4] = {B(T(0)), B(T(0)), B(T(0)), B(T(0))};
-                    const T* ax = a + static_cast<std::ptrdiff_t>(x) * RS + static_cast<std::ptrdiff_t>(f);
-                    for (std::size_t t = 0; t < taps; ++t) {
-                        const B wt = B::load_unaligned(w + t * C + f);
-#pragma GCC unroll 4
-                        for (std::size_t u = 0; u < 4; ++u)
-                            acc[u] = xsimd::fma(B::load_unaligned(ax + toff[t] + static_cast<std::ptrdiff_t>(u) * RS),
-                                                wt, acc[u]);
+                B wv[taps];
+                for (std::size_t t = 0; t < taps; ++t)
+                    wv[t] = B::load_unaligned(w + t * C + f);
+                std::ptrdiff_t x = 0;
+                for (; x < x_in0 && x < static_cast<std::ptrdiff_t>(ow); ++x)
+                    one(x, f, wv);
+                for (; x + static_cast<std::ptrdiff_t>(XB) <= x_in1; x += static_cast<std::ptrdiff_t>(XB)) {
+                    B acc[XB];
+#pragma GCC unroll 8
+                    for (std::size_t u = 0; u < XB; ++u)
+                        acc[u] = B(T(0));
+                    const T* ax = in + (x * sx - lox) * static_cast<std::ptrdiff_t>(C) + static_cast<std::ptrdiff_t>(f);
+                    for (std::size_t to = 0; to < touter; ++to) {
+                        if (row[to] < 0) {
+                            for (std::size_t k = 0; k < kx; ++k)
+#pragma GCC unroll 8
+                                for (std::size_t u = 0; u < XB; ++u)
+                                    acc[u] = xsimd::fma(B(T(0)), wv[to * kx + k], acc[u]);
+                            continue;
+                        }
+                        const T* ar = ax + row[to];
+                        for (std::size_t k = 0; k < kx; ++k) {
+                            const B wt = wv[to * kx + k];
+                            const T* ak = ar + static_cast<std::ptrdiff_t>(k) * rdx * static_cast<std::ptrdiff_t>(C);
+#pragma GCC unroll 8
+                            for (std::size_t u = 0; u < XB; ++u)
+                                acc[u] = xsimd::fma(B::load_unaligned(ak + static_cast<std::ptrdiff_t>(u) * sx *
+                                                                               static_cast<std::ptrdiff_t>(C)),
+                                                    wt, acc[u]);
+                        }
                     }
-#pragma GCC unroll 4
-                    for (std::size_t u = 0; u < 4; ++u)
-                        store(acc[u], c + static_cast<std::ptrdiff_t>(x + u) * CR + static_cast<std::ptrdiff_t>(f) * CF);
+#pragma GCC unroll 8
+                    for (std::size_t u = 0; u < XB; ++u)
+                        store(acc[u], c + (x + static_cast<std::ptrdiff_t>(u)) * CR + static_cast<std::ptrdiff_t>(f) * CF);
                 }
-                for (; x < ow; ++x) {
-                    B acc(T(0));
-                    const T* ax = a + static_cast<std::ptrdiff_t>(x) * RS + static_cast<std::ptrdiff_t>(f);
-                    for (std::size_t t = 0; t < taps; ++t)
-                        acc = xsimd::fma(B::load_unaligned(ax + toff[t]), B::load_unaligned(w + t * C + f), acc);
-                    store(acc, c + static_cast<std::ptrdiff_t>(x) * CR + static_cast<std::ptrdiff_t>(f) * CF);
-                }
+                for (; x < static_cast<std::ptrdiff_t>(ow); ++x)
+                    one(x, f, wv);
             }
-            for (; f < C; ++f)
+            for (; f < C; ++f) // features past the last whole batch
                 for (std::size_t x = 0; x < ow; ++x) {
                     T acc(0);
-                    const T* ax = a + static_cast<std::ptrdiff_t>(x) * RS + static_cast<std::ptrdiff_t>(f);
-                    for (std::size_t t = 0; t < taps; ++t)
-                        acc = gemm_madd(ax[toff[t]], w[t * C + f], acc);
+                    for (std::size_t t = 0; t < taps; ++t) {
+                        const std::size_t to = t / kx, k = t % kx;
+                        const std::ptrdiff_t ix = static_cast<std::ptrdiff_t>(x) * sx + static_cast<std::ptrdiff_t>(k) * rdx - lox;
+                        const T v = row[to] < 0 || ix < 0 || ix >= nx ? T(0) : in[row[to] + ix * static_cast<std::ptrdiff_t>(C) + static_cast<std::ptrdiff_t>(f)];
+                        acc = gemm_madd(v, w[t * C + f], acc);
+                    }
                     c[static_cast<std::ptrdiff_t>(x) * CR + static_cast<std::ptrdiff_t>(f) * CF] = acc;
                 }
         }

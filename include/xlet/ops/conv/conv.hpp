@@ -425,8 +425,21 @@ struct conv_plan {
         g.osf = ost[static_cast<std::size_t>(Rules::out.b)];
         return g;
     }();
-    static constexpr bool depthwise =
-        fast && !geom.batch_groups && geom.groups == geom.c && geom.ci == 1 && geom.o == geom.c;
+    static constexpr bool depthwise = fast && !geom.batch_groups && geom.groups == geom.c && geom.ci == 1 &&
+                                      geom.o == geom.c && [] {
+                                          for (std::size_t d = 0; d < NS; ++d)
+                                              if (sp.ld[d] != 1) return false;
+                                          return true;
+                                      }();
+    // The depthwise kernel reads the unpadded input: its sizes and low padding.
+    static constexpr conv_border border = [] {
+        conv_border b;
+        for (std::size_t d = 0; d < NS; ++d) {
+            b.n[d] = Rules::le[static_cast<std::size_t>(Rules::in.sp[d])];
+            b.lo[d] = sp.lo[d];
+        }
+        return b;
+    }();
 };
 
 // The lhs as the canonical padded buffer. An array (of the kernel's element type) is packed by
@@ -434,7 +447,7 @@ struct conv_plan {
 // holes), or read in place when it already is canonical; another expression is evaluated once:
 // straight into the padded buffer when it is already channels-last (one fused pass), else in its
 // own layout first (its natural order) and then packed.
-template<class P>
+template<class P, bool Padded>
 inline constexpr auto conv_pack_of = [] {
     using Rules = typename P::Rules;
     conv_pack_desc<typename P::A> d;
@@ -448,39 +461,45 @@ inline constexpr auto conv_pack_of = [] {
         const auto dim = static_cast<std::size_t>(Rules::in.sp[i]);
         d.n[i] = Rules::le[dim];
         d.ss[i] = st[dim];
-        d.p[i] = static_cast<std::size_t>(P::sp.padded[i]);
-        d.ld[i] = static_cast<std::size_t>(P::sp.ld[i]);
-        d.lo[i] = P::sp.lo[i];
+        d.p[i] = Padded ? static_cast<std::size_t>(P::sp.padded[i]) : d.n[i];
+        d.ld[i] = Padded ? static_cast<std::size_t>(P::sp.ld[i]) : 1;
+        d.lo[i] = Padded ? P::sp.lo[i] : 0;
     }
     return d;
 }();
 
-template<class P, class X>
+template<class P, bool Padded, class X>
 decltype(auto) conv_lhs(X&& x) {
     using A = typename P::A;
     using XT = std::remove_cvref_t<X>;
     constexpr auto perm = conv_dims_value<P::lhs_perm>();
     constexpr bool same = std::is_same_v<element_of<X>, A>;
-    constexpr bool canonical = P::identity(P::lhs_perm) && P::no_pad;
+    constexpr bool canonical = P::identity(P::lhs_perm) && (P::no_pad || !Padded);
     static constexpr auto PE = [] {
         extents_t<P::N> e{};
         e[0] = P::Rules::lb;
         for (std::size_t d = 0; d < P::NS; ++d)
-            e[1 + d] = static_cast<std::size_t>(P::sp.padded[d]);
+            e[1 + d] = Padded ? static_cast<std::size_t>(P::sp.padded[d])
+                              : P::Rules::le[static_cast<std::size_t>(P::Rules::in.sp[d])];
         e[P::N - 1] = P::Rules::lf;
         return e;
     }();
     using canon_t = typename tensor_of_impl<A, PE, std::make_index_sequence<P::N>>::type;
     auto pack = [](const auto& arr) {
         canon_t c(no_init);
-        conv_pack_input(conv_pack_of<P>, arr.data(), c.data());
+        conv_pack_input(conv_pack_of<P, Padded>, arr.data(), c.data());
         return c;
     };
     if constexpr (canonical && same && is_array_leaf<XT>)
         return static_cast<const XT&>(x);
     else if constexpr (P::NS > 0 && same && is_array_leaf<XT>)
         return pack(x);
-    else if constexpr (P::identity(P::lhs_perm) || P::NS == 0) {
+    else if constexpr (!Padded) {
+        if constexpr (same)
+            return eval(transpose(std::forward<X>(x), perm));
+        else
+            return eval(transpose(convert_element_type<A>(std::forward<X>(x)), perm));
+    } else if constexpr (P::identity(P::lhs_perm) || P::NS == 0) {
         if constexpr (same)
             return eval(pad<P::pad>(transpose(std::forward<X>(x), perm), A(0)));
         else
@@ -524,12 +543,12 @@ auto conv_impl(L&& lhs, R&& rhs) {
             return out_t(); // zeros: an empty window sums nothing
     }();
     if constexpr (writes_all) {
-        const auto& a = conv_lhs<P>(std::forward<L>(lhs));
+        const auto& a = conv_lhs<P, !P::depthwise>(std::forward<L>(lhs));
         const auto& w = conv_rhs<P>(std::forward<R>(rhs));
         if constexpr (P::fast) {
             auto run = [&](Acc* dst) {
                 if constexpr (P::depthwise)
-                    conv_depthwise<G>(a.data(), w.data(), dst);
+                    conv_depthwise<G, P::border>(a.data(), w.data(), dst);
                 else
                     conv_direct<G>(a.data(), w.data(), dst);
             };
