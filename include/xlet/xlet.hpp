@@ -10,4 +10,5 @@
 #include "ops/layout.hpp"
 #include "ops/reduce.hpp"
 #include "ops/linalg.hpp"
+#include "ops/conv/batch_norm.hpp" // until the conv family header ops/conv.hpp includes it
 #include "distributed.hpp"
