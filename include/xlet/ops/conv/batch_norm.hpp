@@ -224,16 +224,14 @@ void bn_moments(const T* x, const bn_plan& pl, A* mean, A* var) {
                                 &sm[p * C], &sq[p * C]);
         });
     } else {
-        bn_tasks(pl.outer * C, std::max<std::size_t>(1, bn_piece_elements / pl.inner), par,
+        // One task per chunk: t = (o * C + c) * chunks + j.
+        bn_tasks(pl.outer * C * pl.chunks, std::max<std::size_t>(1, bn_piece_elements / pl.K), par,
                  [&](std::size_t t0, std::size_t t1) {
                      for (std::size_t t = t0; t < t1; ++t) {
-                         const std::size_t o = t / C, c = t % C;
-                         const T* run = x + t * pl.inner; // (o * C + c) * inner
-                         for (std::size_t j = 0; j < pl.chunks; ++j) {
-                             const std::size_t p = o * pl.chunks + j;
-                             bn_run_moments(run + j * pl.K, std::min(pl.K, pl.inner - j * pl.K), sm[p * C + c],
-                                            sq[p * C + c]);
-                         }
+                         const std::size_t oc = t / pl.chunks, j = t % pl.chunks, o = oc / C, c = oc % C;
+                         const std::size_t p = o * pl.chunks + j;
+                         bn_run_moments(x + oc * pl.inner + j * pl.K, std::min(pl.K, pl.inner - j * pl.K),
+                                        sm[p * C + c], sq[p * C + c]);
                      }
                  });
     }
@@ -298,15 +296,15 @@ void bn_grad_sums(const T* x, const T* g, const bn_plan& pl, const A* mu, A* s1,
             }
         });
     } else {
-        bn_tasks(pl.outer * C, std::max<std::size_t>(1, bn_piece_elements / pl.inner), par,
+        bn_tasks(pl.outer * C * pl.chunks, std::max<std::size_t>(1, bn_piece_elements / pl.K), par,
                  [&](std::size_t t0, std::size_t t1) {
                      for (std::size_t t = t0; t < t1; ++t) {
-                         const std::size_t o = t / C, c = t % C;
+                         const std::size_t oc = t / pl.chunks, j = t % pl.chunks, o = oc / C, c = oc % C;
                          const A m = mu[c];
-                         for (std::size_t j = 0; j < pl.chunks; ++j) {
+                         {
                              const std::size_t p = o * pl.chunks + j, len = std::min(pl.K, pl.inner - j * pl.K);
-                             const T* xr = x + t * pl.inner + j * pl.K;
-                             const T* gr = g + t * pl.inner + j * pl.K;
+                             const T* xr = x + oc * pl.inner + j * pl.K;
+                             const T* gr = g + oc * pl.inner + j * pl.K;
                              const std::size_t nv = len - len % bn_lanes;
                              A a[bn_lanes] = {}, b[bn_lanes] = {};
                              for (std::size_t i = 0; i < nv; i += bn_lanes)
