@@ -1,0 +1,10 @@
+// expect: xlet::batch_norm_inference [C6]: variance must have rank 1 and size dim(operand, feature_index)
+// expect: xlet::tensor<float, 2>
+#include <xlet/xlet.hpp>
+using namespace xlet;
+void f() {
+    f32<2, 3> x;
+    f32<3> s, o, m;
+    f32<2> v;
+    auto r = batch_norm_inference<1>(x, s, o, m, v, 1e-3f);
+}
