@@ -1,0 +1,736 @@
+// FFT kernels (no op-level API; ops/fft/fft.hpp drives them).
+//
+// One building block: the column kernel. It applies a length-R DFT down the rows of a block of V
+// columns held in split form (re[R][V], im[R][V], V = the SIMD width or 1), so every butterfly
+// works on whole vectors of independent columns and no stage needs a shuffle. Everything else is
+// a way of feeding it:
+//   - a transform axis with contiguous elements after it (any axis but the innermost, or the
+//     columns of a 2-D transform): blocks of V adjacent columns, loaded straight from the array;
+//   - the innermost axis of many transforms (a batch): V transforms at a time, transposed into
+//     the block;
+//   - one long transform along the innermost axis: the four-step decomposition N = N1 x N2
+//     (column DFTs of length N1 over N2 columns, twiddles W_N^(n2 k1) applied while the result is
+//     written transposed, column DFTs of length N2 over N1 columns), both steps on the kernel.
+// Inside the kernel: a self-sorting mixed-radix Stockham DIT pass per factor (radix 4, 2, and odd
+// radices 3, 5, 7, 11, 13 by their symmetric form), ping-ponging between two block buffers.
+// Lengths with a prime factor above 13 take Bluestein's chirp-z: a length-M (power of two >= 2R-1)
+// cyclic convolution with a precomputed transformed chirp, so every length is O(N log N).
+// Plans (factors, twiddles computed in long double, the Bluestein chirp and its transform) are
+// built once per (element type, length) in a function-local static: thread-safe, immutable.
+// Inverse transforms conjugate on the way in and out (conj(DFT(conj(x)))) and scale by 1/N once,
+// on the way out. Determinism: each column's arithmetic depends only on the plan, never on the
+// thread count or on which block it falls in.
+#pragma once
+#include "../core/types.hpp" // first: intrinsics before TBB (core/simd.hpp)
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <complex>
+#include <cstddef>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+#include <tbb/blocked_range.h>
+#include <tbb/task_arena.h>
+
+#include "../core/block_cache.hpp"
+#include "../eval/parallel.hpp"
+
+namespace xlet::detail {
+
+// ---- plans ------------------------------------------------------------------------------------
+
+inline constexpr std::size_t fft_max_radix = 13; // larger prime factors: Bluestein
+
+constexpr bool fft_smooth(std::size_t n) {
+    for (std::size_t p : {2, 3, 5, 7, 11, 13})
+        while (n % p == 0 && n > 1)
+            n /= p;
+    return n <= 1;
+}
+constexpr std::size_t fft_pow2_at_least(std::size_t n) {
+    std::size_t m = 1;
+    while (m < n)
+        m *= 2;
+    return m;
+}
+
+template<class T>
+struct fft_stage {
+    std::size_t r = 0, L = 0, M = 0; // radix, sub-transform length after the stage, stride
+    std::size_t tw = 0;              // offset of the stage's twiddles: (L / r) x (r - 1) complex
+    std::size_t cs = 0;              // offset of the odd radix's cos / sin table
+};
+
+template<class T>
+struct fft_plan {
+    std::size_t n = 0;
+    std::vector<fft_stage<T>> stages;
+    std::vector<T> twr, twi; // stage twiddles
+    std::vector<T> cs;       // odd radix constants: cos(2 pi t k / r), sin(2 pi t k / r), t, k in [1, h]
+    // Bluestein (n not smooth): the chirp c_j = exp(-i pi j^2 / n), j < n, and the length-m DFT of
+    // the convolution kernel conj(c), pre-scaled by 1 / m.
+    bool bluestein = false;
+    std::size_t m = 0;
+    std::vector<T> chr, chi, kr, ki;
+    const fft_plan* inner = nullptr; // the length-m plan
+
+    explicit fft_plan(std::size_t len);
+};
+
+template<class T>
+const fft_plan<T>& fft_plan_for(std::size_t n);
+
+template<class T>
+fft_plan<T>::fft_plan(std::size_t len) : n(len) {
+    using LD = long double;
+    const LD pi = 3.141592653589793238462643383279502884L;
+    if (n <= 1) return;
+    if (!fft_smooth(n)) {
+        bluestein = true;
+        m = fft_pow2_at_least(2 * n - 1);
+        inner = &fft_plan_for<T>(m);
+        chr.resize(n);
+        chi.resize(n);
+        for (std::size_t j = 0; j < n; ++j) {
+            // j^2 mod 2n keeps the angle's argument exact
+            const auto q = static_cast<unsigned long long>(j) * j % (2ull * n);
+            const LD a = pi * static_cast<LD>(q) / static_cast<LD>(n);
+            chr[j] = static_cast<T>(std::cos(a));
+            chi[j] = static_cast<T>(-std::sin(a));
+        }
+        // kernel b_j = conj(c_j) for |j| < n (circular in m), transformed once, times 1 / m
+        std::vector<std::complex<LD>> b(m), bf(m);
+        for (std::size_t j = 0; j < n; ++j) {
+            const auto q = static_cast<unsigned long long>(j) * j % (2ull * n);
+            const LD a = pi * static_cast<LD>(q) / static_cast<LD>(n);
+            b[j] = std::complex<LD>(std::cos(a), std::sin(a));
+            if (j > 0) b[m - j] = b[j];
+        }
+        // The kernel's transform in long double by a plain radix-2 FFT (m is a power of two).
+        for (std::size_t i = 0; i < m; ++i) {
+            std::size_t r = 0;
+            for (std::size_t s = 1, t = i; s < m; s *= 2, t /= 2)
+                r = r * 2 + (t & 1);
+            bf[r] = b[i];
+        }
+        for (std::size_t len2 = 2; len2 <= m; len2 *= 2) {
+            for (std::size_t i = 0; i < m; i += len2)
+                for (std::size_t j = 0; j < len2 / 2; ++j) {
+                    const LD a = -2 * pi * static_cast<LD>(j) / static_cast<LD>(len2);
+                    const std::complex<LD> w(std::cos(a), std::sin(a));
+                    const auto u = bf[i + j], v = bf[i + j + len2 / 2] * w;
+                    bf[i + j] = u + v;
+                    bf[i + j + len2 / 2] = u - v;
+                }
+        }
+        kr.resize(m);
+        ki.resize(m);
+        for (std::size_t j = 0; j < m; ++j) {
+            kr[j] = static_cast<T>(bf[j].real() / static_cast<LD>(m));
+            ki[j] = static_cast<T>(bf[j].imag() / static_cast<LD>(m));
+        }
+        return;
+    }
+    // Factors: 4s, then a 2, then odd primes in increasing order.
+    std::vector<std::size_t> f;
+    std::size_t rest = n;
+    while (rest % 4 == 0) {
+        f.push_back(4);
+        rest /= 4;
+    }
+    if (rest % 2 == 0) {
+        f.push_back(2);
+        rest /= 2;
+    }
+    for (std::size_t p = 3; p <= fft_max_radix; p += 2)
+        while (rest % p == 0) {
+            f.push_back(p);
+            rest /= p;
+        }
+    std::size_t L = 1, M = n;
+    for (std::size_t r : f) {
+        fft_stage<T> s;
+        s.r = r;
+        const std::size_t Lp = L;
+        L *= r;
+        M /= r;
+        s.L = L;
+        s.M = M;
+        s.tw = twr.size();
+        for (std::size_t k1 = 0; k1 < Lp; ++k1)
+            for (std::size_t t = 1; t < r; ++t) {
+                const LD a = -2 * pi * static_cast<LD>(t * k1) / static_cast<LD>(L);
+                twr.push_back(static_cast<T>(std::cos(a)));
+                twi.push_back(static_cast<T>(std::sin(a)));
+            }
+        if (r % 2 == 1) {
+            s.cs = cs.size();
+            const std::size_t h = (r - 1) / 2;
+            for (std::size_t k = 1; k <= h; ++k)
+                for (std::size_t t = 1; t <= h; ++t) {
+                    const LD a = 2 * pi * static_cast<LD>(t * k % r) / static_cast<LD>(r);
+                    cs.push_back(static_cast<T>(std::cos(a)));
+                    cs.push_back(static_cast<T>(std::sin(a)));
+                }
+        }
+        stages.push_back(s);
+    }
+}
+
+// One plan per (type, length), built on first use (thread-safe) and never changed.
+template<class T>
+const fft_plan<T>& fft_plan_for(std::size_t n) {
+    // Lengths are static shapes, so few distinct lengths exist; a small locked registry holds them.
+    struct registry {
+        std::mutex mu;
+        std::vector<std::unique_ptr<fft_plan<T>>> plans;
+    };
+    static registry reg;
+    {
+        std::lock_guard<std::mutex> lock(reg.mu);
+        for (const auto& p : reg.plans)
+            if (p->n == n) return *p;
+    }
+    auto p = std::make_unique<fft_plan<T>>(n); // may build (and lock for) its Bluestein inner plan
+    std::lock_guard<std::mutex> lock(reg.mu);
+    for (const auto& q : reg.plans)
+        if (q->n == n) return *q;
+    reg.plans.push_back(std::move(p));
+    return *reg.plans.back();
+}
+
+// The plan of a compile-time length: a function-local static per (type, length).
+template<class T, std::size_t N>
+const fft_plan<T>& fft_plan_of() {
+    static const fft_plan<T>& p = fft_plan_for<T>(N);
+    return p;
+}
+
+// ---- complex transposes ----------------------------------------------------------------------
+
+// dst[j * ds + i] = src[i * ss + j], i < rows, j < cols, for complex<float> / complex<double>:
+// 4 x 4 blocks of 8-byte elements (or 2 x 2 of 16-byte ones) in AVX registers, the edges one by one.
+template<class C>
+inline void fft_transpose(const C* src, std::size_t ss, C* dst, std::size_t ds, std::size_t rows, std::size_t cols) {
+    std::size_t i0 = 0, j0 = 0;
+#if defined(__AVX__)
+    if constexpr (sizeof(C) == 8) {
+        const std::size_t rb = rows / 4 * 4, cb = cols / 4 * 4;
+        for (std::size_t i = 0; i < rb; i += 4)
+            for (std::size_t j = 0; j < cb; j += 4) {
+                auto ld = [&](std::size_t k) { return _mm256_loadu_pd(reinterpret_cast<const double*>(src + (i + k) * ss + j)); };
+                const __m256d r0 = ld(0), r1 = ld(1), r2 = ld(2), r3 = ld(3);
+                const __m256d t0 = _mm256_unpacklo_pd(r0, r1), t1 = _mm256_unpackhi_pd(r0, r1);
+                const __m256d t2 = _mm256_unpacklo_pd(r2, r3), t3 = _mm256_unpackhi_pd(r2, r3);
+                auto st = [&](std::size_t k, __m256d v) { _mm256_storeu_pd(reinterpret_cast<double*>(dst + (j + k) * ds + i), v); };
+                st(0, _mm256_permute2f128_pd(t0, t2, 0x20));
+                st(1, _mm256_permute2f128_pd(t1, t3, 0x20));
+                st(2, _mm256_permute2f128_pd(t0, t2, 0x31));
+                st(3, _mm256_permute2f128_pd(t1, t3, 0x31));
+            }
+        i0 = rb;
+        j0 = cb;
+    } else if constexpr (sizeof(C) == 16) {
+        const std::size_t rb = rows / 2 * 2, cb = cols / 2 * 2;
+        for (std::size_t i = 0; i < rb; i += 2)
+            for (std::size_t j = 0; j < cb; j += 2) {
+                const __m256d r0 = _mm256_loadu_pd(reinterpret_cast<const double*>(src + i * ss + j));
+                const __m256d r1 = _mm256_loadu_pd(reinterpret_cast<const double*>(src + (i + 1) * ss + j));
+                _mm256_storeu_pd(reinterpret_cast<double*>(dst + j * ds + i), _mm256_permute2f128_pd(r0, r1, 0x20));
+                _mm256_storeu_pd(reinterpret_cast<double*>(dst + (j + 1) * ds + i), _mm256_permute2f128_pd(r0, r1, 0x31));
+            }
+        i0 = rb;
+        j0 = cb;
+    }
+#endif
+    for (std::size_t i = 0; i < rows; ++i)
+        for (std::size_t j = (i < i0 ? j0 : 0); j < cols; ++j)
+            dst[j * ds + i] = src[i * ss + j];
+}
+
+// ---- the column kernel ------------------------------------------------------------------------
+
+// A "vector" of V columns: an xsimd batch, or a plain scalar for V = 1.
+template<class Vt>
+struct fft_vec;
+template<class T, class A>
+struct fft_vec<xsimd::batch<T, A>> {
+    using B = xsimd::batch<T, A>;
+    static constexpr std::size_t V = B::size;
+    static B load(const T* p) { return B::load_aligned(p); }
+    static void store(const B& v, T* p) { v.store_aligned(p); }
+};
+template<class T>
+requires std::is_floating_point_v<T>
+struct fft_vec<T> {
+    static constexpr std::size_t V = 1;
+    static T load(const T* p) { return *p; }
+    static void store(T v, T* p) { *p = v; }
+};
+
+// One Stockham stage: src[k1 * Mp + p + M t] -> dst[(k1 + Lp k2) M + p], rows of V values.
+template<class Vt, class T>
+inline void fft_stage_run(const fft_plan<T>& P, const fft_stage<T>& S, const T* sr, const T* si, T* dr, T* di) {
+    using F = fft_vec<Vt>;
+    constexpr std::size_t V = F::V;
+    const std::size_t r = S.r, M = S.M, Lp = S.L / r, Mp = M * r;
+    const T* twr = P.twr.data() + S.tw;
+    const T* twi = P.twi.data() + S.tw;
+    auto ld = [&](const T* base, std::size_t row) { return F::load(base + row * V); };
+    auto st = [&](const Vt& v, T* base, std::size_t row) { F::store(v, base + row * V); };
+    if (r == 4) {
+        for (std::size_t k1 = 0; k1 < Lp; ++k1) {
+            const Vt w1r(twr[k1 * 3]), w1i(twi[k1 * 3]), w2r(twr[k1 * 3 + 1]), w2i(twi[k1 * 3 + 1]),
+                w3r(twr[k1 * 3 + 2]), w3i(twi[k1 * 3 + 2]);
+            for (std::size_t p = 0; p < M; ++p) {
+                const std::size_t i0 = k1 * Mp + p;
+                Vt a0r = ld(sr, i0), a0i = ld(si, i0);
+                Vt a1r = ld(sr, i0 + M), a1i = ld(si, i0 + M);
+                Vt a2r = ld(sr, i0 + 2 * M), a2i = ld(si, i0 + 2 * M);
+                Vt a3r = ld(sr, i0 + 3 * M), a3i = ld(si, i0 + 3 * M);
+                if (k1 != 0) {
+                    Vt t;
+                    t = a1r * w1r - a1i * w1i;
+                    a1i = a1r * w1i + a1i * w1r;
+                    a1r = t;
+                    t = a2r * w2r - a2i * w2i;
+                    a2i = a2r * w2i + a2i * w2r;
+                    a2r = t;
+                    t = a3r * w3r - a3i * w3i;
+                    a3i = a3r * w3i + a3i * w3r;
+                    a3r = t;
+                }
+                const Vt s02r = a0r + a2r, s02i = a0i + a2i, d02r = a0r - a2r, d02i = a0i - a2i;
+                const Vt s13r = a1r + a3r, s13i = a1i + a3i, d13r = a1r - a3r, d13i = a1i - a3i;
+                const std::size_t o = k1 * M + p, q = Lp * M;
+                st(s02r + s13r, dr, o);
+                st(s02i + s13i, di, o);
+                st(d02r + d13i, dr, o + q); // (a0 - a2) - i (a1 - a3)
+                st(d02i - d13r, di, o + q);
+                st(s02r - s13r, dr, o + 2 * q);
+                st(s02i - s13i, di, o + 2 * q);
+                st(d02r - d13i, dr, o + 3 * q); // (a0 - a2) + i (a1 - a3)
+                st(d02i + d13r, di, o + 3 * q);
+            }
+        }
+        return;
+    }
+    if (r == 2) {
+        for (std::size_t k1 = 0; k1 < Lp; ++k1) {
+            const Vt wr(twr[k1]), wi(twi[k1]);
+            for (std::size_t p = 0; p < M; ++p) {
+                const std::size_t i0 = k1 * Mp + p;
+                const Vt a0r = ld(sr, i0), a0i = ld(si, i0);
+                Vt a1r = ld(sr, i0 + M), a1i = ld(si, i0 + M);
+                if (k1 != 0) {
+                    const Vt t = a1r * wr - a1i * wi;
+                    a1i = a1r * wi + a1i * wr;
+                    a1r = t;
+                }
+                const std::size_t o = k1 * M + p, q = Lp * M;
+                st(a0r + a1r, dr, o);
+                st(a0i + a1i, di, o);
+                st(a0r - a1r, dr, o + q);
+                st(a0i - a1i, di, o + q);
+            }
+        }
+        return;
+    }
+    // Odd radix r = 2h + 1: s_t = a_t + a_{r-t}, d_t = a_t - a_{r-t};
+    // b_k = a0 + sum s_t cos(2pi tk/r) - i sum d_t sin(2pi tk/r), b_{r-k} the same with + i.
+    const std::size_t h = (r - 1) / 2;
+    const T* cs = P.cs.data() + S.cs;
+    Vt ar[fft_max_radix], ai[fft_max_radix], sr_[fft_max_radix / 2 + 1], si_[fft_max_radix / 2 + 1],
+        dr_[fft_max_radix / 2 + 1], di_[fft_max_radix / 2 + 1];
+    for (std::size_t k1 = 0; k1 < Lp; ++k1) {
+        const T* wr = twr + k1 * (r - 1);
+        const T* wi = twi + k1 * (r - 1);
+        for (std::size_t p = 0; p < M; ++p) {
+            const std::size_t i0 = k1 * Mp + p;
+            for (std::size_t t = 0; t < r; ++t) {
+                ar[t] = ld(sr, i0 + t * M);
+                ai[t] = ld(si, i0 + t * M);
+            }
+            if (k1 != 0)
+                for (std::size_t t = 1; t < r; ++t) {
+                    const Vt c(wr[t - 1]), s(wi[t - 1]);
+                    const Vt x = ar[t] * c - ai[t] * s;
+                    ai[t] = ar[t] * s + ai[t] * c;
+                    ar[t] = x;
+                }
+            Vt b0r = ar[0], b0i = ai[0];
+            for (std::size_t t = 1; t <= h; ++t) {
+                sr_[t] = ar[t] + ar[r - t];
+                si_[t] = ai[t] + ai[r - t];
+                dr_[t] = ar[t] - ar[r - t];
+                di_[t] = ai[t] - ai[r - t];
+                b0r = b0r + sr_[t];
+                b0i = b0i + si_[t];
+            }
+            const std::size_t o = k1 * M + p, q = Lp * M;
+            st(b0r, dr, o);
+            st(b0i, di, o);
+            for (std::size_t k = 1; k <= h; ++k) {
+                Vt xr = ar[0], xi = ai[0], yr(T(0)), yi(T(0));
+                for (std::size_t t = 1; t <= h; ++t) {
+                    const Vt c(cs[((k - 1) * h + (t - 1)) * 2]), s(cs[((k - 1) * h + (t - 1)) * 2 + 1]);
+                    xr = xr + sr_[t] * c;
+                    xi = xi + si_[t] * c;
+                    yr = yr + dr_[t] * s;
+                    yi = yi + di_[t] * s;
+                }
+                st(xr + yi, dr, o + k * q); // x - i y
+                st(xi - yr, di, o + k * q);
+                st(xr - yi, dr, o + (r - k) * q); // x + i y
+                st(xi + yr, di, o + (r - k) * q);
+            }
+        }
+    }
+}
+
+// The length-P.n DFT of the block (re, im: [n][V]); a and b are ping-pong buffers of at least
+// n rows (Bluestein: P.m rows each, plus a third pair c). Returns which buffer holds the result.
+template<class Vt, class T>
+struct fft_block_bufs {
+    T *ar, *ai, *br, *bi, *cr, *ci;
+};
+
+template<class Vt, class T>
+inline void fft_block(const fft_plan<T>& P, fft_block_bufs<Vt, T>& B, bool& in_b) {
+    using F = fft_vec<Vt>;
+    constexpr std::size_t V = F::V;
+    if (P.n <= 1) return;
+    if (P.bluestein) {
+        // a_j = x_j c_j (zero-padded to m), A = DFT_m(a), A *= K, conj -> DFT_m -> conj (inverse,
+        // the 1/m is in K), X_k = c_k C_k.
+        T* xr = in_b ? B.br : B.ar;
+        T* xi = in_b ? B.bi : B.ai;
+        const std::size_t n = P.n, m = P.m;
+        for (std::size_t j = 0; j < n; ++j) {
+            const Vt vr = F::load(xr + j * V), vi = F::load(xi + j * V), cr(P.chr[j]), ci(P.chi[j]);
+            F::store(vr * cr - vi * ci, B.cr + j * V);
+            F::store(vr * ci + vi * cr, B.ci + j * V);
+        }
+        std::fill(B.cr + n * V, B.cr + m * V, T(0));
+        std::fill(B.ci + n * V, B.ci + m * V, T(0));
+        fft_block_bufs<Vt, T> inner{B.cr, B.ci, xr == B.ar ? B.br : B.ar, xr == B.ar ? B.bi : B.ai, nullptr, nullptr};
+        bool ib = false;
+        fft_block<Vt, T>(*P.inner, inner, ib);
+        T* yr = ib ? inner.br : inner.ar;
+        T* yi = ib ? inner.bi : inner.ai;
+        for (std::size_t j = 0; j < m; ++j) { // times K, conjugated for the inverse transform
+            const Vt vr = F::load(yr + j * V), vi = F::load(yi + j * V), kr(P.kr[j]), ki(P.ki[j]);
+            F::store(vr * kr - vi * ki, yr + j * V);
+            F::store(T(0) - (vr * ki + vi * kr), yi + j * V);
+        }
+        fft_block_bufs<Vt, T> again{yr, yi, ib ? inner.ar : inner.br, ib ? inner.ai : inner.bi, nullptr, nullptr};
+        bool ib2 = false;
+        fft_block<Vt, T>(*P.inner, again, ib2);
+        const T* zr = ib2 ? again.br : again.ar;
+        const T* zi = ib2 ? again.bi : again.ai;
+        for (std::size_t k = 0; k < n; ++k) { // X_k = c_k conj(z_k)
+            const Vt vr = F::load(zr + k * V), vi = T(0) - F::load(zi + k * V), cr(P.chr[k]), ci(P.chi[k]);
+            F::store(vr * cr - vi * ci, xr + k * V);
+            F::store(vr * ci + vi * cr, xi + k * V);
+        }
+        return;
+    }
+    for (const auto& S : P.stages) {
+        if (in_b)
+            fft_stage_run<Vt>(P, S, B.br, B.bi, B.ar, B.ai);
+        else
+            fft_stage_run<Vt>(P, S, B.ar, B.ai, B.br, B.bi);
+        in_b = !in_b;
+    }
+}
+
+// Rows of block scratch for a plan (Bluestein needs m rows in each of three buffer pairs).
+template<class T>
+std::size_t fft_block_rows(const fft_plan<T>& P) {
+    return P.bluestein ? P.m : std::max<std::size_t>(P.n, 1);
+}
+
+// ---- drivers ----------------------------------------------------------------------------------
+
+// Work (elements x log) from which a pass uses TBB.
+inline constexpr std::size_t fft_parallel_work = std::size_t{1} << 15;
+
+template<class F>
+void fft_for(bool par, std::size_t n, std::size_t grain, const F& f) {
+    if (!par || n <= grain) {
+        f(std::size_t{0}, n);
+        return;
+    }
+    tbb::this_task_arena::isolate([&] {
+        run_parallel(tbb::blocked_range<std::size_t>(0, n, grain),
+                     [&](const tbb::blocked_range<std::size_t>& r) { f(r.begin(), r.end()); });
+    });
+}
+
+// Per-task block scratch: three buffer pairs of `rows` x V values, 64-byte aligned.
+template<class T>
+struct fft_scratch {
+    scratch<T> mem;
+    T* p;
+    std::size_t stride;
+    fft_scratch(std::size_t rows, std::size_t V) : mem(6 * rows * V + 16), stride(rows * V) {
+        auto a = reinterpret_cast<std::uintptr_t>(mem.data());
+        p = reinterpret_cast<T*>((a + 63) & ~std::uintptr_t{63});
+    }
+    template<class Vt>
+    fft_block_bufs<Vt, T> bufs() {
+        return {p, p + stride, p + 2 * stride, p + 3 * stride, p + 4 * stride, p + 5 * stride};
+    }
+};
+
+// How a complex value is read from and written to memory by a pass: the forward/inverse
+// conjugation and the 1/N scale are applied here.
+struct fft_io {
+    bool inverse = false;
+    double scale = 1; // applied on store
+};
+
+// DFT along an axis (plan P, length n) with `cols` contiguous columns after it, for `outer`
+// slabs: element (o, j, c) at (o * n + j) * cols + c, read from src and written to dst (which may
+// be src: every block is read whole before it is written).
+template<class T>
+void fft_axis_columns(const fft_plan<T>& P, const std::complex<T>* src, std::complex<T>* dst, std::size_t outer,
+                      std::size_t cols, fft_io io, bool parallel = true) {
+    using B = xsimd::batch<T>;
+    using CB = xsimd::batch<std::complex<T>>;
+    constexpr std::size_t W = B::size;
+    const std::size_t n = P.n;
+    const std::size_t rows = fft_block_rows(P);
+    // Blocks of W columns; the last partial one (cols % W) is padded with zero columns (copied in
+    // and out one value at a time) so that it also runs on vectors.
+    const std::size_t vblocks = cols / W, tail = cols % W;
+    const std::size_t per_slab = vblocks + (tail ? 1 : 0);
+    const T scale = static_cast<T>(io.scale);
+    const bool scaled = io.scale != 1;
+    auto run = [&](std::size_t t0, std::size_t t1) {
+        fft_scratch<T> sv(rows, W);
+        for (std::size_t t = t0; t < t1; ++t) {
+            const std::size_t o = t / per_slab, b = t % per_slab;
+            const std::complex<T>* in = src + o * n * cols;
+            std::complex<T>* out = dst + o * n * cols;
+            if (b == vblocks) { // the partial block
+                auto bf = sv.template bufs<B>();
+                const std::size_t c0 = b * W;
+                const T sg = io.inverse ? T(-1) : T(1);
+                for (std::size_t j = 0; j < n; ++j)
+                    for (std::size_t v = 0; v < W; ++v) {
+                        const std::complex<T> z = v < tail ? in[j * cols + c0 + v] : std::complex<T>{};
+                        bf.ar[j * W + v] = z.real();
+                        bf.ai[j * W + v] = sg * z.imag();
+                    }
+                bool in_b = false;
+                fft_block<B, T>(P, bf, in_b);
+                const T* rr = in_b ? bf.br : bf.ar;
+                const T* ri = in_b ? bf.bi : bf.ai;
+                for (std::size_t j = 0; j < n; ++j)
+                    for (std::size_t v = 0; v < tail; ++v) {
+                        const T re = rr[j * W + v], im = sg * ri[j * W + v];
+                        out[j * cols + c0 + v] = scaled ? std::complex<T>(re * scale, im * scale) : std::complex<T>(re, im);
+                    }
+            } else {
+                auto bf = sv.template bufs<B>();
+                const std::size_t c0 = b * W;
+                for (std::size_t j = 0; j < n; ++j) {
+                    const CB v = CB::load_unaligned(in + j * cols + c0);
+                    v.real().store_aligned(bf.ar + j * W);
+                    (io.inverse ? B(T(0)) - v.imag() : v.imag()).store_aligned(bf.ai + j * W);
+                }
+                bool in_b = false;
+                fft_block<B, T>(P, bf, in_b);
+                const T* rr = in_b ? bf.br : bf.ar;
+                const T* ri = in_b ? bf.bi : bf.ai;
+                for (std::size_t j = 0; j < n; ++j) {
+                    B re = B::load_aligned(rr + j * W), im = B::load_aligned(ri + j * W);
+                    if (io.inverse) im = B(T(0)) - im;
+                    if (scaled) {
+                        re = re * B(scale);
+                        im = im * B(scale);
+                    }
+                    CB(re, im).store_unaligned(out + j * cols + c0);
+                }
+            }
+        }
+    };
+    const std::size_t tasks = outer * per_slab;
+    const std::size_t work = outer * n * cols * 5;
+    fft_for(parallel && work >= fft_parallel_work, tasks, 1, run);
+}
+
+// DFT along the innermost axis (contiguous) of `count` transforms (plan P, length n), in place:
+// W transforms at a time are transposed (complex elements, AVX blocks) into [n][W], split into
+// the block, transformed, and transposed back.
+template<class T>
+void fft_axis_rows(const fft_plan<T>& P, const std::complex<T>* src, std::complex<T>* data, std::size_t count, fft_io io,
+                   bool parallel = true) {
+    using B = xsimd::batch<T>;
+    using CB = xsimd::batch<std::complex<T>>;
+    using C = std::complex<T>;
+    constexpr std::size_t W = B::size;
+    const std::size_t n = P.n;
+    const std::size_t rows = fft_block_rows(P);
+    const std::size_t groups = count / W, tail = count % W;
+    const T scale = static_cast<T>(io.scale);
+    const bool scaled = io.scale != 1;
+    const T sgn = io.inverse ? T(-1) : T(1);
+    auto run = [&](std::size_t t0, std::size_t t1) {
+        fft_scratch<T> sv(rows, W);
+        fft_scratch<T> ss(rows, 1);
+        scratch<C> tmp(n * W);
+        for (std::size_t t = t0; t < t1; ++t) {
+            if (t < groups) {
+                auto bf = sv.template bufs<B>();
+                C* base = data + t * W * n;
+                fft_transpose(src + t * W * n, n, tmp.data(), W, W, n);
+                for (std::size_t j = 0; j < n; ++j) {
+                    const CB v = CB::load_unaligned(tmp.data() + j * W);
+                    v.real().store_aligned(bf.ar + j * W);
+                    (io.inverse ? B(T(0)) - v.imag() : v.imag()).store_aligned(bf.ai + j * W);
+                }
+                bool in_b = false;
+                fft_block<B, T>(P, bf, in_b);
+                const T* rr = in_b ? bf.br : bf.ar;
+                const T* ri = in_b ? bf.bi : bf.ai;
+                for (std::size_t j = 0; j < n; ++j) {
+                    B re = B::load_aligned(rr + j * W), im = B::load_aligned(ri + j * W);
+                    if (io.inverse) im = B(T(0)) - im;
+                    if (scaled) {
+                        re = re * B(scale);
+                        im = im * B(scale);
+                    }
+                    CB(re, im).store_unaligned(tmp.data() + j * W);
+                }
+                fft_transpose(tmp.data(), W, base, n, n, W);
+            } else {
+                auto bf = ss.template bufs<T>();
+                C* x = data + (groups * W + (t - groups)) * n;
+                const C* xs = src + (groups * W + (t - groups)) * n;
+                for (std::size_t j = 0; j < n; ++j) {
+                    bf.ar[j] = xs[j].real();
+                    bf.ai[j] = sgn * xs[j].imag();
+                }
+                bool in_b = false;
+                fft_block<T, T>(P, bf, in_b);
+                const T* rr = in_b ? bf.br : bf.ar;
+                const T* ri = in_b ? bf.bi : bf.ai;
+                for (std::size_t j = 0; j < n; ++j)
+                    x[j] = scaled ? C(rr[j] * scale, sgn * ri[j] * scale) : C(rr[j], sgn * ri[j]);
+            }
+        }
+    };
+    const std::size_t work = count * n * 5;
+    fft_for(parallel && work >= fft_parallel_work, groups + tail, 1, run);
+}
+
+// The four-step decomposition of one long transform, n = n1 x n2 (both smooth, near sqrt(n)):
+// x viewed as [n1][n2]; column DFTs of length n1 over the n2 columns; times W_n^(k1 j2) (a table
+// laid out like x, so the multiply is a plain SIMD pass); transposed to [n2][n1]; column DFTs of
+// length n2 over the n1 columns, written to x: X[k2 n1 + k1] = Z[k2][k1].
+template<class T>
+struct fft_four_plan {
+    std::size_t n1 = 0, n2 = 0;
+    const fft_plan<T>* p1 = nullptr;
+    const fft_plan<T>* p2 = nullptr;
+    std::vector<T> wr, wi; // [n1][n2]
+    explicit fft_four_plan(std::size_t n) {
+        using LD = long double;
+        const LD pi = 3.141592653589793238462643383279502884L;
+        std::size_t best = 0;
+        for (std::size_t a = 2; a * a <= n; ++a)
+            if (n % a == 0 && fft_smooth(a) && fft_smooth(n / a)) best = a;
+        n1 = best;
+        n2 = best ? n / best : 0;
+        if (!best) return;
+        p1 = &fft_plan_for<T>(n1);
+        p2 = &fft_plan_for<T>(n2);
+        wr.resize(n);
+        wi.resize(n);
+        for (std::size_t k1 = 0; k1 < n1; ++k1)
+            for (std::size_t j2 = 0; j2 < n2; ++j2) {
+                const LD a = -2 * pi * static_cast<LD>(k1 * j2 % n) / static_cast<LD>(n);
+                wr[k1 * n2 + j2] = static_cast<T>(std::cos(a));
+                wi[k1 * n2 + j2] = static_cast<T>(std::sin(a));
+            }
+    }
+};
+template<class T, std::size_t N>
+const fft_four_plan<T>& fft_four_of() {
+    static const fft_four_plan<T> p(N);
+    return p;
+}
+
+template<class T>
+void fft_four_step(const fft_four_plan<T>& F, const std::complex<T>* src, std::complex<T>* x, fft_io io,
+                   bool parallel = true) {
+    using B = xsimd::batch<T>;
+    using CB = xsimd::batch<std::complex<T>>;
+    constexpr std::size_t W = B::size;
+    const std::size_t n1 = F.n1, n2 = F.n2, n = n1 * n2;
+    // step 1 (inverse: conj in, conj out, so x holds the unscaled inverse column transforms)
+    fft_axis_columns<T>(*F.p1, src, x, 1, n2, fft_io{io.inverse, 1.0}, parallel);
+    // step 2: twiddles (conjugated for the inverse), then the transpose
+    const bool par = parallel && n * 5 >= fft_parallel_work;
+    const T sg = io.inverse ? T(-1) : T(1);
+    auto twiddle = [&](std::size_t r0, std::size_t r1) {
+        for (std::size_t k1 = r0; k1 < r1; ++k1) {
+            std::complex<T>* row = x + k1 * n2;
+            const T* wr = F.wr.data() + k1 * n2;
+            const T* wi = F.wi.data() + k1 * n2;
+            std::size_t j = 0;
+            for (; j + W <= n2; j += W) {
+                const CB v = CB::load_unaligned(row + j);
+                const B a = v.real(), b = v.imag(), c = B::load_unaligned(wr + j), d = B::load_unaligned(wi + j) * B(sg);
+                CB(a * c - b * d, a * d + b * c).store_unaligned(row + j);
+            }
+            for (; j < n2; ++j) {
+                const T a = row[j].real(), b = row[j].imag(), c = wr[j], d = sg * wi[j];
+                row[j] = std::complex<T>(a * c - b * d, a * d + b * c);
+            }
+        }
+    };
+    fft_for(par, n1, 16, twiddle);
+    scratch<std::complex<T>> t(n);
+    constexpr std::size_t TB = 64;
+    fft_for(par, (n1 + TB - 1) / TB, 1, [&](std::size_t b0, std::size_t b1) {
+        for (std::size_t b = b0; b < b1; ++b) {
+            const std::size_t i0 = b * TB, i1 = std::min(n1, i0 + TB);
+            for (std::size_t j0 = 0; j0 < n2; j0 += TB)
+                fft_transpose(x + i0 * n2 + j0, n2, t.data() + j0 * n1 + i0, n1, i1 - i0, std::min(TB, n2 - j0));
+        }
+    });
+    // step 3: columns of t into x, scaled on the way out
+    fft_axis_columns<T>(*F.p2, t.data(), x, 1, n1, io, parallel);
+}
+
+// DFT along the innermost axis of `count` transforms of length N, in place: the four-step for a
+// few long transforms, else the batched transposing path.
+template<class T, std::size_t N>
+void fft_axis_inner(const std::complex<T>* src, std::complex<T>* data, std::size_t count, fft_io io,
+                    bool parallel = true) {
+    constexpr std::size_t W = xsimd::batch<T>::size;
+    if constexpr (N <= 1) {
+        for (std::size_t i = 0; i < count * N; ++i)
+            data[i] = src[i] * static_cast<T>(io.scale);
+    } else {
+        if constexpr (N >= 256 && fft_smooth(N)) {
+            if (count < W) {
+                const auto& F = fft_four_of<T, N>();
+                if (F.n1 >= 8) {
+                    for (std::size_t i = 0; i < count; ++i)
+                        fft_four_step<T>(F, src + i * N, data + i * N, io, parallel);
+                    return;
+                }
+            }
+        }
+        fft_axis_rows<T>(fft_plan_of<T, N>(), src, data, count, io, parallel);
+    }
+}
+
+} // namespace xlet::detail

@@ -1,0 +1,196 @@
+// Fft (spec: Fft; StableHLO fft):
+//   fft<fft_type::fft, 1024>(x)          complex -> complex along the innermost axis, same shape
+//   fft<fft_type::ifft, 64, 64>(x)       inverse over the two innermost axes, scaled by 1 / (64 * 64)
+//   fft<fft_type::rfft, 16>(r)           f32[..., 16] -> c64[..., 9]   (16 / 2 + 1; 17 gives 9 too)
+//   fft<fft_type::irfft, 16>(z)          c64[..., 9]  -> f32[..., 16]  (the missing half from conj symmetry)
+// fft_length (the template arguments after the type) names the time-domain lengths of the 1 to 3
+// innermost axes. Multi-axis transforms are the cascade of 1-D transforms (RFFT: innermost first,
+// IRFFT: innermost last). IFFT and IRFFT are normalised by 1 / prod(fft_length), as XLA does.
+// IRFFT ignores the imaginary parts of the DC (and, for even lengths, the Nyquist) input, as a
+// Hermitian spectrum has none (it takes the real part of the inverse of the extended spectrum).
+// Types: FFT / IFFT c64, c128; RFFT f32 -> c64, f64 -> c128; IRFFT c64 -> f32, c128 -> f64.
+// Operands are any expressions, evaluated once; the result is a tensor that fuses like a leaf.
+// Kernels: kernels/fft.hpp (column-vectorised Stockham, four-step for long single transforms,
+// Bluestein for lengths with a prime factor above 13): every length is O(n log n).
+// Accuracy (docs/semantics.md): error within a small multiple of eps * log2(n) * ||x||.
+//
+// Rules (StableHLO fft numbering):
+//   C1 fft_length has at most rank(operand) entries
+//   C2 element types: FFT / IFFT complex; RFFT floating (f32, f64); IRFFT complex
+//   C3 fft_length has 1 to 3 entries
+//   C4 the operand's innermost dimensions equal fft_length (IRFFT: the last one is
+//      fft_length[-1] / 2 + 1, or 0 when fft_length[-1] is 0)
+#pragma once
+#include <complex>
+#include <type_traits>
+
+#include "../../kernels/fft.hpp"
+#include "../elementwise/elementwise.hpp"
+
+namespace xlet {
+
+enum class fft_type { fft, ifft, rfft, irfft };
+
+namespace detail {
+
+template<class T>
+inline constexpr bool fft_real = std::is_same_v<T, float> || std::is_same_v<T, double>;
+template<class T>
+inline constexpr bool fft_complex = std::is_same_v<T, std::complex<float>> || std::is_same_v<T, std::complex<double>>;
+
+template<fft_type Ty, class X, std::size_t... L>
+struct fft_rules {
+    using T = element_of<X>;
+    static constexpr std::size_t R = shape_of<X>::rank, K = sizeof...(L);
+    static constexpr std::array<std::size_t, K> len{L...};
+    static constexpr bool c1 = K <= R;
+    static constexpr bool c2 = (Ty == fft_type::rfft) ? fft_real<T> : fft_complex<T>;
+    static constexpr bool c3 = K >= 1 && K <= 3;
+    static constexpr bool c4 = [] {
+        if constexpr (!(c1 && c3))
+            return true;
+        else {
+            const auto& e = shape_of<X>::extents;
+            for (std::size_t i = 0; i < K; ++i) {
+                std::size_t want = len[i];
+                if (Ty == fft_type::irfft && i == K - 1) want = len[i] == 0 ? 0 : len[i] / 2 + 1;
+                if (e[R - K + i] != want) return false;
+            }
+            return true;
+        }
+    }();
+    static constexpr bool ok = c1 && c2 && c3 && c4;
+    static consteval bool check() {
+        using S = shown_t<X>;
+        using Len = diag::dimensions<static_cast<std::int64_t>(L)...>;
+        static_assert(diag::got<c1, S, Len>::value,
+                      "xlet::fft [C1]: fft_length must not have more entries than the operand's rank");
+        static_assert(diag::got<c2, S, Len>::value,
+                      "xlet::fft [C2]: FFT and IFFT take c64 / c128, RFFT f32 / f64, IRFFT c64 / c128");
+        static_assert(diag::got<c3, S, Len>::value, "xlet::fft [C3]: fft_length must have 1 to 3 entries");
+        static_assert(diag::got<c4, S, Len>::value,
+                      "xlet::fft [C4]: the operand's innermost dimensions must equal fft_length (IRFFT: the last "
+                      "one fft_length[-1] / 2 + 1)");
+        return ok;
+    }
+};
+
+// The DFT along axis D of a complex array of extents E, in place.
+template<auto E, std::size_t D, class C>
+void fft_axis(const C* src, C* data, bool inverse, bool parallel = true) {
+    using T = typename C::value_type;
+    constexpr std::size_t n = E[D];
+    constexpr std::size_t outer = [] {
+        std::size_t o = 1;
+        for (std::size_t i = 0; i < D; ++i)
+            o *= E[i];
+        return o;
+    }();
+    constexpr std::size_t cols = [] {
+        std::size_t c = 1;
+        for (std::size_t i = D + 1; i < E.size(); ++i)
+            c *= E[i];
+        return c;
+    }();
+    if constexpr (outer * n * cols > 0) {
+        const fft_io io{inverse, inverse ? 1.0 / static_cast<double>(n) : 1.0};
+        if constexpr (cols == 1)
+            fft_axis_inner<T, n>(src, data, outer, io, parallel);
+        else
+            fft_axis_columns<T>(fft_plan_of<T, n>(), src, data, outer, cols, io, parallel);
+    }
+}
+// Axes R - K + i for i < sizeof...(I), innermost first; the first reads src, the others work in
+// place on data.
+template<auto E, std::size_t K, bool Inverse, class C, std::size_t... I>
+void fft_axes(const C* src, C* data, std::index_sequence<I...>) {
+    constexpr std::size_t R = E.size();
+    (fft_axis<E, R - K + (sizeof...(I) - 1 - I)>(I == 0 ? src : data, data, Inverse), ...);
+}
+
+template<auto E>
+inline constexpr std::size_t fft_count = [] {
+    std::size_t n = 1;
+    for (auto e : E)
+        n *= e;
+    return n;
+}();
+
+template<class T, auto E>
+using fft_tensor_t = typename tensor_of_impl<T, E, std::make_index_sequence<E.size()>>::type;
+
+template<fft_type Ty, std::size_t... L, class X>
+auto fft_impl(X&& x) {
+    using T = element_of<X>;
+    constexpr auto E = shape_of<X>::extents;
+    constexpr std::size_t R = E.size(), K = sizeof...(L);
+    constexpr std::array<std::size_t, K> len{L...};
+    if constexpr (Ty == fft_type::fft || Ty == fft_type::ifft) {
+        const auto& xa = as_array(std::forward<X>(x)); // an array is read in place
+        fft_tensor_t<T, E> out(no_init);
+        if constexpr (fft_count<E> > 0)
+            fft_axes<E, K, Ty == fft_type::ifft>(xa.data(), out.data(), std::make_index_sequence<K>{});
+        return out;
+    } else if constexpr (Ty == fft_type::rfft) {
+        using C = std::complex<T>;
+        constexpr std::size_t n = len[K - 1];
+        constexpr auto OE = [] {
+            auto e = E;
+            e[R - 1] = n == 0 ? 0 : n / 2 + 1;
+            return e;
+        }();
+        fft_tensor_t<C, OE> out;
+        if constexpr (n > 0) {
+            const auto& xr = as_array(std::forward<X>(x));
+            constexpr std::size_t rows = fft_count<E> / (n == 0 ? 1 : n);
+            // The innermost axis as a complex transform of (x, 0), its first n / 2 + 1 outputs kept.
+            scratch<C> full(rows * n);
+            for (std::size_t i = 0; i < rows * n; ++i)
+                full[i] = C(xr.data()[i], T(0));
+            fft_axis_inner<T, n>(full.data(), full.data(), rows, fft_io{}, true);
+            constexpr std::size_t h = n / 2 + 1;
+            for (std::size_t r = 0; r < rows; ++r)
+                std::copy_n(full.data() + r * n, h, out.data() + r * h);
+            fft_axes<OE, K, false>(out.data(), out.data(), std::make_index_sequence<K - 1>{});
+        }
+        return out;
+    } else {
+        using Re = typename T::value_type;
+        constexpr std::size_t n = len[K - 1];
+        constexpr auto OE = [] {
+            auto e = E;
+            e[R - 1] = n;
+            return e;
+        }();
+        fft_tensor_t<Re, OE> out;
+        if constexpr (n > 0 && fft_count<E> > 0) {
+            // The outer axes first (complex inverse transforms of a copy), then the innermost.
+            fft_tensor_t<T, E> z(x);
+            fft_axes<E, K, true>(z.data(), z.data(), std::make_index_sequence<K - 1>{});
+            constexpr std::size_t h = n / 2 + 1, rows = fft_count<E> / h;
+            scratch<T> full(rows * n);
+            for (std::size_t r = 0; r < rows; ++r) {
+                const T* src = z.data() + r * h;
+                T* dst = full.data() + r * n;
+                std::copy_n(src, h, dst);
+                for (std::size_t k = h; k < n; ++k)
+                    dst[k] = std::conj(src[n - k]);
+            }
+            fft_axis_inner<Re, n>(full.data(), full.data(), rows, fft_io{true, 1.0 / static_cast<double>(n)}, true);
+            for (std::size_t i = 0; i < rows * n; ++i)
+                out.data()[i] = full[i].real();
+        }
+        return out;
+    }
+}
+
+} // namespace detail
+
+// Fft(operand, fft_type, fft_length): see the header comment.
+template<fft_type Ty, std::size_t... L, expression X>
+auto fft(X&& x) {
+    using Rules = detail::fft_rules<Ty, X, L...>;
+    if constexpr (Rules::check()) return detail::fft_impl<Ty, L...>(std::forward<X>(x));
+}
+
+} // namespace xlet
