@@ -77,8 +77,11 @@ struct storage<T, N, false> {
         T* raw = static_cast<T*>(allocate_block(N * sizeof(T), align));
         if (zero)
             std::uninitialized_value_construct_n(raw, N);
-        else
+        else if constexpr (std::is_trivially_default_constructible_v<T>)
             std::uninitialized_default_construct_n(raw, N); // no-op for the arithmetic types
+        // else: std::complex, whose default constructor zeroes; it is an implicit-lifetime type
+        // (trivial copy and destructor), so the fresh block holds its objects already and a
+        // no_init result is not zero-filled (an 8 MiB FFT result spent 17% of its time there)
         return raw;
     }
     storage() = default;

@@ -103,7 +103,7 @@ void fft_axis(const C* src, C* data, bool inverse, bool parallel = true) {
 // Axes R - K + i for i < sizeof...(I), innermost first; the first reads src, the others work in
 // place on data.
 template<auto E, std::size_t K, bool Inverse, class C, std::size_t... I>
-void fft_axes(const C* src, C* data, std::index_sequence<I...>) {
+void fft_axes([[maybe_unused]] const C* src, [[maybe_unused]] C* data, std::index_sequence<I...>) {
     constexpr std::size_t R = E.size();
     (fft_axis<E, R - K + (sizeof...(I) - 1 - I)>(I == 0 ? src : data, data, Inverse), ...);
 }
@@ -122,9 +122,9 @@ using fft_tensor_t = typename tensor_of_impl<T, E, std::make_index_sequence<E.si
 template<fft_type Ty, std::size_t... L, class X>
 auto fft_impl(X&& x) {
     using T = element_of<X>;
-    constexpr auto E = shape_of<X>::extents;
+    static constexpr auto E = shape_of<X>::extents;
     constexpr std::size_t R = E.size(), K = sizeof...(L);
-    constexpr std::array<std::size_t, K> len{L...};
+    static constexpr std::array<std::size_t, K> len{L...};
     if constexpr (Ty == fft_type::fft || Ty == fft_type::ifft) {
         const auto& xa = as_array(std::forward<X>(x)); // an array is read in place
         fft_tensor_t<T, E> out(no_init);
@@ -134,7 +134,7 @@ auto fft_impl(X&& x) {
     } else if constexpr (Ty == fft_type::rfft) {
         using C = std::complex<T>;
         constexpr std::size_t n = len[K - 1];
-        constexpr auto OE = [] {
+        static constexpr auto OE = [] {
             auto e = E;
             e[R - 1] = n == 0 ? 0 : n / 2 + 1;
             return e;
@@ -157,7 +157,7 @@ auto fft_impl(X&& x) {
     } else {
         using Re = typename T::value_type;
         constexpr std::size_t n = len[K - 1];
-        constexpr auto OE = [] {
+        static constexpr auto OE = [] {
             auto e = E;
             e[R - 1] = n;
             return e;

@@ -1,0 +1,7 @@
+// expect: xlet::fft [C4]: the operand's innermost dimensions must equal fft_length
+// expect: xlet::tensor<
+#include <xlet/xlet.hpp>
+using namespace xlet;
+void f() {
+    c64<16> x; auto r = fft<fft_type::irfft, 16>(x);
+}

@@ -1,0 +1,157 @@
+// The FFT kernels against an O(n^2) DFT in long double, on run-time lengths: every length 1..128
+// through each path (one transform: the single-column path; W + 3 transforms: vector groups and
+// the tail; a transform axis followed by 5 columns: the column path with a partial block), the
+// four-step for long smooth lengths, and large lengths incl. primes and products of large primes
+// (Bluestein). Bound (stated in docs/semantics.md): max_k |X_k - DFT_k| <= 8 eps log2(m) ||x||_2,
+// eps the unit roundoff of the element type, m the longest transform actually run (n, or the
+// Bluestein length), ||x||_2 the input's 2-norm (a DFT entry is at most sqrt(n) ||x||_2).
+#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
+#include <doctest/doctest.h>
+#include <xlet/xlet.hpp>
+
+#include <cmath>
+#include <complex>
+#include <random>
+#include <vector>
+
+using namespace xlet;
+namespace d = xlet::detail;
+using LD = long double;
+
+namespace {
+
+template<class T>
+std::vector<std::complex<T>> random_vec(std::size_t n, unsigned seed) {
+    std::mt19937 g(seed);
+    std::uniform_real_distribution<double> u(-1, 1);
+    std::vector<std::complex<T>> v(n);
+    for (auto& z : v)
+        z = std::complex<T>(T(u(g)), T(u(g)));
+    return v;
+}
+
+// X_k = sum_j x_j exp(-+2 pi i j k / n), long double, angle reduced exactly (j k mod n).
+template<class T>
+std::vector<std::complex<LD>> dft(const std::complex<T>* x, std::size_t n, std::size_t stride, bool inverse) {
+    const LD pi = 3.141592653589793238462643383279502884L;
+    std::vector<std::complex<LD>> c(n), out(n);
+    for (std::size_t j = 0; j < n; ++j) {
+        const LD a = 2 * pi * static_cast<LD>(j) / static_cast<LD>(n);
+        c[j] = std::complex<LD>(std::cos(a), inverse ? std::sin(a) : -std::sin(a));
+    }
+    for (std::size_t k = 0; k < n; ++k) {
+        std::complex<LD> s = 0;
+        for (std::size_t j = 0; j < n; ++j) {
+            const auto& z = x[j * stride];
+            s += std::complex<LD>(z.real(), z.imag()) * c[(j * k) % n];
+        }
+        out[k] = inverse ? s / static_cast<LD>(n) : s;
+    }
+    return out;
+}
+
+template<class T>
+double bound(const std::complex<T>* x, std::size_t n, std::size_t stride) {
+    const auto& P = d::fft_plan_for<T>(n);
+    const std::size_t m = P.bluestein ? P.m : n;
+    LD norm = 0;
+    for (std::size_t j = 0; j < n; ++j)
+        norm += std::norm(std::complex<LD>(x[j * stride].real(), x[j * stride].imag()));
+    const double eps = std::numeric_limits<T>::epsilon() / 2;
+    return 8 * eps * std::max(1.0, std::log2(double(m))) * double(std::sqrt(norm)) + 1e-300;
+}
+
+// Every transform of `count` (rows path) against the DFT; returns the worst error / bound.
+template<class T>
+double check_rows(std::size_t n, std::size_t count, bool inverse, unsigned seed) {
+    auto x = random_vec<T>(n * count, seed);
+    std::vector<std::complex<T>> y(n * count);
+    d::fft_axis_rows<T>(d::fft_plan_for<T>(n), x.data(), y.data(), count,
+                        d::fft_io{inverse, inverse ? 1.0 / double(n) : 1.0});
+    double worst = 0;
+    for (std::size_t t = 0; t < count; ++t) {
+        const auto ref = dft(x.data() + t * n, n, 1, inverse);
+        double b = bound(x.data() + t * n, n, 1) / (inverse ? double(n) : 1.0);
+        for (std::size_t k = 0; k < n; ++k)
+            worst = std::max(worst, double(std::abs(std::complex<LD>(y[t * n + k].real(), y[t * n + k].imag()) - ref[k])) / b);
+    }
+    return worst;
+}
+
+// The column path: a [n][cols] array transformed down its columns.
+template<class T>
+double check_columns(std::size_t n, std::size_t cols, unsigned seed) {
+    auto x = random_vec<T>(n * cols, seed);
+    std::vector<std::complex<T>> y(n * cols);
+    d::fft_axis_columns<T>(d::fft_plan_for<T>(n), x.data(), y.data(), 1, cols, d::fft_io{});
+    double worst = 0;
+    for (std::size_t c = 0; c < cols; ++c) {
+        const auto ref = dft(x.data() + c, n, cols, false);
+        const double b = bound(x.data() + c, n, cols);
+        for (std::size_t k = 0; k < n; ++k)
+            worst = std::max(worst, double(std::abs(std::complex<LD>(y[k * cols + c].real(), y[k * cols + c].imag()) - ref[k])) / b);
+    }
+    return worst;
+}
+
+template<class T>
+double check_four_step(std::size_t n, bool inverse, unsigned seed) {
+    auto x = random_vec<T>(n, seed);
+    std::vector<std::complex<T>> y(n);
+    const d::fft_four_plan<T> F(n);
+    REQUIRE(F.n1 >= 2);
+    d::fft_four_step<T>(F, x.data(), y.data(), d::fft_io{inverse, inverse ? 1.0 / double(n) : 1.0});
+    const auto ref = dft(x.data(), n, 1, inverse);
+    const double b = bound(x.data(), n, 1) / (inverse ? double(n) : 1.0);
+    double worst = 0;
+    for (std::size_t k = 0; k < n; ++k)
+        worst = std::max(worst, double(std::abs(std::complex<LD>(y[k].real(), y[k].imag()) - ref[k])) / b);
+    return worst;
+}
+
+} // namespace
+
+TEST_CASE("every length 1..128, f32 and f64, forward and inverse, each kernel path") {
+    constexpr std::size_t W = xsimd::batch<float>::size;
+    double worst = 0;
+    for (std::size_t n = 1; n <= 128; ++n) {
+        const auto s = static_cast<unsigned>(n);
+        worst = std::max(worst, check_rows<float>(n, 1, false, s));
+        worst = std::max(worst, check_rows<float>(n, W + 3, true, s + 1000));
+        worst = std::max(worst, check_columns<float>(n, 5, s + 2000));
+        worst = std::max(worst, check_rows<double>(n, 1, true, s + 3000));
+        worst = std::max(worst, check_columns<double>(n, 11, s + 4000));
+    }
+    MESSAGE("worst error / bound over 1..128: " << worst);
+    CHECK(worst <= 1.0);
+}
+
+TEST_CASE("large lengths: smooth, primes, products of large primes, the four-step") {
+    double worst = 0;
+    for (std::size_t n : {1000u, 1009u, 2187u, 4099u, 323u, 10403u, 12600u, 7919u, 2u * 4099u})
+        worst = std::max(worst, check_rows<float>(n, 1, n % 2 == 1, static_cast<unsigned>(n)));
+    for (std::size_t n : {1009u, 10403u, 4096u})
+        worst = std::max(worst, check_rows<double>(n, 1, false, static_cast<unsigned>(n) + 1));
+    for (std::size_t n : {256u, 1000u, 4096u, 12600u, 1u << 14})
+        worst = std::max(worst, check_four_step<float>(n, n == 1000u, static_cast<unsigned>(n) + 2));
+    worst = std::max(worst, check_four_step<double>(4096, true, 5));
+    worst = std::max(worst, check_columns<float>(1031, 17, 6));
+    MESSAGE("worst error / bound over the large lengths: " << worst);
+    CHECK(worst <= 1.0);
+}
+
+TEST_CASE("the bound is tight enough to catch a wrong twiddle") {
+    // A transform with one input perturbed by 100 eps relative is far outside the bound's scale
+    // only if the bound is not loose: compare against the DFT of a different input.
+    auto x = random_vec<float>(64, 1);
+    auto x2 = x;
+    x2[5] *= 1.001f;
+    std::vector<std::complex<float>> y(64);
+    d::fft_axis_rows<float>(d::fft_plan_for<float>(64), x2.data(), y.data(), 1, d::fft_io{});
+    const auto ref = dft(x.data(), 64, 1, false);
+    const double b = bound(x.data(), 64, 1);
+    double worst = 0;
+    for (std::size_t k = 0; k < 64; ++k)
+        worst = std::max(worst, double(std::abs(std::complex<LD>(y[k].real(), y[k].imag()) - ref[k])) / b);
+    CHECK(worst > 1.0);
+}
