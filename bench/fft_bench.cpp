@@ -1,0 +1,131 @@
+// FFT (issue #15): xlet's fft beside FFTW 3.3 (libfftw3-dev, single precision) in the same run.
+//   BM_fft_<case>/xlet/threads:<t>            y = fft<...>(x) into an existing tensor
+//   BM_fft_<case>/fftw_estimate/threads:<t>   fftwf_execute of a FFTW_ESTIMATE plan (out of place)
+//   BM_fft_<case>/fftw_measure/threads:<t>    the same with FFTW_MEASURE (plan made before the loop)
+// FFTW's threads: fftwf_plan_with_nthreads(t) before each plan (libfftw3f_threads); xlet's: a TBB
+// global_control. Counter FLOP/s = 5 n log2(n) per complex transform (2.5 n log2 n for real ones),
+// the usual "FFT flops" convention, so the ratio of two entries is the ratio of their times.
+#include <fftw3.h>
+
+#include "bench_common.hpp"
+
+#include <cmath>
+#include <complex>
+#include <cstring>
+
+#include <xlet/xlet.hpp>
+
+namespace xlet_bench {
+namespace {
+
+using cf = std::complex<float>;
+
+enum class impl { xlet, estimate, measure };
+
+template<class Tx, class Ty, class Run, class Plan>
+void run_case(benchmark::State& st, impl which, int threads, double flops, Run xlet_run, Plan make_plan) {
+    static Tx x;
+    static Ty y;
+    fill(x.data(), x.size(), [](std::size_t i) {
+        if constexpr (std::is_same_v<typename Tx::value_type, float>)
+            return gen(i, 3, -1.0f, 1.0f);
+        else
+            return cf(gen(i, 1, -1.0f, 1.0f), gen(i, 2, -1.0f, 1.0f));
+    });
+    if (which == impl::xlet) {
+        tbb_threads limit(threads);
+        for (auto _ : st) {
+            xlet_run(x, y);
+            benchmark::DoNotOptimize(y.data());
+        }
+    } else {
+        fftwf_plan_with_nthreads(threads);
+        const std::size_t in_bytes = x.size() * sizeof(typename Tx::value_type);
+        void* in = fftwf_malloc(in_bytes);
+        void* out = fftwf_malloc(y.size() * sizeof(typename Ty::value_type));
+        fftwf_plan p = make_plan(in, out, which == impl::measure ? FFTW_MEASURE : FFTW_ESTIMATE);
+        std::memcpy(in, x.data(), in_bytes); // MEASURE overwrites the arrays while planning
+        for (auto _ : st) {
+            fftwf_execute(p);
+            benchmark::DoNotOptimize(out);
+        }
+        // once, outside the timing: FFTW and xlet agree
+        xlet_run(x, y);
+        double m = 0, ref = 0;
+        auto* o = static_cast<typename Ty::value_type*>(out);
+        for (std::size_t i = 0; i < y.size(); ++i) {
+            m = std::max(m, double(std::abs(o[i] - y.data()[i])));
+            ref = std::max(ref, double(std::abs(o[i])));
+        }
+        st.counters["rel_err"] = m / std::max(ref, 1e-30);
+        fftwf_destroy_plan(p);
+        fftwf_free(in);
+        fftwf_free(out);
+    }
+    st.counters["FLOP/s"] = benchmark::Counter(flops, benchmark::Counter::kIsIterationInvariantRate);
+}
+
+template<class F>
+void reg(const std::string& name, F f) {
+    for (int t : {1, 2})
+        for (auto [which, tag] : {std::pair{impl::xlet, "xlet"}, std::pair{impl::estimate, "fftw_estimate"},
+                                  std::pair{impl::measure, "fftw_measure"}}) {
+            const std::string full = "BM_fft_" + name + "/" + tag + "/threads:" + std::to_string(t);
+            benchmark::RegisterBenchmark(full.c_str(), [=](benchmark::State& st) { f(st, which, t); })->UseRealTime();
+        }
+}
+
+double cflops(double n, double count = 1) { return 5 * n * std::log2(n) * count; }
+
+template<std::size_t N>
+void c2c_1d(benchmark::State& st, impl which, int t) {
+    run_case<xlet::c64<N>, xlet::c64<N>>(
+        st, which, t, cflops(N), [](auto& x, auto& y) { y = xlet::fft<xlet::fft_type::fft, N>(x); },
+        [](void* in, void* out, unsigned flags) {
+            return fftwf_plan_dft_1d(int(N), static_cast<fftwf_complex*>(in), static_cast<fftwf_complex*>(out),
+                                     FFTW_FORWARD, flags);
+        });
+}
+template<std::size_t N>
+void r2c_1d(benchmark::State& st, impl which, int t) {
+    run_case<xlet::f32<N>, xlet::c64<N / 2 + 1>>(
+        st, which, t, cflops(N) / 2, [](auto& x, auto& y) { y = xlet::fft<xlet::fft_type::rfft, N>(x); },
+        [](void* in, void* out, unsigned flags) {
+            return fftwf_plan_dft_r2c_1d(int(N), static_cast<float*>(in), static_cast<fftwf_complex*>(out), flags);
+        });
+}
+template<std::size_t B, std::size_t N>
+void c2c_batch(benchmark::State& st, impl which, int t) {
+    run_case<xlet::c64<B, N>, xlet::c64<B, N>>(
+        st, which, t, cflops(N, B), [](auto& x, auto& y) { y = xlet::fft<xlet::fft_type::fft, N>(x); },
+        [](void* in, void* out, unsigned flags) {
+            int n = int(N);
+            return fftwf_plan_many_dft(1, &n, int(B), static_cast<fftwf_complex*>(in), nullptr, 1, n,
+                                       static_cast<fftwf_complex*>(out), nullptr, 1, n, FFTW_FORWARD, flags);
+        });
+}
+template<std::size_t N1, std::size_t N2>
+void c2c_2d(benchmark::State& st, impl which, int t) {
+    run_case<xlet::c64<N1, N2>, xlet::c64<N1, N2>>(
+        st, which, t, cflops(double(N1) * N2), [](auto& x, auto& y) { y = xlet::fft<xlet::fft_type::fft, N1, N2>(x); },
+        [](void* in, void* out, unsigned flags) {
+            return fftwf_plan_dft_2d(int(N1), int(N2), static_cast<fftwf_complex*>(in),
+                                     static_cast<fftwf_complex*>(out), FFTW_FORWARD, flags);
+        });
+}
+
+void register_all() {
+    fftwf_init_threads();
+    reg("c2c_1024", c2c_1d<1024>);
+    reg("c2c_1000", c2c_1d<1000>);
+    reg("c2c_1009", c2c_1d<1009>);
+    reg("c2c_2p20", c2c_1d<1 << 20>);
+    reg("r2c_2p20", r2c_1d<1 << 20>);
+    reg("batch_4096x256", c2c_batch<4096, 256>);
+    reg("2d_1024x1024", c2c_2d<1024, 1024>);
+}
+
+} // namespace
+} // namespace xlet_bench
+
+int main(int argc, char** argv) { return xlet_bench::bench_main(argc, argv, xlet_bench::register_all); }
