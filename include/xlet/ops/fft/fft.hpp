@@ -22,7 +22,9 @@
 //      fft_length[-1] / 2 + 1, or 0 when fft_length[-1] is 0)
 #pragma once
 #include <complex>
+#include <cstring>
 #include <type_traits>
+#include <vector>
 
 #include "../../kernels/fft.hpp"
 #include "../elementwise/elementwise.hpp"
@@ -119,6 +121,62 @@ inline constexpr std::size_t fft_count = [] {
 template<class T, auto E>
 using fft_tensor_t = typename tensor_of_impl<T, E, std::make_index_sequence<E.size()>>::type;
 
+// RFFT of `rows` real rows of even length N: the N / 2 complex values z_j = x_2j + i x_2j+1 take
+// one complex DFT Z of length N / 2, and X_k = (Z_k + conj Z_{N/2-k}) / 2 - i w^k (Z_k - conj
+// Z_{N/2-k}) / 2, w = exp(-2 pi i / N), for k = 0 .. N / 2 (half the work of a complex transform).
+template<class T, std::size_t N>
+void fft_rfft_even(const T* x, std::complex<T>* out, std::size_t rows) {
+    using C = std::complex<T>;
+    constexpr std::size_t h = N / 2;
+    static const std::vector<C> w = [] {
+        using LD = long double;
+        const LD pi = 3.141592653589793238462643383279502884L;
+        std::vector<C> t(h + 1);
+        for (std::size_t k = 0; k <= h; ++k) {
+            const LD a = -2 * pi * static_cast<LD>(k) / static_cast<LD>(N);
+            t[k] = C(static_cast<T>(std::cos(a)), static_cast<T>(std::sin(a)));
+        }
+        return t;
+    }();
+    scratch<C> z(rows * h);
+    const std::size_t bytes = rows * N * sizeof(T), chunk = std::size_t{1} << 20;
+    fft_for(bytes >= 2 * chunk, (bytes + chunk - 1) / chunk, 1, [&](std::size_t c0, std::size_t c1) {
+        const std::size_t b0 = c0 * chunk, b1 = std::min(bytes, c1 * chunk);
+        std::memcpy(reinterpret_cast<char*>(z.data()) + b0, reinterpret_cast<const char*>(x) + b0, b1 - b0);
+    });
+    fft_axis_inner<T, h>(z.data(), z.data(), rows, fft_io{}, true);
+    const T half(0.5);
+    auto post = [&](std::size_t r0, std::size_t r1) {
+        for (std::size_t r = r0; r < r1; ++r) {
+            const C* Z = z.data() + r * h;
+            C* X = out + r * (h + 1);
+            for (std::size_t k = 0; k <= h; ++k) {
+                const C a = Z[k == h ? 0 : k], b = Z[k == 0 ? 0 : h - k];
+                const T er = half * (a.real() + b.real()), ei = half * (a.imag() - b.imag()); // (a + conj b) / 2
+                const T dr = half * (a.real() - b.real()), di = half * (a.imag() + b.imag()); // (a - conj b) / 2
+                // o = -i d = (di, -dr); X = e + w o
+                const T orr = di, oi = -dr, wr = w[k].real(), wi = w[k].imag();
+                X[k] = C(er + (wr * orr - wi * oi), ei + (wr * oi + wi * orr));
+            }
+        }
+    };
+    // the post-pass of one long row is split by k instead
+    if (rows == 1 && h >= 4096) {
+        fft_for(true, h + 1, 4096, [&](std::size_t k0, std::size_t k1) {
+            const C* Z = z.data();
+            for (std::size_t k = k0; k < k1; ++k) {
+                const C a = Z[k == h ? 0 : k], b = Z[k == 0 ? 0 : h - k];
+                const T er = half * (a.real() + b.real()), ei = half * (a.imag() - b.imag());
+                const T dr = half * (a.real() - b.real()), di = half * (a.imag() + b.imag());
+                const T orr = di, oi = -dr, wr = w[k].real(), wi = w[k].imag();
+                out[k] = C(er + (wr * orr - wi * oi), ei + (wr * oi + wi * orr));
+            }
+        });
+    } else {
+        fft_for(rows * N >= fft_parallel_work, rows, std::max<std::size_t>(1, 4096 / N), post);
+    }
+}
+
 template<fft_type Ty, std::size_t... L, class X>
 auto fft_impl(X&& x) {
     using T = element_of<X>;
@@ -140,7 +198,12 @@ auto fft_impl(X&& x) {
             return e;
         }();
         fft_tensor_t<C, OE> out;
-        if constexpr (n > 0) {
+        if constexpr (n >= 2 && n % 2 == 0) {
+            const auto& xr = as_array(std::forward<X>(x));
+            constexpr std::size_t rows = fft_count<E> / n;
+            fft_rfft_even<T, n>(xr.data(), out.data(), rows);
+            fft_axes<OE, K, false>(out.data(), out.data(), std::make_index_sequence<K - 1>{});
+        } else if constexpr (n > 0) {
             const auto& xr = as_array(std::forward<X>(x));
             constexpr std::size_t rows = fft_count<E> / (n == 0 ? 1 : n);
             // The innermost axis as a complex transform of (x, 0), its first n / 2 + 1 outputs kept.
