@@ -43,6 +43,11 @@ namespace xlet::detail {
 // ---- plans ------------------------------------------------------------------------------------
 
 inline constexpr std::size_t fft_max_radix = 13; // larger prime factors: Bluestein
+#if defined(__AVX512F__)
+inline constexpr bool fft_radix8 = true;
+#else
+inline constexpr bool fft_radix8 = false; // 16 vector registers: radix-8 would spill
+#endif
 
 constexpr bool fft_smooth(std::size_t n) {
     for (std::size_t p : {2, 3, 5, 7, 11, 13})
@@ -134,9 +139,15 @@ fft_plan<T>::fft_plan(std::size_t len) : n(len) {
         }
         return;
     }
-    // Factors: 4s, then a 2, then odd primes in increasing order.
+    // Factors: 8s (with 32 vector registers: a radix-8 pass holds 16 vectors of inputs), 4s, then a
+    // 2, then odd primes in increasing order.
     std::vector<std::size_t> f;
     std::size_t rest = n;
+    if constexpr (fft_radix8)
+        while (rest % 8 == 0) {
+            f.push_back(8);
+            rest /= 8;
+        }
     while (rest % 4 == 0) {
         f.push_back(4);
         rest /= 4;
@@ -314,6 +325,68 @@ inline void fft_stage_run(const fft_plan<T>& P, const fft_stage<T>& S, const T* 
                 st(s02i - s13i, di, o + 2 * q);
                 st(d02r - d13i, dr, o + 3 * q); // (a0 - a2) + i (a1 - a3)
                 st(d02i + d13r, di, o + 3 * q);
+            }
+        }
+        return;
+    }
+    if (r == 8) {
+        // DFT8 = two DFT4s (even and odd inputs) joined by w8^k: X_k = E_k + w8^k O_k,
+        // X_{k+4} = E_k - w8^k O_k, w8 = (1 - i) / sqrt 2.
+        const Vt h(static_cast<T>(0.70710678118654752440084436210484904L));
+        for (std::size_t k1 = 0; k1 < Lp; ++k1) {
+            for (std::size_t p = 0; p < M; ++p) {
+                const std::size_t i0 = k1 * Mp + p;
+                Vt ar[8], ai[8];
+                for (std::size_t t = 0; t < 8; ++t) {
+                    ar[t] = ld(sr, i0 + t * M);
+                    ai[t] = ld(si, i0 + t * M);
+                }
+                if (k1 != 0)
+                    for (std::size_t t = 1; t < 8; ++t) {
+                        const Vt c(twr[k1 * 7 + t - 1]), s(twi[k1 * 7 + t - 1]);
+                        const Vt x = ar[t] * c - ai[t] * s;
+                        ai[t] = ar[t] * s + ai[t] * c;
+                        ar[t] = x;
+                    }
+                // E = DFT4(a0, a2, a4, a6), O = DFT4(a1, a3, a5, a7)
+                Vt er[4], ei[4], orr[4], oi[4];
+                for (std::size_t q = 0; q < 2; ++q) {
+                    Vt* yr = q ? orr : er;
+                    Vt* yi = q ? oi : ei;
+                    const Vt s02r = ar[q] + ar[q + 4], s02i = ai[q] + ai[q + 4];
+                    const Vt d02r = ar[q] - ar[q + 4], d02i = ai[q] - ai[q + 4];
+                    const Vt s13r = ar[q + 2] + ar[q + 6], s13i = ai[q + 2] + ai[q + 6];
+                    const Vt d13r = ar[q + 2] - ar[q + 6], d13i = ai[q + 2] - ai[q + 6];
+                    yr[0] = s02r + s13r;
+                    yi[0] = s02i + s13i;
+                    yr[1] = d02r + d13i;
+                    yi[1] = d02i - d13r;
+                    yr[2] = s02r - s13r;
+                    yi[2] = s02i - s13i;
+                    yr[3] = d02r - d13i;
+                    yi[3] = d02i + d13r;
+                }
+                // w8^1 O1 = ((x + y) + i (y - x)) / sqrt2; w8^2 O2 = y - i x; w8^3 O3 = ((y - x) - i (x + y)) / sqrt2
+                Vt t1r = (orr[1] + oi[1]) * h, t1i = (oi[1] - orr[1]) * h;
+                Vt t2r = oi[2], t2i = Vt(T(0)) - orr[2];
+                Vt t3r = (oi[3] - orr[3]) * h, t3i = Vt(T(0)) - (orr[3] + oi[3]) * h;
+                const std::size_t o = k1 * M + p, q = Lp * M;
+                st(er[0] + orr[0], dr, o);
+                st(ei[0] + oi[0], di, o);
+                st(er[1] + t1r, dr, o + q);
+                st(ei[1] + t1i, di, o + q);
+                st(er[2] + t2r, dr, o + 2 * q);
+                st(ei[2] + t2i, di, o + 2 * q);
+                st(er[3] + t3r, dr, o + 3 * q);
+                st(ei[3] + t3i, di, o + 3 * q);
+                st(er[0] - orr[0], dr, o + 4 * q);
+                st(ei[0] - oi[0], di, o + 4 * q);
+                st(er[1] - t1r, dr, o + 5 * q);
+                st(ei[1] - t1i, di, o + 5 * q);
+                st(er[2] - t2r, dr, o + 6 * q);
+                st(ei[2] - t2i, di, o + 6 * q);
+                st(er[3] - t3r, dr, o + 7 * q);
+                st(ei[3] - t3i, di, o + 7 * q);
             }
         }
         return;
@@ -496,9 +569,12 @@ struct fft_io {
 // DFT along an axis (plan P, length n) with `cols` contiguous columns after it, for `outer`
 // slabs: element (o, j, c) at (o * n + j) * cols + c, read from src and written to dst (which may
 // be src: every block is read whole before it is written).
+// tw (optional, four-step): each output (j, c) of slab 0 is multiplied by tw[j * cols + c] (split
+// re / im tables; conjugated for an inverse transform) as it is stored.
 template<class T>
 void fft_axis_columns(const fft_plan<T>& P, const std::complex<T>* src, std::complex<T>* dst, std::size_t outer,
-                      std::size_t cols, fft_io io, bool parallel = true) {
+                      std::size_t cols, fft_io io, bool parallel = true, const T* twr = nullptr,
+                      const T* twi = nullptr) {
     using B = xsimd::batch<T>;
     using CB = xsimd::batch<std::complex<T>>;
     constexpr std::size_t W = B::size;
@@ -532,7 +608,13 @@ void fft_axis_columns(const fft_plan<T>& P, const std::complex<T>* src, std::com
                 const T* ri = in_b ? bf.bi : bf.ai;
                 for (std::size_t j = 0; j < n; ++j)
                     for (std::size_t v = 0; v < tail; ++v) {
-                        const T re = rr[j * W + v], im = sg * ri[j * W + v];
+                        T re = rr[j * W + v], im = sg * ri[j * W + v];
+                        if (twr) {
+                            const T c = twr[j * cols + c0 + v], d = sg * twi[j * cols + c0 + v];
+                            const T x = re * c - im * d;
+                            im = re * d + im * c;
+                            re = x;
+                        }
                         out[j * cols + c0 + v] = scaled ? std::complex<T>(re * scale, im * scale) : std::complex<T>(re, im);
                     }
             } else {
@@ -550,6 +632,13 @@ void fft_axis_columns(const fft_plan<T>& P, const std::complex<T>* src, std::com
                 for (std::size_t j = 0; j < n; ++j) {
                     B re = B::load_aligned(rr + j * W), im = B::load_aligned(ri + j * W);
                     if (io.inverse) im = B(T(0)) - im;
+                    if (twr) {
+                        const B c = B::load_unaligned(twr + j * cols + c0), d0 = B::load_unaligned(twi + j * cols + c0);
+                        const B d = io.inverse ? B(T(0)) - d0 : d0;
+                        const B x = re * c - im * d;
+                        im = re * d + im * c;
+                        re = x;
+                    }
                     if (scaled) {
                         re = re * B(scale);
                         im = im * B(scale);
@@ -669,33 +758,11 @@ const fft_four_plan<T>& fft_four_of() {
 template<class T>
 void fft_four_step(const fft_four_plan<T>& F, const std::complex<T>* src, std::complex<T>* x, fft_io io,
                    bool parallel = true) {
-    using B = xsimd::batch<T>;
-    using CB = xsimd::batch<std::complex<T>>;
-    constexpr std::size_t W = B::size;
     const std::size_t n1 = F.n1, n2 = F.n2, n = n1 * n2;
-    // step 1 (inverse: conj in, conj out, so x holds the unscaled inverse column transforms)
-    fft_axis_columns<T>(*F.p1, src, x, 1, n2, fft_io{io.inverse, 1.0}, parallel);
-    // step 2: twiddles (conjugated for the inverse), then the transpose
+    // step 1 (inverse: conj in, conj out, so x holds the unscaled inverse column transforms), with
+    // step 2's twiddles W_n^(k1 j2) (conjugated for the inverse) applied as the columns are stored
+    fft_axis_columns<T>(*F.p1, src, x, 1, n2, fft_io{io.inverse, 1.0}, parallel, F.wr.data(), F.wi.data());
     const bool par = parallel && n * 5 >= fft_parallel_work;
-    const T sg = io.inverse ? T(-1) : T(1);
-    auto twiddle = [&](std::size_t r0, std::size_t r1) {
-        for (std::size_t k1 = r0; k1 < r1; ++k1) {
-            std::complex<T>* row = x + k1 * n2;
-            const T* wr = F.wr.data() + k1 * n2;
-            const T* wi = F.wi.data() + k1 * n2;
-            std::size_t j = 0;
-            for (; j + W <= n2; j += W) {
-                const CB v = CB::load_unaligned(row + j);
-                const B a = v.real(), b = v.imag(), c = B::load_unaligned(wr + j), d = B::load_unaligned(wi + j) * B(sg);
-                CB(a * c - b * d, a * d + b * c).store_unaligned(row + j);
-            }
-            for (; j < n2; ++j) {
-                const T a = row[j].real(), b = row[j].imag(), c = wr[j], d = sg * wi[j];
-                row[j] = std::complex<T>(a * c - b * d, a * d + b * c);
-            }
-        }
-    };
-    fft_for(par, n1, 16, twiddle);
     scratch<std::complex<T>> t(n);
     constexpr std::size_t TB = 64;
     fft_for(par, (n1 + TB - 1) / TB, 1, [&](std::size_t b0, std::size_t b1) {
