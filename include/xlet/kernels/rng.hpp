@@ -208,7 +208,7 @@ inline std::array<rng_u32, 4> transpose4(const std::array<rng_u32, 4>& x) {
 
 // Stores n <= L words of v at p: whole registers streamed (non-temporal) when `stream` and p is
 // register-aligned, else plain stores; a partial register through a buffer.
-inline void rng_store(std::uint32_t* p, const rng_u32& v, std::size_t n, bool stream) {
+inline void rng_store(std::uint32_t* p, const rng_u32& v, std::size_t n, [[maybe_unused]] bool stream) {
     if (n == rng_lanes) {
 #if defined(__AVX512F__)
         if (stream && reinterpret_cast<std::uintptr_t>(p) % 64 == 0) {
