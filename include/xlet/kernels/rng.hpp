@@ -196,26 +196,37 @@ inline void philox_simd(std::array<rng_u32, 4>& x, std::uint32_t k0, std::uint32
 #endif
 }
 
-template<int... I>
-inline void threefry_simd_rounds(rng_u32& x0, rng_u32& x1, const std::array<std::uint32_t, 3>& ks,
-                                 std::integer_sequence<int, I...>) {
+// G independent blocks at once: a ThreeFry round is a chain of dependent one-cycle operations, so a
+// single block is latency-bound; G chains keep the vector ports busy.
+template<std::size_t G, int... I>
+inline void threefry_simd_rounds(std::array<rng_u32, G>& x0, std::array<rng_u32, G>& x1,
+                                 const std::array<std::uint32_t, 3>& ks, std::integer_sequence<int, I...>) {
     auto round = [&]<int r>(std::integral_constant<int, r>) {
-        x0 += x1;
-        x1 = rotl<threefry2x32_rotations[r % 8]>(x1) ^ x0;
+        for (std::size_t g = 0; g < G; ++g) {
+            x0[g] += x1[g];
+            x1[g] = rotl<threefry2x32_rotations[r % 8]>(x1[g]) ^ x0[g];
+        }
         if constexpr ((r + 1) % 4 == 0) {
             constexpr auto s = static_cast<std::uint32_t>((r + 1) / 4);
-            x0 += rng_u32(ks[s % 3]);
-            x1 += rng_u32(ks[(s + 1) % 3] + s);
+            const rng_u32 a(ks[s % 3]), b(ks[(s + 1) % 3] + s);
+            for (std::size_t g = 0; g < G; ++g) {
+                x0[g] += a;
+                x1[g] += b;
+            }
         }
     };
     (round(std::integral_constant<int, I>{}), ...);
 }
 
-inline void threefry_simd(rng_u32& x0, rng_u32& x1, std::uint32_t k0, std::uint32_t k1) {
+template<std::size_t G>
+inline void threefry_simd(std::array<rng_u32, G>& x0, std::array<rng_u32, G>& x1, std::uint32_t k0,
+                          std::uint32_t k1) {
     const std::array<std::uint32_t, 3> ks{k0, k1, k0 ^ k1 ^ threefry_parity32};
-    x0 += rng_u32(k0);
-    x1 += rng_u32(k1);
-    threefry_simd_rounds(x0, x1, ks, std::make_integer_sequence<int, 20>{});
+    for (std::size_t g = 0; g < G; ++g) {
+        x0[g] += rng_u32(k0);
+        x1[g] += rng_u32(k1);
+    }
+    threefry_simd_rounds<G>(x0, x1, ks, std::make_integer_sequence<int, 20>{});
 }
 
 // Lane l of a register block holds counter `base + perm[l]`, chosen so that the in-lane unpacks
@@ -378,15 +389,24 @@ inline void threefry_interleaved(std::array<std::uint32_t, 2> key, std::uint64_t
     const bool stream = nwords * 4 >= rng_stream_bytes;
     rng_for(nblocks, std::max<std::size_t>(1, rng_task_words / block), parallel && nwords >= rng_parallel_words,
             [&](std::size_t b0, std::size_t b1) {
-                for (std::size_t b = b0; b < b1; ++b) {
-                    rng_u32 x0, x1;
-                    threefry_counters(base + b * rng_lanes, rng_perm2, x0, x1);
-                    threefry_simd(x0, x1, key[0], key[1]);
-                    const rng_u32 o0 = xsimd::zip_lo(x0, x1), o1 = xsimd::zip_hi(x0, x1);
-                    const std::size_t at = b * block;
-                    rng_store(dst + at, o0, std::min(rng_lanes, nwords - at), stream);
-                    if (at + rng_lanes < nwords) rng_store(dst + at + rng_lanes, o1, std::min(rng_lanes, nwords - at - rng_lanes), stream);
-                }
+                auto run = [&]<std::size_t G>(std::size_t b) {
+                    std::array<rng_u32, G> x0, x1;
+                    for (std::size_t g = 0; g < G; ++g)
+                        threefry_counters(base + (b + g) * rng_lanes, rng_perm2, x0[g], x1[g]);
+                    threefry_simd<G>(x0, x1, key[0], key[1]);
+                    for (std::size_t g = 0; g < G; ++g) {
+                        const rng_u32 o0 = xsimd::zip_lo(x0[g], x1[g]), o1 = xsimd::zip_hi(x0[g], x1[g]);
+                        const std::size_t at = (b + g) * block;
+                        rng_store(dst + at, o0, std::min(rng_lanes, nwords - at), stream);
+                        if (at + rng_lanes < nwords)
+                            rng_store(dst + at + rng_lanes, o1, std::min(rng_lanes, nwords - at - rng_lanes), stream);
+                    }
+                };
+                std::size_t b = b0;
+                for (; b + 4 <= b1; b += 4)
+                    run.template operator()<4>(b);
+                for (; b < b1; ++b)
+                    run.template operator()<1>(b);
             });
     rng_fence(stream);
 }
@@ -395,14 +415,22 @@ inline void threefry_interleaved(std::array<std::uint32_t, 2> key, std::uint64_t
 // threefry2x32(base + i, key), i < n. One thread (callers split over rows).
 inline void threefry_planar(std::array<std::uint32_t, 2> key, std::uint64_t base, std::uint32_t* dst0,
                             std::uint32_t* dst1, std::size_t n) {
-    for (std::size_t at = 0; at < n; at += rng_lanes) {
-        rng_u32 x0, x1;
-        threefry_counters(base + at, rng_perm1, x0, x1);
-        threefry_simd(x0, x1, key[0], key[1]);
-        const std::size_t m = std::min(rng_lanes, n - at);
-        rng_store(dst0 + at, x0, m, false);
-        if (dst1) rng_store(dst1 + at, x1, m, false);
-    }
+    auto run = [&]<std::size_t G>(std::size_t at) {
+        std::array<rng_u32, G> x0, x1;
+        for (std::size_t g = 0; g < G; ++g)
+            threefry_counters(base + at + g * rng_lanes, rng_perm1, x0[g], x1[g]);
+        threefry_simd<G>(x0, x1, key[0], key[1]);
+        for (std::size_t g = 0; g < G; ++g) {
+            const std::size_t a = at + g * rng_lanes, m = std::min(rng_lanes, n - a);
+            rng_store(dst0 + a, x0[g], m, false);
+            if (dst1) rng_store(dst1 + a, x1[g], m, false);
+        }
+    };
+    std::size_t at = 0;
+    for (; at + 4 * rng_lanes <= n; at += 4 * rng_lanes)
+        run.template operator()<4>(at);
+    for (; at < n; at += rng_lanes)
+        run.template operator()<1>(at);
 }
 
 } // namespace xlet::detail
