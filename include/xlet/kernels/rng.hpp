@@ -139,13 +139,16 @@ inline void mulhilo(const rng_u32& x, std::uint32_t m, rng_u32& hi, rng_u32& lo)
 // in place (lo = the product, hi = its upper half moved down by a shuffle), and the upper halves
 // of the other words are don't-care bits that mul_epu32 never reads and the final merge drops. This
 // keeps the shift port free: 2 multiplies, 2 shuffles and 2 three-way xors per round and set.
-inline void philox_simd(std::array<rng_u32, 4>& x, std::uint32_t k0, std::uint32_t k1) {
+// uniform_high: x1..x3 are the same in every lane (no counter carry in the block), so their odd
+// lanes need no shuffle.
+inline void philox_simd(std::array<rng_u32, 4>& x, std::uint32_t k0, std::uint32_t k1,
+                        [[maybe_unused]] bool uniform_high = false) {
 #if defined(__AVX512F__)
     const __m512i m0 = _mm512_set1_epi64(philox_m0), m1 = _mm512_set1_epi64(philox_m1);
     __m512i e[4], o[4];
     for (std::size_t k = 0; k < 4; ++k) {
         e[k] = x[k];
-        o[k] = _mm512_shuffle_epi32(x[k], _MM_PERM_DDBB); // odd lanes into the low halves
+        o[k] = k > 0 && uniform_high ? e[k] : _mm512_shuffle_epi32(x[k], _MM_PERM_DDBB); // odd lanes to low halves
     }
     for (int r = 0; r < 10; ++r) {
         const __m512i key0 = _mm512_set1_epi32(static_cast<int>(k0)), key1 = _mm512_set1_epi32(static_cast<int>(k1));
@@ -167,7 +170,7 @@ inline void philox_simd(std::array<rng_u32, 4>& x, std::uint32_t k0, std::uint32
     __m256i e[4], o[4];
     for (std::size_t k = 0; k < 4; ++k) {
         e[k] = x[k];
-        o[k] = _mm256_shuffle_epi32(x[k], 0xF5);
+        o[k] = k > 0 && uniform_high ? e[k] : _mm256_shuffle_epi32(x[k], 0xF5);
     }
     for (int r = 0; r < 10; ++r) {
         const __m256i key0 = _mm256_set1_epi32(static_cast<int>(k0)), key1 = _mm256_set1_epi32(static_cast<int>(k1));
@@ -336,7 +339,8 @@ void philox_stream(std::array<std::uint32_t, 2> key, u128_counter base, std::uin
                     const u128_counter c = base.plus(b * rng_lanes);
                     std::array<rng_u32, 4> x;
                     const auto w = c.words();
-                    if (w[0] <= 0xffffffffu - (rng_lanes - 1)) { // no carry out of word 0 in this block
+                    const bool no_carry = w[0] <= 0xffffffffu - (rng_lanes - 1);
+                    if (no_carry) { // no carry out of word 0 in this block
                         x = {rng_u32(w[0]) + perm, rng_u32(w[1]), rng_u32(w[2]), rng_u32(w[3])};
                     } else {
                         alignas(64) std::array<std::array<std::uint32_t, rng_lanes>, 4> a{};
@@ -348,7 +352,7 @@ void philox_stream(std::array<std::uint32_t, 2> key, u128_counter base, std::uin
                         for (std::size_t k = 0; k < 4; ++k)
                             x[k] = rng_u32::load_aligned(a[k].data());
                     }
-                    philox_simd(x, key[0], key[1]);
+                    philox_simd(x, key[0], key[1], no_carry);
                     f(x);
                     const auto o = transpose4(x);
                     const std::size_t at = b * block;

@@ -69,16 +69,22 @@ T rng_below(T b) {
     }
 }
 
-// [a, b): fma(u, b - a, a), computed on halves when b - a overflows.
+// [a, b): fma(u, b - a, a) = fma(k, (b - a) 2^-24, a) for u = k 2^-24 (the same exact product,
+// one rounding), kept below b; on halves (Halves: a, span are a/2, b/2 - a/2, the result doubled)
+// when b - a overflows, and with u itself when (b - a) 2^-24 would lose bits (tiny spans).
+template<bool Halves, bool Folded>
 struct uniform_f32_fn {
-    float a, span, bmax, scale;
+    float a, span, bmax;
     void operator()(std::array<rng_u32, 4>& x) const {
         using fb = xsimd::batch<float>;
         using ib = xsimd::batch<std::int32_t>;
+        const fb s(Folded ? span * 0x1p-24f : span), av(a), bm(bmax);
         for (auto& w : x) {
-            const fb u = xsimd::to_float(xsimd::bitwise_cast<ib>(w >> 8)) * fb(0x1p-24f);
-            const fb r = xsimd::min(xsimd::fma(u, fb(span), fb(a)) * fb(scale), fb(bmax));
-            w = xsimd::bitwise_cast<rng_u32>(r);
+            fb k = xsimd::to_float(xsimd::bitwise_cast<ib>(w >> 8));
+            if constexpr (!Folded) k = k * fb(0x1p-24f);
+            fb r = xsimd::fma(k, s, av);
+            if constexpr (Halves) r = r + r;
+            w = xsimd::bitwise_cast<rng_u32>(xsimd::min(r, bm));
         }
     }
 };
@@ -155,9 +161,14 @@ void rng_uniform_fill(rng_generator& gen, T a, T b, T* out, std::size_t n) {
             std::fill_n(out, n, std::isnan(b) ? b : a);
             return;
         }
-        uniform_f32_fn f{a, b - a, rng_below(b), 1.0f};
-        if (!std::isfinite(f.span)) f = {a / 2, b / 2 - a / 2, rng_below(b), 2.0f};
-        philox_stream(key, c, reinterpret_cast<std::uint32_t*>(out), n, f);
+        const float span = b - a, bmax = rng_below(b);
+        auto* dst = reinterpret_cast<std::uint32_t*>(out);
+        if (!std::isfinite(span))
+            philox_stream(key, c, dst, n, uniform_f32_fn<true, false>{a / 2, b / 2 - a / 2, bmax});
+        else if (span >= 0x1p-100f) // span 2^-24 is a normal float: folding the scale is exact
+            philox_stream(key, c, dst, n, uniform_f32_fn<false, true>{a, span, bmax});
+        else
+            philox_stream(key, c, dst, n, uniform_f32_fn<false, false>{a, span, bmax});
     } else if constexpr (std::is_same_v<T, double>) {
         const u128_counter c = rng_reserve(gen, 2 * n, key);
         if (std::isnan(a) || std::isnan(b) || !(a < b)) {
