@@ -101,27 +101,9 @@ inline rng_u32 rotl(const rng_u32& x) {
 #endif
 }
 
-// hi, lo of the 64-bit products x * m per lane.
+// hi, lo of the 64-bit products x * m per lane (the generic path; AVX2 and AVX-512 multiply in
+// place in philox_simd).
 inline void mulhilo(const rng_u32& x, std::uint32_t m, rng_u32& hi, rng_u32& lo) {
-#if defined(__AVX512F__)
-    {
-        const __m512i mm = _mm512_set1_epi32(static_cast<int>(m));
-        const __m512i pe = _mm512_mul_epu32(x, mm);                       // even lanes
-        const __m512i po = _mm512_mul_epu32(_mm512_srli_epi64(x, 32), mm); // odd lanes
-        lo = rng_u32(_mm512_mask_blend_epi32(0xAAAA, pe, _mm512_slli_epi64(po, 32)));
-        hi = rng_u32(_mm512_mask_blend_epi32(0xAAAA, _mm512_srli_epi64(pe, 32), po));
-        return;
-    }
-#elif defined(__AVX2__)
-    {
-        const __m256i mm = _mm256_set1_epi32(static_cast<int>(m));
-        const __m256i pe = _mm256_mul_epu32(x, mm);
-        const __m256i po = _mm256_mul_epu32(_mm256_srli_epi64(x, 32), mm);
-        lo = rng_u32(_mm256_blend_epi32(pe, _mm256_slli_epi64(po, 32), 0xAA));
-        hi = rng_u32(_mm256_blend_epi32(_mm256_srli_epi64(pe, 32), po, 0xAA));
-        return;
-    }
-#else
     alignas(64) std::array<std::uint32_t, rng_lanes> a{}, h{}, l{};
     x.store_aligned(a.data());
     for (std::size_t i = 0; i < rng_lanes; ++i) {
@@ -131,7 +113,6 @@ inline void mulhilo(const rng_u32& x, std::uint32_t m, rng_u32& hi, rng_u32& lo)
     }
     hi = rng_u32::load_aligned(h.data());
     lo = rng_u32::load_aligned(l.data());
-#endif
 }
 
 // Philox-4x32-10 on every lane. On AVX-512 and AVX2 the even and odd 32-bit lanes run as two
@@ -277,9 +258,9 @@ inline void rng_store(std::uint32_t* p, const rng_u32& v, std::size_t n, [[maybe
     if (n == rng_lanes) {
 #if defined(__AVX512F__)
         if (stream && reinterpret_cast<std::uintptr_t>(p) % 64 == 0) {
-                _mm512_stream_si512(reinterpret_cast<__m512i*>(p), v);
-                return;
-            }
+            _mm512_stream_si512(reinterpret_cast<__m512i*>(p), v);
+            return;
+        }
 #elif defined(__AVX2__)
         if (stream && reinterpret_cast<std::uintptr_t>(p) % 32 == 0) {
             _mm256_stream_si256(reinterpret_cast<__m256i*>(p), v);

@@ -46,13 +46,6 @@ namespace detail {
 
 static_assert(std::endian::native == std::endian::little, "xlet: rng kernels assume a little-endian host");
 
-template<class Shape, class U>
-struct rebind_tensor;
-template<class T, std::size_t... D, class U>
-struct rebind_tensor<tensor<T, D...>, U> {
-    using type = tensor<U, D...>;
-};
-
 template<class T>
 inline constexpr bool rng_bits_element = (is_integer<T> || is_float<T>) && !std::is_same_v<T, bool>;
 
