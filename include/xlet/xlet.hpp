@@ -12,4 +12,5 @@
 #include "ops/linalg.hpp"
 #include "ops/conv.hpp"
 #include "ops/fft.hpp"
+#include "ops/rng.hpp"
 #include "distributed.hpp"
