@@ -11,4 +11,5 @@
 #include "ops/reduce.hpp"
 #include "ops/linalg.hpp"
 #include "ops/conv.hpp"
+#include "ops/control.hpp"
 #include "distributed.hpp"
