@@ -37,6 +37,14 @@ constexpr bool branch_callable() {
 template<class F, class A>
 using branch_result_t = materialized_t<std::invoke_result_t<F&, A&&>>;
 
+// The materialised result types of every branch (for the C4 message).
+template<class F, class AT, class Seq>
+struct branch_results;
+template<class F, class AT, std::size_t... K>
+struct branch_results<F, AT, std::index_sequence<K...>> {
+    using type = std::tuple<branch_result_t<std::tuple_element_t<K, F>, decltype(std::get<K>(std::declval<AT>()))>...>;
+};
+
 template<std::size_t K, class R, class Fns, class Args>
 R run_branch(Fns& fns, Args&& args) {
     return R(materialize(std::invoke(std::get<K>(fns), std::get<K>(std::forward<Args>(args)))));
@@ -118,7 +126,7 @@ auto conditional(const I& branch_index, Fns&& fns, Args&& operands) {
                                        R0> &&
                         ...);
             }(std::make_index_sequence<N>{});
-            static_assert(diag::got<c4, R0>::value,
+            static_assert(diag::got<c4, typename detail::branch_results<F, AT, std::make_index_sequence<N>>::type>::value,
                           "xlet::conditional [C4]: the branches must return the same type (element types and "
                           "shapes)");
             if constexpr (c4) {
