@@ -13,4 +13,5 @@
 #include "ops/conv.hpp"
 #include "ops/fft.hpp"
 #include "ops/rng.hpp"
+#include "ops/control.hpp"
 #include "distributed.hpp"

@@ -24,16 +24,11 @@
 #include <tuple>
 #include <utility>
 
+#include "../ops/control/token.hpp" // token (after a send completes)
 #include "collectives.hpp"
 #include "shared_memory.hpp" // XLET_POOL_THREADS
 
 namespace xlet {
-
-// An ordering token (after a send completes). Carries no data.
-struct token {
-    token() = default;
-    explicit token(detail::no_init_t) {}
-};
 
 namespace detail {
 // The peer of this device in `pairs` (as target when `as_source`, else as source), or -1.
