@@ -1,5 +1,5 @@
 // expect: xlet::conditional [C1]: the branch index must be an s32 scalar
-// expect: xlet::tensor<long int>
+// expect: xlet::tensor<long
 #include <xlet/xlet.hpp>
 using namespace xlet;
 void f() {
