@@ -55,8 +55,10 @@ void loop_nhwc(const float* x, float* y, const float* g, const float* b, float* 
     const std::size_t rows = n_all / bc;
     std::vector<float> s(bc, 0.0f), q(bc, 0.0f), a(bc);
     for (std::size_t r = 0; r < rows; ++r)
-        for (std::size_t c = 0; c < bc; ++c) s[c] += x[r * bc + c];
-    for (std::size_t c = 0; c < bc; ++c) mean[c] = s[c] / static_cast<float>(rows);
+        for (std::size_t c = 0; c < bc; ++c)
+            s[c] += x[r * bc + c];
+    for (std::size_t c = 0; c < bc; ++c)
+        mean[c] = s[c] / static_cast<float>(rows);
     for (std::size_t r = 0; r < rows; ++r)
         for (std::size_t c = 0; c < bc; ++c) {
             const float d = x[r * bc + c] - mean[c];
@@ -67,7 +69,8 @@ void loop_nhwc(const float* x, float* y, const float* g, const float* b, float* 
         a[c] = g[c] / std::sqrt(var[c] + 1e-5f);
     }
     for (std::size_t r = 0; r < rows; ++r)
-        for (std::size_t c = 0; c < bc; ++c) y[r * bc + c] = (x[r * bc + c] - mean[c]) * a[c] + b[c];
+        for (std::size_t c = 0; c < bc; ++c)
+            y[r * bc + c] = (x[r * bc + c] - mean[c]) * a[c] + b[c];
 }
 void loop_nchw(const float* x, float* y, const float* g, const float* b, float* mean, float* var) {
     constexpr std::size_t hw = bh * bw;
@@ -76,10 +79,12 @@ void loop_nchw(const float* x, float* y, const float* g, const float* b, float* 
         for (std::size_t n = 0; n < bn; ++n) {
             const float* p = x + (n * bc + c) * hw;
             for (std::size_t i = 0; i + 16 <= hw; i += 16)
-                for (std::size_t l = 0; l < 16; ++l) acc[l] += p[i + l];
+                for (std::size_t l = 0; l < 16; ++l)
+                    acc[l] += p[i + l];
         }
         float s = 0;
-        for (float v : acc) s += v;
+        for (float v : acc)
+            s += v;
         mean[c] = s / static_cast<float>(bn * hw);
         float sq[16] = {};
         for (std::size_t n = 0; n < bn; ++n) {
@@ -91,13 +96,15 @@ void loop_nchw(const float* x, float* y, const float* g, const float* b, float* 
                 }
         }
         float q = 0;
-        for (float v : sq) q += v;
+        for (float v : sq)
+            q += v;
         var[c] = q / static_cast<float>(bn * hw);
         const float a = g[c] / std::sqrt(var[c] + 1e-5f);
         for (std::size_t n = 0; n < bn; ++n) {
             const float* p = x + (n * bc + c) * hw;
             float* o = y + (n * bc + c) * hw;
-            for (std::size_t i = 0; i < hw; ++i) o[i] = (p[i] - mean[c]) * a + b[c];
+            for (std::size_t i = 0; i < hw; ++i)
+                o[i] = (p[i] - mean[c]) * a + b[c];
         }
     }
 }
@@ -160,9 +167,11 @@ void BM_inference_xlet(benchmark::State& st, int threads) {
 float sum_range(const float* p, std::size_t b, std::size_t e) {
     float acc[32] = {};
     for (std::size_t i = b; i + 32 <= e; i += 32)
-        for (std::size_t k = 0; k < 32; ++k) acc[k] += p[i + k];
+        for (std::size_t k = 0; k < 32; ++k)
+            acc[k] += p[i + k];
     float s = 0;
-    for (float v : acc) s += v;
+    for (float v : acc)
+        s += v;
     return s;
 }
 void BM_read_only(benchmark::State& st, int threads) {

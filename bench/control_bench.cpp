@@ -29,7 +29,9 @@ void BM_while_spec(benchmark::State& st, int) {
     float sink = 0;
     auto xs = [&] {
         auto [n, acc] = while_loop([](const s32<>& i, const f32<10>&) { return i < 1000; },
-                                   [&](const s32<>& i, const f32<10>& v) { return std::tuple{i + 1, v + c}; },
+                                   [&](const s32<>& i, const f32<10>& v) {
+                                       return std::tuple{i + 1, v + c};
+                                   },
                                    std::tuple{s32<>(0), f32<10>{}});
         benchmark::DoNotOptimize(acc.data());
         sink += acc(9) + static_cast<float>(n());
@@ -54,10 +56,11 @@ void BM_while_spec(benchmark::State& st, int) {
 void BM_while_small(benchmark::State& st, int) {
     float sink = 0;
     auto xs = [&] {
-        auto [n, x, v] = while_loop(
-            [](const s32<>& i, const f32<>&, const f32<4>&) { return i < 1000; },
-            [](const s32<>& i, const f32<>& a, const f32<4>& w) { return std::tuple{i + 1, a * 0.5f + 1.0f, w + a}; },
-            std::tuple{s32<>(0), f32<>(0.0f), f32<4>{}});
+        auto [n, x, v] = while_loop([](const s32<>& i, const f32<>&, const f32<4>&) { return i < 1000; },
+                                    [](const s32<>& i, const f32<>& a, const f32<4>& w) {
+                                        return std::tuple{i + 1, a * 0.5f + 1.0f, w + a};
+                                    },
+                                    std::tuple{s32<>(0), f32<>(0.0f), f32<4>{}});
         benchmark::DoNotOptimize(v.data());
         sink += v(3) + x() + static_cast<float>(n());
     };
@@ -93,8 +96,9 @@ void BM_conditional_index(benchmark::State& st, int) {
     f32<4> x{1, 2, 3, 4};
     alignas(16) float xp[4] = {1, 2, 3, 4};
     float sink = 0;
-    auto br = std::tuple{[](const f32<4>& a) { return f32<4>(a + 1.0f); }, [](const f32<4>& a) { return f32<4>(a * 2.0f); },
-                         [](const f32<4>& a) { return f32<4>(a - 3.0f); }};
+    auto br =
+        std::tuple{[](const f32<4>& a) { return f32<4>(a + 1.0f); }, [](const f32<4>& a) { return f32<4>(a * 2.0f); },
+                   [](const f32<4>& a) { return f32<4>(a - 3.0f); }};
     auto xs = [&] {
         f32<4> acc{};
         for (std::int32_t b : idx) {
@@ -109,9 +113,17 @@ void BM_conditional_index(benchmark::State& st, int) {
         for (std::int32_t b : idx) {
             alignas(16) float r[4];
             switch (b) {
-            case 0: for (int k = 0; k < 4; ++k) r[k] = xp[k] + 1.0f; break;
-            case 1: for (int k = 0; k < 4; ++k) r[k] = xp[k] * 2.0f; break;
-            default: for (int k = 0; k < 4; ++k) r[k] = xp[k] - 3.0f;
+            case 0:
+                for (int k = 0; k < 4; ++k)
+                    r[k] = xp[k] + 1.0f;
+                break;
+            case 1:
+                for (int k = 0; k < 4; ++k)
+                    r[k] = xp[k] * 2.0f;
+                break;
+            default:
+                for (int k = 0; k < 4; ++k)
+                    r[k] = xp[k] - 3.0f;
             }
             for (int k = 0; k < 4; ++k)
                 acc[k] += r[k];
@@ -146,9 +158,11 @@ void BM_conditional_pred(benchmark::State& st, int) {
         for (std::int32_t b : idx) {
             alignas(16) float r[4];
             if (b > 1)
-                for (int k = 0; k < 4; ++k) r[k] = xp[k] + 1.0f;
+                for (int k = 0; k < 4; ++k)
+                    r[k] = xp[k] + 1.0f;
             else
-                for (int k = 0; k < 4; ++k) r[k] = xp[k] * 2.0f;
+                for (int k = 0; k < 4; ++k)
+                    r[k] = xp[k] * 2.0f;
             for (int k = 0; k < 4; ++k)
                 acc[k] += r[k];
             benchmark::DoNotOptimize(acc);
@@ -204,7 +218,8 @@ void BM_feed(benchmark::State& st, int) {
             producer.join();
         }
         auto t2 = std::chrono::steady_clock::now();
-        const double x = std::chrono::duration<double>(t1 - t0).count(), p = std::chrono::duration<double>(t2 - t1).count();
+        const double x = std::chrono::duration<double>(t1 - t0).count(),
+                     p = std::chrono::duration<double>(t2 - t1).count();
         t_x += x;
         t_p += p;
         ratios.push_back(p / x);

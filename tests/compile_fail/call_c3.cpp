@@ -1,4 +1,5 @@
-// expect: xlet::call [C3]: the computation's function must take its declared parameters and return its declared result type
+// expect: xlet::call [C3]: the computation's function must take its declared parameters and return its declared result
+// type
 #include <xlet/xlet.hpp>
 using namespace xlet;
 void f() {

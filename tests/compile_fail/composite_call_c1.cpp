@@ -4,5 +4,6 @@
 using namespace xlet;
 void f() {
     f32<> z;
-    (void)composite_call<"foo.bar">(1, [](const f32<>& x) { return x; }, z); // attributes: an int
+    (void)composite_call<"foo.bar">(
+        1, [](const f32<>& x) { return x; }, z); // attributes: an int
 }

@@ -4,5 +4,6 @@
 using namespace xlet;
 void f() {
     f32<> z;
-    (void)composite_call<"foo.bar">(boost::hana::make_map(), [](const f32<>& x, const f32<>& y) { return x + y; }, z);
+    (void)composite_call<"foo.bar">(
+        boost::hana::make_map(), [](const f32<>& x, const f32<>& y) { return x + y; }, z);
 }

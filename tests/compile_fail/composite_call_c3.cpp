@@ -4,5 +4,6 @@
 using namespace xlet;
 void f() {
     f32<> z;
-    (void)composite_call<"foo.bar", -1>(boost::hana::make_map(), [](const f32<>& x) { return x; }, z);
+    (void)composite_call<"foo.bar", -1>(
+        boost::hana::make_map(), [](const f32<>& x) { return x; }, z);
 }

@@ -3,6 +3,8 @@
 #include <xlet/xlet.hpp>
 using namespace xlet;
 void f() {
-    f32<1, 2, 5> x; f32<3, 2, 2> w;
-    auto r = conv_general_dilated<conv_config{.dimension_numbers = conv_dims{.kernel_spatial_dimensions = {2, 0}}}>(x, w);
+    f32<1, 2, 5> x;
+    f32<3, 2, 2> w;
+    auto r =
+        conv_general_dilated<conv_config{.dimension_numbers = conv_dims{.kernel_spatial_dimensions = {2, 0}}}>(x, w);
 }

@@ -3,6 +3,7 @@
 #include <xlet/xlet.hpp>
 using namespace xlet;
 void f() {
-    s8<1, 2, 5> x; s8<3, 2, 2> w;
+    s8<1, 2, 5> x;
+    s8<3, 2, 2> w;
     auto r = conv_general_dilated<conv_config{}, float>(x, w);
 }

@@ -3,5 +3,6 @@
 #include <xlet/xlet.hpp>
 using namespace xlet;
 void f() {
-    c64<8> x; auto r = fft<fft_type::fft, 8, 8>(x);
+    c64<8> x;
+    auto r = fft<fft_type::fft, 8, 8>(x);
 }

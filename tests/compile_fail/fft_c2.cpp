@@ -3,5 +3,6 @@
 #include <xlet/xlet.hpp>
 using namespace xlet;
 void f() {
-    f32<8> x; auto r = fft<fft_type::fft, 8>(x);
+    f32<8> x;
+    auto r = fft<fft_type::fft, 8>(x);
 }

@@ -3,5 +3,6 @@
 #include <xlet/xlet.hpp>
 using namespace xlet;
 void f() {
-    c64<2, 2, 2, 2> x; auto r = fft<fft_type::fft, 2, 2, 2, 2>(x);
+    c64<2, 2, 2, 2> x;
+    auto r = fft<fft_type::fft, 2, 2, 2, 2>(x);
 }

@@ -3,5 +3,6 @@
 #include <xlet/xlet.hpp>
 using namespace xlet;
 void f() {
-    c64<4, 8> x; auto r = fft<fft_type::fft, 4, 4>(x);
+    c64<4, 8> x;
+    auto r = fft<fft_type::fft, 4, 4>(x);
 }

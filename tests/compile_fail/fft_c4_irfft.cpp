@@ -3,5 +3,6 @@
 #include <xlet/xlet.hpp>
 using namespace xlet;
 void f() {
-    c64<16> x; auto r = fft<fft_type::irfft, 16>(x);
+    c64<16> x;
+    auto r = fft<fft_type::irfft, 16>(x);
 }

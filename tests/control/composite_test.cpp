@@ -19,7 +19,10 @@ TEST_CASE("composite_call: the spec's example, f32[] call(f32[] %cst), composite
                                 hana::make_pair(BOOST_HANA_STRING("tensor"), s32<>(1)));
     f32<> cst = 2.0f;
     int runs = 0;
-    auto decomposition = [&](const f32<>& x) { ++runs; return x * x + 1.0f; };
+    auto decomposition = [&](const f32<>& x) {
+        ++runs;
+        return x * x + 1.0f;
+    };
     f32<> r = composite_call<"foo.bar", 1>(attrs, decomposition, cst);
     CHECK(r() == 5.0f);
     CHECK(runs == 1);
@@ -42,7 +45,8 @@ TEST_CASE("composite_call: the spec's example, f32[] call(f32[] %cst), composite
     // Version defaults to 0; no attributes.
     auto d = composite<"xlet.identity">(hana::make_map(), [](const auto& x) { return x; });
     static_assert(decltype(d)::version == 0);
-    CHECK(composite_attributes_string(d) == "composite.name=\"xlet.identity\", composite.attributes={}, composite.version=\"0\"");
+    CHECK(composite_attributes_string(d) ==
+          "composite.name=\"xlet.identity\", composite.attributes={}, composite.version=\"0\"");
 }
 
 namespace {
@@ -56,14 +60,15 @@ auto lower(const C& c, A&&... operands) {
                       decltype(hana::contains(std::declval<typename C::attributes_type>(),
                                               attribute_key<"approximate">))::value)
             return std::remove_cvref_t<decltype(hana::at_key(std::declval<typename C::attributes_type>(),
-                                                              attribute_key<"approximate">))>::value;
+                                                             attribute_key<"approximate">))>::value;
         else
             return false;
     }();
     if constexpr (gelu_tanh) {
         ++kernel_runs;
-        return f32<3>(0.5f * (operands * ...) * (1.0f + tanh(0.7978845608f * ((operands * ...) + 0.044715f * (operands * ...) *
-                                                                                (operands * ...) * (operands * ...)))));
+        return f32<3>(0.5f * (operands * ...) *
+                      (1.0f + tanh(0.7978845608f * ((operands * ...) + 0.044715f * (operands * ...) * (operands * ...) *
+                                                                           (operands * ...)))));
     } else {
         return composite_call(c, std::forward<A>(operands)...);
     }
@@ -77,10 +82,10 @@ TEST_CASE("composite: a compile-time rewrite inlines or keeps it") {
         ++decomposition_runs;
         return f32<3>(0.5f * v * (1.0f + tanh(0.7978845608f * (v + 0.044715f * v * v * v))));
     };
-    auto fast = composite<"xlet.gelu", 1>(hana::make_map(hana::make_pair(BOOST_HANA_STRING("approximate"), hana::true_c)),
-                                          decomposition);
-    auto exact = composite<"xlet.gelu", 1>(hana::make_map(hana::make_pair(BOOST_HANA_STRING("approximate"), hana::false_c)),
-                                           decomposition);
+    auto fast = composite<"xlet.gelu", 1>(
+        hana::make_map(hana::make_pair(BOOST_HANA_STRING("approximate"), hana::true_c)), decomposition);
+    auto exact = composite<"xlet.gelu", 1>(
+        hana::make_map(hana::make_pair(BOOST_HANA_STRING("approximate"), hana::false_c)), decomposition);
     auto other = composite<"xlet.gelu", 2>(hana::make_map(), decomposition);
     f32<3> a = lower(fast, x);
     f32<3> b = lower(exact, x);
@@ -94,6 +99,7 @@ TEST_CASE("composite: a compile-time rewrite inlines or keeps it") {
 }
 
 TEST_CASE("composite_call: an exception in the decomposition names the composite") {
-    CHECK_THROWS_WITH_AS(composite_call<"my.op">(hana::make_map(), [](int) -> int { throw std::runtime_error("no"); }, 1),
+    CHECK_THROWS_WITH_AS(composite_call<"my.op">(
+                             hana::make_map(), [](int) -> int { throw std::runtime_error("no"); }, 1),
                          "xlet::composite_call: composite 'my.op' threw: no", xlet::error);
 }

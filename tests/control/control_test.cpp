@@ -85,8 +85,8 @@ TEST_CASE("call: an exception inside the computation names the op and the comput
         CHECK(std::string(e.what()) == "xlet::call: computation 'bad' threw: boom");
         CHECK_THROWS_WITH_AS(std::rethrow_if_nested(e), "boom", std::runtime_error);
     }
-    CHECK_THROWS_WITH_AS(call([](int) -> int { throw std::logic_error("x"); }, 1), "xlet::call: the computation threw: x",
-                         xlet::error);
+    CHECK_THROWS_WITH_AS(call([](int) -> int { throw std::logic_error("x"); }, 1),
+                         "xlet::call: the computation threw: x", xlet::error);
 }
 
 // ---------------------------------------------------------------- conditional
@@ -95,8 +95,14 @@ TEST_CASE("conditional, predicate form: only the chosen branch runs, operands of
     int true_runs = 0, false_runs = 0;
     f32<3> v{1, 2, 3};
     s32<2> w{10, 20};
-    auto t = [&](const f32<3>& a) { ++true_runs; return reduce(a, 0.0f, add_fn{}, dims<0>); };
-    auto f = [&](const s32<2>& b) { ++false_runs; return f32<>(static_cast<float>(b(0) * b(1))); };
+    auto t = [&](const f32<3>& a) {
+        ++true_runs;
+        return reduce(a, 0.0f, add_fn{}, dims<0>);
+    };
+    auto f = [&](const s32<2>& b) {
+        ++false_runs;
+        return f32<>(static_cast<float>(b(0) * b(1)));
+    };
     f32<> r1 = conditional(true, v, t, w, f);
     CHECK(r1() == 6.0f);
     CHECK((true_runs == 1 && false_runs == 0));
@@ -105,9 +111,11 @@ TEST_CASE("conditional, predicate form: only the chosen branch runs, operands of
     CHECK((true_runs == 1 && false_runs == 1));
     // A rank-0 pred expression as the predicate; an expression operand stays lazy until used.
     f32<> k = 5.0f;
-    f32<> r3 = conditional(k < 3.0f, v * 2.0f, [](const auto& a) { return reduce(a, 0.0f, max_fn{}, dims<0>); }, w, f);
+    f32<> r3 = conditional(
+        k < 3.0f, v * 2.0f, [](const auto& a) { return reduce(a, 0.0f, max_fn{}, dims<0>); }, w, f);
     CHECK(r3() == 200.0f);
-    f32<> r4 = conditional(k > 3.0f, v * 2.0f, [](const auto& a) { return reduce(a, 0.0f, max_fn{}, dims<0>); }, w, f);
+    f32<> r4 = conditional(
+        k > 3.0f, v * 2.0f, [](const auto& a) { return reduce(a, 0.0f, max_fn{}, dims<0>); }, w, f);
     CHECK(r4() == 6.0f);
 }
 
@@ -116,9 +124,18 @@ TEST_CASE("conditional, branch-index form: N branches, out-of-range index runs t
     f32<2> a{1, 2};
     s32<> b = 7;
     f32<2, 2> c{{1, 2}, {3, 4}};
-    auto branches = std::tuple{[&](const f32<2>& x) { ran.push_back(0); return f32<>(x(0) + x(1)); },
-                               [&](const s32<>& x) { ran.push_back(1); return f32<>(static_cast<float>(x()) * 10); },
-                               [&](const f32<2, 2>& x) { ran.push_back(2); return reduce(x, 0.0f, add_fn{}, dims<0, 1>); }};
+    auto branches = std::tuple{[&](const f32<2>& x) {
+                                   ran.push_back(0);
+                                   return f32<>(x(0) + x(1));
+                               },
+                               [&](const s32<>& x) {
+                                   ran.push_back(1);
+                                   return f32<>(static_cast<float>(x()) * 10);
+                               },
+                               [&](const f32<2, 2>& x) {
+                                   ran.push_back(2);
+                                   return reduce(x, 0.0f, add_fn{}, dims<0, 1>);
+                               }};
     auto ops = std::forward_as_tuple(a, b, c);
     CHECK(conditional(0, branches, ops)() == 3.0f);
     CHECK(conditional(s32<>(1), branches, ops)() == 70.0f);
@@ -149,7 +166,9 @@ TEST_CASE("while_loop: the spec's example (1000 iterations adding a constant vec
     // init = {0, zero_vector[10]}; while (result(0) < 1000) { result = {result(0) + 1, result(1) + c} }
     f32<10> constant_vector{1, 2, 3, 4, 5, 6, 7, 8, 9, 10};
     auto [n, acc] = while_loop([](const s32<>& i, const f32<10>&) { return i < 1000; },
-                               [&](const s32<>& i, const f32<10>& v) { return std::tuple{i + 1, v + constant_vector}; },
+                               [&](const s32<>& i, const f32<10>& v) {
+                                   return std::tuple{i + 1, v + constant_vector};
+                               },
                                std::tuple{s32<>(0), f32<10>{}});
     static_assert(std::is_same_v<decltype(n), s32<>> && std::is_same_v<decltype(acc), f32<10>>);
     CHECK(n() == 1000);
@@ -160,7 +179,9 @@ TEST_CASE("while_loop: the spec's example (1000 iterations adding a constant vec
 TEST_CASE("while_loop: state forms (whole tuple, single tensor, plain values, zero iterations)") {
     // The whole tuple as the computations' one parameter (the spec's T -> PRED, T -> T).
     auto r = while_loop([](const auto& s) { return std::get<0>(s) < 5; },
-                        [](const auto& s) { return std::tuple{std::get<0>(s) + 1, std::get<1>(s) * 2.0f}; },
+                        [](const auto& s) {
+                            return std::tuple{std::get<0>(s) + 1, std::get<1>(s) * 2.0f};
+                        },
                         std::tuple{s32<>(0), f32<2>{1, 3}});
     CHECK(std::get<0>(r)() == 5);
     CHECK(equal_to(std::get<1>(r), {32.0f, 96.0f}));
@@ -169,7 +190,10 @@ TEST_CASE("while_loop: state forms (whole tuple, single tensor, plain values, ze
                           f32<4>{2, 1, 0, -1});
     CHECK(equal_to(x, {256.0f, 1.0f, 0.0f, 1.0f}));
     // Plain C++ values in the state.
-    auto [i, sum] = while_loop([](int k, long) { return k < 10; }, [](int k, long s) { return std::tuple{k + 1, s + k}; },
+    auto [i, sum] = while_loop([](int k, long) { return k < 10; },
+                               [](int k, long s) {
+                                   return std::tuple{k + 1, s + k};
+                               },
                                std::tuple{0, 0L});
     CHECK((i == 10 && sum == 45));
     // Zero iterations: the initial state, evaluated from an expression.
@@ -178,7 +202,9 @@ TEST_CASE("while_loop: state forms (whole tuple, single tensor, plain values, ze
     CHECK(equal_to(z, {3.0f, 6.0f}));
     // The body's elements read each other's old values (two states, swapped).
     auto [a, b] = while_loop([](const s32<>& p, const s32<>&) { return p < 100; },
-                             [](const s32<>& p, const s32<>& q) { return std::tuple{q, p + q}; }, // Fibonacci
+                             [](const s32<>& p, const s32<>& q) {
+                                 return std::tuple{q, p + q};
+                             }, // Fibonacci
                              std::tuple{s32<>(0), s32<>(1)});
     CHECK((a() == 144 && b() == 233));
 }
@@ -196,7 +222,9 @@ TEST_CASE("while_loop: no allocation per iteration for an inline state; heap sta
     f32<16384> big{};
     const long before_big = allocations.load();
     auto rb = while_loop([](const s32<>& i, const f32<16384>&) { return i < 100; },
-                         [](const s32<>& i, const f32<16384>& v) { return std::tuple{i + 1, v + 0.5f}; },
+                         [](const s32<>& i, const f32<16384>& v) {
+                             return std::tuple{i + 1, v + 0.5f};
+                         },
                          std::tuple{s32<>(0), std::cref(big).get() * 1.0f});
     CHECK(allocations.load() - before_big <= 3);
     CHECK(std::get<1>(rb)(16383) == 50.0f);
@@ -213,8 +241,12 @@ TEST_CASE("while_loop: exceptions in the body or condition are named with the it
     } catch (const xlet::error& e) {
         CHECK(std::string(e.what()) == "xlet::while_loop: the body (iteration 3) threw: bad step");
     }
-    CHECK_THROWS_WITH_AS(while_loop([](int i) -> bool { if (i == 2) throw std::runtime_error("c"); return true; },
-                                    [](int i) { return i + 1; }, 0),
+    CHECK_THROWS_WITH_AS(while_loop(
+                             [](int i) -> bool {
+                                 if (i == 2) throw std::runtime_error("c");
+                                 return true;
+                             },
+                             [](int i) { return i + 1; }, 0),
                          "xlet::while_loop: the condition (iteration 2) threw: c", xlet::error);
 }
 
@@ -223,15 +255,16 @@ TEST_CASE("while_loop: exceptions in the body or condition are named with the it
 TEST_CASE("nested while / conditional / call, and an exception through three levels") {
     // sum over i < 20 of (i even ? call(square, i) : conditional on i % 3 ...)
     auto square = computation<"square", s32<>(s32<>)>([](const s32<>& x) { return x * x; });
-    auto [i, acc] = while_loop(
-        [](const s32<>& k, const s32<>&) { return k < 20; },
-        [&](const s32<>& k, const s32<>& a) {
-            s32<> term = conditional(k % 2, std::tuple{[&](const s32<>& x) { return call(square, x); },
-                                                      [](const s32<>& x) { return s32<>(x * -1); }},
-                                     std::forward_as_tuple(k, k));
-            return std::tuple{k + 1, s32<>(a + term)}; // term is a local: evaluate before returning
-        },
-        std::tuple{s32<>(0), s32<>(0)});
+    auto [i, acc] =
+        while_loop([](const s32<>& k, const s32<>&) { return k < 20; },
+                   [&](const s32<>& k, const s32<>& a) {
+                       s32<> term = conditional(k % 2,
+                                                std::tuple{[&](const s32<>& x) { return call(square, x); },
+                                                           [](const s32<>& x) { return s32<>(x * -1); }},
+                                                std::forward_as_tuple(k, k));
+                       return std::tuple{k + 1, s32<>(a + term)}; // term is a local: evaluate before returning
+                   },
+                   std::tuple{s32<>(0), s32<>(0)});
     int expect = 0;
     for (int k = 0; k < 20; ++k)
         expect += k % 2 == 0 ? k * k : -k;
@@ -239,17 +272,26 @@ TEST_CASE("nested while / conditional / call, and an exception through three lev
     try {
         (void)while_loop([](int k) { return k < 5; },
                          [](int k) {
-                             return conditional(k == 2, k, [](int x) { return call([](int y) -> int {
-                                                                  if (y == 2) throw std::runtime_error("deep");
-                                                                  return y; }, x) + 1; },
-                                                k, [](int x) { return x + 1; });
+                             return conditional(
+                                 k == 2, k,
+                                 [](int x) {
+                                     return call(
+                                                [](int y) -> int {
+                                                    if (y == 2) throw std::runtime_error("deep");
+                                                    return y;
+                                                },
+                                                x) +
+                                            1;
+                                 },
+                                 k, [](int x) { return x + 1; });
                          },
                          0);
         FAIL("no exception");
     } catch (const xlet::error& e) {
-        CHECK(messages(e) == "xlet::while_loop: the body (iteration 2) threw: xlet::conditional: the true branch threw: "
-                             "xlet::call: the computation threw: deep / xlet::conditional: the true branch threw: "
-                             "xlet::call: the computation threw: deep / xlet::call: the computation threw: deep / deep");
+        CHECK(messages(e) ==
+              "xlet::while_loop: the body (iteration 2) threw: xlet::conditional: the true branch threw: "
+              "xlet::call: the computation threw: deep / xlet::conditional: the true branch threw: "
+              "xlet::call: the computation threw: deep / xlet::call: the computation threw: deep / deep");
     }
 }
 
@@ -301,7 +343,8 @@ TEST_CASE("custom_call: const form, typed form, tuple results, registry and erro
     f32<4> v{1, 2, 3, 4};
     CHECK(equal_to(custom_call<"scale_by_two", f32<4>>(v), {2.0f, 4.0f, 6.0f, 8.0f}));
 
-    register_custom_call<f32<4>(f32<4>, f32<4>)>("axpy4", [](const f32<4>& a, const f32<4>& b) { return a * 3.0f + b; });
+    register_custom_call<f32<4>(f32<4>, f32<4>)>("axpy4",
+                                                 [](const f32<4>& a, const f32<4>& b) { return a * 3.0f + b; });
     CHECK(equal_to(custom_call<"axpy4", f32<4>>(v, v + 1.0f), {5.0f, 9.0f, 13.0f, 17.0f}));
     CHECK_THROWS_WITH_AS((custom_call<"axpy4", f32<4>>(v)),
                          "xlet::custom_call: target 'axpy4' was registered as f32[4](f32[4], f32[4]) but is called as "
@@ -309,13 +352,14 @@ TEST_CASE("custom_call: const form, typed form, tuple results, registry and erro
                          xlet::error);
 
     // A tuple result: out is an array of one pointer per element.
-    register_custom_call("split", +[](void* out, const void** in) {
-        void** outs = static_cast<void**>(out);
-        const float* x = static_cast<const float*>(in[0]);
-        static_cast<float*>(outs[0])[0] = x[0] + x[1];
-        static_cast<std::int32_t*>(outs[1])[0] = 7;
-        static_cast<std::int32_t*>(outs[1])[1] = 8;
-    });
+    register_custom_call(
+        "split", +[](void* out, const void** in) {
+            void** outs = static_cast<void**>(out);
+            const float* x = static_cast<const float*>(in[0]);
+            static_cast<float*>(outs[0])[0] = x[0] + x[1];
+            static_cast<std::int32_t*>(outs[1])[0] = 7;
+            static_cast<std::int32_t*>(outs[1])[1] = 8;
+        });
     auto [s, t] = custom_call<"split", std::tuple<f32<>, s32<2>>>(v);
     CHECK((s() == 3.0f && t(0) == 7 && t(1) == 8));
 
@@ -332,7 +376,8 @@ TEST_CASE("custom_call: const form, typed form, tuple results, registry and erro
     CHECK_FALSE(reg.contains("double"));
     CHECK_THROWS_AS((custom_call<"double", f32<4>>(reg, v)), xlet::error);
     // An exception inside the target.
-    register_custom_call("throws", +[](void*, const void**) { throw std::runtime_error("target failed"); });
+    register_custom_call(
+        "throws", +[](void*, const void**) { throw std::runtime_error("target failed"); });
     CHECK_THROWS_WITH_AS((custom_call<"throws", f32<4>>(v)), "xlet::custom_call: target 'throws' threw: target failed",
                          xlet::error);
 }
@@ -410,8 +455,8 @@ TEST_CASE("infeed / outfeed: order, types, tuples, the empty tuple, close") {
     (void)e;
     CHECK(in.size() == 1);
     // A wrong type is named and leaves the item in the queue.
-    CHECK_THROWS_WITH_AS(infeed<s32<2>>(in, t3), "xlet::infeed: expected an item of type s32[2], the next item is f32[2]",
-                         xlet::error);
+    CHECK_THROWS_WITH_AS(infeed<s32<2>>(in, t3),
+                         "xlet::infeed: expected an item of type s32[2], the next item is f32[2]", xlet::error);
     auto [c, t4] = infeed<f32<2>>(in, t3, "config");
     CHECK(equal_to(a, {1.0f, 2.0f}));
     CHECK((std::get<0>(b)() == 5 && std::get<1>(b)(2) == 9.0f));
@@ -450,14 +495,14 @@ TEST_CASE("infeed / outfeed across threads: a program in a while_loop, a host fe
             drained.push_back(out.pop<s32<>>()());
     });
     // The device program: read, compute, write, n times, threading the token.
-    auto [k, tok, total] = while_loop(
-        [](const s32<>& i, const token&, const f32<>&) { return i < n; },
-        [&](const s32<>& i, const token& t, const f32<>& acc) {
-            auto [item, t1] = infeed<std::tuple<s32<>, f32<4>>>(in, t);
-            token t2 = outfeed(out, std::get<0>(item) * 2, t1);
-            return std::tuple{i + 1, t2, acc + reduce(std::get<1>(item), 0.0f, add_fn{}, dims<0>)};
-        },
-        std::tuple{s32<>(0), after_all(), f32<>(0.0f)});
+    auto [k, tok, total] =
+        while_loop([](const s32<>& i, const token&, const f32<>&) { return i < n; },
+                   [&](const s32<>& i, const token& t, const f32<>& acc) {
+                       auto [item, t1] = infeed<std::tuple<s32<>, f32<4>>>(in, t);
+                       token t2 = outfeed(out, std::get<0>(item) * 2, t1);
+                       return std::tuple{i + 1, t2, acc + reduce(std::get<1>(item), 0.0f, add_fn{}, dims<0>)};
+                   },
+                   std::tuple{s32<>(0), after_all(), f32<>(0.0f)});
     (void)tok;
     host_feed.join();
     host_drain.join();
@@ -532,22 +577,24 @@ struct lcg {
 s32<4> program_a(const s32<4>& init, const s32<4>& w, std::int32_t n) {
     auto twice = computation<"twice", s32<4>(s32<4>)>([](const s32<4>& x) {
         return std::get<1>(while_loop([](const s32<>& k, const s32<4>&) { return k < 2; },
-                                      [](const s32<>& k, const s32<4>& y) { return std::tuple{k + 1, y + y}; },
+                                      [](const s32<>& k, const s32<4>& y) {
+                                          return std::tuple{k + 1, y + y};
+                                      },
                                       std::tuple{s32<>(0), x}));
     });
-    auto r = while_loop(
-        [&](const s32<>& i, const s32<4>&) { return i < n; },
-        [&](const s32<>& i, const s32<4>& v) {
-            const std::int32_t b = v(static_cast<std::size_t>(i() % 4));
-            s32<4> nv = conditional(
-                b,
-                std::tuple{[&](const s32<4>& x) { return s32<4>(x + w); }, [&](const s32<4>& x) { return call(twice, x); },
-                           [](const s32<4>& x) { return s32<4>(x + rev(x, dims<0>)); },
-                           [&](const s32<4>& x) { return s32<4>(x * 3 - w); }},
-                std::forward_as_tuple(v, v, v, v));
-            return std::tuple{i + 1, s32<4>((nv % 1000 + 1000) % 1000 - 500)}; // keep values small
-        },
-        std::tuple{s32<>(0), init});
+    auto r = while_loop([&](const s32<>& i, const s32<4>&) { return i < n; },
+                        [&](const s32<>& i, const s32<4>& v) {
+                            const std::int32_t b = v(static_cast<std::size_t>(i() % 4));
+                            s32<4> nv =
+                                conditional(b,
+                                            std::tuple{[&](const s32<4>& x) { return s32<4>(x + w); },
+                                                       [&](const s32<4>& x) { return call(twice, x); },
+                                                       [](const s32<4>& x) { return s32<4>(x + rev(x, dims<0>)); },
+                                                       [&](const s32<4>& x) { return s32<4>(x * 3 - w); }},
+                                            std::forward_as_tuple(v, v, v, v));
+                            return std::tuple{i + 1, s32<4>((nv % 1000 + 1000) % 1000 - 500)}; // keep values small
+                        },
+                        std::tuple{s32<>(0), init});
     return std::get<1>(r);
 }
 std::array<std::int32_t, 4> program_a_ref(std::array<std::int32_t, 4> v, const std::array<std::int32_t, 4>& w,
@@ -558,10 +605,17 @@ std::array<std::int32_t, 4> program_a_ref(std::array<std::int32_t, 4> v, const s
         std::array<std::int32_t, 4> nv{};
         for (std::size_t k = 0; k < 4; ++k) {
             switch (b) {
-            case 0: nv[k] = v[k] + w[k]; break;
-            case 1: nv[k] = v[k] * 4; break;
-            case 2: nv[k] = v[k] + v[3 - k]; break;
-            default: nv[k] = v[k] * 3 - w[k];
+            case 0:
+                nv[k] = v[k] + w[k];
+                break;
+            case 1:
+                nv[k] = v[k] * 4;
+                break;
+            case 2:
+                nv[k] = v[k] + v[3 - k];
+                break;
+            default:
+                nv[k] = v[k] * 3 - w[k];
             }
         }
         for (std::size_t k = 0; k < 4; ++k)
@@ -572,21 +626,21 @@ std::array<std::int32_t, 4> program_a_ref(std::array<std::int32_t, 4> v, const s
 
 // Program B: nested loops, the inner trip count from the outer state, a pred conditional inside.
 std::tuple<std::int32_t, float> program_b(std::int32_t outer, std::int32_t m) {
-    auto r = while_loop(
-        [&](const s32<>& i, const s32<>&, const f32<>&) { return i < outer; },
-        [&](const s32<>& i, const s32<>& acc, const f32<>& f) {
-            auto [j, a2, f2] = while_loop(
-                [&](const s32<>& jj, const s32<>&, const f32<>&) { return jj < (i % m); },
-                [&](const s32<>& jj, const s32<>& a, const f32<>& g) {
-                    auto step = conditional((jj + a) % 3 == 0, a, [](const s32<>& x) { return s32<>(x + 7); }, g,
-                                            [&](const f32<>&) { return s32<>(jj * 2); });
-                    return std::tuple{jj + 1, s32<>(a + step), g + 0.5f};
-                },
-                std::tuple{s32<>(0), acc, f});
-            (void)j;
-            return std::tuple{i + 1, s32<>(a2 % 100000), f2};
-        },
-        std::tuple{s32<>(0), s32<>(1), f32<>(0.0f)});
+    auto r = while_loop([&](const s32<>& i, const s32<>&, const f32<>&) { return i < outer; },
+                        [&](const s32<>& i, const s32<>& acc, const f32<>& f) {
+                            auto [j, a2, f2] =
+                                while_loop([&](const s32<>& jj, const s32<>&, const f32<>&) { return jj < (i % m); },
+                                           [&](const s32<>& jj, const s32<>& a, const f32<>& g) {
+                                               auto step = conditional((jj + a) % 3 == 0, a,
+                                                                       [](const s32<>& x) { return s32<>(x + 7); }, g,
+                                                                       [&](const f32<>&) { return s32<>(jj * 2); });
+                                               return std::tuple{jj + 1, s32<>(a + step), g + 0.5f};
+                                           },
+                                           std::tuple{s32<>(0), acc, f});
+                            (void)j;
+                            return std::tuple{i + 1, s32<>(a2 % 100000), f2};
+                        },
+                        std::tuple{s32<>(0), s32<>(1), f32<>(0.0f)});
     return {std::get<1>(r)(), std::get<2>(r)()};
 }
 std::tuple<std::int32_t, float> program_b_ref(std::int32_t outer, std::int32_t m) {
@@ -613,10 +667,15 @@ std::tuple<s32<>, f32<3>> program_c(const f32<3>& x, std::int32_t n, bool which)
         pred<>(which), x,
         [&](const f32<3>& v) {
             return while_loop([&](const s32<>& k, const f32<3>&) { return k < n; },
-                              [&](const s32<>& k, const f32<3>& a) { return std::tuple{k + 1, call(scale, a, f32<>(0.5f))}; },
+                              [&](const s32<>& k, const f32<3>& a) {
+                                  return std::tuple{k + 1, call(scale, a, f32<>(0.5f))};
+                              },
                               std::tuple{s32<>(0), v});
         },
-        x, [&](const f32<3>& v) { return std::tuple{s32<>(-1), f32<3>(v + static_cast<float>(n))}; });
+        x,
+        [&](const f32<3>& v) {
+            return std::tuple{s32<>(-1), f32<3>(v + static_cast<float>(n))};
+        });
 }
 
 } // namespace

@@ -45,10 +45,14 @@ constexpr long double K = 64;
 
 template<class T>
 constexpr long double unit_roundoff() {
-    if constexpr (std::is_same_v<T, double>) return 0x1p-53L;
-    else if constexpr (std::is_same_v<T, bfloat16>) return 0x1p-8L;
-    else if constexpr (std::is_same_v<T, half>) return 0x1p-11L;
-    else return 0x1p-24L;
+    if constexpr (std::is_same_v<T, double>)
+        return 0x1p-53L;
+    else if constexpr (std::is_same_v<T, bfloat16>)
+        return 0x1p-8L;
+    else if constexpr (std::is_same_v<T, half>)
+        return 0x1p-11L;
+    else
+        return 0x1p-24L;
 }
 template<class T>
 constexpr long double compute_roundoff() {
@@ -69,13 +73,15 @@ double uni(double lo, double hi) { return std::uniform_real_distribution<double>
 template<class A>
 std::vector<double> to_doubles(const A& a) {
     std::vector<double> r(a.size());
-    for (std::size_t i = 0; i < a.size(); ++i) r[i] = val(a.data()[i]);
+    for (std::size_t i = 0; i < a.size(); ++i)
+        r[i] = val(a.data()[i]);
     return r;
 }
 template<class A>
 xlet_ref::array<double> ref_array(const A& a) {
     xlet_ref::dims_t d;
-    for (auto e : A::extents) d.push_back(static_cast<std::int64_t>(e));
+    for (auto e : A::extents)
+        d.push_back(static_cast<std::int64_t>(e));
     return xlet_ref::array<double>(d, to_doubles(a));
 }
 std::vector<long double> widen_ld(const std::vector<double>& v) { return {v.begin(), v.end()}; }
@@ -106,7 +112,8 @@ struct tally {
 template<class T, std::size_t C>
 tensor<T, C> random_vector(double lo, double hi) {
     tensor<T, C> v;
-    for (auto& e : v) e = T(uni(lo, hi));
+    for (auto& e : v)
+        e = T(uni(lo, hi));
     return v;
 }
 
@@ -151,8 +158,9 @@ void check_against_reference() {
         for (std::size_t i = 0; i < X::size(); ++i) {
             const std::size_t l = feat[i];
             const long double m = ref.mean[l], s = std::sqrt(ref.var[l]), a = sc[l] / std::sqrt(ref.var[l] + e);
-            const long double bound = uT * std::fabs(yr[i]) +
-                                      K * u * (std::fabs(a) * (std::fabs(xr.data[i] - m) + std::fabs(m) + s) + std::fabs(of[l]));
+            const long double bound =
+                uT * std::fabs(yr[i]) +
+                K * u * (std::fabs(a) * (std::fabs(xr.data[i] - m) + std::fabs(m) + s) + std::fabs(of[l]));
             ty.check(i, val(y.data()[i]), yr[i], bound);
         }
         // Inference on training's own statistics: for f32/f64 (mean, var exact in T) the same bits.
@@ -174,10 +182,11 @@ void check_against_reference() {
         for (std::size_t i = 0; i < X::size(); ++i) {
             const std::size_t l = feat[i];
             const long double a = sc[l] / std::sqrt(vi[l] + e);
-            const long double bound = uT * std::fabs(yr[i]) + K * u *
-                                                                  (std::fabs(a) * (std::fabs(xr.data[i] - mi[l]) + std::fabs(mi[l]) +
-                                                                                   std::sqrt(vi[l])) +
-                                                                   std::fabs(of[l]));
+            const long double bound =
+                uT * std::fabs(yr[i]) +
+                K * u *
+                    (std::fabs(a) * (std::fabs(xr.data[i] - mi[l]) + std::fabs(mi[l]) + std::sqrt(vi[l])) +
+                     std::fabs(of[l]));
             ty.check(i, val(y.data()[i]), yr[i], bound);
         }
     }
@@ -200,10 +209,10 @@ void check_against_reference() {
         for (std::size_t i = 0; i < X::size(); ++i) {
             const std::size_t l = feat[i];
             const long double k = sc[l] / std::sqrt(vi[l] + e);
-            const long double bound =
-                uT * std::fabs(gr.grad_operand[i]) +
-                K * u * std::fabs(k) *
-                    (std::fabs(gyd[i]) + std::fabs(dd[l]) + std::fabs(cc[l]) * (std::fabs(xr.data[i] - mi[l]) + std::fabs(mi[l])));
+            const long double bound = uT * std::fabs(gr.grad_operand[i]) +
+                                      K * u * std::fabs(k) *
+                                          (std::fabs(gyd[i]) + std::fabs(dd[l]) +
+                                           std::fabs(cc[l]) * (std::fabs(xr.data[i] - mi[l]) + std::fabs(mi[l])));
             tx.check(i, val(gx.data()[i]), gr.grad_operand[i], bound);
         }
         for (std::size_t l = 0; l < C; ++l) {
@@ -260,13 +269,16 @@ void check_finite_differences(float eps) {
     using X = f64<D...>;
     constexpr std::size_t C = X::extents[F];
     X x, r;
-    for (auto& v : x) v = uni(-2, 2);
-    for (auto& v : r) v = uni(-1, 1);
+    for (auto& v : x)
+        v = uni(-2, 2);
+    for (auto& v : r)
+        v = uni(-1, 1);
     auto scale = random_vector<double, C>(0.5, 2), offset = random_vector<double, C>(-1, 1);
     auto loss = [&](const X& xx, const f64<C>& s, const f64<C>& o) {
         auto y = std::get<0>(batch_norm_training<F>(xx, s, o, eps));
         long double acc = 0;
-        for (std::size_t i = 0; i < X::size(); ++i) acc += static_cast<long double>(y.data()[i]) * r.data()[i];
+        for (std::size_t i = 0; i < X::size(); ++i)
+            acc += static_cast<long double>(y.data()[i]) * r.data()[i];
         return acc;
     };
     auto [y, mean, var] = batch_norm_training<F>(x, scale, offset, eps);
@@ -282,14 +294,16 @@ void check_finite_differences(float eps) {
         return static_cast<double>((up - down) / (2 * h));
     };
     tally tx{"d loss / d x"}, ts{"d loss / d scale"}, tb{"d loss / d offset"};
-    for (std::size_t i = 0; i < X::size(); ++i) tx.check(i, gx.data()[i], fd(x, i), 1e-6 * (1 + std::fabs(gx.data()[i])));
+    for (std::size_t i = 0; i < X::size(); ++i)
+        tx.check(i, gx.data()[i], fd(x, i), 1e-6 * (1 + std::fabs(gx.data()[i])));
     for (std::size_t l = 0; l < C; ++l) {
         ts.check(l, gs.data()[l], fd(scale, l), 1e-6 * (1 + std::fabs(gs.data()[l])));
         tb.check(l, gb.data()[l], fd(offset, l), 1e-6 * (1 + std::fabs(gb.data()[l])));
     }
     // The gradient is not trivially small: a wrong formula would show.
     double norm = 0;
-    for (auto v : gx) norm = std::max(norm, std::fabs(v));
+    for (auto v : gx)
+        norm = std::max(norm, std::fabs(v));
     CHECK(norm > 1e-3);
 }
 
@@ -309,7 +323,8 @@ TEST_CASE("StableHLO examples: batch_norm_training, batch_norm_inference, batch_
 
     const auto gy = f64<2, 2, 2>::filled(0.1);
     auto [gx, gs, gb] = batch_norm_grad<2>(x, scale, m, v, gy, 0.0f);
-    for (double e : gx) CHECK(std::fabs(e) < 1e-16);
+    for (double e : gx)
+        CHECK(std::fabs(e) < 1e-16);
     CHECK(std::fabs(gs(0)) < 1e-16);
     CHECK(std::fabs(gs(1)) < 1e-16);
     CHECK(gb(0) == doctest::Approx(0.4).epsilon(1e-15));
@@ -333,17 +348,18 @@ TEST_CASE("hand-checked: f32[4,2], feature_index 1, epsilon 4") {
     auto [gx, gs, gb] = batch_norm_grad<1>(x, scale, mean, var, gy, 4.0f);
     const double want[4][2] = {{0.5, -2.0 / 3}, {-0.5, 10.0 / 9}, {-0.5, -10.0 / 9}, {0.5, 2.0 / 3}};
     for (std::size_t i = 0; i < 4; ++i)
-        for (std::size_t l = 0; l < 2; ++l) CHECK(gx(i, l) == doctest::Approx(want[i][l]).epsilon(1e-6));
+        for (std::size_t l = 0; l < 2; ++l)
+            CHECK(gx(i, l) == doctest::Approx(want[i][l]).epsilon(1e-6));
     CHECK(gs(0) == 0.0f);
     CHECK(gs(1) == doctest::Approx(2.0 / 3).epsilon(1e-6));
     CHECK(equal(gb, f32<2>{2, 2}));
 }
 
 TEST_CASE("f32 against the formulas: shapes, feature index 0, 1 and last, both kernel paths") {
-    check_against_reference<float, 0, f32<3, 5, 7, 6>>();  // runs of 210
-    check_against_reference<float, 1, f32<3, 5, 7, 6>>();  // rows of 5 x 42
-    check_against_reference<float, 3, f32<3, 5, 7, 6>>();  // rows of 6 (super-rows)
-    check_against_reference<float, 1, f32<4, 16, 9, 9>>(); // runs of 81 (lane tail)
+    check_against_reference<float, 0, f32<3, 5, 7, 6>>();    // runs of 210
+    check_against_reference<float, 1, f32<3, 5, 7, 6>>();    // rows of 5 x 42
+    check_against_reference<float, 3, f32<3, 5, 7, 6>>();    // rows of 6 (super-rows)
+    check_against_reference<float, 1, f32<4, 16, 9, 9>>();   // runs of 81 (lane tail)
     check_against_reference<float, 1, f32<8, 32, 20, 20>>(); // NCHW, parallel, 256 pieces merged
     check_against_reference<float, 3, f32<8, 20, 20, 32>>(); // NHWC, parallel, blocks of rows merged
     check_against_reference<float, 0, f32<3, 40000>>();      // runs cut into chunks of 16 Ki
@@ -369,7 +385,8 @@ TEST_CASE("bf16 and f16 against the formulas (f32 accumulation, one rounding)") 
 TEST_CASE("a large mean: the variance is computed around the mean") {
     // x = 1e4 + U(-1, 1) in f32: E[x^2] - E[x]^2 in f32 would be off by ~1e8 * 2^-24 = 6.
     static f32<4096, 4> x;
-    for (auto& v : x) v = static_cast<float>(1e4 + uni(-1, 1));
+    for (auto& v : x)
+        v = static_cast<float>(1e4 + uni(-1, 1));
     const auto ref = xlet_ref::bn_moments(ref_array(x), 1);
     auto [y, mean, var] = batch_norm_training<1>(x, f32<4>::filled(1), f32<4>::filled(0), 0.0f);
     for (std::size_t l = 0; l < 4; ++l) {
@@ -380,7 +397,8 @@ TEST_CASE("a large mean: the variance is computed around the mean") {
 
 TEST_CASE("operands are expressions; inference fuses into its consumer") {
     f32<6, 4, 5> x;
-    for (auto& v : x) v = static_cast<float>(uni(-1, 1));
+    for (auto& v : x)
+        v = static_cast<float>(uni(-1, 1));
     const auto scale = random_vector<float, 4>(0.5, 2), offset = random_vector<float, 4>(-1, 1);
     const f32<6, 4, 5> x2 = x * 2.0f;
     const f32<4> s2 = scale + 1.0f;
@@ -401,17 +419,17 @@ TEST_CASE("operands are expressions; inference fuses into its consumer") {
 }
 
 TEST_CASE("batch_norm_grad is the total derivative of sum(y * r) through batch_norm_training") {
-    check_finite_differences<1, 3, 4, 5>(0.1f);  // NCHW-like
-    check_finite_differences<1, 6, 3>(0.01f);    // feature last
-    check_finite_differences<0, 2, 3, 4>(0.5f);  // feature first
+    check_finite_differences<1, 3, 4, 5>(0.1f);   // NCHW-like
+    check_finite_differences<1, 6, 3>(0.01f);     // feature last
+    check_finite_differences<0, 2, 3, 4>(0.5f);   // feature first
     check_finite_differences<1, 2, 3, 70>(1e-3f); // runs path (inner 70)
 }
 
 TEST_CASE("results do not depend on the number of threads") {
-    check_thread_independence<1, f32<8, 64, 20, 20>>(); // runs, 512 chunks
+    check_thread_independence<1, f32<8, 64, 20, 20>>();  // runs, 512 chunks
     check_thread_independence<3, f32<64, 32, 32, 32>>(); // rows, 128 blocks
-    check_thread_independence<2, f32<2, 3, 70000>>();   // rows of one row per block
-    check_thread_independence<1, f32<4000000, 1>>();    // one feature, 245 chunks
+    check_thread_independence<2, f32<2, 3, 70000>>();    // rows of one row per block
+    check_thread_independence<1, f32<4000000, 1>>();     // one feature, 245 chunks
     check_thread_independence<1, bf16<8, 32, 20, 20>>();
 }
 
@@ -420,7 +438,8 @@ TEST_CASE("epsilon is used as given: a negative epsilon gives NaN or infinity pe
     const f32<2, 2> x{{1, 5}, {3, 5}};
     const f32<2> scale{1, 1}, offset{0, 0};
     auto [y, mean, var] = batch_norm_training<1>(x, scale, offset, -2.0f); // var + eps = -1, -2
-    for (float e : y) CHECK(std::isnan(e));
+    for (float e : y)
+        CHECK(std::isnan(e));
     CHECK(equal(var, f32<2>{1, 0}));
     auto t = batch_norm_training<1>(x, scale, offset, -1.0f); // var + eps = 0 (feature 0), -1
     const auto& y2 = std::get<0>(t);
@@ -429,7 +448,8 @@ TEST_CASE("epsilon is used as given: a negative epsilon gives NaN or infinity pe
     CHECK(std::isnan(y2(0, 1)));
     CHECK(std::isnan(y2(1, 1)));
     f32<2, 2> yi = batch_norm_inference<1>(x, scale, offset, mean, var, -2.0f);
-    for (float e : yi) CHECK(std::isnan(e));
+    for (float e : yi)
+        CHECK(std::isnan(e));
     // epsilon = 0 on a constant feature: (x - mean) / 0 = 0 / 0.
     auto t0 = batch_norm_training<1>(x, scale, offset, 0.0f);
     CHECK(std::isnan(std::get<0>(t0)(0, 1)));
@@ -439,8 +459,10 @@ TEST_CASE("empty features: mean and variance of nothing are NaN, gradient sums a
     f32<0, 3> x;
     const f32<3> scale{1, 2, 3}, offset{0, 0, 0};
     auto [y, mean, var] = batch_norm_training<1>(x, scale, offset, 1e-3f);
-    for (float e : mean) CHECK(std::isnan(e));
-    for (float e : var) CHECK(std::isnan(e));
+    for (float e : mean)
+        CHECK(std::isnan(e));
+    for (float e : var)
+        CHECK(std::isnan(e));
     auto [gx, gs, gb] = batch_norm_grad<1>(x, scale, offset, scale, x, 1e-3f);
     CHECK(equal(gs, f32<3>{0, 0, 0}));
     CHECK(equal(gb, f32<3>{0, 0, 0}));

@@ -2,133 +2,529 @@
 // XLET_CONV_CASE(id, element type, preferred type, lhs type, rhs type, (conv_config))
 using conv_l0 = xlet::tensor<float, 1, 7, 8>;
 using conv_r0 = xlet::tensor<float, 3, 7, 3>;
-XLET_CONV_CASE(0, float, void, conv_l0, conv_r0, (xlet::conv_config{.window_strides = {1}, .padding_low = {2}, .padding_high = {-1}, .lhs_dilation = {1}, .rhs_dilation = {2}, .dimension_numbers = xlet::conv_layout("NCW", "OIW", "NCW"), .feature_group_count = 1, .batch_group_count = 1, .window_reversal = {1}}))
+XLET_CONV_CASE(0, float, void, conv_l0, conv_r0,
+               (xlet::conv_config{.window_strides = {1},
+                                  .padding_low = {2},
+                                  .padding_high = {-1},
+                                  .lhs_dilation = {1},
+                                  .rhs_dilation = {2},
+                                  .dimension_numbers = xlet::conv_layout("NCW", "OIW", "NCW"),
+                                  .feature_group_count = 1,
+                                  .batch_group_count = 1,
+                                  .window_reversal = {1}}))
 using conv_l1 = xlet::tensor<float, 3, 1, 3, 4, 2>;
 using conv_r1 = xlet::tensor<float, 3, 3, 2, 1, 1>;
-XLET_CONV_CASE(1, float, void, conv_l1, conv_r1, (xlet::conv_config{.window_strides = {2, 2, 3}, .padding_low = {1, 1, -1}, .padding_high = {2, 2, 2}, .lhs_dilation = {1, 1, 1}, .rhs_dilation = {2, 2, 1}, .dimension_numbers = xlet::conv_layout("DCNWH", "WDHIO", "DCHWN"), .feature_group_count = 1, .batch_group_count = 1, .window_reversal = {0, 0, 1}}))
+XLET_CONV_CASE(1, float, void, conv_l1, conv_r1,
+               (xlet::conv_config{.window_strides = {2, 2, 3},
+                                  .padding_low = {1, 1, -1},
+                                  .padding_high = {2, 2, 2},
+                                  .lhs_dilation = {1, 1, 1},
+                                  .rhs_dilation = {2, 2, 1},
+                                  .dimension_numbers = xlet::conv_layout("DCNWH", "WDHIO", "DCHWN"),
+                                  .feature_group_count = 1,
+                                  .batch_group_count = 1,
+                                  .window_reversal = {0, 0, 1}}))
 using conv_l2 = xlet::tensor<float, 6, 1, 3, 2, 2>;
 using conv_r2 = xlet::tensor<float, 2, 2, 6, 3, 1>;
-XLET_CONV_CASE(2, float, void, conv_l2, conv_r2, (xlet::conv_config{.window_strides = {1, 2, 2}, .padding_low = {1, 0, 2}, .padding_high = {2, 2, -1}, .lhs_dilation = {1, 1, 2}, .rhs_dilation = {1, 1, 1}, .dimension_numbers = xlet::conv_layout("NDHWC", "IHODW", "WDNCH"), .feature_group_count = 1, .batch_group_count = 3, .window_reversal = {1, 0, 0}}))
+XLET_CONV_CASE(2, float, void, conv_l2, conv_r2,
+               (xlet::conv_config{.window_strides = {1, 2, 2},
+                                  .padding_low = {1, 0, 2},
+                                  .padding_high = {2, 2, -1},
+                                  .lhs_dilation = {1, 1, 2},
+                                  .rhs_dilation = {1, 1, 1},
+                                  .dimension_numbers = xlet::conv_layout("NDHWC", "IHODW", "WDNCH"),
+                                  .feature_group_count = 1,
+                                  .batch_group_count = 3,
+                                  .window_reversal = {1, 0, 0}}))
 using conv_l3 = xlet::tensor<float, 1, 8, 2>;
 using conv_r3 = xlet::tensor<float, 1, 2, 1>;
-XLET_CONV_CASE(3, float, void, conv_l3, conv_r3, (xlet::conv_config{.window_strides = {3}, .padding_low = {-1}, .padding_high = {1}, .lhs_dilation = {1}, .rhs_dilation = {1}, .dimension_numbers = xlet::conv_layout("NWC", "WOI", "CWN"), .feature_group_count = 2, .batch_group_count = 1, .window_reversal = {0}}))
+XLET_CONV_CASE(3, float, void, conv_l3, conv_r3,
+               (xlet::conv_config{.window_strides = {3},
+                                  .padding_low = {-1},
+                                  .padding_high = {1},
+                                  .lhs_dilation = {1},
+                                  .rhs_dilation = {1},
+                                  .dimension_numbers = xlet::conv_layout("NWC", "WOI", "CWN"),
+                                  .feature_group_count = 2,
+                                  .batch_group_count = 1,
+                                  .window_reversal = {0}}))
 using conv_l4 = xlet::tensor<float, 1, 7, 9, 7>;
 using conv_r4 = xlet::tensor<float, 7, 1, 3, 2>;
-XLET_CONV_CASE(4, float, void, conv_l4, conv_r4, (xlet::conv_config{.window_strides = {3, 3}, .padding_low = {1, -1}, .padding_high = {-1, 1}, .lhs_dilation = {2, 2}, .rhs_dilation = {2, 1}, .dimension_numbers = xlet::conv_layout("NCHW", "OIHW", "NCHW"), .feature_group_count = 7, .batch_group_count = 1, .window_reversal = {1, 1}}))
+XLET_CONV_CASE(4, float, void, conv_l4, conv_r4,
+               (xlet::conv_config{.window_strides = {3, 3},
+                                  .padding_low = {1, -1},
+                                  .padding_high = {-1, 1},
+                                  .lhs_dilation = {2, 2},
+                                  .rhs_dilation = {2, 1},
+                                  .dimension_numbers = xlet::conv_layout("NCHW", "OIHW", "NCHW"),
+                                  .feature_group_count = 7,
+                                  .batch_group_count = 1,
+                                  .window_reversal = {1, 1}}))
 using conv_l5 = xlet::tensor<float, 7, 3, 1>;
 using conv_r5 = xlet::tensor<float, 7, 8, 3>;
-XLET_CONV_CASE(5, float, void, conv_l5, conv_r5, (xlet::conv_config{.window_strides = {3}, .padding_low = {2}, .padding_high = {1}, .lhs_dilation = {1}, .rhs_dilation = {2}, .dimension_numbers = xlet::conv_layout("CWN", "IOW", "NWC"), .feature_group_count = 1, .batch_group_count = 1, .window_reversal = {0}}))
+XLET_CONV_CASE(5, float, void, conv_l5, conv_r5,
+               (xlet::conv_config{.window_strides = {3},
+                                  .padding_low = {2},
+                                  .padding_high = {1},
+                                  .lhs_dilation = {1},
+                                  .rhs_dilation = {2},
+                                  .dimension_numbers = xlet::conv_layout("CWN", "IOW", "NWC"),
+                                  .feature_group_count = 1,
+                                  .batch_group_count = 1,
+                                  .window_reversal = {0}}))
 using conv_l6 = xlet::tensor<double, 7, 6, 4, 2>;
 using conv_r6 = xlet::tensor<double, 2, 3, 8, 4>;
-XLET_CONV_CASE(6, double, void, conv_l6, conv_r6, (xlet::conv_config{.window_strides = {3, 1}, .padding_low = {-1, -1}, .padding_high = {0, 1}, .lhs_dilation = {1, 1}, .rhs_dilation = {1, 1}, .dimension_numbers = xlet::conv_layout("HWCN", "HWOI", "NCHW"), .feature_group_count = 1, .batch_group_count = 1, .window_reversal = {0, 1}}))
+XLET_CONV_CASE(6, double, void, conv_l6, conv_r6,
+               (xlet::conv_config{.window_strides = {3, 1},
+                                  .padding_low = {-1, -1},
+                                  .padding_high = {0, 1},
+                                  .lhs_dilation = {1, 1},
+                                  .rhs_dilation = {1, 1},
+                                  .dimension_numbers = xlet::conv_layout("HWCN", "HWOI", "NCHW"),
+                                  .feature_group_count = 1,
+                                  .batch_group_count = 1,
+                                  .window_reversal = {0, 1}}))
 using conv_l7 = xlet::tensor<float, 1, 6, 4, 5>;
 using conv_r7 = xlet::tensor<float, 6, 6, 3, 3>;
-XLET_CONV_CASE(7, float, void, conv_l7, conv_r7, (xlet::conv_config{.window_strides = {3, 1}, .padding_low = {2, 0}, .padding_high = {-1, 2}, .lhs_dilation = {1, 2}, .rhs_dilation = {1, 2}, .dimension_numbers = xlet::conv_layout("NCHW", "OIHW", "NCHW"), .feature_group_count = 1, .batch_group_count = 1, .window_reversal = {1, 1}}))
+XLET_CONV_CASE(7, float, void, conv_l7, conv_r7,
+               (xlet::conv_config{.window_strides = {3, 1},
+                                  .padding_low = {2, 0},
+                                  .padding_high = {-1, 2},
+                                  .lhs_dilation = {1, 2},
+                                  .rhs_dilation = {1, 2},
+                                  .dimension_numbers = xlet::conv_layout("NCHW", "OIHW", "NCHW"),
+                                  .feature_group_count = 1,
+                                  .batch_group_count = 1,
+                                  .window_reversal = {1, 1}}))
 using conv_l8 = xlet::tensor<float, 1, 3, 6>;
 using conv_r8 = xlet::tensor<float, 4, 3, 1>;
-XLET_CONV_CASE(8, float, void, conv_l8, conv_r8, (xlet::conv_config{.window_strides = {1}, .padding_low = {0}, .padding_high = {1}, .lhs_dilation = {1}, .rhs_dilation = {1}, .dimension_numbers = xlet::conv_layout("NCW", "OIW", "NCW"), .feature_group_count = 1, .batch_group_count = 1, .window_reversal = {0}}))
+XLET_CONV_CASE(8, float, void, conv_l8, conv_r8,
+               (xlet::conv_config{.window_strides = {1},
+                                  .padding_low = {0},
+                                  .padding_high = {1},
+                                  .lhs_dilation = {1},
+                                  .rhs_dilation = {1},
+                                  .dimension_numbers = xlet::conv_layout("NCW", "OIW", "NCW"),
+                                  .feature_group_count = 1,
+                                  .batch_group_count = 1,
+                                  .window_reversal = {0}}))
 using conv_l9 = xlet::tensor<float, 6, 8, 3, 2>;
 using conv_r9 = xlet::tensor<float, 2, 2, 5, 3>;
-XLET_CONV_CASE(9, float, void, conv_l9, conv_r9, (xlet::conv_config{.window_strides = {1, 1}, .padding_low = {0, 2}, .padding_high = {-1, -1}, .lhs_dilation = {1, 1}, .rhs_dilation = {1, 2}, .dimension_numbers = xlet::conv_layout("WHNC", "WIOH", "WCHN"), .feature_group_count = 1, .batch_group_count = 1, .window_reversal = {0, 0}}))
+XLET_CONV_CASE(9, float, void, conv_l9, conv_r9,
+               (xlet::conv_config{.window_strides = {1, 1},
+                                  .padding_low = {0, 2},
+                                  .padding_high = {-1, -1},
+                                  .lhs_dilation = {1, 1},
+                                  .rhs_dilation = {1, 2},
+                                  .dimension_numbers = xlet::conv_layout("WHNC", "WIOH", "WCHN"),
+                                  .feature_group_count = 1,
+                                  .batch_group_count = 1,
+                                  .window_reversal = {0, 0}}))
 using conv_l10 = xlet::tensor<float, 2, 1, 6>;
 using conv_r10 = xlet::tensor<float, 3, 1, 1>;
-XLET_CONV_CASE(10, float, void, conv_l10, conv_r10, (xlet::conv_config{.window_strides = {1}, .padding_low = {-1}, .padding_high = {-1}, .lhs_dilation = {1}, .rhs_dilation = {2}, .dimension_numbers = xlet::conv_layout("NCW", "OIW", "NCW"), .feature_group_count = 1, .batch_group_count = 1, .window_reversal = {1}}))
+XLET_CONV_CASE(10, float, void, conv_l10, conv_r10,
+               (xlet::conv_config{.window_strides = {1},
+                                  .padding_low = {-1},
+                                  .padding_high = {-1},
+                                  .lhs_dilation = {1},
+                                  .rhs_dilation = {2},
+                                  .dimension_numbers = xlet::conv_layout("NCW", "OIW", "NCW"),
+                                  .feature_group_count = 1,
+                                  .batch_group_count = 1,
+                                  .window_reversal = {1}}))
 using conv_l11 = xlet::tensor<float, 6, 2, 7>;
 using conv_r11 = xlet::tensor<float, 9, 2, 1>;
-XLET_CONV_CASE(11, float, void, conv_l11, conv_r11, (xlet::conv_config{.window_strides = {1}, .padding_low = {-1}, .padding_high = {2}, .lhs_dilation = {2}, .rhs_dilation = {1}, .dimension_numbers = xlet::conv_layout("NCW", "OIW", "NCW"), .feature_group_count = 1, .batch_group_count = 3, .window_reversal = {1}}))
+XLET_CONV_CASE(11, float, void, conv_l11, conv_r11,
+               (xlet::conv_config{.window_strides = {1},
+                                  .padding_low = {-1},
+                                  .padding_high = {2},
+                                  .lhs_dilation = {2},
+                                  .rhs_dilation = {1},
+                                  .dimension_numbers = xlet::conv_layout("NCW", "OIW", "NCW"),
+                                  .feature_group_count = 1,
+                                  .batch_group_count = 3,
+                                  .window_reversal = {1}}))
 using conv_l12 = xlet::tensor<float, 1, 1, 7, 5>;
 using conv_r12 = xlet::tensor<float, 2, 7, 2, 3>;
-XLET_CONV_CASE(12, float, void, conv_l12, conv_r12, (xlet::conv_config{.window_strides = {2, 1}, .padding_low = {0, 0}, .padding_high = {2, 2}, .lhs_dilation = {2, 1}, .rhs_dilation = {2, 2}, .dimension_numbers = xlet::conv_layout("NHCW", "HIWO", "WCNH"), .feature_group_count = 1, .batch_group_count = 1, .window_reversal = {1, 0}}))
+XLET_CONV_CASE(12, float, void, conv_l12, conv_r12,
+               (xlet::conv_config{.window_strides = {2, 1},
+                                  .padding_low = {0, 0},
+                                  .padding_high = {2, 2},
+                                  .lhs_dilation = {2, 1},
+                                  .rhs_dilation = {2, 2},
+                                  .dimension_numbers = xlet::conv_layout("NHCW", "HIWO", "WCNH"),
+                                  .feature_group_count = 1,
+                                  .batch_group_count = 1,
+                                  .window_reversal = {1, 0}}))
 using conv_l13 = xlet::tensor<float, 3, 8, 6, 7>;
 using conv_r13 = xlet::tensor<float, 5, 8, 2, 1>;
-XLET_CONV_CASE(13, float, void, conv_l13, conv_r13, (xlet::conv_config{.window_strides = {2, 3}, .padding_low = {-1, 1}, .padding_high = {2, 0}, .lhs_dilation = {1, 2}, .rhs_dilation = {1, 1}, .dimension_numbers = xlet::conv_layout("NCHW", "OIHW", "NCHW"), .feature_group_count = 1, .batch_group_count = 1, .window_reversal = {0, 1}}))
+XLET_CONV_CASE(13, float, void, conv_l13, conv_r13,
+               (xlet::conv_config{.window_strides = {2, 3},
+                                  .padding_low = {-1, 1},
+                                  .padding_high = {2, 0},
+                                  .lhs_dilation = {1, 2},
+                                  .rhs_dilation = {1, 1},
+                                  .dimension_numbers = xlet::conv_layout("NCHW", "OIHW", "NCHW"),
+                                  .feature_group_count = 1,
+                                  .batch_group_count = 1,
+                                  .window_reversal = {0, 1}}))
 using conv_l14 = xlet::tensor<std::int32_t, 3, 7, 7>;
 using conv_r14 = xlet::tensor<std::int32_t, 7, 2, 5>;
-XLET_CONV_CASE(14, std::int32_t, void, conv_l14, conv_r14, (xlet::conv_config{.window_strides = {3}, .padding_low = {2}, .padding_high = {1}, .lhs_dilation = {1}, .rhs_dilation = {2}, .dimension_numbers = xlet::conv_layout("NWC", "IWO", "NWC"), .feature_group_count = 1, .batch_group_count = 1, .window_reversal = {1}}))
+XLET_CONV_CASE(14, std::int32_t, void, conv_l14, conv_r14,
+               (xlet::conv_config{.window_strides = {3},
+                                  .padding_low = {2},
+                                  .padding_high = {1},
+                                  .lhs_dilation = {1},
+                                  .rhs_dilation = {2},
+                                  .dimension_numbers = xlet::conv_layout("NWC", "IWO", "NWC"),
+                                  .feature_group_count = 1,
+                                  .batch_group_count = 1,
+                                  .window_reversal = {1}}))
 using conv_l15 = xlet::tensor<xlet::bfloat16, 1, 6, 2>;
 using conv_r15 = xlet::tensor<xlet::bfloat16, 1, 6, 1>;
-XLET_CONV_CASE(15, xlet::bfloat16, float, conv_l15, conv_r15, (xlet::conv_config{.window_strides = {2}, .padding_low = {2}, .padding_high = {2}, .lhs_dilation = {1}, .rhs_dilation = {1}, .dimension_numbers = xlet::conv_layout("CNW", "IOW", "NWC"), .feature_group_count = 1, .batch_group_count = 3, .window_reversal = {0}}))
+XLET_CONV_CASE(15, xlet::bfloat16, float, conv_l15, conv_r15,
+               (xlet::conv_config{.window_strides = {2},
+                                  .padding_low = {2},
+                                  .padding_high = {2},
+                                  .lhs_dilation = {1},
+                                  .rhs_dilation = {1},
+                                  .dimension_numbers = xlet::conv_layout("CNW", "IOW", "NWC"),
+                                  .feature_group_count = 1,
+                                  .batch_group_count = 3,
+                                  .window_reversal = {0}}))
 using conv_l16 = xlet::tensor<float, 2, 3, 5>;
 using conv_r16 = xlet::tensor<float, 9, 3, 1>;
-XLET_CONV_CASE(16, float, void, conv_l16, conv_r16, (xlet::conv_config{.window_strides = {3}, .padding_low = {0}, .padding_high = {2}, .lhs_dilation = {2}, .rhs_dilation = {1}, .dimension_numbers = xlet::conv_layout("NCW", "OIW", "NCW"), .feature_group_count = 1, .batch_group_count = 1, .window_reversal = {0}}))
+XLET_CONV_CASE(16, float, void, conv_l16, conv_r16,
+               (xlet::conv_config{.window_strides = {3},
+                                  .padding_low = {0},
+                                  .padding_high = {2},
+                                  .lhs_dilation = {2},
+                                  .rhs_dilation = {1},
+                                  .dimension_numbers = xlet::conv_layout("NCW", "OIW", "NCW"),
+                                  .feature_group_count = 1,
+                                  .batch_group_count = 1,
+                                  .window_reversal = {0}}))
 using conv_l17 = xlet::tensor<double, 6, 7, 3>;
 using conv_r17 = xlet::tensor<double, 6, 1, 3>;
-XLET_CONV_CASE(17, double, void, conv_l17, conv_r17, (xlet::conv_config{.window_strides = {1}, .padding_low = {0}, .padding_high = {2}, .lhs_dilation = {1}, .rhs_dilation = {1}, .dimension_numbers = xlet::conv_layout("CWN", "OWI", "NWC"), .feature_group_count = 2, .batch_group_count = 1, .window_reversal = {0}}))
+XLET_CONV_CASE(17, double, void, conv_l17, conv_r17,
+               (xlet::conv_config{.window_strides = {1},
+                                  .padding_low = {0},
+                                  .padding_high = {2},
+                                  .lhs_dilation = {1},
+                                  .rhs_dilation = {1},
+                                  .dimension_numbers = xlet::conv_layout("CWN", "OWI", "NWC"),
+                                  .feature_group_count = 2,
+                                  .batch_group_count = 1,
+                                  .window_reversal = {0}}))
 using conv_l18 = xlet::tensor<float, 1, 4, 3, 1>;
 using conv_r18 = xlet::tensor<float, 4, 2, 3, 2>;
-XLET_CONV_CASE(18, float, void, conv_l18, conv_r18, (xlet::conv_config{.window_strides = {3, 1}, .padding_low = {-1, 1}, .padding_high = {2, 0}, .lhs_dilation = {2, 2}, .rhs_dilation = {1, 1}, .dimension_numbers = xlet::conv_layout("NCHW", "OIHW", "NCHW"), .feature_group_count = 2, .batch_group_count = 1, .window_reversal = {0, 1}}))
+XLET_CONV_CASE(18, float, void, conv_l18, conv_r18,
+               (xlet::conv_config{.window_strides = {3, 1},
+                                  .padding_low = {-1, 1},
+                                  .padding_high = {2, 0},
+                                  .lhs_dilation = {2, 2},
+                                  .rhs_dilation = {1, 1},
+                                  .dimension_numbers = xlet::conv_layout("NCHW", "OIHW", "NCHW"),
+                                  .feature_group_count = 2,
+                                  .batch_group_count = 1,
+                                  .window_reversal = {0, 1}}))
 using conv_l19 = xlet::tensor<float, 2, 7, 1, 9, 9>;
 using conv_r19 = xlet::tensor<float, 4, 3, 1, 1, 1>;
-XLET_CONV_CASE(19, float, void, conv_l19, conv_r19, (xlet::conv_config{.window_strides = {3, 1, 1}, .padding_low = {1, 1, 0}, .padding_high = {-1, 1, 2}, .lhs_dilation = {2, 1, 2}, .rhs_dilation = {2, 1, 1}, .dimension_numbers = xlet::conv_layout("CHNWD", "OWDIH", "HWCND"), .feature_group_count = 2, .batch_group_count = 1, .window_reversal = {1, 0, 0}}))
+XLET_CONV_CASE(19, float, void, conv_l19, conv_r19,
+               (xlet::conv_config{.window_strides = {3, 1, 1},
+                                  .padding_low = {1, 1, 0},
+                                  .padding_high = {-1, 1, 2},
+                                  .lhs_dilation = {2, 1, 2},
+                                  .rhs_dilation = {2, 1, 1},
+                                  .dimension_numbers = xlet::conv_layout("CHNWD", "OWDIH", "HWCND"),
+                                  .feature_group_count = 2,
+                                  .batch_group_count = 1,
+                                  .window_reversal = {1, 0, 0}}))
 using conv_l20 = xlet::tensor<double, 1, 8, 3, 3>;
 using conv_r20 = xlet::tensor<double, 4, 4, 1, 3>;
-XLET_CONV_CASE(20, double, void, conv_l20, conv_r20, (xlet::conv_config{.window_strides = {1, 3}, .padding_low = {1, 0}, .padding_high = {-1, 0}, .lhs_dilation = {1, 1}, .rhs_dilation = {1, 1}, .dimension_numbers = xlet::conv_layout("NCHW", "OIHW", "NCHW"), .feature_group_count = 2, .batch_group_count = 1, .window_reversal = {0, 0}}))
+XLET_CONV_CASE(20, double, void, conv_l20, conv_r20,
+               (xlet::conv_config{.window_strides = {1, 3},
+                                  .padding_low = {1, 0},
+                                  .padding_high = {-1, 0},
+                                  .lhs_dilation = {1, 1},
+                                  .rhs_dilation = {1, 1},
+                                  .dimension_numbers = xlet::conv_layout("NCHW", "OIHW", "NCHW"),
+                                  .feature_group_count = 2,
+                                  .batch_group_count = 1,
+                                  .window_reversal = {0, 0}}))
 using conv_l21 = xlet::tensor<float, 8, 2, 3, 7>;
 using conv_r21 = xlet::tensor<float, 1, 1, 3, 2>;
-XLET_CONV_CASE(21, float, void, conv_l21, conv_r21, (xlet::conv_config{.window_strides = {2, 1}, .padding_low = {0, 2}, .padding_high = {-1, -1}, .lhs_dilation = {1, 1}, .rhs_dilation = {1, 2}, .dimension_numbers = xlet::conv_layout("WCNH", "HIWO", "NCWH"), .feature_group_count = 2, .batch_group_count = 1, .window_reversal = {0, 1}}))
+XLET_CONV_CASE(21, float, void, conv_l21, conv_r21,
+               (xlet::conv_config{.window_strides = {2, 1},
+                                  .padding_low = {0, 2},
+                                  .padding_high = {-1, -1},
+                                  .lhs_dilation = {1, 1},
+                                  .rhs_dilation = {1, 2},
+                                  .dimension_numbers = xlet::conv_layout("WCNH", "HIWO", "NCWH"),
+                                  .feature_group_count = 2,
+                                  .batch_group_count = 1,
+                                  .window_reversal = {0, 1}}))
 using conv_l22 = xlet::tensor<double, 3, 3, 3, 8>;
 using conv_r22 = xlet::tensor<double, 3, 1, 7, 2>;
-XLET_CONV_CASE(22, double, void, conv_l22, conv_r22, (xlet::conv_config{.window_strides = {1, 3}, .padding_low = {2, 1}, .padding_high = {0, 2}, .lhs_dilation = {1, 1}, .rhs_dilation = {1, 1}, .dimension_numbers = xlet::conv_layout("HCNW", "IWOH", "NWHC"), .feature_group_count = 1, .batch_group_count = 1, .window_reversal = {1, 0}}))
+XLET_CONV_CASE(22, double, void, conv_l22, conv_r22,
+               (xlet::conv_config{.window_strides = {1, 3},
+                                  .padding_low = {2, 1},
+                                  .padding_high = {0, 2},
+                                  .lhs_dilation = {1, 1},
+                                  .rhs_dilation = {1, 1},
+                                  .dimension_numbers = xlet::conv_layout("HCNW", "IWOH", "NWHC"),
+                                  .feature_group_count = 1,
+                                  .batch_group_count = 1,
+                                  .window_reversal = {1, 0}}))
 using conv_l23 = xlet::tensor<float, 1, 4, 6, 9, 7>;
 using conv_r23 = xlet::tensor<float, 4, 2, 2, 1, 2>;
-XLET_CONV_CASE(23, float, void, conv_l23, conv_r23, (xlet::conv_config{.window_strides = {1, 1, 2}, .padding_low = {0, -1, 2}, .padding_high = {0, 1, 2}, .lhs_dilation = {1, 1, 1}, .rhs_dilation = {2, 1, 1}, .dimension_numbers = xlet::conv_layout("NCDHW", "OIDHW", "NCDHW"), .feature_group_count = 2, .batch_group_count = 1, .window_reversal = {0, 1, 0}}))
+XLET_CONV_CASE(23, float, void, conv_l23, conv_r23,
+               (xlet::conv_config{.window_strides = {1, 1, 2},
+                                  .padding_low = {0, -1, 2},
+                                  .padding_high = {0, 1, 2},
+                                  .lhs_dilation = {1, 1, 1},
+                                  .rhs_dilation = {2, 1, 1},
+                                  .dimension_numbers = xlet::conv_layout("NCDHW", "OIDHW", "NCDHW"),
+                                  .feature_group_count = 2,
+                                  .batch_group_count = 1,
+                                  .window_reversal = {0, 1, 0}}))
 using conv_l24 = xlet::tensor<xlet::bfloat16, 2, 3, 9, 6>;
 using conv_r24 = xlet::tensor<xlet::bfloat16, 2, 3, 1, 3>;
-XLET_CONV_CASE(24, xlet::bfloat16, float, conv_l24, conv_r24, (xlet::conv_config{.window_strides = {3, 2}, .padding_low = {-1, -1}, .padding_high = {2, 0}, .lhs_dilation = {1, 1}, .rhs_dilation = {1, 2}, .dimension_numbers = xlet::conv_layout("NCHW", "OIHW", "NCHW"), .feature_group_count = 1, .batch_group_count = 2, .window_reversal = {0, 0}}))
+XLET_CONV_CASE(24, xlet::bfloat16, float, conv_l24, conv_r24,
+               (xlet::conv_config{.window_strides = {3, 2},
+                                  .padding_low = {-1, -1},
+                                  .padding_high = {2, 0},
+                                  .lhs_dilation = {1, 1},
+                                  .rhs_dilation = {1, 2},
+                                  .dimension_numbers = xlet::conv_layout("NCHW", "OIHW", "NCHW"),
+                                  .feature_group_count = 1,
+                                  .batch_group_count = 2,
+                                  .window_reversal = {0, 0}}))
 using conv_l25 = xlet::tensor<float, 2, 9, 3, 1, 5>;
 using conv_r25 = xlet::tensor<float, 2, 1, 1, 5, 2>;
-XLET_CONV_CASE(25, float, void, conv_l25, conv_r25, (xlet::conv_config{.window_strides = {1, 1, 1}, .padding_low = {1, 2, -1}, .padding_high = {-1, 2, 2}, .lhs_dilation = {1, 1, 1}, .rhs_dilation = {1, 1, 1}, .dimension_numbers = xlet::conv_layout("NDWHC", "WOHID", "CNDHW"), .feature_group_count = 1, .batch_group_count = 1, .window_reversal = {1, 1, 1}}))
+XLET_CONV_CASE(25, float, void, conv_l25, conv_r25,
+               (xlet::conv_config{.window_strides = {1, 1, 1},
+                                  .padding_low = {1, 2, -1},
+                                  .padding_high = {-1, 2, 2},
+                                  .lhs_dilation = {1, 1, 1},
+                                  .rhs_dilation = {1, 1, 1},
+                                  .dimension_numbers = xlet::conv_layout("NDWHC", "WOHID", "CNDHW"),
+                                  .feature_group_count = 1,
+                                  .batch_group_count = 1,
+                                  .window_reversal = {1, 1, 1}}))
 using conv_l26 = xlet::tensor<float, 3, 5, 7, 3>;
 using conv_r26 = xlet::tensor<float, 9, 3, 1, 3>;
-XLET_CONV_CASE(26, float, void, conv_l26, conv_r26, (xlet::conv_config{.window_strides = {1, 1}, .padding_low = {0, 1}, .padding_high = {1, -1}, .lhs_dilation = {1, 1}, .rhs_dilation = {1, 2}, .dimension_numbers = xlet::conv_layout("NWHC", "OHIW", "WNHC"), .feature_group_count = 3, .batch_group_count = 1, .window_reversal = {0, 0}}))
+XLET_CONV_CASE(26, float, void, conv_l26, conv_r26,
+               (xlet::conv_config{.window_strides = {1, 1},
+                                  .padding_low = {0, 1},
+                                  .padding_high = {1, -1},
+                                  .lhs_dilation = {1, 1},
+                                  .rhs_dilation = {1, 2},
+                                  .dimension_numbers = xlet::conv_layout("NWHC", "OHIW", "WNHC"),
+                                  .feature_group_count = 3,
+                                  .batch_group_count = 1,
+                                  .window_reversal = {0, 0}}))
 using conv_l27 = xlet::tensor<float, 2, 7, 9, 7, 1>;
 using conv_r27 = xlet::tensor<float, 3, 7, 1, 1, 3>;
-XLET_CONV_CASE(27, float, void, conv_l27, conv_r27, (xlet::conv_config{.window_strides = {1, 1, 2}, .padding_low = {0, 2, 0}, .padding_high = {1, 0, 4}, .lhs_dilation = {2, 1, 1}, .rhs_dilation = {1, 2, 2}, .dimension_numbers = xlet::conv_layout("NCDHW", "OIDHW", "NCDHW"), .feature_group_count = 1, .batch_group_count = 1, .window_reversal = {0, 0, 0}}))
+XLET_CONV_CASE(27, float, void, conv_l27, conv_r27,
+               (xlet::conv_config{.window_strides = {1, 1, 2},
+                                  .padding_low = {0, 2, 0},
+                                  .padding_high = {1, 0, 4},
+                                  .lhs_dilation = {2, 1, 1},
+                                  .rhs_dilation = {1, 2, 2},
+                                  .dimension_numbers = xlet::conv_layout("NCDHW", "OIDHW", "NCDHW"),
+                                  .feature_group_count = 1,
+                                  .batch_group_count = 1,
+                                  .window_reversal = {0, 0, 0}}))
 using conv_l28 = xlet::tensor<float, 2, 1, 6, 6>;
 using conv_r28 = xlet::tensor<float, 6, 3, 1, 3>;
-XLET_CONV_CASE(28, float, void, conv_l28, conv_r28, (xlet::conv_config{.window_strides = {3, 1}, .padding_low = {2, 1}, .padding_high = {0, 1}, .lhs_dilation = {1, 1}, .rhs_dilation = {1, 1}, .dimension_numbers = xlet::conv_layout("NWHC", "OHIW", "NHWC"), .feature_group_count = 6, .batch_group_count = 1, .window_reversal = {0, 0}}))
+XLET_CONV_CASE(28, float, void, conv_l28, conv_r28,
+               (xlet::conv_config{.window_strides = {3, 1},
+                                  .padding_low = {2, 1},
+                                  .padding_high = {0, 1},
+                                  .lhs_dilation = {1, 1},
+                                  .rhs_dilation = {1, 1},
+                                  .dimension_numbers = xlet::conv_layout("NWHC", "OHIW", "NHWC"),
+                                  .feature_group_count = 6,
+                                  .batch_group_count = 1,
+                                  .window_reversal = {0, 0}}))
 using conv_l29 = xlet::tensor<float, 4, 3, 7>;
 using conv_r29 = xlet::tensor<float, 2, 1, 6>;
-XLET_CONV_CASE(29, float, void, conv_l29, conv_r29, (xlet::conv_config{.window_strides = {1}, .padding_low = {-1}, .padding_high = {-1}, .lhs_dilation = {1}, .rhs_dilation = {2}, .dimension_numbers = xlet::conv_layout("CNW", "IWO", "WCN"), .feature_group_count = 2, .batch_group_count = 1, .window_reversal = {0}}))
+XLET_CONV_CASE(29, float, void, conv_l29, conv_r29,
+               (xlet::conv_config{.window_strides = {1},
+                                  .padding_low = {-1},
+                                  .padding_high = {-1},
+                                  .lhs_dilation = {1},
+                                  .rhs_dilation = {2},
+                                  .dimension_numbers = xlet::conv_layout("CNW", "IWO", "WCN"),
+                                  .feature_group_count = 2,
+                                  .batch_group_count = 1,
+                                  .window_reversal = {0}}))
 using conv_l30 = xlet::tensor<float, 3, 7, 9, 1, 7>;
 using conv_r30 = xlet::tensor<float, 2, 7, 1, 2, 1>;
-XLET_CONV_CASE(30, float, void, conv_l30, conv_r30, (xlet::conv_config{.window_strides = {1, 1, 3}, .padding_low = {2, 0, -1}, .padding_high = {1, 2, 2}, .lhs_dilation = {1, 1, 1}, .rhs_dilation = {1, 2, 1}, .dimension_numbers = xlet::conv_layout("NCDHW", "OIDHW", "NCDHW"), .feature_group_count = 1, .batch_group_count = 1, .window_reversal = {0, 1, 0}}))
+XLET_CONV_CASE(30, float, void, conv_l30, conv_r30,
+               (xlet::conv_config{.window_strides = {1, 1, 3},
+                                  .padding_low = {2, 0, -1},
+                                  .padding_high = {1, 2, 2},
+                                  .lhs_dilation = {1, 1, 1},
+                                  .rhs_dilation = {1, 2, 1},
+                                  .dimension_numbers = xlet::conv_layout("NCDHW", "OIDHW", "NCDHW"),
+                                  .feature_group_count = 1,
+                                  .batch_group_count = 1,
+                                  .window_reversal = {0, 1, 0}}))
 using conv_l31 = xlet::tensor<float, 6, 2, 3>;
 using conv_r31 = xlet::tensor<float, 6, 3, 8>;
-XLET_CONV_CASE(31, float, void, conv_l31, conv_r31, (xlet::conv_config{.window_strides = {1}, .padding_low = {2}, .padding_high = {2}, .lhs_dilation = {1}, .rhs_dilation = {1}, .dimension_numbers = xlet::conv_layout("CNW", "IWO", "CWN"), .feature_group_count = 1, .batch_group_count = 1, .window_reversal = {1}}))
+XLET_CONV_CASE(31, float, void, conv_l31, conv_r31,
+               (xlet::conv_config{.window_strides = {1},
+                                  .padding_low = {2},
+                                  .padding_high = {2},
+                                  .lhs_dilation = {1},
+                                  .rhs_dilation = {1},
+                                  .dimension_numbers = xlet::conv_layout("CNW", "IWO", "CWN"),
+                                  .feature_group_count = 1,
+                                  .batch_group_count = 1,
+                                  .window_reversal = {1}}))
 using conv_l32 = xlet::tensor<float, 2, 1, 2, 6>;
 using conv_r32 = xlet::tensor<float, 2, 9, 3, 2>;
-XLET_CONV_CASE(32, float, void, conv_l32, conv_r32, (xlet::conv_config{.window_strides = {3, 3}, .padding_low = {-1, 0}, .padding_high = {2, 1}, .lhs_dilation = {1, 1}, .rhs_dilation = {1, 2}, .dimension_numbers = xlet::conv_layout("WNCH", "IOWH", "WHCN"), .feature_group_count = 1, .batch_group_count = 1, .window_reversal = {0, 0}}))
+XLET_CONV_CASE(32, float, void, conv_l32, conv_r32,
+               (xlet::conv_config{.window_strides = {3, 3},
+                                  .padding_low = {-1, 0},
+                                  .padding_high = {2, 1},
+                                  .lhs_dilation = {1, 1},
+                                  .rhs_dilation = {1, 2},
+                                  .dimension_numbers = xlet::conv_layout("WNCH", "IOWH", "WHCN"),
+                                  .feature_group_count = 1,
+                                  .batch_group_count = 1,
+                                  .window_reversal = {0, 0}}))
 using conv_l33 = xlet::tensor<float, 2, 4, 1>;
 using conv_r33 = xlet::tensor<float, 1, 4, 2>;
-XLET_CONV_CASE(33, float, void, conv_l33, conv_r33, (xlet::conv_config{.window_strides = {3}, .padding_low = {-1}, .padding_high = {-1}, .lhs_dilation = {1}, .rhs_dilation = {1}, .dimension_numbers = xlet::conv_layout("NWC", "IOW", "NWC"), .feature_group_count = 1, .batch_group_count = 1, .window_reversal = {0}}))
+XLET_CONV_CASE(33, float, void, conv_l33, conv_r33,
+               (xlet::conv_config{.window_strides = {3},
+                                  .padding_low = {-1},
+                                  .padding_high = {-1},
+                                  .lhs_dilation = {1},
+                                  .rhs_dilation = {1},
+                                  .dimension_numbers = xlet::conv_layout("NWC", "IOW", "NWC"),
+                                  .feature_group_count = 1,
+                                  .batch_group_count = 1,
+                                  .window_reversal = {0}}))
 using conv_l34 = xlet::tensor<xlet::bfloat16, 4, 3, 2, 2>;
 using conv_r34 = xlet::tensor<xlet::bfloat16, 4, 1, 2, 1>;
-XLET_CONV_CASE(34, xlet::bfloat16, float, conv_l34, conv_r34, (xlet::conv_config{.window_strides = {2, 1}, .padding_low = {2, 1}, .padding_high = {0, 0}, .lhs_dilation = {1, 2}, .rhs_dilation = {1, 1}, .dimension_numbers = xlet::conv_layout("WNHC", "OHWI", "CHWN"), .feature_group_count = 2, .batch_group_count = 1, .window_reversal = {1, 0}}))
+XLET_CONV_CASE(34, xlet::bfloat16, float, conv_l34, conv_r34,
+               (xlet::conv_config{.window_strides = {2, 1},
+                                  .padding_low = {2, 1},
+                                  .padding_high = {0, 0},
+                                  .lhs_dilation = {1, 2},
+                                  .rhs_dilation = {1, 1},
+                                  .dimension_numbers = xlet::conv_layout("WNHC", "OHWI", "CHWN"),
+                                  .feature_group_count = 2,
+                                  .batch_group_count = 1,
+                                  .window_reversal = {1, 0}}))
 using conv_l35 = xlet::tensor<double, 8, 12, 7, 2>;
 using conv_r35 = xlet::tensor<double, 4, 3, 1, 1>;
-XLET_CONV_CASE(35, double, void, conv_l35, conv_r35, (xlet::conv_config{.window_strides = {3, 1}, .padding_low = {0, 0}, .padding_high = {0, 1}, .lhs_dilation = {1, 1}, .rhs_dilation = {2, 1}, .dimension_numbers = xlet::conv_layout("WCHN", "IOWH", "CHWN"), .feature_group_count = 3, .batch_group_count = 1, .window_reversal = {0, 0}}))
+XLET_CONV_CASE(35, double, void, conv_l35, conv_r35,
+               (xlet::conv_config{.window_strides = {3, 1},
+                                  .padding_low = {0, 0},
+                                  .padding_high = {0, 1},
+                                  .lhs_dilation = {1, 1},
+                                  .rhs_dilation = {2, 1},
+                                  .dimension_numbers = xlet::conv_layout("WCHN", "IOWH", "CHWN"),
+                                  .feature_group_count = 3,
+                                  .batch_group_count = 1,
+                                  .window_reversal = {0, 0}}))
 using conv_l36 = xlet::tensor<float, 1, 96, 24, 20>;
 using conv_r36 = xlet::tensor<float, 3, 96, 3, 40>;
-XLET_CONV_CASE(36, float, void, conv_l36, conv_r36, (xlet::conv_config{.window_strides = {1, 1}, .padding_low = {1, 1}, .padding_high = {1, 1}, .lhs_dilation = {1, 1}, .rhs_dilation = {1, 1}, .dimension_numbers = xlet::conv_layout("NCWH", "HIWO", "HNWC"), .feature_group_count = 1, .batch_group_count = 1, .window_reversal = {0, 0}}))
+XLET_CONV_CASE(36, float, void, conv_l36, conv_r36,
+               (xlet::conv_config{.window_strides = {1, 1},
+                                  .padding_low = {1, 1},
+                                  .padding_high = {1, 1},
+                                  .lhs_dilation = {1, 1},
+                                  .rhs_dilation = {1, 1},
+                                  .dimension_numbers = xlet::conv_layout("NCWH", "HIWO", "HNWC"),
+                                  .feature_group_count = 1,
+                                  .batch_group_count = 1,
+                                  .window_reversal = {0, 0}}))
 using conv_l37 = xlet::tensor<float, 2, 96, 20, 29>;
 using conv_r37 = xlet::tensor<float, 3, 40, 3, 96>;
-XLET_CONV_CASE(37, float, void, conv_l37, conv_r37, (xlet::conv_config{.window_strides = {1, 1}, .padding_low = {1, 1}, .padding_high = {1, 1}, .lhs_dilation = {1, 1}, .rhs_dilation = {1, 1}, .dimension_numbers = xlet::conv_layout("NCWH", "HOWI", "CHNW"), .feature_group_count = 1, .batch_group_count = 1, .window_reversal = {0, 0}}))
+XLET_CONV_CASE(37, float, void, conv_l37, conv_r37,
+               (xlet::conv_config{.window_strides = {1, 1},
+                                  .padding_low = {1, 1},
+                                  .padding_high = {1, 1},
+                                  .lhs_dilation = {1, 1},
+                                  .rhs_dilation = {1, 1},
+                                  .dimension_numbers = xlet::conv_layout("NCWH", "HOWI", "CHNW"),
+                                  .feature_group_count = 1,
+                                  .batch_group_count = 1,
+                                  .window_reversal = {0, 0}}))
 using conv_l38 = xlet::tensor<float, 40, 1, 20, 30>;
 using conv_r38 = xlet::tensor<float, 70, 40, 3, 3>;
-XLET_CONV_CASE(38, float, void, conv_l38, conv_r38, (xlet::conv_config{.window_strides = {1, 1}, .padding_low = {1, 1}, .padding_high = {1, 1}, .lhs_dilation = {1, 1}, .rhs_dilation = {1, 1}, .dimension_numbers = xlet::conv_layout("CNWH", "OIHW", "WHNC"), .feature_group_count = 1, .batch_group_count = 1, .window_reversal = {0, 0}}))
+XLET_CONV_CASE(38, float, void, conv_l38, conv_r38,
+               (xlet::conv_config{.window_strides = {1, 1},
+                                  .padding_low = {1, 1},
+                                  .padding_high = {1, 1},
+                                  .lhs_dilation = {1, 1},
+                                  .rhs_dilation = {1, 1},
+                                  .dimension_numbers = xlet::conv_layout("CNWH", "OIHW", "WHNC"),
+                                  .feature_group_count = 1,
+                                  .batch_group_count = 1,
+                                  .window_reversal = {0, 0}}))
 using conv_l39 = xlet::tensor<float, 21, 26, 2, 144>;
 using conv_r39 = xlet::tensor<float, 33, 3, 3, 144>;
-XLET_CONV_CASE(39, float, void, conv_l39, conv_r39, (xlet::conv_config{.window_strides = {1, 1}, .padding_low = {1, 1}, .padding_high = {1, 1}, .lhs_dilation = {1, 1}, .rhs_dilation = {1, 1}, .dimension_numbers = xlet::conv_layout("WHNC", "OHWI", "CHNW"), .feature_group_count = 1, .batch_group_count = 1, .window_reversal = {0, 0}}))
+XLET_CONV_CASE(39, float, void, conv_l39, conv_r39,
+               (xlet::conv_config{.window_strides = {1, 1},
+                                  .padding_low = {1, 1},
+                                  .padding_high = {1, 1},
+                                  .lhs_dilation = {1, 1},
+                                  .rhs_dilation = {1, 1},
+                                  .dimension_numbers = xlet::conv_layout("WHNC", "OHWI", "CHNW"),
+                                  .feature_group_count = 1,
+                                  .batch_group_count = 1,
+                                  .window_reversal = {0, 0}}))
 using conv_l40 = xlet::tensor<float, 20, 2, 30, 40>;
 using conv_r40 = xlet::tensor<float, 2, 1, 1, 40>;
-XLET_CONV_CASE(40, float, void, conv_l40, conv_r40, (xlet::conv_config{.window_strides = {2, 1}, .padding_low = {0, 2}, .padding_high = {1, 0}, .lhs_dilation = {1, 1}, .rhs_dilation = {2, 2}, .dimension_numbers = xlet::conv_layout("WNHC", "HWIO", "CWHN"), .feature_group_count = 40, .batch_group_count = 1, .window_reversal = {0, 0}}))
+XLET_CONV_CASE(40, float, void, conv_l40, conv_r40,
+               (xlet::conv_config{.window_strides = {2, 1},
+                                  .padding_low = {0, 2},
+                                  .padding_high = {1, 0},
+                                  .lhs_dilation = {1, 1},
+                                  .rhs_dilation = {2, 2},
+                                  .dimension_numbers = xlet::conv_layout("WNHC", "HWIO", "CWHN"),
+                                  .feature_group_count = 40,
+                                  .batch_group_count = 1,
+                                  .window_reversal = {0, 0}}))
 using conv_l41 = xlet::tensor<float, 20, 21, 40, 3>;
 using conv_r41 = xlet::tensor<float, 1, 3, 3, 40>;
-XLET_CONV_CASE(41, float, void, conv_l41, conv_r41, (xlet::conv_config{.window_strides = {1, 3}, .padding_low = {1, 2}, .padding_high = {0, 2}, .lhs_dilation = {1, 1}, .rhs_dilation = {1, 1}, .dimension_numbers = xlet::conv_layout("HWCN", "IHWO", "CHNW"), .feature_group_count = 40, .batch_group_count = 1, .window_reversal = {1, 0}}))
+XLET_CONV_CASE(41, float, void, conv_l41, conv_r41,
+               (xlet::conv_config{.window_strides = {1, 3},
+                                  .padding_low = {1, 2},
+                                  .padding_high = {0, 2},
+                                  .lhs_dilation = {1, 1},
+                                  .rhs_dilation = {1, 1},
+                                  .dimension_numbers = xlet::conv_layout("HWCN", "IHWO", "CHNW"),
+                                  .feature_group_count = 40,
+                                  .batch_group_count = 1,
+                                  .window_reversal = {1, 0}}))
 using conv_l42 = xlet::tensor<float, 14, 2, 15, 37>;
 using conv_r42 = xlet::tensor<float, 1, 2, 3, 37>;
-XLET_CONV_CASE(42, float, void, conv_l42, conv_r42, (xlet::conv_config{.window_strides = {2, 1}, .padding_low = {0, 1}, .padding_high = {2, 2}, .lhs_dilation = {1, 1}, .rhs_dilation = {1, 1}, .dimension_numbers = xlet::conv_layout("WNHC", "IHWO", "NHCW"), .feature_group_count = 37, .batch_group_count = 1, .window_reversal = {1, 0}}))
+XLET_CONV_CASE(42, float, void, conv_l42, conv_r42,
+               (xlet::conv_config{.window_strides = {2, 1},
+                                  .padding_low = {0, 1},
+                                  .padding_high = {2, 2},
+                                  .lhs_dilation = {1, 1},
+                                  .rhs_dilation = {1, 1},
+                                  .dimension_numbers = xlet::conv_layout("WNHC", "IHWO", "NHCW"),
+                                  .feature_group_count = 37,
+                                  .batch_group_count = 1,
+                                  .window_reversal = {1, 0}}))
 using conv_l43 = xlet::tensor<double, 1, 31, 20, 40>;
 using conv_r43 = xlet::tensor<double, 2, 40, 3, 1>;
-XLET_CONV_CASE(43, double, void, conv_l43, conv_r43, (xlet::conv_config{.window_strides = {1, 1}, .padding_low = {1, 1}, .padding_high = {0, 1}, .lhs_dilation = {1, 1}, .rhs_dilation = {1, 2}, .dimension_numbers = xlet::conv_layout("NHWC", "HOWI", "HCNW"), .feature_group_count = 40, .batch_group_count = 1, .window_reversal = {0, 1}}))
+XLET_CONV_CASE(43, double, void, conv_l43, conv_r43,
+               (xlet::conv_config{.window_strides = {1, 1},
+                                  .padding_low = {1, 1},
+                                  .padding_high = {0, 1},
+                                  .lhs_dilation = {1, 1},
+                                  .rhs_dilation = {1, 2},
+                                  .dimension_numbers = xlet::conv_layout("NHWC", "HOWI", "HCNW"),
+                                  .feature_group_count = 40,
+                                  .batch_group_count = 1,
+                                  .window_reversal = {0, 1}}))

@@ -52,9 +52,9 @@ void run_case() {
     const auto got = xlet::conv_general_dilated<C, Out>(lhs, rhs);
     const auto desc = ref_desc<C, L, R>();
     const auto rl = lt::ref_of_array(lhs), rr = lt::ref_of_array(rhs);
-    const std::size_t k = static_cast<std::size_t>(R::size() / std::max<std::size_t>(
-                                                       1, R::extents[static_cast<std::size_t>(
-                                                              C.dimension_numbers.kernel_output_feature_dimension)]));
+    const std::size_t k = static_cast<std::size_t>(
+        R::size() / std::max<std::size_t>(
+                        1, R::extents[static_cast<std::size_t>(C.dimension_numbers.kernel_output_feature_dimension)]));
     using G = typename decltype(got)::value_type;
     if constexpr (std::is_integral_v<T>) {
         const auto want = xlet_ref::conv<std::uint64_t>(rl, rr, desc);
@@ -77,7 +77,7 @@ void run_case() {
 
 #define XLET_CONV_CASE(ID, T, OUT, L, R, CFG)                                                                          \
     TEST_CASE("random convolution " #ID) {                                                                             \
-        constexpr xlet::conv_config cfg = CFG;                                                                          \
+        constexpr xlet::conv_config cfg = CFG;                                                                         \
         run_case<T, OUT, L, R, cfg>();                                                                                 \
     }
 #include "conv_diff_cases.hpp"

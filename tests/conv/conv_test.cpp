@@ -88,7 +88,9 @@ TEST_CASE("2-D: a 3x3 kernel over a 4x4 image, VALID and SAME, by hand") {
     auto s = conv<conv_config{.mode = pad_mode::same}>(x, w);
     CHECK(equal(s, f32<1, 1, 4, 4>{{{{8, 12, 16, 15}, {21, 30, 35, 31}, {37, 50, 55, 47}, {36, 52, 56, 43}}}}));
     // stride (2, 1) with explicit padding (1, 1) x (0, 0)
-    auto st = conv_with_general_padding<conv_config{.window_strides = {2, 1}, .padding_low = {1, 0}, .padding_high = {1, 0}}>(x, w);
+    auto st =
+        conv_with_general_padding<conv_config{.window_strides = {2, 1}, .padding_low = {1, 0}, .padding_high = {1, 0}}>(
+            x, w);
     CHECK(equal(st, f32<1, 1, 2, 2>{{{{12, 16}, {50, 55}}}}));
 }
 
@@ -102,8 +104,8 @@ TEST_CASE("feature groups: each group convolves its own input features (grouped 
     // depthwise: 4 groups of one feature, multiplier 1, NHWC layout
     f32<1, 3, 4> xn{{{1, 10, 100, 1000}, {2, 20, 200, 2000}, {3, 30, 300, 3000}}};
     f32<2, 1, 4> wd{{{1, 2, 3, 4}}, {{1, 1, 1, 1}}};
-    auto d = conv_general_dilated<conv_config{.dimension_numbers = conv_layout("NWC", "WIO", "NWC"), .feature_group_count = 4}>(
-        xn, wd);
+    auto d = conv_general_dilated<conv_config{.dimension_numbers = conv_layout("NWC", "WIO", "NWC"),
+                                              .feature_group_count = 4}>(xn, wd);
     CHECK(equal(d, f32<1, 2, 4>{{{3, 40, 500, 6000}, {5, 70, 900, 11000}}}));
 }
 
@@ -117,13 +119,17 @@ TEST_CASE("batch groups: lhs batch slice g feeds output feature group g (filter 
 }
 
 TEST_CASE("dimension numbers: NHWC / HWIO and NCHW / OIHW give the same values, transposed") {
-    auto x = pattern<f32<2, 3, 7, 6>>(13, 0.25f, 1.0f);          // NCHW
-    auto w = pattern<f32<5, 3, 3, 2>>(11, 0.5f, 2.0f);           // OIHW
-    constexpr conv_config nchw{.window_strides = {2, 1}, .padding_low = {1, 0}, .padding_high = {1, 1}, .rhs_dilation = {1, 2}};
+    auto x = pattern<f32<2, 3, 7, 6>>(13, 0.25f, 1.0f); // NCHW
+    auto w = pattern<f32<5, 3, 3, 2>>(11, 0.5f, 2.0f);  // OIHW
+    constexpr conv_config nchw{
+        .window_strides = {2, 1}, .padding_low = {1, 0}, .padding_high = {1, 1}, .rhs_dilation = {1, 2}};
     auto a = conv_general_dilated<nchw>(x, w);
     f32<2, 7, 6, 3> xh = transpose(x, dims<0, 2, 3, 1>);
     f32<3, 2, 3, 5> wh = transpose(w, dims<2, 3, 1, 0>);
-    constexpr conv_config nhwc{.window_strides = {2, 1}, .padding_low = {1, 0}, .padding_high = {1, 1}, .rhs_dilation = {1, 2},
+    constexpr conv_config nhwc{.window_strides = {2, 1},
+                               .padding_low = {1, 0},
+                               .padding_high = {1, 1},
+                               .rhs_dilation = {1, 2},
                                .dimension_numbers = conv_layout("NHWC", "HWIO", "NHWC")};
     auto b = conv_general_dilated<nhwc>(xh, wh);
     static_assert(std::is_same_v<decltype(a), f32<2, 5, 4, 5>>);
@@ -131,17 +137,24 @@ TEST_CASE("dimension numbers: NHWC / HWIO and NCHW / OIHW give the same values, 
     f32<2, 5, 4, 5> bt = transpose(b, dims<0, 3, 1, 2>);
     CHECK(same_values(a, bt)); // same k order, same arithmetic
     // the explicit conv_dims spelling of the same layout
-    constexpr conv_config spelled{.window_strides = {2, 1}, .padding_low = {1, 0}, .padding_high = {1, 1}, .rhs_dilation = {1, 2},
-                                  .dimension_numbers = conv_dims{.input_batch_dimension = 0, .input_feature_dimension = 3,
+    constexpr conv_config spelled{.window_strides = {2, 1},
+                                  .padding_low = {1, 0},
+                                  .padding_high = {1, 1},
+                                  .rhs_dilation = {1, 2},
+                                  .dimension_numbers = conv_dims{.input_batch_dimension = 0,
+                                                                 .input_feature_dimension = 3,
                                                                  .input_spatial_dimensions = {1, 2},
                                                                  .kernel_input_feature_dimension = 2,
                                                                  .kernel_output_feature_dimension = 3,
                                                                  .kernel_spatial_dimensions = {0, 1},
-                                                                 .output_batch_dimension = 0, .output_feature_dimension = 3,
+                                                                 .output_batch_dimension = 0,
+                                                                 .output_feature_dimension = 3,
                                                                  .output_spatial_dimensions = {1, 2}}};
     CHECK(same_values(conv_general_dilated<spelled>(xh, wh), b));
     // a result layout different from the input's: NHWC in, NCHW out
-    auto c = conv_general_dilated<conv_config{.window_strides = {2, 1}, .padding_low = {1, 0}, .padding_high = {1, 1},
+    auto c = conv_general_dilated<conv_config{.window_strides = {2, 1},
+                                              .padding_low = {1, 0},
+                                              .padding_high = {1, 1},
                                               .rhs_dilation = {1, 2},
                                               .dimension_numbers = conv_layout("NHWC", "HWIO", "NCHW")}>(xh, wh);
     CHECK(same_values(c, a));
@@ -182,7 +195,8 @@ TEST_CASE("operands are expressions: conv(relu(x + b), w) equals the conv of the
     auto x = pattern<f32<2, 9, 9, 8>>(17, 0.125f, 1.0f);
     auto b = pattern<f32<8>>(5, 0.25f, 0.5f);
     auto w = pattern<f32<3, 3, 8, 16>>(7, 0.1f, 0.3f);
-    constexpr conv_config cfg{.padding_low = {1, 1}, .padding_high = {1, 1}, .dimension_numbers = conv_layout("NHWC", "HWIO", "NHWC")};
+    constexpr conv_config cfg{
+        .padding_low = {1, 1}, .padding_high = {1, 1}, .dimension_numbers = conv_layout("NHWC", "HWIO", "NHWC")};
     auto fused = conv_general_dilated<cfg>(max(add(x, b, dims<3>), 0.0f), w);
     f32<2, 9, 9, 8> e = max(add(x, b, dims<3>), 0.0f);
     CHECK(same_values(fused, conv_general_dilated<cfg>(e, w)));
@@ -195,14 +209,23 @@ TEST_CASE("operands are expressions: conv(relu(x + b), w) equals the conv of the
 TEST_CASE("results are bitwise identical for 1 and 2 threads (direct, depthwise, several k passes)") {
     auto x = pattern<f32<4, 20, 30, 96>>(29, 0.01f, 0.1f);
     auto w = pattern<f32<3, 3, 96, 40>>(23, 0.02f, 0.2f);
-    constexpr conv_config cfg{.padding_low = {1, 1}, .padding_high = {1, 1}, .dimension_numbers = conv_layout("NHWC", "HWIO", "NHWC")};
+    constexpr conv_config cfg{
+        .padding_low = {1, 1}, .padding_high = {1, 1}, .dimension_numbers = conv_layout("NHWC", "HWIO", "NHWC")};
     auto w1 = pattern<f32<3, 3, 1, 96>>(11, 0.1f, 0.5f);
-    constexpr conv_config dw{.padding_low = {1, 1}, .padding_high = {1, 1}, .dimension_numbers = conv_layout("NHWC", "HWIO", "NHWC"),
+    constexpr conv_config dw{.padding_low = {1, 1},
+                             .padding_high = {1, 1},
+                             .dimension_numbers = conv_layout("NHWC", "HWIO", "NHWC"),
                              .feature_group_count = 96};
     f32<4, 20, 30, 40> one, two;
     f32<4, 20, 30, 96> d1, d2;
-    tbb::task_arena(1).execute([&] { one = conv_general_dilated<cfg>(x, w); d1 = conv_general_dilated<dw>(x, w1); });
-    tbb::task_arena(2).execute([&] { two = conv_general_dilated<cfg>(x, w); d2 = conv_general_dilated<dw>(x, w1); });
+    tbb::task_arena(1).execute([&] {
+        one = conv_general_dilated<cfg>(x, w);
+        d1 = conv_general_dilated<dw>(x, w1);
+    });
+    tbb::task_arena(2).execute([&] {
+        two = conv_general_dilated<cfg>(x, w);
+        d2 = conv_general_dilated<dw>(x, w1);
+    });
     CHECK(same_values(one, two));
     CHECK(same_values(d1, d2));
     // a spot value against a plain double sum
@@ -222,11 +245,11 @@ TEST_CASE("padding and holes are zeros that are multiplied: an infinite kernel t
     const float inf = std::numeric_limits<float>::infinity();
     f32<1, 1, 2> w{{{inf, 1}}};
     auto y = conv_with_general_padding<conv_config{.padding_low = {1}, .padding_high = {0}}>(x, w);
-    CHECK(std::isnan(y(0, 0, 0)));          // 0 * inf + 1 * 1
-    CHECK(y(0, 0, 1) == inf);               // 1 * inf + 2
+    CHECK(std::isnan(y(0, 0, 0))); // 0 * inf + 1 * 1
+    CHECK(y(0, 0, 1) == inf);      // 1 * inf + 2
     auto d = conv_general_dilated<conv_config{.lhs_dilation = {2}}>(x, w);
-    CHECK(d(0, 0, 0) == inf);               // 1 * inf + 0 * 1
-    CHECK(std::isnan(d(0, 0, 1)));          // hole: 0 * inf + 2 * 1
+    CHECK(d(0, 0, 0) == inf);      // 1 * inf + 0 * 1
+    CHECK(std::isnan(d(0, 0, 1))); // hole: 0 * inf + 2 * 1
 }
 
 TEST_CASE("empty results and empty windows") {

@@ -73,7 +73,8 @@ double check_rows(std::size_t n, std::size_t count, bool inverse, unsigned seed)
         const auto ref = dft(x.data() + t * n, n, 1, inverse);
         double b = bound(x.data() + t * n, n, 1) / (inverse ? double(n) : 1.0);
         for (std::size_t k = 0; k < n; ++k)
-            worst = std::max(worst, double(std::abs(std::complex<LD>(y[t * n + k].real(), y[t * n + k].imag()) - ref[k])) / b);
+            worst = std::max(worst,
+                             double(std::abs(std::complex<LD>(y[t * n + k].real(), y[t * n + k].imag()) - ref[k])) / b);
     }
     return worst;
 }
@@ -89,7 +90,8 @@ double check_columns(std::size_t n, std::size_t cols, unsigned seed) {
         const auto ref = dft(x.data() + c, n, cols, false);
         const double b = bound(x.data() + c, n, cols);
         for (std::size_t k = 0; k < n; ++k)
-            worst = std::max(worst, double(std::abs(std::complex<LD>(y[k * cols + c].real(), y[k * cols + c].imag()) - ref[k])) / b);
+            worst = std::max(
+                worst, double(std::abs(std::complex<LD>(y[k * cols + c].real(), y[k * cols + c].imag()) - ref[k])) / b);
     }
     return worst;
 }

@@ -221,8 +221,10 @@ TEST_CASE("results are bitwise identical for 1 and 2 threads (batch, columns, fo
     // and a value of the long transform against its definition
     std::complex<long double> acc = 0;
     for (std::size_t n = 0; n < (1u << 16); ++n) {
-        const long double a = 2 * 3.141592653589793238462643383279502884L * (long double)((n * 777) % (1u << 16)) / (1u << 16);
-        acc += std::complex<long double>(s(n).real(), s(n).imag()) * std::complex<long double>(std::cos(a), std::sin(a));
+        const long double a =
+            2 * 3.141592653589793238462643383279502884L * (long double)((n * 777) % (1u << 16)) / (1u << 16);
+        acc +=
+            std::complex<long double>(s(n).real(), s(n).imag()) * std::complex<long double>(std::cos(a), std::sin(a));
     }
     acc /= (long double)(1u << 16);
     CHECK(std::abs(std::complex<double>(double(acc.real()), double(acc.imag())) - cd(s1(777))) < 1e-6);

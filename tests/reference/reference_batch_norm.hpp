@@ -18,7 +18,8 @@ struct bn_moments_t {
 inline std::vector<std::size_t> bn_features(const dims_t& dims, std::size_t f) {
     const auto n = element_count(dims);
     std::vector<std::size_t> feat(static_cast<std::size_t>(n));
-    for (std::int64_t i = 0; i < n; ++i) feat[static_cast<std::size_t>(i)] = static_cast<std::size_t>(unflatten(i, dims)[f]);
+    for (std::int64_t i = 0; i < n; ++i)
+        feat[static_cast<std::size_t>(i)] = static_cast<std::size_t>(unflatten(i, dims)[f]);
     return feat;
 }
 
@@ -28,20 +29,25 @@ inline bn_moments_t bn_moments(const array<double>& x, std::size_t f) {
     const auto feat = bn_features(x.dims, f);
     const long double m = static_cast<long double>(x.size()) / static_cast<long double>(C);
     bn_moments_t r{std::vector<long double>(C, 0), std::vector<long double>(C, 0)};
-    for (std::size_t i = 0; i < x.data.size(); ++i) r.mean[feat[i]] += x.data[i];
-    for (auto& v : r.mean) v /= m;
+    for (std::size_t i = 0; i < x.data.size(); ++i)
+        r.mean[feat[i]] += x.data[i];
+    for (auto& v : r.mean)
+        v /= m;
     for (std::size_t i = 0; i < x.data.size(); ++i) {
         const long double d = x.data[i] - r.mean[feat[i]];
         r.var[feat[i]] += d * d;
     }
-    for (auto& v : r.var) v /= m;
+    for (auto& v : r.var)
+        v /= m;
     return r;
 }
 
 // y = gamma_l (x - mu_l) / sqrt(sigma2_l + eps) + beta_l.
-inline std::vector<long double> bn_normalize(const array<double>& x, std::size_t f, const std::vector<long double>& scale,
-                                             const std::vector<long double>& offset, const std::vector<long double>& mean,
-                                             const std::vector<long double>& var, long double eps) {
+inline std::vector<long double> bn_normalize(const array<double>& x, std::size_t f,
+                                             const std::vector<long double>& scale,
+                                             const std::vector<long double>& offset,
+                                             const std::vector<long double>& mean, const std::vector<long double>& var,
+                                             long double eps) {
     const auto feat = bn_features(x.dims, f);
     std::vector<long double> y(x.data.size());
     for (std::size_t i = 0; i < y.size(); ++i) {

@@ -74,14 +74,16 @@ TEST_CASE("SIMD kernels equal the scalar engines, counters crossing 2^32 and 2^6
             detail::threefry_interleaved(key, lo, w.data(), n);
             for (std::size_t i = 0; i < n; ++i) {
                 const std::uint64_t ci = lo + i / 2;
-                REQUIRE(w[i] == threefry2x32({static_cast<std::uint32_t>(ci), static_cast<std::uint32_t>(ci >> 32)}, key)[i % 2]);
+                REQUIRE(w[i] == threefry2x32({static_cast<std::uint32_t>(ci), static_cast<std::uint32_t>(ci >> 32)},
+                                             key)[i % 2]);
             }
             CHECK(w[n] == 0xdeadbeef);
             std::vector<std::uint32_t> a(n), b(n);
             detail::threefry_planar(key, lo, a.data(), b.data(), n);
             for (std::size_t i = 0; i < n; ++i) {
                 const std::uint64_t ci = lo + i;
-                const auto r = threefry2x32({static_cast<std::uint32_t>(ci), static_cast<std::uint32_t>(ci >> 32)}, key);
+                const auto r =
+                    threefry2x32({static_cast<std::uint32_t>(ci), static_cast<std::uint32_t>(ci >> 32)}, key);
                 REQUIRE(a[i] == r[0]);
                 REQUIRE(b[i] == r[1]);
             }
@@ -210,7 +212,8 @@ std::vector<std::uint32_t> philox_words(std::uint64_t key, detail::u128_counter 
     std::vector<std::uint32_t> w(4 * nv);
     for (std::size_t j = 0; j < nv; ++j) {
         const detail::u128_counter cj{c.lo + j, c.lo + j < c.lo ? c.hi + 1 : c.hi};
-        const auto r = philox4x32<10>(cj.words(), {static_cast<std::uint32_t>(key), static_cast<std::uint32_t>(key >> 32)});
+        const auto r =
+            philox4x32<10>(cj.words(), {static_cast<std::uint32_t>(key), static_cast<std::uint32_t>(key >> 32)});
         for (std::size_t k = 0; k < 4; ++k)
             w[4 * j + k] = r[k];
     }
@@ -291,10 +294,10 @@ TEST_CASE("rng_bit_generator: three_fry laid out as XLA's ThreeFryBitGenerator")
     check_against_xla<rng_algorithm::three_fry, u32<1>>(st);
     check_against_xla<rng_algorithm::three_fry, u32<7>>(st);
     check_against_xla<rng_algorithm::three_fry, u32<8>>(st);
-    check_against_xla<rng_algorithm::three_fry, u32<4, 6>>(st);     // split 0, planar rows of 6
-    check_against_xla<rng_algorithm::three_fry, u32<3, 40>>(st);    // split 1: interleaved
-    check_against_xla<rng_algorithm::three_fry, u32<3, 5, 7>>(st);  // no even dimension: split 2, odd rows
-    check_against_xla<rng_algorithm::three_fry, u32<5, 9, 3>>(st);  // no even dimension, largest is 1
+    check_against_xla<rng_algorithm::three_fry, u32<4, 6>>(st);    // split 0, planar rows of 6
+    check_against_xla<rng_algorithm::three_fry, u32<3, 40>>(st);   // split 1: interleaved
+    check_against_xla<rng_algorithm::three_fry, u32<3, 5, 7>>(st); // no even dimension: split 2, odd rows
+    check_against_xla<rng_algorithm::three_fry, u32<5, 9, 3>>(st); // no even dimension, largest is 1
     check_against_xla<rng_algorithm::three_fry, u32<1, 3, 2, 1>>(st);
     check_against_xla<rng_algorithm::three_fry, u32<0, 3>>(st);
     check_against_xla<rng_algorithm::three_fry, f32<5, 2, 33>>(st);
@@ -421,8 +424,8 @@ TEST_CASE("rng_uniform f32: [a, b), moments, chi-square, fixed seed, thread coun
     }
     m /= n;
     m2 /= n;
-    CHECK(std::abs(m - 0.5) < 5 * 0.2887 / 1024);         // sd of the mean: 1/sqrt(12 n)
-    CHECK(std::abs(m2 - 1.0 / 12) < 5 * 0.0745 / 1024);   // sd of (x - 1/2)^2: 1/sqrt(180) / sqrt(n)
+    CHECK(std::abs(m - 0.5) < 5 * 0.2887 / 1024);                // sd of the mean: 1/sqrt(12 n)
+    CHECK(std::abs(m2 - 1.0 / 12) < 5 * 0.0745 / 1024);          // sd of (x - 1/2)^2: 1/sqrt(180) / sqrt(n)
     CHECK(chi_square(buckets) < 255 + 5 * std::sqrt(2 * 255.0)); // df 255
     CHECK(std::abs(static_cast<double>(odd_lsb) - n / 2.0) < 5 * 512);
     // The same seed gives the same values on 2 threads.
@@ -506,8 +509,8 @@ TEST_CASE("rng_uniform integers: exactly uniform over [a, b), wide ranges") {
         top += (w.data()[i] - lo) >> 62 & 1;
     }
     CHECK(std::abs(static_cast<double>(top) - 10000) < 5 * 71);
-    const auto full = rng_uniform<s64<1000>>(gen, std::numeric_limits<std::int64_t>::min(),
-                                             std::numeric_limits<std::int64_t>::max());
+    const auto full =
+        rng_uniform<s64<1000>>(gen, std::numeric_limits<std::int64_t>::min(), std::numeric_limits<std::int64_t>::max());
     CHECK(std::count_if(full.data(), full.data() + 1000, [](std::int64_t v) { return v < 0; }) > 400);
     const auto bytes = rng_uniform<u8<100000>>(gen, std::uint8_t{0}, std::uint8_t{255});
     std::vector<double> cb(255);

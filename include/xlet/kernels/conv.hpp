@@ -32,12 +32,12 @@ namespace xlet::detail {
 inline constexpr std::size_t conv_max_spatial = 6;
 
 struct conv_geom {
-    std::size_t ns = 0;                   // spatial dimensions
-    std::size_t nb_in = 0, c = 0;         // canonical input batch and features
+    std::size_t ns = 0;           // spatial dimensions
+    std::size_t nb_in = 0, c = 0; // canonical input batch and features
     std::array<std::size_t, conv_max_spatial> p{}, k{}, q{}, s{}, rd{};
-    std::size_t ci = 0, o = 0;            // kernel input features (one group), output features (all)
+    std::size_t ci = 0, o = 0; // kernel input features (one group), output features (all)
     std::size_t nb_out = 0;
-    std::size_t groups = 1;               // feature groups, or batch groups when batch_groups
+    std::size_t groups = 1; // feature groups, or batch groups when batch_groups
     bool batch_groups = false;
     // Strides of the result (any layout): batch, spatial d, feature.
     std::ptrdiff_t osb = 0, osf = 0;
@@ -264,7 +264,8 @@ void conv_pack_input(const conv_pack_desc<T>& D, const T* src, T* dst, bool para
                 std::fill_n(out, line, T(0));
             } else {
                 std::fill_n(out, static_cast<std::size_t>(x0) * C, T(0));
-                std::fill_n(out + x1 * static_cast<std::ptrdiff_t>(C), (inner - static_cast<std::size_t>(x1)) * C, T(0));
+                std::fill_n(out + x1 * static_cast<std::ptrdiff_t>(C), (inner - static_cast<std::size_t>(x1)) * C,
+                            T(0));
             }
             const T* in = src + s + j0 * D.ss[di];
             T* o = out + x0 * static_cast<std::ptrdiff_t>(C);
@@ -272,7 +273,8 @@ void conv_pack_input(const conv_pack_desc<T>& D, const T* src, T* dst, bool para
             const std::ptrdiff_t ds = ld * static_cast<std::ptrdiff_t>(C);
             if (D.sf == 1) {
                 for (std::size_t j = 0; j < cnt; ++j)
-                    std::copy_n(in + static_cast<std::ptrdiff_t>(j) * D.ss[di], C, o + static_cast<std::ptrdiff_t>(j) * ds);
+                    std::copy_n(in + static_cast<std::ptrdiff_t>(j) * D.ss[di], C,
+                                o + static_cast<std::ptrdiff_t>(j) * ds);
             } else if (D.ss[di] == 1) {
                 // dst[x * ds + f] = src[f * sf + x]
                 transpose_tile(in, D.sf, o, ds, 0, cnt, 0, C);
@@ -286,7 +288,8 @@ void conv_pack_input(const conv_pack_desc<T>& D, const T* src, T* dst, bool para
     };
     const bool par = parallel && nlines > 1 && nlines * line >= (std::size_t{1} << 16);
     if (par)
-        tbb::this_task_arena::isolate([&] { gemm_for(true, nlines, std::max<std::size_t>(1, 8192 / std::max<std::size_t>(1, line)), lines); });
+        tbb::this_task_arena::isolate(
+            [&] { gemm_for(true, nlines, std::max<std::size_t>(1, 8192 / std::max<std::size_t>(1, line)), lines); });
     else
         lines(0, nlines);
 }
@@ -411,8 +414,8 @@ void conv_direct(const T* in, const T* w, T* out, bool parallel = true) {
                         conv_micro<T, MR, RS, CR, CF>(a + static_cast<std::ptrdiff_t>(b * MR) * RS, run, nrun, pb,
                                                       c + static_cast<std::ptrdiff_t>(b * MR) * CR, add, nr);
                     if constexpr (tail > 0)
-                        conv_micro<T, tail, RS, CR, CF>(a + static_cast<std::ptrdiff_t>(full * MR) * RS, run, nrun,
-                                                        pb, c + static_cast<std::ptrdiff_t>(full * MR) * CR, add, nr);
+                        conv_micro<T, tail, RS, CR, CF>(a + static_cast<std::ptrdiff_t>(full * MR) * RS, run, nrun, pb,
+                                                        c + static_cast<std::ptrdiff_t>(full * MR) * CR, add, nr);
                 }
             }
         }
@@ -438,7 +441,7 @@ void conv_depthwise(const T* in, const T* w, T* out, bool parallel = true) {
     constexpr std::size_t XB = gemm_vector_registers >= 32 ? 8 : 4; // positions per step
     constexpr std::size_t kx = G.k[ns - 1];
     constexpr std::size_t touter = taps / kx; // taps of the outer spatial dimensions
-    static constexpr auto st = [] { // input strides (unpadded): spatial d, batch
+    static constexpr auto st = [] {           // input strides (unpadded): spatial d, batch
         std::array<std::ptrdiff_t, conv_max_spatial + 1> a{};
         std::ptrdiff_t acc = static_cast<std::ptrdiff_t>(C);
         for (std::size_t d = ns; d-- > 0;) {
@@ -448,7 +451,8 @@ void conv_depthwise(const T* in, const T* w, T* out, bool parallel = true) {
         a[conv_max_spatial] = acc;
         return a;
     }();
-    constexpr std::ptrdiff_t sx = static_cast<std::ptrdiff_t>(G.s[ns - 1]), rdx = static_cast<std::ptrdiff_t>(G.rd[ns - 1]);
+    constexpr std::ptrdiff_t sx = static_cast<std::ptrdiff_t>(G.s[ns - 1]),
+                             rdx = static_cast<std::ptrdiff_t>(G.rd[ns - 1]);
     constexpr std::ptrdiff_t lox = Bd.lo[ns - 1], nx = static_cast<std::ptrdiff_t>(Bd.n[ns - 1]);
     // Interior positions [x_in0, x_in1): every kx tap inside the input.
     constexpr std::ptrdiff_t x_in0 = lox <= 0 ? 0 : (lox + sx - 1) / sx;
@@ -502,7 +506,8 @@ void conv_depthwise(const T* in, const T* w, T* out, bool parallel = true) {
             auto at = [&](std::size_t to, std::size_t k, std::ptrdiff_t x, std::size_t f) -> B {
                 const std::ptrdiff_t ix = x * sx + static_cast<std::ptrdiff_t>(k) * rdx - lox;
                 if (row[to] < 0 || ix < 0 || ix >= nx) return B(T(0));
-                return B::load_unaligned(in + row[to] + ix * static_cast<std::ptrdiff_t>(C) + static_cast<std::ptrdiff_t>(f));
+                return B::load_unaligned(in + row[to] + ix * static_cast<std::ptrdiff_t>(C) +
+                                         static_cast<std::ptrdiff_t>(f));
             };
             auto one = [&](std::ptrdiff_t x, std::size_t f, const B* wv) {
                 B acc(T(0));
@@ -545,7 +550,8 @@ void conv_depthwise(const T* in, const T* w, T* out, bool parallel = true) {
                     }
 #pragma GCC unroll 8
                     for (std::size_t u = 0; u < XB; ++u)
-                        store(acc[u], c + (x + static_cast<std::ptrdiff_t>(u)) * CR + static_cast<std::ptrdiff_t>(f) * CF);
+                        store(acc[u],
+                              c + (x + static_cast<std::ptrdiff_t>(u)) * CR + static_cast<std::ptrdiff_t>(f) * CF);
                 }
                 for (; x < static_cast<std::ptrdiff_t>(ow); ++x)
                     one(x, f, wv);
@@ -555,8 +561,12 @@ void conv_depthwise(const T* in, const T* w, T* out, bool parallel = true) {
                     T acc(0);
                     for (std::size_t t = 0; t < taps; ++t) {
                         const std::size_t to = t / kx, k = t % kx;
-                        const std::ptrdiff_t ix = static_cast<std::ptrdiff_t>(x) * sx + static_cast<std::ptrdiff_t>(k) * rdx - lox;
-                        const T v = row[to] < 0 || ix < 0 || ix >= nx ? T(0) : in[row[to] + ix * static_cast<std::ptrdiff_t>(C) + static_cast<std::ptrdiff_t>(f)];
+                        const std::ptrdiff_t ix =
+                            static_cast<std::ptrdiff_t>(x) * sx + static_cast<std::ptrdiff_t>(k) * rdx - lox;
+                        const T v =
+                            row[to] < 0 || ix < 0 || ix >= nx
+                                ? T(0)
+                                : in[row[to] + ix * static_cast<std::ptrdiff_t>(C) + static_cast<std::ptrdiff_t>(f)];
                         acc = gemm_madd(v, w[t * C + f], acc);
                     }
                     c[static_cast<std::ptrdiff_t>(x) * CR + static_cast<std::ptrdiff_t>(f) * CF] = acc;

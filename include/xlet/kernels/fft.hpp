@@ -232,11 +232,15 @@ inline void fft_transpose(const C* src, std::size_t ss, C* dst, std::size_t ds, 
         const std::size_t rb = rows / 4 * 4, cb = cols / 4 * 4;
         for (std::size_t i = 0; i < rb; i += 4)
             for (std::size_t j = 0; j < cb; j += 4) {
-                auto ld = [&](std::size_t k) { return _mm256_loadu_pd(reinterpret_cast<const double*>(src + (i + k) * ss + j)); };
+                auto ld = [&](std::size_t k) {
+                    return _mm256_loadu_pd(reinterpret_cast<const double*>(src + (i + k) * ss + j));
+                };
                 const __m256d r0 = ld(0), r1 = ld(1), r2 = ld(2), r3 = ld(3);
                 const __m256d t0 = _mm256_unpacklo_pd(r0, r1), t1 = _mm256_unpackhi_pd(r0, r1);
                 const __m256d t2 = _mm256_unpacklo_pd(r2, r3), t3 = _mm256_unpackhi_pd(r2, r3);
-                auto st = [&](std::size_t k, __m256d v) { _mm256_storeu_pd(reinterpret_cast<double*>(dst + (j + k) * ds + i), v); };
+                auto st = [&](std::size_t k, __m256d v) {
+                    _mm256_storeu_pd(reinterpret_cast<double*>(dst + (j + k) * ds + i), v);
+                };
                 st(0, _mm256_permute2f128_pd(t0, t2, 0x20));
                 st(1, _mm256_permute2f128_pd(t1, t3, 0x20));
                 st(2, _mm256_permute2f128_pd(t0, t2, 0x31));
@@ -251,7 +255,8 @@ inline void fft_transpose(const C* src, std::size_t ss, C* dst, std::size_t ds, 
                 const __m256d r0 = _mm256_loadu_pd(reinterpret_cast<const double*>(src + i * ss + j));
                 const __m256d r1 = _mm256_loadu_pd(reinterpret_cast<const double*>(src + (i + 1) * ss + j));
                 _mm256_storeu_pd(reinterpret_cast<double*>(dst + j * ds + i), _mm256_permute2f128_pd(r0, r1, 0x20));
-                _mm256_storeu_pd(reinterpret_cast<double*>(dst + (j + 1) * ds + i), _mm256_permute2f128_pd(r0, r1, 0x31));
+                _mm256_storeu_pd(reinterpret_cast<double*>(dst + (j + 1) * ds + i),
+                                 _mm256_permute2f128_pd(r0, r1, 0x31));
             }
         i0 = rb;
         j0 = cb;
@@ -615,7 +620,8 @@ void fft_axis_columns(const fft_plan<T>& P, const std::complex<T>* src, std::com
                             im = re * d + im * c;
                             re = x;
                         }
-                        out[j * cols + c0 + v] = scaled ? std::complex<T>(re * scale, im * scale) : std::complex<T>(re, im);
+                        out[j * cols + c0 + v] =
+                            scaled ? std::complex<T>(re * scale, im * scale) : std::complex<T>(re, im);
                     }
             } else {
                 auto bf = sv.template bufs<B>();
@@ -657,8 +663,8 @@ void fft_axis_columns(const fft_plan<T>& P, const std::complex<T>* src, std::com
 // W transforms at a time are transposed (complex elements, AVX blocks) into [n][W], split into
 // the block, transformed, and transposed back.
 template<class T>
-void fft_axis_rows(const fft_plan<T>& P, const std::complex<T>* src, std::complex<T>* data, std::size_t count, fft_io io,
-                   bool parallel = true) {
+void fft_axis_rows(const fft_plan<T>& P, const std::complex<T>* src, std::complex<T>* data, std::size_t count,
+                   fft_io io, bool parallel = true) {
     using B = xsimd::batch<T>;
     using CB = xsimd::batch<std::complex<T>>;
     using C = std::complex<T>;

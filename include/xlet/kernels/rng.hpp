@@ -203,8 +203,7 @@ inline void threefry_simd_rounds(std::array<rng_u32, G>& x0, std::array<rng_u32,
 }
 
 template<std::size_t G>
-inline void threefry_simd(std::array<rng_u32, G>& x0, std::array<rng_u32, G>& x1, std::uint32_t k0,
-                          std::uint32_t k1) {
+inline void threefry_simd(std::array<rng_u32, G>& x0, std::array<rng_u32, G>& x1, std::uint32_t k0, std::uint32_t k1) {
     const std::array<std::uint32_t, 3> ks{k0, k1, k0 ^ k1 ^ threefry_parity32};
     for (std::size_t g = 0; g < G; ++g) {
         x0[g] += rng_u32(k0);

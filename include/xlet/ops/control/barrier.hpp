@@ -93,10 +93,10 @@ struct unwrap_ref<std::reference_wrapper<T>> {
 
 // OptimizationBarrier(operands...).
 template<class... X>
-    requires(sizeof...(X) >= 1)
-decltype(auto) optimization_barrier(X&&... operands) {
-    auto r = std::tuple<typename detail::unwrap_ref<decltype(detail::barrier_value(std::forward<X>(operands)))>::type...>(
-        detail::barrier_value(std::forward<X>(operands))...);
+requires(sizeof...(X) >= 1) decltype(auto) optimization_barrier(X&&... operands) {
+    auto r =
+        std::tuple<typename detail::unwrap_ref<decltype(detail::barrier_value(std::forward<X>(operands)))>::type...>(
+            detail::barrier_value(std::forward<X>(operands))...);
     detail::barrier_fence(r);
     if constexpr (sizeof...(X) == 1)
         return std::tuple_element_t<0, decltype(r)>(std::get<0>(std::move(r)));
@@ -129,9 +129,8 @@ auto bitcast(X&& x) {
         static_assert(diag::got<c2, Out, D>::value,
                       "xlet::bitcast [C2]: the element widths must be equal (bitcast_convert_type changes widths)");
         if constexpr (c2) {
-            constexpr auto sz = []<std::size_t... K>(std::index_sequence<K...>) {
-                return dims<Out::extents[K]...>;
-            }(std::make_index_sequence<Out::rank>{});
+            constexpr auto sz = []<std::size_t... K>(std::index_sequence<K...>) { return dims<Out::extents[K]...>; }
+            (std::make_index_sequence<Out::rank>{});
             if constexpr (std::is_same_v<T, U> && is_array_leaf<D> && std::is_lvalue_reference_v<X>) {
                 using E = std::remove_pointer_t<decltype(x.data())>;
                 using M = typename detail::map_like<E, Out>::type;

@@ -120,7 +120,7 @@ auto composite(Attrs attributes, F decomposition) {
 
 // CompositeCall(c, operands...): the decomposition applied to the operands, materialised.
 template<class C, class... A>
-    requires is_composite<std::remove_cvref_t<C>>
+requires is_composite<std::remove_cvref_t<C>>
 auto composite_call(const C& c, A&&... operands) {
     constexpr bool c2 = std::is_invocable_v<const decltype(c.decomposition)&, A&&...>;
     static_assert(diag::got<c2, std::remove_cvref_t<A>...>::value,
@@ -143,8 +143,7 @@ auto composite_call(Attrs&& attributes, F&& decomposition, A&&... operands) {
 
 // The spec's frontend attributes of a composite, as text.
 template<class C>
-    requires is_composite<C>
-std::string composite_attributes_string(const C& c) {
+requires is_composite<C> std::string composite_attributes_string(const C& c) {
     std::ostringstream os;
     os << "composite.name=\"" << C::name.view() << "\", composite.attributes={";
     bool first = true;

@@ -134,7 +134,7 @@ struct scalar_type<X, std::enable_if_t<std::is_arithmetic_v<X>>> {
     using type = X;
 };
 template<class X>
-    requires expression<X>
+requires expression<X>
 struct scalar_type<X, void> {
     using type = std::conditional_t<X::rank == 0, typename X::value_type, void>;
 };
@@ -214,9 +214,10 @@ inline constexpr bool is_computation<computation_t<N, R, P, F>> = true;
 template<fixed_string Name, class Sig, class F>
 auto computation(F f) {
     using S = detail::signature<Sig>;
-    static_assert(diag::got<detail::typed_computation_fits<F, typename S::result, typename S::params>::value, Sig>::value,
-                  "xlet::call [C3]: the computation's function must take its declared parameters and return its "
-                  "declared result type");
+    static_assert(
+        diag::got<detail::typed_computation_fits<F, typename S::result, typename S::params>::value, Sig>::value,
+        "xlet::call [C3]: the computation's function must take its declared parameters and return its "
+        "declared result type");
     return computation_t<Name, typename S::result, typename S::params, F>(std::move(f));
 }
 
@@ -233,7 +234,8 @@ auto call(const Fn& fn, A&&... args) {
         if constexpr (arity_ok) {
             constexpr bool types_ok = [&]<std::size_t... K>(std::index_sequence<K...>) {
                 return (detail::parameter_fits<A, std::tuple_element_t<K, P>> && ...);
-            }(std::index_sequence_for<A...>{});
+            }
+            (std::index_sequence_for<A...>{});
             static_assert(diag::got<types_ok, P, std::remove_cvref_t<A>...>::value,
                           "xlet::call [C2]: each operand must evaluate to its parameter's type (element type and "
                           "shape)");
@@ -242,9 +244,10 @@ auto call(const Fn& fn, A&&... args) {
                     return [&]<std::size_t... K>(std::index_sequence<K...>) {
                         // One full-expression: parameters evaluated from expressions live until
                         // the result has been evaluated.
-                        return R(std::invoke(fn.function(),
-                                             detail::as_parameter<std::tuple_element_t<K, P>>(std::forward<A>(args))...));
-                    }(std::index_sequence_for<A...>{});
+                        return R(std::invoke(
+                            fn.function(), detail::as_parameter<std::tuple_element_t<K, P>>(std::forward<A>(args))...));
+                    }
+                    (std::index_sequence_for<A...>{});
                 } catch (...) {
                     detail::rethrow_in("call", "computation '" + std::string(Fn::name.view()) + "'");
                 }

@@ -112,28 +112,32 @@ auto conditional(const I& branch_index, Fns&& fns, Args&& operands) {
         using F = std::remove_reference_t<Fns>;
         using AT = Args&&;
         constexpr bool c3 = []<std::size_t... K>(std::index_sequence<K...>) {
-            return (detail::branch_callable<std::tuple_element_t<K, F>,
-                                            decltype(std::get<K>(std::declval<AT>()))>() &&
+            return (detail::branch_callable<std::tuple_element_t<K, F>, decltype(std::get<K>(std::declval<AT>()))>() &&
                     ...);
-        }(std::make_index_sequence<N>{});
+        }
+        (std::make_index_sequence<N>{});
         static_assert(diag::got<c3, std::remove_cvref_t<Fns>, std::remove_cvref_t<Args>>::value,
                       "xlet::conditional [C3]: each branch must be callable with its operand");
         if constexpr (c3) {
             using R0 = detail::branch_result_t<std::tuple_element_t<0, F>, decltype(std::get<0>(std::declval<AT>()))>;
             constexpr bool c4 = []<std::size_t... K>(std::index_sequence<K...>) {
-                return (std::is_same_v<detail::branch_result_t<std::tuple_element_t<K, F>,
-                                                               decltype(std::get<K>(std::declval<AT>()))>,
-                                       R0> &&
-                        ...);
-            }(std::make_index_sequence<N>{});
-            static_assert(diag::got<c4, typename detail::branch_results<F, AT, std::make_index_sequence<N>>::type>::value,
-                          "xlet::conditional [C4]: the branches must return the same type (element types and "
-                          "shapes)");
+                return (
+                    std::is_same_v<
+                        detail::branch_result_t<std::tuple_element_t<K, F>, decltype(std::get<K>(std::declval<AT>()))>,
+                        R0> &&
+                    ...);
+            }
+            (std::make_index_sequence<N>{});
+            static_assert(
+                diag::got<c4, typename detail::branch_results<F, AT, std::make_index_sequence<N>>::type>::value,
+                "xlet::conditional [C4]: the branches must return the same type (element types and "
+                "shapes)");
             if constexpr (c4) {
                 std::int32_t b = static_cast<std::int32_t>(detail::scalar_value(branch_index));
                 if (b < 0 || b >= static_cast<std::int32_t>(N)) b = static_cast<std::int32_t>(N) - 1;
                 try {
-                    return detail::dispatch_branch<R0>(b, fns, std::forward<Args>(operands), std::make_index_sequence<N>{});
+                    return detail::dispatch_branch<R0>(b, fns, std::forward<Args>(operands),
+                                                       std::make_index_sequence<N>{});
                 } catch (...) {
                     detail::rethrow_in("conditional", "branch " + std::to_string(b));
                 }

@@ -58,7 +58,8 @@ std::string type_label() {
     if constexpr (is_std_tuple<T>) {
         return [&]<std::size_t... K>(std::index_sequence<K...>) {
             return "(" + type_labels<std::tuple_element_t<K, T>...>() + ")";
-        }(std::make_index_sequence<std::tuple_size_v<T>>{});
+        }
+        (std::make_index_sequence<std::tuple_size_v<T>>{});
     } else if constexpr (expression<T>) {
         std::string r(xla_name<typename T::value_type>);
         r += '[';
@@ -154,7 +155,8 @@ private:
         e.fn = [f = std::move(f)](void* out, const void** in) {
             [&]<std::size_t... K>(std::index_sequence<K...>) {
                 *static_cast<R*>(out) = R(f(*static_cast<const std::remove_cvref_t<A>*>(in[K])...));
-            }(std::index_sequence_for<A...>{});
+            }
+            (std::index_sequence_for<A...>{});
         };
         e.typed = true;
         e.signature = typeid(R(std::remove_cvref_t<A>...));

@@ -84,7 +84,8 @@ void assign_state(S& dst, R&& r) {
     if constexpr (is_std_tuple<S>) {
         [&]<std::size_t... K>(std::index_sequence<K...>) {
             (assign_state(std::get<K>(dst), std::get<K>(std::forward<R>(r))), ...);
-        }(std::make_index_sequence<std::tuple_size_v<S>>{});
+        }
+        (std::make_index_sequence<std::tuple_size_v<S>>{});
     } else {
         dst = std::forward<R>(r);
     }

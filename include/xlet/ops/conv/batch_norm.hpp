@@ -104,9 +104,11 @@ struct bn_plan {
 template<std::size_t R>
 constexpr bn_plan bn_make_plan(const extents_t<R>& e, std::size_t f) {
     bn_plan pl;
-    for (std::size_t d = 0; d < f; ++d) pl.outer *= e[d];
+    for (std::size_t d = 0; d < f; ++d)
+        pl.outer *= e[d];
     pl.C = e[f];
-    for (std::size_t d = f + 1; d < R; ++d) pl.inner *= e[d];
+    for (std::size_t d = f + 1; d < R; ++d)
+        pl.inner *= e[d];
     if (pl.C == 1) { // one feature: all its elements are contiguous
         pl.inner *= pl.outer;
         pl.outer = 1;
@@ -140,7 +142,8 @@ void bn_tasks(std::size_t n, std::size_t grain, bool par, const F& f) {
 template<class A>
 A bn_lane_total(A (&a)[bn_lanes]) {
     for (std::size_t w = bn_lanes / 2; w > 0; w /= 2)
-        for (std::size_t j = 0; j < w; ++j) a[j] += a[j + w];
+        for (std::size_t j = 0; j < w; ++j)
+            a[j] += a[j + w];
     return a[0];
 }
 
@@ -148,7 +151,8 @@ A bn_lane_total(A (&a)[bn_lanes]) {
 template<class A>
 void bn_fold_positions(const A* acc, const bn_plan& pl, A* out) {
     std::fill_n(out, pl.C, A(0));
-    for (std::size_t q = 0; q < pl.width(); ++q) out[(q % pl.L) / pl.inner] += acc[q];
+    for (std::size_t q = 0; q < pl.width(); ++q)
+        out[(q % pl.L) / pl.inner] += acc[q];
 }
 
 // Mean and sum of squared deviations of one contiguous run of n > 0 elements (two passes).
@@ -157,9 +161,11 @@ void bn_run_moments(const T* p, std::size_t n, A& mean, A& m2) {
     const std::size_t nv = n - n % bn_lanes;
     A a[bn_lanes] = {};
     for (std::size_t i = 0; i < nv; i += bn_lanes)
-        for (std::size_t j = 0; j < bn_lanes; ++j) a[j] += widen(p[i + j]);
+        for (std::size_t j = 0; j < bn_lanes; ++j)
+            a[j] += widen(p[i + j]);
     A s = bn_lane_total(a);
-    for (std::size_t i = nv; i < n; ++i) s += widen(p[i]);
+    for (std::size_t i = nv; i < n; ++i)
+        s += widen(p[i]);
     const A m = s / static_cast<A>(n);
     A b[bn_lanes] = {};
     for (std::size_t i = 0; i < nv; i += bn_lanes)
@@ -185,12 +191,15 @@ void bn_rows_moments(const T* x, std::size_t nrows, const bn_plan& pl, A* acc, A
     for (std::size_t r = 0; r < nrows; r += pl.k) {
         const T* row = x + r * L;
         const std::size_t n = std::min(pl.k, nrows - r) * L;
-        for (std::size_t q = 0; q < n; ++q) acc[q] += widen(row[q]);
+        for (std::size_t q = 0; q < n; ++q)
+            acc[q] += widen(row[q]);
     }
     bn_fold_positions(acc, pl, mean);
     const A cnt = static_cast<A>(nrows * pl.inner);
-    for (std::size_t c = 0; c < pl.C; ++c) mean[c] /= cnt;
-    for (std::size_t q = 0; q < W; ++q) mexp[q] = mean[(q % L) / pl.inner];
+    for (std::size_t c = 0; c < pl.C; ++c)
+        mean[c] /= cnt;
+    for (std::size_t q = 0; q < W; ++q)
+        mexp[q] = mean[(q % L) / pl.inner];
     std::fill_n(acc, W, A(0));
     for (std::size_t r = 0; r < nrows; r += pl.k) {
         const T* row = x + r * L;
@@ -238,7 +247,8 @@ void bn_moments(const T* x, const bn_plan& pl, A* mean, A* var) {
     // Pairwise in index order (Chan, Golub, LeVeque): n = na + nb, d = mean_b - mean_a,
     // mean = mean_a + d nb / n, m2 = m2_a + m2_b + d^2 na nb / n.
     std::vector<double> cnt(P);
-    for (std::size_t p = 0; p < P; ++p) cnt[p] = static_cast<double>(pl.count(p));
+    for (std::size_t p = 0; p < P; ++p)
+        cnt[p] = static_cast<double>(pl.count(p));
     for (std::size_t s = 1; s < P; s *= 2)
         for (std::size_t p = 0; p + s < P; p += 2 * s) {
             const double na = cnt[p], nb = cnt[p + s], nn = na + nb;
@@ -274,7 +284,8 @@ void bn_grad_sums(const T* x, const T* g, const bn_plan& pl, const A* mu, A* s1,
     if (pl.rows) {
         const std::size_t L = pl.L, W = pl.width();
         std::vector<A> mexp(W);
-        for (std::size_t q = 0; q < W; ++q) mexp[q] = mu[(q % L) / pl.inner];
+        for (std::size_t q = 0; q < W; ++q)
+            mexp[q] = mu[(q % L) / pl.inner];
         bn_tasks(P, 1, par, [&](std::size_t t0, std::size_t t1) {
             std::vector<A> a1(W), a2(W);
             for (std::size_t p = t0; p < t1; ++p) {
@@ -340,14 +351,16 @@ template<class A, std::size_t C, class V>
 tensor<A, C> bn_vector(V&& v) {
     const auto& a = as_array(std::forward<V>(v));
     tensor<A, C> r(no_init);
-    for (std::size_t i = 0; i < C; ++i) r.data()[i] = static_cast<A>(widen(a.data()[i]));
+    for (std::size_t i = 0; i < C; ++i)
+        r.data()[i] = static_cast<A>(widen(a.data()[i]));
     return r;
 }
 
 template<class T, std::size_t C>
 tensor<T, C> bn_narrow(const tensor<compute_t<T>, C>& v) {
     tensor<T, C> r(no_init);
-    for (std::size_t i = 0; i < C; ++i) r.data()[i] = narrow<T>(v.data()[i]);
+    for (std::size_t i = 0; i < C; ++i)
+        r.data()[i] = narrow<T>(v.data()[i]);
     return r;
 }
 
@@ -378,9 +391,9 @@ template<std::int64_t F, class X, class A, std::size_t C>
 auto bn_normalize(X&& x, tensor<A, C> mean, tensor<A, C> a, tensor<A, C> offset) {
     constexpr auto E = shape_of<X>::extents;
     constexpr auto seq = std::make_index_sequence<E.size()>{};
-    return bn_stored<element_of<X>>(
-        (bn_widened(std::forward<X>(x)) - bn_bcast<E, F>(std::move(mean), seq)) * bn_bcast<E, F>(std::move(a), seq) +
-        bn_bcast<E, F>(std::move(offset), seq));
+    return bn_stored<element_of<X>>((bn_widened(std::forward<X>(x)) - bn_bcast<E, F>(std::move(mean), seq)) *
+                                        bn_bcast<E, F>(std::move(a), seq) +
+                                    bn_bcast<E, F>(std::move(offset), seq));
 }
 
 // Common rule values: C1 and the feature count (0 while C1 fails).
@@ -389,17 +402,22 @@ struct bn_operand_rules {
     static constexpr std::size_t R = shape_of<X>::rank;
     static constexpr bool index_ok = F >= 0 && static_cast<std::size_t>(F) < R;
     static constexpr std::size_t features = [] {
-        if constexpr (index_ok) return shape_of<X>::extents[static_cast<std::size_t>(F)];
-        else return std::size_t{0};
+        if constexpr (index_ok)
+            return shape_of<X>::extents[static_cast<std::size_t>(F)];
+        else
+            return std::size_t{0};
     }();
     static constexpr bool floating = is_float<element_of<X>>;
 };
 // V is a rank-1 operand of N elements (not checked while feature_index is invalid).
 template<class V, std::size_t N, bool Known>
 inline constexpr bool bn_vector_of = [] {
-    if constexpr (!Known) return true;
-    else if constexpr (shape_of<V>::rank != 1) return false;
-    else return shape_of<V>::extents[0] == N;
+    if constexpr (!Known)
+        return true;
+    else if constexpr (shape_of<V>::rank != 1)
+        return false;
+    else
+        return shape_of<V>::extents[0] == N;
 }();
 template<class X, class... V>
 inline constexpr bool bn_same_type = (std::is_same_v<element_of<X>, element_of<V>> && ...);
@@ -456,8 +474,9 @@ struct batch_norm_inference_rules {
                       "xlet::batch_norm_inference [C4]: offset must have rank 1 and size dim(operand, feature_index)");
         static_assert(diag::got<c5, XT, shown_t<M>, D>::value,
                       "xlet::batch_norm_inference [C5]: mean must have rank 1 and size dim(operand, feature_index)");
-        static_assert(diag::got<c6, XT, shown_t<V>, D>::value,
-                      "xlet::batch_norm_inference [C6]: variance must have rank 1 and size dim(operand, feature_index)");
+        static_assert(
+            diag::got<c6, XT, shown_t<V>, D>::value,
+            "xlet::batch_norm_inference [C6]: variance must have rank 1 and size dim(operand, feature_index)");
         static_assert(diag::got<c8, XT>::value,
                       "xlet::batch_norm_inference [C8]: the element type must be floating point (f16, bf16, f32, f64)");
         return ok;
@@ -471,8 +490,10 @@ struct batch_norm_grad_rules {
     static constexpr bool c2 = bn_same_type<X, S, M, V, G>;
     static constexpr bool c3 = same_extents(shape_of<G>::extents, shape_of<X>::extents);
     static constexpr bool c4 = [] {
-        if constexpr (shape_of<S>::rank != 1) return false;
-        else return bn_vector_of<M, shape_of<S>::extents[0], true> && bn_vector_of<V, shape_of<S>::extents[0], true>;
+        if constexpr (shape_of<S>::rank != 1)
+            return false;
+        else
+            return bn_vector_of<M, shape_of<S>::extents[0], true> && bn_vector_of<V, shape_of<S>::extents[0], true>;
     }();
     static constexpr bool c5 = !c4 || bn_vector_of<S, B::features, c1>;
     static constexpr bool c6 = B::floating;
@@ -509,7 +530,8 @@ auto batch_norm_training_impl(X&& x, S&& scale, O&& offset, float epsilon) {
     bn_moments(xa.data(), pl, mean.data(), var.data());
     const auto g = bn_vector<A, C>(std::forward<S>(scale));
     auto b = bn_vector<A, C>(std::forward<O>(offset));
-    for (std::size_t c = 0; c < C; ++c) a.data()[c] = g.data()[c] / std::sqrt(var.data()[c] + static_cast<A>(epsilon));
+    for (std::size_t c = 0; c < C; ++c)
+        a.data()[c] = g.data()[c] / std::sqrt(var.data()[c] + static_cast<A>(epsilon));
     auto mean_t = bn_narrow<T>(mean);
     auto var_t = bn_narrow<T>(var);
     tensor_type_of<X> y(bn_normalize<Fi>(xa, std::move(mean), std::move(a), std::move(b)));
@@ -525,7 +547,8 @@ auto batch_norm_inference_impl(X&& x, S&& scale, O&& offset, M&& mean, V&& varia
     auto mu = bn_vector<A, C>(std::forward<M>(mean));
     const auto v = bn_vector<A, C>(std::forward<V>(variance));
     tensor<A, C> a(no_init);
-    for (std::size_t c = 0; c < C; ++c) a.data()[c] = g.data()[c] / std::sqrt(v.data()[c] + static_cast<A>(epsilon));
+    for (std::size_t c = 0; c < C; ++c)
+        a.data()[c] = g.data()[c] / std::sqrt(v.data()[c] + static_cast<A>(epsilon));
     return bn_normalize<Fi>(std::forward<X>(x), std::move(mu), std::move(a), std::move(b));
 }
 
@@ -555,10 +578,10 @@ auto batch_norm_grad_impl(X&& x, S&& scale, M&& mean, V&& variance, G&& grad_out
     }
     // gx = k (gy - d - c (x - mean)), lazily in the compute type, rounded once.
     constexpr auto seq = std::make_index_sequence<E.size()>{};
-    tensor_type_of<X> gx(bn_stored<T>(((bn_widened(ga) - bn_bcast<E, Fi>(std::move(d), seq)) -
-                                       bn_bcast<E, Fi>(std::move(cc), seq) *
-                                           (bn_widened(xa) - bn_bcast<E, Fi>(std::move(mu), seq))) *
-                                      bn_bcast<E, Fi>(std::move(k), seq)));
+    tensor_type_of<X> gx(
+        bn_stored<T>(((bn_widened(ga) - bn_bcast<E, Fi>(std::move(d), seq)) -
+                      bn_bcast<E, Fi>(std::move(cc), seq) * (bn_widened(xa) - bn_bcast<E, Fi>(std::move(mu), seq))) *
+                     bn_bcast<E, Fi>(std::move(k), seq)));
     return std::tuple{std::move(gx), std::move(gscale), std::move(goffset)};
 }
 

@@ -157,12 +157,12 @@ struct conv_rules {
     static constexpr auto le = shape_of<L>::extents;
     static constexpr auto re = shape_of<R>::extents;
     static constexpr conv_dims D = Cf.dimension_numbers;
-    static constexpr conv_side in = conv_resolve<N>(D.input_batch_dimension, D.input_feature_dimension,
-                                                    D.input_spatial_dimensions);
+    static constexpr conv_side in =
+        conv_resolve<N>(D.input_batch_dimension, D.input_feature_dimension, D.input_spatial_dimensions);
     static constexpr conv_side ker = conv_resolve<N>(D.kernel_output_feature_dimension,
                                                      D.kernel_input_feature_dimension, D.kernel_spatial_dimensions);
-    static constexpr conv_side out = conv_resolve<N>(D.output_batch_dimension, D.output_feature_dimension,
-                                                     D.output_spatial_dimensions);
+    static constexpr conv_side out =
+        conv_resolve<N>(D.output_batch_dimension, D.output_feature_dimension, D.output_spatial_dimensions);
     static constexpr bool sized(const dim_list& l) { return l.size() == 0 || l.size() == NS; }
     static constexpr bool positive(const dim_list& l) {
         for (std::size_t i = 0; i < l.size(); ++i)
@@ -176,9 +176,9 @@ struct conv_rules {
     static constexpr bool c1 = N == shape_of<R>::rank && N >= 2;
     static constexpr bool c2 = sized(Cf.window_strides);
     static constexpr bool c3 = positive(Cf.window_strides);
-    static constexpr bool c4 = sized(Cf.padding_low) && sized(Cf.padding_high) &&
-                               (Cf.mode == pad_mode::explicit_ ||
-                                (Cf.padding_low.size() == 0 && Cf.padding_high.size() == 0));
+    static constexpr bool c4 =
+        sized(Cf.padding_low) && sized(Cf.padding_high) &&
+        (Cf.mode == pad_mode::explicit_ || (Cf.padding_low.size() == 0 && Cf.padding_high.size() == 0));
     static constexpr bool c5 = sized(Cf.lhs_dilation);
     static constexpr bool c6 = positive(Cf.lhs_dilation);
     static constexpr bool c7 = sized(Cf.rhs_dilation);
@@ -254,8 +254,7 @@ struct conv_rules {
     static constexpr bool c25 = !(dims_ok && attrs_ok) || sp.fits;
     static constexpr bool c27 = std::is_same_v<element_of<L>, element_of<R>> && dot_numeric<T>;
     static constexpr bool c28 = dot_out_fits<T, Out>;
-    static constexpr bool ok =
-        dims_ok && attrs_ok && c10 && c11 && c14 && c15 && c16 && c23 && c25 && c27 && c28;
+    static constexpr bool ok = dims_ok && attrs_ok && c10 && c11 && c14 && c15 && c16 && c23 && c25 && c27 && c28;
 
     static consteval bool check() {
         using SL = shown_t<L>;
@@ -425,12 +424,12 @@ struct conv_plan {
         g.osf = ost[static_cast<std::size_t>(Rules::out.b)];
         return g;
     }();
-    static constexpr bool depthwise = fast && !geom.batch_groups && geom.groups == geom.c && geom.ci == 1 &&
-                                      geom.o == geom.c && [] {
-                                          for (std::size_t d = 0; d < NS; ++d)
-                                              if (sp.ld[d] != 1) return false;
-                                          return true;
-                                      }();
+    static constexpr bool depthwise =
+        fast && !geom.batch_groups && geom.groups == geom.c && geom.ci == 1 && geom.o == geom.c && [] {
+            for (std::size_t d = 0; d < NS; ++d)
+                if (sp.ld[d] != 1) return false;
+            return true;
+        }();
     // The depthwise kernel reads the unpadded input: its sizes and low padding.
     static constexpr conv_border border = [] {
         conv_border b;
@@ -517,8 +516,7 @@ decltype(auto) conv_rhs(X&& x) {
     using XT = std::remove_cvref_t<X>;
     constexpr auto perm = conv_dims_value<P::rhs_perm>();
     constexpr auto rd = conv_dims_value<P::rev_dims>();
-    if constexpr (P::identity(P::rhs_perm) && P::nrev == 0 && std::is_same_v<element_of<X>, A> &&
-                  is_array_leaf<XT>)
+    if constexpr (P::identity(P::rhs_perm) && P::nrev == 0 && std::is_same_v<element_of<X>, A> && is_array_leaf<XT>)
         return static_cast<const XT&>(x);
     else if constexpr (std::is_same_v<element_of<X>, A>)
         return eval(rev(transpose(std::forward<X>(x), perm), rd));
@@ -577,14 +575,13 @@ constexpr bool conv_form_ok(conv_form_attrs f) {
     const bool pad_ok = f.explicit_padding ? Cf.mode == pad_mode::explicit_ : Cf.mode != pad_mode::explicit_;
     const conv_dims d{};
     const conv_dims& x = Cf.dimension_numbers;
-    const bool dims_default = x.input_batch_dimension == d.input_batch_dimension &&
-                              x.input_feature_dimension == d.input_feature_dimension &&
-                              x.kernel_input_feature_dimension == d.kernel_input_feature_dimension &&
-                              x.kernel_output_feature_dimension == d.kernel_output_feature_dimension &&
-                              x.output_batch_dimension == d.output_batch_dimension &&
-                              x.output_feature_dimension == d.output_feature_dimension &&
-                              x.input_spatial_dimensions.size() == 0 && x.kernel_spatial_dimensions.size() == 0 &&
-                              x.output_spatial_dimensions.size() == 0;
+    const bool dims_default =
+        x.input_batch_dimension == d.input_batch_dimension && x.input_feature_dimension == d.input_feature_dimension &&
+        x.kernel_input_feature_dimension == d.kernel_input_feature_dimension &&
+        x.kernel_output_feature_dimension == d.kernel_output_feature_dimension &&
+        x.output_batch_dimension == d.output_batch_dimension &&
+        x.output_feature_dimension == d.output_feature_dimension && x.input_spatial_dimensions.size() == 0 &&
+        x.kernel_spatial_dimensions.size() == 0 && x.output_spatial_dimensions.size() == 0;
     auto ones = [](const dim_list& l) {
         for (std::size_t i = 0; i < l.size(); ++i)
             if (l[i] != 1) return false;

@@ -186,7 +186,7 @@ auto fft_impl(X&& x) {
     if constexpr (Ty == fft_type::fft || Ty == fft_type::ifft) {
         const auto& xa = as_array(std::forward<X>(x)); // an array is read in place
         fft_tensor_t<T, E> out(no_init);
-        if constexpr (fft_count<E> > 0)
+        if constexpr (fft_count < E >> 0)
             fft_axes<E, K, Ty == fft_type::ifft>(xa.data(), out.data(), std::make_index_sequence<K>{});
         return out;
     } else if constexpr (Ty == fft_type::rfft) {
@@ -226,7 +226,7 @@ auto fft_impl(X&& x) {
             return e;
         }();
         fft_tensor_t<Re, OE> out;
-        if constexpr (n > 0 && fft_count<E> > 0) {
+        if constexpr (n > 0 && fft_count < E >> 0) {
             // The outer axes first (complex inverse transforms of a copy), then the innermost.
             fft_tensor_t<T, E> z(x);
             fft_axes<E, K, true>(z.data(), z.data(), std::make_index_sequence<K - 1>{});

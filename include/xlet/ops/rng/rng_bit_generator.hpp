@@ -47,7 +47,7 @@ namespace detail {
 static_assert(std::endian::native == std::endian::little, "xlet: rng kernels assume a little-endian host");
 
 template<class T>
-inline constexpr bool rng_bits_element = (is_integer<T> || is_float<T>) && !std::is_same_v<T, bool>;
+inline constexpr bool rng_bits_element = (is_integer<T> || is_float<T>)&&!std::is_same_v<T, bool>;
 
 // Fills dst (32-bit words, XLA's 32-bit layout for extents e) and returns the new counter u64
 // (three_fry) from the state words.
@@ -104,8 +104,8 @@ inline u128_counter philox_counter(const std::uint64_t* s, std::size_t k) {
 }
 
 template<rng_algorithm Alg, std::size_t K>
-std::array<std::uint64_t, K> rng_words(const std::uint64_t* s, const std::size_t* e, std::size_t rank,
-                                       std::size_t n, std::size_t width, std::uint32_t* dst) {
+std::array<std::uint64_t, K> rng_words(const std::uint64_t* s, const std::size_t* e, std::size_t rank, std::size_t n,
+                                       std::size_t width, std::uint32_t* dst) {
     std::array<std::uint64_t, K> ns{};
     for (std::size_t k = 0; k < K; ++k)
         ns[k] = s[k];
@@ -140,14 +140,15 @@ struct rng_bit_generator_rules {
 
 // RngBitGenerator(algorithm, initial_state, shape): (new_state, bits of type Shape).
 template<rng_algorithm Algorithm, class Shape, expression S>
-    requires is_array_leaf<Shape>
+requires is_array_leaf<Shape>
 auto rng_bit_generator(S&& initial_state) {
     using R = detail::rng_bit_generator_rules<S, Shape>;
     using T = typename Shape::value_type;
     constexpr std::size_t K = R::k;
     constexpr bool c2 = !R::c3 || (Algorithm == rng_algorithm::three_fry ? K == 2 : (K == 2 || K == 3));
     using Sh = detail::shown_t<S>;
-    static_assert(diag::got<R::c3, Sh>::value, "xlet::rng_bit_generator [C3]: initial_state must be a rank-1 u64 array");
+    static_assert(diag::got<R::c3, Sh>::value,
+                  "xlet::rng_bit_generator [C3]: initial_state must be a rank-1 u64 array");
     static_assert(diag::got<c2, Sh>::value,
                   "xlet::rng_bit_generator [C2]: initial_state must be u64[2] for three_fry, u64[2] or u64[3] for "
                   "philox and default_");

@@ -254,7 +254,7 @@ namespace xlet {
 
 // RngUniform(a, b, shape) from an explicit generator: U[a, b); a >= b gives a everywhere.
 template<class Shape, class A, class B>
-    requires is_array_leaf<Shape>
+requires is_array_leaf<Shape>
 auto rng_uniform(rng_generator& gen, A&& a, B&& b) {
     using R = detail::rng_rules<Shape, A, B>;
     using T = typename Shape::value_type;
@@ -275,14 +275,13 @@ auto rng_uniform(rng_generator& gen, A&& a, B&& b) {
 
 // RngUniform(a, b, shape) from default_rng_generator().
 template<class Shape, class A, class B>
-    requires is_array_leaf<Shape> && (!std::is_same_v<std::remove_cvref_t<A>, rng_generator>)
-auto rng_uniform(A&& a, B&& b) {
+requires is_array_leaf<Shape> &&(!std::is_same_v<std::remove_cvref_t<A>, rng_generator>)auto rng_uniform(A&& a, B&& b) {
     return rng_uniform<Shape>(default_rng_generator(), std::forward<A>(a), std::forward<B>(b));
 }
 
 // RngUniform with compile-time bounds: a < b is rule C6.
 template<class Shape, auto A, auto B>
-    requires is_array_leaf<Shape>
+requires is_array_leaf<Shape>
 auto rng_uniform(rng_generator& gen = default_rng_generator()) {
     static_assert(diag::got<(A < B), Shape>::value, "xlet::rng_uniform [C6]: the static bounds must satisfy a < b");
     if constexpr (A < B) return rng_uniform<Shape>(gen, A, B);
@@ -290,7 +289,7 @@ auto rng_uniform(rng_generator& gen = default_rng_generator()) {
 
 // RngNormal(mu, sigma, shape) from an explicit generator: N(mu, sigma^2), Box-Muller.
 template<class Shape, class M, class S>
-    requires is_array_leaf<Shape>
+requires is_array_leaf<Shape>
 auto rng_normal(rng_generator& gen, M&& mu, S&& sigma) {
     using R = detail::rng_rules<Shape, M, S>;
     using T = typename Shape::value_type;
@@ -311,8 +310,8 @@ auto rng_normal(rng_generator& gen, M&& mu, S&& sigma) {
 
 // RngNormal(mu, sigma, shape) from default_rng_generator().
 template<class Shape, class M, class S>
-    requires is_array_leaf<Shape> && (!std::is_same_v<std::remove_cvref_t<M>, rng_generator>)
-auto rng_normal(M&& mu, S&& sigma) {
+requires is_array_leaf<Shape> &&
+    (!std::is_same_v<std::remove_cvref_t<M>, rng_generator>)auto rng_normal(M&& mu, S&& sigma) {
     return rng_normal<Shape>(default_rng_generator(), std::forward<M>(mu), std::forward<S>(sigma));
 }
 
