@@ -574,6 +574,45 @@ struct fft_io {
 // DFT along an axis (plan P, length n) with `cols` contiguous columns after it, for `outer`
 // slabs: element (o, j, c) at (o * n + j) * cols + c, read from src and written to dst (which may
 // be src: every block is read whole before it is written).
+// One vector block: W columns read from in (row j at in + j * ist, interleaved complex; conjugated
+// for an inverse), transformed, and written to out (row j at out + j * ost), times the optional
+// twiddles tw[j * ost] (conjugated for an inverse) and the scale.
+template<class T>
+inline void fft_vector_block(const fft_plan<T>& P, fft_block_bufs<xsimd::batch<T>, T> bf, const std::complex<T>* in,
+                             std::size_t ist, std::complex<T>* out, std::size_t ost, fft_io io, const T* twr,
+                             const T* twi) {
+    using B = xsimd::batch<T>;
+    using CB = xsimd::batch<std::complex<T>>;
+    constexpr std::size_t W = B::size;
+    const std::size_t n = P.n;
+    for (std::size_t j = 0; j < n; ++j) {
+        const CB v = CB::load_unaligned(in + j * ist);
+        v.real().store_aligned(bf.ar + j * W);
+        (io.inverse ? B(T(0)) - v.imag() : v.imag()).store_aligned(bf.ai + j * W);
+    }
+    bool in_b = false;
+    fft_block<B, T>(P, bf, in_b);
+    const T* rr = in_b ? bf.br : bf.ar;
+    const T* ri = in_b ? bf.bi : bf.ai;
+    const B scale(static_cast<T>(io.scale));
+    for (std::size_t j = 0; j < n; ++j) {
+        B re = B::load_aligned(rr + j * W), im = B::load_aligned(ri + j * W);
+        if (io.inverse) im = B(T(0)) - im;
+        if (twr) {
+            const B c = B::load_unaligned(twr + j * ost), d0 = B::load_unaligned(twi + j * ost);
+            const B d = io.inverse ? B(T(0)) - d0 : d0;
+            const B x = re * c - im * d;
+            im = re * d + im * c;
+            re = x;
+        }
+        if (io.scale != 1) {
+            re = re * scale;
+            im = im * scale;
+        }
+        CB(re, im).store_unaligned(out + j * ost);
+    }
+}
+
 // tw (optional, four-step): each output (j, c) of slab 0 is multiplied by tw[j * cols + c] (split
 // re / im tables; conjugated for an inverse transform) as it is stored.
 template<class T>
@@ -581,7 +620,6 @@ void fft_axis_columns(const fft_plan<T>& P, const std::complex<T>* src, std::com
                       std::size_t cols, fft_io io, bool parallel = true, const T* twr = nullptr,
                       const T* twi = nullptr) {
     using B = xsimd::batch<T>;
-    using CB = xsimd::batch<std::complex<T>>;
     constexpr std::size_t W = B::size;
     const std::size_t n = P.n;
     const std::size_t rows = fft_block_rows(P);
@@ -624,33 +662,9 @@ void fft_axis_columns(const fft_plan<T>& P, const std::complex<T>* src, std::com
                             scaled ? std::complex<T>(re * scale, im * scale) : std::complex<T>(re, im);
                     }
             } else {
-                auto bf = sv.template bufs<B>();
                 const std::size_t c0 = b * W;
-                for (std::size_t j = 0; j < n; ++j) {
-                    const CB v = CB::load_unaligned(in + j * cols + c0);
-                    v.real().store_aligned(bf.ar + j * W);
-                    (io.inverse ? B(T(0)) - v.imag() : v.imag()).store_aligned(bf.ai + j * W);
-                }
-                bool in_b = false;
-                fft_block<B, T>(P, bf, in_b);
-                const T* rr = in_b ? bf.br : bf.ar;
-                const T* ri = in_b ? bf.bi : bf.ai;
-                for (std::size_t j = 0; j < n; ++j) {
-                    B re = B::load_aligned(rr + j * W), im = B::load_aligned(ri + j * W);
-                    if (io.inverse) im = B(T(0)) - im;
-                    if (twr) {
-                        const B c = B::load_unaligned(twr + j * cols + c0), d0 = B::load_unaligned(twi + j * cols + c0);
-                        const B d = io.inverse ? B(T(0)) - d0 : d0;
-                        const B x = re * c - im * d;
-                        im = re * d + im * c;
-                        re = x;
-                    }
-                    if (scaled) {
-                        re = re * B(scale);
-                        im = im * B(scale);
-                    }
-                    CB(re, im).store_unaligned(out + j * cols + c0);
-                }
+                fft_vector_block<T>(P, sv.template bufs<B>(), in + c0, cols, out + c0, cols, io,
+                                    twr ? twr + c0 : nullptr, twi ? twi + c0 : nullptr);
             }
         }
     };
@@ -666,7 +680,6 @@ template<class T>
 void fft_axis_rows(const fft_plan<T>& P, const std::complex<T>* src, std::complex<T>* data, std::size_t count,
                    fft_io io, bool parallel = true) {
     using B = xsimd::batch<T>;
-    using CB = xsimd::batch<std::complex<T>>;
     using C = std::complex<T>;
     constexpr std::size_t W = B::size;
     const std::size_t n = P.n;
@@ -681,27 +694,9 @@ void fft_axis_rows(const fft_plan<T>& P, const std::complex<T>* src, std::comple
         scratch<C> tmp(n * W);
         for (std::size_t t = t0; t < t1; ++t) {
             if (t < groups) {
-                auto bf = sv.template bufs<B>();
                 C* base = data + t * W * n;
                 fft_transpose(src + t * W * n, n, tmp.data(), W, W, n);
-                for (std::size_t j = 0; j < n; ++j) {
-                    const CB v = CB::load_unaligned(tmp.data() + j * W);
-                    v.real().store_aligned(bf.ar + j * W);
-                    (io.inverse ? B(T(0)) - v.imag() : v.imag()).store_aligned(bf.ai + j * W);
-                }
-                bool in_b = false;
-                fft_block<B, T>(P, bf, in_b);
-                const T* rr = in_b ? bf.br : bf.ar;
-                const T* ri = in_b ? bf.bi : bf.ai;
-                for (std::size_t j = 0; j < n; ++j) {
-                    B re = B::load_aligned(rr + j * W), im = B::load_aligned(ri + j * W);
-                    if (io.inverse) im = B(T(0)) - im;
-                    if (scaled) {
-                        re = re * B(scale);
-                        im = im * B(scale);
-                    }
-                    CB(re, im).store_unaligned(tmp.data() + j * W);
-                }
+                fft_vector_block<T>(P, sv.template bufs<B>(), tmp.data(), W, tmp.data(), W, io, nullptr, nullptr);
                 fft_transpose(tmp.data(), W, base, n, n, W);
             } else {
                 auto bf = ss.template bufs<T>();
