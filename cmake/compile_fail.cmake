@@ -1,6 +1,6 @@
 # Runs one compile-fail test: the source must fail to compile, and the compiler's output must
 # contain every line given after "// expect: " at the top of the source.
-# Inputs: COMPILER, SOURCE, INCLUDE_DIR.
+# Inputs: COMPILER, SOURCE, INCLUDE_DIR, PCH_FLAGS.
 # Brackets and semicolons would split or glue CMake list items ("[0, rank)" is unbalanced):
 # they are escaped while the lines are a list and restored before the search.
 file(READ "${SOURCE}" src)
@@ -11,7 +11,9 @@ string(REGEX MATCHALL "// expect: [^\n]*" expect_lines "${src}")
 if(NOT expect_lines)
   message(FATAL_ERROR "${SOURCE}: no '// expect: ' line")
 endif()
-execute_process(COMMAND "${COMPILER}" -std=c++20 -fsyntax-only -I${INCLUDE_DIR} "${SOURCE}"
+# PCH_FLAGS (optional, '|'-separated): the flags that use the library's precompiled header.
+string(REPLACE "|" ";" pch_flags "${PCH_FLAGS}")
+execute_process(COMMAND "${COMPILER}" -std=c++20 -fsyntax-only ${pch_flags} -I${INCLUDE_DIR} "${SOURCE}"
                 RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 if(rc EQUAL 0)
   message(FATAL_ERROR "${SOURCE} compiled, but must not")

@@ -299,3 +299,44 @@ TEST_CASE("f16 and bf16 round after every op") {
     f16<1> o = big + big;
     CHECK(std::isinf(static_cast<float>(o(0))));
 }
+
+// Row tails shorter than a vector are read and written with masks, or with one plain load and
+// store when they are exactly 4, 8, 16 or 32 bytes (eval/vec.hpp): every length from 1 to
+// two registers and beyond, every lane width, written through a map into a buffer whose
+// neighbours must stay untouched; comparisons and selects move pred lanes through store_mask /
+// load_mask.
+template<class T, std::size_t L>
+void check_tail() {
+    std::array<T, L + 2> buf;
+    buf.fill(T(99));
+    tensor<T, L> a, b;
+    for (std::size_t i = 0; i < L; ++i) {
+        a(i) = T(i % 7 + 1);
+        b(i) = T(i % 5 + 2);
+    }
+    tensor_map<T, L> out(buf.data() + 1);
+    out = a * b + a;
+    CHECK(buf[0] == T(99));
+    CHECK(buf[L + 1] == T(99));
+    for (std::size_t i = 0; i < L; ++i)
+        CHECK(buf[i + 1] == T(a(i) * b(i) + a(i)));
+    tensor<bool, L> gt = a > b;
+    tensor<T, L> sel = select(gt, a, b);
+    for (std::size_t i = 0; i < L; ++i) {
+        CHECK(gt(i) == (a(i) > b(i)));
+        CHECK(sel(i) == (a(i) > b(i) ? a(i) : b(i)));
+    }
+}
+template<class T, std::size_t... L>
+void check_tails(std::index_sequence<L...>) {
+    (check_tail<T, L + 1>(), ...);
+}
+
+TEST_CASE("row tails of every length and lane width") {
+    check_tails<float>(std::make_index_sequence<40>{});
+    check_tails<double>(std::make_index_sequence<20>{});
+    check_tails<std::int32_t>(std::make_index_sequence<40>{});
+    check_tails<std::int64_t>(std::make_index_sequence<20>{});
+    check_tails<std::int8_t>(std::make_index_sequence<70>{});
+    check_tails<std::uint16_t>(std::make_index_sequence<40>{});
+}

@@ -72,7 +72,7 @@ vec<Out, N> apply_pred_first(const vec<P, N>& p, const vec<Cs, N>&... in) {
     V r;
     constexpr std::size_t W = lanes_of<Out>();
     for (std::size_t k = 0; k < V::simd_regs::count; ++k)
-        r.r.b[k] = F::simd(xsimd::batch_bool<Out>::load_unaligned(p.r.l.data() + k * W), in.r.b[k]...);
+        r.r.b[k] = F::simd(load_mask<Out>(p.r.l.data() + k * W), in.r.b[k]...);
     return r;
 }
 
@@ -89,7 +89,7 @@ vec<Out, N> apply_vec(const vec<Cs, N>&... in) {
         using First = std::tuple_element_t<0, std::tuple<Cs...>>;
         constexpr std::size_t W = lanes_of<First>();
         for (std::size_t k = 0; k < N / W; ++k)
-            F::simd(in.r.b[k]...).store_unaligned(r.r.l.data() + k * W);
+            store_mask(F::simd(in.r.b[k]...), r.r.l.data() + k * W);
     } else {
         auto lanes = std::make_tuple(to_lanes(in)...);
         r = std::apply(
