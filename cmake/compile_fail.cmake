@@ -15,6 +15,12 @@ endif()
 string(REPLACE "|" ";" pch_flags "${PCH_FLAGS}")
 execute_process(COMMAND "${COMPILER}" -std=c++20 -fsyntax-only ${pch_flags} -I${INCLUDE_DIR} "${SOURCE}"
                 RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+# Clang 14 crashes on some class-type template arguments read back from a PCH (the string names
+# of computation<"name", ...>): such a file is compiled again without it.
+if(pch_flags AND "${out}${err}" MATCHES "PLEASE submit a bug report")
+  execute_process(COMMAND "${COMPILER}" -std=c++20 -fsyntax-only -I${INCLUDE_DIR} "${SOURCE}"
+                  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+endif()
 if(rc EQUAL 0)
   message(FATAL_ERROR "${SOURCE} compiled, but must not")
 endif()

@@ -250,6 +250,11 @@ struct evaluator {
     static void apply(S* dst, const E& e) {
         if constexpr (transposed_group >= 0 && E::size() != 0) {
             apply_transpose(dst, e);
+        } else if constexpr (E::size() != 0 && rows == 1 && inner <= N && !tiled) {
+            // At most one vector (a loop's small state, a scalar): one block, no loop to plan,
+            // small enough to inline into the caller.
+            const auto outer = outer_of(0);
+            run_block(dst + row_offset<R, P>(dst_view, outer), e.template cursor<R, M, P>(outer), 0, inner, false);
         } else if constexpr (E::size() != 0) {
             if constexpr (E::cost * static_cast<double>(E::size()) >= parallel_threshold && chunks > 1) {
                 run_parallel(tbb::blocked_range<std::size_t>(0, chunks),

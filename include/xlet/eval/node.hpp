@@ -159,7 +159,8 @@ struct mem_cursor {
     template<std::size_t N> vec<compute_t<S>, N> load(std::size_t i) const {
         return load_vec<N, Stride>(p + static_cast<std::ptrdiff_t>(i) * Stride);
     }
-    template<std::size_t N> vec<compute_t<S>, N> load_partial(std::size_t i, std::size_t n) const {
+    template<std::size_t N>
+    [[gnu::always_inline]] vec<compute_t<S>, N> load_partial(std::size_t i, std::size_t n) const {
         return load_vec_partial<N, Stride>(p + static_cast<std::ptrdiff_t>(i) * Stride, n);
     }
 };

@@ -193,14 +193,14 @@ inline __m512i from_si(__m512i x, __m512i) { return x; }
 #endif
 inline constexpr bool whole_move_bytes(std::size_t b) { return b == 4 || b == 8 || b == 16 || b == 32; }
 #if defined(__AVX2__)
-inline __m128i load_low_bytes(const void* p, std::size_t bytes) { // bytes: 4, 8 or 16
+XLET_ALWAYS_INLINE __m128i load_low_bytes(const void* p, std::size_t bytes) { // bytes: 4, 8 or 16
     if (bytes == 16) return _mm_loadu_si128(static_cast<const __m128i*>(p));
     if (bytes == 8) return _mm_loadl_epi64(static_cast<const __m128i*>(p));
     int v;
     std::memcpy(&v, p, 4);
     return _mm_cvtsi32_si128(v);
 }
-inline void store_low_bytes(void* p, __m128i x, std::size_t bytes) { // bytes: 4, 8 or 16
+XLET_ALWAYS_INLINE void store_low_bytes(void* p, __m128i x, std::size_t bytes) { // bytes: 4, 8 or 16
     if (bytes == 16) {
         _mm_storeu_si128(static_cast<__m128i*>(p), x);
     } else if (bytes == 8) {
@@ -213,7 +213,7 @@ inline void store_low_bytes(void* p, __m128i x, std::size_t bytes) { // bytes: 4
 #endif
 
 template<class T>
-inline xsimd::batch<T> masked_load([[maybe_unused]] const T* p, [[maybe_unused]] std::size_t n,
+XLET_ALWAYS_INLINE xsimd::batch<T> masked_load([[maybe_unused]] const T* p, [[maybe_unused]] std::size_t n,
                                    const xsimd::batch<T>& fill) {
     using B = xsimd::batch<T>;
     [[maybe_unused]] const auto f = static_cast<typename B::register_type>(fill);
@@ -280,7 +280,7 @@ inline xsimd::batch<T> masked_load([[maybe_unused]] const T* p, [[maybe_unused]]
 }
 
 template<class T>
-inline void masked_store([[maybe_unused]] T* p, [[maybe_unused]] std::size_t n, const xsimd::batch<T>& v) {
+XLET_ALWAYS_INLINE void masked_store([[maybe_unused]] T* p, [[maybe_unused]] std::size_t n, const xsimd::batch<T>& v) {
     using B = xsimd::batch<T>;
     [[maybe_unused]] const auto r = static_cast<typename B::register_type>(v);
 #if defined(__AVX512F__)
@@ -425,7 +425,7 @@ inline xsimd::batch_bool<T> load_mask(const bool* in) {
 #pragma GCC diagnostic ignored "-Warray-bounds"
 #endif
 template<std::size_t N, std::ptrdiff_t Stride, class S>
-inline vec<compute_t<S>, N> load_vec_partial(const S* p, std::size_t n) {
+XLET_ALWAYS_INLINE vec<compute_t<S>, N> load_vec_partial(const S* p, std::size_t n) {
     using V = vec<compute_t<S>, N>;
     if constexpr (Stride == 1 && V::simd && has_masked_lanes<S>) {
         using B = typename V::simd_regs::batch;
@@ -525,7 +525,7 @@ inline void stream_fence() {
 }
 
 template<class S, std::size_t N>
-inline void store_vec_partial(S* p, const vec<compute_t<S>, N>& v, std::size_t n) {
+XLET_ALWAYS_INLINE void store_vec_partial(S* p, const vec<compute_t<S>, N>& v, std::size_t n) {
     using V = vec<compute_t<S>, N>;
     if constexpr (V::simd && has_masked_lanes<S>) {
         using B = typename V::simd_regs::batch;

@@ -21,13 +21,15 @@
 // node; a larger one is moved into one heap block (an rvalue tensor on the heap moves its storage:
 // no copy of the elements). `config` and the spec's shape_with_layout are accepted and ignored:
 // xlet is row-major only, and the configuration string is implementation-defined.
-// The waits block the calling thread (a condition variable). In a replica_pool, give each device
-// its own queue (indexed by ctx.device_id()) and feed it from outside the pool.
+// The waits block the calling thread (a condition variable; a push into a full queue spins
+// briefly first). In a replica_pool, give each device its own queue (indexed by ctx.device_id())
+// and feed it from outside the pool.
 //
 // Rules:
 //   infeed  C1  T is a tensor type or a std::tuple of tensor types (no nested tuples)
 //   outfeed C1  the operand is an array expression or a std::tuple of them (no nested tuples)
 #pragma once
+#include <atomic>
 #include <condition_variable>
 #include <cstddef>
 #include <cstring>
@@ -135,6 +137,7 @@ public:
         {
             std::lock_guard lock(m_);
             closed_ = true;
+            closed_flag_.store(true, std::memory_order_relaxed);
         }
         not_empty_.notify_all();
         not_full_.notify_all();
@@ -158,6 +161,7 @@ public:
                       "tuples)");
         detail::feed_message m;
         m.put<T>(detail::materialize(std::forward<X>(x)));
+        if (capacity_) spin_until([&] { return count_.load(std::memory_order_relaxed) < capacity_; });
         std::unique_lock lock(m_);
         if (capacity_) {
             ++push_waiters_;
@@ -166,6 +170,7 @@ public:
         }
         if (closed_) throw error(op, "the queue is closed");
         items_.push_back(std::move(m));
+        count_.store(items_.size(), std::memory_order_relaxed);
         if (pop_waiters_) not_empty_.notify_one();
     }
 
@@ -183,6 +188,21 @@ public:
     }
 
 private:
+    // Before a push waits for room in a full bounded queue, a short spin on the item count (read
+    // without the lock: only a hint, the wait re-checks under it): the consumer usually makes room
+    // within microseconds, and the producer then goes on without a sleep and a futex wake-up
+    // (1 MiB items, capacity 8: 0.70 -> 0.97-0.99 of TBB's queue). Pops do not spin: a spinning
+    // consumer takes the lock once per item instead of draining a burst (4 B items: 2-3x slower).
+    template<class Ready>
+    void spin_until(Ready ready) const {
+        for (int i = 0; i < 4096 && !ready(); ++i) {
+            if (closed_flag_.load(std::memory_order_relaxed)) return;
+#if defined(__x86_64__) || defined(__i386__)
+            _mm_pause();
+#endif
+        }
+    }
+
     template<class T>
     T take_front(std::unique_lock<std::mutex>& lock, const char* op) {
         detail::feed_message& m = items_.front();
@@ -191,6 +211,7 @@ private:
                         "expected an item of type " + detail::type_label<T>() + ", the next item is " + m.type_name());
         detail::feed_message taken = std::move(m);
         items_.pop_front();
+        count_.store(items_.size(), std::memory_order_relaxed);
         if (push_waiters_) not_full_.notify_one();
         lock.unlock();
         return taken.take<T>();
@@ -202,6 +223,8 @@ private:
     std::size_t capacity_;
     std::size_t push_waiters_ = 0, pop_waiters_ = 0;
     bool closed_ = false;
+    alignas(64) std::atomic<std::size_t> count_{0}; // items_.size(), for the spin (own line: read by spinners)
+    std::atomic<bool> closed_flag_{false}; // closed_, for the spin
 };
 
 // Infeed(shape, config): the next item of the queue, as a T, with a token after it.

@@ -113,7 +113,7 @@ struct map_cursor {
             k);
     }
     template<std::size_t N>
-    vec<compute_t<T>, N> load_partial(std::size_t i, std::size_t n) const {
+    [[gnu::always_inline]] vec<compute_t<T>, N> load_partial(std::size_t i, std::size_t n) const {
         return std::apply(
             [i, n](const auto&... c) {
                 return round_to_storage<T>(apply_vec<F, compute_t<T>, N>(c.template load_partial<N>(i, n)...));
