@@ -99,8 +99,10 @@ TEST_CASE("gemm: around the MC, KC and NC blocks") {
                 gemm_case<float>(m, 37, k, ta, !ta, detail::gemm_update::assign);
     for (std::size_t m : {71, 72, 73})
         gemm_case<double>(m, 21, 257, true, false, detail::gemm_update::add);
-    for (std::size_t k : {1023, 1024, 1025, 2049}) // AVX-512 KC (f32 1024, f64 512); k-parallel path
+    for (std::size_t k : {1023, 1024, 1025, 2049}) // AVX-512 KC (1024); k-parallel path
         gemm_case<float>(45, 70, k, false, false, detail::gemm_update::assign);
+    for (std::size_t k : {513, 1024, 1025})
+        gemm_case<double>(19, 33, k, false, true, detail::gemm_update::assign);
     gemm_case<double>(30, 17, 1100, true, false, detail::gemm_update::subtract);
     gemm_case<float>(7, 4097, 3, false, false, detail::gemm_update::assign);
     gemm_case<float>(13, 4095, 260, true, true, detail::gemm_update::subtract);

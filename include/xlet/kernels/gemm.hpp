@@ -28,7 +28,7 @@
 // Blocking (gemm_blocking: derived from the batch width W and the number of vector registers):
 //   MR x NB batches of C in registers, NB = 2: AVX2 (16 ymm) 6 x 16 f32, AVX-512 (32 zmm) 14 x 32
 //       f32: 12 / 28 accumulators + 2 B loads + 1 broadcast; two FMA pipes of latency 4 need >= 8.
-//   KC: AVX2 256 (a B sliver is 16 KiB, half of L1d); AVX-512 1024 f32 / 512 f64 (fewer passes over
+//   KC: AVX2 256 (a B sliver is 16 KiB, half of L1d); AVX-512 1024 (fewer passes over
 //       C, fewer parallel phases; slivers from L2). k is cut into evened blocks of at most KC.
 //   MC: the MC x KC block of A is about 144 KiB, inside L2 next to the streamed B slivers.
 //   NC: the packed KC x NC panel of B is shared by both cores in L3.
@@ -90,15 +90,16 @@ struct gemm_blocking {
     static constexpr std::size_t MR = (gemm_vector_registers - 4) / NB;
     static constexpr std::size_t NR = NB * W;
     // KC: the k steps of one pass over C. AVX2: a B sliver (KC x NR) fills half of a 32 KiB L1d.
-    // AVX-512: a long KC (4 KiB of A or B per micro-row) measured best on the reference hosts,
-    // because C is then read and written k / KC times instead of k / 256 times and k-heavy
-    // products (128 x 128 x 4096) need fewer parallel phases; the sliver (64-128 KiB) is read
-    // from L2, which feeds 2 loads per 14 cycles of FMAs easily. gemm() evens k out in blocks of
-    // at most KC.
+    // AVX-512: a long KC (1024 steps: a 128 KiB sliver for f32 and f64) measured best on the
+    // reference hosts, because C is then read and written k / KC times instead of k / 256 times
+    // and k-heavy products (128 x 128 x 4096) need fewer parallel phases; the sliver is read from
+    // L2, which feeds 2 loads per 14 cycles of FMAs easily. (f64 had 512 until the Zen 5 host
+    // measured dgemm 1024 on 2 threads at 199 GFLOP/s with 512 and 219 with 1024, 79% -> 86% of
+    // its FMA peak, 1 thread unchanged.) gemm() evens k out in blocks of at most KC.
 #ifdef XLET_GEMM_KC
     static constexpr std::size_t KC = XLET_GEMM_KC;
 #else
-    static constexpr std::size_t KC = W * sizeof(T) >= 64 ? 4096 / sizeof(T) : 256;
+    static constexpr std::size_t KC = W * sizeof(T) >= 64 ? 1024 : 256;
 #endif
     // The MC x kc block of A (about 144 KiB, whole micro-panels) stays in L2 while B slivers stream.
     static constexpr std::size_t a_block_bytes = 144 * 1024;
