@@ -16,6 +16,8 @@
 #include "../eval/parallel.hpp"
 
 #include <array>
+#include <concepts>
+#include <optional>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -115,60 +117,8 @@ inline void mulhilo(const rng_u32& x, std::uint32_t m, rng_u32& hi, rng_u32& lo)
     lo = rng_u32::load_aligned(l.data());
 }
 
-// Philox-4x32-10 on every lane. On AVX-512 and AVX2 the even and odd 32-bit lanes run as two
-// sets of 64-bit lanes whose low halves hold the words: one mul_epu32 gives hi and lo of a product
-// in place (lo = the product, hi = its upper half moved down by a shuffle), and the upper halves
-// of the other words are don't-care bits that mul_epu32 never reads and the final merge drops. This
-// keeps the shift port free: 2 multiplies, 2 shuffles and 2 three-way xors per round and set.
-// uniform_high: x1..x3 are the same in every lane (no counter carry in the block), so their odd
-// lanes need no shuffle.
-inline void philox_simd(std::array<rng_u32, 4>& x, std::uint32_t k0, std::uint32_t k1,
-                        [[maybe_unused]] bool uniform_high = false) {
-#if defined(__AVX512F__)
-    const __m512i m0 = _mm512_set1_epi64(philox_m0), m1 = _mm512_set1_epi64(philox_m1);
-    __m512i e[4], o[4];
-    for (std::size_t k = 0; k < 4; ++k) {
-        e[k] = x[k];
-        o[k] = k > 0 && uniform_high ? e[k] : _mm512_shuffle_epi32(x[k], _MM_PERM_DDBB); // odd lanes to low halves
-    }
-    for (int r = 0; r < 10; ++r) {
-        const __m512i key0 = _mm512_set1_epi32(static_cast<int>(k0)), key1 = _mm512_set1_epi32(static_cast<int>(k1));
-        for (__m512i* v : {e, o}) {
-            const __m512i p0 = _mm512_mul_epu32(v[0], m0), p1 = _mm512_mul_epu32(v[2], m1);
-            const __m512i h0 = _mm512_shuffle_epi32(p0, _MM_PERM_DDBB), h1 = _mm512_shuffle_epi32(p1, _MM_PERM_DDBB);
-            v[0] = _mm512_ternarylogic_epi32(h1, v[1], key0, 0x96);
-            v[1] = p1;
-            v[2] = _mm512_ternarylogic_epi32(h0, v[3], key1, 0x96);
-            v[3] = p0;
-        }
-        k0 += philox_w0;
-        k1 += philox_w1;
-    }
-    for (std::size_t k = 0; k < 4; ++k)
-        x[k] = rng_u32(_mm512_mask_blend_epi32(0xAAAA, e[k], _mm512_shuffle_epi32(o[k], _MM_PERM_CCAA)));
-#elif defined(__AVX2__)
-    const __m256i m0 = _mm256_set1_epi64x(philox_m0), m1 = _mm256_set1_epi64x(philox_m1);
-    __m256i e[4], o[4];
-    for (std::size_t k = 0; k < 4; ++k) {
-        e[k] = x[k];
-        o[k] = k > 0 && uniform_high ? e[k] : _mm256_shuffle_epi32(x[k], 0xF5);
-    }
-    for (int r = 0; r < 10; ++r) {
-        const __m256i key0 = _mm256_set1_epi32(static_cast<int>(k0)), key1 = _mm256_set1_epi32(static_cast<int>(k1));
-        for (__m256i* v : {e, o}) {
-            const __m256i p0 = _mm256_mul_epu32(v[0], m0), p1 = _mm256_mul_epu32(v[2], m1);
-            const __m256i h0 = _mm256_shuffle_epi32(p0, 0xF5), h1 = _mm256_shuffle_epi32(p1, 0xF5);
-            v[0] = _mm256_xor_si256(_mm256_xor_si256(h1, v[1]), key0);
-            v[1] = p1;
-            v[2] = _mm256_xor_si256(_mm256_xor_si256(h0, v[3]), key1);
-            v[3] = p0;
-        }
-        k0 += philox_w0;
-        k1 += philox_w1;
-    }
-    for (std::size_t k = 0; k < 4; ++k)
-        x[k] = rng_u32(_mm256_blend_epi32(e[k], _mm256_shuffle_epi32(o[k], 0xA0), 0xAA));
-#else
+// Philox-4x32-10 on every lane, generic SIMD (no AVX2: the products through memory).
+inline void philox_simd(std::array<rng_u32, 4>& x, std::uint32_t k0, std::uint32_t k1) {
     for (int r = 0; r < 10; ++r) {
         rng_u32 hi0, lo0, hi1, lo1;
         mulhilo(x[0], philox_m0, hi0, lo0);
@@ -177,8 +127,100 @@ inline void philox_simd(std::array<rng_u32, 4>& x, std::uint32_t k0, std::uint32
         k0 += philox_w0;
         k1 += philox_w1;
     }
-#endif
 }
+
+#if defined(__AVX512F__) || defined(__AVX2__)
+#define XLET_RNG_PHILOX_EO 1
+// Philox on AVX2 / AVX-512 ("even / odd sets"): a set is 4 registers of 64-bit lanes holding one
+// counter's words x0..x3 each in the low half; the upper halves are don't-care bits that
+// mul_epu32 never reads and the final pairing drops. One mul_epu32 gives a product's lo in place
+// and its hi after one in-lane shuffle (not a shift: on both Intel and AMD cores the shift and
+// shuffle ports are the scarce ones either way, and this keeps one op per product). Per round and
+// set: 2 multiplies, 2 shuffles, 2 three-way xors.
+#if defined(__AVX512F__)
+using rng_v = __m512i;
+inline rng_v rv_mul(rng_v a, rng_v m) { return _mm512_mul_epu32(a, m); }
+inline rng_v rv_hi(rng_v p) { return _mm512_shuffle_epi32(p, _MM_PERM_DDBB); }
+inline rng_v rv_xor3(rng_v a, rng_v b, rng_v c) { return _mm512_ternarylogic_epi32(a, b, c, 0x96); }
+inline rng_v rv_xor(rng_v a, rng_v b) { return _mm512_xor_si512(a, b); }
+inline rng_v rv_add32(rng_v a, rng_v b) { return _mm512_add_epi32(a, b); }
+inline rng_v rv_set32(std::uint32_t x) { return _mm512_set1_epi32(static_cast<int>(x)); }
+inline rng_v rv_set64(std::uint64_t x) { return _mm512_set1_epi64(static_cast<long long>(x)); }
+inline rng_v rv_load(const void* p) { return _mm512_loadu_si512(p); }
+// Dword 2j = lo's dword 2j, dword 2j + 1 = hi's dword 2j: the low halves of two registers paired.
+inline rng_v rv_pair(rng_v lo, rng_v hi) { return _mm512_mask_shuffle_epi32(lo, 0xAAAA, hi, _MM_PERM_CCAA); }
+inline rng_v rv_unpacklo64(rng_v a, rng_v b) { return _mm512_unpacklo_epi64(a, b); }
+inline rng_v rv_unpackhi64(rng_v a, rng_v b) { return _mm512_unpackhi_epi64(a, b); }
+#else
+using rng_v = __m256i;
+inline rng_v rv_mul(rng_v a, rng_v m) { return _mm256_mul_epu32(a, m); }
+inline rng_v rv_hi(rng_v p) { return _mm256_shuffle_epi32(p, 0xF5); }
+inline rng_v rv_xor3(rng_v a, rng_v b, rng_v c) { return _mm256_xor_si256(_mm256_xor_si256(a, b), c); }
+inline rng_v rv_xor(rng_v a, rng_v b) { return _mm256_xor_si256(a, b); }
+inline rng_v rv_add32(rng_v a, rng_v b) { return _mm256_add_epi32(a, b); }
+inline rng_v rv_set32(std::uint32_t x) { return _mm256_set1_epi32(static_cast<int>(x)); }
+inline rng_v rv_set64(std::uint64_t x) { return _mm256_set1_epi64x(static_cast<long long>(x)); }
+inline rng_v rv_load(const void* p) { return _mm256_loadu_si256(static_cast<const __m256i*>(p)); }
+inline rng_v rv_pair(rng_v lo, rng_v hi) { return _mm256_blend_epi32(lo, _mm256_shuffle_epi32(hi, 0xA0), 0xAA); }
+inline rng_v rv_unpacklo64(rng_v a, rng_v b) { return _mm256_unpacklo_epi64(a, b); }
+inline rng_v rv_unpackhi64(rng_v a, rng_v b) { return _mm256_unpackhi_epi64(a, b); }
+#endif
+static_assert(sizeof(rng_v) == sizeof(rng_u32));
+
+struct philox_set {
+    rng_v x[4];
+};
+// The key schedule of one call (the same for every block).
+struct philox_keys {
+    std::uint32_t k0[10], k1[10];
+    explicit philox_keys(std::array<std::uint32_t, 2> key) {
+        for (int r = 0; r < 10; ++r) {
+            k0[r] = key[0] + static_cast<std::uint32_t>(r) * philox_w0;
+            k1[r] = key[1] + static_cast<std::uint32_t>(r) * philox_w1;
+        }
+    }
+};
+
+// Rounds R0..9 on S independent sets: S chains of (multiply, shuffle, xor) hide the multiply's
+// latency (one block is 4 chains: latency-bound on AVX-512 cores with 2 multiply pipes).
+template<int R0, std::size_t S>
+inline void philox_eo_rounds(std::array<philox_set, S>& s, const philox_keys& k) {
+    const rng_v m0 = rv_set64(philox_m0), m1 = rv_set64(philox_m1);
+#pragma GCC unroll 10
+    for (int r = R0; r < 10; ++r) {
+        const rng_v k0 = rv_set32(k.k0[r]), k1 = rv_set32(k.k1[r]);
+        for (auto& v : s) {
+            const rng_v p0 = rv_mul(v.x[0], m0), p1 = rv_mul(v.x[2], m1);
+            v.x[0] = rv_xor3(rv_hi(p1), v.x[1], k0);
+            v.x[1] = p1;
+            v.x[2] = rv_xor3(rv_hi(p0), v.x[3], k1);
+            v.x[3] = p0;
+        }
+    }
+}
+
+// Rounds 0 and 1 when x1..x3 are the same in every lane (no carry out of x0 in the block): the
+// parts that depend on x1..x3 only are computed once, in scalar, and broadcast.
+struct philox_head {
+    rng_v a, b, c, d;
+    philox_head(std::uint32_t x1, std::uint32_t x2, std::uint32_t x3, const philox_keys& k) {
+        const std::uint64_t p1 = std::uint64_t{philox_m1} * x2;                      // round 0
+        const auto s0 = static_cast<std::uint32_t>(p1 >> 32) ^ x1 ^ k.k0[0], s1 = static_cast<std::uint32_t>(p1);
+        const std::uint64_t q0 = std::uint64_t{philox_m0} * s0;                      // round 1
+        a = rv_set32(x3 ^ k.k1[0]);
+        b = rv_set32(s1 ^ k.k0[1]);
+        c = rv_set32(static_cast<std::uint32_t>(q0 >> 32) ^ k.k1[1]);
+        d = rv_set32(static_cast<std::uint32_t>(q0));
+    }
+    // x0 = the counters' low words: the set after round 1.
+    philox_set operator()(rng_v x0) const {
+        const rng_v m0 = rv_set64(philox_m0), m1 = rv_set64(philox_m1);
+        const rng_v p0 = rv_mul(x0, m0);
+        const rng_v p1 = rv_mul(rv_xor(rv_hi(p0), a), m1);
+        return {{rv_xor(rv_hi(p1), b), p1, rv_xor(p0, c), d}};
+    }
+};
+#endif
 
 // G independent blocks at once: a ThreeFry round is a chain of dependent one-cycle operations, so a
 // single block is latency-bound; G chains keep the vector ports busy.
@@ -297,21 +339,127 @@ void rng_for(std::size_t n, std::size_t grain, bool parallel, const F& f) {
                  [&](const tbb::blocked_range<std::size_t>& r) { f(r.begin(), r.end()); });
 }
 
-// The identity word transform: the bits as they are.
+// The identity word transform: the bits as they are. Word transforms (`word(w)`: each output
+// word from its own bits) apply after the words are in memory order; others see the four word
+// registers of a block with lane = counter (rng_perm4 order).
 struct rng_bits_fn {
-    void operator()(std::array<rng_u32, 4>&) const {}
+    rng_u32 word(const rng_u32& w) const { return w; }
 };
 
+template<class F>
+concept rng_word_fn = requires(const F& f, const rng_u32& w) {
+    { f.word(w) } -> std::same_as<rng_u32>;
+};
+
+#if defined(XLET_RNG_PHILOX_EO)
+// Counter offsets (from the block's base) of the 64-bit lanes of the even and odd sets.
+// Memory order (word transforms): after pairing (x0, x1) and (x2, x3) of a set, unpacklo / hi_64
+// put the counters of qwords 2q / 2q + 1 into 128-bit lane q of output registers 0 / 1 (even
+// set) and 2 / 3 (odd set); output register k, lane q holds counter k * Q + q.
+// Lane order (other transforms): the set halves of rng_perm4's lanes.
+inline constexpr auto philox_offsets = [] {
+    constexpr std::size_t h = rng_lanes / 2;
+    std::array<std::array<std::uint64_t, h>, 4> t{}; // mem even, mem odd, lane even, lane odd
+    for (std::size_t j = 0; j < h; ++j) {
+        t[0][j] = (j % 2) * rng_q + j / 2;
+        t[1][j] = (2 + j % 2) * rng_q + j / 2;
+        t[2][j] = rng_perm4[2 * j];
+        t[3][j] = rng_perm4[2 * j + 1];
+    }
+    return t;
+}();
+#endif
+
 // Philox stream: word i of the result is word i % 4 of philox4x32(base + i / 4, key), for
-// i < nwords. `f` may rewrite the four word registers of a block (lane = counter, before the
-// transpose) into other 32-bit values (floats as bits), so a distribution is computed in the same
-// pass: Box-Muller takes (x0, x1) and (x2, x3) as its pairs.
+// i < nwords, through `f` (rng_bits_fn: the bits). A transform of lane = counter registers
+// (Box-Muller takes (x0, x1) and (x2, x3) as its pairs) runs in the same pass.
 template<class F = rng_bits_fn>
 void philox_stream(std::array<std::uint32_t, 2> key, u128_counter base, std::uint32_t* dst, std::size_t nwords,
                    const F& f = {}) {
     constexpr std::size_t block = 4 * rng_lanes; // words per register block
     const std::size_t nblocks = (nwords + block - 1) / block;
     const bool stream = nwords * 4 >= rng_stream_bytes;
+    auto store = [&](std::size_t b, const std::array<rng_u32, 4>& o) {
+        const std::size_t at = b * block;
+        for (std::size_t k = 0; k < 4; ++k) {
+            const std::size_t s = at + k * rng_lanes;
+            if (s >= nwords) break;
+            rng_store(dst + s, o[k], std::min(rng_lanes, nwords - s), stream);
+        }
+    };
+#if defined(XLET_RNG_PHILOX_EO)
+    constexpr bool mem = rng_word_fn<F>;
+    const philox_keys ks(key);
+    const auto& offs = philox_offsets[mem ? 0 : 2];
+    const auto& offo = philox_offsets[mem ? 1 : 3];
+    // Set 2g / 2g + 1 (even / odd) of block b + g -> memory order, through f.
+    auto finish = [&](std::size_t b, const philox_set& e, const philox_set& o) {
+        if constexpr (mem) {
+            const rng_v a = rv_pair(e.x[0], e.x[1]), c = rv_pair(e.x[2], e.x[3]);
+            const rng_v a2 = rv_pair(o.x[0], o.x[1]), c2 = rv_pair(o.x[2], o.x[3]);
+            store(b, {f.word(rv_unpacklo64(a, c)), f.word(rv_unpackhi64(a, c)), f.word(rv_unpacklo64(a2, c2)),
+                      f.word(rv_unpackhi64(a2, c2))});
+        } else {
+            std::array<rng_u32, 4> x;
+            for (std::size_t k = 0; k < 4; ++k)
+                x[k] = rv_pair(e.x[k], o.x[k]);
+            f(x);
+            store(b, transpose4(x));
+        }
+    };
+    rng_for(nblocks, std::max<std::size_t>(1, rng_task_words / block), nwords >= rng_parallel_words,
+            [&](std::size_t b0, std::size_t b1) {
+                const rng_v ve = rv_load(offs.data()), vo = rv_load(offo.data());
+                const rng_v step = rv_set32(rng_lanes);
+                std::uint64_t head_hi = ~std::uint64_t{0}, head_lo = 0; // the words the head was made for
+                std::optional<philox_head> head;
+                std::size_t b = b0;
+                while (b < b1) {
+                    const u128_counter c = base.plus(b * rng_lanes);
+                    const auto w = c.words();
+                    const std::size_t g = b + 2 <= b1 ? 2 : 1; // blocks this step
+                    if (w[0] <= 0xffffffffu - (g * rng_lanes - 1)) { // no carry out of x0
+                        if (!head || c.hi != head_hi || (c.lo >> 32) != head_lo) {
+                            head.emplace(w[1], w[2], w[3], ks);
+                            head_hi = c.hi;
+                            head_lo = c.lo >> 32;
+                        }
+                        const rng_v x0 = rv_set32(w[0]);
+                        if (g == 2) {
+                            const rng_v x1 = rv_add32(x0, step);
+                            std::array<philox_set, 4> s{(*head)(rv_add32(x0, ve)), (*head)(rv_add32(x0, vo)),
+                                                        (*head)(rv_add32(x1, ve)), (*head)(rv_add32(x1, vo))};
+                            philox_eo_rounds<2>(s, ks);
+                            finish(b, s[0], s[1]);
+                            finish(b + 1, s[2], s[3]);
+                        } else {
+                            std::array<philox_set, 2> s{(*head)(rv_add32(x0, ve)), (*head)(rv_add32(x0, vo))};
+                            philox_eo_rounds<2>(s, ks);
+                            finish(b, s[0], s[1]);
+                        }
+                        b += g;
+                        continue;
+                    }
+                    // Counters carrying into x1..x3: every lane's words through memory.
+                    alignas(64) std::array<std::array<std::uint64_t, rng_lanes / 2>, 8> a{};
+                    for (std::size_t j = 0; j < rng_lanes / 2; ++j) {
+                        const auto we = c.plus(offs[j]).words(), wo = c.plus(offo[j]).words();
+                        for (std::size_t k = 0; k < 4; ++k) {
+                            a[k][j] = we[k];
+                            a[4 + k][j] = wo[k];
+                        }
+                    }
+                    std::array<philox_set, 2> s;
+                    for (std::size_t k = 0; k < 4; ++k) {
+                        s[0].x[k] = rv_load(a[k].data());
+                        s[1].x[k] = rv_load(a[4 + k].data());
+                    }
+                    philox_eo_rounds<0>(s, ks);
+                    finish(b, s[0], s[1]);
+                    ++b;
+                }
+            });
+#else
     const rng_u32 perm = rng_u32::load_unaligned(rng_perm4.data());
     rng_for(nblocks, std::max<std::size_t>(1, rng_task_words / block), nwords >= rng_parallel_words,
             [&](std::size_t b0, std::size_t b1) {
@@ -319,8 +467,7 @@ void philox_stream(std::array<std::uint32_t, 2> key, u128_counter base, std::uin
                     const u128_counter c = base.plus(b * rng_lanes);
                     std::array<rng_u32, 4> x;
                     const auto w = c.words();
-                    const bool no_carry = w[0] <= 0xffffffffu - (rng_lanes - 1);
-                    if (no_carry) { // no carry out of word 0 in this block
+                    if (w[0] <= 0xffffffffu - (rng_lanes - 1)) {
                         x = {rng_u32(w[0]) + perm, rng_u32(w[1]), rng_u32(w[2]), rng_u32(w[3])};
                     } else {
                         alignas(64) std::array<std::array<std::uint32_t, rng_lanes>, 4> a{};
@@ -332,17 +479,17 @@ void philox_stream(std::array<std::uint32_t, 2> key, u128_counter base, std::uin
                         for (std::size_t k = 0; k < 4; ++k)
                             x[k] = rng_u32::load_aligned(a[k].data());
                     }
-                    philox_simd(x, key[0], key[1], no_carry);
-                    f(x);
-                    const auto o = transpose4(x);
-                    const std::size_t at = b * block;
-                    for (std::size_t k = 0; k < 4; ++k) {
-                        const std::size_t s = at + k * rng_lanes;
-                        if (s >= nwords) break;
-                        rng_store(dst + s, o[k], std::min(rng_lanes, nwords - s), stream);
+                    philox_simd(x, key[0], key[1]);
+                    if constexpr (rng_word_fn<F>) {
+                        for (auto& v : x)
+                            v = f.word(v);
+                    } else {
+                        f(x);
                     }
+                    store(b, transpose4(x));
                 }
             });
+#endif
     rng_fence(stream);
 }
 

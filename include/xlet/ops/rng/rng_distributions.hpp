@@ -75,17 +75,14 @@ T rng_below(T b) {
 template<bool Halves, bool Folded>
 struct uniform_f32_fn {
     float a, span, bmax;
-    void operator()(std::array<rng_u32, 4>& x) const {
+    rng_u32 word(const rng_u32& w) const {
         using fb = xsimd::batch<float>;
         using ib = xsimd::batch<std::int32_t>;
-        const fb s(Folded ? span * 0x1p-24f : span), av(a), bm(bmax);
-        for (auto& w : x) {
-            fb k = xsimd::to_float(xsimd::bitwise_cast<ib>(w >> 8));
-            if constexpr (!Folded) k = k * fb(0x1p-24f);
-            fb r = xsimd::fma(k, s, av);
-            if constexpr (Halves) r = r + r;
-            w = xsimd::bitwise_cast<rng_u32>(xsimd::min(r, bm));
-        }
+        fb k = xsimd::to_float(xsimd::bitwise_cast<ib>(w >> 8));
+        if constexpr (!Folded) k = k * fb(0x1p-24f);
+        fb r = xsimd::fma(k, fb(Folded ? span * 0x1p-24f : span), fb(a));
+        if constexpr (Halves) r = r + r;
+        return xsimd::bitwise_cast<rng_u32>(xsimd::min(r, fb(bmax)));
     }
 };
 
