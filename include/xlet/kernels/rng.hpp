@@ -151,6 +151,10 @@ inline rng_v rv_load(const void* p) { return _mm512_loadu_si512(p); }
 inline rng_v rv_pair(rng_v lo, rng_v hi) { return _mm512_mask_shuffle_epi32(lo, 0xAAAA, hi, _MM_PERM_CCAA); }
 inline rng_v rv_unpacklo64(rng_v a, rng_v b) { return _mm512_unpacklo_epi64(a, b); }
 inline rng_v rv_unpackhi64(rng_v a, rng_v b) { return _mm512_unpackhi_epi64(a, b); }
+// (hi(p) ^ v ^ k, lo(p)) per 64-bit lane: a last round's (x0, x1) or (x2, x3), already paired.
+inline rng_v rv_last(rng_v p, rng_v v, rng_v k) {
+    return _mm512_mask_ternarylogic_epi32(_mm512_shuffle_epi32(p, _MM_PERM_CDAB), 0x5555, v, k, 0x96);
+}
 #else
 using rng_v = __m256i;
 inline rng_v rv_mul(rng_v a, rng_v m) { return _mm256_mul_epu32(a, m); }
@@ -164,6 +168,10 @@ inline rng_v rv_load(const void* p) { return _mm256_loadu_si256(static_cast<cons
 inline rng_v rv_pair(rng_v lo, rng_v hi) { return _mm256_blend_epi32(lo, _mm256_shuffle_epi32(hi, 0xA0), 0xAA); }
 inline rng_v rv_unpacklo64(rng_v a, rng_v b) { return _mm256_unpacklo_epi64(a, b); }
 inline rng_v rv_unpackhi64(rng_v a, rng_v b) { return _mm256_unpackhi_epi64(a, b); }
+inline rng_v rv_last(rng_v p, rng_v v, rng_v k) {
+    const rng_v t = _mm256_shuffle_epi32(p, 0xB1);
+    return _mm256_blend_epi32(t, rv_xor3(t, v, k), 0x55);
+}
 #endif
 static_assert(sizeof(rng_v) == sizeof(rng_u32));
 
@@ -181,13 +189,13 @@ struct philox_keys {
     }
 };
 
-// Rounds R0..9 on S independent sets: S chains of (multiply, shuffle, xor) hide the multiply's
-// latency (one block is 4 chains: latency-bound on AVX-512 cores with 2 multiply pipes).
-template<int R0, std::size_t S>
+// Rounds R0..R1-1 on S independent sets: S chains of (multiply, shuffle, xor) hide the
+// multiply's latency (one block alone is 4 chains: latency-bound on AVX-512 cores).
+template<int R0, int R1, std::size_t S>
 inline void philox_eo_rounds(std::array<philox_set, S>& s, const philox_keys& k) {
     const rng_v m0 = rv_set64(philox_m0), m1 = rv_set64(philox_m1);
 #pragma GCC unroll 10
-    for (int r = R0; r < 10; ++r) {
+    for (int r = R0; r < R1; ++r) {
         const rng_v k0 = rv_set32(k.k0[r]), k1 = rv_set32(k.k1[r]);
         for (auto& v : s) {
             const rng_v p0 = rv_mul(v.x[0], m0), p1 = rv_mul(v.x[2], m1);
@@ -370,6 +378,12 @@ inline constexpr auto philox_offsets = [] {
 }();
 #endif
 
+#if !defined(XLET_RNG_PHILOX_GROUP)
+#define XLET_RNG_PHILOX_GROUP 3
+#endif
+// Blocks per step: 2 G sets, 4 G independent (multiply, shuffle, xor) chains.
+inline constexpr std::size_t philox_group = XLET_RNG_PHILOX_GROUP;
+
 // Philox stream: word i of the result is word i % 4 of philox4x32(base + i / 4, key), for
 // i < nwords, through `f` (rng_bits_fn: the bits). A transform of lane = counter registers
 // (Box-Muller takes (x0, x1) and (x2, x3) as its pairs) runs in the same pass.
@@ -394,9 +408,11 @@ void philox_stream(std::array<std::uint32_t, 2> key, u128_counter base, std::uin
     const auto& offo = philox_offsets[mem ? 1 : 3];
     // Set 2g / 2g + 1 (even / odd) of block b + g -> memory order, through f.
     auto finish = [&](std::size_t b, const philox_set& e, const philox_set& o) {
-        if constexpr (mem) {
-            const rng_v a = rv_pair(e.x[0], e.x[1]), c = rv_pair(e.x[2], e.x[3]);
-            const rng_v a2 = rv_pair(o.x[0], o.x[1]), c2 = rv_pair(o.x[2], o.x[3]);
+        if constexpr (mem) { // round 9 here: its products paired as they come
+            const rng_v m0 = rv_set64(philox_m0), m1 = rv_set64(philox_m1);
+            const rng_v k0 = rv_set32(ks.k0[9]), k1 = rv_set32(ks.k1[9]);
+            const rng_v a = rv_last(rv_mul(e.x[2], m1), e.x[1], k0), c = rv_last(rv_mul(e.x[0], m0), e.x[3], k1);
+            const rng_v a2 = rv_last(rv_mul(o.x[2], m1), o.x[1], k0), c2 = rv_last(rv_mul(o.x[0], m0), o.x[3], k1);
             store(b, {f.word(rv_unpacklo64(a, c)), f.word(rv_unpackhi64(a, c)), f.word(rv_unpacklo64(a2, c2)),
                       f.word(rv_unpackhi64(a2, c2))});
         } else {
@@ -417,26 +433,29 @@ void philox_stream(std::array<std::uint32_t, 2> key, u128_counter base, std::uin
                 while (b < b1) {
                     const u128_counter c = base.plus(b * rng_lanes);
                     const auto w = c.words();
-                    const std::size_t g = b + 2 <= b1 ? 2 : 1; // blocks this step
+                    std::size_t g = std::min(philox_group, b1 - b); // blocks this step
                     if (w[0] <= 0xffffffffu - (g * rng_lanes - 1)) { // no carry out of x0
                         if (!head || c.hi != head_hi || (c.lo >> 32) != head_lo) {
                             head.emplace(w[1], w[2], w[3], ks);
                             head_hi = c.hi;
                             head_lo = c.lo >> 32;
                         }
-                        const rng_v x0 = rv_set32(w[0]);
-                        if (g == 2) {
-                            const rng_v x1 = rv_add32(x0, step);
-                            std::array<philox_set, 4> s{(*head)(rv_add32(x0, ve)), (*head)(rv_add32(x0, vo)),
-                                                        (*head)(rv_add32(x1, ve)), (*head)(rv_add32(x1, vo))};
-                            philox_eo_rounds<2>(s, ks);
-                            finish(b, s[0], s[1]);
-                            finish(b + 1, s[2], s[3]);
-                        } else {
-                            std::array<philox_set, 2> s{(*head)(rv_add32(x0, ve)), (*head)(rv_add32(x0, vo))};
-                            philox_eo_rounds<2>(s, ks);
-                            finish(b, s[0], s[1]);
-                        }
+                        auto run = [&]<std::size_t G>(std::integral_constant<std::size_t, G>) {
+                            std::array<philox_set, 2 * G> s;
+                            rng_v x0 = rv_set32(w[0]);
+                            for (std::size_t i = 0; i < G; ++i, x0 = rv_add32(x0, step)) {
+                                s[2 * i] = (*head)(rv_add32(x0, ve));
+                                s[2 * i + 1] = (*head)(rv_add32(x0, vo));
+                            }
+                            philox_eo_rounds<2, mem ? 9 : 10>(s, ks);
+                            [&]<std::size_t... I>(std::index_sequence<I...>) {
+                                (finish(b + I, s[2 * I], s[2 * I + 1]), ...);
+                            }(std::make_index_sequence<G>{});
+                        };
+                        if (g == philox_group)
+                            run(std::integral_constant<std::size_t, philox_group>{});
+                        else
+                            run(std::integral_constant<std::size_t, 1>{}), g = 1;
                         b += g;
                         continue;
                     }
@@ -454,7 +473,7 @@ void philox_stream(std::array<std::uint32_t, 2> key, u128_counter base, std::uin
                         s[0].x[k] = rv_load(a[k].data());
                         s[1].x[k] = rv_load(a[4 + k].data());
                     }
-                    philox_eo_rounds<0>(s, ks);
+                    philox_eo_rounds<0, mem ? 9 : 10>(s, ks);
                     finish(b, s[0], s[1]);
                     ++b;
                 }
