@@ -81,7 +81,7 @@ struct uniform_f32_fn {
         float r = Folded ? std::fma(k, span * 0x1p-24f, a) : std::fma(k * 0x1p-24f, span, a);
         return Halves ? r + r : r;
     }
-    rng_u32 word(const rng_u32& w) const {
+    XLET_RNG_INLINE rng_u32 word(const rng_u32& w) const {
         using fb = xsimd::batch<float>;
         using ib = xsimd::batch<std::int32_t>;
         fb k = xsimd::to_float(xsimd::bitwise_cast<ib>(w >> 8));
@@ -96,7 +96,7 @@ struct uniform_f32_fn {
 // Box-Muller on the pairs (x0, x1) and (x2, x3).
 struct normal_f32_fn {
     float mu, sigma;
-    void operator()(std::array<rng_u32, 4>& x) const {
+    XLET_RNG_INLINE void operator()(std::array<rng_u32, 4>& x) const {
         using fb = xsimd::batch<float>;
         using ib = xsimd::batch<std::int32_t>;
         for (std::size_t p = 0; p < 4; p += 2) {
