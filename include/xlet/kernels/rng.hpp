@@ -5,12 +5,14 @@
 //   philox4x32<R>(ctr, key)     Philox-4x32 with R rounds (10)
 //
 // The bulk kernels evaluate one engine per SIMD lane ("stream"): 16 counters per AVX-512 register,
-// 8 per AVX2 register (Philox keeps 4 registers of words, ThreeFry 2), then transpose the words
-// into memory order with in-lane unpacks (the counters are assigned to lanes in the permuted
-// order that makes the unpacked registers contiguous, so no cross-lane shuffle is needed). Ranges
-// above `rng_parallel_words` output words are split over TBB by counter ranges (whole register
-// blocks). Every output word depends only on (key, counter, word index): the results are the same
-// bits for any thread count, any SIMD width, and the scalar engines above (tested).
+// 8 per AVX2 register (ThreeFry keeps 2 registers of words, Philox 4, or on AVX2 / AVX-512 8
+// half-used ones: the even / odd sets below), then put the words into memory order with in-lane
+// unpacks only (the counters are assigned to lanes in the permuted order that makes the unpacked
+// registers contiguous). Several register blocks run per step so that the dependent chains of
+// the rounds overlap. Ranges above `rng_parallel_words` output words are split over TBB by counter
+// ranges (whole register blocks). Every output word depends only on (key, counter, word index):
+// the results are the same bits for any thread count, any SIMD width, and the scalar engines
+// above (tested). docs/performance.md "Random numbers" has the figures behind the choices.
 #pragma once
 #include "../core/simd.hpp" // first: the intrinsic headers before TBB reads them
 #include "../eval/parallel.hpp"
@@ -143,9 +145,10 @@ inline void philox_simd(std::array<rng_u32, 4>& x, std::uint32_t k0, std::uint32
 // Philox on AVX2 / AVX-512 ("even / odd sets"): a set is 4 registers of 64-bit lanes holding one
 // counter's words x0..x3 each in the low half; the upper halves are don't-care bits that
 // mul_epu32 never reads and the final pairing drops. One mul_epu32 gives a product's lo in place
-// and its hi after one in-lane shuffle (not a shift: on both Intel and AMD cores the shift and
-// shuffle ports are the scarce ones either way, and this keeps one op per product). Per round and
-// set: 2 multiplies, 2 shuffles, 2 three-way xors.
+// and its hi after one in-lane shuffle (not a shift: Zen 5 issues zmm shuffles on 4 pipes and
+// shifts on 2; on the Xeon the shift port was the bottleneck). Per round and set: 2 multiplies,
+// 2 shuffles, 2 three-way xors. The last round's products are paired in place (rv_last) and two
+// unpacks per pair of sets give memory order: no transpose.
 #if defined(__AVX512F__)
 using rng_v = __m512i;
 inline rng_v rv_mul(rng_v a, rng_v m) { return _mm512_mul_epu32(a, m); }
@@ -221,9 +224,9 @@ inline void philox_eo_rounds(std::array<philox_set, S>& s, const philox_keys& k)
 struct philox_head {
     rng_v a, b, c, d;
     philox_head(std::uint32_t x1, std::uint32_t x2, std::uint32_t x3, const philox_keys& k) {
-        const std::uint64_t p1 = std::uint64_t{philox_m1} * x2;                      // round 0
+        const std::uint64_t p1 = std::uint64_t{philox_m1} * x2; // round 0
         const auto s0 = static_cast<std::uint32_t>(p1 >> 32) ^ x1 ^ k.k0[0], s1 = static_cast<std::uint32_t>(p1);
-        const std::uint64_t q0 = std::uint64_t{philox_m0} * s0;                      // round 1
+        const std::uint64_t q0 = std::uint64_t{philox_m0} * s0; // round 1
         a = rv_set32(x3 ^ k.k1[0]);
         b = rv_set32(s1 ^ k.k0[1]);
         c = rv_set32(static_cast<std::uint32_t>(q0 >> 32) ^ k.k1[1]);
@@ -241,10 +244,11 @@ struct philox_head {
 
 // G independent blocks at once: a ThreeFry round is a chain of dependent one-cycle operations, so a
 // single block is latency-bound; G chains keep the vector ports busy. Forced inline: as a call,
-// GCC keeps the 2 G registers in memory (a load and a store per operation, 5x slower).
+// GCC kept the 2 G registers in memory (a load and a store per operation: 3x slower).
 template<std::size_t G, int... I>
-[[gnu::always_inline]] inline void threefry_simd_rounds(std::array<rng_u32, G>& x0, std::array<rng_u32, G>& x1,
-                                 const std::array<std::uint32_t, 3>& ks, std::integer_sequence<int, I...>) {
+XLET_RNG_INLINE inline void threefry_simd_rounds(std::array<rng_u32, G>& x0, std::array<rng_u32, G>& x1,
+                                                 const std::array<std::uint32_t, 3>& ks,
+                                                 std::integer_sequence<int, I...>) {
     auto round = [&]<int r>(std::integral_constant<int, r>) {
         for (std::size_t g = 0; g < G; ++g) {
             x0[g] += x1[g];
@@ -263,7 +267,8 @@ template<std::size_t G, int... I>
 }
 
 template<std::size_t G>
-[[gnu::always_inline]] inline void threefry_simd(std::array<rng_u32, G>& x0, std::array<rng_u32, G>& x1, std::uint32_t k0, std::uint32_t k1) {
+XLET_RNG_INLINE inline void threefry_simd(std::array<rng_u32, G>& x0, std::array<rng_u32, G>& x1, std::uint32_t k0,
+                                          std::uint32_t k1) {
     const std::array<std::uint32_t, 3> ks{k0, k1, k0 ^ k1 ^ threefry_parity32};
     for (std::size_t g = 0; g < G; ++g) {
         x0[g] += rng_u32(k0);
@@ -446,7 +451,7 @@ void philox_stream(std::array<std::uint32_t, 2> key, u128_counter base, std::uin
                 while (b < b1) {
                     const u128_counter c = base.plus(b * rng_lanes);
                     const auto w = c.words();
-                    std::size_t g = std::min(philox_group, b1 - b); // blocks this step
+                    std::size_t g = std::min(philox_group, b1 - b);  // blocks this step
                     if (w[0] <= 0xffffffffu - (g * rng_lanes - 1)) { // no carry out of x0
                         if (!head || c.hi != head_hi || (c.lo >> 32) != head_lo) {
                             head.emplace(w[1], w[2], w[3], ks);
@@ -461,9 +466,10 @@ void philox_stream(std::array<std::uint32_t, 2> key, u128_counter base, std::uin
                                 s[2 * i + 1] = (*head)(rv_add32(x0, vo));
                             }
                             philox_eo_rounds<2, mem ? 9 : 10>(s, ks);
-                            [&]<std::size_t... I>(std::index_sequence<I...>) {
-                                (finish(b + I, s[2 * I], s[2 * I + 1]), ...);
-                            }(std::make_index_sequence<G>{});
+                            auto finish_all = [&]<std::size_t... I>(std::index_sequence<I...>) XLET_RNG_INLINE {
+                                (finish(b + I, s[2 * I], s[2 * I + 1]), ...); // unrolled: s stays in registers
+                            };
+                            finish_all(std::make_index_sequence<G>{});
                         };
                         if (g == philox_group)
                             run(std::integral_constant<std::size_t, philox_group>{});
