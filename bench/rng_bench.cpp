@@ -3,11 +3,13 @@
 //   BM_rng_uniform_f32/xlet      rng_uniform<f32[2^24]>(gen, 0, 1)
 //   BM_rng_normal_f32/xlet       rng_normal<f32[2^24]>(gen, 0, 1)
 //   BM_rng_memset/loop           memset of the same 64 MiB (TBB-split on 2 threads): the write bound
+//   BM_rng_fill/loop             the same with byte 0x5A (Zen 5 stores zeros about twice as fast as
+//                                other data: see docs/performance.md)
 //   BM_rng_uniform_f32/mt19937   std::mt19937 + std::uniform_real_distribution<float> (2 threads:
 //                                one engine per half)
 //   BM_rng_normal_f32/mt19937    std::mt19937 + std::normal_distribution<float>
 //   BM_rng_uniform_f32/eigen     Eigen::VectorXf::setRandom (std::rand: one thread only)
-// The /vs_memset and /vs_mt19937 cases alternate xlet and the peer inside one timed loop (see
+// The /vs_memset, /vs_fill and /vs_mt19937 cases alternate xlet and the peer inside one timed loop (see
 // bench_common.hpp run_paired): `ratio` = xlet's speed / the peer's speed, robust against this
 // machine's drifting bandwidth. Bytes processed: the output's 64 MiB for every case.
 #include <cstdio>
@@ -33,12 +35,12 @@ using f32_t = xlet::f32<n>;
 xlet::u64<3> state{0x0123456789abcdefull, 0, 0};
 xlet::u64<2> state2{0x0123456789abcdefull, 0};
 
-void memset_out(void* p, int threads) {
+void memset_out(void* p, int threads, int value = 0) {
     if (threads == 1)
-        std::memset(p, 0, n * 4);
+        std::memset(p, value, n * 4);
     else
         static_parallel(64, [&](std::size_t b, std::size_t e) {
-            std::memset(static_cast<char*>(p) + b * (n * 4 / 64), 0, (e - b) * (n * 4 / 64));
+            std::memset(static_cast<char*>(p) + b * (n * 4 / 64), value, (e - b) * (n * 4 / 64));
         });
 }
 
@@ -106,11 +108,12 @@ void BM_normal(benchmark::State& st, int threads) {
     set_bytes(st, bytes);
 }
 
+template<int Value>
 void BM_memset(benchmark::State& st, int threads) {
     tbb_threads t(threads);
     auto out = make_buffer<float>(n);
     for (auto _ : st) {
-        memset_out(out.get(), threads);
+        memset_out(out.get(), threads, Value);
         benchmark::ClobberMemory();
     }
     set_bytes(st, bytes);
@@ -148,8 +151,9 @@ void BM_eigen_uniform(benchmark::State& st, int) {
 }
 #endif
 
-// Paired: xlet beside memset of the same bytes (ratio = fraction of the write bandwidth).
-template<int Kind>
+// Paired: xlet beside memset of the same bytes (ratio = fraction of the write bandwidth); Value:
+// the byte memset writes (0, or 0x5A: some cores store zeros faster than any other data).
+template<int Kind, int Value = 0>
 void BM_vs_memset(benchmark::State& st, int threads) {
     tbb_threads t(threads);
     xlet::rng_generator gen(1);
@@ -171,7 +175,7 @@ void BM_vs_memset(benchmark::State& st, int threads) {
                 benchmark::DoNotOptimize(r.data());
             }
         },
-        [&] { memset_out(out.get(), threads); });
+        [&] { memset_out(out.get(), threads, Value); });
     set_bytes(st, bytes);
 }
 
@@ -204,7 +208,8 @@ void BM_vs_mt(benchmark::State& st, int threads) {
 
 void register_all() {
     for (int t : {1, 2}) {
-        reg("BM_rng_memset/loop", BM_memset, t);
+        reg("BM_rng_memset/loop", BM_memset<0>, t);
+        reg("BM_rng_fill/loop", BM_memset<0x5A>, t);
         reg("BM_rng_bits_philox/xlet", BM_bits<xlet::rng_algorithm::philox>, t);
         reg("BM_rng_bits_three_fry/xlet", BM_bits<xlet::rng_algorithm::three_fry>, t);
         reg("BM_rng_uniform_f32/xlet", BM_uniform, t);
@@ -215,6 +220,8 @@ void register_all() {
         reg("BM_rng_bits_three_fry/vs_memset", BM_vs_memset<1>, t);
         reg("BM_rng_uniform_f32/vs_memset", BM_vs_memset<2>, t);
         reg("BM_rng_normal_f32/vs_memset", BM_vs_memset<3>, t);
+        reg("BM_rng_bits_philox/vs_fill", BM_vs_memset<0, 0x5A>, t);
+        reg("BM_rng_uniform_f32/vs_fill", BM_vs_memset<2, 0x5A>, t);
         reg("BM_rng_uniform_f32/vs_mt19937", BM_vs_mt<0>, t);
         reg("BM_rng_normal_f32/vs_mt19937", BM_vs_mt<1>, t);
     }

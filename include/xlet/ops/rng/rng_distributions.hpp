@@ -72,27 +72,31 @@ T rng_below(T b) {
 // [a, b): fma(u, b - a, a) = fma(k, (b - a) 2^-24, a) for u = k 2^-24 (the same exact product,
 // one rounding), kept below b; on halves (Halves: a, span are a/2, b/2 - a/2, the result doubled)
 // when b - a overflows, and with u itself when (b - a) 2^-24 would lose bits (tiny spans).
-template<bool Halves, bool Folded>
+// Clamp = false when the largest k already rounds below b (value() is monotone in k): the min is
+// then a no-op, e.g. for [0, 1).
+template<bool Halves, bool Folded, bool Clamp = true>
 struct uniform_f32_fn {
     float a, span, bmax;
-    void operator()(std::array<rng_u32, 4>& x) const {
+    float value(float k) const { // the scalar twin of word(), for k = 2^24 - 1
+        float r = Folded ? std::fma(k, span * 0x1p-24f, a) : std::fma(k * 0x1p-24f, span, a);
+        return Halves ? r + r : r;
+    }
+    XLET_RNG_INLINE rng_u32 word(const rng_u32& w) const {
         using fb = xsimd::batch<float>;
         using ib = xsimd::batch<std::int32_t>;
-        const fb s(Folded ? span * 0x1p-24f : span), av(a), bm(bmax);
-        for (auto& w : x) {
-            fb k = xsimd::to_float(xsimd::bitwise_cast<ib>(w >> 8));
-            if constexpr (!Folded) k = k * fb(0x1p-24f);
-            fb r = xsimd::fma(k, s, av);
-            if constexpr (Halves) r = r + r;
-            w = xsimd::bitwise_cast<rng_u32>(xsimd::min(r, bm));
-        }
+        fb k = xsimd::to_float(xsimd::bitwise_cast<ib>(w >> 8));
+        if constexpr (!Folded) k = k * fb(0x1p-24f);
+        fb r = xsimd::fma(k, fb(Folded ? span * 0x1p-24f : span), fb(a));
+        if constexpr (Halves) r = r + r;
+        if constexpr (Clamp) r = xsimd::min(r, fb(bmax));
+        return xsimd::bitwise_cast<rng_u32>(r);
     }
 };
 
 // Box-Muller on the pairs (x0, x1) and (x2, x3).
 struct normal_f32_fn {
     float mu, sigma;
-    void operator()(std::array<rng_u32, 4>& x) const {
+    XLET_RNG_INLINE void operator()(std::array<rng_u32, 4>& x) const {
         using fb = xsimd::batch<float>;
         using ib = xsimd::batch<std::int32_t>;
         for (std::size_t p = 0; p < 4; p += 2) {
@@ -165,9 +169,13 @@ void rng_uniform_fill(rng_generator& gen, T a, T b, T* out, std::size_t n) {
         auto* dst = reinterpret_cast<std::uint32_t*>(out);
         if (!std::isfinite(span))
             philox_stream(key, c, dst, n, uniform_f32_fn<true, false>{a / 2, b / 2 - a / 2, bmax});
-        else if (span >= 0x1p-100f) // span 2^-24 is a normal float: folding the scale is exact
-            philox_stream(key, c, dst, n, uniform_f32_fn<false, true>{a, span, bmax});
-        else
+        else if (span >= 0x1p-100f) { // span 2^-24 is a normal float: folding the scale is exact
+            const uniform_f32_fn<false, true> fn{a, span, bmax};
+            if (fn.value(0x1p24f - 1) < b)
+                philox_stream(key, c, dst, n, uniform_f32_fn<false, true, false>{a, span, bmax});
+            else
+                philox_stream(key, c, dst, n, fn);
+        } else
             philox_stream(key, c, dst, n, uniform_f32_fn<false, false>{a, span, bmax});
     } else if constexpr (std::is_same_v<T, double>) {
         const u128_counter c = rng_reserve(gen, 2 * n, key);
