@@ -2,7 +2,7 @@
 // through each path (one transform: the single-column path; W + 3 transforms: vector groups and
 // the tail; a transform axis followed by 5 columns: the column path with a partial block), the
 // four-step for long smooth lengths, and large lengths incl. primes and products of large primes
-// (Bluestein). Bound (stated in docs/semantics.md): max_k |X_k - DFT_k| <= 8 eps log2(m) ||x||_2,
+// (Bluestein, on the one-column kernel and on the four-step). Bound (stated in docs/semantics.md): max_k |X_k - DFT_k| <= 8 eps log2(m) ||x||_2,
 // eps the unit roundoff of the element type, m the longest transform actually run (n, or the
 // Bluestein length), ||x||_2 the input's 2-norm (a DFT entry is at most sqrt(n) ||x||_2).
 #define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
@@ -111,6 +111,24 @@ double check_four_step(std::size_t n, bool inverse, unsigned seed) {
     return worst;
 }
 
+// One Bluestein transform with its convolution on the four-step (single long prime lengths).
+template<class T>
+double check_bluestein_one(std::size_t n, bool inverse, unsigned seed) {
+    auto x = random_vec<T>(n, seed);
+    std::vector<std::complex<T>> y(n);
+    const auto& P = d::fft_plan_for<T>(n);
+    REQUIRE(P.bluestein);
+    const d::fft_four_plan<T> F(P.m);
+    REQUIRE(F.n1 >= 2);
+    d::fft_bluestein_one<T>(P, F, x.data(), y.data(), d::fft_io{inverse, inverse ? 1.0 / double(n) : 1.0});
+    const auto ref = dft(x.data(), n, 1, inverse);
+    const double b = bound(x.data(), n, 1) / (inverse ? double(n) : 1.0);
+    double worst = 0;
+    for (std::size_t k = 0; k < n; ++k)
+        worst = std::max(worst, double(std::abs(std::complex<LD>(y[k].real(), y[k].imag()) - ref[k])) / b);
+    return worst;
+}
+
 } // namespace
 
 TEST_CASE("every length 1..128, f32 and f64, forward and inverse, each kernel path") {
@@ -137,6 +155,9 @@ TEST_CASE("large lengths: smooth, primes, products of large primes, the four-ste
     for (std::size_t n : {256u, 1000u, 4096u, 12600u, 1u << 14})
         worst = std::max(worst, check_four_step<float>(n, n == 1000u, static_cast<unsigned>(n) + 2));
     worst = std::max(worst, check_four_step<double>(4096, true, 5));
+    for (std::size_t n : {37u, 1009u, 7919u, 10403u})
+        worst = std::max(worst, check_bluestein_one<float>(n, n % 2 == 1 && n != 1009u, static_cast<unsigned>(n) + 7));
+    worst = std::max(worst, check_bluestein_one<double>(1031, true, 8));
     worst = std::max(worst, check_columns<float>(1031, 17, 6));
     MESSAGE("worst error / bound over the large lengths: " << worst);
     CHECK(worst <= 1.0);

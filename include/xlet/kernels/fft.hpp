@@ -80,7 +80,8 @@ struct fft_plan {
     bool bluestein = false;
     std::size_t m = 0;
     std::vector<T> chr, chi, kr, ki;
-    const fft_plan* inner = nullptr; // the length-m plan
+    std::vector<std::complex<T>> chc, kc; // the same, interleaved (the single-transform path)
+    const fft_plan* inner = nullptr;      // the length-m plan
 
     explicit fft_plan(std::size_t len);
 };
@@ -136,7 +137,10 @@ fft_plan<T>::fft_plan(std::size_t len) : n(len) {
         for (std::size_t j = 0; j < m; ++j) {
             kr[j] = static_cast<T>(bf[j].real() / static_cast<LD>(m));
             ki[j] = static_cast<T>(bf[j].imag() / static_cast<LD>(m));
+            kc.emplace_back(kr[j], ki[j]);
         }
+        for (std::size_t j = 0; j < n; ++j)
+            chc.emplace_back(chr[j], chi[j]);
         return;
     }
     // Factors: 8s (with 32 vector registers: a radix-8 pass holds 16 vectors of inputs), 4s, then a
@@ -777,6 +781,55 @@ void fft_four_step(const fft_four_plan<T>& F, const std::complex<T>* src, std::c
     fft_axis_columns<T>(*F.p2, t.data(), x, 1, n1, io, parallel);
 }
 
+// dst[j] = conj?(a[j]) * b[j] * scale, j < n, interleaved complex (SIMD body, scalar tail).
+template<class T>
+inline void fft_cmul(const std::complex<T>* a, const std::complex<T>* b, std::complex<T>* dst, std::size_t n,
+                     bool conj_a, bool conj_out, T scale) {
+    using B = xsimd::batch<T>;
+    using CB = xsimd::batch<std::complex<T>>;
+    constexpr std::size_t W = CB::size;
+    const B sc(scale);
+    std::size_t j = 0;
+    for (; j + W <= n; j += W) {
+        const CB x = CB::load_unaligned(a + j), y = CB::load_unaligned(b + j);
+        const B xr = x.real(), xi = conj_a ? B(T(0)) - x.imag() : x.imag(), yr = y.real(), yi = y.imag();
+        B re = xr * yr - xi * yi, im = xr * yi + xi * yr;
+        if (conj_out) im = B(T(0)) - im;
+        if (scale != T(1)) {
+            re = re * sc;
+            im = im * sc;
+        }
+        CB(re, im).store_unaligned(dst + j);
+    }
+    for (; j < n; ++j) {
+        const T xr = a[j].real(), xi = conj_a ? T(0) - a[j].imag() : a[j].imag(), yr = b[j].real(), yi = b[j].imag();
+        T re = xr * yr - xi * yi, im = xr * yi + xi * yr;
+        if (conj_out) im = T(0) - im;
+        if (scale != T(1)) {
+            re = re * scale;
+            im = im * scale;
+        }
+        dst[j] = std::complex<T>(re, im);
+    }
+}
+
+// One Bluestein transform (P.bluestein) with its power-of-two convolution on the four-step F
+// (length P.m), so a single long prime-length transform runs on full vectors instead of the
+// one-column kernel: a = x c, A = DFT(a) K, z = DFT^-1 unscaled (K holds 1 / m), X = c z.
+template<class T>
+void fft_bluestein_one(const fft_plan<T>& P, const fft_four_plan<T>& F, const std::complex<T>* src,
+                       std::complex<T>* dst, fft_io io, bool parallel = true) {
+    using C = std::complex<T>;
+    const std::size_t n = P.n, m = P.m;
+    scratch<C> a(m);
+    fft_cmul<T>(src, P.chc.data(), a.data(), n, io.inverse, false, T(1));
+    std::fill(a.data() + n, a.data() + m, C{});
+    fft_four_step<T>(F, a.data(), a.data(), fft_io{}, parallel);
+    fft_cmul<T>(a.data(), P.kc.data(), a.data(), m, false, false, T(1));
+    fft_four_step<T>(F, a.data(), a.data(), fft_io{true, 1.0}, parallel);
+    fft_cmul<T>(a.data(), P.chc.data(), dst, n, false, io.inverse, static_cast<T>(io.scale));
+}
+
 // DFT along the innermost axis of `count` transforms of length N, in place: the four-step for a
 // few long transforms, else the batched transposing path.
 template<class T, std::size_t N>
@@ -795,6 +848,15 @@ void fft_axis_inner(const std::complex<T>* src, std::complex<T>* data, std::size
                         fft_four_step<T>(F, src + i * N, data + i * N, io, parallel);
                     return;
                 }
+            }
+        }
+        if constexpr (N >= 32 && !fft_smooth(N)) {
+            if (count < W) {
+                const auto& P = fft_plan_of<T, N>();
+                const auto& F = fft_four_of<T, fft_pow2_at_least(2 * N - 1)>();
+                for (std::size_t i = 0; i < count; ++i)
+                    fft_bluestein_one<T>(P, F, src + i * N, data + i * N, io, parallel);
+                return;
             }
         }
         fft_axis_rows<T>(fft_plan_of<T, N>(), src, data, count, io, parallel);
