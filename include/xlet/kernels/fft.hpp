@@ -29,6 +29,8 @@
 #include <complex>
 #include <cstddef>
 #include <memory>
+#include <type_traits>
+#include <utility>
 #include <mutex>
 #include <vector>
 
@@ -269,6 +271,179 @@ inline void fft_transpose(const C* src, std::size_t ss, C* dst, std::size_t ds, 
     for (std::size_t i = 0; i < rows; ++i)
         for (std::size_t j = (i < i0 ? j0 : 0); j < cols; ++j)
             dst[j * ds + i] = src[i * ss + j];
+}
+
+// f(integral_constant<i>) for i < N, unrolled (the register transposes below must not become
+// loops over an array in memory).
+template<std::size_t N, class F>
+[[gnu::always_inline]] inline void fft_unroll(F&& f) {
+    [&]<std::size_t... I>(std::index_sequence<I...>) {
+        (f(std::integral_constant<std::size_t, I>{}), ...);
+    }(std::make_index_sequence<N>{});
+}
+
+// In-register transpose of a W x W matrix of T, W = xsimd::batch<T>::size: r[i] holds row i on
+// entry and column i on return. It moves W transforms of interleaved complex data between
+// "one transform per row" and the kernel's split "one transform per lane" without a memory pass.
+// AVX-512: log2(W) rounds of two-source permutes, each swapping the off-diagonal b x b blocks of
+// every 2b x 2b block; AVX: the unpack / shuffle / lane-swap sequence; other targets via memory.
+#if defined(__AVX512F__)
+template<class T, std::size_t W, std::size_t b>
+struct fft_perm_index {
+    using I = std::conditional_t<sizeof(T) == 4, std::int32_t, std::int64_t>;
+    static constexpr std::array<I, W> make(bool high) {
+        std::array<I, W> a{};
+        for (std::size_t p = 0; p < W; ++p)
+            a[p] = static_cast<I>(high ? ((p & b) ? p + W : p + b) : ((p & b) ? p - b + W : p));
+        return a;
+    }
+    static constexpr std::array<I, W> lo = make(false), hi = make(true);
+};
+#endif
+
+template<class T>
+[[gnu::always_inline]] inline void fft_transpose_regs(xsimd::batch<T>* r) {
+    using B = xsimd::batch<T>;
+    constexpr std::size_t W = B::size;
+    if constexpr (W == 1) {
+        return;
+#if defined(__AVX512F__)
+    } else if constexpr (sizeof(B) == 64) {
+        auto round = [&](auto bc) {
+            constexpr std::size_t b = decltype(bc)::value;
+            using PI = fft_perm_index<T, W, b>;
+            const __m512i il = _mm512_loadu_si512(PI::lo.data()), ih = _mm512_loadu_si512(PI::hi.data());
+            fft_unroll<W / 2>([&](auto kc) {
+                constexpr std::size_t k = decltype(kc)::value, i = (k / b) * 2 * b + k % b;
+                const B a = r[i], c = r[i + b];
+                if constexpr (sizeof(T) == 4) {
+                    r[i] = _mm512_permutex2var_ps(a, il, c);
+                    r[i + b] = _mm512_permutex2var_ps(a, ih, c);
+                } else {
+                    r[i] = _mm512_permutex2var_pd(a, il, c);
+                    r[i + b] = _mm512_permutex2var_pd(a, ih, c);
+                }
+            });
+        };
+        round(std::integral_constant<std::size_t, 1>{});
+        round(std::integral_constant<std::size_t, 2>{});
+        round(std::integral_constant<std::size_t, 4>{});
+        if constexpr (W == 16) round(std::integral_constant<std::size_t, 8>{});
+#endif
+#if defined(__AVX__)
+    } else if constexpr (sizeof(B) == 32 && sizeof(T) == 4) {
+        __m256 t[8], u[8];
+        fft_unroll<4>([&](auto ic) {
+            constexpr std::size_t i = 2 * decltype(ic)::value;
+            t[i] = _mm256_unpacklo_ps(r[i], r[i + 1]);
+            t[i + 1] = _mm256_unpackhi_ps(r[i], r[i + 1]);
+        });
+        fft_unroll<2>([&](auto ic) {
+            constexpr std::size_t i = 4 * decltype(ic)::value;
+            u[i] = _mm256_shuffle_ps(t[i], t[i + 2], 0x44);
+            u[i + 1] = _mm256_shuffle_ps(t[i], t[i + 2], 0xEE);
+            u[i + 2] = _mm256_shuffle_ps(t[i + 1], t[i + 3], 0x44);
+            u[i + 3] = _mm256_shuffle_ps(t[i + 1], t[i + 3], 0xEE);
+        });
+        fft_unroll<4>([&](auto ic) {
+            constexpr std::size_t i = decltype(ic)::value;
+            r[i] = _mm256_permute2f128_ps(u[i], u[i + 4], 0x20);
+            r[i + 4] = _mm256_permute2f128_ps(u[i], u[i + 4], 0x31);
+        });
+    } else if constexpr (sizeof(B) == 32 && sizeof(T) == 8) {
+        const __m256d t0 = _mm256_unpacklo_pd(r[0], r[1]), t1 = _mm256_unpackhi_pd(r[0], r[1]);
+        const __m256d t2 = _mm256_unpacklo_pd(r[2], r[3]), t3 = _mm256_unpackhi_pd(r[2], r[3]);
+        r[0] = _mm256_permute2f128_pd(t0, t2, 0x20);
+        r[1] = _mm256_permute2f128_pd(t1, t3, 0x20);
+        r[2] = _mm256_permute2f128_pd(t0, t2, 0x31);
+        r[3] = _mm256_permute2f128_pd(t1, t3, 0x31);
+#endif
+    } else {
+        alignas(64) T m[W * W];
+        for (std::size_t i = 0; i < W; ++i)
+            r[i].store_aligned(m + i * W);
+        for (std::size_t i = 0; i < W; ++i)
+            for (std::size_t j = i + 1; j < W; ++j)
+                std::swap(m[i * W + j], m[j * W + i]);
+        for (std::size_t i = 0; i < W; ++i)
+            r[i] = B::load_aligned(m + i * W);
+    }
+}
+
+// Rows [0, n) of `cnt` <= W transforms (transform t at src + t * ist, contiguous complex) into a
+// block in split form (ar / ai: [n][W], lane t = transform t; lanes >= cnt zero), imaginary parts
+// negated for an inverse: W x W transposes of H = W / 2 complex of every transform at a time.
+template<class T>
+inline void fft_load_rows(const std::complex<T>* src, std::size_t ist, std::size_t cnt, std::size_t n, T* ar, T* ai,
+                          bool conj) {
+    using B = xsimd::batch<T>;
+    constexpr std::size_t W = B::size, H = W / 2;
+    std::size_t j0 = 0;
+    for (; j0 + H <= n; j0 += H) {
+        B r[W];
+        if (cnt == W)
+            fft_unroll<W>([&](auto tc) {
+                r[tc] = B::load_unaligned(reinterpret_cast<const T*>(src + tc * ist + j0));
+            });
+        else
+            fft_unroll<W>([&](auto tc) {
+                r[tc] = tc < cnt ? B::load_unaligned(reinterpret_cast<const T*>(src + tc * ist + j0)) : B(T(0));
+            });
+        fft_transpose_regs<T>(r);
+        fft_unroll<H>([&](auto jc) {
+            constexpr std::size_t j = decltype(jc)::value;
+            r[2 * j].store_aligned(ar + (j0 + j) * W);
+            (conj ? B(T(0)) - r[2 * j + 1] : r[2 * j + 1]).store_aligned(ai + (j0 + j) * W);
+        });
+    }
+    for (; j0 < n; ++j0)
+        for (std::size_t t = 0; t < W; ++t) {
+            const std::complex<T> z = t < cnt ? src[t * ist + j0] : std::complex<T>{};
+            ar[j0 * W + t] = z.real();
+            ai[j0 * W + t] = conj ? T(0) - z.imag() : z.imag();
+        }
+}
+
+// The reverse: rows [0, n) of a split block (lanes t < cnt) to transform t at dst + t * ost,
+// conjugated for an inverse and times `scale`.
+template<class T>
+inline void fft_store_rows(const T* rr, const T* ri, std::size_t n, std::complex<T>* dst, std::size_t ost,
+                           std::size_t cnt, bool conj, T scale) {
+    using B = xsimd::batch<T>;
+    constexpr std::size_t W = B::size, H = W / 2;
+    const B sc(scale), sci(conj ? T(0) - scale : scale);
+    std::size_t k0 = 0;
+    for (; k0 + H <= n; k0 += H) {
+        B r[W];
+        fft_unroll<H>([&](auto kc) {
+            constexpr std::size_t k = decltype(kc)::value;
+            r[2 * k] = B::load_aligned(rr + (k0 + k) * W);
+            r[2 * k + 1] = B::load_aligned(ri + (k0 + k) * W);
+            if (scale != T(1)) {
+                r[2 * k] = r[2 * k] * sc;
+                r[2 * k + 1] = r[2 * k + 1] * sci;
+            } else if (conj) {
+                r[2 * k + 1] = B(T(0)) - r[2 * k + 1];
+            }
+        });
+        fft_transpose_regs<T>(r);
+        if (cnt == W)
+            fft_unroll<W>([&](auto tc) { r[tc].store_unaligned(reinterpret_cast<T*>(dst + tc * ost + k0)); });
+        else
+            for (std::size_t t = 0; t < cnt; ++t)
+                r[t].store_unaligned(reinterpret_cast<T*>(dst + t * ost + k0));
+    }
+    for (; k0 < n; ++k0)
+        for (std::size_t t = 0; t < cnt; ++t) {
+            T re = rr[k0 * W + t], im = ri[k0 * W + t];
+            if (scale != T(1)) {
+                re = re * scale;
+                im = im * (conj ? T(0) - scale : scale);
+            } else if (conj) {
+                im = T(0) - im;
+            }
+            dst[t * ost + k0] = std::complex<T>(re, im);
+        }
 }
 
 // ---- the column kernel ------------------------------------------------------------------------
@@ -677,50 +852,32 @@ void fft_axis_columns(const fft_plan<T>& P, const std::complex<T>* src, std::com
     fft_for(parallel && work >= fft_parallel_work, tasks, 1, run);
 }
 
-// DFT along the innermost axis (contiguous) of `count` transforms (plan P, length n), in place:
-// W transforms at a time are transposed (complex elements, AVX blocks) into [n][W], split into
-// the block, transformed, and transposed back.
+// DFT along the innermost axis (contiguous) of `count` transforms (plan P, length n), src to data
+// (may be equal): W transforms at a time go through register transposes straight into the split
+// block and back (the last group may have fewer, on zero lanes).
 template<class T>
 void fft_axis_rows(const fft_plan<T>& P, const std::complex<T>* src, std::complex<T>* data, std::size_t count,
                    fft_io io, bool parallel = true) {
     using B = xsimd::batch<T>;
-    using C = std::complex<T>;
     constexpr std::size_t W = B::size;
     const std::size_t n = P.n;
     const std::size_t rows = fft_block_rows(P);
-    const std::size_t groups = count / W, tail = count % W;
+    const std::size_t groups = (count + W - 1) / W;
     const T scale = static_cast<T>(io.scale);
-    const bool scaled = io.scale != 1;
-    const T sgn = io.inverse ? T(-1) : T(1);
     auto run = [&](std::size_t t0, std::size_t t1) {
         fft_scratch<T> sv(rows, W);
-        fft_scratch<T> ss(rows, 1);
-        scratch<C> tmp(n * W);
         for (std::size_t t = t0; t < t1; ++t) {
-            if (t < groups) {
-                C* base = data + t * W * n;
-                fft_transpose(src + t * W * n, n, tmp.data(), W, W, n);
-                fft_vector_block<T>(P, sv.template bufs<B>(), tmp.data(), W, tmp.data(), W, io, nullptr, nullptr);
-                fft_transpose(tmp.data(), W, base, n, n, W);
-            } else {
-                auto bf = ss.template bufs<T>();
-                C* x = data + (groups * W + (t - groups)) * n;
-                const C* xs = src + (groups * W + (t - groups)) * n;
-                for (std::size_t j = 0; j < n; ++j) {
-                    bf.ar[j] = xs[j].real();
-                    bf.ai[j] = sgn * xs[j].imag();
-                }
-                bool in_b = false;
-                fft_block<T, T>(P, bf, in_b);
-                const T* rr = in_b ? bf.br : bf.ar;
-                const T* ri = in_b ? bf.bi : bf.ai;
-                for (std::size_t j = 0; j < n; ++j)
-                    x[j] = scaled ? C(rr[j] * scale, sgn * ri[j] * scale) : C(rr[j], sgn * ri[j]);
-            }
+            const std::size_t cnt = std::min(W, count - t * W); // the last group may be partial
+            auto bf = sv.template bufs<B>();
+            fft_load_rows<T>(src + t * W * n, n, cnt, n, bf.ar, bf.ai, io.inverse);
+            bool in_b = false;
+            fft_block<B, T>(P, bf, in_b);
+            fft_store_rows<T>(in_b ? bf.br : bf.ar, in_b ? bf.bi : bf.ai, n, data + t * W * n, n, cnt, io.inverse,
+                              scale);
         }
     };
     const std::size_t work = count * n * 5;
-    fft_for(parallel && work >= fft_parallel_work, groups + tail, 1, run);
+    fft_for(parallel && work >= fft_parallel_work, groups, 1, run);
 }
 
 // The four-step decomposition of one long transform, n = n1 x n2 (both smooth, near sqrt(n)):
