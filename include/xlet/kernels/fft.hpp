@@ -226,52 +226,7 @@ const fft_plan<T>& fft_plan_of() {
     return p;
 }
 
-// ---- complex transposes ----------------------------------------------------------------------
-
-// dst[j * ds + i] = src[i * ss + j], i < rows, j < cols, for complex<float> / complex<double>:
-// 4 x 4 blocks of 8-byte elements (or 2 x 2 of 16-byte ones) in AVX registers, the edges one by one.
-template<class C>
-inline void fft_transpose(const C* src, std::size_t ss, C* dst, std::size_t ds, std::size_t rows, std::size_t cols) {
-    std::size_t i0 = 0, j0 = 0;
-#if defined(__AVX__)
-    if constexpr (sizeof(C) == 8) {
-        const std::size_t rb = rows / 4 * 4, cb = cols / 4 * 4;
-        for (std::size_t i = 0; i < rb; i += 4)
-            for (std::size_t j = 0; j < cb; j += 4) {
-                auto ld = [&](std::size_t k) {
-                    return _mm256_loadu_pd(reinterpret_cast<const double*>(src + (i + k) * ss + j));
-                };
-                const __m256d r0 = ld(0), r1 = ld(1), r2 = ld(2), r3 = ld(3);
-                const __m256d t0 = _mm256_unpacklo_pd(r0, r1), t1 = _mm256_unpackhi_pd(r0, r1);
-                const __m256d t2 = _mm256_unpacklo_pd(r2, r3), t3 = _mm256_unpackhi_pd(r2, r3);
-                auto st = [&](std::size_t k, __m256d v) {
-                    _mm256_storeu_pd(reinterpret_cast<double*>(dst + (j + k) * ds + i), v);
-                };
-                st(0, _mm256_permute2f128_pd(t0, t2, 0x20));
-                st(1, _mm256_permute2f128_pd(t1, t3, 0x20));
-                st(2, _mm256_permute2f128_pd(t0, t2, 0x31));
-                st(3, _mm256_permute2f128_pd(t1, t3, 0x31));
-            }
-        i0 = rb;
-        j0 = cb;
-    } else if constexpr (sizeof(C) == 16) {
-        const std::size_t rb = rows / 2 * 2, cb = cols / 2 * 2;
-        for (std::size_t i = 0; i < rb; i += 2)
-            for (std::size_t j = 0; j < cb; j += 2) {
-                const __m256d r0 = _mm256_loadu_pd(reinterpret_cast<const double*>(src + i * ss + j));
-                const __m256d r1 = _mm256_loadu_pd(reinterpret_cast<const double*>(src + (i + 1) * ss + j));
-                _mm256_storeu_pd(reinterpret_cast<double*>(dst + j * ds + i), _mm256_permute2f128_pd(r0, r1, 0x20));
-                _mm256_storeu_pd(reinterpret_cast<double*>(dst + (j + 1) * ds + i),
-                                 _mm256_permute2f128_pd(r0, r1, 0x31));
-            }
-        i0 = rb;
-        j0 = cb;
-    }
-#endif
-    for (std::size_t i = 0; i < rows; ++i)
-        for (std::size_t j = (i < i0 ? j0 : 0); j < cols; ++j)
-            dst[j * ds + i] = src[i * ss + j];
-}
+// ---- register transposes ---------------------------------------------------------------------
 
 // f(integral_constant<i>) for i < N, unrolled (the register transposes below must not become
 // loops over an array in memory).
@@ -466,6 +421,78 @@ struct fft_vec<T> {
     static void store(T v, T* p) { *p = v; }
 };
 
+// (re, im) *= (c, s), with fused multiply-adds (explicit: the build does not contract).
+template<class Vt>
+[[gnu::always_inline]] inline void fft_twiddle(Vt& re, Vt& im, const Vt& c, const Vt& s) {
+    const Vt x = xsimd::fms(re, c, im * s);
+    im = xsimd::fma(re, s, im * c);
+    re = x;
+}
+
+// An odd radix R = 2h + 1 stage (R known at compile time, so the butterfly lives in registers):
+// s_t = a_t + a_{R-t}, d_t = a_t - a_{R-t}; b_k = a0 + sum s_t cos(2pi tk/R) - i sum d_t
+// sin(2pi tk/R), b_{R-k} the same with + i.
+template<std::size_t R, class Vt, class T>
+inline void fft_stage_odd(const fft_plan<T>& P, const fft_stage<T>& S, const T* sr, const T* si, T* dr, T* di) {
+    using F = fft_vec<Vt>;
+    constexpr std::size_t V = F::V, h = (R - 1) / 2;
+    const std::size_t M = S.M, Lp = S.L / R, Mp = M * R, q = Lp * M;
+    const T* twr = P.twr.data() + S.tw;
+    const T* twi = P.twi.data() + S.tw;
+    const T* cs = P.cs.data() + S.cs;
+    Vt c[h][h], sn[h][h]; // c[k-1][t-1] = cos(2pi tk/R), sn likewise
+    fft_unroll<h>([&](auto kc) {
+        fft_unroll<h>([&](auto tc) {
+            c[kc][tc] = Vt(cs[(kc * h + tc) * 2]);
+            sn[kc][tc] = Vt(cs[(kc * h + tc) * 2 + 1]);
+        });
+    });
+    for (std::size_t k1 = 0; k1 < Lp; ++k1) {
+        const T* wr = twr + k1 * (R - 1);
+        const T* wi = twi + k1 * (R - 1);
+        for (std::size_t p = 0; p < M; ++p) {
+            const std::size_t i0 = k1 * Mp + p, o = k1 * M + p;
+            Vt ar[R], ai[R];
+            fft_unroll<R>([&](auto tc) {
+                ar[tc] = F::load(sr + (i0 + tc * M) * V);
+                ai[tc] = F::load(si + (i0 + tc * M) * V);
+            });
+            if (k1 != 0)
+                fft_unroll<R - 1>([&](auto tc) { fft_twiddle(ar[tc + 1], ai[tc + 1], Vt(wr[tc]), Vt(wi[tc])); });
+            Vt s_r[h], s_i[h], d_r[h], d_i[h];
+            Vt b0r = ar[0], b0i = ai[0];
+            fft_unroll<h>([&](auto tc) {
+                constexpr std::size_t t = decltype(tc)::value + 1;
+                s_r[t - 1] = ar[t] + ar[R - t];
+                s_i[t - 1] = ai[t] + ai[R - t];
+                d_r[t - 1] = ar[t] - ar[R - t];
+                d_i[t - 1] = ai[t] - ai[R - t];
+                b0r = b0r + s_r[t - 1];
+                b0i = b0i + s_i[t - 1];
+            });
+            F::store(b0r, dr + o * V);
+            F::store(b0i, di + o * V);
+            fft_unroll<h>([&](auto kc) {
+                constexpr std::size_t k = decltype(kc)::value + 1;
+                Vt xr = ar[0], xi = ai[0], yr = d_r[0] * sn[k - 1][0], yi = d_i[0] * sn[k - 1][0];
+                xr = xsimd::fma(s_r[0], c[k - 1][0], xr);
+                xi = xsimd::fma(s_i[0], c[k - 1][0], xi);
+                fft_unroll<h - 1>([&](auto tc) {
+                    constexpr std::size_t t = decltype(tc)::value + 1;
+                    xr = xsimd::fma(s_r[t], c[k - 1][t], xr);
+                    xi = xsimd::fma(s_i[t], c[k - 1][t], xi);
+                    yr = xsimd::fma(d_r[t], sn[k - 1][t], yr);
+                    yi = xsimd::fma(d_i[t], sn[k - 1][t], yi);
+                });
+                F::store(xr + yi, dr + (o + k * q) * V); // x - i y
+                F::store(xi - yr, di + (o + k * q) * V);
+                F::store(xr - yi, dr + (o + (R - k) * q) * V); // x + i y
+                F::store(xi + yr, di + (o + (R - k) * q) * V);
+            });
+        }
+    }
+}
+
 // One Stockham stage: src[k1 * Mp + p + M t] -> dst[(k1 + Lp k2) M + p], rows of V values.
 template<class Vt, class T>
 inline void fft_stage_run(const fft_plan<T>& P, const fft_stage<T>& S, const T* sr, const T* si, T* dr, T* di) {
@@ -487,16 +514,9 @@ inline void fft_stage_run(const fft_plan<T>& P, const fft_stage<T>& S, const T* 
                 Vt a2r = ld(sr, i0 + 2 * M), a2i = ld(si, i0 + 2 * M);
                 Vt a3r = ld(sr, i0 + 3 * M), a3i = ld(si, i0 + 3 * M);
                 if (k1 != 0) {
-                    Vt t;
-                    t = a1r * w1r - a1i * w1i;
-                    a1i = a1r * w1i + a1i * w1r;
-                    a1r = t;
-                    t = a2r * w2r - a2i * w2i;
-                    a2i = a2r * w2i + a2i * w2r;
-                    a2r = t;
-                    t = a3r * w3r - a3i * w3i;
-                    a3i = a3r * w3i + a3i * w3r;
-                    a3r = t;
+                    fft_twiddle(a1r, a1i, w1r, w1i);
+                    fft_twiddle(a2r, a2i, w2r, w2i);
+                    fft_twiddle(a3r, a3i, w3r, w3i);
                 }
                 const Vt s02r = a0r + a2r, s02i = a0i + a2i, d02r = a0r - a2r, d02i = a0i - a2i;
                 const Vt s13r = a1r + a3r, s13i = a1i + a3i, d13r = a1r - a3r, d13i = a1i - a3i;
@@ -526,12 +546,8 @@ inline void fft_stage_run(const fft_plan<T>& P, const fft_stage<T>& S, const T* 
                     ai[t] = ld(si, i0 + t * M);
                 }
                 if (k1 != 0)
-                    for (std::size_t t = 1; t < 8; ++t) {
-                        const Vt c(twr[k1 * 7 + t - 1]), s(twi[k1 * 7 + t - 1]);
-                        const Vt x = ar[t] * c - ai[t] * s;
-                        ai[t] = ar[t] * s + ai[t] * c;
-                        ar[t] = x;
-                    }
+                    for (std::size_t t = 1; t < 8; ++t)
+                        fft_twiddle(ar[t], ai[t], Vt(twr[k1 * 7 + t - 1]), Vt(twi[k1 * 7 + t - 1]));
                 // E = DFT4(a0, a2, a4, a6), O = DFT4(a1, a3, a5, a7)
                 Vt er[4], ei[4], orr[4], oi[4];
                 for (std::size_t q = 0; q < 2; ++q) {
@@ -582,11 +598,7 @@ inline void fft_stage_run(const fft_plan<T>& P, const fft_stage<T>& S, const T* 
                 const std::size_t i0 = k1 * Mp + p;
                 const Vt a0r = ld(sr, i0), a0i = ld(si, i0);
                 Vt a1r = ld(sr, i0 + M), a1i = ld(si, i0 + M);
-                if (k1 != 0) {
-                    const Vt t = a1r * wr - a1i * wi;
-                    a1i = a1r * wi + a1i * wr;
-                    a1r = t;
-                }
+                if (k1 != 0) fft_twiddle(a1r, a1i, wr, wi);
                 const std::size_t o = k1 * M + p, q = Lp * M;
                 st(a0r + a1r, dr, o);
                 st(a0i + a1i, di, o);
@@ -596,55 +608,12 @@ inline void fft_stage_run(const fft_plan<T>& P, const fft_stage<T>& S, const T* 
         }
         return;
     }
-    // Odd radix r = 2h + 1: s_t = a_t + a_{r-t}, d_t = a_t - a_{r-t};
-    // b_k = a0 + sum s_t cos(2pi tk/r) - i sum d_t sin(2pi tk/r), b_{r-k} the same with + i.
-    const std::size_t h = (r - 1) / 2;
-    const T* cs = P.cs.data() + S.cs;
-    Vt ar[fft_max_radix], ai[fft_max_radix], sr_[fft_max_radix / 2 + 1], si_[fft_max_radix / 2 + 1],
-        dr_[fft_max_radix / 2 + 1], di_[fft_max_radix / 2 + 1];
-    for (std::size_t k1 = 0; k1 < Lp; ++k1) {
-        const T* wr = twr + k1 * (r - 1);
-        const T* wi = twi + k1 * (r - 1);
-        for (std::size_t p = 0; p < M; ++p) {
-            const std::size_t i0 = k1 * Mp + p;
-            for (std::size_t t = 0; t < r; ++t) {
-                ar[t] = ld(sr, i0 + t * M);
-                ai[t] = ld(si, i0 + t * M);
-            }
-            if (k1 != 0)
-                for (std::size_t t = 1; t < r; ++t) {
-                    const Vt c(wr[t - 1]), s(wi[t - 1]);
-                    const Vt x = ar[t] * c - ai[t] * s;
-                    ai[t] = ar[t] * s + ai[t] * c;
-                    ar[t] = x;
-                }
-            Vt b0r = ar[0], b0i = ai[0];
-            for (std::size_t t = 1; t <= h; ++t) {
-                sr_[t] = ar[t] + ar[r - t];
-                si_[t] = ai[t] + ai[r - t];
-                dr_[t] = ar[t] - ar[r - t];
-                di_[t] = ai[t] - ai[r - t];
-                b0r = b0r + sr_[t];
-                b0i = b0i + si_[t];
-            }
-            const std::size_t o = k1 * M + p, q = Lp * M;
-            st(b0r, dr, o);
-            st(b0i, di, o);
-            for (std::size_t k = 1; k <= h; ++k) {
-                Vt xr = ar[0], xi = ai[0], yr(T(0)), yi(T(0));
-                for (std::size_t t = 1; t <= h; ++t) {
-                    const Vt c(cs[((k - 1) * h + (t - 1)) * 2]), s(cs[((k - 1) * h + (t - 1)) * 2 + 1]);
-                    xr = xr + sr_[t] * c;
-                    xi = xi + si_[t] * c;
-                    yr = yr + dr_[t] * s;
-                    yi = yi + di_[t] * s;
-                }
-                st(xr + yi, dr, o + k * q); // x - i y
-                st(xi - yr, di, o + k * q);
-                st(xr - yi, dr, o + (r - k) * q); // x + i y
-                st(xi + yr, di, o + (r - k) * q);
-            }
-        }
+    switch (r) {
+    case 3: fft_stage_odd<3, Vt>(P, S, sr, si, dr, di); break;
+    case 5: fft_stage_odd<5, Vt>(P, S, sr, si, dr, di); break;
+    case 7: fft_stage_odd<7, Vt>(P, S, sr, si, dr, di); break;
+    case 11: fft_stage_odd<11, Vt>(P, S, sr, si, dr, di); break;
+    default: fft_stage_odd<13, Vt>(P, S, sr, si, dr, di); break;
     }
 }
 
@@ -779,10 +748,7 @@ inline void fft_vector_block(const fft_plan<T>& P, fft_block_bufs<xsimd::batch<T
         if (io.inverse) im = B(T(0)) - im;
         if (twr) {
             const B c = B::load_unaligned(twr + j * ost), d0 = B::load_unaligned(twi + j * ost);
-            const B d = io.inverse ? B(T(0)) - d0 : d0;
-            const B x = re * c - im * d;
-            im = re * d + im * c;
-            re = x;
+            fft_twiddle(re, im, c, io.inverse ? B(T(0)) - d0 : d0);
         }
         if (io.scale != 1) {
             re = re * scale;
@@ -881,9 +847,9 @@ void fft_axis_rows(const fft_plan<T>& P, const std::complex<T>* src, std::comple
 }
 
 // The four-step decomposition of one long transform, n = n1 x n2 (both smooth, near sqrt(n)):
-// x viewed as [n1][n2]; column DFTs of length n1 over the n2 columns; times W_n^(k1 j2) (a table
-// laid out like x, so the multiply is a plain SIMD pass); transposed to [n2][n1]; column DFTs of
-// length n2 over the n1 columns, written to x: X[k2 n1 + k1] = Z[k2][k1].
+// x viewed as [n1][n2]; column DFTs of length n1 over the n2 columns, times W_n^(k1 j2) (a table
+// laid out like x) as they are stored into t; DFTs of length n2 along the rows of t, W rows at a
+// time transposed in registers, written to the columns of x: X[k2 n1 + k1] = Z[k1][k2].
 template<class T>
 struct fft_four_plan {
     std::size_t n1 = 0, n2 = 0;
@@ -917,25 +883,59 @@ const fft_four_plan<T>& fft_four_of() {
     return p;
 }
 
+// Step 3 of the four-step: t is [n1][n2]; its rows, W at a time (register transposes into the
+// split block), take DFTs of length n2 whose outputs are written down the columns of x:
+// x[k2 * n1 + k1] = DFT(t[k1][.])[k2], conjugated for an inverse and scaled.
+template<class T>
+void fft_rows_to_columns(const fft_plan<T>& P, const std::complex<T>* t, std::complex<T>* x, std::size_t n1,
+                         fft_io io, bool parallel) {
+    using B = xsimd::batch<T>;
+    using CB = xsimd::batch<std::complex<T>>;
+    constexpr std::size_t W = B::size;
+    const std::size_t n2 = P.n, rows = fft_block_rows(P), blocks = (n1 + W - 1) / W;
+    const T scale = static_cast<T>(io.scale);
+    const B sc(scale), sci(io.inverse ? T(0) - scale : scale);
+    auto run = [&](std::size_t b0, std::size_t b1) {
+        fft_scratch<T> sv(rows, W);
+        for (std::size_t b = b0; b < b1; ++b) {
+            const std::size_t c0 = b * W, cnt = std::min(W, n1 - c0);
+            auto bf = sv.template bufs<B>();
+            fft_load_rows<T>(t + c0 * n2, n2, cnt, n2, bf.ar, bf.ai, io.inverse);
+            bool in_b = false;
+            fft_block<B, T>(P, bf, in_b);
+            const T* rr = in_b ? bf.br : bf.ar;
+            const T* ri = in_b ? bf.bi : bf.ai;
+            for (std::size_t k = 0; k < n2; ++k) {
+                B re = B::load_aligned(rr + k * W), im = B::load_aligned(ri + k * W);
+                if (scale != T(1)) {
+                    re = re * sc;
+                    im = im * sci;
+                } else if (io.inverse) {
+                    im = B(T(0)) - im;
+                }
+                if (cnt == W) {
+                    CB(re, im).store_unaligned(x + k * n1 + c0);
+                } else {
+                    alignas(64) std::complex<T> tmp[W];
+                    CB(re, im).store_aligned(tmp);
+                    std::copy_n(tmp, cnt, x + k * n1 + c0);
+                }
+            }
+        }
+    };
+    fft_for(parallel && n1 * n2 * 5 >= fft_parallel_work, blocks, 1, run);
+}
+
 template<class T>
 void fft_four_step(const fft_four_plan<T>& F, const std::complex<T>* src, std::complex<T>* x, fft_io io,
                    bool parallel = true) {
     const std::size_t n1 = F.n1, n2 = F.n2, n = n1 * n2;
-    // step 1 (inverse: conj in, conj out, so x holds the unscaled inverse column transforms), with
+    // step 1 (inverse: conj in, conj out, so t holds the unscaled inverse column transforms), with
     // step 2's twiddles W_n^(k1 j2) (conjugated for the inverse) applied as the columns are stored
-    fft_axis_columns<T>(*F.p1, src, x, 1, n2, fft_io{io.inverse, 1.0}, parallel, F.wr.data(), F.wi.data());
-    const bool par = parallel && n * 5 >= fft_parallel_work;
     scratch<std::complex<T>> t(n);
-    constexpr std::size_t TB = 64;
-    fft_for(par, (n1 + TB - 1) / TB, 1, [&](std::size_t b0, std::size_t b1) {
-        for (std::size_t b = b0; b < b1; ++b) {
-            const std::size_t i0 = b * TB, i1 = std::min(n1, i0 + TB);
-            for (std::size_t j0 = 0; j0 < n2; j0 += TB)
-                fft_transpose(x + i0 * n2 + j0, n2, t.data() + j0 * n1 + i0, n1, i1 - i0, std::min(TB, n2 - j0));
-        }
-    });
-    // step 3: columns of t into x, scaled on the way out
-    fft_axis_columns<T>(*F.p2, t.data(), x, 1, n1, io, parallel);
+    fft_axis_columns<T>(*F.p1, src, t.data(), 1, n2, fft_io{io.inverse, 1.0}, parallel, F.wr.data(), F.wi.data());
+    // step 3: the rows of t into the columns of x (the transpose rides on the loads), scaled
+    fft_rows_to_columns<T>(*F.p2, t.data(), x, n1, io, parallel);
 }
 
 // dst[j] = conj?(a[j]) * b[j] * scale, j < n, interleaved complex (SIMD body, scalar tail).
