@@ -1,10 +1,11 @@
 // The FFT kernels against an O(n^2) DFT in long double, on run-time lengths: every length 1..128
-// through each path (one transform: the single-column path; W + 3 transforms: vector groups and
-// the tail; a transform axis followed by 5 columns: the column path with a partial block), the
-// four-step for long smooth lengths, and large lengths incl. primes and products of large primes
-// (Bluestein, on the one-column kernel and on the four-step). Bound (stated in docs/semantics.md): max_k |X_k - DFT_k| <= 8 eps log2(m) ||x||_2,
-// eps the unit roundoff of the element type, m the longest transform actually run (n, or the
-// Bluestein length), ||x||_2 the input's 2-norm (a DFT entry is at most sqrt(n) ||x||_2).
+// through each path (1 or W + 1 or W + 3 transforms: the batched rows path with full and partial
+// groups; a transform axis followed by 5, 11 or W + 5 columns: the column path with full and
+// partial blocks), the four-step for long smooth lengths, and large lengths incl. primes and
+// products of large primes (Bluestein, on the vector kernel and on the four-step). Bound (stated
+// in docs/semantics.md): max_k |X_k - DFT_k| <= 8 eps log2(m) ||x||_2, eps the unit roundoff of
+// the element type, m the longest transform actually run (n, or the Bluestein length), ||x||_2
+// the input's 2-norm (a DFT entry is at most sqrt(n) ||x||_2).
 #define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <doctest/doctest.h>
 #include <xlet/xlet.hpp>
@@ -139,8 +140,10 @@ TEST_CASE("every length 1..128, f32 and f64, forward and inverse, each kernel pa
         worst = std::max(worst, check_rows<float>(n, 1, false, s));
         worst = std::max(worst, check_rows<float>(n, W + 3, true, s + 1000));
         worst = std::max(worst, check_columns<float>(n, 5, s + 2000));
+        worst = std::max(worst, check_columns<float>(n, W + 5, s + 5000));
         worst = std::max(worst, check_rows<double>(n, 1, true, s + 3000));
         worst = std::max(worst, check_columns<double>(n, 11, s + 4000));
+        worst = std::max(worst, check_rows<double>(n, W + 1, false, s + 6000));
     }
     MESSAGE("worst error / bound over 1..128: " << worst);
     CHECK(worst <= 1.0);

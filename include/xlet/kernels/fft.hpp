@@ -429,13 +429,70 @@ template<class Vt>
     re = x;
 }
 
+// Where a stage reads its rows and writes its results. The middle stages use the split block
+// (fft_split_rows); the first stage may read the caller's interleaved complex rows and the last
+// write them (fft_complex_in / fft_complex_out), so a column transform makes no separate
+// deinterleave or interleave pass over the block.
+template<class Vt, class T>
+struct fft_split_rows {
+    using F = fft_vec<Vt>;
+    T* r;
+    T* i;
+    void load(std::size_t row, Vt& re, Vt& im) const {
+        re = F::load(r + row * F::V);
+        im = F::load(i + row * F::V);
+    }
+    void store(std::size_t row, const Vt& re, const Vt& im) const {
+        F::store(re, r + row * F::V);
+        F::store(im, i + row * F::V);
+    }
+};
+// Row j: W complex at p + j * stride; conjugated for an inverse.
+template<class T>
+struct fft_complex_in {
+    using B = xsimd::batch<T>;
+    using CB = xsimd::batch<std::complex<T>>;
+    const std::complex<T>* p;
+    std::size_t stride;
+    bool conj;
+    void load(std::size_t row, B& re, B& im) const {
+        const CB v = CB::load_unaligned(p + row * stride);
+        re = v.real();
+        im = conj ? B(T(0)) - v.imag() : v.imag();
+    }
+};
+// Row k: W complex to p + k * stride, conjugated for an inverse, times tw[k * stride] (optional,
+// split tables, conjugated for an inverse) and the scale.
+template<class T>
+struct fft_complex_out {
+    using B = xsimd::batch<T>;
+    using CB = xsimd::batch<std::complex<T>>;
+    std::complex<T>* p;
+    std::size_t stride;
+    bool conj;
+    T scale;
+    const T* twr = nullptr;
+    const T* twi = nullptr;
+    void store(std::size_t row, B re, B im) const {
+        if (conj) im = B(T(0)) - im;
+        if (twr) {
+            const B c = B::load_unaligned(twr + row * stride), d = B::load_unaligned(twi + row * stride);
+            fft_twiddle(re, im, c, conj ? B(T(0)) - d : d);
+        }
+        if (scale != T(1)) {
+            re = re * B(scale);
+            im = im * B(scale);
+        }
+        CB(re, im).store_unaligned(p + row * stride);
+    }
+};
+
 // An odd radix R = 2h + 1 stage (R known at compile time, so the butterfly lives in registers):
 // s_t = a_t + a_{R-t}, d_t = a_t - a_{R-t}; b_k = a0 + sum s_t cos(2pi tk/R) - i sum d_t
 // sin(2pi tk/R), b_{R-k} the same with + i.
-template<std::size_t R, class Vt, class T>
-inline void fft_stage_odd(const fft_plan<T>& P, const fft_stage<T>& S, const T* sr, const T* si, T* dr, T* di) {
-    using F = fft_vec<Vt>;
-    constexpr std::size_t V = F::V, h = (R - 1) / 2;
+template<std::size_t R, class Vt, class T, class Src, class Dst>
+inline void fft_stage_odd(const fft_plan<T>& P, const fft_stage<T>& S, const Src& src, const Dst& dst) {
+    constexpr std::size_t h = (R - 1) / 2;
     const std::size_t M = S.M, Lp = S.L / R, Mp = M * R, q = Lp * M;
     const T* twr = P.twr.data() + S.tw;
     const T* twi = P.twi.data() + S.tw;
@@ -453,10 +510,7 @@ inline void fft_stage_odd(const fft_plan<T>& P, const fft_stage<T>& S, const T* 
         for (std::size_t p = 0; p < M; ++p) {
             const std::size_t i0 = k1 * Mp + p, o = k1 * M + p;
             Vt ar[R], ai[R];
-            fft_unroll<R>([&](auto tc) {
-                ar[tc] = F::load(sr + (i0 + tc * M) * V);
-                ai[tc] = F::load(si + (i0 + tc * M) * V);
-            });
+            fft_unroll<R>([&](auto tc) { src.load(i0 + tc * M, ar[tc], ai[tc]); });
             if (k1 != 0)
                 fft_unroll<R - 1>([&](auto tc) { fft_twiddle(ar[tc + 1], ai[tc + 1], Vt(wr[tc]), Vt(wi[tc])); });
             Vt s_r[h], s_i[h], d_r[h], d_i[h];
@@ -470,8 +524,7 @@ inline void fft_stage_odd(const fft_plan<T>& P, const fft_stage<T>& S, const T* 
                 b0r = b0r + s_r[t - 1];
                 b0i = b0i + s_i[t - 1];
             });
-            F::store(b0r, dr + o * V);
-            F::store(b0i, di + o * V);
+            dst.store(o, b0r, b0i);
             fft_unroll<h>([&](auto kc) {
                 constexpr std::size_t k = decltype(kc)::value + 1;
                 Vt xr = ar[0], xi = ai[0], yr = d_r[0] * sn[k - 1][0], yi = d_i[0] * sn[k - 1][0];
@@ -484,35 +537,30 @@ inline void fft_stage_odd(const fft_plan<T>& P, const fft_stage<T>& S, const T* 
                     yr = xsimd::fma(d_r[t], sn[k - 1][t], yr);
                     yi = xsimd::fma(d_i[t], sn[k - 1][t], yi);
                 });
-                F::store(xr + yi, dr + (o + k * q) * V); // x - i y
-                F::store(xi - yr, di + (o + k * q) * V);
-                F::store(xr - yi, dr + (o + (R - k) * q) * V); // x + i y
-                F::store(xi + yr, di + (o + (R - k) * q) * V);
+                dst.store(o + k * q, xr + yi, xi - yr);       // x - i y
+                dst.store(o + (R - k) * q, xr - yi, xi + yr); // x + i y
             });
         }
     }
 }
 
-// One Stockham stage: src[k1 * Mp + p + M t] -> dst[(k1 + Lp k2) M + p], rows of V values.
-template<class Vt, class T>
-inline void fft_stage_run(const fft_plan<T>& P, const fft_stage<T>& S, const T* sr, const T* si, T* dr, T* di) {
-    using F = fft_vec<Vt>;
-    constexpr std::size_t V = F::V;
-    const std::size_t r = S.r, M = S.M, Lp = S.L / r, Mp = M * r;
+// One Stockham stage: src row k1 * Mp + p + M t -> dst row (k1 + Lp k2) M + p.
+template<class Vt, class T, class Src, class Dst>
+inline void fft_stage_run(const fft_plan<T>& P, const fft_stage<T>& S, const Src& src, const Dst& dst) {
+    const std::size_t r = S.r, M = S.M, Lp = S.L / r, Mp = M * r, q = Lp * M;
     const T* twr = P.twr.data() + S.tw;
     const T* twi = P.twi.data() + S.tw;
-    auto ld = [&](const T* base, std::size_t row) { return F::load(base + row * V); };
-    auto st = [&](const Vt& v, T* base, std::size_t row) { F::store(v, base + row * V); };
     if (r == 4) {
         for (std::size_t k1 = 0; k1 < Lp; ++k1) {
             const Vt w1r(twr[k1 * 3]), w1i(twi[k1 * 3]), w2r(twr[k1 * 3 + 1]), w2i(twi[k1 * 3 + 1]),
                 w3r(twr[k1 * 3 + 2]), w3i(twi[k1 * 3 + 2]);
             for (std::size_t p = 0; p < M; ++p) {
                 const std::size_t i0 = k1 * Mp + p;
-                Vt a0r = ld(sr, i0), a0i = ld(si, i0);
-                Vt a1r = ld(sr, i0 + M), a1i = ld(si, i0 + M);
-                Vt a2r = ld(sr, i0 + 2 * M), a2i = ld(si, i0 + 2 * M);
-                Vt a3r = ld(sr, i0 + 3 * M), a3i = ld(si, i0 + 3 * M);
+                Vt a0r, a0i, a1r, a1i, a2r, a2i, a3r, a3i;
+                src.load(i0, a0r, a0i);
+                src.load(i0 + M, a1r, a1i);
+                src.load(i0 + 2 * M, a2r, a2i);
+                src.load(i0 + 3 * M, a3r, a3i);
                 if (k1 != 0) {
                     fft_twiddle(a1r, a1i, w1r, w1i);
                     fft_twiddle(a2r, a2i, w2r, w2i);
@@ -520,15 +568,11 @@ inline void fft_stage_run(const fft_plan<T>& P, const fft_stage<T>& S, const T* 
                 }
                 const Vt s02r = a0r + a2r, s02i = a0i + a2i, d02r = a0r - a2r, d02i = a0i - a2i;
                 const Vt s13r = a1r + a3r, s13i = a1i + a3i, d13r = a1r - a3r, d13i = a1i - a3i;
-                const std::size_t o = k1 * M + p, q = Lp * M;
-                st(s02r + s13r, dr, o);
-                st(s02i + s13i, di, o);
-                st(d02r + d13i, dr, o + q); // (a0 - a2) - i (a1 - a3)
-                st(d02i - d13r, di, o + q);
-                st(s02r - s13r, dr, o + 2 * q);
-                st(s02i - s13i, di, o + 2 * q);
-                st(d02r - d13i, dr, o + 3 * q); // (a0 - a2) + i (a1 - a3)
-                st(d02i + d13r, di, o + 3 * q);
+                const std::size_t o = k1 * M + p;
+                dst.store(o, s02r + s13r, s02i + s13i);
+                dst.store(o + q, d02r + d13i, d02i - d13r); // (a0 - a2) - i (a1 - a3)
+                dst.store(o + 2 * q, s02r - s13r, s02i - s13i);
+                dst.store(o + 3 * q, d02r - d13i, d02i + d13r); // (a0 - a2) + i (a1 - a3)
             }
         }
         return;
@@ -541,22 +585,21 @@ inline void fft_stage_run(const fft_plan<T>& P, const fft_stage<T>& S, const T* 
             for (std::size_t p = 0; p < M; ++p) {
                 const std::size_t i0 = k1 * Mp + p;
                 Vt ar[8], ai[8];
-                for (std::size_t t = 0; t < 8; ++t) {
-                    ar[t] = ld(sr, i0 + t * M);
-                    ai[t] = ld(si, i0 + t * M);
-                }
+                fft_unroll<8>([&](auto tc) { src.load(i0 + tc * M, ar[tc], ai[tc]); });
                 if (k1 != 0)
-                    for (std::size_t t = 1; t < 8; ++t)
-                        fft_twiddle(ar[t], ai[t], Vt(twr[k1 * 7 + t - 1]), Vt(twi[k1 * 7 + t - 1]));
+                    fft_unroll<7>([&](auto tc) {
+                        fft_twiddle(ar[tc + 1], ai[tc + 1], Vt(twr[k1 * 7 + tc]), Vt(twi[k1 * 7 + tc]));
+                    });
                 // E = DFT4(a0, a2, a4, a6), O = DFT4(a1, a3, a5, a7)
                 Vt er[4], ei[4], orr[4], oi[4];
-                for (std::size_t q = 0; q < 2; ++q) {
-                    Vt* yr = q ? orr : er;
-                    Vt* yi = q ? oi : ei;
-                    const Vt s02r = ar[q] + ar[q + 4], s02i = ai[q] + ai[q + 4];
-                    const Vt d02r = ar[q] - ar[q + 4], d02i = ai[q] - ai[q + 4];
-                    const Vt s13r = ar[q + 2] + ar[q + 6], s13i = ai[q + 2] + ai[q + 6];
-                    const Vt d13r = ar[q + 2] - ar[q + 6], d13i = ai[q + 2] - ai[q + 6];
+                fft_unroll<2>([&](auto qc) {
+                    constexpr std::size_t u = decltype(qc)::value;
+                    Vt* yr = u ? orr : er;
+                    Vt* yi = u ? oi : ei;
+                    const Vt s02r = ar[u] + ar[u + 4], s02i = ai[u] + ai[u + 4];
+                    const Vt d02r = ar[u] - ar[u + 4], d02i = ai[u] - ai[u + 4];
+                    const Vt s13r = ar[u + 2] + ar[u + 6], s13i = ai[u + 2] + ai[u + 6];
+                    const Vt d13r = ar[u + 2] - ar[u + 6], d13i = ai[u + 2] - ai[u + 6];
                     yr[0] = s02r + s13r;
                     yi[0] = s02i + s13i;
                     yr[1] = d02r + d13i;
@@ -565,28 +608,20 @@ inline void fft_stage_run(const fft_plan<T>& P, const fft_stage<T>& S, const T* 
                     yi[2] = s02i - s13i;
                     yr[3] = d02r - d13i;
                     yi[3] = d02i + d13r;
-                }
+                });
                 // w8^1 O1 = ((x + y) + i (y - x)) / sqrt2; w8^2 O2 = y - i x; w8^3 O3 = ((y - x) - i (x + y)) / sqrt2
-                Vt t1r = (orr[1] + oi[1]) * h, t1i = (oi[1] - orr[1]) * h;
-                Vt t2r = oi[2], t2i = Vt(T(0)) - orr[2];
-                Vt t3r = (oi[3] - orr[3]) * h, t3i = Vt(T(0)) - (orr[3] + oi[3]) * h;
-                const std::size_t o = k1 * M + p, q = Lp * M;
-                st(er[0] + orr[0], dr, o);
-                st(ei[0] + oi[0], di, o);
-                st(er[1] + t1r, dr, o + q);
-                st(ei[1] + t1i, di, o + q);
-                st(er[2] + t2r, dr, o + 2 * q);
-                st(ei[2] + t2i, di, o + 2 * q);
-                st(er[3] + t3r, dr, o + 3 * q);
-                st(ei[3] + t3i, di, o + 3 * q);
-                st(er[0] - orr[0], dr, o + 4 * q);
-                st(ei[0] - oi[0], di, o + 4 * q);
-                st(er[1] - t1r, dr, o + 5 * q);
-                st(ei[1] - t1i, di, o + 5 * q);
-                st(er[2] - t2r, dr, o + 6 * q);
-                st(ei[2] - t2i, di, o + 6 * q);
-                st(er[3] - t3r, dr, o + 7 * q);
-                st(ei[3] - t3i, di, o + 7 * q);
+                const Vt t1r = (orr[1] + oi[1]) * h, t1i = (oi[1] - orr[1]) * h;
+                const Vt t2r = oi[2], t2i = Vt(T(0)) - orr[2];
+                const Vt t3r = (oi[3] - orr[3]) * h, t3i = Vt(T(0)) - (orr[3] + oi[3]) * h;
+                const std::size_t o = k1 * M + p;
+                dst.store(o, er[0] + orr[0], ei[0] + oi[0]);
+                dst.store(o + q, er[1] + t1r, ei[1] + t1i);
+                dst.store(o + 2 * q, er[2] + t2r, ei[2] + t2i);
+                dst.store(o + 3 * q, er[3] + t3r, ei[3] + t3i);
+                dst.store(o + 4 * q, er[0] - orr[0], ei[0] - oi[0]);
+                dst.store(o + 5 * q, er[1] - t1r, ei[1] - t1i);
+                dst.store(o + 6 * q, er[2] - t2r, ei[2] - t2i);
+                dst.store(o + 7 * q, er[3] - t3r, ei[3] - t3i);
             }
         }
         return;
@@ -596,24 +631,23 @@ inline void fft_stage_run(const fft_plan<T>& P, const fft_stage<T>& S, const T* 
             const Vt wr(twr[k1]), wi(twi[k1]);
             for (std::size_t p = 0; p < M; ++p) {
                 const std::size_t i0 = k1 * Mp + p;
-                const Vt a0r = ld(sr, i0), a0i = ld(si, i0);
-                Vt a1r = ld(sr, i0 + M), a1i = ld(si, i0 + M);
+                Vt a0r, a0i, a1r, a1i;
+                src.load(i0, a0r, a0i);
+                src.load(i0 + M, a1r, a1i);
                 if (k1 != 0) fft_twiddle(a1r, a1i, wr, wi);
-                const std::size_t o = k1 * M + p, q = Lp * M;
-                st(a0r + a1r, dr, o);
-                st(a0i + a1i, di, o);
-                st(a0r - a1r, dr, o + q);
-                st(a0i - a1i, di, o + q);
+                const std::size_t o = k1 * M + p;
+                dst.store(o, a0r + a1r, a0i + a1i);
+                dst.store(o + q, a0r - a1r, a0i - a1i);
             }
         }
         return;
     }
     switch (r) {
-    case 3: fft_stage_odd<3, Vt>(P, S, sr, si, dr, di); break;
-    case 5: fft_stage_odd<5, Vt>(P, S, sr, si, dr, di); break;
-    case 7: fft_stage_odd<7, Vt>(P, S, sr, si, dr, di); break;
-    case 11: fft_stage_odd<11, Vt>(P, S, sr, si, dr, di); break;
-    default: fft_stage_odd<13, Vt>(P, S, sr, si, dr, di); break;
+    case 3: fft_stage_odd<3, Vt>(P, S, src, dst); break;
+    case 5: fft_stage_odd<5, Vt>(P, S, src, dst); break;
+    case 7: fft_stage_odd<7, Vt>(P, S, src, dst); break;
+    case 11: fft_stage_odd<11, Vt>(P, S, src, dst); break;
+    default: fft_stage_odd<13, Vt>(P, S, src, dst); break;
     }
 }
 
@@ -627,6 +661,7 @@ struct fft_block_bufs {
 template<class Vt, class T>
 inline void fft_block(const fft_plan<T>& P, fft_block_bufs<Vt, T>& B, bool& in_b) {
     using F = fft_vec<Vt>;
+    using SR = fft_split_rows<Vt, T>;
     constexpr std::size_t V = F::V;
     if (P.n <= 1) return;
     if (P.bluestein) {
@@ -666,11 +701,52 @@ inline void fft_block(const fft_plan<T>& P, fft_block_bufs<Vt, T>& B, bool& in_b
     }
     for (const auto& S : P.stages) {
         if (in_b)
-            fft_stage_run<Vt>(P, S, B.br, B.bi, B.ar, B.ai);
+            fft_stage_run<Vt>(P, S, SR{B.br, B.bi}, SR{B.ar, B.ai});
         else
-            fft_stage_run<Vt>(P, S, B.ar, B.ai, B.br, B.bi);
+            fft_stage_run<Vt>(P, S, SR{B.ar, B.ai}, SR{B.br, B.bi});
         in_b = !in_b;
     }
+}
+
+// The same with the first stage reading `src` and the last writing `dst` (load / store policies
+// as above): no pass of its own to fill or empty the block. Bluestein plans and lengths <= 1 go
+// through the block.
+template<class Vt, class T, class Src, class Dst>
+inline void fft_block_io(const fft_plan<T>& P, fft_block_bufs<Vt, T> B, const Src& src, const Dst& dst) {
+    using SR = fft_split_rows<Vt, T>;
+    const std::size_t ns = P.stages.size();
+    if (P.bluestein || ns == 0) {
+        const std::size_t n = P.n;
+        const SR a{B.ar, B.ai};
+        for (std::size_t j = 0; j < n; ++j) {
+            Vt re, im;
+            src.load(j, re, im);
+            a.store(j, re, im);
+        }
+        bool in_b = false;
+        fft_block<Vt, T>(P, B, in_b);
+        const SR res = in_b ? SR{B.br, B.bi} : SR{B.ar, B.ai};
+        for (std::size_t k = 0; k < n; ++k) {
+            Vt re, im;
+            res.load(k, re, im);
+            dst.store(k, re, im);
+        }
+        return;
+    }
+    if (ns == 1) {
+        fft_stage_run<Vt>(P, P.stages[0], src, dst);
+        return;
+    }
+    fft_stage_run<Vt>(P, P.stages[0], src, SR{B.ar, B.ai});
+    bool in_b = false;
+    for (std::size_t i = 1; i + 1 < ns; ++i) {
+        if (in_b)
+            fft_stage_run<Vt>(P, P.stages[i], SR{B.br, B.bi}, SR{B.ar, B.ai});
+        else
+            fft_stage_run<Vt>(P, P.stages[i], SR{B.ar, B.ai}, SR{B.br, B.bi});
+        in_b = !in_b;
+    }
+    fft_stage_run<Vt>(P, P.stages[ns - 1], in_b ? SR{B.br, B.bi} : SR{B.ar, B.ai}, dst);
 }
 
 // Rows of block scratch for a plan (Bluestein needs m rows in each of three buffer pairs).
@@ -729,33 +805,8 @@ template<class T>
 inline void fft_vector_block(const fft_plan<T>& P, fft_block_bufs<xsimd::batch<T>, T> bf, const std::complex<T>* in,
                              std::size_t ist, std::complex<T>* out, std::size_t ost, fft_io io, const T* twr,
                              const T* twi) {
-    using B = xsimd::batch<T>;
-    using CB = xsimd::batch<std::complex<T>>;
-    constexpr std::size_t W = B::size;
-    const std::size_t n = P.n;
-    for (std::size_t j = 0; j < n; ++j) {
-        const CB v = CB::load_unaligned(in + j * ist);
-        v.real().store_aligned(bf.ar + j * W);
-        (io.inverse ? B(T(0)) - v.imag() : v.imag()).store_aligned(bf.ai + j * W);
-    }
-    bool in_b = false;
-    fft_block<B, T>(P, bf, in_b);
-    const T* rr = in_b ? bf.br : bf.ar;
-    const T* ri = in_b ? bf.bi : bf.ai;
-    const B scale(static_cast<T>(io.scale));
-    for (std::size_t j = 0; j < n; ++j) {
-        B re = B::load_aligned(rr + j * W), im = B::load_aligned(ri + j * W);
-        if (io.inverse) im = B(T(0)) - im;
-        if (twr) {
-            const B c = B::load_unaligned(twr + j * ost), d0 = B::load_unaligned(twi + j * ost);
-            fft_twiddle(re, im, c, io.inverse ? B(T(0)) - d0 : d0);
-        }
-        if (io.scale != 1) {
-            re = re * scale;
-            im = im * scale;
-        }
-        CB(re, im).store_unaligned(out + j * ost);
-    }
+    fft_block_io<xsimd::batch<T>, T>(P, bf, fft_complex_in<T>{in, ist, io.inverse},
+                                     fft_complex_out<T>{out, ost, io.inverse, static_cast<T>(io.scale), twr, twi});
 }
 
 // tw (optional, four-step): each output (j, c) of slab 0 is multiplied by tw[j * cols + c] (split
@@ -901,6 +952,12 @@ void fft_rows_to_columns(const fft_plan<T>& P, const std::complex<T>* t, std::co
             const std::size_t c0 = b * W, cnt = std::min(W, n1 - c0);
             auto bf = sv.template bufs<B>();
             fft_load_rows<T>(t + c0 * n2, n2, cnt, n2, bf.ar, bf.ai, io.inverse);
+            if (cnt == W) { // the last stage writes x
+                const fft_block_bufs<B, T> rest{bf.cr, bf.ci, bf.br, bf.bi, nullptr, nullptr};
+                fft_block_io<B, T>(P, P.bluestein ? bf : rest, fft_split_rows<B, T>{bf.ar, bf.ai},
+                                   fft_complex_out<T>{x + c0, n1, io.inverse, scale});
+                continue;
+            }
             bool in_b = false;
             fft_block<B, T>(P, bf, in_b);
             const T* rr = in_b ? bf.br : bf.ar;
@@ -913,13 +970,9 @@ void fft_rows_to_columns(const fft_plan<T>& P, const std::complex<T>* t, std::co
                 } else if (io.inverse) {
                     im = B(T(0)) - im;
                 }
-                if (cnt == W) {
-                    CB(re, im).store_unaligned(x + k * n1 + c0);
-                } else {
-                    alignas(64) std::complex<T> tmp[W];
-                    CB(re, im).store_aligned(tmp);
-                    std::copy_n(tmp, cnt, x + k * n1 + c0);
-                }
+                alignas(64) std::complex<T> tmp[W];
+                CB(re, im).store_aligned(tmp);
+                std::copy_n(tmp, cnt, x + k * n1 + c0);
             }
         }
     };
