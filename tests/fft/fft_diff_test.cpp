@@ -112,6 +112,24 @@ double check_four_step(std::size_t n, bool inverse, unsigned seed) {
     return worst;
 }
 
+// The batched two-pass kernel of a power of two N <= 256 (fft_axis_inner's path for many rows).
+template<class T, std::size_t N>
+double check_two_pass(std::size_t count, bool inverse, unsigned seed) {
+    auto x = random_vec<T>(N * count, seed);
+    std::vector<std::complex<T>> y(N * count);
+    d::fft_axis_rows_two_pass<T, N>(x.data(), y.data(), count, d::fft_io{inverse, inverse ? 1.0 / double(N) : 1.0},
+                                    true);
+    double worst = 0;
+    for (std::size_t t = 0; t < count; ++t) {
+        const auto ref = dft(x.data() + t * N, N, 1, inverse);
+        const double b = bound(x.data() + t * N, N, 1) / (inverse ? double(N) : 1.0);
+        for (std::size_t k = 0; k < N; ++k)
+            worst = std::max(worst,
+                             double(std::abs(std::complex<LD>(y[t * N + k].real(), y[t * N + k].imag()) - ref[k])) / b);
+    }
+    return worst;
+}
+
 // One Bluestein transform with its convolution on the four-step (single long prime lengths).
 template<class T>
 double check_bluestein_one(std::size_t n, bool inverse, unsigned seed) {
@@ -146,6 +164,25 @@ TEST_CASE("every length 1..128, f32 and f64, forward and inverse, each kernel pa
         worst = std::max(worst, check_rows<double>(n, W + 1, false, s + 6000));
     }
     MESSAGE("worst error / bound over 1..128: " << worst);
+    CHECK(worst <= 1.0);
+}
+
+TEST_CASE("the two-pass kernel: powers of two 4..256, f32 and f64, full and partial groups") {
+    constexpr std::size_t W = xsimd::batch<float>::size;
+    double worst = 0;
+    auto each = [&]<std::size_t N>(std::integral_constant<std::size_t, N>) {
+        worst = std::max(worst, check_two_pass<float, N>(W + 3, false, N));
+        worst = std::max(worst, check_two_pass<float, N>(1, true, N + 1));
+        worst = std::max(worst, check_two_pass<double, N>(W + 1, true, N + 2));
+    };
+    each(std::integral_constant<std::size_t, 4>{});
+    each(std::integral_constant<std::size_t, 8>{});
+    each(std::integral_constant<std::size_t, 16>{});
+    each(std::integral_constant<std::size_t, 32>{});
+    each(std::integral_constant<std::size_t, 64>{});
+    each(std::integral_constant<std::size_t, 128>{});
+    each(std::integral_constant<std::size_t, 256>{});
+    MESSAGE("worst error / bound, two-pass: " << worst);
     CHECK(worst <= 1.0);
 }
 

@@ -40,6 +40,10 @@
 #include "../core/block_cache.hpp"
 #include "../eval/parallel.hpp"
 
+// Forces the inlining of the unrolled lambdas of the register kernels: GCC otherwise leaves some
+// bodies (a DFT16's) as calls, and their arrays of vectors go through memory.
+#define XLET_FFT_INLINE __attribute__((always_inline))
+
 namespace xlet::detail {
 
 // ---- plans ------------------------------------------------------------------------------------
@@ -232,7 +236,7 @@ const fft_plan<T>& fft_plan_of() {
 // loops over an array in memory).
 template<std::size_t N, class F>
 [[gnu::always_inline]] inline void fft_unroll(F&& f) {
-    [&]<std::size_t... I>(std::index_sequence<I...>) {
+    [&]<std::size_t... I>(std::index_sequence<I...>) XLET_FFT_INLINE {
         (f(std::integral_constant<std::size_t, I>{}), ...);
     }(std::make_index_sequence<N>{});
 }
@@ -268,7 +272,7 @@ template<class T>
             constexpr std::size_t b = decltype(bc)::value;
             using PI = fft_perm_index<T, W, b>;
             const __m512i il = _mm512_loadu_si512(PI::lo.data()), ih = _mm512_loadu_si512(PI::hi.data());
-            fft_unroll<W / 2>([&](auto kc) {
+            fft_unroll<W / 2>([&](auto kc) XLET_FFT_INLINE {
                 constexpr std::size_t k = decltype(kc)::value, i = (k / b) * 2 * b + k % b;
                 const B a = r[i], c = r[i + b];
                 if constexpr (sizeof(T) == 4) {
@@ -288,19 +292,19 @@ template<class T>
 #if defined(__AVX__)
     } else if constexpr (sizeof(B) == 32 && sizeof(T) == 4) {
         __m256 t[8], u[8];
-        fft_unroll<4>([&](auto ic) {
+        fft_unroll<4>([&](auto ic) XLET_FFT_INLINE {
             constexpr std::size_t i = 2 * decltype(ic)::value;
             t[i] = _mm256_unpacklo_ps(r[i], r[i + 1]);
             t[i + 1] = _mm256_unpackhi_ps(r[i], r[i + 1]);
         });
-        fft_unroll<2>([&](auto ic) {
+        fft_unroll<2>([&](auto ic) XLET_FFT_INLINE {
             constexpr std::size_t i = 4 * decltype(ic)::value;
             u[i] = _mm256_shuffle_ps(t[i], t[i + 2], 0x44);
             u[i + 1] = _mm256_shuffle_ps(t[i], t[i + 2], 0xEE);
             u[i + 2] = _mm256_shuffle_ps(t[i + 1], t[i + 3], 0x44);
             u[i + 3] = _mm256_shuffle_ps(t[i + 1], t[i + 3], 0xEE);
         });
-        fft_unroll<4>([&](auto ic) {
+        fft_unroll<4>([&](auto ic) XLET_FFT_INLINE {
             constexpr std::size_t i = decltype(ic)::value;
             r[i] = _mm256_permute2f128_ps(u[i], u[i + 4], 0x20);
             r[i + 4] = _mm256_permute2f128_ps(u[i], u[i + 4], 0x31);
@@ -337,43 +341,50 @@ inline void fft_load_rows(const std::complex<T>* src, std::size_t ist, std::size
     for (; j0 + H <= n; j0 += H) {
         B r[W];
         if (cnt == W)
-            fft_unroll<W>([&](auto tc) {
+            fft_unroll<W>([&](auto tc) XLET_FFT_INLINE {
                 r[tc] = B::load_unaligned(reinterpret_cast<const T*>(src + tc * ist + j0));
             });
         else
-            fft_unroll<W>([&](auto tc) {
+            fft_unroll<W>([&](auto tc) XLET_FFT_INLINE {
                 r[tc] = tc < cnt ? B::load_unaligned(reinterpret_cast<const T*>(src + tc * ist + j0)) : B(T(0));
             });
         fft_transpose_regs<T>(r);
-        fft_unroll<H>([&](auto jc) {
+        fft_unroll<H>([&](auto jc) XLET_FFT_INLINE {
             constexpr std::size_t j = decltype(jc)::value;
             r[2 * j].store_aligned(ar + (j0 + j) * W);
             (conj ? B(T(0)) - r[2 * j + 1] : r[2 * j + 1]).store_aligned(ai + (j0 + j) * W);
         });
     }
-    for (; j0 < n; ++j0)
+    T* pr = ar + j0 * W;
+    T* pi = ai + j0 * W;
+    for (std::size_t j = 0; j < H && j0 + j < n; ++j) // fewer than H rows left
         for (std::size_t t = 0; t < W; ++t) {
-            const std::complex<T> z = t < cnt ? src[t * ist + j0] : std::complex<T>{};
-            ar[j0 * W + t] = z.real();
-            ai[j0 * W + t] = conj ? T(0) - z.imag() : z.imag();
+            const std::complex<T> z = t < cnt ? src[t * ist + j0 + j] : std::complex<T>{};
+            pr[j * W + t] = z.real();
+            pi[j * W + t] = conj ? T(0) - z.imag() : z.imag();
         }
 }
 
+struct fft_same_row {
+    std::size_t operator()(std::size_t k) const { return k; }
+};
+
 // The reverse: rows [0, n) of a split block (lanes t < cnt) to transform t at dst + t * ost,
-// conjugated for an inverse and times `scale`.
-template<class T>
+// conjugated for an inverse and times `scale`; output k is block row row_of(k).
+template<class T, class RowOf = fft_same_row>
 inline void fft_store_rows(const T* rr, const T* ri, std::size_t n, std::complex<T>* dst, std::size_t ost,
-                           std::size_t cnt, bool conj, T scale) {
+                           std::size_t cnt, bool conj, T scale, RowOf row_of = {}) {
     using B = xsimd::batch<T>;
     constexpr std::size_t W = B::size, H = W / 2;
     const B sc(scale), sci(conj ? T(0) - scale : scale);
     std::size_t k0 = 0;
     for (; k0 + H <= n; k0 += H) {
         B r[W];
-        fft_unroll<H>([&](auto kc) {
+        fft_unroll<H>([&](auto kc) XLET_FFT_INLINE {
             constexpr std::size_t k = decltype(kc)::value;
-            r[2 * k] = B::load_aligned(rr + (k0 + k) * W);
-            r[2 * k + 1] = B::load_aligned(ri + (k0 + k) * W);
+            const std::size_t row = row_of(k0 + k);
+            r[2 * k] = B::load_aligned(rr + row * W);
+            r[2 * k + 1] = B::load_aligned(ri + row * W);
             if (scale != T(1)) {
                 r[2 * k] = r[2 * k] * sc;
                 r[2 * k + 1] = r[2 * k + 1] * sci;
@@ -383,21 +394,21 @@ inline void fft_store_rows(const T* rr, const T* ri, std::size_t n, std::complex
         });
         fft_transpose_regs<T>(r);
         if (cnt == W)
-            fft_unroll<W>([&](auto tc) { r[tc].store_unaligned(reinterpret_cast<T*>(dst + tc * ost + k0)); });
+            fft_unroll<W>([&](auto tc) XLET_FFT_INLINE { r[tc].store_unaligned(reinterpret_cast<T*>(dst + tc * ost + k0)); });
         else
             for (std::size_t t = 0; t < cnt; ++t)
                 r[t].store_unaligned(reinterpret_cast<T*>(dst + t * ost + k0));
     }
-    for (; k0 < n; ++k0)
+    for (std::size_t k = k0; k < n && k - k0 < H; ++k) // fewer than H rows left
         for (std::size_t t = 0; t < cnt; ++t) {
-            T re = rr[k0 * W + t], im = ri[k0 * W + t];
+            T re = rr[row_of(k) * W + t], im = ri[row_of(k) * W + t];
             if (scale != T(1)) {
                 re = re * scale;
                 im = im * (conj ? T(0) - scale : scale);
             } else if (conj) {
                 im = T(0) - im;
             }
-            dst[t * ost + k0] = std::complex<T>(re, im);
+            dst[t * ost + k] = std::complex<T>(re, im);
         }
 }
 
@@ -498,8 +509,8 @@ inline void fft_stage_odd(const fft_plan<T>& P, const fft_stage<T>& S, const Src
     const T* twi = P.twi.data() + S.tw;
     const T* cs = P.cs.data() + S.cs;
     Vt c[h][h], sn[h][h]; // c[k-1][t-1] = cos(2pi tk/R), sn likewise
-    fft_unroll<h>([&](auto kc) {
-        fft_unroll<h>([&](auto tc) {
+    fft_unroll<h>([&](auto kc) XLET_FFT_INLINE {
+        fft_unroll<h>([&](auto tc) XLET_FFT_INLINE {
             c[kc][tc] = Vt(cs[(kc * h + tc) * 2]);
             sn[kc][tc] = Vt(cs[(kc * h + tc) * 2 + 1]);
         });
@@ -510,12 +521,12 @@ inline void fft_stage_odd(const fft_plan<T>& P, const fft_stage<T>& S, const Src
         for (std::size_t p = 0; p < M; ++p) {
             const std::size_t i0 = k1 * Mp + p, o = k1 * M + p;
             Vt ar[R], ai[R];
-            fft_unroll<R>([&](auto tc) { src.load(i0 + tc * M, ar[tc], ai[tc]); });
+            fft_unroll<R>([&](auto tc) XLET_FFT_INLINE { src.load(i0 + tc * M, ar[tc], ai[tc]); });
             if (k1 != 0)
-                fft_unroll<R - 1>([&](auto tc) { fft_twiddle(ar[tc + 1], ai[tc + 1], Vt(wr[tc]), Vt(wi[tc])); });
+                fft_unroll<R - 1>([&](auto tc) XLET_FFT_INLINE { fft_twiddle(ar[tc + 1], ai[tc + 1], Vt(wr[tc]), Vt(wi[tc])); });
             Vt s_r[h], s_i[h], d_r[h], d_i[h];
             Vt b0r = ar[0], b0i = ai[0];
-            fft_unroll<h>([&](auto tc) {
+            fft_unroll<h>([&](auto tc) XLET_FFT_INLINE {
                 constexpr std::size_t t = decltype(tc)::value + 1;
                 s_r[t - 1] = ar[t] + ar[R - t];
                 s_i[t - 1] = ai[t] + ai[R - t];
@@ -525,12 +536,12 @@ inline void fft_stage_odd(const fft_plan<T>& P, const fft_stage<T>& S, const Src
                 b0i = b0i + s_i[t - 1];
             });
             dst.store(o, b0r, b0i);
-            fft_unroll<h>([&](auto kc) {
+            fft_unroll<h>([&](auto kc) XLET_FFT_INLINE {
                 constexpr std::size_t k = decltype(kc)::value + 1;
                 Vt xr = ar[0], xi = ai[0], yr = d_r[0] * sn[k - 1][0], yi = d_i[0] * sn[k - 1][0];
                 xr = xsimd::fma(s_r[0], c[k - 1][0], xr);
                 xi = xsimd::fma(s_i[0], c[k - 1][0], xi);
-                fft_unroll<h - 1>([&](auto tc) {
+                fft_unroll<h - 1>([&](auto tc) XLET_FFT_INLINE {
                     constexpr std::size_t t = decltype(tc)::value + 1;
                     xr = xsimd::fma(s_r[t], c[k - 1][t], xr);
                     xi = xsimd::fma(s_i[t], c[k - 1][t], xi);
@@ -585,14 +596,14 @@ inline void fft_stage_run(const fft_plan<T>& P, const fft_stage<T>& S, const Src
             for (std::size_t p = 0; p < M; ++p) {
                 const std::size_t i0 = k1 * Mp + p;
                 Vt ar[8], ai[8];
-                fft_unroll<8>([&](auto tc) { src.load(i0 + tc * M, ar[tc], ai[tc]); });
+                fft_unroll<8>([&](auto tc) XLET_FFT_INLINE { src.load(i0 + tc * M, ar[tc], ai[tc]); });
                 if (k1 != 0)
-                    fft_unroll<7>([&](auto tc) {
+                    fft_unroll<7>([&](auto tc) XLET_FFT_INLINE {
                         fft_twiddle(ar[tc + 1], ai[tc + 1], Vt(twr[k1 * 7 + tc]), Vt(twi[k1 * 7 + tc]));
                     });
                 // E = DFT4(a0, a2, a4, a6), O = DFT4(a1, a3, a5, a7)
                 Vt er[4], ei[4], orr[4], oi[4];
-                fft_unroll<2>([&](auto qc) {
+                fft_unroll<2>([&](auto qc) XLET_FFT_INLINE {
                     constexpr std::size_t u = decltype(qc)::value;
                     Vt* yr = u ? orr : er;
                     Vt* yi = u ? oi : ei;
@@ -747,6 +758,179 @@ inline void fft_block_io(const fft_plan<T>& P, fft_block_bufs<Vt, T> B, const Sr
         in_b = !in_b;
     }
     fft_stage_run<Vt>(P, P.stages[ns - 1], in_b ? SR{B.br, B.bi} : SR{B.ar, B.ai}, dst);
+}
+
+// ---- small powers of two in registers ---------------------------------------------------------
+
+// (re, im) *= W16^E = exp(-2 pi i E / 16), E known at compile time: the multiples of pi / 4 cost
+// no multiply or two, the others a complex multiply by constants.
+template<std::size_t E, class Vt>
+[[gnu::always_inline]] inline void fft_mul_w16(Vt& re, Vt& im) {
+    using T = typename Vt::value_type;
+    constexpr std::size_t e = E % 16;
+    const Vt h(static_cast<T>(0.70710678118654752440084436210484904L));
+    const Vt zero(T(0));
+    if constexpr (e == 0) {
+    } else if constexpr (e == 4) { // -i
+        const Vt t = re;
+        re = im;
+        im = zero - t;
+    } else if constexpr (e == 8) {
+        re = zero - re;
+        im = zero - im;
+    } else if constexpr (e == 12) { // +i
+        const Vt t = re;
+        re = zero - im;
+        im = t;
+    } else if constexpr (e == 2 || e == 6 || e == 10 || e == 14) {
+        const Vt a = (re + im) * h, b = (im - re) * h; // times (1 - i) / sqrt 2
+        if constexpr (e == 2) {
+            re = a;
+            im = b;
+        } else if constexpr (e == 6) { // (1 - i) / sqrt2 times -i
+            re = b;
+            im = zero - a;
+        } else if constexpr (e == 10) {
+            re = zero - a;
+            im = zero - b;
+        } else {
+            re = zero - b;
+            im = a;
+        }
+    } else {
+        constexpr long double c1 = 0.92387953251128675612818318939678829L; // cos(pi / 8)
+        constexpr long double s1 = 0.38268343236508977172845998403039887L; // sin(pi / 8)
+        // cos / sin of 2 pi e / 16 for odd e: quadrant of e, then pi/8 or 3pi/8
+        constexpr long double cb = (e % 4 == 1) ? c1 : s1, sb = (e % 4 == 1) ? s1 : c1;
+        constexpr int quad = static_cast<int>(e / 4);
+        constexpr long double cv = quad == 0 ? cb : quad == 1 ? -sb : quad == 2 ? -cb : sb;
+        constexpr long double sv = quad == 0 ? sb : quad == 1 ? cb : quad == 2 ? -sb : -cb;
+        fft_twiddle(re, im, Vt(static_cast<T>(cv)), Vt(static_cast<T>(-sv)));
+    }
+}
+
+// In-register DFT of R = 2, 4, 8 or 16 points (x[t] = (re[t], im[t]), natural order in and out):
+// R = 4 x R2: DFT4s of the R2 interleaved subsequences, twiddles W_R^(t2 k1), DFT_R2s.
+template<std::size_t R, class Vt>
+[[gnu::always_inline]] inline void fft_dft_small(Vt* re, Vt* im) {
+    if constexpr (R == 2) {
+        const Vt r0 = re[0], i0 = im[0];
+        re[0] = r0 + re[1];
+        im[0] = i0 + im[1];
+        re[1] = r0 - re[1];
+        im[1] = i0 - im[1];
+    } else if constexpr (R == 4) {
+        const Vt s02r = re[0] + re[2], s02i = im[0] + im[2], d02r = re[0] - re[2], d02i = im[0] - im[2];
+        const Vt s13r = re[1] + re[3], s13i = im[1] + im[3], d13r = re[1] - re[3], d13i = im[1] - im[3];
+        re[0] = s02r + s13r;
+        im[0] = s02i + s13i;
+        re[1] = d02r + d13i; // (a0 - a2) - i (a1 - a3)
+        im[1] = d02i - d13r;
+        re[2] = s02r - s13r;
+        im[2] = s02i - s13i;
+        re[3] = d02r - d13i;
+        im[3] = d02i + d13r;
+    } else {
+        // t = R2 t1 + t2 (R2 = R / 4): DFT4 over t1 for each t2, times W_R^(t2 k1), then DFT_R2
+        // over t2 for each k1: X[k1 + 4 k2].
+        constexpr std::size_t R2 = R / 4;
+        Vt ar[R2][4], ai[R2][4];
+        fft_unroll<R2>([&](auto t2c) XLET_FFT_INLINE {
+            constexpr std::size_t t2 = decltype(t2c)::value;
+            fft_unroll<4>([&](auto t1c) XLET_FFT_INLINE {
+                ar[t2][t1c] = re[R2 * t1c + t2];
+                ai[t2][t1c] = im[R2 * t1c + t2];
+            });
+            fft_dft_small<4>(ar[t2], ai[t2]);
+            fft_unroll<4>([&](auto k1c) XLET_FFT_INLINE {
+                fft_mul_w16<(16 / R) * t2 * decltype(k1c)::value>(ar[t2][k1c], ai[t2][k1c]);
+            });
+        });
+        fft_unroll<4>([&](auto k1c) XLET_FFT_INLINE {
+            constexpr std::size_t k1 = decltype(k1c)::value;
+            Vt br[R2], bi[R2];
+            fft_unroll<R2>([&](auto t2c) XLET_FFT_INLINE {
+                br[t2c] = ar[t2c][k1];
+                bi[t2c] = ai[t2c][k1];
+            });
+            fft_dft_small<R2>(br, bi);
+            fft_unroll<R2>([&](auto k2c) XLET_FFT_INLINE {
+                re[k1 + 4 * k2c] = br[k2c];
+                im[k1 + 4 * k2c] = bi[k2c];
+            });
+        });
+    }
+}
+
+// Twiddles W_n^(j2 k1), j2 < R2, k1 < R1, of the two-pass kernel below (n = R1 R2), split.
+template<class T>
+struct fft_two_pass_tw {
+    std::vector<T> wr, wi;
+    fft_two_pass_tw(std::size_t r1, std::size_t r2) : wr(r1 * r2), wi(r1 * r2) {
+        using LD = long double;
+        const LD pi = 3.141592653589793238462643383279502884L;
+        const std::size_t n = r1 * r2;
+        for (std::size_t j2 = 0; j2 < r2; ++j2)
+            for (std::size_t k1 = 0; k1 < r1; ++k1) {
+                const LD a = -2 * pi * static_cast<LD>(j2 * k1) / static_cast<LD>(n);
+                wr[j2 * r1 + k1] = static_cast<T>(std::cos(a));
+                wi[j2 * r1 + k1] = static_cast<T>(std::sin(a));
+            }
+    }
+};
+
+// DFT of n = R1 R2 (R1, R2 in {2, 4, 8, 16}) on the block in place, in two passes with the whole
+// butterfly in registers: j = R2 j1 + j2; pass 1, for each j2: DFT_R1 over j1 times W_n^(j2 k1),
+// back to rows j2 + R2 k1; pass 2, for each k1: DFT_R2 over the R2 contiguous rows R2 k1 + j2.
+// X[k1 + R1 k2] ends in row R2 k1 + k2 (fft_two_pass_row). One buffer instead of the Stockham
+// ping-pong keeps a block of W transforms of 256 (32 KiB for f32 on AVX-512) in L1.
+template<std::size_t R1, std::size_t R2, class T>
+inline void fft_two_pass(T* ar, T* ai, const fft_two_pass_tw<T>& tw) {
+    using B = xsimd::batch<T>;
+    constexpr std::size_t W = B::size;
+    for (std::size_t j2 = 0; j2 < R2; ++j2) {
+        B re[R1], im[R1];
+        fft_unroll<R1>([&](auto tc) XLET_FFT_INLINE {
+            re[tc] = B::load_aligned(ar + (j2 + R2 * tc) * W);
+            im[tc] = B::load_aligned(ai + (j2 + R2 * tc) * W);
+        });
+        fft_dft_small<R1>(re, im);
+        if (j2 != 0)
+            fft_unroll<R1 - 1>([&](auto kc) XLET_FFT_INLINE {
+                constexpr std::size_t k = decltype(kc)::value + 1;
+                fft_twiddle(re[k], im[k], B(tw.wr[j2 * R1 + k]), B(tw.wi[j2 * R1 + k]));
+            });
+        fft_unroll<R1>([&](auto kc) XLET_FFT_INLINE {
+            re[kc].store_aligned(ar + (j2 + R2 * kc) * W);
+            im[kc].store_aligned(ai + (j2 + R2 * kc) * W);
+        });
+    }
+    for (std::size_t k1 = 0; k1 < R1; ++k1) {
+        B re[R2], im[R2];
+        fft_unroll<R2>([&](auto tc) XLET_FFT_INLINE {
+            re[tc] = B::load_aligned(ar + (R2 * k1 + tc) * W);
+            im[tc] = B::load_aligned(ai + (R2 * k1 + tc) * W);
+        });
+        fft_dft_small<R2>(re, im);
+        fft_unroll<R2>([&](auto kc) XLET_FFT_INLINE {
+            re[kc].store_aligned(ar + (R2 * k1 + kc) * W);
+            im[kc].store_aligned(ai + (R2 * k1 + kc) * W);
+        });
+    }
+}
+template<std::size_t R1, std::size_t R2>
+struct fft_two_pass_row {
+    std::size_t operator()(std::size_t k) const { return R2 * (k % R1) + k / R1; }
+};
+
+// The two-pass split of a power of two 4 <= N <= 256 (R1 >= R2), or {0, 0}.
+constexpr std::pair<std::size_t, std::size_t> fft_two_pass_split(std::size_t n) {
+    for (std::size_t r1 : {16, 8, 4, 2})
+        if (n % r1 == 0 && n / r1 >= 2 && n / r1 <= r1) {
+            const std::size_t r2 = n / r1;
+            if (r2 == 2 || r2 == 4 || r2 == 8 || r2 == 16) return {r1, r2};
+        }
+    return {0, 0};
 }
 
 // Rows of block scratch for a plan (Bluestein needs m rows in each of three buffer pairs).
@@ -1040,6 +1224,31 @@ void fft_bluestein_one(const fft_plan<T>& P, const fft_four_plan<T>& F, const st
     fft_cmul<T>(a.data(), P.chc.data(), dst, n, false, io.inverse, static_cast<T>(io.scale));
 }
 
+// fft_axis_rows for a length N with a two-pass split (a power of two, 4 <= N <= 256): the same
+// transposed loads and stores around fft_two_pass on one buffer.
+template<class T, std::size_t N>
+void fft_axis_rows_two_pass(const std::complex<T>* src, std::complex<T>* data, std::size_t count, fft_io io,
+                            bool parallel) {
+    using B = xsimd::batch<T>;
+    constexpr std::size_t W = B::size;
+    constexpr std::size_t R1 = fft_two_pass_split(N).first, R2 = fft_two_pass_split(N).second;
+    static const fft_two_pass_tw<T> tw(R1, R2);
+    const std::size_t groups = (count + W - 1) / W;
+    const T scale = static_cast<T>(io.scale);
+    auto run = [&](std::size_t t0, std::size_t t1) {
+        fft_scratch<T> sv(N, W);
+        T* ar = sv.p;
+        T* ai = sv.p + sv.stride;
+        for (std::size_t t = t0; t < t1; ++t) {
+            const std::size_t cnt = std::min(W, count - t * W);
+            fft_load_rows<T>(src + t * W * N, N, cnt, N, ar, ai, io.inverse);
+            fft_two_pass<R1, R2, T>(ar, ai, tw);
+            fft_store_rows<T>(ar, ai, N, data + t * W * N, N, cnt, io.inverse, scale, fft_two_pass_row<R1, R2>{});
+        }
+    };
+    fft_for(parallel && count * N * 5 >= fft_parallel_work, groups, 1, run);
+}
+
 // DFT along the innermost axis of `count` transforms of length N, in place: the four-step for a
 // few long transforms, else the batched transposing path.
 template<class T, std::size_t N>
@@ -1069,8 +1278,13 @@ void fft_axis_inner(const std::complex<T>* src, std::complex<T>* data, std::size
                 return;
             }
         }
-        fft_axis_rows<T>(fft_plan_of<T, N>(), src, data, count, io, parallel);
+        if constexpr (fft_two_pass_split(N).first != 0)
+            fft_axis_rows_two_pass<T, N>(src, data, count, io, parallel);
+        else
+            fft_axis_rows<T>(fft_plan_of<T, N>(), src, data, count, io, parallel);
     }
 }
 
 } // namespace xlet::detail
+
+#undef XLET_FFT_INLINE
