@@ -509,8 +509,8 @@ inline void fft_stage_odd(const fft_plan<T>& P, const fft_stage<T>& S, const Src
     const T* twi = P.twi.data() + S.tw;
     const T* cs = P.cs.data() + S.cs;
     Vt c[h][h], sn[h][h]; // c[k-1][t-1] = cos(2pi tk/R), sn likewise
-    fft_unroll<h>([&](auto kc) XLET_FFT_INLINE {
-        fft_unroll<h>([&](auto tc) XLET_FFT_INLINE {
+    fft_unroll<h>([&](auto kc) {
+        fft_unroll<h>([&](auto tc) {
             c[kc][tc] = Vt(cs[(kc * h + tc) * 2]);
             sn[kc][tc] = Vt(cs[(kc * h + tc) * 2 + 1]);
         });
@@ -521,12 +521,12 @@ inline void fft_stage_odd(const fft_plan<T>& P, const fft_stage<T>& S, const Src
         for (std::size_t p = 0; p < M; ++p) {
             const std::size_t i0 = k1 * Mp + p, o = k1 * M + p;
             Vt ar[R], ai[R];
-            fft_unroll<R>([&](auto tc) XLET_FFT_INLINE { src.load(i0 + tc * M, ar[tc], ai[tc]); });
+            fft_unroll<R>([&](auto tc) { src.load(i0 + tc * M, ar[tc], ai[tc]); });
             if (k1 != 0)
-                fft_unroll<R - 1>([&](auto tc) XLET_FFT_INLINE { fft_twiddle(ar[tc + 1], ai[tc + 1], Vt(wr[tc]), Vt(wi[tc])); });
+                fft_unroll<R - 1>([&](auto tc) { fft_twiddle(ar[tc + 1], ai[tc + 1], Vt(wr[tc]), Vt(wi[tc])); });
             Vt s_r[h], s_i[h], d_r[h], d_i[h];
             Vt b0r = ar[0], b0i = ai[0];
-            fft_unroll<h>([&](auto tc) XLET_FFT_INLINE {
+            fft_unroll<h>([&](auto tc) {
                 constexpr std::size_t t = decltype(tc)::value + 1;
                 s_r[t - 1] = ar[t] + ar[R - t];
                 s_i[t - 1] = ai[t] + ai[R - t];
@@ -536,12 +536,12 @@ inline void fft_stage_odd(const fft_plan<T>& P, const fft_stage<T>& S, const Src
                 b0i = b0i + s_i[t - 1];
             });
             dst.store(o, b0r, b0i);
-            fft_unroll<h>([&](auto kc) XLET_FFT_INLINE {
+            fft_unroll<h>([&](auto kc) {
                 constexpr std::size_t k = decltype(kc)::value + 1;
                 Vt xr = ar[0], xi = ai[0], yr = d_r[0] * sn[k - 1][0], yi = d_i[0] * sn[k - 1][0];
                 xr = xsimd::fma(s_r[0], c[k - 1][0], xr);
                 xi = xsimd::fma(s_i[0], c[k - 1][0], xi);
-                fft_unroll<h - 1>([&](auto tc) XLET_FFT_INLINE {
+                fft_unroll<h - 1>([&](auto tc) {
                     constexpr std::size_t t = decltype(tc)::value + 1;
                     xr = xsimd::fma(s_r[t], c[k - 1][t], xr);
                     xi = xsimd::fma(s_i[t], c[k - 1][t], xi);
@@ -596,14 +596,14 @@ inline void fft_stage_run(const fft_plan<T>& P, const fft_stage<T>& S, const Src
             for (std::size_t p = 0; p < M; ++p) {
                 const std::size_t i0 = k1 * Mp + p;
                 Vt ar[8], ai[8];
-                fft_unroll<8>([&](auto tc) XLET_FFT_INLINE { src.load(i0 + tc * M, ar[tc], ai[tc]); });
+                fft_unroll<8>([&](auto tc) { src.load(i0 + tc * M, ar[tc], ai[tc]); });
                 if (k1 != 0)
-                    fft_unroll<7>([&](auto tc) XLET_FFT_INLINE {
+                    fft_unroll<7>([&](auto tc) {
                         fft_twiddle(ar[tc + 1], ai[tc + 1], Vt(twr[k1 * 7 + tc]), Vt(twi[k1 * 7 + tc]));
                     });
                 // E = DFT4(a0, a2, a4, a6), O = DFT4(a1, a3, a5, a7)
                 Vt er[4], ei[4], orr[4], oi[4];
-                fft_unroll<2>([&](auto qc) XLET_FFT_INLINE {
+                fft_unroll<2>([&](auto qc) {
                     constexpr std::size_t u = decltype(qc)::value;
                     Vt* yr = u ? orr : er;
                     Vt* yi = u ? oi : ei;
