@@ -6,15 +6,20 @@
 // a way of feeding it:
 //   - a transform axis with contiguous elements after it (any axis but the innermost, or the
 //     columns of a 2-D transform): blocks of V adjacent columns, loaded straight from the array;
-//   - the innermost axis of many transforms (a batch): V transforms at a time, transposed into
-//     the block;
+//   - the innermost axis of many transforms (a batch): V transforms at a time, moved into and out
+//     of the block by V x V register transposes (powers of two up to 256: a two-pass in-place
+//     kernel with whole DFT16s in registers, so the block stays in L1);
 //   - one long transform along the innermost axis: the four-step decomposition N = N1 x N2
-//     (column DFTs of length N1 over N2 columns, twiddles W_N^(n2 k1) applied while the result is
-//     written transposed, column DFTs of length N2 over N1 columns), both steps on the kernel.
+//     (column DFTs of length N1 over N2 columns, twiddles W_N^(n2 k1) applied as they are stored;
+//     then DFTs of length N2 along those rows, read through the register transposes and written
+//     down the columns of the result), both steps on the kernel.
+// A column block's first stage reads the caller's interleaved complex data and its last writes
+// it (load / store policies), so no pass only deinterleaves or interleaves.
 // Inside the kernel: a self-sorting mixed-radix Stockham DIT pass per factor (radix 4, 2, and odd
 // radices 3, 5, 7, 11, 13 by their symmetric form), ping-ponging between two block buffers.
 // Lengths with a prime factor above 13 take Bluestein's chirp-z: a length-M (power of two >= 2R-1)
-// cyclic convolution with a precomputed transformed chirp, so every length is O(N log N).
+// cyclic convolution with a precomputed transformed chirp, so every length is O(N log N); a single
+// such transform runs its convolution on the four-step.
 // Plans (factors, twiddles computed in long double, the Bluestein chirp and its transform) are
 // built once per (element type, length) in a function-local static: thread-safe, immutable.
 // Inverse transforms conjugate on the way in and out (conj(DFT(conj(x)))) and scale by 1/N once,
