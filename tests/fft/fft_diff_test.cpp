@@ -1,10 +1,11 @@
 // The FFT kernels against an O(n^2) DFT in long double, on run-time lengths: every length 1..128
-// through each path (one transform: the single-column path; W + 3 transforms: vector groups and
-// the tail; a transform axis followed by 5 columns: the column path with a partial block), the
-// four-step for long smooth lengths, and large lengths incl. primes and products of large primes
-// (Bluestein). Bound (stated in docs/semantics.md): max_k |X_k - DFT_k| <= 8 eps log2(m) ||x||_2,
-// eps the unit roundoff of the element type, m the longest transform actually run (n, or the
-// Bluestein length), ||x||_2 the input's 2-norm (a DFT entry is at most sqrt(n) ||x||_2).
+// through each path (1 or W + 1 or W + 3 transforms: the batched rows path with full and partial
+// groups; a transform axis followed by 5, 11 or W + 5 columns: the column path with full and
+// partial blocks), the four-step for long smooth lengths, and large lengths incl. primes and
+// products of large primes (Bluestein, on the vector kernel and on the four-step). Bound (stated
+// in docs/semantics.md): max_k |X_k - DFT_k| <= 8 eps log2(m) ||x||_2, eps the unit roundoff of
+// the element type, m the longest transform actually run (n, or the Bluestein length), ||x||_2
+// the input's 2-norm (a DFT entry is at most sqrt(n) ||x||_2).
 #define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <doctest/doctest.h>
 #include <xlet/xlet.hpp>
@@ -111,6 +112,42 @@ double check_four_step(std::size_t n, bool inverse, unsigned seed) {
     return worst;
 }
 
+// The batched two-pass kernel of a power of two N <= 256 (fft_axis_inner's path for many rows).
+template<class T, std::size_t N>
+double check_two_pass(std::size_t count, bool inverse, unsigned seed) {
+    auto x = random_vec<T>(N * count, seed);
+    std::vector<std::complex<T>> y(N * count);
+    d::fft_axis_rows_two_pass<T, N>(x.data(), y.data(), count, d::fft_io{inverse, inverse ? 1.0 / double(N) : 1.0},
+                                    true);
+    double worst = 0;
+    for (std::size_t t = 0; t < count; ++t) {
+        const auto ref = dft(x.data() + t * N, N, 1, inverse);
+        const double b = bound(x.data() + t * N, N, 1) / (inverse ? double(N) : 1.0);
+        for (std::size_t k = 0; k < N; ++k)
+            worst = std::max(worst,
+                             double(std::abs(std::complex<LD>(y[t * N + k].real(), y[t * N + k].imag()) - ref[k])) / b);
+    }
+    return worst;
+}
+
+// One Bluestein transform with its convolution on the four-step (single long prime lengths).
+template<class T>
+double check_bluestein_one(std::size_t n, bool inverse, unsigned seed) {
+    auto x = random_vec<T>(n, seed);
+    std::vector<std::complex<T>> y(n);
+    const auto& P = d::fft_plan_for<T>(n);
+    REQUIRE(P.bluestein);
+    const d::fft_four_plan<T> F(P.m);
+    REQUIRE(F.n1 >= 2);
+    d::fft_bluestein_one<T>(P, F, x.data(), y.data(), d::fft_io{inverse, inverse ? 1.0 / double(n) : 1.0});
+    const auto ref = dft(x.data(), n, 1, inverse);
+    const double b = bound(x.data(), n, 1) / (inverse ? double(n) : 1.0);
+    double worst = 0;
+    for (std::size_t k = 0; k < n; ++k)
+        worst = std::max(worst, double(std::abs(std::complex<LD>(y[k].real(), y[k].imag()) - ref[k])) / b);
+    return worst;
+}
+
 } // namespace
 
 TEST_CASE("every length 1..128, f32 and f64, forward and inverse, each kernel path") {
@@ -121,10 +158,31 @@ TEST_CASE("every length 1..128, f32 and f64, forward and inverse, each kernel pa
         worst = std::max(worst, check_rows<float>(n, 1, false, s));
         worst = std::max(worst, check_rows<float>(n, W + 3, true, s + 1000));
         worst = std::max(worst, check_columns<float>(n, 5, s + 2000));
+        worst = std::max(worst, check_columns<float>(n, W + 5, s + 5000));
         worst = std::max(worst, check_rows<double>(n, 1, true, s + 3000));
         worst = std::max(worst, check_columns<double>(n, 11, s + 4000));
+        worst = std::max(worst, check_rows<double>(n, W + 1, false, s + 6000));
     }
     MESSAGE("worst error / bound over 1..128: " << worst);
+    CHECK(worst <= 1.0);
+}
+
+TEST_CASE("the two-pass kernel: powers of two 4..256, f32 and f64, full and partial groups") {
+    constexpr std::size_t W = xsimd::batch<float>::size;
+    double worst = 0;
+    auto each = [&]<std::size_t N>(std::integral_constant<std::size_t, N>) {
+        worst = std::max(worst, check_two_pass<float, N>(W + 3, false, N));
+        worst = std::max(worst, check_two_pass<float, N>(1, true, N + 1));
+        worst = std::max(worst, check_two_pass<double, N>(W + 1, true, N + 2));
+    };
+    each(std::integral_constant<std::size_t, 4>{});
+    each(std::integral_constant<std::size_t, 8>{});
+    each(std::integral_constant<std::size_t, 16>{});
+    each(std::integral_constant<std::size_t, 32>{});
+    each(std::integral_constant<std::size_t, 64>{});
+    each(std::integral_constant<std::size_t, 128>{});
+    each(std::integral_constant<std::size_t, 256>{});
+    MESSAGE("worst error / bound, two-pass: " << worst);
     CHECK(worst <= 1.0);
 }
 
@@ -137,6 +195,9 @@ TEST_CASE("large lengths: smooth, primes, products of large primes, the four-ste
     for (std::size_t n : {256u, 1000u, 4096u, 12600u, 1u << 14})
         worst = std::max(worst, check_four_step<float>(n, n == 1000u, static_cast<unsigned>(n) + 2));
     worst = std::max(worst, check_four_step<double>(4096, true, 5));
+    for (std::size_t n : {37u, 1009u, 7919u, 10403u})
+        worst = std::max(worst, check_bluestein_one<float>(n, n % 2 == 1 && n != 1009u, static_cast<unsigned>(n) + 7));
+    worst = std::max(worst, check_bluestein_one<double>(1031, true, 8));
     worst = std::max(worst, check_columns<float>(1031, 17, 6));
     MESSAGE("worst error / bound over the large lengths: " << worst);
     CHECK(worst <= 1.0);

@@ -198,6 +198,8 @@ TEST_CASE("results are bitwise identical for 1 and 2 threads (batch, columns, fo
     auto m = random_tensor<c64<64, 96>>(14);
     auto s = random_tensor<c64<1 << 16>>(15);
     auto p = random_tensor<c64<40, 1031>>(16);
+    auto q = random_tensor<c64<1031>>(18);
+    c64<1031> q1, q2;
     c64<300, 64> b1, b2;
     c64<64, 96> m1, m2;
     c64<1 << 16> s1, s2;
@@ -207,17 +209,20 @@ TEST_CASE("results are bitwise identical for 1 and 2 threads (batch, columns, fo
         m1 = fft<fft_type::fft, 64, 96>(m);
         s1 = fft<fft_type::ifft, 1 << 16>(s);
         p1 = fft<fft_type::fft, 1031>(p);
+        q1 = fft<fft_type::ifft, 1031>(q);
     });
     tbb::task_arena(2).execute([&] {
         b2 = fft<fft_type::fft, 64>(b);
         m2 = fft<fft_type::fft, 64, 96>(m);
         s2 = fft<fft_type::ifft, 1 << 16>(s);
         p2 = fft<fft_type::fft, 1031>(p);
+        q2 = fft<fft_type::ifft, 1031>(q);
     });
     CHECK(same_bits(b1, b2));
     CHECK(same_bits(m1, m2));
     CHECK(same_bits(s1, s2));
     CHECK(same_bits(p1, p2));
+    CHECK(same_bits(q1, q2));
     // and a value of the long transform against its definition
     std::complex<long double> acc = 0;
     for (std::size_t n = 0; n < (1u << 16); ++n) {
