@@ -330,9 +330,8 @@ void check_tail() {
 // the others (masked) for every lane width, on AVX2 and AVX-512 registers.
 template<class T>
 void check_tails() {
-    [&]<std::size_t... L>(std::index_sequence<L...>) {
-        (check_tail<T, L>(), ...);
-    }(std::index_sequence<1, 2, 3, 4, 5, 7, 8, 9, 12, 16, 17, 20, 31, 32, 33, 63, 64, 65>{});
+    [&]<std::size_t... L>(std::index_sequence<L...>) { (check_tail<T, L>(), ...); }
+    (std::index_sequence<1, 2, 3, 4, 5, 7, 8, 9, 12, 16, 17, 20, 31, 32, 33, 63, 64, 65>{});
 }
 
 TEST_CASE("row tails of every length and lane width") {

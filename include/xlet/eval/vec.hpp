@@ -214,7 +214,7 @@ XLET_ALWAYS_INLINE void store_low_bytes(void* p, __m128i x, std::size_t bytes) {
 
 template<class T>
 XLET_ALWAYS_INLINE xsimd::batch<T> masked_load([[maybe_unused]] const T* p, [[maybe_unused]] std::size_t n,
-                                   const xsimd::batch<T>& fill) {
+                                               const xsimd::batch<T>& fill) {
     using B = xsimd::batch<T>;
     [[maybe_unused]] const auto f = static_cast<typename B::register_type>(fill);
 #if defined(__AVX512F__)
@@ -225,9 +225,10 @@ XLET_ALWAYS_INLINE xsimd::batch<T> masked_load([[maybe_unused]] const T* p, [[ma
             const std::size_t bytes = n * sizeof(T);
             const __m512i fi = as_si(f);
             if (bytes == 32)
-                return B(from_si(_mm512_mask_broadcast_i64x4(fi, 0x0F, _mm256_loadu_si256(static_cast<const __m256i*>(
-                                                                           static_cast<const void*>(p)))),
-                                 f));
+                return B(
+                    from_si(_mm512_mask_broadcast_i64x4(
+                                fi, 0x0F, _mm256_loadu_si256(static_cast<const __m256i*>(static_cast<const void*>(p)))),
+                            f));
             return B(from_si(_mm512_mask_broadcast_i32x4(fi, static_cast<__mmask16>((1u << (bytes / 4)) - 1),
                                                          load_low_bytes(p, bytes)),
                              f));
@@ -253,10 +254,10 @@ XLET_ALWAYS_INLINE xsimd::batch<T> masked_load([[maybe_unused]] const T* p, [[ma
     if constexpr (sizeof(B) == 32) {
         if (n * sizeof(T) <= 16 && whole_move_bytes(n * sizeof(T))) {
             const __m256i x = _mm256_zextsi128_si256(load_low_bytes(p, n * sizeof(T)));
-            const __m256i m =
-                sizeof(T) == 4
-                    ? _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int>(n)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7))
-                    : _mm256_cmpgt_epi64(_mm256_set1_epi64x(static_cast<long long>(n)), _mm256_setr_epi64x(0, 1, 2, 3));
+            const __m256i m = sizeof(T) == 4 ? _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int>(n)),
+                                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7))
+                                             : _mm256_cmpgt_epi64(_mm256_set1_epi64x(static_cast<long long>(n)),
+                                                                  _mm256_setr_epi64x(0, 1, 2, 3));
             return B(from_si(_mm256_blendv_epi8(as_si(f), x, m), f));
         }
         if constexpr (sizeof(T) == 4) {
@@ -267,8 +268,8 @@ XLET_ALWAYS_INLINE xsimd::batch<T> masked_load([[maybe_unused]] const T* p, [[ma
             else
                 return B(_mm256_blendv_epi8(f, _mm256_maskload_epi32(reinterpret_cast<const int*>(p), m), m));
         } else {
-            const __m256i m = _mm256_cmpgt_epi64(_mm256_set1_epi64x(static_cast<long long>(n)),
-                                                 _mm256_setr_epi64x(0, 1, 2, 3));
+            const __m256i m =
+                _mm256_cmpgt_epi64(_mm256_set1_epi64x(static_cast<long long>(n)), _mm256_setr_epi64x(0, 1, 2, 3));
             if constexpr (std::is_same_v<T, double>)
                 return B(_mm256_blendv_pd(f, _mm256_maskload_pd(p, m), _mm256_castsi256_pd(m)));
             else
@@ -330,8 +331,8 @@ XLET_ALWAYS_INLINE void masked_store([[maybe_unused]] T* p, [[maybe_unused]] std
             else
                 _mm256_maskstore_epi32(reinterpret_cast<int*>(p), m, r);
         } else {
-            const __m256i m = _mm256_cmpgt_epi64(_mm256_set1_epi64x(static_cast<long long>(n)),
-                                                 _mm256_setr_epi64x(0, 1, 2, 3));
+            const __m256i m =
+                _mm256_cmpgt_epi64(_mm256_set1_epi64x(static_cast<long long>(n)), _mm256_setr_epi64x(0, 1, 2, 3));
             if constexpr (std::is_same_v<T, double>)
                 _mm256_maskstore_pd(p, m, r);
             else

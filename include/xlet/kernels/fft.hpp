@@ -243,7 +243,8 @@ template<std::size_t N, class F>
 [[gnu::always_inline]] inline void fft_unroll(F&& f) {
     [&]<std::size_t... I>(std::index_sequence<I...>) XLET_FFT_INLINE {
         (f(std::integral_constant<std::size_t, I>{}), ...);
-    }(std::make_index_sequence<N>{});
+    }
+    (std::make_index_sequence<N>{});
 }
 
 // In-register transpose of a W x W matrix of T, W = xsimd::batch<T>::size: r[i] holds row i on
@@ -429,7 +430,8 @@ inline void fft_store_rows(const T* rr, const T* ri, std::size_t n, std::complex
         });
         fft_transpose_regs<T>(r);
         if (cnt == W)
-            fft_unroll<W>([&](auto tc) XLET_FFT_INLINE { r[tc].store_unaligned(reinterpret_cast<T*>(dst + tc * ost + k0)); });
+            fft_unroll<W>([&](auto tc)
+                              XLET_FFT_INLINE { r[tc].store_unaligned(reinterpret_cast<T*>(dst + tc * ost + k0)); });
         else
             for (std::size_t t = 0; t < cnt; ++t)
                 r[t].store_unaligned(reinterpret_cast<T*>(dst + t * ost + k0));
@@ -689,11 +691,21 @@ inline void fft_stage_run(const fft_plan<T>& P, const fft_stage<T>& S, const Src
         return;
     }
     switch (r) {
-    case 3: fft_stage_odd<3, Vt>(P, S, src, dst); break;
-    case 5: fft_stage_odd<5, Vt>(P, S, src, dst); break;
-    case 7: fft_stage_odd<7, Vt>(P, S, src, dst); break;
-    case 11: fft_stage_odd<11, Vt>(P, S, src, dst); break;
-    default: fft_stage_odd<13, Vt>(P, S, src, dst); break;
+    case 3:
+        fft_stage_odd<3, Vt>(P, S, src, dst);
+        break;
+    case 5:
+        fft_stage_odd<5, Vt>(P, S, src, dst);
+        break;
+    case 7:
+        fft_stage_odd<7, Vt>(P, S, src, dst);
+        break;
+    case 11:
+        fft_stage_odd<11, Vt>(P, S, src, dst);
+        break;
+    default:
+        fft_stage_odd<13, Vt>(P, S, src, dst);
+        break;
     }
 }
 
@@ -878,7 +890,7 @@ template<std::size_t R, class Vt>
             });
             fft_dft_small<4>(ar[t2], ai[t2]);
             fft_unroll<4>([&](auto k1c) XLET_FFT_INLINE {
-                fft_mul_w16<(16 / R) * t2 * decltype(k1c)::value>(ar[t2][k1c], ai[t2][k1c]);
+                fft_mul_w16<(16 / R) * t2* decltype(k1c)::value>(ar[t2][k1c], ai[t2][k1c]);
             });
         });
         fft_unroll<4>([&](auto k1c) XLET_FFT_INLINE {
@@ -1157,8 +1169,8 @@ const fft_four_plan<T>& fft_four_of() {
 // split block), take DFTs of length n2 whose outputs are written down the columns of x:
 // x[k2 * n1 + k1] = DFT(t[k1][.])[k2], conjugated for an inverse and scaled.
 template<class T>
-void fft_rows_to_columns(const fft_plan<T>& P, const std::complex<T>* t, std::complex<T>* x, std::size_t n1,
-                         fft_io io, bool parallel) {
+void fft_rows_to_columns(const fft_plan<T>& P, const std::complex<T>* t, std::complex<T>* x, std::size_t n1, fft_io io,
+                         bool parallel) {
     using B = xsimd::batch<T>;
     using CB = xsimd::batch<std::complex<T>>;
     constexpr std::size_t W = B::size;

@@ -224,7 +224,7 @@ private:
     std::size_t push_waiters_ = 0, pop_waiters_ = 0;
     bool closed_ = false;
     alignas(64) std::atomic<std::size_t> count_{0}; // items_.size(), for the spin (own line: read by spinners)
-    std::atomic<bool> closed_flag_{false}; // closed_, for the spin
+    std::atomic<bool> closed_flag_{false};          // closed_, for the spin
 };
 
 // Infeed(shape, config): the next item of the queue, as a T, with a token after it.
