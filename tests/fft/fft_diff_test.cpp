@@ -12,6 +12,7 @@
 
 #include <cmath>
 #include <complex>
+#include <cstring>
 #include <random>
 #include <vector>
 
@@ -217,4 +218,68 @@ TEST_CASE("the bound is tight enough to catch a wrong twiddle") {
     for (std::size_t k = 0; k < 64; ++k)
         worst = std::max(worst, double(std::abs(std::complex<LD>(y[k].real(), y[k].imag()) - ref[k])) / b);
     CHECK(worst > 1.0);
+}
+
+namespace {
+// RFFT of `rows` real rows of length N (the half-length complex transform and its SIMD post-pass)
+// against the DFT of (x, 0); returns the worst error / bound over the N / 2 + 1 outputs.
+template<class T, std::size_t N>
+double check_rfft(std::size_t rows, unsigned seed) {
+    auto z = random_vec<T>(N * rows, seed);
+    std::vector<T> x(N * rows);
+    for (std::size_t i = 0; i < x.size(); ++i)
+        x[i] = z[i].real();
+    std::vector<std::complex<T>> y(rows * (N / 2 + 1));
+    d::fft_rfft_even<T, N>(x.data(), y.data(), rows);
+    double worst = 0;
+    for (std::size_t r = 0; r < rows; ++r) {
+        std::vector<std::complex<T>> xc(N);
+        for (std::size_t j = 0; j < N; ++j)
+            xc[j] = std::complex<T>(x[r * N + j], T(0));
+        const auto ref = dft(xc.data(), N, 1, false);
+        const double b = bound(xc.data(), N, 1);
+        for (std::size_t k = 0; k <= N / 2; ++k) {
+            const auto& v = y[r * (N / 2 + 1) + k];
+            worst = std::max(worst, double(std::abs(std::complex<LD>(v.real(), v.imag()) - ref[k])) / b);
+        }
+    }
+    return worst;
+}
+} // namespace
+
+TEST_CASE("rfft: even lengths through the SIMD post-pass, one long row split by k") {
+    double worst = 0;
+    auto each = [&]<std::size_t N>(std::integral_constant<std::size_t, N>) {
+        worst = std::max(worst, check_rfft<float, N>(3, N));
+        worst = std::max(worst, check_rfft<double, N>(2, N + 1));
+    };
+    each(std::integral_constant<std::size_t, 2>{});
+    each(std::integral_constant<std::size_t, 6>{});
+    each(std::integral_constant<std::size_t, 18>{});
+    each(std::integral_constant<std::size_t, 34>{});
+    each(std::integral_constant<std::size_t, 66>{});
+    each(std::integral_constant<std::size_t, 100>{});
+    each(std::integral_constant<std::size_t, 258>{});
+    each(std::integral_constant<std::size_t, 1000>{});
+    worst = std::max(worst, check_rfft<float, 16384>(1, 9)); // h = 8192: the post-pass split by k
+    MESSAGE("worst error / bound, rfft: " << worst);
+    CHECK(worst <= 1.0);
+    // the same bits on 1 and 2 threads (the long row's post-pass and a parallel batch of rows)
+    auto x = random_vec<float>(16384 * 4, 3);
+    std::vector<float> r(x.size());
+    for (std::size_t i = 0; i < r.size(); ++i)
+        r[i] = x[i].real();
+    std::vector<std::complex<float>> y1(8193 * 4), y2(8193 * 4), b1(4 * 1001 * 8), b2(4 * 1001 * 8);
+    {
+        tbb::global_control one(tbb::global_control::max_allowed_parallelism, 1);
+        d::fft_rfft_even<float, 16384>(r.data(), y1.data(), 1);
+        d::fft_rfft_even<float, 2000>(r.data(), b1.data(), 32);
+    }
+    {
+        tbb::global_control two(tbb::global_control::max_allowed_parallelism, 2);
+        d::fft_rfft_even<float, 16384>(r.data(), y2.data(), 1);
+        d::fft_rfft_even<float, 2000>(r.data(), b2.data(), 32);
+    }
+    CHECK(std::memcmp(y1.data(), y2.data(), 8193 * sizeof(y1[0])) == 0);
+    CHECK(std::memcmp(b1.data(), b2.data(), 32 * 1001 * sizeof(b1[0])) == 0);
 }

@@ -121,6 +121,40 @@ inline constexpr std::size_t fft_count = [] {
 template<class T, auto E>
 using fft_tensor_t = typename tensor_of_impl<T, E, std::make_index_sequence<E.size()>>::type;
 
+// The RFFT post-pass of one row, outputs k0 <= k < k1 (see below): the SIMD body takes W outputs
+// k.. and the mirrored inputs Z[h-k-W+1 .. h-k] reversed in registers; the scalar edges compute
+// the same expression, so every output has the same bits whichever path (or thread) made it.
+template<class T>
+inline void fft_rfft_post(const std::complex<T>* Z, const std::complex<T>* w, std::complex<T>* X, std::size_t h,
+                          std::size_t k0, std::size_t k1) {
+    using B = xsimd::batch<T>;
+    using CB = xsimd::batch<std::complex<T>>;
+    constexpr std::size_t W = CB::size;
+    const T half(0.5);
+    auto one = [&](std::size_t k) {
+        const std::complex<T> a = Z[k == h ? 0 : k], b = Z[k == 0 ? 0 : h - k];
+        const T er = half * (a.real() + b.real()), ei = half * (a.imag() - b.imag()); // (a + conj b) / 2
+        const T dr = half * (a.real() - b.real()), di = half * (a.imag() + b.imag()); // (a - conj b) / 2
+        // o = -i d = (di, -dr); X = e + w o
+        const T orr = di, oi = -dr, wr = w[k].real(), wi = w[k].imag();
+        X[k] = std::complex<T>(er + (wr * orr - wi * oi), ei + (wr * oi + wi * orr));
+    };
+    std::size_t k = k0;
+    for (; k < k1 && (k == 0 || k + W > k1); ++k) // k = 0 (b = Z[0]) or too few left
+        one(k);
+    const B hv(half);
+    for (; k + W <= k1 && k + W <= h; k += W) { // mirrored block h-k-W+1 >= 1
+        const CB a = CB::load_unaligned(Z + k), bm = CB::load_unaligned(Z + (h - k - W + 1)), wv = CB::load_unaligned(w + k);
+        const B br = fft_reverse(bm.real()), bi = fft_reverse(bm.imag());
+        const B er = hv * (a.real() + br), ei = hv * (a.imag() - bi);
+        const B dr = hv * (a.real() - br), di = hv * (a.imag() + bi);
+        const B orr = di, oi = -dr, wr = wv.real(), wi = wv.imag();
+        CB(er + (wr * orr - wi * oi), ei + (wr * oi + wi * orr)).store_unaligned(X + k);
+    }
+    for (; k < k1; ++k)
+        one(k);
+}
+
 // RFFT of `rows` real rows of even length N: the N / 2 complex values z_j = x_2j + i x_2j+1 take
 // one complex DFT Z of length N / 2, and X_k = (Z_k + conj Z_{N/2-k}) / 2 - i w^k (Z_k - conj
 // Z_{N/2-k}) / 2, w = exp(-2 pi i / N), for k = 0 .. N / 2 (half the work of a complex transform).
@@ -145,36 +179,13 @@ void fft_rfft_even(const T* x, std::complex<T>* out, std::size_t rows) {
         std::memcpy(reinterpret_cast<char*>(z.data()) + b0, reinterpret_cast<const char*>(x) + b0, b1 - b0);
     });
     fft_axis_inner<T, h>(z.data(), z.data(), rows, fft_io{}, true);
-    const T half(0.5);
-    auto post = [&](std::size_t r0, std::size_t r1) {
-        for (std::size_t r = r0; r < r1; ++r) {
-            const C* Z = z.data() + r * h;
-            C* X = out + r * (h + 1);
-            for (std::size_t k = 0; k <= h; ++k) {
-                const C a = Z[k == h ? 0 : k], b = Z[k == 0 ? 0 : h - k];
-                const T er = half * (a.real() + b.real()), ei = half * (a.imag() - b.imag()); // (a + conj b) / 2
-                const T dr = half * (a.real() - b.real()), di = half * (a.imag() + b.imag()); // (a - conj b) / 2
-                // o = -i d = (di, -dr); X = e + w o
-                const T orr = di, oi = -dr, wr = w[k].real(), wi = w[k].imag();
-                X[k] = C(er + (wr * orr - wi * oi), ei + (wr * oi + wi * orr));
-            }
-        }
-    };
-    // the post-pass of one long row is split by k instead
-    if (rows == 1 && h >= 4096) {
-        fft_for(true, h + 1, 4096, [&](std::size_t k0, std::size_t k1) {
-            const C* Z = z.data();
-            for (std::size_t k = k0; k < k1; ++k) {
-                const C a = Z[k == h ? 0 : k], b = Z[k == 0 ? 0 : h - k];
-                const T er = half * (a.real() + b.real()), ei = half * (a.imag() - b.imag());
-                const T dr = half * (a.real() - b.real()), di = half * (a.imag() + b.imag());
-                const T orr = di, oi = -dr, wr = w[k].real(), wi = w[k].imag();
-                out[k] = C(er + (wr * orr - wi * oi), ei + (wr * oi + wi * orr));
-            }
+    if (rows == 1 && h >= 4096) // one long row: the post-pass split by k instead
+        fft_for(true, h + 1, 4096, [&](std::size_t k0, std::size_t k1) { fft_rfft_post<T>(z.data(), w.data(), out, h, k0, k1); });
+    else
+        fft_for(rows * N >= fft_parallel_work, rows, std::max<std::size_t>(1, 4096 / N), [&](std::size_t r0, std::size_t r1) {
+            for (std::size_t r = r0; r < r1; ++r)
+                fft_rfft_post<T>(z.data() + r * h, w.data(), out + r * (h + 1), h, 0, h + 1);
         });
-    } else {
-        fft_for(rows * N >= fft_parallel_work, rows, std::max<std::size_t>(1, 4096 / N), post);
-    }
 }
 
 template<fft_type Ty, std::size_t... L, class X>
