@@ -283,3 +283,60 @@ TEST_CASE("rfft: even lengths through the SIMD post-pass, one long row split by 
     CHECK(std::memcmp(y1.data(), y2.data(), 8193 * sizeof(y1[0])) == 0);
     CHECK(std::memcmp(b1.data(), b2.data(), 32 * 1001 * sizeof(b1[0])) == 0);
 }
+
+namespace {
+// IRFFT of `rows` random spectra (imaginary DC and Nyquist parts included: they are ignored)
+// against the real part of the inverse DFT of the Hermitian extension, in long double.
+template<class T, std::size_t N>
+double check_irfft(std::size_t rows, unsigned seed) {
+    constexpr std::size_t h = N / 2 + 1;
+    auto X = random_vec<T>(rows * h, seed);
+    std::vector<T> y(rows * N);
+    d::fft_irfft_even<T, N>(X.data(), y.data(), rows);
+    double worst = 0;
+    for (std::size_t r = 0; r < rows; ++r) {
+        std::vector<std::complex<T>> ext(N);
+        for (std::size_t k = 0; k < N; ++k)
+            ext[k] = k < h ? X[r * h + k] : std::conj(X[r * h + N - k]);
+        const auto ref = dft(ext.data(), N, 1, true);
+        const double b = bound(ext.data(), N, 1) / double(N);
+        for (std::size_t j = 0; j < N; ++j)
+            worst = std::max(worst, double(std::abs(LD(y[r * N + j]) - ref[j].real())) / b);
+    }
+    return worst;
+}
+} // namespace
+
+TEST_CASE("irfft: even lengths through the SIMD pre-pass and the half-length inverse") {
+    double worst = 0;
+    auto each = [&]<std::size_t N>(std::integral_constant<std::size_t, N>) {
+        worst = std::max(worst, check_irfft<float, N>(3, N + 7));
+        worst = std::max(worst, check_irfft<double, N>(2, N + 8));
+    };
+    each(std::integral_constant<std::size_t, 2>{});
+    each(std::integral_constant<std::size_t, 6>{});
+    each(std::integral_constant<std::size_t, 18>{});
+    each(std::integral_constant<std::size_t, 34>{});
+    each(std::integral_constant<std::size_t, 66>{});
+    each(std::integral_constant<std::size_t, 100>{});
+    each(std::integral_constant<std::size_t, 258>{});
+    each(std::integral_constant<std::size_t, 1000>{});
+    worst = std::max(worst, check_irfft<float, 16384>(1, 10)); // h = 8192: the pre-pass split by k
+    MESSAGE("worst error / bound, irfft: " << worst);
+    CHECK(worst <= 1.0);
+    // the same bits on 1 and 2 threads
+    auto X = random_vec<float>(8193 * 4, 4);
+    std::vector<float> y1(16384), y2(16384), b1(2000 * 40), b2(2000 * 40);
+    {
+        tbb::global_control one(tbb::global_control::max_allowed_parallelism, 1);
+        d::fft_irfft_even<float, 16384>(X.data(), y1.data(), 1);
+        d::fft_irfft_even<float, 2000>(X.data(), b1.data(), 32);
+    }
+    {
+        tbb::global_control two(tbb::global_control::max_allowed_parallelism, 2);
+        d::fft_irfft_even<float, 16384>(X.data(), y2.data(), 1);
+        d::fft_irfft_even<float, 2000>(X.data(), b2.data(), 32);
+    }
+    CHECK(std::memcmp(y1.data(), y2.data(), y1.size() * sizeof(float)) == 0);
+    CHECK(std::memcmp(b1.data(), b2.data(), 32 * 2000 * sizeof(float)) == 0);
+}

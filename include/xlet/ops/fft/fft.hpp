@@ -158,20 +158,27 @@ inline void fft_rfft_post(const std::complex<T>* Z, const std::complex<T>* w, st
 // RFFT of `rows` real rows of even length N: the N / 2 complex values z_j = x_2j + i x_2j+1 take
 // one complex DFT Z of length N / 2, and X_k = (Z_k + conj Z_{N/2-k}) / 2 - i w^k (Z_k - conj
 // Z_{N/2-k}) / 2, w = exp(-2 pi i / N), for k = 0 .. N / 2 (half the work of a complex transform).
+// exp(-2 pi i k / N) for k = 0 .. N / 2 (long double, rounded once): RFFT's and IRFFT's twiddles.
+template<class T, std::size_t N>
+const std::vector<std::complex<T>>& fft_half_twiddles() {
+    static const std::vector<std::complex<T>> w = [] {
+        using LD = long double;
+        const LD pi = 3.141592653589793238462643383279502884L;
+        std::vector<std::complex<T>> t(N / 2 + 1);
+        for (std::size_t k = 0; k <= N / 2; ++k) {
+            const LD a = -2 * pi * static_cast<LD>(k) / static_cast<LD>(N);
+            t[k] = std::complex<T>(static_cast<T>(std::cos(a)), static_cast<T>(std::sin(a)));
+        }
+        return t;
+    }();
+    return w;
+}
+
 template<class T, std::size_t N>
 void fft_rfft_even(const T* x, std::complex<T>* out, std::size_t rows) {
     using C = std::complex<T>;
     constexpr std::size_t h = N / 2;
-    static const std::vector<C> w = [] {
-        using LD = long double;
-        const LD pi = 3.141592653589793238462643383279502884L;
-        std::vector<C> t(h + 1);
-        for (std::size_t k = 0; k <= h; ++k) {
-            const LD a = -2 * pi * static_cast<LD>(k) / static_cast<LD>(N);
-            t[k] = C(static_cast<T>(std::cos(a)), static_cast<T>(std::sin(a)));
-        }
-        return t;
-    }();
+    const std::vector<C>& w = fft_half_twiddles<T, N>();
     scratch<C> z(rows * h);
     const std::size_t bytes = rows * N * sizeof(T), chunk = std::size_t{1} << 20;
     fft_for(bytes >= 2 * chunk, (bytes + chunk - 1) / chunk, 1, [&](std::size_t c0, std::size_t c1) {
@@ -186,6 +193,70 @@ void fft_rfft_even(const T* x, std::complex<T>* out, std::size_t rows) {
             for (std::size_t r = r0; r < r1; ++r)
                 fft_rfft_post<T>(z.data() + r * h, w.data(), out + r * (h + 1), h, 0, h + 1);
         });
+}
+
+// The IRFFT pre-pass (the RFFT post-pass inverted) of one row, k0 <= k < k1 < h: with a = X_k,
+// b = X_{h-k} (X_h for k = 0; the DC and Nyquist inputs taken as real), E = (a + conj b) / 2,
+// D = (a - conj b) / 2, O = D conj(w^k): Z_k = E + i O, whose inverse DFT of length h (scaled by
+// 1 / h) is x_2j + i x_2j+1. SIMD body and scalar edges compute the same expression.
+template<class T>
+inline void fft_irfft_pre(const std::complex<T>* X, const std::complex<T>* w, std::complex<T>* Z, std::size_t h,
+                          std::size_t k0, std::size_t k1) {
+    using B = xsimd::batch<T>;
+    using CB = xsimd::batch<std::complex<T>>;
+    constexpr std::size_t W = CB::size;
+    const T half(0.5);
+    auto one = [&](std::size_t k) {
+        std::complex<T> a = X[k], b = X[h - k];
+        if (k == 0) {
+            a = std::complex<T>(a.real(), T(0));
+            b = std::complex<T>(b.real(), T(0));
+        }
+        const T er = half * (a.real() + b.real()), ei = half * (a.imag() - b.imag());
+        const T dr = half * (a.real() - b.real()), di = half * (a.imag() + b.imag());
+        const T wr = w[k].real(), wi = w[k].imag();
+        const T orr = dr * wr + di * wi, oi = di * wr - dr * wi;
+        Z[k] = std::complex<T>(er - oi, ei + orr);
+    };
+    std::size_t k = k0;
+    for (; k < k1 && (k == 0 || k + W > k1); ++k)
+        one(k);
+    const B hv(half);
+    for (; k + W <= k1 && k + W <= h; k += W) { // mirrored block h-k-W+1 >= 1
+        const CB a = CB::load_unaligned(X + k), bm = CB::load_unaligned(X + (h - k - W + 1)), wv = CB::load_unaligned(w + k);
+        const B br = fft_reverse(bm.real()), bi = fft_reverse(bm.imag());
+        const B er = hv * (a.real() + br), ei = hv * (a.imag() - bi);
+        const B dr = hv * (a.real() - br), di = hv * (a.imag() + bi);
+        const B wr = wv.real(), wi = wv.imag();
+        const B orr = dr * wr + di * wi, oi = di * wr - dr * wi;
+        CB(er - oi, ei + orr).store_unaligned(Z + k);
+    }
+    for (; k < k1; ++k)
+        one(k);
+}
+
+// IRFFT of `rows` spectra (h + 1 = N / 2 + 1 complex each) to real rows of even length N: the
+// pre-pass above, one complex inverse DFT of length N / 2, and the complex result read as reals
+// (half the work of the complex inverse of the extended spectrum).
+template<class T, std::size_t N>
+void fft_irfft_even(const std::complex<T>* X, T* out, std::size_t rows) {
+    using C = std::complex<T>;
+    constexpr std::size_t h = N / 2;
+    const std::vector<C>& w = fft_half_twiddles<T, N>();
+    scratch<C> z(rows * h);
+    if (rows == 1 && h >= 4096)
+        fft_for(true, h, 4096, [&](std::size_t k0, std::size_t k1) { fft_irfft_pre<T>(X, w.data(), z.data(), h, k0, k1); });
+    else
+        fft_for(rows * N >= fft_parallel_work, rows, std::max<std::size_t>(1, 4096 / N), [&](std::size_t r0, std::size_t r1) {
+            for (std::size_t r = r0; r < r1; ++r)
+                fft_irfft_pre<T>(X + r * (h + 1), w.data(), z.data() + r * h, h, 0, h);
+        });
+    fft_axis_inner<T, h>(z.data(), z.data(), rows, fft_io{true, 1.0 / static_cast<double>(h)}, true);
+    const std::size_t bytes = rows * N * sizeof(T), chunk = std::size_t{1} << 20;
+    fft_for(bytes >= 2 * chunk, (bytes + chunk - 1) / chunk, 1, [&](std::size_t c0, std::size_t c1) {
+        const std::size_t b0 = c0 * chunk, b1 = std::min(bytes, c1 * chunk);
+        std::memcpy(reinterpret_cast<char*>(out) + b0, reinterpret_cast<const char*>(z.data()) + b0, b1 - b0);
+    });
 }
 
 template<fft_type Ty, std::size_t... L, class X>
@@ -237,11 +308,20 @@ auto fft_impl(X&& x) {
             return e;
         }();
         fft_tensor_t<Re, OE> out;
-        if constexpr (n > 0 && fft_count < E >> 0) {
+        constexpr std::size_t h = n / 2 + 1, rows = fft_count<E> / (h == 0 ? 1 : h);
+        if constexpr (n >= 2 && n % 2 == 0 && K == 1 && (fft_count<E> > 0)) {
+            const auto& xa = as_array(std::forward<X>(x)); // an array is read in place
+            fft_irfft_even<Re, n>(xa.data(), out.data(), rows);
+        } else if constexpr (n >= 2 && n % 2 == 0 && (fft_count<E> > 0)) {
             // The outer axes first (complex inverse transforms of a copy), then the innermost.
             fft_tensor_t<T, E> z(x);
             fft_axes<E, K, true>(z.data(), z.data(), std::make_index_sequence<K - 1>{});
-            constexpr std::size_t h = n / 2 + 1, rows = fft_count<E> / h;
+            fft_irfft_even<Re, n>(z.data(), out.data(), rows);
+        } else if constexpr (n % 2 == 1 && (fft_count<E> > 0)) {
+            // Odd n: the outer axes first (complex inverse transforms of a copy), then the
+            // innermost as the complex inverse of the extended spectrum, real part kept.
+            fft_tensor_t<T, E> z(x);
+            fft_axes<E, K, true>(z.data(), z.data(), std::make_index_sequence<K - 1>{});
             scratch<T> full(rows * n);
             for (std::size_t r = 0; r < rows; ++r) {
                 const T* src = z.data() + r * h;
