@@ -247,20 +247,37 @@ double check_rfft(std::size_t rows, unsigned seed) {
 }
 } // namespace
 
+namespace {
+// f(integral_constant<N>) for the even lengths of the RFFT / IRFFT cases (SIMD bodies with and
+// without scalar edges, both widths' tails).
+template<class F>
+void for_even_lengths(const F& f) {
+    [&]<std::size_t... N>(std::index_sequence<N...>) { (f(std::integral_constant<std::size_t, N>{}), ...); }(
+        std::index_sequence<2, 6, 18, 34, 66, 100, 258, 1000>{});
+}
+
+// run(out) on 1 and then 2 threads: the same bytes.
+template<class V, class Run>
+bool same_on_1_and_2_threads(std::size_t n, const Run& run) {
+    std::vector<V> a(n), b(n);
+    {
+        tbb::global_control one(tbb::global_control::max_allowed_parallelism, 1);
+        run(a.data());
+    }
+    {
+        tbb::global_control two(tbb::global_control::max_allowed_parallelism, 2);
+        run(b.data());
+    }
+    return std::memcmp(a.data(), b.data(), n * sizeof(V)) == 0;
+}
+} // namespace
+
 TEST_CASE("rfft: even lengths through the SIMD post-pass, one long row split by k") {
     double worst = 0;
-    auto each = [&]<std::size_t N>(std::integral_constant<std::size_t, N>) {
+    for_even_lengths([&]<std::size_t N>(std::integral_constant<std::size_t, N>) {
         worst = std::max(worst, check_rfft<float, N>(3, N));
         worst = std::max(worst, check_rfft<double, N>(2, N + 1));
-    };
-    each(std::integral_constant<std::size_t, 2>{});
-    each(std::integral_constant<std::size_t, 6>{});
-    each(std::integral_constant<std::size_t, 18>{});
-    each(std::integral_constant<std::size_t, 34>{});
-    each(std::integral_constant<std::size_t, 66>{});
-    each(std::integral_constant<std::size_t, 100>{});
-    each(std::integral_constant<std::size_t, 258>{});
-    each(std::integral_constant<std::size_t, 1000>{});
+    });
     worst = std::max(worst, check_rfft<float, 16384>(1, 9)); // h = 8192: the post-pass split by k
     MESSAGE("worst error / bound, rfft: " << worst);
     CHECK(worst <= 1.0);
@@ -269,19 +286,9 @@ TEST_CASE("rfft: even lengths through the SIMD post-pass, one long row split by 
     std::vector<float> r(x.size());
     for (std::size_t i = 0; i < r.size(); ++i)
         r[i] = x[i].real();
-    std::vector<std::complex<float>> y1(8193 * 4), y2(8193 * 4), b1(4 * 1001 * 8), b2(4 * 1001 * 8);
-    {
-        tbb::global_control one(tbb::global_control::max_allowed_parallelism, 1);
-        d::fft_rfft_even<float, 16384>(r.data(), y1.data(), 1);
-        d::fft_rfft_even<float, 2000>(r.data(), b1.data(), 32);
-    }
-    {
-        tbb::global_control two(tbb::global_control::max_allowed_parallelism, 2);
-        d::fft_rfft_even<float, 16384>(r.data(), y2.data(), 1);
-        d::fft_rfft_even<float, 2000>(r.data(), b2.data(), 32);
-    }
-    CHECK(std::memcmp(y1.data(), y2.data(), 8193 * sizeof(y1[0])) == 0);
-    CHECK(std::memcmp(b1.data(), b2.data(), 32 * 1001 * sizeof(b1[0])) == 0);
+    using C = std::complex<float>;
+    CHECK(same_on_1_and_2_threads<C>(8193, [&](C* y) { d::fft_rfft_even<float, 16384>(r.data(), y, 1); }));
+    CHECK(same_on_1_and_2_threads<C>(32 * 1001, [&](C* y) { d::fft_rfft_even<float, 2000>(r.data(), y, 32); }));
 }
 
 namespace {
@@ -309,34 +316,15 @@ double check_irfft(std::size_t rows, unsigned seed) {
 
 TEST_CASE("irfft: even lengths through the SIMD pre-pass and the half-length inverse") {
     double worst = 0;
-    auto each = [&]<std::size_t N>(std::integral_constant<std::size_t, N>) {
+    for_even_lengths([&]<std::size_t N>(std::integral_constant<std::size_t, N>) {
         worst = std::max(worst, check_irfft<float, N>(3, N + 7));
         worst = std::max(worst, check_irfft<double, N>(2, N + 8));
-    };
-    each(std::integral_constant<std::size_t, 2>{});
-    each(std::integral_constant<std::size_t, 6>{});
-    each(std::integral_constant<std::size_t, 18>{});
-    each(std::integral_constant<std::size_t, 34>{});
-    each(std::integral_constant<std::size_t, 66>{});
-    each(std::integral_constant<std::size_t, 100>{});
-    each(std::integral_constant<std::size_t, 258>{});
-    each(std::integral_constant<std::size_t, 1000>{});
+    });
     worst = std::max(worst, check_irfft<float, 16384>(1, 10)); // h = 8192: the pre-pass split by k
     MESSAGE("worst error / bound, irfft: " << worst);
     CHECK(worst <= 1.0);
     // the same bits on 1 and 2 threads
     auto X = random_vec<float>(8193 * 4, 4);
-    std::vector<float> y1(16384), y2(16384), b1(2000 * 40), b2(2000 * 40);
-    {
-        tbb::global_control one(tbb::global_control::max_allowed_parallelism, 1);
-        d::fft_irfft_even<float, 16384>(X.data(), y1.data(), 1);
-        d::fft_irfft_even<float, 2000>(X.data(), b1.data(), 32);
-    }
-    {
-        tbb::global_control two(tbb::global_control::max_allowed_parallelism, 2);
-        d::fft_irfft_even<float, 16384>(X.data(), y2.data(), 1);
-        d::fft_irfft_even<float, 2000>(X.data(), b2.data(), 32);
-    }
-    CHECK(std::memcmp(y1.data(), y2.data(), y1.size() * sizeof(float)) == 0);
-    CHECK(std::memcmp(b1.data(), b2.data(), 32 * 2000 * sizeof(float)) == 0);
+    CHECK(same_on_1_and_2_threads<float>(16384, [&](float* y) { d::fft_irfft_even<float, 16384>(X.data(), y, 1); }));
+    CHECK(same_on_1_and_2_threads<float>(32 * 2000, [&](float* y) { d::fft_irfft_even<float, 2000>(X.data(), y, 32); }));
 }

@@ -21,6 +21,7 @@
 //   C4 the operand's innermost dimensions equal fft_length (IRFFT: the last one is
 //      fft_length[-1] / 2 + 1, or 0 when fft_length[-1] is 0)
 #pragma once
+#include <array>
 #include <complex>
 #include <cstring>
 #include <type_traits>
@@ -121,43 +122,6 @@ inline constexpr std::size_t fft_count = [] {
 template<class T, auto E>
 using fft_tensor_t = typename tensor_of_impl<T, E, std::make_index_sequence<E.size()>>::type;
 
-// The RFFT post-pass of one row, outputs k0 <= k < k1 (see below): the SIMD body takes W outputs
-// k.. and the mirrored inputs Z[h-k-W+1 .. h-k] reversed in registers; the scalar edges compute
-// the same expression, so every output has the same bits whichever path (or thread) made it.
-template<class T>
-inline void fft_rfft_post(const std::complex<T>* Z, const std::complex<T>* w, std::complex<T>* X, std::size_t h,
-                          std::size_t k0, std::size_t k1) {
-    using B = xsimd::batch<T>;
-    using CB = xsimd::batch<std::complex<T>>;
-    constexpr std::size_t W = CB::size;
-    const T half(0.5);
-    auto one = [&](std::size_t k) {
-        const std::complex<T> a = Z[k == h ? 0 : k], b = Z[k == 0 ? 0 : h - k];
-        const T er = half * (a.real() + b.real()), ei = half * (a.imag() - b.imag()); // (a + conj b) / 2
-        const T dr = half * (a.real() - b.real()), di = half * (a.imag() + b.imag()); // (a - conj b) / 2
-        // o = -i d = (di, -dr); X = e + w o
-        const T orr = di, oi = -dr, wr = w[k].real(), wi = w[k].imag();
-        X[k] = std::complex<T>(er + (wr * orr - wi * oi), ei + (wr * oi + wi * orr));
-    };
-    std::size_t k = k0;
-    for (; k < k1 && (k == 0 || k + W > k1); ++k) // k = 0 (b = Z[0]) or too few left
-        one(k);
-    const B hv(half);
-    for (; k + W <= k1 && k + W <= h; k += W) { // mirrored block h-k-W+1 >= 1
-        const CB a = CB::load_unaligned(Z + k), bm = CB::load_unaligned(Z + (h - k - W + 1)), wv = CB::load_unaligned(w + k);
-        const B br = fft_reverse(bm.real()), bi = fft_reverse(bm.imag());
-        const B er = hv * (a.real() + br), ei = hv * (a.imag() - bi);
-        const B dr = hv * (a.real() - br), di = hv * (a.imag() + bi);
-        const B orr = di, oi = -dr, wr = wv.real(), wi = wv.imag();
-        CB(er + (wr * orr - wi * oi), ei + (wr * oi + wi * orr)).store_unaligned(X + k);
-    }
-    for (; k < k1; ++k)
-        one(k);
-}
-
-// RFFT of `rows` real rows of even length N: the N / 2 complex values z_j = x_2j + i x_2j+1 take
-// one complex DFT Z of length N / 2, and X_k = (Z_k + conj Z_{N/2-k}) / 2 - i w^k (Z_k - conj
-// Z_{N/2-k}) / 2, w = exp(-2 pi i / N), for k = 0 .. N / 2 (half the work of a complex transform).
 // exp(-2 pi i k / N) for k = 0 .. N / 2 (long double, rounded once): RFFT's and IRFFT's twiddles.
 template<class T, std::size_t N>
 const std::vector<std::complex<T>>& fft_half_twiddles() {
@@ -174,11 +138,99 @@ const std::vector<std::complex<T>>& fft_half_twiddles() {
     return w;
 }
 
+// Outputs k0 <= k < k1 of a pass that combines in[k] with in[h - k] and w[k] (RFFT's post-pass,
+// IRFFT's pre-pass): f(ar, ai, br, bi, wr, wi) -> {re, im}, one generic expression on scalars and
+// on SIMD batches (W outputs k.., the mirrored inputs in[h-k-W+1 .. h-k] reversed in registers),
+// so every output has the same bits whichever path, or thread, made it. edge(k) gives the scalar
+// operands (a, b) where the mirror leaves the plain pattern (k = 0, k = h).
+template<class T, class Edge, class F>
+inline void fft_mirror_pass(const std::complex<T>* in, const std::complex<T>* w, std::complex<T>* out, std::size_t h,
+                            std::size_t k0, std::size_t k1, const Edge& edge, const F& f) {
+    using CB = xsimd::batch<std::complex<T>>;
+    constexpr std::size_t W = CB::size;
+    auto one = [&](std::size_t k) {
+        const auto [a, b] = (k == 0 || k == h) ? edge(k) : std::pair{in[k], in[h - k]};
+        const auto [re, im] = f(a.real(), a.imag(), b.real(), b.imag(), w[k].real(), w[k].imag());
+        out[k] = std::complex<T>(re, im);
+    };
+    std::size_t k = k0;
+    for (; k < k1 && (k == 0 || k + W > k1); ++k) // k = 0, or too few left
+        one(k);
+    for (; k + W <= k1 && k + W <= h; k += W) { // mirrored block h-k-W+1 >= 1
+        const CB a = CB::load_unaligned(in + k), bm = CB::load_unaligned(in + (h - k - W + 1));
+        const CB wv = CB::load_unaligned(w + k);
+        const auto [re, im] =
+            f(a.real(), a.imag(), fft_reverse(bm.real()), fft_reverse(bm.imag()), wv.real(), wv.imag());
+        CB(re, im).store_unaligned(out + k);
+    }
+    for (; k < k1; ++k)
+        one(k);
+}
+
+template<class V>
+struct fft_scalar_of {
+    using type = V;
+};
+template<class T, class A>
+struct fft_scalar_of<xsimd::batch<T, A>> {
+    using type = T;
+};
+
+// (a + conj b) / 2 and (a - conj b) / 2 as {er, ei, dr, di}.
+template<class V>
+std::array<V, 4> fft_half_sums(V ar, V ai, V br, V bi) {
+    const V half(static_cast<typename fft_scalar_of<V>::type>(0.5));
+    return {half * (ar + br), half * (ai - bi), half * (ar - br), half * (ai + bi)};
+}
+
+// RFFT's post-pass: with a = Z_k, b = Z_{h-k}, X_k = e + w^k o, e = (a + conj b) / 2, o = -i d,
+// d = (a - conj b) / 2.
+struct fft_rfft_post {
+    template<class V>
+    std::pair<V, V> operator()(V ar, V ai, V br, V bi, V wr, V wi) const {
+        const auto [er, ei, dr, di] = fft_half_sums(ar, ai, br, bi);
+        const V orr = di, oi = -dr;
+        return {er + (wr * orr - wi * oi), ei + (wr * oi + wi * orr)};
+    }
+};
+
+// IRFFT's pre-pass (the post-pass inverted): with a = X_k, b = X_{h-k}, E = (a + conj b) / 2,
+// D = (a - conj b) / 2, O = D conj(w^k): Z_k = E + i O.
+struct fft_irfft_pre {
+    template<class V>
+    std::pair<V, V> operator()(V ar, V ai, V br, V bi, V wr, V wi) const {
+        const auto [er, ei, dr, di] = fft_half_sums(ar, ai, br, bi);
+        const V orr = dr * wr + di * wi, oi = di * wr - dr * wi;
+        return {er - oi, ei + orr};
+    }
+};
+
+// f over the `rows` rows of h + 1 (RFFT) or h (IRFFT) outputs, in parallel; one long row split by k.
+template<class T, class Edge, class F>
+void fft_mirror_rows(const std::complex<T>* in, std::size_t in_row, const std::complex<T>* w, std::complex<T>* out,
+                     std::size_t out_row, std::size_t h, std::size_t rows, const Edge& edge, const F& f) {
+    if (rows == 1 && h >= 4096)
+        fft_for(true, out_row, 4096, [&](std::size_t k0, std::size_t k1) {
+            fft_mirror_pass<T>(in, w, out, h, k0, k1, [&](std::size_t k) { return edge(in, k); }, f);
+        });
+    else
+        fft_for(rows * 2 * h >= fft_parallel_work, rows, std::max<std::size_t>(1, 2048 / h),
+                [&](std::size_t r0, std::size_t r1) {
+                    for (std::size_t r = r0; r < r1; ++r) {
+                        const std::complex<T>* row = in + r * in_row;
+                        fft_mirror_pass<T>(row, w, out + r * out_row, h, 0, out_row,
+                                           [&](std::size_t k) { return edge(row, k); }, f);
+                    }
+                });
+}
+
+// RFFT of `rows` real rows of even length N: the N / 2 complex values z_j = x_2j + i x_2j+1 take
+// one complex DFT Z of length h = N / 2, and the post-pass above gives X_k, k = 0 .. h (half the
+// work of a complex transform).
 template<class T, std::size_t N>
 void fft_rfft_even(const T* x, std::complex<T>* out, std::size_t rows) {
     using C = std::complex<T>;
     constexpr std::size_t h = N / 2;
-    const std::vector<C>& w = fft_half_twiddles<T, N>();
     scratch<C> z(rows * h);
     const std::size_t bytes = rows * N * sizeof(T), chunk = std::size_t{1} << 20;
     fft_for(bytes >= 2 * chunk, (bytes + chunk - 1) / chunk, 1, [&](std::size_t c0, std::size_t c1) {
@@ -186,71 +238,24 @@ void fft_rfft_even(const T* x, std::complex<T>* out, std::size_t rows) {
         std::memcpy(reinterpret_cast<char*>(z.data()) + b0, reinterpret_cast<const char*>(x) + b0, b1 - b0);
     });
     fft_axis_inner<T, h>(z.data(), z.data(), rows, fft_io{}, true);
-    if (rows == 1 && h >= 4096) // one long row: the post-pass split by k instead
-        fft_for(true, h + 1, 4096, [&](std::size_t k0, std::size_t k1) { fft_rfft_post<T>(z.data(), w.data(), out, h, k0, k1); });
-    else
-        fft_for(rows * N >= fft_parallel_work, rows, std::max<std::size_t>(1, 4096 / N), [&](std::size_t r0, std::size_t r1) {
-            for (std::size_t r = r0; r < r1; ++r)
-                fft_rfft_post<T>(z.data() + r * h, w.data(), out + r * (h + 1), h, 0, h + 1);
-        });
-}
-
-// The IRFFT pre-pass (the RFFT post-pass inverted) of one row, k0 <= k < k1 < h: with a = X_k,
-// b = X_{h-k} (X_h for k = 0; the DC and Nyquist inputs taken as real), E = (a + conj b) / 2,
-// D = (a - conj b) / 2, O = D conj(w^k): Z_k = E + i O, whose inverse DFT of length h (scaled by
-// 1 / h) is x_2j + i x_2j+1. SIMD body and scalar edges compute the same expression.
-template<class T>
-inline void fft_irfft_pre(const std::complex<T>* X, const std::complex<T>* w, std::complex<T>* Z, std::size_t h,
-                          std::size_t k0, std::size_t k1) {
-    using B = xsimd::batch<T>;
-    using CB = xsimd::batch<std::complex<T>>;
-    constexpr std::size_t W = CB::size;
-    const T half(0.5);
-    auto one = [&](std::size_t k) {
-        std::complex<T> a = X[k], b = X[h - k];
-        if (k == 0) {
-            a = std::complex<T>(a.real(), T(0));
-            b = std::complex<T>(b.real(), T(0));
-        }
-        const T er = half * (a.real() + b.real()), ei = half * (a.imag() - b.imag());
-        const T dr = half * (a.real() - b.real()), di = half * (a.imag() + b.imag());
-        const T wr = w[k].real(), wi = w[k].imag();
-        const T orr = dr * wr + di * wi, oi = di * wr - dr * wi;
-        Z[k] = std::complex<T>(er - oi, ei + orr);
-    };
-    std::size_t k = k0;
-    for (; k < k1 && (k == 0 || k + W > k1); ++k)
-        one(k);
-    const B hv(half);
-    for (; k + W <= k1 && k + W <= h; k += W) { // mirrored block h-k-W+1 >= 1
-        const CB a = CB::load_unaligned(X + k), bm = CB::load_unaligned(X + (h - k - W + 1)), wv = CB::load_unaligned(w + k);
-        const B br = fft_reverse(bm.real()), bi = fft_reverse(bm.imag());
-        const B er = hv * (a.real() + br), ei = hv * (a.imag() - bi);
-        const B dr = hv * (a.real() - br), di = hv * (a.imag() + bi);
-        const B wr = wv.real(), wi = wv.imag();
-        const B orr = dr * wr + di * wi, oi = di * wr - dr * wi;
-        CB(er - oi, ei + orr).store_unaligned(Z + k);
-    }
-    for (; k < k1; ++k)
-        one(k);
+    // Z_h is Z_0 (period h)
+    auto edge = [](const C* Z, std::size_t k) { return std::pair{Z[k == h ? 0 : k], Z[k == 0 ? 0 : h - k]}; };
+    fft_mirror_rows<T>(z.data(), h, fft_half_twiddles<T, N>().data(), out, h + 1, h, rows, edge, fft_rfft_post{});
 }
 
 // IRFFT of `rows` spectra (h + 1 = N / 2 + 1 complex each) to real rows of even length N: the
-// pre-pass above, one complex inverse DFT of length N / 2, and the complex result read as reals
-// (half the work of the complex inverse of the extended spectrum).
+// pre-pass above (DC and Nyquist inputs taken as real), one complex inverse DFT of length h scaled
+// by 1 / h, which is x_2j + i x_2j+1, read as reals (half the work of the complex inverse of the
+// extended spectrum).
 template<class T, std::size_t N>
 void fft_irfft_even(const std::complex<T>* X, T* out, std::size_t rows) {
     using C = std::complex<T>;
     constexpr std::size_t h = N / 2;
-    const std::vector<C>& w = fft_half_twiddles<T, N>();
     scratch<C> z(rows * h);
-    if (rows == 1 && h >= 4096)
-        fft_for(true, h, 4096, [&](std::size_t k0, std::size_t k1) { fft_irfft_pre<T>(X, w.data(), z.data(), h, k0, k1); });
-    else
-        fft_for(rows * N >= fft_parallel_work, rows, std::max<std::size_t>(1, 4096 / N), [&](std::size_t r0, std::size_t r1) {
-            for (std::size_t r = r0; r < r1; ++r)
-                fft_irfft_pre<T>(X + r * (h + 1), w.data(), z.data() + r * h, h, 0, h);
-        });
+    auto edge = [](const C* x, std::size_t k) { // k = 0 only (outputs stop before h)
+        return std::pair{C(x[k].real(), T(0)), C(x[h - k].real(), T(0))};
+    };
+    fft_mirror_rows<T>(X, h + 1, fft_half_twiddles<T, N>().data(), z.data(), h, h, rows, edge, fft_irfft_pre{});
     fft_axis_inner<T, h>(z.data(), z.data(), rows, fft_io{true, 1.0 / static_cast<double>(h)}, true);
     const std::size_t bytes = rows * N * sizeof(T), chunk = std::size_t{1} << 20;
     fft_for(bytes >= 2 * chunk, (bytes + chunk - 1) / chunk, 1, [&](std::size_t c0, std::size_t c1) {
