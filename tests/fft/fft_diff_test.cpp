@@ -252,8 +252,8 @@ namespace {
 // without scalar edges, both widths' tails).
 template<class F>
 void for_even_lengths(const F& f) {
-    [&]<std::size_t... N>(std::index_sequence<N...>) { (f(std::integral_constant<std::size_t, N>{}), ...); }(
-        std::index_sequence<2, 6, 18, 34, 66, 100, 258, 1000>{});
+    [&]<std::size_t... N>(std::index_sequence<N...>) { (f(std::integral_constant<std::size_t, N>{}), ...); }
+    (std::index_sequence<2, 6, 18, 34, 66, 100, 258, 1000>{});
 }
 
 // run(out) on 1 and then 2 threads: the same bytes.
@@ -326,5 +326,6 @@ TEST_CASE("irfft: even lengths through the SIMD pre-pass and the half-length inv
     // the same bits on 1 and 2 threads
     auto X = random_vec<float>(8193 * 4, 4);
     CHECK(same_on_1_and_2_threads<float>(16384, [&](float* y) { d::fft_irfft_even<float, 16384>(X.data(), y, 1); }));
-    CHECK(same_on_1_and_2_threads<float>(32 * 2000, [&](float* y) { d::fft_irfft_even<float, 2000>(X.data(), y, 32); }));
+    CHECK(
+        same_on_1_and_2_threads<float>(32 * 2000, [&](float* y) { d::fft_irfft_even<float, 2000>(X.data(), y, 32); }));
 }

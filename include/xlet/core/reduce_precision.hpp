@@ -282,7 +282,8 @@ xsimd::batch<float, A> load_half(half const* p) noexcept {
     else if constexpr (std::is_base_of_v<xsimd::avx512f, A>) {
         // maskz with every lane: the plain intrinsic's "undefined" pass-through trips GCC 12's
         // bug 105593 (-Wmaybe-uninitialized) where TBB's <immintrin.h> came first
-        return _mm512_maskz_cvtph_ps(static_cast<__mmask16>(-1), _mm256_loadu_si256(reinterpret_cast<__m256i const*>(p)));
+        return _mm512_maskz_cvtph_ps(static_cast<__mmask16>(-1),
+                                     _mm256_loadu_si256(reinterpret_cast<__m256i const*>(p)));
     }
 #endif
     else
@@ -304,7 +305,8 @@ void store_half(half* p, xsimd::batch<float, A> const& x) noexcept {
     }
 #if defined(__AVX512F__)
     else if constexpr (std::is_base_of_v<xsimd::avx512f, A>) {
-        _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), _mm512_maskz_cvtps_ph(static_cast<__mmask16>(-1), x, nearest));
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(p),
+                            _mm512_maskz_cvtps_ph(static_cast<__mmask16>(-1), x, nearest));
     }
 #endif
     else

@@ -211,15 +211,16 @@ void fft_mirror_rows(const std::complex<T>* in, std::size_t in_row, const std::c
                      std::size_t out_row, std::size_t h, std::size_t rows, const Edge& edge, const F& f) {
     if (rows == 1 && h >= 4096)
         fft_for(true, out_row, 4096, [&](std::size_t k0, std::size_t k1) {
-            fft_mirror_pass<T>(in, w, out, h, k0, k1, [&](std::size_t k) { return edge(in, k); }, f);
+            fft_mirror_pass<T>(
+                in, w, out, h, k0, k1, [&](std::size_t k) { return edge(in, k); }, f);
         });
     else
         fft_for(rows * 2 * h >= fft_parallel_work, rows, std::max<std::size_t>(1, 2048 / h),
                 [&](std::size_t r0, std::size_t r1) {
                     for (std::size_t r = r0; r < r1; ++r) {
                         const std::complex<T>* row = in + r * in_row;
-                        fft_mirror_pass<T>(row, w, out + r * out_row, h, 0, out_row,
-                                           [&](std::size_t k) { return edge(row, k); }, f);
+                        fft_mirror_pass<T>(
+                            row, w, out + r * out_row, h, 0, out_row, [&](std::size_t k) { return edge(row, k); }, f);
                     }
                 });
 }
@@ -314,7 +315,7 @@ auto fft_impl(X&& x) {
         }();
         fft_tensor_t<Re, OE> out;
         constexpr std::size_t h = n / 2 + 1, rows = fft_count<E> / (h == 0 ? 1 : h);
-        if constexpr (n >= 2 && n % 2 == 0 && K == 1 && (fft_count<E> > 0)) {
+        if constexpr (n >= 2 && n % 2 == 0 && K == 1 && (fft_count < E >> 0)) {
             const auto& xa = as_array(std::forward<X>(x)); // an array is read in place
             fft_irfft_even<Re, n>(xa.data(), out.data(), rows);
         } else if constexpr (n >= 2 && n % 2 == 0 && (fft_count<E> > 0)) {
