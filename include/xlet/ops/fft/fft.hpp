@@ -285,7 +285,7 @@ auto fft_impl(X&& x) {
             e[R - 1] = n == 0 ? 0 : n / 2 + 1;
             return e;
         }();
-        fft_tensor_t<C, OE> out;
+        fft_tensor_t<C, OE> out(no_init); // every element is written below
         if constexpr (n >= 2 && n % 2 == 0) {
             const auto& xr = as_array(std::forward<X>(x));
             constexpr std::size_t rows = fft_count<E> / n;
@@ -313,7 +313,7 @@ auto fft_impl(X&& x) {
             e[R - 1] = n;
             return e;
         }();
-        fft_tensor_t<Re, OE> out;
+        fft_tensor_t<Re, OE> out(no_init); // every element is written below
         constexpr std::size_t h = n / 2 + 1, rows = fft_count<E> / (h == 0 ? 1 : h);
         if constexpr (n >= 2 && n % 2 == 0 && K == 1 && (fft_count < E >> 0)) {
             const auto& xa = as_array(std::forward<X>(x)); // an array is read in place
