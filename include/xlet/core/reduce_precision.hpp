@@ -18,15 +18,15 @@ namespace xlet {
 
 namespace detail {
 
-template <class T>
+template<class T>
 struct float_bits;
-template <>
+template<>
 struct float_bits<float> {
     using uint = std::uint32_t;
     static constexpr int exponent = 8;
     static constexpr int mantissa = 23;
 };
-template <>
+template<>
 struct float_bits<double> {
     using uint = std::uint64_t;
     static constexpr int exponent = 11;
@@ -35,22 +35,22 @@ struct float_bits<double> {
 
 // f16 and bf16 are reduced on their own 16-bit patterns, as XLA does (for f16 this keeps its
 // subnormals when exponent_bits >= 5, which a detour through f32 would flush).
-template <>
+template<>
 struct float_bits<half> {
     using uint = std::uint16_t;
     static constexpr int exponent = 5;
     static constexpr int mantissa = 10;
 };
-template <>
+template<>
 struct float_bits<bfloat16> {
     using uint = std::uint16_t;
     static constexpr int exponent = 8;
     static constexpr int mantissa = 7;
 };
 
-template <class T>
-concept xla_float = std::is_same_v<T, float> || std::is_same_v<T, double> || std::is_same_v<T, half> ||
-                    std::is_same_v<T, bfloat16>;
+template<class T>
+concept xla_float =
+    std::is_same_v<T, float> || std::is_same_v<T, double> || std::is_same_v<T, half> || std::is_same_v<T, bfloat16>;
 
 // XLA's ReducePrecision, step by step as XLA's elemental IR emitter and HLO evaluator do it:
 //  1. Round the mantissa to `mantissa_bits` (ties to even) in place on the bits. A carry out of
@@ -64,7 +64,7 @@ concept xla_float = std::is_same_v<T, float> || std::is_same_v<T, double> || std
 //     mantissa_bits > 0; for mantissa_bits == 0 XLA's emitter returns +inf instead (such a format
 //     has no NaN encoding), but the op's specification says NaN is retained, and we follow that.
 // -0 stays -0 and +-inf stays +-inf (rounding leaves them alone, the clamp maps them to inf).
-template <xla_float T>
+template<xla_float T>
 constexpr T reduce_precision_bits(T x, int exponent_bits, int mantissa_bits) noexcept {
     using U = typename float_bits<T>::uint;
     constexpr int SE = float_bits<T>::exponent;
@@ -101,13 +101,13 @@ constexpr T reduce_precision_bits(T x, int exponent_bits, int mantissa_bits) noe
 
 // Run-time parameters. Preconditions as in XLA: exponent_bits >= 1, mantissa_bits >= 0 (smaller
 // values are treated as 1 and 0). Widths at or above T's leave that part untouched.
-template <class T>
+template<class T>
 requires detail::xla_float<T>
 constexpr T reduce_precision(T x, int exponent_bits, int mantissa_bits) noexcept {
     return detail::reduce_precision_bits(x, exponent_bits, mantissa_bits);
 }
 
-template <int ExponentBits, int MantissaBits, class T>
+template<int ExponentBits, int MantissaBits, class T>
 requires detail::xla_float<T>
 constexpr T reduce_precision(T x) noexcept {
     static_assert(ExponentBits >= 1, "ReducePrecision needs at least one exponent bit");
@@ -118,7 +118,7 @@ constexpr T reduce_precision(T x) noexcept {
 namespace detail {
 
 // The same three steps, branch-free on integer lanes (see reduce_precision_bits).
-template <int E, int M, class T, class A>
+template<int E, int M, class T, class A>
 xsimd::batch<T, A> reduce_precision_batch(xsimd::batch<T, A> const& x) noexcept {
     static_assert(E >= 1 && M >= 0);
     using U = typename float_bits<T>::uint;
@@ -150,12 +150,12 @@ xsimd::batch<T, A> reduce_precision_batch(xsimd::batch<T, A> const& x) noexcept 
 
 } // namespace detail
 
-template <int ExponentBits, int MantissaBits, class A>
+template<int ExponentBits, int MantissaBits, class A>
 xsimd::batch<float, A> reduce_precision(xsimd::batch<float, A> const& x) noexcept {
     return detail::reduce_precision_batch<ExponentBits, MantissaBits>(x);
 }
 
-template <int ExponentBits, int MantissaBits, class A>
+template<int ExponentBits, int MantissaBits, class A>
 xsimd::batch<double, A> reduce_precision(xsimd::batch<double, A> const& x) noexcept {
     return detail::reduce_precision_batch<ExponentBits, MantissaBits>(x);
 }
@@ -170,7 +170,7 @@ xsimd::batch<double, A> reduce_precision(xsimd::batch<double, A> const& x) noexc
 constexpr float round_to_half(float x) noexcept { return float(half(x)); }
 constexpr float round_to_bfloat16(float x) noexcept { return float(bfloat16(x)); }
 
-template <class A>
+template<class A>
 xsimd::batch<float, A> round_to_half(xsimd::batch<float, A> const& x) noexcept {
     using UB = xsimd::batch<std::uint32_t, A>;
     using FB = xsimd::batch<float, A>;
@@ -193,7 +193,7 @@ xsimd::batch<float, A> round_to_half(xsimd::batch<float, A> const& x) noexcept {
     return xsimd::bitwise_cast<FB>(r | sign);
 }
 
-template <class A>
+template<class A>
 xsimd::batch<float, A> round_to_bfloat16(xsimd::batch<float, A> const& x) noexcept {
     using UB = xsimd::batch<std::uint32_t, A>;
     const UB u = xsimd::bitwise_cast<UB>(x);
@@ -210,7 +210,7 @@ namespace detail {
 
 // half and bfloat16 are standard-layout wrappers of one uint16_t, so their arrays are read and
 // written through from_bits/bits() rather than by aliasing.
-template <class T, class A>
+template<class T, class A>
 xsimd::batch<std::uint32_t, A> load_bits(T const* p) noexcept {
     using UB = xsimd::batch<std::uint32_t, A>;
     alignas(A::alignment()) std::uint32_t buf[UB::size];
@@ -219,7 +219,7 @@ xsimd::batch<std::uint32_t, A> load_bits(T const* p) noexcept {
     return UB::load_aligned(buf);
 }
 
-template <class T, class A>
+template<class T, class A>
 void store_bits(T* p, xsimd::batch<std::uint32_t, A> const& v) noexcept {
     using UB = xsimd::batch<std::uint32_t, A>;
     alignas(A::alignment()) std::uint32_t buf[UB::size];
@@ -230,7 +230,7 @@ void store_bits(T* p, xsimd::batch<std::uint32_t, A> const& v) noexcept {
 
 // Portable half kernels (integer bit manipulation). load_half/store_half use F16C when the
 // compiler targets it; these stay reachable so both paths can be tested on one machine.
-template <class A>
+template<class A>
 xsimd::batch<float, A> load_half_generic(half const* p) noexcept {
     using UB = xsimd::batch<std::uint32_t, A>;
     using FB = xsimd::batch<float, A>;
@@ -249,7 +249,7 @@ xsimd::batch<float, A> load_half_generic(half const* p) noexcept {
 
 // x must already be a binary16 value (e.g. the output of round_to_half), inf or NaN; the bits are
 // then just repacked. NaN stays NaN (the quiet bit is forced).
-template <class A>
+template<class A>
 void store_half_generic(half* p, xsimd::batch<float, A> const& x) noexcept {
     using UB = xsimd::batch<std::uint32_t, A>;
     using FB = xsimd::batch<float, A>;
@@ -270,7 +270,7 @@ void store_half_generic(half* p, xsimd::batch<float, A> const& x) noexcept {
 } // namespace detail
 
 // Loads batch<float, A>::size halves (any alignment) as exact floats.
-template <class A = xsimd::default_arch>
+template<class A = xsimd::default_arch>
 xsimd::batch<float, A> load_half(half const* p) noexcept {
 #if defined(__F16C__)
     if constexpr (std::is_base_of_v<xsimd::sse2, A>) {
@@ -294,7 +294,7 @@ xsimd::batch<float, A> load_half(half const* p) noexcept {
 }
 
 // Stores x, whose lanes must already be binary16 values (round_to_half output), inf or NaN.
-template <class A>
+template<class A>
 void store_half(half* p, xsimd::batch<float, A> const& x) noexcept {
 #if defined(__F16C__)
     constexpr int nearest = _MM_FROUND_TO_NEAREST_INT; // exact anyway for rounded input
@@ -317,14 +317,14 @@ void store_half(half* p, xsimd::batch<float, A> const& x) noexcept {
 }
 
 // bfloat16 is the top half of a float: loading is a shift, storing (of a rounded value) a shift.
-template <class A = xsimd::default_arch>
+template<class A = xsimd::default_arch>
 xsimd::batch<float, A> load_bfloat16(bfloat16 const* p) noexcept {
     return xsimd::bitwise_cast<xsimd::batch<float, A>>(detail::load_bits<bfloat16, A>(p) << 16);
 }
 
 // x must already be a bfloat16 value (round_to_bfloat16 output), inf or NaN. The quiet bit is
 // forced on NaN so a payload held only in the low half cannot turn into inf.
-template <class A>
+template<class A>
 void store_bfloat16(bfloat16* p, xsimd::batch<float, A> const& x) noexcept {
     using UB = xsimd::batch<std::uint32_t, A>;
     const UB u = xsimd::bitwise_cast<UB>(x);

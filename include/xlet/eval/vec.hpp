@@ -20,14 +20,19 @@
 
 namespace xlet::detail {
 
-template<class T> inline constexpr bool has_batch =
+template<class T>
+inline constexpr bool has_batch =
     std::is_arithmetic_v<T> && !std::is_same_v<T, bool> && !std::is_same_v<T, long double>;
-template<class T> inline constexpr bool has_batch<std::complex<T>> = has_batch<T>;
+template<class T>
+inline constexpr bool has_batch<std::complex<T>> = has_batch<T>;
 
 // Lanes one register holds for T; types with no batch count as 16 lanes of scalar work.
-template<class T> consteval std::size_t lanes_of() {
-    if constexpr (has_batch<T>) return xsimd::batch<T>::size;
-    else return 16;
+template<class T>
+consteval std::size_t lanes_of() {
+    if constexpr (has_batch<T>)
+        return xsimd::batch<T>::size;
+    else
+        return 16;
 }
 
 template<class T, std::size_t N>
@@ -36,7 +41,9 @@ struct vec {
     static constexpr std::size_t size = N;
     using value_type = T;
 
-    struct scalar_regs { std::array<T, N> l; };
+    struct scalar_regs {
+        std::array<T, N> l;
+    };
     struct simd_regs {
         using batch = xsimd::batch<T>;
         static constexpr std::size_t count = N / batch::size;
@@ -76,8 +83,10 @@ struct vec {
 
     static vec broadcast(T x) {
         vec v;
-        if constexpr (simd) v.r.b.fill(typename simd_regs::batch(x));
-        else v.r.l.fill(x);
+        if constexpr (simd)
+            v.r.b.fill(typename simd_regs::batch(x));
+        else
+            v.r.l.fill(x);
         return v;
     }
 
@@ -85,23 +94,31 @@ struct vec {
     template<class F>
     static vec generate(F&& f) {
         alignas(64) std::array<T, N> tmp;
-        for (std::size_t i = 0; i < N; ++i) tmp[i] = f(i);
+        for (std::size_t i = 0; i < N; ++i)
+            tmp[i] = f(i);
         return from_lanes(tmp.data());
     }
 };
 
 // Narrow floats: loads widen exactly, stores narrow exactly (values are already rounded).
-template<class S> inline compute_t<S> widen(S x) {
-    if constexpr (is_narrow_float<S>) return static_cast<float>(x);
-    else return x;
+template<class S>
+inline compute_t<S> widen(S x) {
+    if constexpr (is_narrow_float<S>)
+        return static_cast<float>(x);
+    else
+        return x;
 }
-template<class S> inline S narrow(compute_t<S> x) {
-    if constexpr (is_narrow_float<S>) return S(x);
-    else return x;
+template<class S>
+inline S narrow(compute_t<S> x) {
+    if constexpr (is_narrow_float<S>)
+        return S(x);
+    else
+        return x;
 }
 
 // Round an f32 compute value to what storage type S can hold (identity for other types).
-template<class S, class V> inline V round_to_storage(const V& v) {
+template<class S, class V>
+inline V round_to_storage(const V& v) {
     if constexpr (std::is_same_v<S, half> || std::is_same_v<S, bfloat16>) {
         V out;
         if constexpr (V::simd) {
@@ -116,10 +133,14 @@ template<class S, class V> inline V round_to_storage(const V& v) {
         return v;
     }
 }
-template<class S, class C> inline C round_scalar_to_storage(C x) {
-    if constexpr (std::is_same_v<S, half>) return round_to_half(x);
-    else if constexpr (std::is_same_v<S, bfloat16>) return round_to_bfloat16(x);
-    else return x;
+template<class S, class C>
+inline C round_scalar_to_storage(C x) {
+    if constexpr (std::is_same_v<S, half>)
+        return round_to_half(x);
+    else if constexpr (std::is_same_v<S, bfloat16>)
+        return round_to_bfloat16(x);
+    else
+        return x;
 }
 
 // Load N lanes of storage type S at p with element stride Stride (0: broadcast one element).
@@ -446,9 +467,7 @@ XLET_ALWAYS_INLINE vec<compute_t<S>, N> load_vec_partial(const S* p, std::size_t
         }
         return v;
     }
-    return V::generate([p, n](std::size_t i) {
-        return widen(p[static_cast<std::ptrdiff_t>(i < n ? i : 0) * Stride]);
-    });
+    return V::generate([p, n](std::size_t i) { return widen(p[static_cast<std::ptrdiff_t>(i < n ? i : 0) * Stride]); });
 }
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic pop
@@ -468,7 +487,8 @@ inline void store_vec(S* p, const vec<compute_t<S>, N>& v) {
     } else {
         alignas(64) std::array<compute_t<S>, N> tmp;
         v.store_lanes(tmp.data());
-        for (std::size_t i = 0; i < N; ++i) p[i] = narrow<S>(tmp[i]);
+        for (std::size_t i = 0; i < N; ++i)
+            p[i] = narrow<S>(tmp[i]);
     }
 }
 
@@ -546,7 +566,8 @@ XLET_ALWAYS_INLINE void store_vec_partial(S* p, const vec<compute_t<S>, N>& v, s
     alignas(64) std::array<compute_t<S>, N> tmp;
     v.store_lanes(tmp.data());
     n = n < N ? n : N; // n < N always; saying so lets the compiler bound the copy
-    for (std::size_t i = 0; i < n; ++i) p[i] = narrow<S>(tmp[i]);
+    for (std::size_t i = 0; i < n; ++i)
+        p[i] = narrow<S>(tmp[i]);
 }
 
 } // namespace xlet::detail
