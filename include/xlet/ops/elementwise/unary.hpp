@@ -276,10 +276,13 @@ XLET_MATH_FN(cbrt, std::cbrt(x),
              patch_lanes(xsimd::cbrt(x), !(xsimd::abs(x) >= B(std::numeric_limits<batch_value<B>>::min())), x,
                          [](auto v) { return std::cbrt(v); }),
              10)
-XLET_MATH_FN(ceil, std::ceil(x), xsimd::ceil(x), 1)
-XLET_MATH_FN(floor, std::floor(x), xsimd::floor(x), 1)
-XLET_MATH_FN(round, std::round(x), xsimd::round(x), 1)                      // ties away from zero
-XLET_MATH_FN(round_nearest_even, std::nearbyint(x), xsimd::nearbyint(x), 1) // default rounding mode
+// A rounded value has the sign of its input (ceil(-0.5) = -0, floor(-0) = -0); xsimd's SSE2
+// emulations (no roundps before SSE4.1) return +0 there, so the sign is put back (one and/or).
+XLET_MATH_FN(ceil, std::ceil(x), xsimd::copysign(xsimd::ceil(x), x), 1)
+XLET_MATH_FN(floor, std::floor(x), xsimd::copysign(xsimd::floor(x), x), 1)
+XLET_MATH_FN(round, std::round(x), xsimd::copysign(xsimd::round(x), x), 1) // ties away from zero
+XLET_MATH_FN(round_nearest_even, std::nearbyint(x), xsimd::copysign(xsimd::nearbyint(x), x),
+             1) // default rounding mode
 XLET_MATH_FN(logistic, C(1) / (C(1) + std::exp(-x)),
              patch_lanes(B(1) / (B(1) + xsimd::exp(-x)),
                          !(x >= B(-exp_hi<batch_value<B>>) && x <= B(-exp_lo<batch_value<B>>)), x,

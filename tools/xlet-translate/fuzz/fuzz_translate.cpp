@@ -1,0 +1,21 @@
+// libFuzzer target: any bytes through the parser, and what parses through the printer and both
+// C++ emitters. Built with clang and -DXLET_FUZZ=ON (docs/architecture.md has the commands):
+//   build/fuzz/tools/xlet-translate/fuzz_translate -max_total_time=600 tests/stablehlo
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+#include "emit_cpp.hpp"
+#include "parser.hpp"
+#include "printer.hpp"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+    std::string_view text(reinterpret_cast<const char*>(data), size);
+    auto r = xlt::parse_module(text, "fuzz.mlir");
+    if (!r.errors.empty()) return 0;
+    std::string printed = xlt::print_module(r.mod);
+    auto again = xlt::parse_module(printed, "printed.mlir");
+    if (!again.errors.empty()) __builtin_trap(); // what we print, we must read back
+    (void)xlt::emit_cpp(r.mod, {.ns = "", .runner = true});
+    return 0;
+}

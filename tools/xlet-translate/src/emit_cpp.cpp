@@ -1,0 +1,1683 @@
+// StableHLO -> C++ over xlet's public headers.
+//
+// Every SSA value becomes a C++ variable. A value used once, by an element-wise or layout op of
+// the same block, stays a lazy xlet expression (`auto v = ...`, with a static_assert of the
+// module's type) so chains fuse into one pass as in hand-written xlet; every other value is a
+// tensor of the module's declared type, so the compiler checks each op's result shape against
+// the module. Constants keep their exact bits (hex floats, or the bytes of the data).
+#include "emit_cpp.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <cstring>
+#include <functional>
+#include <map>
+#include <set>
+#include <sstream>
+
+namespace xlt {
+
+namespace {
+
+// ---- element types ----------------------------------------------------------------------------
+
+std::string cpp_elem(const std::string& e) {
+    static const std::map<std::string, std::string> m = {{"i1", "bool"},
+                                                         {"i8", "std::int8_t"},
+                                                         {"i16", "std::int16_t"},
+                                                         {"i32", "std::int32_t"},
+                                                         {"i64", "std::int64_t"},
+                                                         {"si8", "std::int8_t"},
+                                                         {"si16", "std::int16_t"},
+                                                         {"si32", "std::int32_t"},
+                                                         {"si64", "std::int64_t"},
+                                                         {"ui8", "std::uint8_t"},
+                                                         {"ui16", "std::uint16_t"},
+                                                         {"ui32", "std::uint32_t"},
+                                                         {"ui64", "std::uint64_t"},
+                                                         {"f16", "xlet::half"},
+                                                         {"bf16", "xlet::bfloat16"},
+                                                         {"f32", "float"},
+                                                         {"f64", "double"},
+                                                         {"complex<f32>", "std::complex<float>"},
+                                                         {"complex<f64>", "std::complex<double>"}};
+    auto it = m.find(e);
+    return it == m.end() ? std::string() : it->second;
+}
+std::string alias_elem(const std::string& e) {
+    static const std::map<std::string, std::string> m = {
+        {"i1", "pred"},  {"i8", "s8"},    {"i16", "s16"},          {"i32", "s32"},          {"i64", "s64"},
+        {"si8", "s8"},   {"si16", "s16"}, {"si32", "s32"},         {"si64", "s64"},         {"ui8", "u8"},
+        {"ui16", "u16"}, {"ui32", "u32"}, {"ui64", "u64"},         {"f16", "f16"},          {"bf16", "bf16"},
+        {"f32", "f32"},  {"f64", "f64"},  {"complex<f32>", "c64"}, {"complex<f64>", "c128"}};
+    auto it = m.find(e);
+    return it == m.end() ? std::string() : it->second;
+}
+std::string real_elem(const std::string& e) {
+    if (e == "complex<f32>") return "f32";
+    if (e == "complex<f64>") return "f64";
+    return e;
+}
+
+std::string join_dims(const std::vector<std::int64_t>& d) {
+    std::string s;
+    for (std::size_t i = 0; i < d.size(); ++i)
+        s += (i ? ", " : "") + std::to_string(d[i]);
+    return s;
+}
+
+std::string cpp_type(const type& t) {
+    switch (t.k) {
+    case type::kind::tensor:
+        return "xlet::" + alias_elem(t.elem) + "<" + join_dims(t.dims) + ">";
+    case type::kind::token:
+        return "xlet::token";
+    case type::kind::tuple: {
+        std::string s = "std::tuple<";
+        for (std::size_t i = 0; i < t.elems.size(); ++i)
+            s += (i ? ", " : "") + cpp_type(t.elems[i]);
+        return s + ">";
+    }
+    default:
+        return "void";
+    }
+}
+
+// A literal's bytes in the element type (little-endian, as the data sits in memory).
+bool literal_bytes(const std::string& elem, const std::string& text, std::vector<std::uint8_t>& out, std::string& why) {
+    auto put = [&](std::uint64_t v, int bytes) {
+        for (int i = 0; i < bytes; ++i)
+            out.push_back(static_cast<std::uint8_t>(v >> (8 * i)));
+    };
+    if (is_complex_elem(elem)) {
+        if (text.size() < 5 || text.front() != '(' || text.back() != ')') {
+            why = "expected a complex literal (re, im)";
+            return false;
+        }
+        auto comma = text.find(',');
+        std::string re = text.substr(1, comma - 1), im = text.substr(comma + 1, text.size() - comma - 2);
+        std::string r = real_elem(elem);
+        return literal_bytes(r, re, out, why) && literal_bytes(r, im, out, why);
+    }
+    if (elem == "i1") {
+        if (text == "true" || text == "1")
+            out.push_back(1);
+        else if (text == "false" || text == "0")
+            out.push_back(0);
+        else {
+            why = "expected true or false";
+            return false;
+        }
+        return true;
+    }
+    bool hex = text.find("0x") != std::string::npos || text.find("0X") != std::string::npos;
+    int bits = elem_bits(elem);
+    if (is_float_elem(elem)) {
+        if (hex) { // raw bits
+            std::uint64_t v = std::strtoull(text.c_str(), nullptr, 16);
+            put(v, bits / 8);
+            return true;
+        }
+        if (text == "true" || text == "false") {
+            why = "a boolean literal for a floating-point type";
+            return false;
+        }
+        errno = 0;
+        double d = std::strtod(text.c_str(), nullptr);
+        if (elem == "f64")
+            put(std::bit_cast<std::uint64_t>(d), 8);
+        else if (elem == "f32")
+            put(std::bit_cast<std::uint32_t>(std::strtof(text.c_str(), nullptr)), 4);
+        else {
+            // f16 / bf16: round the double to nearest even in the 16-bit format.
+            const int E = elem == "f16" ? 5 : 8, M = elem == "f16" ? 10 : 7;
+            std::uint64_t b = std::bit_cast<std::uint64_t>(d);
+            std::uint16_t sign = static_cast<std::uint16_t>((b >> 63) << 15);
+            std::uint64_t mag = b & 0x7FFFFFFFFFFFFFFFull;
+            std::uint16_t r;
+            const int bias = (1 << (E - 1)) - 1;
+            if (mag >= 0x7FF0000000000000ull) { // inf / nan
+                r = static_cast<std::uint16_t>(((1u << E) - 1) << M);
+                if (mag > 0x7FF0000000000000ull) r |= static_cast<std::uint16_t>(1u << (M - 1));
+            } else {
+                int ex = static_cast<int>(mag >> 52) - 1023;
+                std::uint64_t man = (mag & 0xFFFFFFFFFFFFFull) | (mag ? (1ull << 52) : 0);
+                if ((mag >> 52) == 0) ex = -1022, man = mag & 0xFFFFFFFFFFFFFull; // double subnormal
+                int e16 = ex + bias;
+                int shift = 52 - M;
+                if (e16 <= 0) shift += 1 - e16, e16 = 0; // subnormal in the target
+                std::uint64_t q = shift >= 64 ? 0 : man >> shift;
+                std::uint64_t rem = shift >= 64 ? man : man & ((1ull << shift) - 1);
+                std::uint64_t half = shift >= 64 ? ~0ull : 1ull << (shift - 1);
+                if (shift < 64 && (rem > half || (rem == half && (q & 1)))) ++q;
+                // q holds the implicit bit when normal: fold it into the exponent field
+                std::uint64_t v = e16 == 0 ? q : (static_cast<std::uint64_t>(e16) << M) + (q - (1ull << M));
+                if (e16 == 0 && q >> M) v = q; // rounded up into the smallest normal: q already 1<<M
+                if (v >= ((1ull << E) - 1) << M) v = ((1ull << E) - 1) << M; // overflow to inf
+                r = static_cast<std::uint16_t>(v);
+            }
+            put(sign | r, 2);
+        }
+        return true;
+    }
+    if (bits == 0 || !is_integer_elem(elem)) {
+        why = "unsupported element type " + elem;
+        return false;
+    }
+    if (text == "true" || text == "false") {
+        put(text == "true", bits / 8);
+        return true;
+    }
+    if (text.find_first_of(".eE") != std::string::npos && !hex) {
+        why = "a floating-point literal for an integer type";
+        return false;
+    }
+    bool neg = !text.empty() && text[0] == '-';
+    std::string digits = text.substr(neg || (!text.empty() && text[0] == '+') ? 1 : 0);
+    std::uint64_t u = std::strtoull(digits.c_str(), nullptr, hex ? 16 : 10);
+    put(neg ? 0 - u : u, bits / 8);
+    return true;
+}
+
+std::uint64_t load_le(const std::uint8_t* p, int bytes) {
+    std::uint64_t v = 0;
+    for (int i = 0; i < bytes; ++i)
+        v |= static_cast<std::uint64_t>(p[i]) << (8 * i);
+    return v;
+}
+
+// One element as a C++ expression of its element type, bit-exact.
+std::string cpp_scalar(const std::string& elem, const std::uint8_t* p) {
+    char buf[96];
+    if (elem == "i1") return p[0] ? "true" : "false";
+    if (elem == "f32") {
+        float f = std::bit_cast<float>(static_cast<std::uint32_t>(load_le(p, 4)));
+        if (std::isfinite(f)) {
+            std::snprintf(buf, sizeof buf, "%af", static_cast<double>(f));
+            return buf;
+        }
+        std::snprintf(buf, sizeof buf, "std::bit_cast<float>(0x%08Xu)", static_cast<unsigned>(load_le(p, 4)));
+        return buf;
+    }
+    if (elem == "f64") {
+        double d = std::bit_cast<double>(load_le(p, 8));
+        if (std::isfinite(d)) {
+            std::snprintf(buf, sizeof buf, "%a", d);
+            return buf;
+        }
+        std::snprintf(buf, sizeof buf, "std::bit_cast<double>(0x%016llXull)",
+                      static_cast<unsigned long long>(load_le(p, 8)));
+        return buf;
+    }
+    if (elem == "f16" || elem == "bf16") {
+        std::snprintf(buf, sizeof buf, "xlet::%s::from_bits(0x%04X)", elem == "f16" ? "half" : "bfloat16",
+                      static_cast<unsigned>(load_le(p, 2)));
+        return buf;
+    }
+    if (is_complex_elem(elem)) {
+        std::string r = real_elem(elem);
+        int w = elem_bits(r) / 8;
+        return cpp_elem(elem) + "(" + cpp_scalar(r, p) + ", " + cpp_scalar(r, p + w) + ")";
+    }
+    int bits = elem_bits(elem);
+    std::uint64_t u = load_le(p, bits / 8);
+    if (is_unsigned_elem(elem)) {
+        std::snprintf(buf, sizeof buf, "%s{%lluu}", cpp_elem(elem).c_str(), static_cast<unsigned long long>(u));
+        return buf;
+    }
+    std::int64_t v =
+        bits == 64 ? static_cast<std::int64_t>(u) : static_cast<std::int64_t>(u << (64 - bits)) >> (64 - bits);
+    if (v == INT64_MIN) return "std::int64_t{INT64_MIN}";
+    std::snprintf(buf, sizeof buf, "%s{%lld}", cpp_elem(elem).c_str(), static_cast<long long>(v));
+    return buf;
+}
+
+std::int64_t num_elements(const type& t) {
+    std::int64_t n = 1;
+    for (auto d : t.dims)
+        n *= d;
+    return n;
+}
+
+// The bytes of a dense attribute, expanded to every element of its type (a splat repeated).
+// One element's bytes when the attribute is a splat (one literal, or a one-element hex blob).
+bool dense_splat(const attr& a, const type& t, std::vector<std::uint8_t>& out, std::string& why) {
+    int w = elem_bits(t.elem) == 1 ? 1 : elem_bits(t.elem) / 8;
+    if (w == 0) return false;
+    if (a.is_hex && static_cast<int>(a.hex.size()) == w) {
+        out = a.hex;
+        if (t.elem == "i1") out[0] = out[0] != 0;
+        return true;
+    }
+    if (!a.is_hex && a.elems.size() == 1) return literal_bytes(t.elem, a.elems[0], out, why);
+    return false;
+}
+
+constexpr std::int64_t max_embedded_elements = std::int64_t{1} << 26;
+
+bool dense_bytes(const attr& a, const type& t, std::vector<std::uint8_t>& out, std::string& why) {
+    std::int64_t n = num_elements(t);
+    int w = elem_bits(t.elem) == 1 ? 1 : elem_bits(t.elem) / 8;
+    if (w == 0) {
+        why = "unsupported element type " + t.elem;
+        return false;
+    }
+    if (n < 0 || n > max_embedded_elements) {
+        why = "a constant of " + std::to_string(n) + " elements is too large to embed in C++";
+        return false;
+    }
+    if (a.is_hex) {
+        if (static_cast<std::int64_t>(a.hex.size()) == n * w) {
+            out = a.hex;
+        } else if (static_cast<std::int64_t>(a.hex.size()) == w) {
+            for (std::int64_t i = 0; i < n; ++i)
+                out.insert(out.end(), a.hex.begin(), a.hex.end());
+        } else {
+            why = "hex data of " + std::to_string(a.hex.size()) + " bytes for " + std::to_string(n) + " elements";
+            return false;
+        }
+        if (t.elem == "i1")
+            for (auto& b : out)
+                b = b != 0;
+        return true;
+    }
+    std::vector<std::uint8_t> one;
+    if (static_cast<std::int64_t>(a.elems.size()) == n) {
+        out.reserve(static_cast<std::size_t>(n * w));
+        for (auto& e : a.elems)
+            if (!literal_bytes(t.elem, e, out, why)) return false;
+        return true;
+    }
+    if (a.elems.size() == 1) {
+        if (!literal_bytes(t.elem, a.elems[0], one, why)) return false;
+        for (std::int64_t i = 0; i < n; ++i)
+            out.insert(out.end(), one.begin(), one.end());
+        return true;
+    }
+    why = std::to_string(a.elems.size()) + " values for " + std::to_string(n) + " elements";
+    return false;
+}
+
+std::vector<std::int64_t> int_list(const attr* a) {
+    std::vector<std::int64_t> v;
+    if (!a) return v;
+    if (a->k == attr::kind::dense_array || a->k == attr::kind::array) {
+        for (auto& e : a->list)
+            v.push_back(e.k == attr::kind::boolean ? e.b : e.i);
+    } else if (a->k == attr::kind::dense) {
+        std::vector<std::uint8_t> bytes;
+        std::string why;
+        type t = a->t;
+        if (t.k == type::kind::tensor && num_elements(t) >= 0 && num_elements(t) <= 65536 &&
+            dense_bytes(*a, t, bytes, why)) {
+            int w = elem_bits(t.elem) == 1 ? 1 : elem_bits(t.elem) / 8;
+            for (std::size_t i = 0; i + w <= bytes.size(); i += w) {
+                std::uint64_t u = load_le(bytes.data() + i, w);
+                int bits = w * 8;
+                v.push_back(bits == 64 ? static_cast<std::int64_t>(u)
+                                       : static_cast<std::int64_t>(u << (64 - bits)) >> (64 - bits));
+            }
+        }
+    } else if (a->k == attr::kind::integer) {
+        v.push_back(a->i);
+    }
+    return v;
+}
+
+std::string enum_word(const attr* a) { // #stablehlo<comparison_direction LT> -> LT; ident LT -> LT
+    if (!a) return "";
+    if (a->k == attr::kind::ident || a->k == attr::kind::string) return a->s;
+    if (a->k == attr::kind::dialect) {
+        auto p = a->raw.find_last_of(' ');
+        std::string w = p == std::string::npos ? a->raw : a->raw.substr(p + 1);
+        while (!w.empty() && std::isspace(static_cast<unsigned char>(w.back())))
+            w.pop_back();
+        return w;
+    }
+    return "";
+}
+
+std::string dims_lit(const std::vector<std::int64_t>& v) { return "xlet::dims<" + join_dims(v) + ">"; }
+std::string braces(const std::vector<std::int64_t>& v) { return "{" + join_dims(v) + "}"; }
+
+const std::set<std::string> cpp_keywords = {
+    "alignas",     "alignof",   "and",        "and_eq",    "asm",      "auto",         "bitand",
+    "bitor",       "bool",      "break",      "case",      "catch",    "char",         "char8_t",
+    "char16_t",    "char32_t",  "class",      "compl",     "concept",  "const",        "consteval",
+    "constexpr",   "constinit", "const_cast", "continue",  "co_await", "co_return",    "co_yield",
+    "decltype",    "default",   "delete",     "do",        "double",   "dynamic_cast", "else",
+    "enum",        "explicit",  "export",     "extern",    "false",    "float",        "for",
+    "friend",      "goto",      "if",         "inline",    "int",      "long",         "mutable",
+    "namespace",   "new",       "noexcept",   "not",       "not_eq",   "nullptr",      "operator",
+    "or",          "or_eq",     "private",    "protected", "public",   "register",     "reinterpret_cast",
+    "requires",    "return",    "short",      "signed",    "sizeof",   "static",       "static_assert",
+    "static_cast", "struct",    "switch",     "template",  "this",     "thread_local", "throw",
+    "true",        "try",       "typedef",    "typeid",    "typename", "union",        "unsigned",
+    "using",       "virtual",   "void",       "volatile",  "wchar_t",  "while",        "xor",
+    "xor_eq",      "xlet",      "std"};
+
+std::string sanitize(const std::string& n) {
+    // letters, digits and single underscores; a leading digit or underscore gets a 'v' first
+    std::string s;
+    s.reserve(n.size() + 2);
+    for (char c : n) {
+        char d = std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+        if (s.empty() && (d == '_' || std::isdigit(static_cast<unsigned char>(d)))) s.push_back('v');
+        if (d == '_' && !s.empty() && s.back() == '_') continue;
+        s.push_back(d);
+    }
+    if (s.empty()) s.push_back('v');
+    if (cpp_keywords.count(s)) s.push_back('_');
+    return s;
+}
+
+// ---- op tables -----------------------------------------------------------------------------
+
+const std::map<std::string, std::string> unary_ops = {{"stablehlo.abs", "abs"},
+                                                      {"stablehlo.cbrt", "cbrt"},
+                                                      {"stablehlo.ceil", "ceil"},
+                                                      {"stablehlo.count_leading_zeros", "clz"},
+                                                      {"stablehlo.cosine", "cos"},
+                                                      {"stablehlo.exponential", "exp"},
+                                                      {"stablehlo.exponential_minus_one", "expm1"},
+                                                      {"stablehlo.floor", "floor"},
+                                                      {"stablehlo.imag", "imag"},
+                                                      {"stablehlo.is_finite", "is_finite"},
+                                                      {"stablehlo.log", "log"},
+                                                      {"stablehlo.log_plus_one", "log1p"},
+                                                      {"stablehlo.logistic", "logistic"},
+                                                      {"stablehlo.not", "not_"},
+                                                      {"stablehlo.negate", "neg"},
+                                                      {"stablehlo.popcnt", "popcnt"},
+                                                      {"stablehlo.real", "real"},
+                                                      {"stablehlo.round_nearest_afz", "round_nearest_afz"},
+                                                      {"stablehlo.round_nearest_even", "round_nearest_even"},
+                                                      {"stablehlo.rsqrt", "rsqrt"},
+                                                      {"stablehlo.sign", "sign"},
+                                                      {"stablehlo.sine", "sin"},
+                                                      {"stablehlo.sqrt", "sqrt"},
+                                                      {"stablehlo.tan", "tan"},
+                                                      {"stablehlo.tanh", "tanh"},
+                                                      {"chlo.erf", "erf"},
+                                                      {"chlo.tan", "tan"},
+                                                      {"chlo.cosh", "cosh"}};
+const std::map<std::string, std::string> binary_ops = {{"stablehlo.add", "add"},
+                                                       {"stablehlo.atan2", "atan2"},
+                                                       {"stablehlo.complex", "complex"},
+                                                       {"stablehlo.divide", "div"},
+                                                       {"stablehlo.maximum", "max"},
+                                                       {"stablehlo.minimum", "min"},
+                                                       {"stablehlo.multiply", "mul"},
+                                                       {"stablehlo.power", "pow"},
+                                                       {"stablehlo.remainder", "rem"},
+                                                       {"stablehlo.shift_left", "shift_left"},
+                                                       {"stablehlo.shift_right_arithmetic", "shift_right_arithmetic"},
+                                                       {"stablehlo.shift_right_logical", "shift_right_logical"},
+                                                       {"stablehlo.subtract", "sub"},
+                                                       {"stablehlo.and", "and_"},
+                                                       {"stablehlo.or", "or_"},
+                                                       {"stablehlo.xor", "xor_"}};
+const std::map<std::string, std::string> chlo_binary_ops = {
+    {"chlo.broadcast_add", "add"},
+    {"chlo.broadcast_atan2", "atan2"},
+    {"chlo.broadcast_complex", "complex"},
+    {"chlo.broadcast_divide", "div"},
+    {"chlo.broadcast_maximum", "max"},
+    {"chlo.broadcast_minimum", "min"},
+    {"chlo.broadcast_multiply", "mul"},
+    {"chlo.broadcast_power", "pow"},
+    {"chlo.broadcast_remainder", "rem"},
+    {"chlo.broadcast_shift_left", "shift_left"},
+    {"chlo.broadcast_shift_right_arithmetic", "shift_right_arithmetic"},
+    {"chlo.broadcast_shift_right_logical", "shift_right_logical"},
+    {"chlo.broadcast_subtract", "sub"},
+    {"chlo.broadcast_and", "and_"},
+    {"chlo.broadcast_or", "or_"},
+    {"chlo.broadcast_xor", "xor_"},
+    {"chlo.broadcast_compare", "compare"}};
+const std::set<std::string> other_ops = {"stablehlo.constant",
+                                         "stablehlo.iota",
+                                         "stablehlo.compare",
+                                         "stablehlo.select",
+                                         "stablehlo.clamp",
+                                         "stablehlo.convert",
+                                         "stablehlo.bitcast_convert",
+                                         "stablehlo.reduce_precision",
+                                         "stablehlo.broadcast_in_dim",
+                                         "stablehlo.broadcast",
+                                         "stablehlo.reshape",
+                                         "stablehlo.transpose",
+                                         "stablehlo.reverse",
+                                         "stablehlo.slice",
+                                         "stablehlo.concatenate",
+                                         "stablehlo.pad",
+                                         "stablehlo.dynamic_slice",
+                                         "stablehlo.dynamic_update_slice",
+                                         "stablehlo.dot",
+                                         "stablehlo.dot_general",
+                                         "stablehlo.reduce",
+                                         "stablehlo.sort",
+                                         "stablehlo.while",
+                                         "stablehlo.if",
+                                         "stablehlo.case",
+                                         "stablehlo.tuple",
+                                         "stablehlo.get_tuple_element",
+                                         "stablehlo.optimization_barrier",
+                                         "stablehlo.get_dimension_size",
+                                         "stablehlo.return",
+                                         "func.return",
+                                         "func.call",
+                                         "stablehlo.custom_call",
+                                         "stablehlo.after_all",
+                                         "stablehlo.create_token",
+                                         "chlo.top_k",
+                                         "check.expect_eq",
+                                         "check.expect_eq_const",
+                                         "check.expect_almost_eq",
+                                         "check.expect_almost_eq_const",
+                                         "check.expect_close"};
+
+bool supported_type(const type& t) {
+    if (t.k == type::kind::token) return true;
+    if (t.k == type::kind::tuple) {
+        for (auto& e : t.elems)
+            if (!supported_type(e)) return false;
+        return true;
+    }
+    return t.k == type::kind::tensor && !alias_elem(t.elem).empty() && t.is_static() && t.bounds.empty() &&
+           t.encoding.empty();
+}
+
+std::string where(const module& m, loc at) {
+    return m.file + ":" + std::to_string(at.line) + ":" + std::to_string(at.col);
+}
+
+// ---- the emitter -------------------------------------------------------------------------------
+
+struct value_info {
+    std::string cpp;
+    type t;
+    bool lazy = false;
+};
+
+class emitter {
+public:
+    emitter(const module& m, const emit_options& o) : m_(m), opt_(o) {}
+
+    emit_result run() {
+        emit_result r;
+        validate();
+        if (!errors_.empty()) {
+            r.errors = errors_;
+            return r;
+        }
+        std::string ns = opt_.ns.empty() ? (m_.name.empty() ? "module" : sanitize(m_.name)) : opt_.ns;
+        out_ << "// Generated by xlet-translate from " << m_.file << ". Edit the module, not this file.\n"
+             << (opt_.runner ? "" : "#pragma once\n")
+             << "#include <bit>\n#include <complex>\n#include <cstdint>\n#include <cstring>\n"
+             << "#include <limits>\n#include <tuple>\n\n#include <xlet/xlet.hpp>\n\n"
+             << helpers() << (opt_.runner ? check_helpers() : "") << "\nnamespace " << ns << " {\n\n";
+        // Names of the functions (sanitised, unique) and forward declarations.
+        std::set<std::string> used;
+        for (auto& f : m_.funcs) {
+            std::string n = sanitize(f.name);
+            while (used.count(n))
+                n += "_";
+            used.insert(n);
+            fname_[f.name] = n;
+        }
+        for (auto& f : m_.funcs)
+            out_ << signature(f) << ";\n";
+        out_ << "\n";
+        for (auto& f : m_.funcs)
+            emit_func(f);
+        out_ << "} // namespace " << ns << "\n";
+        if (opt_.runner) emit_runner(ns);
+        r.code = out_.str();
+        if (!errors_.empty()) {
+            r.errors = errors_;
+            r.code.clear();
+        }
+        return r;
+    }
+
+private:
+    const module& m_;
+    emit_options opt_;
+    std::ostringstream out_;
+    std::vector<diagnostic> errors_;
+    std::map<std::string, std::string> fname_;
+    std::vector<std::map<std::string, value_info>> scopes_;
+    std::map<std::string, int> uses_;   // per function: uses of each value name
+    std::set<std::string> need_tensor_; // values read as scalars or by a nested region
+    std::set<std::string> idents_;      // C++ names taken in the current function
+    int tmp_ = 0;
+
+    void error(loc at, const std::string& text) { errors_.push_back({at, text}); }
+
+    static std::string helpers() {
+        return "#ifndef XLET_TRANSLATE_HELPERS\n#define XLET_TRANSLATE_HELPERS\n"
+               "namespace xlet_translate {\n"
+               "// A tensor of type T holding the bytes at p (constants keep their exact bits).\n"
+               "template<class T>\nT from_bytes(const char* p) {\n    T t;\n"
+               "    std::memcpy(static_cast<void*>(t.data()), p, sizeof(typename T::value_type) * T::size());\n"
+               "    return t;\n}\n"
+               "// The element of a rank-0 tensor or expression.\n"
+               "template<class E>\nauto scalar(const E& e) {\n"
+               "    if constexpr (requires { e.data(); }) return e.data()[0];\n"
+               "    else return xlet::eval(e).data()[0];\n}\n"
+               "} // namespace xlet_translate\n#endif\n";
+    }
+
+    // -- validation: every unsupported op / type, all at once ------------------------------
+    void validate() {
+        for (auto& f : m_.funcs) {
+            for (auto& a : f.args)
+                check_type(a.t, a.at, "argument %" + a.name);
+            for (auto& t : f.results)
+                check_type(t, f.at, "a result of @" + f.name);
+            validate_region(f.body, f, "func.return", static_cast<long>(f.results.size()), f.at);
+        }
+    }
+    void check_type(const type& t, loc at, const std::string& what) {
+        if (supported_type(t)) return;
+        if (t.k == type::kind::tensor && !t.is_static())
+            error(at, what + " has a dynamic shape " + type_str(t) +
+                          " (run --stablehlo-refine-arguments and --stablehlo-refine-shapes first)");
+        else if (t.k == type::kind::tensor && !t.bounds.empty())
+            error(at, what + " has a bounded dynamic shape " + type_str(t) + ", which xlet-translate does not import");
+        else if (t.k == type::kind::tensor && !t.encoding.empty())
+            error(at, what + " has a tensor encoding xlet does not support: " + type_str(t));
+        else
+            error(at, what + " has type " + type_str(t) + ", which xlet does not support");
+    }
+    // ret: the terminator the region must end with ("func.return" / "stablehlo.return") and the
+    // number of values it returns (-1: any).
+    void validate_region(const region& r, const func& f, const std::string& ret, long count, loc owner) {
+        for (auto& b : r.blocks) {
+            if (ret != "func.return") // a function's block arguments are its arguments, checked already
+                for (std::size_t i = 0; i < b.arg_types.size(); ++i)
+                    check_type(b.arg_types[i], b.arg_locs.size() > i ? b.arg_locs[i] : loc{},
+                               "block argument %" + b.arg_names[i]);
+            for (auto& o : b.ops) {
+                bool known = unary_ops.count(o->name) || binary_ops.count(o->name) || chlo_binary_ops.count(o->name) ||
+                             other_ops.count(o->name);
+                bool ok = false;
+                if (!known) {
+                    error(o->at, "op '" + o->name + "' is not supported by xlet-translate");
+                } else {
+                    ok = validate_op(*o);
+                }
+                for (std::size_t i = 0; i < o->result_types.size(); ++i)
+                    check_type(o->result_types[i], o->at, "result %" + o->results[i] + " of " + o->name);
+                if (!ok) continue;
+                const std::string& n = o->name;
+                std::size_t nr = o->results.size();
+                for (std::size_t k = 0; k < o->regions.size(); ++k) {
+                    long c = n == "stablehlo.sort" || (n == "stablehlo.while" && k == 0) ? 1 : static_cast<long>(nr);
+                    validate_region(o->regions[k], f, "stablehlo.return", c, o->at);
+                }
+            }
+            const op* last = b.ops.empty() ? nullptr : b.ops.back().get();
+            if (!last || last->name != ret || (count >= 0 && static_cast<long>(last->operands.size()) != count))
+                error(last ? last->at : owner, "this region must end with " + ret + " of " +
+                                                   (count >= 0 ? std::to_string(count) : std::string("its")) +
+                                                   " values");
+        }
+    }
+    // Operand, result and region counts the emitter relies on; false (with a diagnostic) if wrong.
+    bool check_arity(const op& o) {
+        const std::string& n = o.name;
+        std::size_t no = o.operands.size(), nr = o.results.size(), ng = o.regions.size();
+        auto want = [&](bool ok, const std::string& what) {
+            if (!ok) error(o.at, n + ": expected " + what);
+            return ok;
+        };
+        if (unary_ops.count(n)) return want(no == 1 && nr == 1 && ng == 0, "one operand and one result");
+        if (binary_ops.count(n) || chlo_binary_ops.count(n))
+            return want(no == 2 && nr == 1 && ng == 0, "two operands and one result");
+        static const std::set<std::string> one_one = {
+            "stablehlo.convert",           "stablehlo.bitcast_convert",   "stablehlo.reduce_precision",
+            "stablehlo.broadcast_in_dim",  "stablehlo.broadcast",         "stablehlo.reshape",
+            "stablehlo.transpose",         "stablehlo.reverse",           "stablehlo.slice",
+            "stablehlo.get_tuple_element", "stablehlo.get_dimension_size"};
+        if (one_one.count(n)) return want(no == 1 && nr == 1 && ng == 0, "one operand and one result");
+        if (n == "stablehlo.constant" || n == "stablehlo.iota")
+            return want(no == 0 && nr == 1 && ng == 0, "no operand and one result");
+        if (n == "stablehlo.compare") return want(no == 2 && nr == 1, "two operands and one result");
+        if (n == "stablehlo.select" || n == "stablehlo.clamp")
+            return want(no == 3 && nr == 1, "three operands and one result");
+        if (n == "stablehlo.pad") return want(no == 2 && nr == 1, "two operands and one result");
+        if (n == "stablehlo.dot" || n == "stablehlo.dot_general")
+            return want(no == 2 && nr == 1, "two operands and one result");
+        if (n == "stablehlo.concatenate" || n == "stablehlo.dynamic_slice" || n == "stablehlo.tuple" ||
+            n == "stablehlo.custom_call")
+            return want(no >= 1 && nr == 1 && ng == 0, "operands and one result");
+        if (n == "stablehlo.dynamic_update_slice")
+            return want(no >= 2 && nr == 1, "at least two operands and one result");
+        if (n == "stablehlo.after_all" || n == "stablehlo.create_token") return want(nr == 1, "one result");
+        if (n == "stablehlo.reduce") {
+            if (!want(no >= 2 && no % 2 == 0 && nr == no / 2 && ng == 1,
+                      "inputs and as many init values, a result per input and one body"))
+                return false;
+            return want(o.regions[0].blocks[0].arg_names.size() == no, std::to_string(no) + " body arguments");
+        }
+        if (n == "stablehlo.sort") {
+            if (!want(no >= 1 && nr == no && ng == 1, "a result per operand and one comparator")) return false;
+            return want(o.regions[0].blocks[0].arg_names.size() == 2 * no,
+                        std::to_string(2 * no) + " comparator arguments");
+        }
+        if (n == "stablehlo.while") {
+            if (!want(nr == no && ng == 2, "a result per operand, a cond and a body")) return false;
+            return want(o.regions[0].blocks[0].arg_names.size() == no && o.regions[1].blocks[0].arg_names.size() == no,
+                        std::to_string(no) + " arguments in cond and body");
+        }
+        if (n == "stablehlo.if") return want(no == 1 && ng == 2, "a predicate and two branches");
+        if (n == "stablehlo.case") return want(no == 1 && ng >= 1, "an index and at least one branch");
+        if (n == "stablehlo.optimization_barrier") return want(no == nr && no >= 1, "a result per operand");
+        if (n == "chlo.top_k") return want(no == 1 && nr == 2, "one operand and two results");
+        if (n == "check.expect_eq" || n == "check.expect_almost_eq" || n == "check.expect_close")
+            return want(no == 2 && nr == 0, "two operands");
+        if (n == "check.expect_eq_const" || n == "check.expect_almost_eq_const") {
+            if (!want(no == 1 && nr == 0, "one operand")) return false;
+            const attr* v = o.get("value");
+            return want(v && v->k == attr::kind::dense, "a dense<...> value");
+        }
+        if (n == "func.call") {
+            const func* f = m_.find(o.callee);
+            if (!f) {
+                error(o.at, "call of an unknown function @" + o.callee);
+                return false;
+            }
+            return want(no == f->args.size() && nr == f->results.size(),
+                        std::to_string(f->args.size()) + " operands and " + std::to_string(f->results.size()) +
+                            " results, as @" + o.callee + " has");
+        }
+        return true;
+    }
+
+    bool validate_op(const op& o) {
+        const std::string& n = o.name;
+        if (!check_arity(o)) return false;
+        auto elem0 = [&]() -> std::string { return o.operand_types.empty() ? std::string() : o.operand_types[0].elem; };
+        if ((n == "stablehlo.cbrt") && is_complex_elem(elem0()))
+            error(o.at, "stablehlo.cbrt of a complex tensor is not supported by xlet");
+        if (n == "stablehlo.bitcast_convert" && !o.result_types.empty() &&
+            (elem0() == "i1" || o.result_types[0].elem == "i1"))
+            error(o.at, "stablehlo.bitcast_convert to or from i1 is not supported by xlet");
+        if (n == "stablehlo.constant") {
+            const attr* v = o.get("value");
+            if (!v || v->k != attr::kind::dense) error(o.at, "stablehlo.constant without a dense value");
+        }
+        if (n == "stablehlo.dot_general") {
+            const attr* d = o.get("dot_dimension_numbers");
+            if (!d || d->k != attr::kind::dialect || (d->fields.empty() && !d->raw.empty()))
+                error(o.at, "stablehlo.dot_general: unreadable dot_dimension_numbers");
+        }
+        return true;
+    }
+
+    // -- helpers ---------------------------------------------------------------------------
+    std::string fresh(const std::string& mlir_name) {
+        std::string base = sanitize(mlir_name);
+        std::string n = base;
+        int k = 1;
+        while (idents_.count(n) || fname_.count(n))
+            n = base + "_" + std::to_string(k++);
+        idents_.insert(n);
+        return n;
+    }
+    const value_info* lookup(const std::string& name) const {
+        for (auto it = scopes_.rbegin(); it != scopes_.rend(); ++it) {
+            auto f = it->find(name);
+            if (f != it->end()) return &f->second;
+        }
+        return nullptr;
+    }
+    std::string val(const op& o, std::size_t k) {
+        const value_ref& r = o.operands[k];
+        const value_info* v = lookup(r.name);
+        if (!v) {
+            error(r.at, "use of undefined value %" + r.name);
+            return "/*undefined*/";
+        }
+        return v->cpp;
+    }
+    // A value read as a C++ scalar.
+    std::string scal(const op& o, std::size_t k) { return "xlet_translate::scalar(" + val(o, k) + ")"; }
+    void bind(const std::string& name, const std::string& cpp, const type& t, bool lazy) {
+        scopes_.back()[name] = {cpp, t, lazy};
+    }
+
+    void count_uses(const region& r) {
+        for (auto& b : r.blocks)
+            for (auto& o : b.ops) {
+                for (auto& v : o->operands)
+                    ++uses_[v.name];
+                for (auto& rg : o->regions)
+                    count_uses_nested(rg);
+                // operands read as scalars must be tensors
+                const std::string& n = o->name;
+                if (n == "stablehlo.reduce") {
+                    for (std::size_t k = o->operands.size() / 2; k < o->operands.size(); ++k)
+                        need_tensor_.insert(o->operands[k].name);
+                } else if (n == "stablehlo.pad") {
+                    need_tensor_.insert(o->operands[1].name);
+                } else if (n == "stablehlo.dynamic_slice" || n == "stablehlo.dynamic_update_slice") {
+                    for (std::size_t k = n == "stablehlo.dynamic_slice" ? 1 : 2; k < o->operands.size(); ++k)
+                        need_tensor_.insert(o->operands[k].name);
+                }
+            }
+    }
+    void count_uses_nested(const region& r) {
+        for (auto& b : r.blocks)
+            for (auto& o : b.ops) {
+                for (auto& v : o->operands) {
+                    ++uses_[v.name];
+                    need_tensor_.insert(v.name); // read from inside a lambda: never lazy
+                }
+                for (auto& rg : o->regions)
+                    count_uses_nested(rg);
+            }
+        count_uses(r); // scalar positions inside the region too
+        for (auto& b : r.blocks)
+            for (auto& o : b.ops)
+                for (auto& v : o->operands)
+                    --uses_[v.name]; // count_uses added them a second time
+    }
+
+    std::string signature(const func& f) {
+        std::string ret;
+        if (f.results.empty())
+            ret = "void";
+        else if (f.results.size() == 1)
+            ret = cpp_type(f.results[0]);
+        else {
+            ret = "std::tuple<";
+            for (std::size_t i = 0; i < f.results.size(); ++i)
+                ret += (i ? ", " : "") + cpp_type(f.results[i]);
+            ret += ">";
+        }
+        std::string s = "inline " + ret + " " + fname_[f.name] + "(";
+        std::set<std::string> taken;
+        for (std::size_t i = 0; i < f.args.size(); ++i) {
+            std::string n = sanitize(f.args[i].name);
+            while (taken.count(n))
+                n += "_";
+            taken.insert(n);
+            s += (i ? ", " : "") + std::string("const ") + cpp_type(f.args[i].t) + "& " + n;
+        }
+        return s + ")";
+    }
+
+    void emit_func(const func& f) {
+        uses_.clear();
+        need_tensor_.clear();
+        idents_.clear();
+        scopes_.clear();
+        scopes_.emplace_back();
+        count_uses(f.body);
+        out_ << "// @" << f.name << " (" << where(m_, f.at) << ")\n";
+        for (auto& [k, v] : f.attrs)
+            if (k == "mhlo.sharding" || k == "jax.result_info") out_ << "// " << k << " = " << attr_str(v) << "\n";
+        for (auto& a : f.args)
+            for (auto& [k, v] : a.attrs)
+                out_ << "// %" << a.name << ": " << k << " = " << attr_str(v) << "\n";
+        for (std::size_t i = 0; i < f.result_attrs.size(); ++i)
+            for (auto& [k, v] : f.result_attrs[i])
+                out_ << "// result " << i << ": " << k << " = " << attr_str(v) << "\n";
+        out_ << signature(f) << " {\n";
+        for (auto& a : f.args) {
+            std::string n = fresh(a.name);
+            bind(a.name, n, a.t, false);
+        }
+        emit_block(f.body.blocks[0], 1, "func");
+        out_ << "}\n\n";
+    }
+
+    static std::string ind(int n) { return std::string(static_cast<std::size_t>(4 * n), ' '); }
+
+    // kind: "func" (func.return returns), "lambda" (stablehlo.return returns scalars / tuples of
+    // tensors as `ret_kind` says)
+    std::string ret_kind_;
+    std::vector<type> ret_types_;
+
+    void emit_block(const block& b, int depth, const std::string& kind) {
+        for (auto& o : b.ops)
+            emit_op(*o, depth, kind);
+    }
+
+    void declare(const op& o, std::size_t k, const std::string& expr, int depth, bool may_be_lazy) {
+        const std::string& name = o.results[k];
+        const type& t = o.result_types[k];
+        std::string id = fresh(name);
+        bool lazy = may_be_lazy && uses_[name] == 1 && !need_tensor_.count(name) && t.k == type::kind::tensor;
+        if (lazy) {
+            out_ << ind(depth) << "auto " << id << " = " << expr << ";\n";
+            out_ << ind(depth) << "static_assert(std::is_same_v<xlet::tensor_type_of<decltype(" << id << ")>, "
+                 << cpp_type(t) << ">, \"%" << name << " at " << where(m_, o.at) << " is not " << type_str(t)
+                 << "\");\n";
+        } else {
+            out_ << ind(depth) << (uses_[name] ? "" : "[[maybe_unused]] ") << cpp_type(t) << " " << id << " = " << expr
+                 << ";\n";
+        }
+        bind(name, id, t, lazy);
+    }
+    // A multi-result op: one std::tuple, then a reference per result.
+    void declare_tuple(const op& o, const std::string& expr, int depth) {
+        std::string id = fresh(o.results.empty() ? "t" : o.results[0].substr(0, o.results[0].find('#')) + "_all");
+        std::string tt = "std::tuple<";
+        for (std::size_t i = 0; i < o.result_types.size(); ++i)
+            tt += (i ? ", " : "") + cpp_type(o.result_types[i]);
+        tt += ">";
+        out_ << ind(depth) << tt << " " << id << " = " << expr << ";\n";
+        for (std::size_t i = 0; i < o.results.size(); ++i) {
+            std::string r = fresh(o.results[i]);
+            out_ << ind(depth) << (uses_[o.results[i]] ? "" : "[[maybe_unused]] ") << "auto& " << r << " = std::get<"
+                 << i << ">(" << id << ");\n";
+            bind(o.results[i], r, o.result_types[i], false);
+        }
+    }
+
+    std::string elem_cpp(const type& t) { return cpp_elem(t.elem); }
+
+    // A region as a C++ lambda over scalars (reduce, sort): params are the element types.
+    std::string scalar_lambda(const region& r, int depth, bool returns_bool) {
+        const block& b = r.blocks[0];
+        std::string head = "[&](";
+        std::vector<std::string> pnames;
+        for (std::size_t i = 0; i < b.arg_names.size(); ++i) {
+            std::string p = fresh(b.arg_names[i] + "_s");
+            pnames.push_back(p);
+            head += (i ? ", " : "") + elem_cpp(b.arg_types[i]) + " " + p;
+        }
+        head += ")";
+        if (returns_bool) head += " -> bool";
+        // Emit the body into a separate stream.
+        std::ostringstream body;
+        std::swap(body, out_);
+        scopes_.emplace_back();
+        for (std::size_t i = 0; i < b.arg_names.size(); ++i) {
+            std::string id = fresh(b.arg_names[i]);
+            out_ << ind(depth + 1) << "[[maybe_unused]] const " << cpp_type(b.arg_types[i]) << " " << id << "("
+                 << pnames[i] << ");\n";
+            bind(b.arg_names[i], id, b.arg_types[i], false);
+        }
+        std::string saved_kind = ret_kind_;
+        ret_kind_ = returns_bool ? "bool" : "scalars";
+        emit_block(b, depth + 1, "lambda");
+        ret_kind_ = saved_kind;
+        scopes_.pop_back();
+        std::swap(body, out_);
+        return head + " {\n" + body.str() + ind(depth) + "}";
+    }
+
+    // A region as a lambda over tensors (while cond / body): params are const tensor references.
+    std::string tensor_lambda(const region& r, int depth, const std::string& rk, const std::vector<type>& rtypes) {
+        const block& b = r.blocks[0];
+        std::string head = "[&](";
+        std::ostringstream body;
+        std::swap(body, out_);
+        scopes_.emplace_back();
+        for (std::size_t i = 0; i < b.arg_names.size(); ++i) {
+            std::string id = fresh(b.arg_names[i]);
+            head += (i ? ", " : "") + std::string("[[maybe_unused]] const ") + cpp_type(b.arg_types[i]) + "& " + id;
+            bind(b.arg_names[i], id, b.arg_types[i], false);
+        }
+        head += ")";
+        std::string saved_kind = ret_kind_;
+        auto saved_types = ret_types_;
+        ret_kind_ = rk;
+        ret_types_ = rtypes;
+        emit_block(b, depth + 1, "lambda");
+        ret_kind_ = saved_kind;
+        ret_types_ = saved_types;
+        scopes_.pop_back();
+        std::swap(body, out_);
+        if (rk == "bool") head += " -> bool";
+        return head + " {\n" + body.str() + ind(depth) + "}";
+    }
+
+    // The body of an if / case branch, inline in a C++ block, returning a std::tuple of results.
+    void emit_branch(const region& r, int depth, const std::vector<type>& rtypes) {
+        scopes_.emplace_back();
+        std::string saved_kind = ret_kind_;
+        auto saved_types = ret_types_;
+        ret_kind_ = "tuple";
+        ret_types_ = rtypes;
+        emit_block(r.blocks[0], depth, "lambda");
+        ret_kind_ = saved_kind;
+        ret_types_ = saved_types;
+        scopes_.pop_back();
+    }
+
+    // Recognises a region that applies one commutative monoid to its two arguments.
+    std::string monoid(const region& r) {
+        const block& b = r.blocks[0];
+        if (b.arg_names.size() != 2 || b.ops.size() != 2) return "";
+        const op& o = *b.ops[0];
+        const op& ret = *b.ops[1];
+        if (o.operands.size() != 2 || o.results.size() != 1 || ret.operands.size() != 1 ||
+            ret.operands[0].name != o.results[0])
+            return "";
+        std::set<std::string> a = {o.operands[0].name, o.operands[1].name};
+        if (a != std::set<std::string>{b.arg_names[0], b.arg_names[1]}) return "";
+        const std::string& e = b.arg_types[0].elem;
+        if (o.name == "stablehlo.add") return "xlet::add_fn{}";
+        if (o.name == "stablehlo.multiply") return "xlet::mul_fn{}";
+        if (o.name == "stablehlo.maximum" && !is_complex_elem(e)) return "xlet::max_fn{}";
+        if (o.name == "stablehlo.minimum" && !is_complex_elem(e)) return "xlet::min_fn{}";
+        if (o.name == "stablehlo.and") return "xlet::and_fn{}";
+        if (o.name == "stablehlo.or") return "xlet::or_fn{}";
+        return "";
+    }
+
+    std::string compare_expr(const op& o, const std::string& a, const std::string& b, const std::string& extra = "") {
+        std::string dir = enum_word(o.get("comparison_direction"));
+        std::string ty = enum_word(o.get("compare_type"));
+        static const std::set<std::string> dirs = {"EQ", "NE", "GE", "GT", "LE", "LT"};
+        if (!dirs.count(dir)) {
+            error(o.at, o.name + ": unknown comparison_direction '" + dir + "'");
+            dir = "EQ";
+        }
+        std::string targs = "xlet::comparison_direction::" + dir;
+        if (!ty.empty() && ty != "NOTYPE") {
+            static const std::set<std::string> tys = {"FLOAT", "TOTALORDER", "SIGNED", "UNSIGNED"};
+            if (!tys.count(ty))
+                error(o.at, o.name + ": unknown compare_type '" + ty + "'");
+            else
+                targs += ", xlet::comparison_type::" + ty;
+        }
+        return "xlet::compare<" + targs + ">(" + a + ", " + b + extra + ")";
+    }
+
+    // StableHLO's maximum / minimum of complex numbers: lexicographic on (real, imag).
+    std::string complex_minmax(bool is_max, const std::string& a, const std::string& b) {
+        std::string gt = is_max ? "xlet::gt" : "xlet::lt";
+        return "xlet::select(xlet::or_(" + gt + "(xlet::real(" + a + "), xlet::real(" + b +
+               ")), xlet::and_(xlet::eq(xlet::real(" + a + "), xlet::real(" + b + ")), " + gt + "(xlet::imag(" + a +
+               "), xlet::imag(" + b + ")))), " + a + ", " + b + ")";
+    }
+
+    void emit_return(const op& o, int depth, const std::string& kind) {
+        if (kind == "func") {
+            if (o.operands.empty()) {
+                out_ << ind(depth) << "return;\n";
+            } else if (o.operands.size() == 1) {
+                out_ << ind(depth) << "return " << val(o, 0) << ";\n";
+            } else {
+                out_ << ind(depth) << "return {";
+                for (std::size_t k = 0; k < o.operands.size(); ++k)
+                    out_ << (k ? ", " : "") << val(o, k);
+                out_ << "};\n";
+            }
+            return;
+        }
+        if (ret_kind_ == "bool" || (ret_kind_ == "scalars" && o.operands.size() == 1)) {
+            out_ << ind(depth) << "return " << scal(o, 0) << ";\n";
+        } else if (ret_kind_ == "scalars") {
+            out_ << ind(depth) << "return std::tuple{";
+            for (std::size_t k = 0; k < o.operands.size(); ++k)
+                out_ << (k ? ", " : "") << scal(o, k);
+            out_ << "};\n";
+        } else { // tuple of tensors (while body, if / case branch)
+            out_ << ind(depth) << "return std::tuple<";
+            for (std::size_t k = 0; k < o.operand_types.size(); ++k)
+                out_ << (k ? ", " : "") << cpp_type(o.operand_types[k]);
+            out_ << ">{";
+            for (std::size_t k = 0; k < o.operands.size(); ++k)
+                out_ << (k ? ", " : "") << val(o, k);
+            out_ << "};\n";
+        }
+    }
+
+    void emit_constant(const op& o, int depth) {
+        const attr* v = o.get("value");
+        const type& t = o.result_types[0];
+        std::vector<std::uint8_t> one, bytes;
+        std::string why;
+        std::string id = fresh(o.results[0]);
+        bool splat = dense_splat(*v, t, one, why);
+        if (!splat && !why.empty()) {
+            error(v->at, "stablehlo.constant: " + why);
+            return;
+        }
+        if (!splat) {
+            if (!dense_bytes(*v, t, bytes, why)) {
+                error(v->at, "stablehlo.constant: " + why);
+                return;
+            }
+            int w = elem_bits(t.elem) == 1 ? 1 : elem_bits(t.elem) / 8;
+            std::int64_t n = num_elements(t);
+            splat = n >= 1;
+            for (std::int64_t i = 1; i < n && splat; ++i)
+                splat = std::memcmp(bytes.data(), bytes.data() + i * w, static_cast<std::size_t>(w)) == 0;
+            if (splat) one.assign(bytes.begin(), bytes.begin() + w);
+        }
+        if (t.dims.empty()) {
+            out_ << ind(depth) << "const " << cpp_type(t) << " " << id << "(" << cpp_scalar(t.elem, one.data())
+                 << ");\n";
+            bind(o.results[0], id, t, false);
+        } else if (num_elements(t) == 0) {
+            out_ << ind(depth) << "const " << cpp_type(t) << " " << id << "{};\n";
+            bind(o.results[0], id, t, false);
+        } else if (splat && !need_tensor_.count(o.results[0])) {
+            // A splat stays a lazy broadcast of one value however often it is used.
+            out_ << ind(depth) << "const auto " << id << " = xlet::constant<" << cpp_type(t) << ">("
+                 << cpp_scalar(t.elem, one.data()) << ");\n";
+            bind(o.results[0], id, t, true);
+        } else if (splat) {
+            out_ << ind(depth) << "const " << cpp_type(t) << " " << id << " = xlet::constant<" << cpp_type(t) << ">("
+                 << cpp_scalar(t.elem, one.data()) << ");\n";
+            bind(o.results[0], id, t, false);
+        } else {
+            out_ << ind(depth) << "static const " << cpp_type(t) << " " << id << " = xlet_translate::from_bytes<"
+                 << cpp_type(t) << ">(\n";
+            static const char* hexd = "0123456789abcdef";
+            for (std::size_t i = 0; i < bytes.size(); i += 32) {
+                out_ << ind(depth + 1) << '"';
+                for (std::size_t j = i; j < std::min(bytes.size(), i + 32); ++j)
+                    out_ << "\\x" << hexd[bytes[j] >> 4] << hexd[bytes[j] & 15];
+                out_ << '"' << (i + 32 >= bytes.size() ? ");\n" : "\n");
+            }
+            bind(o.results[0], id, t, false);
+        }
+    }
+
+    void emit_op(const op& o, int depth, const std::string& kind) {
+        const std::string& n = o.name;
+        auto rt = [&](std::size_t k = 0) -> const type& { return o.result_types[k]; };
+        auto opnd_t = [&](std::size_t k) -> const type& { return o.operand_types[k]; };
+        if (n == "func.return" || n == "stablehlo.return") {
+            emit_return(o, depth, kind);
+            return;
+        }
+        if (auto u = unary_ops.find(n); u != unary_ops.end()) {
+            declare(o, 0, "xlet::" + u->second + "(" + val(o, 0) + ")", depth, true);
+            return;
+        }
+        if (auto b = binary_ops.find(n); b != binary_ops.end()) {
+            std::string a0 = val(o, 0), a1 = val(o, 1);
+            if ((n == "stablehlo.maximum" || n == "stablehlo.minimum") && is_complex_elem(opnd_t(0).elem))
+                declare(o, 0, complex_minmax(n == "stablehlo.maximum", a0, a1), depth, true);
+            else
+                declare(o, 0, "xlet::" + b->second + "(" + a0 + ", " + a1 + ")", depth, true);
+            return;
+        }
+        if (auto b = chlo_binary_ops.find(n); b != chlo_binary_ops.end()) {
+            emit_chlo_binary(o, b->second, depth);
+            return;
+        }
+        if (n == "stablehlo.constant") {
+            emit_constant(o, depth);
+            return;
+        }
+        if (n == "stablehlo.iota") {
+            declare(o, 0,
+                    "xlet::iota<" + cpp_type(rt()) + ", " +
+                        std::to_string(o.get("iota_dimension") ? o.get("iota_dimension")->i : 0) + ">()",
+                    depth, true);
+            return;
+        }
+        if (n == "stablehlo.compare") {
+            declare(o, 0, compare_expr(o, val(o, 0), val(o, 1)), depth, true);
+            return;
+        }
+        if (n == "stablehlo.select") {
+            declare(o, 0, "xlet::select(" + val(o, 0) + ", " + val(o, 1) + ", " + val(o, 2) + ")", depth, true);
+            return;
+        }
+        if (n == "stablehlo.clamp") {
+            declare(o, 0, "xlet::clamp(" + val(o, 0) + ", " + val(o, 1) + ", " + val(o, 2) + ")", depth, true);
+            return;
+        }
+        if (n == "stablehlo.convert") {
+            if (opnd_t(0).elem == rt().elem) {
+                declare(o, 0, val(o, 0), depth, true);
+            } else {
+                declare(o, 0, "xlet::convert_element_type<" + elem_cpp(rt()) + ">(" + val(o, 0) + ")", depth, true);
+            }
+            return;
+        }
+        if (n == "stablehlo.bitcast_convert") {
+            int wi = elem_bits(opnd_t(0).elem), wo = elem_bits(rt().elem);
+            std::string e = "xlet::bitcast_convert_type<" + elem_cpp(rt()) + ">(" + val(o, 0) + ")";
+            // StableHLO folds / unfolds the last dimension exactly as XLA does: same call.
+            (void)wi;
+            (void)wo;
+            declare(o, 0, e, depth, true);
+            return;
+        }
+        if (n == "stablehlo.reduce_precision") {
+            auto e = o.get("exponent_bits"), m = o.get("mantissa_bits");
+            declare(o, 0,
+                    "xlet::reduce_precision<" + std::to_string(e ? e->i : 8) + ", " + std::to_string(m ? m->i : 23) +
+                        ">(" + val(o, 0) + ")",
+                    depth, true);
+            return;
+        }
+        if (n == "stablehlo.broadcast_in_dim") {
+            declare(o, 0,
+                    "xlet::broadcast_in_dim(" + val(o, 0) + ", xlet::sizes<" + join_dims(rt().dims) + ">, " +
+                        dims_lit(int_list(o.get("broadcast_dimensions"))) + ")",
+                    depth, true);
+            return;
+        }
+        if (n == "stablehlo.broadcast") {
+            declare(o, 0,
+                    "xlet::broadcast(" + val(o, 0) + ", xlet::sizes<" + join_dims(int_list(o.get("broadcast_sizes"))) +
+                        ">)",
+                    depth, true);
+            return;
+        }
+        if (n == "stablehlo.reshape") {
+            declare(o, 0, "xlet::reshape<" + cpp_type(rt()) + ">(" + val(o, 0) + ")", depth, true);
+            return;
+        }
+        if (n == "stablehlo.transpose") {
+            declare(o, 0, "xlet::transpose(" + val(o, 0) + ", " + dims_lit(int_list(o.get("permutation"))) + ")", depth,
+                    true);
+            return;
+        }
+        if (n == "stablehlo.reverse") {
+            declare(o, 0, "xlet::rev(" + val(o, 0) + ", " + dims_lit(int_list(o.get("dimensions"))) + ")", depth, true);
+            return;
+        }
+        if (n == "stablehlo.slice") {
+            declare(o, 0,
+                    "xlet::slice(" + val(o, 0) + ", " + dims_lit(int_list(o.get("start_indices"))) + ", " +
+                        dims_lit(int_list(o.get("limit_indices"))) + ", " + dims_lit(int_list(o.get("strides"))) + ")",
+                    depth, true);
+            return;
+        }
+        if (n == "stablehlo.concatenate") {
+            std::string e =
+                "xlet::concatenate<" + std::to_string(o.get("dimension") ? o.get("dimension")->i : 0) + ">(";
+            for (std::size_t k = 0; k < o.operands.size(); ++k)
+                e += (k ? ", " : "") + val(o, k);
+            declare(o, 0, e + ")", depth, false);
+            return;
+        }
+        if (n == "stablehlo.pad") {
+            std::size_t r = rt().dims.size();
+            declare(o, 0,
+                    "xlet::pad<xlet::padding_config<" + std::to_string(r) +
+                        ">{.edge_padding_low = " + braces(int_list(o.get("edge_padding_low"))) +
+                        ", .edge_padding_high = " + braces(int_list(o.get("edge_padding_high"))) +
+                        ", .interior_padding = " + braces(int_list(o.get("interior_padding"))) + "}>(" + val(o, 0) +
+                        ", " + scal(o, 1) + ")",
+                    depth, true);
+            return;
+        }
+        if (n == "stablehlo.dynamic_slice") {
+            std::string e =
+                "xlet::dynamic_slice(" + val(o, 0) + ", xlet::sizes<" + join_dims(int_list(o.get("slice_sizes"))) + ">";
+            for (std::size_t k = 1; k < o.operands.size(); ++k)
+                e += ", " + scal(o, k);
+            declare(o, 0, e + ")", depth, false);
+            return;
+        }
+        if (n == "stablehlo.dynamic_update_slice") {
+            std::string e = "xlet::dynamic_update_slice(" + val(o, 0) + ", " + val(o, 1);
+            for (std::size_t k = 2; k < o.operands.size(); ++k)
+                e += ", " + scal(o, k);
+            declare(o, 0, e + ")", depth, false);
+            return;
+        }
+        if (n == "stablehlo.dot" || n == "stablehlo.dot_general") {
+            std::vector<std::int64_t> lb, rb, lc, rc;
+            if (n == "stablehlo.dot") {
+                lc = {static_cast<std::int64_t>(opnd_t(0).dims.size()) - 1};
+                rc = {0};
+            } else {
+                const attr* d = o.get("dot_dimension_numbers");
+                lb = int_list(d->field("lhs_batching_dimensions"));
+                rb = int_list(d->field("rhs_batching_dimensions"));
+                lc = int_list(d->field("lhs_contracting_dimensions"));
+                rc = int_list(d->field("rhs_contracting_dimensions"));
+            }
+            std::string dd = "xlet::dot_dims{";
+            std::vector<std::string> parts;
+            if (!lb.empty()) parts.push_back(".lhs_batch = " + braces(lb));
+            if (!rb.empty()) parts.push_back(".rhs_batch = " + braces(rb));
+            if (!lc.empty()) parts.push_back(".lhs_contracting = " + braces(lc));
+            if (!rc.empty()) parts.push_back(".rhs_contracting = " + braces(rc));
+            for (std::size_t i = 0; i < parts.size(); ++i)
+                dd += (i ? ", " : "") + parts[i];
+            dd += "}";
+            std::string out_t = rt().elem != opnd_t(0).elem ? ", " + elem_cpp(rt()) : "";
+            declare(o, 0, "xlet::dot_general<" + dd + out_t + ">(" + val(o, 0) + ", " + val(o, 1) + ")", depth, false);
+            return;
+        }
+        if (n == "stablehlo.reduce") {
+            emit_reduce(o, depth);
+            return;
+        }
+        if (n == "stablehlo.sort") {
+            emit_sort(o, depth);
+            return;
+        }
+        if (n == "stablehlo.while") {
+            emit_while(o, depth);
+            return;
+        }
+        if (n == "stablehlo.if" || n == "stablehlo.case") {
+            emit_if_case(o, depth);
+            return;
+        }
+        if (n == "stablehlo.tuple") {
+            std::string e = cpp_type(rt()) + "{";
+            for (std::size_t k = 0; k < o.operands.size(); ++k)
+                e += (k ? ", " : "") + val(o, k);
+            declare(o, 0, e + "}", depth, false);
+            return;
+        }
+        if (n == "stablehlo.get_tuple_element") {
+            std::string id = fresh(o.results[0]);
+            out_ << ind(depth) << "const auto& " << id << " = std::get<" << (o.get("index") ? o.get("index")->i : 0)
+                 << ">(" << val(o, 0) << ");\n";
+            bind(o.results[0], id, rt(), false);
+            return;
+        }
+        if (n == "stablehlo.optimization_barrier") {
+            if (o.operands.size() == 1) {
+                declare(o, 0, "xlet::optimization_barrier(" + val(o, 0) + ")", depth, false);
+            } else {
+                std::string e = "xlet::optimization_barrier(";
+                for (std::size_t k = 0; k < o.operands.size(); ++k)
+                    e += (k ? ", " : "") + val(o, k);
+                declare_tuple(o, e + ")", depth);
+            }
+            return;
+        }
+        if (n == "stablehlo.get_dimension_size") {
+            declare(o, 0,
+                    "xlet::get_dimension_size<" + std::to_string(o.get("dimension") ? o.get("dimension")->i : 0) +
+                        ">(" + val(o, 0) + ")",
+                    depth, false);
+            return;
+        }
+        if (n == "stablehlo.after_all") {
+            std::string e = "xlet::after_all(";
+            for (std::size_t k = 0; k < o.operands.size(); ++k)
+                e += (k ? ", " : "") + val(o, k);
+            declare(o, 0, e + ")", depth, false);
+            return;
+        }
+        if (n == "stablehlo.create_token") {
+            declare(o, 0, "xlet::after_all()", depth, false);
+            return;
+        }
+        if (n == "func.call") {
+            auto it = fname_.find(o.callee);
+            std::string e = (it == fname_.end() ? sanitize(o.callee) : it->second) + "(";
+            for (std::size_t k = 0; k < o.operands.size(); ++k)
+                e += (k ? ", " : "") + val(o, k);
+            e += ")";
+            if (o.results.size() == 1)
+                declare(o, 0, e, depth, false);
+            else if (o.results.empty())
+                out_ << ind(depth) << e << ";\n";
+            else
+                declare_tuple(o, e, depth);
+            return;
+        }
+        if (n == "stablehlo.custom_call") {
+            if (o.results.size() != 1) {
+                error(o.at, "stablehlo.custom_call with " + std::to_string(o.results.size()) +
+                                " results is not supported (xlet's custom_call returns one tensor)");
+                return;
+            }
+            std::string e = "xlet::custom_call<\"" + o.callee + "\", " + cpp_type(rt()) + ">(";
+            for (std::size_t k = 0; k < o.operands.size(); ++k)
+                e += (k ? ", " : "") + val(o, k);
+            declare(o, 0, e + ")", depth, false);
+            return;
+        }
+        if (n == "chlo.top_k") {
+            std::int64_t k = o.get("k") ? o.get("k")->i : 1;
+            declare_tuple(o, "xlet::top_k<" + std::to_string(k) + ">(" + val(o, 0) + ")", depth);
+            return;
+        }
+        if (n.rfind("check.", 0) == 0) {
+            emit_check(o, depth);
+            return;
+        }
+        error(o.at, "op '" + n + "' is not supported by xlet-translate");
+    }
+
+    void emit_chlo_binary(const op& o, const std::string& fn, int depth) {
+        const type &a = o.operand_types[0], &b = o.operand_types[1];
+        std::string extra;
+        if (a.dims.size() != b.dims.size()) {
+            std::vector<std::int64_t> bd = int_list(o.get("broadcast_dimensions"));
+            std::size_t lo = std::min(a.dims.size(), b.dims.size()), hi = std::max(a.dims.size(), b.dims.size());
+            if (bd.empty() || !o.get("broadcast_dimensions"))
+                for (std::size_t i = 0; i < lo; ++i)
+                    bd.push_back(static_cast<std::int64_t>(hi - lo + i)); // numpy: align trailing dims
+            if (lo > 0) extra = ", " + dims_lit(bd);
+        }
+        std::string a0 = val(o, 0), a1 = val(o, 1);
+        if (fn == "compare")
+            declare(o, 0, compare_expr(o, a0, a1, extra), depth, true);
+        else
+            declare(o, 0, "xlet::" + fn + "(" + a0 + ", " + a1 + extra + ")", depth, true);
+    }
+
+    void emit_reduce(const op& o, int depth) {
+        std::size_t n = o.operands.size() / 2;
+        std::string dims = dims_lit(int_list(o.get("dimensions")));
+        if (o.regions.size() != 1 || o.regions[0].blocks.empty()) {
+            error(o.at, "stablehlo.reduce needs one body region");
+            return;
+        }
+        if (n == 1) {
+            std::string fn = monoid(o.regions[0]);
+            if (fn.empty()) fn = scalar_lambda(o.regions[0], depth, false);
+            declare(o, 0, "xlet::reduce(" + val(o, 0) + ", " + scal(o, 1) + ", " + fn + ", " + dims + ")", depth,
+                    false);
+            return;
+        }
+        std::string ins = "std::forward_as_tuple(", inits = "std::tuple{";
+        for (std::size_t k = 0; k < n; ++k) {
+            ins += (k ? ", " : "") + val(o, k);
+            inits += (k ? ", " : "") + scal(o, n + k);
+        }
+        declare_tuple(o,
+                      "xlet::reduce(" + ins + "), " + inits + "}, " + scalar_lambda(o.regions[0], depth, false) + ", " +
+                          dims + ")",
+                      depth);
+    }
+
+    void emit_sort(const op& o, int depth) {
+        std::int64_t dim = o.get("dimension") ? o.get("dimension")->i : -1;
+        bool stable = o.get("is_stable") && o.get("is_stable")->b;
+        if (o.regions.size() != 1) {
+            error(o.at, "stablehlo.sort needs one comparator region");
+            return;
+        }
+        std::string cmp;
+        // compare LT/GT of the first pair with TOTALORDER (or an integer type): the radix fast path.
+        const block& b = o.regions[0].blocks[0];
+        if (b.ops.size() == 2 && b.ops[0]->name == "stablehlo.compare" && b.arg_names.size() >= 2) {
+            const op& c = *b.ops[0];
+            std::string dir = enum_word(c.get("comparison_direction"));
+            std::string ty = enum_word(c.get("compare_type"));
+            const std::string& e = b.arg_types[0].elem;
+            bool total = ty == "TOTALORDER" ||
+                         ((ty.empty() || ty == "SIGNED" || ty == "UNSIGNED") && (is_integer_elem(e) || e == "i1"));
+            if (total && c.operands.size() == 2 && c.operands[0].name == b.arg_names[0] &&
+                c.operands[1].name == b.arg_names[1] && b.ops[1]->operands.size() == 1 &&
+                b.ops[1]->operands[0].name == c.results[0]) {
+                if (dir == "LT") cmp = "xlet::sort_less{}";
+                if (dir == "GT") cmp = "xlet::sort_greater{}";
+            }
+        }
+        if (cmp.empty()) cmp = scalar_lambda(o.regions[0], depth, true);
+        std::string cfg = "xlet::sort_config{.dimension = " + std::to_string(dim) +
+                          ", .is_stable = " + (stable ? "true" : "false") + "}";
+        if (o.operands.size() == 1) {
+            declare(o, 0, "xlet::sort<" + cfg + ">(" + val(o, 0) + ", " + cmp + ")", depth, false);
+            return;
+        }
+        std::string ins = "std::forward_as_tuple(";
+        for (std::size_t k = 0; k < o.operands.size(); ++k)
+            ins += (k ? ", " : "") + val(o, k);
+        declare_tuple(o, "xlet::sort<" + cfg + ">(" + ins + "), " + cmp + ")", depth);
+    }
+
+    void emit_while(const op& o, int depth) {
+        if (o.regions.size() != 2) {
+            error(o.at, "stablehlo.while needs a cond and a body region");
+            return;
+        }
+        std::string cond = tensor_lambda(o.regions[0], depth, "bool", {});
+        std::string body = tensor_lambda(o.regions[1], depth, "tuple", o.result_types);
+        std::string init = "std::tuple<";
+        for (std::size_t k = 0; k < o.operand_types.size(); ++k)
+            init += (k ? ", " : "") + cpp_type(o.operand_types[k]);
+        init += ">{";
+        for (std::size_t k = 0; k < o.operands.size(); ++k)
+            init += (k ? ", " : "") + val(o, k);
+        init += "}";
+        declare_tuple(o, "xlet::while_loop(" + cond + ", " + body + ", " + init + ")", depth);
+    }
+
+    void emit_if_case(const op& o, int depth) {
+        bool is_if = o.name == "stablehlo.if";
+        std::string tt = "std::tuple<";
+        for (std::size_t k = 0; k < o.result_types.size(); ++k)
+            tt += (k ? ", " : "") + cpp_type(o.result_types[k]);
+        tt += ">";
+        std::string id = fresh(o.results.empty() ? "branch" : o.results[0].substr(0, o.results[0].find('#')) + "_all");
+        out_ << ind(depth) << tt << " " << id << " = [&]() -> " << tt << " {\n";
+        if (is_if) {
+            if (o.regions.size() != 2) {
+                error(o.at, "stablehlo.if needs two regions");
+                return;
+            }
+            out_ << ind(depth + 1) << "if (" << scal(o, 0) << ") {\n";
+            emit_branch(o.regions[0], depth + 2, o.result_types);
+            out_ << ind(depth + 1) << "} else {\n";
+            emit_branch(o.regions[1], depth + 2, o.result_types);
+            out_ << ind(depth + 1) << "}\n";
+        } else {
+            std::size_t nb = o.regions.size();
+            if (nb == 0) {
+                error(o.at, "stablehlo.case needs at least one branch");
+                return;
+            }
+            // An index outside [0, n) runs the last branch (spec).
+            std::string ix = fresh("case_index");
+            out_ << ind(depth + 1) << "const std::int64_t " << ix << " = " << scal(o, 0) << ";\n";
+            out_ << ind(depth + 1) << "switch (" << ix << " < 0 || " << ix << " >= " << nb << " ? " << nb - 1 << " : "
+                 << ix << ") {\n";
+            for (std::size_t r = 0; r < nb; ++r) {
+                out_ << ind(depth + 1) << (r + 1 == nb ? "default" : "case " + std::to_string(r)) << ": {\n";
+                emit_branch(o.regions[r], depth + 2, o.result_types);
+                out_ << ind(depth + 1) << "}\n";
+            }
+            out_ << ind(depth + 1) << "}\n";
+        }
+        out_ << ind(depth) << "}();\n";
+        for (std::size_t i = 0; i < o.results.size(); ++i) {
+            std::string r = fresh(o.results[i]);
+            out_ << ind(depth) << (uses_[o.results[i]] ? "" : "[[maybe_unused]] ") << "auto& " << r << " = std::get<"
+                 << i << ">(" << id << ");\n";
+            bind(o.results[i], r, o.result_types[i], false);
+        }
+    }
+
+    // check dialect: assertions that report and continue (the runner counts them).
+    void emit_check(const op& o, int depth) {
+        std::string at = "\"" + where(m_, o.at) + "\"";
+        const std::string& n = o.name;
+        if (n == "check.expect_eq_const" || n == "check.expect_almost_eq_const") {
+            const attr* v = o.get("value");
+            std::vector<std::uint8_t> bytes;
+            std::string why;
+            type t = o.operand_types[0];
+            std::string id = fresh("expected");
+            if (dense_splat(*v, t, bytes, why)) {
+                out_ << ind(depth) << "{\n"
+                     << ind(depth + 1) << "const " << cpp_type(t) << " " << id << " = xlet::constant<" << cpp_type(t)
+                     << ">(" << cpp_scalar(t.elem, bytes.data()) << ");\n";
+            } else if (!why.empty() || !dense_bytes(*v, t, bytes, why)) {
+                error(o.at, n + ": " + why);
+                return;
+            } else {
+                std::ostringstream data;
+                static const char* hexd = "0123456789abcdef";
+                for (auto b : bytes)
+                    data << "\\x" << hexd[b >> 4] << hexd[b & 15];
+                out_ << ind(depth) << "{\n"
+                     << ind(depth + 1) << "const auto " << id << " = xlet_translate::from_bytes<" << cpp_type(t)
+                     << ">(\"" << data.str() << "\");\n";
+            }
+            if (n == "check.expect_eq_const")
+                out_ << ind(depth + 1) << "xlet_translate::check::expect_eq(" << val(o, 0) << ", " << id << ", " << at
+                     << ");\n";
+            else
+                out_ << ind(depth + 1) << "xlet_translate::check::expect_almost_eq(" << val(o, 0) << ", " << id << ", "
+                     << tolerance(o) << ", " << at << ");\n";
+            out_ << ind(depth) << "}\n";
+            return;
+        }
+        if (n == "check.expect_eq") {
+            out_ << ind(depth) << "xlet_translate::check::expect_eq(" << val(o, 0) << ", " << val(o, 1) << ", " << at
+                 << ");\n";
+            return;
+        }
+        if (n == "check.expect_almost_eq") {
+            out_ << ind(depth) << "xlet_translate::check::expect_almost_eq(" << val(o, 0) << ", " << val(o, 1) << ", "
+                 << tolerance(o) << ", " << at << ");\n";
+            return;
+        }
+        if (n == "check.expect_close") {
+            std::int64_t mx = o.get("max_ulp_difference") ? o.get("max_ulp_difference")->i : 1;
+            std::int64_t mn = o.get("min_ulp_difference") ? o.get("min_ulp_difference")->i : 0;
+            out_ << ind(depth) << "xlet_translate::check::expect_close(" << val(o, 0) << ", " << val(o, 1) << ", " << mn
+                 << ", " << mx << ", " << at << ");\n";
+            return;
+        }
+    }
+    static std::string tolerance(const op& o) {
+        const attr* t = o.get("tolerance");
+        if (!t) return "1e-4";
+        if (t->k == attr::kind::floating) return t->s;
+        if (t->k == attr::kind::integer) return std::to_string(t->i);
+        return "1e-4";
+    }
+
+    static std::string check_helpers() {
+        return R"XLT(
+#include <cmath>
+#include <cstdio>
+#include <exception>
+
+namespace xlet_translate::check {
+inline int failed = 0, passed = 0;
+template<class T>
+double as_double(const T& v) {
+    if constexpr (requires { v.real(); }) return static_cast<double>(v.real());
+    else return static_cast<double>(v);
+}
+template<class T>
+bool same(const T& a, const T& b) {
+    if constexpr (requires { a.real(); a.imag(); }) return same(a.real(), b.real()) && same(a.imag(), b.imag());
+    else if constexpr (std::is_floating_point_v<T> || std::is_same_v<T, xlet::half> || std::is_same_v<T, xlet::bfloat16>)
+        // the same bits (so -0 is not +0), or both NaN whatever their payloads
+        return (std::isnan(static_cast<double>(a)) && std::isnan(static_cast<double>(b))) ||
+               std::memcmp(&a, &b, sizeof(T)) == 0;
+    else return a == b;
+}
+template<class E>
+std::string show(const E& v) {
+    if constexpr (requires { v.real(); v.imag(); }) {
+        std::string s = "("; // appended, not "(" + ...: GCC 12 warns -Wrestrict there (PR 105329)
+        s += show(v.real());
+        s += ", ";
+        s += show(v.imag());
+        return s + ")";
+    }
+    else if constexpr (std::is_same_v<E, bool>) return v ? "true" : "false";
+    else if constexpr (std::is_integral_v<E>) return std::to_string(v);
+    else { char b[64]; std::snprintf(b, sizeof b, "%.9g", static_cast<double>(v)); return b; }
+}
+template<class A, class B, class P>
+void compare(const A& got_e, const B& want_e, const char* where, const char* what, P ok) {
+    auto got = xlet::eval(got_e);
+    auto want = xlet::eval(want_e);
+    for (std::size_t i = 0; i < got.size(); ++i)
+        if (!ok(got.data()[i], want.data()[i])) {
+            ++failed;
+            std::printf("%s: %s failed at flat index %zu: got %s, expected %s\n", where, what, i,
+                        show(got.data()[i]).c_str(), show(want.data()[i]).c_str());
+            return;
+        }
+    ++passed;
+}
+template<class A, class B>
+void expect_eq(const A& got, const B& want, const char* where) {
+    compare(got, want, where, "expect_eq", [](const auto& a, const auto& b) { return same(a, b); });
+}
+template<class A, class B>
+void expect_almost_eq(const A& got, const B& want, double tol, const char* where) {
+    compare(got, want, where, "expect_almost_eq", [tol](const auto& a, const auto& b) {
+        if constexpr (requires { a.real(); a.imag(); })
+            return (std::abs(static_cast<double>(a.real()) - static_cast<double>(b.real())) <= tol || same(a.real(), b.real())) &&
+                   (std::abs(static_cast<double>(a.imag()) - static_cast<double>(b.imag())) <= tol || same(a.imag(), b.imag()));
+        else if constexpr (std::is_same_v<std::remove_cvref_t<decltype(a)>, bool>) return a == b;
+        else return same(a, b) || std::abs(static_cast<double>(a) - static_cast<double>(b)) <= tol;
+    });
+}
+// ULP distance between two floats of one type, counted on the ordered integer line.
+template<class T>
+std::uint64_t ulp_distance(T a, T b) {
+    if constexpr (requires { a.real(); }) return std::max(ulp_distance(a.real(), b.real()), ulp_distance(a.imag(), b.imag()));
+    else {
+        using U = std::conditional_t<sizeof(T) == 8, std::uint64_t, std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint16_t>>;
+        using S = std::make_signed_t<U>;
+        if (std::isnan(static_cast<double>(a)) || std::isnan(static_cast<double>(b)))
+            return std::isnan(static_cast<double>(a)) && std::isnan(static_cast<double>(b)) ? 0 : UINT64_MAX;
+        auto key = [](T v) {
+            U u; std::memcpy(&u, &v, sizeof u);
+            constexpr U sign = U(1) << (sizeof(U) * 8 - 1);
+            return static_cast<std::int64_t>(u & sign ? -static_cast<std::int64_t>(static_cast<S>(u & ~sign)) : static_cast<std::int64_t>(u));
+        };
+        std::int64_t d = key(a) - key(b);
+        return static_cast<std::uint64_t>(d < 0 ? -d : d);
+    }
+}
+template<class A, class B>
+void expect_close(const A& got, const B& want, std::uint64_t lo, std::uint64_t hi, const char* where) {
+    compare(got, want, where, "expect_close", [lo, hi](const auto& a, const auto& b) {
+        std::uint64_t d = ulp_distance(a, b);
+        return d >= lo && d <= hi;
+    });
+}
+} // namespace xlet_translate::check
+
+)XLT";
+    }
+
+    void emit_runner(const std::string& ns) {
+        out_ << R"XLT(
+int main() {
+    int errors = 0;
+)XLT";
+        for (auto& f : m_.funcs) {
+            if (!f.args.empty() || !f.is_public()) continue;
+            out_ << "    try {\n        (void)" << ns << "::" << fname_[f.name]
+                 << "();\n    } catch (const std::exception& e) {\n"
+                 << "        ++errors;\n        std::printf(\"" << where(m_, f.at) << ": @" << f.name
+                 << " threw: %s\\n\", e.what());\n    }\n";
+        }
+        out_ << "    std::printf(\"%d passed, %d failed\\n\", xlet_translate::check::passed, "
+                "xlet_translate::check::failed + errors);\n"
+             << "    return xlet_translate::check::failed + errors == 0 ? 0 : 1;\n}\n";
+    }
+};
+
+} // namespace
+
+emit_result emit_cpp(const module& m, const emit_options& opt) {
+    emitter e(m, opt);
+    return e.run();
+}
+
+std::vector<std::string> supported_ops() {
+    std::vector<std::string> v;
+    for (auto& [k, _] : unary_ops)
+        v.push_back(k);
+    for (auto& [k, _] : binary_ops)
+        v.push_back(k);
+    for (auto& [k, _] : chlo_binary_ops)
+        v.push_back(k);
+    v.insert(v.end(), other_ops.begin(), other_ops.end());
+    std::sort(v.begin(), v.end());
+    return v;
+}
+
+} // namespace xlt

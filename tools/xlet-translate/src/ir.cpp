@@ -1,0 +1,235 @@
+#include "ir.hpp"
+
+#include <cstring>
+#include <sstream>
+
+namespace xlt {
+
+bool type::is_static() const {
+    if (k == kind::tuple) {
+        for (auto& e : elems)
+            if (!e.is_static()) return false;
+        return true;
+    }
+    for (auto d : dims)
+        if (d < 0) return false;
+    return true;
+}
+
+const attr* attr::field(const std::string& key) const {
+    for (auto& f : fields)
+        if (f.name == key) return &f;
+    return nullptr;
+}
+
+const attr* op::get(const std::string& key) const {
+    for (auto& [k, v] : attrs)
+        if (k == key) return &v;
+    return nullptr;
+}
+attr* op::get(const std::string& key) {
+    for (auto& [k, v] : attrs)
+        if (k == key) return &v;
+    return nullptr;
+}
+void op::set(const std::string& key, attr a) {
+    if (attr* p = get(key))
+        *p = std::move(a);
+    else
+        attrs.emplace_back(key, std::move(a));
+}
+
+const func* module::find(const std::string& n) const {
+    for (auto& f : funcs)
+        if (f.name == n) return &f;
+    return nullptr;
+}
+
+bool is_float_elem(const std::string& e) { return e == "f16" || e == "bf16" || e == "f32" || e == "f64"; }
+bool is_complex_elem(const std::string& e) { return e.rfind("complex<", 0) == 0; }
+bool is_unsigned_elem(const std::string& e) { return e.rfind("ui", 0) == 0; }
+bool is_integer_elem(const std::string& e) {
+    return e == "i8" || e == "i16" || e == "i32" || e == "i64" || e == "ui8" || e == "ui16" || e == "ui32" ||
+           e == "ui64" || e == "si8" || e == "si16" || e == "si32" || e == "si64";
+}
+int elem_bits(const std::string& e) {
+    if (e == "i1") return 1;
+    if (e == "i8" || e == "ui8" || e == "si8") return 8;
+    if (e == "i16" || e == "ui16" || e == "si16" || e == "f16" || e == "bf16") return 16;
+    if (e == "i32" || e == "ui32" || e == "si32" || e == "f32") return 32;
+    if (e == "i64" || e == "ui64" || e == "si64" || e == "f64" || e == "complex<f32>") return 64;
+    if (e == "complex<f64>") return 128;
+    return 0;
+}
+
+std::string type_str(const type& t) {
+    switch (t.k) {
+    case type::kind::tensor: {
+        std::string s = "tensor<";
+        for (auto d : t.dims)
+            s += (d < 0 ? std::string("?") : std::to_string(d)) + "x";
+        s += t.elem;
+        if (!t.bounds.empty()) {
+            s += ", #stablehlo.bounds<";
+            for (std::size_t i = 0; i < t.bounds.size(); ++i)
+                s += (i ? ", " : "") + (t.bounds[i] < 0 ? std::string("?") : std::to_string(t.bounds[i]));
+            s += ">";
+        } else if (!t.encoding.empty()) {
+            s += ", " + t.encoding;
+        }
+        return s + ">";
+    }
+    case type::kind::tuple: {
+        std::string s = "tuple<";
+        for (std::size_t i = 0; i < t.elems.size(); ++i)
+            s += (i ? ", " : "") + type_str(t.elems[i]);
+        return s + ">";
+    }
+    case type::kind::token:
+        return "!stablehlo.token";
+    case type::kind::scalar:
+        return t.elem;
+    case type::kind::other:
+        return t.text;
+    case type::kind::none:
+        break;
+    }
+    return "none";
+}
+
+namespace {
+std::string quote(const std::string& s) {
+    std::string o = "\"";
+    for (unsigned char c : s) {
+        if (c == '"' || c == '\\') {
+            o += '\\';
+            o += static_cast<char>(c);
+        } else if (c < 0x20 || c >= 0x7f) {
+            char buf[4];
+            std::snprintf(buf, sizeof buf, "\\%02X", c);
+            o += buf;
+        } else {
+            o += static_cast<char>(c);
+        }
+    }
+    return o + "\"";
+}
+bool bare_symbol(const std::string& s) {
+    if (s.empty()) return false;
+    for (char c : s)
+        if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '$' || c == '-'))
+            return false;
+    return !std::isdigit(static_cast<unsigned char>(s[0]));
+}
+
+void dense_nested(std::ostringstream& os, const attr& a, const std::vector<std::int64_t>& dims, std::size_t d,
+                  std::size_t& k) {
+    if (d == dims.size()) {
+        const std::string& e = a.elems[k++];
+        os << e;
+        return;
+    }
+    os << '[';
+    for (std::int64_t i = 0; i < dims[d]; ++i) {
+        if (i) os << ", ";
+        dense_nested(os, a, dims, d + 1, k);
+    }
+    os << ']';
+}
+} // namespace
+
+std::string attr_str(const attr& a) {
+    std::ostringstream os;
+    switch (a.k) {
+    case attr::kind::none:
+    case attr::kind::unit:
+        os << "unit";
+        break;
+    case attr::kind::boolean:
+        os << (a.b ? "true" : "false");
+        break;
+    case attr::kind::integer:
+        os << a.i;
+        if (a.t.k != type::kind::none) os << " : " << type_str(a.t);
+        break;
+    case attr::kind::floating:
+        os << a.s;
+        if (a.t.k != type::kind::none) os << " : " << type_str(a.t);
+        break;
+    case attr::kind::string:
+        os << quote(a.s);
+        break;
+    case attr::kind::symbol:
+        os << '@' << (bare_symbol(a.s) ? a.s : quote(a.s));
+        break;
+    case attr::kind::array:
+        os << '[';
+        for (std::size_t i = 0; i < a.list.size(); ++i)
+            os << (i ? ", " : "") << attr_str(a.list[i]);
+        os << ']';
+        break;
+    case attr::kind::dict:
+        os << '{';
+        for (std::size_t i = 0; i < a.fields.size(); ++i) {
+            os << (i ? ", " : "") << a.fields[i].name;
+            if (a.fields[i].k != attr::kind::unit) os << " = " << attr_str(a.fields[i]);
+        }
+        os << '}';
+        break;
+    case attr::kind::dense: {
+        os << "dense<";
+        if (a.is_hex) {
+            os << "\"0x";
+            static const char* hexd = "0123456789ABCDEF";
+            for (auto b : a.hex)
+                os << hexd[b >> 4] << hexd[b & 15];
+            os << '"';
+        } else {
+            std::size_t n = 1;
+            for (auto d : a.t.dims)
+                n *= d < 0 ? 0 : static_cast<std::size_t>(d);
+            if (a.elems.size() == 1 && (n != 1 || a.t.dims.empty())) {
+                os << a.elems[0];
+            } else if (a.elems.size() == n && a.t.k == type::kind::tensor) {
+                std::size_t k = 0;
+                dense_nested(os, a, a.t.dims, 0, k);
+            } else {
+                os << '[';
+                for (std::size_t i = 0; i < a.elems.size(); ++i)
+                    os << (i ? ", " : "") << a.elems[i];
+                os << ']';
+            }
+        }
+        os << "> : " << type_str(a.t);
+        break;
+    }
+    case attr::kind::dense_array:
+        os << "array<" << a.t.elem;
+        for (std::size_t i = 0; i < a.list.size(); ++i)
+            os << (i ? ", " : ": ")
+               << (a.t.elem == "i1"
+                       ? (a.list[i].i ? "true" : "false")
+                       : (a.list[i].k == attr::kind::floating ? a.list[i].s : std::to_string(a.list[i].i)));
+        os << '>';
+        break;
+    case attr::kind::type_attr:
+        os << type_str(a.t);
+        break;
+    case attr::kind::dialect:
+        if (!a.fields.empty() && a.s.find('.') != std::string::npos) {
+            os << '#' << a.s << '<';
+            for (std::size_t i = 0; i < a.fields.size(); ++i)
+                os << (i ? ", " : "") << a.fields[i].name << " = " << attr_str(a.fields[i]);
+            os << '>';
+        } else {
+            os << '#' << a.s << '<' << a.raw << '>';
+        }
+        break;
+    case attr::kind::ident:
+        os << a.s;
+        break;
+    }
+    return os.str();
+}
+
+} // namespace xlt

@@ -1,0 +1,146 @@
+// xlet-translate's own small IR of a StableHLO module: what MLIR's generic form says of an op
+// (name, operands, results, attributes, regions, types), with the source position of everything.
+// The parser turns both the pretty and the generic syntax into this; passes and emitters read it.
+#pragma once
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace xlt {
+
+struct loc {
+    std::uint32_t line = 0, col = 0;
+};
+
+// A diagnostic: "file:line:col: error: text".
+struct diagnostic {
+    loc at;
+    std::string text;
+};
+
+// A type: a ranked tensor (dims; -1 is `?`), a tuple, a token, or an element type alone
+// (`f32` in `1.0 : f32`). Element types keep MLIR's spelling: i1 i8 ui8 f32 bf16 complex<f32> ...
+struct type {
+    enum class kind { none, tensor, tuple, token, scalar, other } k = kind::none;
+    std::vector<std::int64_t> dims;
+    std::string elem;                 // tensor / scalar element type
+    std::vector<std::int64_t> bounds; // #stablehlo.bounds<...> of a tensor (-1 = none), empty if absent
+    std::string encoding;             // any other tensor encoding, as written
+    std::vector<type> elems;          // tuple
+    std::string text;                 // other: the spelling (!foo.bar<...>)
+    bool is_static() const;
+    bool operator==(const type&) const = default;
+};
+
+// An attribute, kept structured where the emitters need it and as text where they do not.
+struct attr {
+    enum class kind {
+        none,
+        unit,
+        boolean,
+        integer,
+        floating,
+        string,
+        symbol,
+        array,
+        dict,
+        dense,
+        dense_array,
+        type_attr,
+        dialect,
+        ident
+    } k = kind::none;
+    bool b = false;
+    std::int64_t i = 0;
+    std::string s;          // string contents, symbol name, number text, dialect name (#stablehlo.gather), ident
+    type t;                 // `: type` of a number or a dense attr; element type of dense_array; type_attr
+    std::vector<attr> list; // array, dense_array, dialect positional
+    // dict entries and dialect `key = value` parameters, each named by its `name` (a vector of
+    // pairs would need attr complete here: libc++ and Clang reject std::pair of an incomplete type)
+    std::vector<attr> fields;
+    std::string name;
+    std::string raw; // dialect: the text between <>, as written
+    // dense: literals flattened in row-major order (each a number text, true/false, or "(re,im)");
+    // a hex blob is decoded to bytes instead.
+    std::vector<std::string> elems;
+    std::vector<std::uint8_t> hex;
+    bool is_hex = false;
+    loc at;
+
+    const attr* field(const std::string& key) const;
+};
+
+struct op;
+
+struct block {
+    std::vector<std::string> arg_names;
+    std::vector<type> arg_types;
+    std::vector<loc> arg_locs;
+    std::vector<std::unique_ptr<op>> ops;
+};
+
+struct region {
+    std::vector<block> blocks;
+};
+
+// A value reference: the op result or block argument named %name (with #k for a result group).
+struct value_ref {
+    std::string name;
+    loc at;
+};
+
+struct op {
+    std::string name;                 // stablehlo.add, func.return, chlo.erf, check.expect_eq ...
+    std::vector<std::string> results; // one name per result (%0:2 becomes %0#0, %0#1)
+    std::vector<value_ref> operands;
+    std::vector<type> operand_types, result_types;
+    std::vector<std::pair<std::string, attr>> attrs; // properties and attributes together
+    std::vector<region> regions;
+    std::string callee; // func.call @callee, custom_call target when pretty
+    loc at;
+
+    const attr* get(const std::string& key) const;
+    attr* get(const std::string& key);
+    void set(const std::string& key, attr a);
+};
+
+struct func_arg {
+    std::string name;
+    type t;
+    std::vector<std::pair<std::string, attr>> attrs;
+    loc at;
+};
+
+struct func {
+    std::string name;
+    std::string visibility; // "", "public", "private"
+    std::vector<func_arg> args;
+    std::vector<type> results;
+    std::vector<std::vector<std::pair<std::string, attr>>> result_attrs;
+    std::vector<std::pair<std::string, attr>> attrs;
+    region body;
+    loc at;
+    bool is_public() const { return visibility != "private"; }
+};
+
+struct module {
+    std::string name; // module @name, may be empty
+    std::vector<std::pair<std::string, attr>> attrs;
+    std::vector<func> funcs;
+    std::string file; // for diagnostics
+    const func* find(const std::string& name) const;
+};
+
+// Element type facts shared by the emitters.
+bool is_float_elem(const std::string& e);
+bool is_complex_elem(const std::string& e);
+bool is_unsigned_elem(const std::string& e);
+bool is_integer_elem(const std::string& e); // signless or unsigned, not i1
+int elem_bits(const std::string& e);        // 0 if unknown
+std::string type_str(const type& t);        // MLIR spelling: tensor<2x3xf32>
+std::string attr_str(const attr& a);        // MLIR spelling (generic form)
+
+} // namespace xlt

@@ -1,0 +1,111 @@
+// xlet-translate: StableHLO text in, C++ over xlet (or StableHLO again) out.
+//   xlet-translate [--emit cpp|runner|stablehlo] [--namespace NAME] [-o FILE] module.mlir
+// Errors go to stderr as `file:line:col: error: ...`, every one the tool finds; exit code 1.
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <string>
+
+#include "emit_cpp.hpp"
+#include "parser.hpp"
+#include "printer.hpp"
+
+namespace {
+int usage() {
+    std::cerr << "usage: xlet-translate [--emit cpp|runner|stablehlo] [--namespace NAME] [-o FILE] module.mlir\n"
+                 "  --emit cpp        a C++ header: one function per func.func over <xlet/xlet.hpp> (default)\n"
+                 "  --emit runner     the header and a main() that runs the module's check.* assertions\n"
+                 "  --emit stablehlo  the module again, every op in MLIR's generic form\n"
+                 "  --list-ops        the ops the C++ emitter translates\n"
+                 "  input '-' reads standard input\n";
+    return 2;
+}
+void report(const std::string& file, const std::vector<xlt::diagnostic>& ds) {
+    for (auto& d : ds)
+        std::cerr << file << ':' << d.at.line << ':' << d.at.col << ": error: " << d.text << '\n';
+}
+} // namespace
+
+int main(int argc, char** argv) {
+    std::string emit = "cpp", out, input, ns;
+    for (int i = 1; i < argc; ++i) {
+        std::string a = argv[i];
+        auto value = [&](const std::string& flag) -> std::string {
+            if (a.size() > flag.size() && a.compare(0, flag.size() + 1, flag + "=") == 0)
+                return a.substr(flag.size() + 1);
+            if (i + 1 >= argc) {
+                std::cerr << "xlet-translate: " << flag << " needs a value\n";
+                std::exit(2);
+            }
+            return argv[++i];
+        };
+        if (a == "--emit" || a.rfind("--emit=", 0) == 0)
+            emit = value("--emit");
+        else if (a == "--namespace" || a.rfind("--namespace=", 0) == 0)
+            ns = value("--namespace");
+        else if (a == "-o")
+            out = value("-o");
+        else if (a == "--list-ops") {
+            for (auto& n : xlt::supported_ops())
+                std::cout << n << '\n';
+            return 0;
+        } else if (a == "-h" || a == "--help")
+            return usage();
+        else if (!a.empty() && a[0] == '-' && a != "-") {
+            std::cerr << "xlet-translate: unknown option " << a << '\n';
+            return usage();
+        } else if (input.empty())
+            input = a;
+        else
+            return usage();
+    }
+    if (input.empty()) return usage();
+    if (emit != "cpp" && emit != "runner" && emit != "stablehlo") {
+        std::cerr << "xlet-translate: --emit takes cpp, runner or stablehlo\n";
+        return 2;
+    }
+    std::stringstream buf;
+    if (input == "-") {
+        buf << std::cin.rdbuf();
+    } else {
+        std::ifstream in(input, std::ios::binary);
+        if (!in) {
+            std::cerr << "xlet-translate: cannot read " << input << '\n';
+            return 1;
+        }
+        buf << in.rdbuf();
+    }
+    std::string file = input == "-" ? "<stdin>" : input;
+    auto parsed = xlt::parse_module(buf.str(), file);
+    if (!parsed.errors.empty()) {
+        report(file, parsed.errors);
+        return 1;
+    }
+    std::string text;
+    if (emit == "stablehlo") {
+        text = xlt::print_module(parsed.mod);
+    } else {
+        xlt::emit_options opt;
+        opt.ns = ns;
+        opt.runner = emit == "runner";
+        auto r = xlt::emit_cpp(parsed.mod, opt);
+        if (!r.errors.empty()) {
+            report(file, r.errors);
+            return 1;
+        }
+        text = std::move(r.code);
+    }
+    if (out.empty()) {
+        std::cout << text;
+    } else {
+        std::ofstream o(out, std::ios::binary);
+        o << text;
+        if (!o) {
+            std::cerr << "xlet-translate: cannot write " << out << '\n';
+            return 1;
+        }
+    }
+    return 0;
+}
