@@ -1257,7 +1257,15 @@ private:
                 if (accept(',')) {
                     expect_kw("lower");
                     expect('=');
-                    o.set("lower", parse_attr());
+                    skip_ws();
+                    attr b;
+                    b.k = attr::kind::boolean;
+                    b.at = here();
+                    if (accept_kw("true"))
+                        b.b = true;
+                    else
+                        expect_kw("false"); // a bare bool here: `: type` after it is the op's type
+                    o.set("lower", b);
                 }
             }
             opt_attr_dict(o);

@@ -1,0 +1,135 @@
+// Gather / scatter, windows, convolution, FFT, RNG, linear algebra, batch norm, map, composite
+// and CHLO helpers, with hand-checked answers (generic forms as JAX prints these ops).
+module @heavy_ops {
+  func.func @gather_scatter() {
+    %x = stablehlo.constant dense<[[1, 2, 3], [4, 5, 6], [7, 8, 9]]> : tensor<3x3xi32>
+    %idx = stablehlo.constant dense<[[2], [0]]> : tensor<2x1xi32>
+    %g = "stablehlo.gather"(%x, %idx) <{dimension_numbers = #stablehlo.gather<offset_dims = [1], collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>, indices_are_sorted = false, slice_sizes = array<i64: 1, 3>}> : (tensor<3x3xi32>, tensor<2x1xi32>) -> tensor<2x3xi32>
+    check.expect_eq_const %g, dense<[[7, 8, 9], [1, 2, 3]]> : tensor<2x3xi32>
+    %ones = stablehlo.constant dense<1> : tensor<3x3xi32>
+    %sidx = stablehlo.constant dense<[[0], [2], [0]]> : tensor<3x1xi32>
+    %upd = stablehlo.constant dense<[[1, 2, 3], [4, 5, 6], [7, 8, 9]]> : tensor<3x3xi32>
+    %s = "stablehlo.scatter"(%ones, %sidx, %upd) <{scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = [1], inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>}> ({
+    ^bb0(%a: tensor<i32>, %b: tensor<i32>):
+      %sum = stablehlo.add %a, %b : tensor<i32>
+      stablehlo.return %sum : tensor<i32>
+    }) : (tensor<3x3xi32>, tensor<3x1xi32>, tensor<3x3xi32>) -> tensor<3x3xi32>
+    check.expect_eq_const %s, dense<[[9, 11, 13], [1, 1, 1], [5, 6, 7]]> : tensor<3x3xi32>
+    // an update computation that replaces: the last update to a row wins (rows 0 twice)
+    %r = "stablehlo.scatter"(%ones, %sidx, %upd) <{scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = [1], inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>, unique_indices = false}> ({
+    ^bb0(%a: tensor<i32>, %b: tensor<i32>):
+      stablehlo.return %b : tensor<i32>
+    }) : (tensor<3x3xi32>, tensor<3x1xi32>, tensor<3x3xi32>) -> tensor<3x3xi32>
+    %r2 = stablehlo.slice %r [1:3, 0:3] : (tensor<3x3xi32>) -> tensor<2x3xi32>
+    check.expect_eq_const %r2, dense<[[1, 1, 1], [4, 5, 6]]> : tensor<2x3xi32>
+    func.return
+  }
+  func.func @windows() {
+    %x = stablehlo.iota dim = 0 : tensor<16xf32>
+    %m = stablehlo.reshape %x : (tensor<16xf32>) -> tensor<4x4xf32>
+    %ninf = stablehlo.constant dense<0xFF800000> : tensor<f32>
+    %pool = "stablehlo.reduce_window"(%m, %ninf) <{window_dimensions = array<i64: 2, 2>, window_strides = array<i64: 2, 2>}> ({
+    ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+      %mx = stablehlo.maximum %a, %b : tensor<f32>
+      stablehlo.return %mx : tensor<f32>
+    }) : (tensor<4x4xf32>, tensor<f32>) -> tensor<2x2xf32>
+    check.expect_eq_const %pool, dense<[[5.0, 7.0], [13.0, 15.0]]> : tensor<2x2xf32>
+    %v = stablehlo.constant dense<[1, 2, 3, 4]> : tensor<4xi32>
+    %z = stablehlo.constant dense<0> : tensor<i32>
+    %sum = "stablehlo.reduce_window"(%v, %z) <{window_dimensions = array<i64: 3>, padding = dense<[[1, 1]]> : tensor<1x2xi64>}> ({
+    ^bb0(%a: tensor<i32>, %b: tensor<i32>):
+      %t = stablehlo.add %a, %b : tensor<i32>
+      stablehlo.return %t : tensor<i32>
+    }) : (tensor<4xi32>, tensor<i32>) -> tensor<4xi32>
+    check.expect_eq_const %sum, dense<[3, 6, 9, 7]> : tensor<4xi32>
+    %op = stablehlo.constant dense<[1.0, 5.0, 3.0, 2.0]> : tensor<4xf32>
+    %src = stablehlo.constant dense<[10.0, 20.0]> : tensor<2xf32>
+    %zf = stablehlo.constant dense<0.0> : tensor<f32>
+    %sas = "stablehlo.select_and_scatter"(%op, %src, %zf) <{window_dimensions = array<i64: 2>, window_strides = array<i64: 2>}> ({
+    ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+      %ge = stablehlo.compare GE, %a, %b, FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>
+      stablehlo.return %ge : tensor<i1>
+    }, {
+    ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+      %t = stablehlo.add %a, %b : tensor<f32>
+      stablehlo.return %t : tensor<f32>
+    }) : (tensor<4xf32>, tensor<2xf32>, tensor<f32>) -> tensor<4xf32>
+    check.expect_eq_const %sas, dense<[0.0, 10.0, 20.0, 0.0]> : tensor<4xf32>
+    func.return
+  }
+  func.func @convolution() {
+    %i = stablehlo.iota dim = 0 : tensor<9xf32>
+    %one = stablehlo.constant dense<1.0> : tensor<9xf32>
+    %i1 = stablehlo.add %i, %one : tensor<9xf32>
+    %img = stablehlo.reshape %i1 : (tensor<9xf32>) -> tensor<1x3x3x1xf32>
+    %k = stablehlo.constant dense<1.0> : tensor<2x2x1x1xf32>
+    %c = stablehlo.convolution(%img, %k) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {stride = [1, 1], pad = [[0, 0], [0, 0]], lhs_dilate = [1, 1], rhs_dilate = [1, 1]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64, precision_config = [#stablehlo<precision DEFAULT>, #stablehlo<precision DEFAULT>]} : (tensor<1x3x3x1xf32>, tensor<2x2x1x1xf32>) -> tensor<1x2x2x1xf32>
+    check.expect_eq_const %c, dense<[[[[12.0], [16.0]], [[24.0], [28.0]]]]> : tensor<1x2x2x1xf32>
+    // NCHW / OIHW with padding 1 and stride 2, in the generic form
+    %nchw = stablehlo.reshape %i1 : (tensor<9xf32>) -> tensor<1x1x3x3xf32>
+    %k2 = stablehlo.constant dense<[[[[0.0, 1.0], [1.0, 0.0]]]]> : tensor<1x1x2x2xf32>
+    %c2 = "stablehlo.convolution"(%nchw, %k2) {dimension_numbers = #stablehlo.conv<[b, f, 0, 1]x[o, i, 0, 1]->[b, f, 0, 1]>, feature_group_count = 1 : i64, batch_group_count = 1 : i64, padding = dense<1> : tensor<2x2xi64>, window_strides = array<i64: 2, 2>} : (tensor<1x1x3x3xf32>, tensor<1x1x2x2xf32>) -> tensor<1x1x2x2xf32>
+    check.expect_eq_const %c2, dense<[[[[0.0, 2.0], [4.0, 14.0]]]]> : tensor<1x1x2x2xf32>
+    func.return
+  }
+  func.func @fft_rng_linalg() {
+    %x = stablehlo.constant dense<[(1.0, 0.0), (2.0, 0.0), (3.0, 0.0), (4.0, 0.0)]> : tensor<4xcomplex<f32>>
+    %f = stablehlo.fft %x, type = FFT, length = [4] : (tensor<4xcomplex<f32>>) -> tensor<4xcomplex<f32>>
+    check.expect_almost_eq_const %f, dense<[(10.0, 0.0), (-2.0, 2.0), (-2.0, 0.0), (-2.0, -2.0)]> : tensor<4xcomplex<f32>>
+    %r = stablehlo.constant dense<[1.0, 2.0, 3.0, 4.0]> : tensor<4xf32>
+    %rf = stablehlo.fft %r, type = RFFT, length = [4] : (tensor<4xf32>) -> tensor<3xcomplex<f32>>
+    check.expect_almost_eq_const %rf, dense<[(10.0, 0.0), (-2.0, 2.0), (-2.0, 0.0)]> : tensor<3xcomplex<f32>>
+    %back = stablehlo.fft %rf, type = IRFFT, length = [4] : (tensor<3xcomplex<f32>>) -> tensor<4xf32>
+    check.expect_almost_eq_const %back, dense<[1.0, 2.0, 3.0, 4.0]> : tensor<4xf32>
+    %st = stablehlo.constant dense<[42, 0]> : tensor<2xui64>
+    %ns, %bits = stablehlo.rng_bit_generator %st, algorithm = THREE_FRY : (tensor<2xui64>) -> (tensor<2xui64>, tensor<2x2xui32>)
+    check.expect_eq_const %ns, dense<[42, 2]> : tensor<2xui64>
+    %ns2, %bits2 = "stablehlo.rng_bit_generator"(%st) <{rng_algorithm = #stablehlo<rng_algorithm THREE_FRY>}> : (tensor<2xui64>) -> (tensor<2xui64>, tensor<2x2xui32>)
+    check.expect_eq %bits2, %bits : tensor<2x2xui32>
+    %a = stablehlo.constant dense<[[4.0, 2.0], [2.0, 3.0]]> : tensor<2x2xf32>
+    %l = stablehlo.cholesky %a, lower = true : tensor<2x2xf32>
+    %l10 = stablehlo.slice %l [1:2, 0:2] : (tensor<2x2xf32>) -> tensor<1x2xf32>
+    check.expect_almost_eq_const %l10, dense<[[1.0, 1.41421354]]> : tensor<1x2xf32>
+    %tri = stablehlo.constant dense<[[2.0, 0.0], [1.0, 1.0]]> : tensor<2x2xf32>
+    %b = stablehlo.constant dense<[[2.0], [3.0]]> : tensor<2x1xf32>
+    %sol = "stablehlo.triangular_solve"(%tri, %b) <{left_side = true, lower = true, transpose_a = #stablehlo<transpose NO_TRANSPOSE>, unit_diagonal = false}> : (tensor<2x2xf32>, tensor<2x1xf32>) -> tensor<2x1xf32>
+    check.expect_almost_eq_const %sol, dense<[[1.0], [2.0]]> : tensor<2x1xf32>
+    func.return
+  }
+  func.func private @scale_impl(%x: tensor<3xf32>) -> tensor<3xf32> {
+    %0 = stablehlo.add %x, %x : tensor<3xf32>
+    return %0 : tensor<3xf32>
+  }
+  func.func @batch_norm_map_composite() {
+    %x = stablehlo.constant dense<[[1.0, 2.0], [3.0, 4.0]]> : tensor<2x2xf32>
+    %one = stablehlo.constant dense<1.0> : tensor<2xf32>
+    %zero = stablehlo.constant dense<0.0> : tensor<2xf32>
+    %y, %mean, %var = "stablehlo.batch_norm_training"(%x, %one, %zero) <{epsilon = 0.0 : f32, feature_index = 1 : i64}> : (tensor<2x2xf32>, tensor<2xf32>, tensor<2xf32>) -> (tensor<2x2xf32>, tensor<2xf32>, tensor<2xf32>)
+    check.expect_almost_eq_const %y, dense<[[-1.0, -1.0], [1.0, 1.0]]> : tensor<2x2xf32>
+    check.expect_eq_const %mean, dense<[2.0, 3.0]> : tensor<2xf32>
+    check.expect_eq_const %var, dense<[1.0, 1.0]> : tensor<2xf32>
+    %inf = "stablehlo.batch_norm_inference"(%x, %one, %zero, %mean, %var) <{epsilon = 0.0 : f32, feature_index = 1 : i64}> : (tensor<2x2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>) -> tensor<2x2xf32>
+    check.expect_almost_eq_const %inf, dense<[[-1.0, -1.0], [1.0, 1.0]]> : tensor<2x2xf32>
+    %p = "stablehlo.map"(%x, %x) <{dimensions = array<i64: 0, 1>}> ({
+    ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+      %t = stablehlo.multiply %a, %b : tensor<f32>
+      stablehlo.return %t : tensor<f32>
+    }) : (tensor<2x2xf32>, tensor<2x2xf32>) -> tensor<2x2xf32>
+    check.expect_eq_const %p, dense<[[1.0, 4.0], [9.0, 16.0]]> : tensor<2x2xf32>
+    %v = stablehlo.constant dense<[1.0, 2.0, 3.0]> : tensor<3xf32>
+    %c = stablehlo.composite "my.scale" %v {composite_attributes = {factor = 2 : i64, mode = "fast", exact = true}, decomposition = @scale_impl, version = 1 : i32} : (tensor<3xf32>) -> tensor<3xf32>
+    check.expect_eq_const %c, dense<[2.0, 4.0, 6.0]> : tensor<3xf32>
+    %w = stablehlo.constant dense<[0x7F800000, 0xFF800000, 1.0, 0x7FC00000]> : tensor<4xf32>
+    %ii = chlo.is_inf %w : tensor<4xf32> -> tensor<4xi1>
+    check.expect_eq_const %ii, dense<[true, true, false, false]> : tensor<4xi1>
+    %pi = chlo.is_pos_inf %w : tensor<4xf32> -> tensor<4xi1>
+    check.expect_eq_const %pi, dense<[true, false, false, false]> : tensor<4xi1>
+    %sq = chlo.square %v : tensor<3xf32> -> tensor<3xf32>
+    check.expect_eq_const %sq, dense<[1.0, 4.0, 9.0]> : tensor<3xf32>
+    %bc = chlo.broadcast_add %x, %one {broadcast_dimensions = array<i64: 1>} : (tensor<2x2xf32>, tensor<2xf32>) -> tensor<2x2xf32>
+    check.expect_eq_const %bc, dense<[[2.0, 3.0], [4.0, 5.0]]> : tensor<2x2xf32>
+    %np = chlo.broadcast_multiply %x, %one : (tensor<2x2xf32>, tensor<2xf32>) -> tensor<2x2xf32>
+    check.expect_eq %np, %x : tensor<2x2xf32>
+    func.return
+  }
+}
