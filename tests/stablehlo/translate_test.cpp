@@ -12,6 +12,7 @@
 
 #include "emit_cpp.hpp"
 #include "parser.hpp"
+#include "passes.hpp"
 #include "printer.hpp"
 
 using namespace xlt;
@@ -188,8 +189,19 @@ TEST_CASE("an undefined value and an unknown callee are errors") {
 TEST_CASE("printing then re-reading a module gives the same text (every test module)") {
     for (auto& p : modules()) {
         CAPTURE(p.string());
-        auto a = parse_module(read(p), p.string());
+        std::string text = read(p);
+        auto a = parse_module(text, p.string());
         REQUIRE(a.errors.empty());
+        // a first line "// xlet-translate: --pass[=options] ..." names the passes the module needs
+        if (text.rfind("// xlet-translate: ", 0) == 0) {
+            std::istringstream flags(text.substr(19, text.find('\n') - 19));
+            for (std::string f; flags >> f;) {
+                auto eq = f.find('=');
+                std::vector<diagnostic> errs;
+                REQUIRE(run_pass(a.mod, f.substr(2, eq == std::string::npos ? std::string::npos : eq - 2),
+                                 eq == std::string::npos ? "" : f.substr(eq + 1), errs));
+            }
+        }
         std::string once = print_module(a.mod);
         auto b = parse_module(once, "printed.mlir");
         REQUIRE(b.errors.empty());
@@ -285,4 +297,199 @@ TEST_CASE("mutated modules: a diagnostic or a result, never a crash") {
     MESSAGE(parsed << " mutants parsed, " << failed << " rejected with a diagnostic");
     CHECK(parsed > 100);
     CHECK(failed > 1000);
+}
+
+// ---- the seed's passes, on its own examples where it gives them -----------------------------
+
+namespace {
+// The module after the passes, printed; "error: ..." lines instead when a pass fails.
+std::string after(const std::string& text, const std::vector<std::pair<std::string, std::string>>& passes) {
+    auto r = parse_module(text, "p.mlir");
+    REQUIRE(r.errors.empty());
+    for (auto& [name, opt] : passes) {
+        std::vector<diagnostic> errs;
+        if (!run_pass(r.mod, name, opt, errs)) {
+            std::string out;
+            for (auto& e : errs)
+                out +=
+                    "error: " + (e.at.line ? std::to_string(e.at.line) + ":" + std::to_string(e.at.col) + ": " : "") +
+                    e.text + "\n";
+            return out;
+        }
+    }
+    return print_module(r.mod);
+}
+bool has(const std::string& text, const std::string& what) { return text.find(what) != std::string::npos; }
+
+const char* dyn_main = R"(func.func public @main(%arg0: tensor<?xf32>) -> tensor<?xf32> {
+  %0 = stablehlo.add %arg0, %arg0 : tensor<?xf32>
+  return %0 : tensor<?xf32>
+})";
+} // namespace
+
+TEST_CASE("stablehlo-refine-arguments wraps the refined argument (the seed's example)") {
+    std::string p = after(dyn_main, {{"stablehlo-refine-arguments", "types=tensor<16xf32>"}});
+    CAPTURE(p);
+    CHECK(has(p, "func.func public @main(%arg0: tensor<16xf32>) -> (tensor<?xf32>)"));
+    CHECK(has(p, "%c0 = \"stablehlo.constant\"() {value = dense<16> : tensor<1xi64>} : () -> tensor<1xi64>"));
+    CHECK(has(p, "%w1 = \"stablehlo.custom_call\"(%arg0, %c0) {call_target_name = "
+                 "\"stablehlo.shape_refinement_operand_wrapper\", indices_of_shape_operands = array<i64: 1>} : "
+                 "(tensor<16xf32>, tensor<1xi64>) -> tensor<?xf32>"));
+    CHECK(has(p, "\"stablehlo.add\"(%w1, %w1) : (tensor<?xf32>, tensor<?xf32>) -> tensor<?xf32>"));
+    CHECK(after(dyn_main, {{"stablehlo-refine-arguments", "types=tensor<16xf32>,tensor<2xf32>"}}) ==
+          "error: 1:1: stablehlo-refine-arguments: @main has 1 arguments but 2 types were given\n");
+    CHECK(after(dyn_main, {{"stablehlo-refine-arguments", "types=tensor<16xi32>"}}) ==
+          "error: 1:24: stablehlo-refine-arguments: tensor<16xi32> is not a static refinement of tensor<?xf32> "
+          "(argument %arg0)\n");
+    CHECK(after(dyn_main, {{"stablehlo-refine-arguments", ""}}) ==
+          "error: 1:1: stablehlo-refine-arguments: expected types='tensor<...>, ...'\n");
+}
+
+TEST_CASE("stablehlo-refine-shapes propagates the static shapes and drops the wrappers (the seed's example)") {
+    std::string p =
+        after(dyn_main, {{"stablehlo-refine-arguments", "types='tensor<16xf32>'"}, {"stablehlo-refine-shapes", ""}});
+    CAPTURE(p);
+    CHECK(has(p, "func.func public @main(%arg0: tensor<16xf32>) -> (tensor<16xf32>)"));
+    CHECK(has(p, "%0 = \"stablehlo.add\"(%arg0, %arg0) : (tensor<16xf32>, tensor<16xf32>) -> tensor<16xf32>"));
+    CHECK(!has(p, "custom_call"));
+    CHECK(!has(p, "stablehlo.constant"));
+    // without argument types nothing can be refined, and the pass says which op stays dynamic
+    CHECK(
+        after(dyn_main, {{"stablehlo-refine-shapes", ""}}) ==
+        "error: 1:24: stablehlo-refine-shapes: argument %arg0 of @main is still tensor<?xf32> (give its type with "
+        "--stablehlo-refine-arguments)\nerror: 2:8: stablehlo-refine-shapes: cannot refine the result of stablehlo.add "
+        "(tensor<?xf32>)\n");
+}
+
+TEST_CASE("stablehlo-refine-shapes folds a symbolic batch: get_dimension_size, global constants, dynamic ops") {
+    std::string m = R"(module @jit_f {
+  func.func public @main(%arg0: tensor<?x4xf32>, %arg1: tensor<4xf32>) -> tensor<?x4xf32> {
+    %0 = stablehlo.get_dimension_size %arg0, dim = 0 : (tensor<?x4xf32>) -> tensor<i32>
+    %1 = call @_wrapped(%0, %arg0, %arg1) : (tensor<i32>, tensor<?x4xf32>, tensor<4xf32>) -> tensor<?x4xf32>
+    return %1 : tensor<?x4xf32>
+  }
+  func.func private @_wrapped(%arg0: tensor<i32> {jax.global_constant = "b"}, %arg1: tensor<?x4xf32>, %arg2: tensor<4xf32>) -> tensor<?x4xf32> {
+    %0 = stablehlo.reshape %arg0 : (tensor<i32>) -> tensor<1xi32>
+    %c = stablehlo.constant dense<4> : tensor<1xi32>
+    %1 = stablehlo.concatenate %0, %c, dim = 0 : (tensor<1xi32>, tensor<1xi32>) -> tensor<2xi32>
+    %2 = stablehlo.dynamic_broadcast_in_dim %arg2, %1, dims = [1] : (tensor<4xf32>, tensor<2xi32>) -> tensor<?x4xf32>
+    %3 = stablehlo.add %arg1, %2 : tensor<?x4xf32>
+    %4 = stablehlo.dynamic_iota %1, dim = 0 : (tensor<2xi32>) -> tensor<?x4xf32>
+    %5 = stablehlo.multiply %3, %4 : tensor<?x4xf32>
+    return %5 : tensor<?x4xf32>
+  }
+})";
+    std::string p = after(
+        m, {{"stablehlo-refine-arguments", "types='tensor<3x4xf32>, tensor<4xf32>'"}, {"stablehlo-refine-shapes", ""}});
+    CAPTURE(p);
+    CHECK(has(p, "%0 = \"stablehlo.constant\"() {value = dense<3> : tensor<i32>} : () -> tensor<i32>"));
+    CHECK(has(p, "\"stablehlo.broadcast_in_dim\"(%arg2) {broadcast_dimensions = array<i64: 1>} : (tensor<4xf32>) -> "
+                 "tensor<3x4xf32>"));
+    CHECK(has(p, "\"stablehlo.iota\"() {iota_dimension = 0 : i64} : () -> tensor<3x4xf32>"));
+    CHECK(has(p, "-> (tensor<3x4xf32>) {"));
+    CHECK(!has(p, "dynamic"));
+    CHECK(!has(p, "concatenate"));
+    auto r = parse_module(p, "refined.mlir");
+    REQUIRE(r.errors.empty());
+    CHECK(emit_cpp(r.mod, {}).errors.empty());
+}
+
+TEST_CASE("stablehlo-canonicalize-dynamism (the seed's example)") {
+    std::string p = after(R"(func.func @f(%cst: tensor<f32>) -> tensor<16xf32> {
+  %c = stablehlo.constant dense<16> : tensor<1xi32>
+  %0 = stablehlo.dynamic_broadcast_in_dim %cst, %c, dims = [] : (tensor<f32>, tensor<1xi32>) -> tensor<16xf32>
+  return %0 : tensor<16xf32>
+})",
+                          {{"stablehlo-canonicalize-dynamism", ""}});
+    CAPTURE(p);
+    CHECK(has(p, "%0 = \"stablehlo.broadcast_in_dim\"(%cst) {broadcast_dimensions = array<i64>} : (tensor<f32>) -> "
+                 "tensor<16xf32>"));
+    CHECK(!has(p, "stablehlo.constant"));
+}
+
+TEST_CASE("stablehlo-compatibility-expander: tan for targets before 1.4.0 (the seed's example)") {
+    const char* m = R"(func.func @tan_op_non_complex(%arg0: tensor<4xf64>) -> tensor<4xf64> {
+  %1 = stablehlo.tan %arg0 : tensor<4xf64>
+  func.return %1 : tensor<4xf64>
+})";
+    std::string p = after(m, {{"stablehlo-compatibility-expander", "target=1.0.0"}});
+    CAPTURE(p);
+    CHECK(has(p, "%e0 = \"stablehlo.sine\"(%arg0) : (tensor<4xf64>) -> tensor<4xf64>\n"
+                 "    %e1 = \"stablehlo.cosine\"(%arg0) : (tensor<4xf64>) -> tensor<4xf64>\n"
+                 "    %1 = \"stablehlo.divide\"(%e0, %e1) : (tensor<4xf64>, tensor<4xf64>) -> tensor<4xf64>\n"
+                 "    \"func.return\"(%1)"));
+    CHECK(has(after(m, {{"stablehlo-compatibility-expander", "target=1.4.0"}}), "stablehlo.tan"));
+    CHECK(after(m, {{"stablehlo-compatibility-expander", ""}}) ==
+          "error: stablehlo-compatibility-expander: expected target=#.#.#\n");
+}
+
+TEST_CASE("composites: legalize-composite-to-call with except, wrap-in-composite (the seed's examples)") {
+    const char* m = R"(func.func @main(%arg0: tensor<2xf32>, %arg1: tensor<2xf32>) -> tensor<2xf32> {
+  %0 = stablehlo.add %arg0, %arg1 : tensor<2xf32>
+  return %0 : tensor<2xf32>
+})";
+    std::string w = after(m, {{"stablehlo-wrap-in-composite", "op-names='stablehlo.add'"}});
+    CAPTURE(w);
+    CHECK(has(
+        w,
+        "%0 = \"stablehlo.composite\"(%arg0, %arg1) {name = \"stablehlo.add\", decomposition = @stablehlo.add.impl} : "
+        "(tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>"));
+    CHECK(has(w,
+              "func.func private @stablehlo.add.impl(%arg0: tensor<2xf32>, %arg1: tensor<2xf32>) -> (tensor<2xf32>) {\n"
+              "    %r0 = \"stablehlo.add\"(%arg0, %arg1) : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>\n"
+              "    \"func.return\"(%r0)"));
+    std::string w2 = after(m, {{"stablehlo-wrap-in-composite", "op-names=stablehlo.add version=3"}});
+    CHECK(has(w2, "version = 3 : i32"));
+    // and back: the composite becomes a call of its decomposition, unless excepted
+    std::string c = after(w, {{"stablehlo-legalize-composite-to-call", ""}});
+    CHECK(has(c, "%0 = \"func.call\"(%arg0, %arg1) {callee = @stablehlo.add.impl} : (tensor<2xf32>, tensor<2xf32>) -> "
+                 "tensor<2xf32>"));
+    std::string k = after(w, {{"stablehlo-legalize-composite-to-call", "except='foo.baz,stablehlo.add'"}});
+    CHECK(has(k, "stablehlo.composite"));
+    // the wrapped and the called modules both translate
+    for (const std::string& t : {w, c}) {
+        auto r = parse_module(t, "c.mlir");
+        REQUIRE(r.errors.empty());
+        CHECK(emit_cpp(r.mod, {}).errors.empty());
+    }
+}
+
+TEST_CASE("stablehlo-legalize-deprecated-ops and stablehlo-convert-to-signless") {
+    std::string p = after(R"(func.func @f(%a: tensor<3xf32>, %m: tensor<3x3xf32>) -> tensor<2x3xf32> {
+  %0 = stablehlo.broadcast %a, sizes = [2] : (tensor<3xf32>) -> tensor<2x3xf32>
+  %1 = stablehlo.dot %m, %a : (tensor<3x3xf32>, tensor<3xf32>) -> tensor<3xf32>
+  return %0 : tensor<2x3xf32>
+})",
+                          {{"stablehlo-legalize-deprecated-ops", ""}});
+    CAPTURE(p);
+    CHECK(has(p, "\"stablehlo.broadcast_in_dim\"(%a) {broadcast_dimensions = array<i64: 1>} : (tensor<3xf32>) -> "
+                 "tensor<2x3xf32>"));
+    CHECK(has(
+        p,
+        "\"stablehlo.dot_general\"(%m, %a) {dot_dimension_numbers = #stablehlo.dot<lhs_contracting_dimensions = [1], "
+        "rhs_contracting_dimensions = [0]>}"));
+    const char* e = R"(func.func @f(%a: tensor<3xf32>) -> tensor<3xf32> {
+  %0 = "stablehlo.einsum"(%a, %a) {einsum_config = "i,i->i"} : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+  return %0 : tensor<3xf32>
+})";
+    CHECK(after(e, {{"stablehlo-legalize-deprecated-ops", "fail-on-unused=true"}}) ==
+          "error: 2:8: stablehlo-legalize-deprecated-ops: stablehlo.einsum is deprecated and has no fallback "
+          "(fail-on-unused)\n");
+    CHECK(has(after(e, {{"stablehlo-legalize-deprecated-ops", "fail-on-unused=false"}}), "stablehlo.einsum"));
+    std::string s = after(R"(func.func @f(%a: tensor<3xui32>) -> tensor<3xui32> {
+  %0 = stablehlo.add %a, %a : tensor<3xui32>
+  return %0 : tensor<3xui32>
+})",
+                          {{"stablehlo-convert-to-signless", ""}});
+    CHECK(has(s, "(tensor<3xi32>, tensor<3xi32>) -> tensor<3xi32>"));
+    CHECK(!has(s, "ui32"));
+}
+
+TEST_CASE("pass options and names are checked") {
+    CHECK(after(dyn_main, {{"stablehlo-refine-arguments", "types"}}) ==
+          "error: stablehlo-refine-arguments: expected key=value in the pass options, found 'types'\n");
+    CHECK(after(dyn_main, {{"stablehlo-legalize-quant-to-math", ""}}) ==
+          "error: stablehlo-legalize-quant-to-math: quantized types are issue #26 (not implemented yet)\n");
+    CHECK(after(dyn_main, {{"no-such-pass", ""}}) == "error: unknown pass --no-such-pass\n");
+    CHECK(known_passes().size() == 17);
 }

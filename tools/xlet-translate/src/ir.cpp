@@ -1,5 +1,6 @@
 #include "ir.hpp"
 
+#include <algorithm>
 #include <cstring>
 #include <sstream>
 
@@ -188,7 +189,9 @@ std::string attr_str(const attr& a) {
             std::size_t n = 1;
             for (auto d : a.t.dims)
                 n *= d < 0 ? 0 : static_cast<std::size_t>(d);
-            if (a.elems.size() == 1 && (n != 1 || a.t.dims.empty())) {
+            bool splat = !a.elems.empty() && std::all_of(a.elems.begin(), a.elems.end(),
+                                                         [&](const std::string& e) { return e == a.elems[0]; });
+            if (splat && (a.elems.size() == 1 || a.elems.size() == n)) { // MLIR prints splats as one value
                 os << a.elems[0];
             } else if (a.elems.size() == n && a.t.k == type::kind::tensor) {
                 std::size_t k = 0;

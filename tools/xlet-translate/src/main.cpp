@@ -1,15 +1,18 @@
 // xlet-translate: StableHLO text in, C++ over xlet (or StableHLO again) out.
-//   xlet-translate [--emit cpp|runner|stablehlo] [--namespace NAME] [-o FILE] module.mlir
+//   xlet-translate [--<pass>[=options]]... [--emit cpp|runner|stablehlo] [--namespace NAME] [-o FILE] module.mlir
+// Passes run in command-line order, spelled as stablehlo-opt spells them.
 // Errors go to stderr as `file:line:col: error: ...`, every one the tool finds; exit code 1.
 #include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <sstream>
 #include <string>
 
 #include "emit_cpp.hpp"
 #include "parser.hpp"
+#include "passes.hpp"
 #include "printer.hpp"
 
 namespace {
@@ -19,17 +22,32 @@ int usage() {
                  "  --emit runner     the header and a main() that runs the module's check.* assertions\n"
                  "  --emit stablehlo  the module again, every op in MLIR's generic form\n"
                  "  --list-ops        the ops the C++ emitter translates\n"
+                 "  --list-passes     the passes (--stablehlo-refine-shapes, ...), in the seed's order\n"
+                 "  --<pass>[=opts]   run a pass, e.g. --stablehlo-refine-arguments='types=tensor<2x4xf32>'\n"
                  "  input '-' reads standard input\n";
     return 2;
 }
+// --name[=options] of a known pass, split; nothing for any other argument.
+std::optional<std::pair<std::string, std::string>> pass_of(const std::string& a) {
+    if (a.rfind("--", 0) != 0) return std::nullopt;
+    auto eq = a.find('=');
+    std::string name = a.substr(2, eq == std::string::npos ? std::string::npos : eq - 2);
+    for (auto& p : xlt::known_passes())
+        if (p.name == name) return std::pair{name, eq == std::string::npos ? std::string() : a.substr(eq + 1)};
+    return std::nullopt;
+}
 void report(const std::string& file, const std::vector<xlt::diagnostic>& ds) {
     for (auto& d : ds)
-        std::cerr << file << ':' << d.at.line << ':' << d.at.col << ": error: " << d.text << '\n';
+        if (d.at.line == 0)
+            std::cerr << file << ": error: " << d.text << '\n'; // a pass option, no position
+        else
+            std::cerr << file << ':' << d.at.line << ':' << d.at.col << ": error: " << d.text << '\n';
 }
 } // namespace
 
 int main(int argc, char** argv) {
     std::string emit = "cpp", out, input, ns;
+    std::vector<std::pair<std::string, std::string>> passes;
     for (int i = 1; i < argc; ++i) {
         std::string a = argv[i];
         auto value = [&](const std::string& flag) -> std::string {
@@ -51,9 +69,16 @@ int main(int argc, char** argv) {
             for (auto& n : xlt::supported_ops())
                 std::cout << n << '\n';
             return 0;
-        } else if (a == "-h" || a == "--help")
+        } else if (a == "--list-passes") {
+            for (auto& p : xlt::known_passes())
+                std::cout << "--" << p.name << (p.options.empty() ? "" : "='" + p.options + "'") << "\n    "
+                          << p.summary << '\n';
+            return 0;
+        } else if (a == "-h" || a == "--help") {
             return usage();
-        else if (!a.empty() && a[0] == '-' && a != "-") {
+        } else if (auto pass = pass_of(a)) {
+            passes.push_back(*pass);
+        } else if (!a.empty() && a[0] == '-' && a != "-") {
             std::cerr << "xlet-translate: unknown option " << a << '\n';
             return usage();
         } else if (input.empty())
@@ -82,6 +107,13 @@ int main(int argc, char** argv) {
     if (!parsed.errors.empty()) {
         report(file, parsed.errors);
         return 1;
+    }
+    for (auto& [name, options] : passes) {
+        std::vector<xlt::diagnostic> errors;
+        if (!xlt::run_pass(parsed.mod, name, options, errors)) {
+            report(file, errors);
+            return 1;
+        }
     }
     std::string text;
     if (emit == "stablehlo") {

@@ -1399,6 +1399,16 @@ private:
             functional(o);
             return;
         }
+        if (n == "stablehlo.dynamic_iota") { // %shape, dim = 0 : (shape type) -> type
+            o.operands.push_back(parse_value_ref());
+            expect(',');
+            expect_kw("dim");
+            expect('=');
+            o.set("iota_dimension", int_attr(parse_int(), here()));
+            opt_attr_dict(o);
+            functional(o);
+            return;
+        }
         if (n == "stablehlo.get_dimension_size" || n == "stablehlo.set_dimension_size") {
             o.operands.push_back(parse_value_ref());
             expect(',');

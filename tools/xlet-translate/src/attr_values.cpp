@@ -1,0 +1,229 @@
+#include "attr_values.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cctype>
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+
+namespace xlt {
+
+namespace {
+std::string real_elem(const std::string& e) {
+    if (e == "complex<f32>") return "f32";
+    if (e == "complex<f64>") return "f64";
+    return e;
+}
+} // namespace
+
+// A literal's bytes in the element type (little-endian, as the data sits in memory).
+bool literal_bytes(const std::string& elem, const std::string& text, std::vector<std::uint8_t>& out, std::string& why) {
+    auto put = [&](std::uint64_t v, int bytes) {
+        for (int i = 0; i < bytes; ++i)
+            out.push_back(static_cast<std::uint8_t>(v >> (8 * i)));
+    };
+    if (is_complex_elem(elem)) {
+        if (text.size() < 5 || text.front() != '(' || text.back() != ')') {
+            why = "expected a complex literal (re, im)";
+            return false;
+        }
+        auto comma = text.find(',');
+        std::string re = text.substr(1, comma - 1), im = text.substr(comma + 1, text.size() - comma - 2);
+        std::string r = real_elem(elem);
+        return literal_bytes(r, re, out, why) && literal_bytes(r, im, out, why);
+    }
+    if (elem == "i1") {
+        if (text == "true" || text == "1")
+            out.push_back(1);
+        else if (text == "false" || text == "0")
+            out.push_back(0);
+        else {
+            why = "expected true or false";
+            return false;
+        }
+        return true;
+    }
+    bool hex = text.find("0x") != std::string::npos || text.find("0X") != std::string::npos;
+    int bits = elem_bits(elem);
+    if (is_float_elem(elem)) {
+        if (hex) { // raw bits
+            std::uint64_t v = std::strtoull(text.c_str(), nullptr, 16);
+            put(v, bits / 8);
+            return true;
+        }
+        if (text == "true" || text == "false") {
+            why = "a boolean literal for a floating-point type";
+            return false;
+        }
+        errno = 0;
+        double d = std::strtod(text.c_str(), nullptr);
+        if (elem == "f64")
+            put(std::bit_cast<std::uint64_t>(d), 8);
+        else if (elem == "f32")
+            put(std::bit_cast<std::uint32_t>(std::strtof(text.c_str(), nullptr)), 4);
+        else {
+            // f16 / bf16: round the double to nearest even in the 16-bit format.
+            const int E = elem == "f16" ? 5 : 8, M = elem == "f16" ? 10 : 7;
+            std::uint64_t b = std::bit_cast<std::uint64_t>(d);
+            std::uint16_t sign = static_cast<std::uint16_t>((b >> 63) << 15);
+            std::uint64_t mag = b & 0x7FFFFFFFFFFFFFFFull;
+            std::uint16_t r;
+            const int bias = (1 << (E - 1)) - 1;
+            if (mag >= 0x7FF0000000000000ull) { // inf / nan
+                r = static_cast<std::uint16_t>(((1u << E) - 1) << M);
+                if (mag > 0x7FF0000000000000ull) r |= static_cast<std::uint16_t>(1u << (M - 1));
+            } else {
+                int ex = static_cast<int>(mag >> 52) - 1023;
+                std::uint64_t man = (mag & 0xFFFFFFFFFFFFFull) | (mag ? (1ull << 52) : 0);
+                if ((mag >> 52) == 0) ex = -1022, man = mag & 0xFFFFFFFFFFFFFull; // double subnormal
+                int e16 = ex + bias;
+                int shift = 52 - M;
+                if (e16 <= 0) shift += 1 - e16, e16 = 0; // subnormal in the target
+                std::uint64_t q = shift >= 64 ? 0 : man >> shift;
+                std::uint64_t rem = shift >= 64 ? man : man & ((1ull << shift) - 1);
+                std::uint64_t half = shift >= 64 ? ~0ull : 1ull << (shift - 1);
+                if (shift < 64 && (rem > half || (rem == half && (q & 1)))) ++q;
+                // q holds the implicit bit when normal: fold it into the exponent field
+                std::uint64_t v = e16 == 0 ? q : (static_cast<std::uint64_t>(e16) << M) + (q - (1ull << M));
+                if (e16 == 0 && q >> M) v = q; // rounded up into the smallest normal: q already 1<<M
+                if (v >= ((1ull << E) - 1) << M) v = ((1ull << E) - 1) << M; // overflow to inf
+                r = static_cast<std::uint16_t>(v);
+            }
+            put(sign | r, 2);
+        }
+        return true;
+    }
+    if (bits == 0 || !is_integer_elem(elem)) {
+        why = "unsupported element type " + elem;
+        return false;
+    }
+    if (text == "true" || text == "false") {
+        put(text == "true", bits / 8);
+        return true;
+    }
+    if (text.find_first_of(".eE") != std::string::npos && !hex) {
+        why = "a floating-point literal for an integer type";
+        return false;
+    }
+    bool neg = !text.empty() && text[0] == '-';
+    std::string digits = text.substr(neg || (!text.empty() && text[0] == '+') ? 1 : 0);
+    std::uint64_t u = std::strtoull(digits.c_str(), nullptr, hex ? 16 : 10);
+    put(neg ? 0 - u : u, bits / 8);
+    return true;
+}
+
+std::uint64_t load_le(const std::uint8_t* p, int bytes) {
+    std::uint64_t v = 0;
+    for (int i = 0; i < bytes; ++i)
+        v |= static_cast<std::uint64_t>(p[i]) << (8 * i);
+    return v;
+}
+
+std::int64_t num_elements(const type& t) {
+    std::int64_t n = 1;
+    for (auto d : t.dims)
+        n *= d;
+    return n;
+}
+
+// The bytes of a dense attribute, expanded to every element of its type (a splat repeated).
+// One element's bytes when the attribute is a splat (one literal, or a one-element hex blob).
+bool dense_splat(const attr& a, const type& t, std::vector<std::uint8_t>& out, std::string& why) {
+    int w = elem_bits(t.elem) == 1 ? 1 : elem_bits(t.elem) / 8;
+    if (w == 0) return false;
+    if (a.is_hex && static_cast<int>(a.hex.size()) == w) {
+        out = a.hex;
+        if (t.elem == "i1") out[0] = out[0] != 0;
+        return true;
+    }
+    if (!a.is_hex && a.elems.size() == 1) return literal_bytes(t.elem, a.elems[0], out, why);
+    return false;
+}
+
+static constexpr std::int64_t max_embedded_elements = std::int64_t{1} << 26;
+
+bool dense_bytes(const attr& a, const type& t, std::vector<std::uint8_t>& out, std::string& why) {
+    std::int64_t n = num_elements(t);
+    int w = elem_bits(t.elem) == 1 ? 1 : elem_bits(t.elem) / 8;
+    if (w == 0) {
+        why = "unsupported element type " + t.elem;
+        return false;
+    }
+    if (n < 0 || n > max_embedded_elements) {
+        why = "a constant of " + std::to_string(n) + " elements is too large to embed in C++";
+        return false;
+    }
+    if (a.is_hex) {
+        if (static_cast<std::int64_t>(a.hex.size()) == n * w) {
+            out = a.hex;
+        } else if (static_cast<std::int64_t>(a.hex.size()) == w) {
+            for (std::int64_t i = 0; i < n; ++i)
+                out.insert(out.end(), a.hex.begin(), a.hex.end());
+        } else {
+            why = "hex data of " + std::to_string(a.hex.size()) + " bytes for " + std::to_string(n) + " elements";
+            return false;
+        }
+        if (t.elem == "i1")
+            for (auto& b : out)
+                b = b != 0;
+        return true;
+    }
+    std::vector<std::uint8_t> one;
+    if (static_cast<std::int64_t>(a.elems.size()) == n) {
+        out.reserve(static_cast<std::size_t>(n * w));
+        for (auto& e : a.elems)
+            if (!literal_bytes(t.elem, e, out, why)) return false;
+        return true;
+    }
+    if (a.elems.size() == 1) {
+        if (!literal_bytes(t.elem, a.elems[0], one, why)) return false;
+        for (std::int64_t i = 0; i < n; ++i)
+            out.insert(out.end(), one.begin(), one.end());
+        return true;
+    }
+    why = std::to_string(a.elems.size()) + " values for " + std::to_string(n) + " elements";
+    return false;
+}
+
+std::vector<std::int64_t> int_list(const attr* a) {
+    std::vector<std::int64_t> v;
+    if (!a) return v;
+    if (a->k == attr::kind::dense_array || a->k == attr::kind::array) {
+        for (auto& e : a->list)
+            v.push_back(e.k == attr::kind::boolean ? e.b : e.i);
+    } else if (a->k == attr::kind::dense) {
+        std::vector<std::uint8_t> bytes;
+        std::string why;
+        type t = a->t;
+        if (t.k == type::kind::tensor && num_elements(t) >= 0 && num_elements(t) <= 65536 &&
+            dense_bytes(*a, t, bytes, why)) {
+            int w = elem_bits(t.elem) == 1 ? 1 : elem_bits(t.elem) / 8;
+            for (std::size_t i = 0; i + w <= bytes.size(); i += w) {
+                std::uint64_t u = load_le(bytes.data() + i, w);
+                int bits = w * 8;
+                v.push_back(bits == 64 ? static_cast<std::int64_t>(u)
+                                       : static_cast<std::int64_t>(u << (64 - bits)) >> (64 - bits));
+            }
+        }
+    } else if (a->k == attr::kind::integer) {
+        v.push_back(a->i);
+    }
+    return v;
+}
+
+std::string enum_word(const attr* a) { // #stablehlo<comparison_direction LT> -> LT; ident LT -> LT
+    if (!a) return "";
+    if (a->k == attr::kind::ident || a->k == attr::kind::string) return a->s;
+    if (a->k == attr::kind::dialect) {
+        auto p = a->raw.find_last_of(' ');
+        std::string w = p == std::string::npos ? a->raw : a->raw.substr(p + 1);
+        while (!w.empty() && std::isspace(static_cast<unsigned char>(w.back())))
+            w.pop_back();
+        return w;
+    }
+    return "";
+}
+
+} // namespace xlt

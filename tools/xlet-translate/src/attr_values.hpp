@@ -1,0 +1,26 @@
+// Values of attributes: the bytes of dense constants in their element type, integer lists of
+// every spelling (array<i64: ...>, [..], dense<..>), enum words (#stablehlo<... LT>). Shared by
+// the emitters and the passes.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "ir.hpp"
+
+namespace xlt {
+
+// One literal (a number's text, true/false, "(re,im)") as the bytes of `elem`, little-endian.
+bool literal_bytes(const std::string& elem, const std::string& text, std::vector<std::uint8_t>& out, std::string& why);
+std::uint64_t load_le(const std::uint8_t* p, int bytes);
+std::int64_t num_elements(const type& t); // product of the dims (negative when a dim is dynamic)
+// One element's bytes when the attribute is a splat; false otherwise (why set on a bad literal).
+bool dense_splat(const attr& a, const type& t, std::vector<std::uint8_t>& out, std::string& why);
+// Every element's bytes (a splat repeated); at most 2^26 elements.
+bool dense_bytes(const attr& a, const type& t, std::vector<std::uint8_t>& out, std::string& why);
+// The integers of a list attribute, or of a small integer dense constant; empty if none.
+std::vector<std::int64_t> int_list(const attr* a);
+// The last word of an enum attribute: #stablehlo<comparison_direction LT> -> "LT".
+std::string enum_word(const attr* a);
+
+} // namespace xlt
