@@ -18,6 +18,10 @@
 #include <cblas.h>
 #endif
 
+#if defined(XLET_BENCH_HAVE_TRANSLATED)
+#include "mlp_loss_translated.hpp" // examples/stablehlo/mlp_loss.mlir through xlet-translate (B = 256)
+#endif
+
 #include "bench_common.hpp"
 
 namespace xlet_bench {
@@ -60,6 +64,17 @@ void BM_mlp_xlet(benchmark::State& st, int threads) {
     for (auto _ : st) benchmark::DoNotOptimize(l = mlp::loss(*d.p, *d.x, d.labels));
     st.counters["loss"] = l;
 }
+
+#if defined(XLET_BENCH_HAVE_TRANSLATED)
+// The same loss imported from StableHLO (a symbolic-batch JAX export refined to 256) and translated.
+void BM_mlp_translated(benchmark::State& st, int threads) {
+    tbb_threads t(threads);
+    auto& d = data();
+    float l = 0;
+    for (auto _ : st) benchmark::DoNotOptimize(l = mlp_translated::main(*d.x, d.p->w1, d.p->b1, d.p->w2, d.p->b2, d.labels)());
+    st.counters["loss"] = l;
+}
+#endif
 
 void BM_attention_xlet(benchmark::State& st, int threads) {
     tbb_threads t(threads);
@@ -161,6 +176,9 @@ void BM_attention_openblas(benchmark::State& st, int threads) {
 void register_all() {
     for (int t : {1, 2}) {
         reg("BM_mlp/xlet", BM_mlp_xlet, t, t, benchmark::kMicrosecond);
+#if defined(XLET_BENCH_HAVE_TRANSLATED)
+        reg("BM_mlp/translated", BM_mlp_translated, t, t, benchmark::kMicrosecond);
+#endif
 #if defined(XLET_BENCH_HAVE_EIGEN)
         reg("BM_mlp/eigen", BM_mlp_eigen, t, t, benchmark::kMicrosecond);
 #endif

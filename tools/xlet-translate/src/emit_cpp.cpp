@@ -351,7 +351,7 @@ public:
              << (uses_composite_ ? "#include <xlet/ops/control/composite.hpp> // stablehlo.composite: Boost.Hana\n"
                                  : "")
              << "\n"
-             << helpers() << (opt_.runner ? check_helpers() : "");
+             << helpers() << (opt_.runner || uses_check_ ? check_helpers() : "");
         r.code = head.str() + out_.str();
         if (!errors_.empty()) {
             r.errors = errors_;
@@ -371,6 +371,7 @@ private:
     std::set<std::string> need_tensor_; // values read as scalars or by a nested region
     std::set<std::string> idents_;      // C++ names taken in the current function
     bool uses_composite_ = false;
+    bool uses_check_ = false; // check.* ops: their helpers are emitted, main() only for --emit runner
 
     void error(loc at, const std::string& text) { errors_.push_back({at, text}); }
 
@@ -419,6 +420,7 @@ private:
                     check_type(b.arg_types[i], b.arg_locs.size() > i ? b.arg_locs[i] : loc{},
                                "block argument %" + b.arg_names[i]);
             for (auto& o : b.ops) {
+                if (o->name.rfind("check.", 0) == 0) uses_check_ = true;
                 bool known = unary_ops.count(o->name) || binary_ops.count(o->name) || chlo_binary_ops.count(o->name) ||
                              other_ops.count(o->name);
                 bool ok = false;
@@ -1793,6 +1795,8 @@ private:
 #include <cstdio>
 #include <exception>
 
+#ifndef XLET_TRANSLATE_CHECK_HELPERS
+#define XLET_TRANSLATE_CHECK_HELPERS
 namespace xlet_translate::check {
 inline int failed = 0, passed = 0;
 template<class T>
@@ -1875,6 +1879,7 @@ void expect_close(const A& got, const B& want, std::uint64_t lo, std::uint64_t h
     });
 }
 } // namespace xlet_translate::check
+#endif
 
 )XLT";
     }
@@ -1915,6 +1920,214 @@ std::vector<std::string> supported_ops() {
     v.insert(v.end(), other_ops.begin(), other_ops.end());
     std::sort(v.begin(), v.end());
     return v;
+}
+
+} // namespace xlt
+
+namespace xlt {
+
+namespace {
+
+std::int64_t elements(const type& t) {
+    if (t.k != type::kind::tensor || !t.is_static()) return 0;
+    return num_elements(t);
+}
+
+// FLOPs of one op (0 for ops that only move data): multiply-adds count 2.
+double op_flops(const op& o) {
+    const std::string& n = o.name;
+    if (o.result_types.empty() || o.operand_types.empty()) return 0;
+    double out = static_cast<double>(elements(o.result_types[0]));
+    if (n == "stablehlo.dot_general" || n == "stablehlo.dot") {
+        std::vector<std::int64_t> lc;
+        if (n == "stablehlo.dot") lc = {static_cast<std::int64_t>(o.operand_types[0].dims.size()) - 1};
+        else if (const attr* d = o.get("dot_dimension_numbers")) lc = int_list(d->field("lhs_contracting_dimensions"));
+        double k = 1;
+        for (auto c : lc)
+            if (c >= 0 && static_cast<std::size_t>(c) < o.operand_types[0].dims.size())
+                k *= static_cast<double>(o.operand_types[0].dims[static_cast<std::size_t>(c)]);
+        return 2 * out * k;
+    }
+    if (n == "stablehlo.convolution") {
+        // each output element: kernel taps x input features of its group = kernel elements / output features
+        const type& k = o.operand_types[1];
+        double per = static_cast<double>(elements(k));
+        const std::string& raw = o.get("dimension_numbers") ? o.get("dimension_numbers")->raw : "";
+        // the output-feature dimension of the kernel: 'o' in its bracket list
+        auto x = raw.find("]x[");
+        if (x != std::string::npos) {
+            std::size_t pos = 0, dim = 0;
+            for (std::size_t i = x + 3; i < raw.size() && raw[i] != ']'; ++i) {
+                if (raw[i] == ',') ++dim;
+                if (raw[i] == 'o') pos = dim;
+            }
+            if (pos < k.dims.size() && k.dims[pos] > 0) per /= static_cast<double>(k.dims[pos]);
+        }
+        return 2 * out * per;
+    }
+    if (n == "stablehlo.reduce") return static_cast<double>(elements(o.operand_types[0])) * static_cast<double>(o.results.size());
+    if (n == "stablehlo.reduce_window") {
+        double w = 1;
+        for (auto d : int_list(o.get("window_dimensions")))
+            w *= static_cast<double>(d);
+        return out * w;
+    }
+    if (n == "stablehlo.fft") {
+        double len = 1;
+        for (auto d : int_list(o.get("fft_length")))
+            len *= static_cast<double>(d);
+        double batch = std::max(out, static_cast<double>(elements(o.operand_types[0]))) / std::max(len, 1.0);
+        return 5 * batch * len * std::log2(std::max(len, 2.0)); // the conventional 5 n log2 n
+    }
+    static const std::set<std::string> moves = {
+        "stablehlo.broadcast_in_dim", "stablehlo.broadcast", "stablehlo.reshape", "stablehlo.transpose",
+        "stablehlo.reverse", "stablehlo.slice", "stablehlo.concatenate", "stablehlo.pad", "stablehlo.dynamic_slice",
+        "stablehlo.dynamic_update_slice", "stablehlo.gather", "stablehlo.scatter", "stablehlo.iota",
+        "stablehlo.bitcast_convert", "stablehlo.sort", "stablehlo.get_tuple_element", "stablehlo.tuple"};
+    if (moves.count(n)) return 0;
+    return out; // element-wise: one operation an element
+}
+
+bool benchable(const op& o) {
+    static const std::set<std::string> skip = {
+        "func.return", "stablehlo.return", "stablehlo.constant", "func.call", "stablehlo.while", "stablehlo.if",
+        "stablehlo.case", "stablehlo.tuple", "stablehlo.get_tuple_element", "stablehlo.after_all",
+        "stablehlo.create_token", "stablehlo.custom_call", "stablehlo.composite", "stablehlo.get_dimension_size",
+        "stablehlo.optimization_barrier"};
+    if (skip.count(o.name) || o.name.rfind("check.", 0) == 0 || o.results.empty()) return false;
+    for (auto& t : o.operand_types)
+        if (t.k != type::kind::tensor) return false;
+    for (auto& t : o.result_types)
+        if (t.k != type::kind::tensor) return false;
+    return true;
+}
+
+std::string short_op(const std::string& n) {
+    auto d = n.find('.');
+    return d == std::string::npos ? n : n.substr(d + 1);
+}
+
+} // namespace
+
+emit_result emit_bench(const module& m, const emit_options& opt) {
+    module c = clone(m);
+    std::string ns = opt.ns.empty() ? (m.name.empty() ? "module" : sanitize(m.name)) : opt.ns;
+    struct reg {
+        std::string name, fn;
+        std::vector<type> args;
+        double flops;
+    };
+    std::vector<reg> regs;
+    std::set<std::string> names;
+    for (auto& f : m.funcs)
+        names.insert(f.name);
+    std::vector<func> extra;
+    for (auto& f : m.funcs) {
+        if (!f.is_public() || f.results.empty()) continue;
+        double total = 0;
+        int k = 0;
+        // the ops of f's body and of the functions it calls (JAX puts the work in private ones)
+        std::vector<const op*> body;
+        std::set<std::string> seen;
+        std::function<void(const func&)> collect = [&](const func& h) {
+            if (!seen.insert(h.name).second) return;
+            for (auto& op_ptr : h.body.blocks[0].ops) {
+                if (op_ptr->name == "func.call") {
+                    if (const func* callee = m.find(op_ptr->callee)) collect(*callee);
+                } else {
+                    body.push_back(op_ptr.get());
+                }
+            }
+        };
+        collect(f);
+        for (const op* op_ptr : body) {
+            const op& o = *op_ptr;
+            if (!benchable(o)) continue;
+            double fl = op_flops(o);
+            total += fl;
+            // a function holding this op alone, on arguments of its operands' types
+            func g;
+            char idx[16];
+            std::snprintf(idx, sizeof idx, "%03d", k); // zero-padded: the cases sort in program order
+            g.name = "op." + f.name + "." + idx + "_" + short_op(o.name);
+            while (names.count(g.name))
+                g.name += "_";
+            names.insert(g.name);
+            g.visibility = "private";
+            g.at = o.at;
+            g.body.blocks.emplace_back();
+            block& b = g.body.blocks[0];
+            auto copy = clone(o);
+            for (std::size_t i = 0; i < o.operands.size(); ++i) {
+                std::string a = "in" + std::to_string(i);
+                g.args.push_back({a, o.operand_types[i], {}, o.at});
+                b.arg_names.push_back(a);
+                b.arg_types.push_back(o.operand_types[i]);
+                b.arg_locs.push_back(o.at);
+                copy->operands[i].name = a;
+            }
+            auto ret = std::make_unique<op>();
+            ret->name = "func.return";
+            ret->at = o.at;
+            for (std::size_t i = 0; i < o.results.size(); ++i) {
+                ret->operands.push_back({o.results[i], o.at});
+                ret->operand_types.push_back(o.result_types[i]);
+            }
+            g.results = o.result_types;
+            g.result_attrs.resize(o.result_types.size());
+            b.ops.push_back(std::move(copy));
+            b.ops.push_back(std::move(ret));
+            regs.push_back({"op/" + f.name + "/" + idx + "_" + short_op(o.name), g.name, g.args.empty() ? std::vector<type>{} : [&] {
+                                std::vector<type> v;
+                                for (auto& a : g.args)
+                                    v.push_back(a.t);
+                                return v;
+                            }(),
+                            fl});
+            extra.push_back(std::move(g));
+            ++k;
+        }
+        std::vector<type> args;
+        for (auto& a : f.args)
+            args.push_back(a.t);
+        regs.insert(regs.end() - k, {"module/" + f.name, f.name, args, total});
+    }
+    for (auto& g : extra)
+        c.funcs.push_back(std::move(g));
+    emit_options o = opt;
+    o.ns = ns;
+    o.runner = false;
+    emit_result r = emit_cpp(c, o);
+    if (!r.errors.empty()) return r;
+    // the function names the emitter chose: sanitize() of the MLIR names, made unique in order
+    std::map<std::string, std::string> fname;
+    std::set<std::string> used;
+    for (auto& f : c.funcs) {
+        std::string n = sanitize(f.name);
+        while (used.count(n))
+            n += "_";
+        used.insert(n);
+        fname[f.name] = n;
+    }
+    std::ostringstream out;
+    out << "#include <xlet/bench.hpp>\n";
+    std::string code = r.code;
+    auto pragma = code.find("#pragma once\n");
+    if (pragma != std::string::npos) code.erase(pragma, 13);
+    out << code << "\n// Benchmark cases: the module's public functions and each op of their bodies alone.\n";
+    int line = 0;
+    for (auto& g : regs) {
+        out << "static const bool xlet_bench_case_" << line++ << " = ::xlet::bench::add<";
+        for (std::size_t i = 0; i < g.args.size(); ++i)
+            out << (i ? ", " : "") << cpp_type(g.args[i]);
+        char fl[64];
+        std::snprintf(fl, sizeof fl, "%.17g", g.flops);
+        out << ">(\"" << g.name << "\", " << fl << ", [](const auto&... a) { return " << ns << "::" << fname[g.fn]
+            << "(a...); });\n";
+    }
+    out << "\nint main(int argc, char** argv) { return xlet::bench::main(argc, argv); }\n";
+    r.code = out.str();
+    return r;
 }
 
 } // namespace xlt

@@ -20,6 +20,11 @@ struct emit_result {
 
 emit_result emit_cpp(const module& m, const emit_options& opt);
 
+// A Google Benchmark program (--emit bench): the module's functions as above, each public function
+// timed as "module/<f>" and each op of its body alone as "op/<f>/<k>_<op>" with the same shapes,
+// at 1 and N threads, with bytes/s, FLOP/s and the fractions of the host's limits (<xlet/bench.hpp>).
+emit_result emit_bench(const module& m, const emit_options& opt);
+
 // The names of the ops the C++ emitter translates (for docs and the coverage test).
 std::vector<std::string> supported_ops();
 

@@ -46,6 +46,53 @@ const func* module::find(const std::string& n) const {
     return nullptr;
 }
 
+std::unique_ptr<op> clone(const op& o) {
+    auto c = std::make_unique<op>();
+    c->name = o.name;
+    c->results = o.results;
+    c->operands = o.operands;
+    c->operand_types = o.operand_types;
+    c->result_types = o.result_types;
+    c->attrs = o.attrs;
+    c->callee = o.callee;
+    c->at = o.at;
+    for (auto& r : o.regions)
+        c->regions.push_back(clone(r));
+    return c;
+}
+region clone(const region& r) {
+    region c;
+    for (auto& b : r.blocks) {
+        block nb;
+        nb.arg_names = b.arg_names;
+        nb.arg_types = b.arg_types;
+        nb.arg_locs = b.arg_locs;
+        for (auto& o : b.ops)
+            nb.ops.push_back(clone(*o));
+        c.blocks.push_back(std::move(nb));
+    }
+    return c;
+}
+module clone(const module& m) {
+    module c;
+    c.name = m.name;
+    c.attrs = m.attrs;
+    c.file = m.file;
+    for (auto& f : m.funcs) {
+        func g;
+        g.name = f.name;
+        g.visibility = f.visibility;
+        g.args = f.args;
+        g.results = f.results;
+        g.result_attrs = f.result_attrs;
+        g.attrs = f.attrs;
+        g.body = clone(f.body);
+        g.at = f.at;
+        c.funcs.push_back(std::move(g));
+    }
+    return c;
+}
+
 bool is_float_elem(const std::string& e) { return e == "f16" || e == "bf16" || e == "f32" || e == "f64"; }
 bool is_complex_elem(const std::string& e) { return e.rfind("complex<", 0) == 0; }
 bool is_unsigned_elem(const std::string& e) { return e.rfind("ui", 0) == 0; }

@@ -134,6 +134,11 @@ struct module {
     const func* find(const std::string& name) const;
 };
 
+// Deep copies (ops own their regions).
+std::unique_ptr<op> clone(const op& o);
+region clone(const region& r);
+module clone(const module& m);
+
 // Element type facts shared by the emitters.
 bool is_float_elem(const std::string& e);
 bool is_complex_elem(const std::string& e);

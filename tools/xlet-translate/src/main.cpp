@@ -20,6 +20,7 @@ int usage() {
     std::cerr << "usage: xlet-translate [--emit cpp|runner|stablehlo] [--namespace NAME] [-o FILE] module.mlir\n"
                  "  --emit cpp        a C++ header: one function per func.func over <xlet/xlet.hpp> (default)\n"
                  "  --emit runner     the header and a main() that runs the module's check.* assertions\n"
+                 "  --emit bench      a Google Benchmark program timing each public function and each op alone\n"
                  "  --emit stablehlo  the module again, every op in MLIR's generic form\n"
                  "  --list-ops        the ops the C++ emitter translates\n"
                  "  --list-passes     the passes (--stablehlo-refine-shapes, ...), in the seed's order\n"
@@ -87,8 +88,8 @@ int main(int argc, char** argv) {
             return usage();
     }
     if (input.empty()) return usage();
-    if (emit != "cpp" && emit != "runner" && emit != "stablehlo") {
-        std::cerr << "xlet-translate: --emit takes cpp, runner or stablehlo\n";
+    if (emit != "cpp" && emit != "runner" && emit != "stablehlo" && emit != "bench") {
+        std::cerr << "xlet-translate: --emit takes cpp, runner, bench or stablehlo\n";
         return 2;
     }
     std::stringstream buf;
@@ -122,7 +123,7 @@ int main(int argc, char** argv) {
         xlt::emit_options opt;
         opt.ns = ns;
         opt.runner = emit == "runner";
-        auto r = xlt::emit_cpp(parsed.mod, opt);
+        auto r = emit == "bench" ? xlt::emit_bench(parsed.mod, opt) : xlt::emit_cpp(parsed.mod, opt);
         if (!r.errors.empty()) {
             report(file, r.errors);
             return 1;
