@@ -312,7 +312,12 @@ struct value_info {
     std::string cpp;
     type t;
     bool lazy = false;
+    int depth = 0; // lazy ops in its expression tree (0 for a tensor)
 };
+
+// A lazy chain longer than this is materialised: one fused pass of a few ops is the gain; a
+// 200-op expression type costs the compiler far more (and exceeds its template depth limits).
+constexpr int max_fused_ops = 6;
 
 class emitter {
 public:
@@ -729,7 +734,11 @@ private:
         const std::string& name = o.results[k];
         const type& t = o.result_types[k];
         std::string id = fresh(name);
-        bool lazy = may_be_lazy && uses_[name] == 1 && !need_tensor_.count(name) && t.k == type::kind::tensor;
+        int chain = 1;
+        for (auto& v : o.operands)
+            if (const value_info* in = lookup(v.name); in && in->lazy) chain = std::max(chain, in->depth + 1);
+        bool lazy = may_be_lazy && uses_[name] == 1 && !need_tensor_.count(name) && t.k == type::kind::tensor &&
+                    chain <= max_fused_ops;
         if (lazy) {
             out_ << ind(depth) << "auto " << id << " = " << expr << ";\n";
             out_ << ind(depth) << "static_assert(std::is_same_v<xlet::tensor_type_of<decltype(" << id << ")>, "
@@ -740,6 +749,7 @@ private:
                  << ";\n";
         }
         bind(name, id, t, lazy);
+        if (lazy) scopes_.back()[name].depth = chain;
     }
     // A multi-result op: one std::tuple, then a reference per result.
     void declare_tuple(const op& o, const std::string& expr, int depth) {
