@@ -105,7 +105,9 @@ inline double fma_peak(int threads) {
     tbb::global_control gc(tbb::global_control::max_allowed_parallelism, static_cast<std::size_t>(threads));
     std::vector<float> sink(static_cast<std::size_t>(threads));
     auto run = [&] {
-        tbb::parallel_for(0, threads, [&](int t) { sink[static_cast<std::size_t>(t)] = fma_loop(steps, 1.0f + static_cast<float>(t)); });
+        tbb::parallel_for(0, threads, [&](int t) {
+            sink[static_cast<std::size_t>(t)] = fma_loop(steps, 1.0f + static_cast<float>(t));
+        });
     };
     run();
     double s = best_seconds(3, run);
@@ -122,7 +124,10 @@ template<class R>
 double result_bytes(const R& r) {
     if constexpr (is_tuple<R>::value)
         return std::apply([](const auto&... e) { return (0.0 + ... + result_bytes(e)); }, r);
-    else if constexpr (requires { R::size(); typename R::value_type; })
+    else if constexpr (requires {
+                           R::size();
+                           typename R::value_type;
+                       })
         return static_cast<double>(R::size() * sizeof(typename R::value_type));
     else
         return static_cast<double>(sizeof(R));
@@ -131,8 +136,10 @@ double result_bytes(const R& r) {
 // A result evaluated in full: expressions into tensors; tensors and tuples (already evaluated) as is.
 template<class R>
 decltype(auto) materialize(R&& r) {
-    if constexpr (is_tuple<std::remove_cvref_t<R>>::value || !requires { xlet::eval(r); }) return std::forward<R>(r);
-    else return xlet::eval(r);
+    if constexpr (is_tuple<std::remove_cvref_t<R>>::value || !requires { xlet::eval(r); })
+        return std::forward<R>(r);
+    else
+        return xlet::eval(r);
 }
 
 template<class T>
@@ -143,10 +150,14 @@ void fill(T& t, std::uint32_t seed) {
     for (auto& v : t) {
         s = s * 1664525u + 1013904223u;
         float u = static_cast<float>(s >> 8) / 8388608.0f - 1.0f; // [-1, 1)
-        if constexpr (std::is_same_v<V, bool>) v = (i % 2) != 0;
-        else if constexpr (std::is_integral_v<V>) v = static_cast<V>((s >> 24) % 8);
-        else if constexpr (requires { v.imag(); }) v = V(u, -u);
-        else v = static_cast<V>(u);
+        if constexpr (std::is_same_v<V, bool>)
+            v = (i % 2) != 0;
+        else if constexpr (std::is_integral_v<V>)
+            v = static_cast<V>((s >> 24) % 8);
+        else if constexpr (requires { v.imag(); })
+            v = V(u, -u);
+        else
+            v = static_cast<V>(u);
         ++i;
     }
 }
@@ -235,9 +246,10 @@ inline int main(int argc, char** argv) {
     benchmark::Initialize(&argc, argv);
     if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
     const limits& l = host_limits();
-    std::printf("host limits: copy %.1f GB/s (1 thread), %.1f GB/s (%d threads); FMA %.1f GFLOP/s (1), %.1f GFLOP/s (%d)\n",
-                l.copy_bytes_per_s[0] / 1e9, l.copy_bytes_per_s[1] / 1e9, max_threads(), l.fma_flops_per_s[0] / 1e9,
-                l.fma_flops_per_s[1] / 1e9, max_threads());
+    std::printf(
+        "host limits: copy %.1f GB/s (1 thread), %.1f GB/s (%d threads); FMA %.1f GFLOP/s (1), %.1f GFLOP/s (%d)\n",
+        l.copy_bytes_per_s[0] / 1e9, l.copy_bytes_per_s[1] / 1e9, max_threads(), l.fma_flops_per_s[0] / 1e9,
+        l.fma_flops_per_s[1] / 1e9, max_threads());
     detail::share_reporter rep;
     benchmark::RunSpecifiedBenchmarks(&rep);
     bool header = false;
@@ -262,8 +274,8 @@ inline int main(int argc, char** argv) {
 #define XLET_BENCH_CAT2(a, b) a##b
 #define XLET_BENCH_CAT(a, b) XLET_BENCH_CAT2(a, b)
 // XLET_BENCHMARK(name, callable, input types...)
-#define XLET_BENCHMARK(name, fn, ...)                                                                                   \
+#define XLET_BENCHMARK(name, fn, ...)                                                                                  \
     static const bool XLET_BENCH_CAT(xlet_bench_case_, __LINE__) = ::xlet::bench::add<__VA_ARGS__>(#name, 0.0, fn);
 // XLET_BENCHMARK_FLOPS(name, flops per call, callable, input types...)
-#define XLET_BENCHMARK_FLOPS(name, flops, fn, ...)                                                                      \
+#define XLET_BENCHMARK_FLOPS(name, flops, fn, ...)                                                                     \
     static const bool XLET_BENCH_CAT(xlet_bench_case_, __LINE__) = ::xlet::bench::add<__VA_ARGS__>(#name, (flops), fn);

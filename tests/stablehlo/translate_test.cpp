@@ -293,6 +293,16 @@ TEST_CASE("mutated modules: a diagnostic or a result, never a crash") {
         (void)print_module(r.mod);
         auto e = emit_cpp(r.mod, {.ns = "", .runner = true});
         CHECK((e.errors.empty() != e.code.empty()));
+        // and every pass on it (failing is fine, crashing is not), then the emitter on the result
+        for (auto& p : known_passes()) {
+            module m = clone(r.mod);
+            std::vector<diagnostic> errs;
+            std::string opt = p.name == "stablehlo-refine-arguments"         ? "types=tensor<2x4xf32>"
+                              : p.name == "stablehlo-compatibility-expander" ? "target=1.0.0"
+                              : p.name == "stablehlo-wrap-in-composite"      ? "op-names=stablehlo.add"
+                                                                             : "";
+            if (run_pass(m, p.name, opt, errs)) (void)emit_cpp(m, {});
+        }
     }
     MESSAGE(parsed << " mutants parsed, " << failed << " rejected with a diagnostic");
     CHECK(parsed > 100);

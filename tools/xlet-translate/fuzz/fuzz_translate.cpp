@@ -7,6 +7,7 @@
 
 #include "emit_cpp.hpp"
 #include "parser.hpp"
+#include "passes.hpp"
 #include "printer.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -17,5 +18,19 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     auto again = xlt::parse_module(printed, "printed.mlir");
     if (!again.errors.empty()) __builtin_trap(); // what we print, we must read back
     (void)xlt::emit_cpp(r.mod, {.ns = "", .runner = true});
+    (void)xlt::emit_bench(r.mod, {});
+    // every pass on its own copy (a failing pass is fine; a crash is not), then the emitter again
+    for (auto& p : xlt::known_passes()) {
+        xlt::module m = xlt::clone(r.mod);
+        std::vector<xlt::diagnostic> errs;
+        std::string opt = p.name == "stablehlo-refine-arguments"         ? "types=tensor<2x4xf32>"
+                          : p.name == "stablehlo-compatibility-expander" ? "target=1.0.0"
+                          : p.name == "stablehlo-wrap-in-composite"      ? "op-names=stablehlo.add,stablehlo.multiply"
+                                                                         : "";
+        if (xlt::run_pass(m, p.name, opt, errs)) {
+            (void)xlt::print_module(m);
+            (void)xlt::emit_cpp(m, {});
+        }
+    }
     return 0;
 }

@@ -1950,8 +1950,10 @@ double op_flops(const op& o) {
     double out = static_cast<double>(elements(o.result_types[0]));
     if (n == "stablehlo.dot_general" || n == "stablehlo.dot") {
         std::vector<std::int64_t> lc;
-        if (n == "stablehlo.dot") lc = {static_cast<std::int64_t>(o.operand_types[0].dims.size()) - 1};
-        else if (const attr* d = o.get("dot_dimension_numbers")) lc = int_list(d->field("lhs_contracting_dimensions"));
+        if (n == "stablehlo.dot")
+            lc = {static_cast<std::int64_t>(o.operand_types[0].dims.size()) - 1};
+        else if (const attr* d = o.get("dot_dimension_numbers"))
+            lc = int_list(d->field("lhs_contracting_dimensions"));
         double k = 1;
         for (auto c : lc)
             if (c >= 0 && static_cast<std::size_t>(c) < o.operand_types[0].dims.size())
@@ -1975,7 +1977,8 @@ double op_flops(const op& o) {
         }
         return 2 * out * per;
     }
-    if (n == "stablehlo.reduce") return static_cast<double>(elements(o.operand_types[0])) * static_cast<double>(o.results.size());
+    if (n == "stablehlo.reduce")
+        return static_cast<double>(elements(o.operand_types[0])) * static_cast<double>(o.results.size());
     if (n == "stablehlo.reduce_window") {
         double w = 1;
         for (auto d : int_list(o.get("window_dimensions")))
@@ -1989,21 +1992,43 @@ double op_flops(const op& o) {
         double batch = std::max(out, static_cast<double>(elements(o.operand_types[0]))) / std::max(len, 1.0);
         return 5 * batch * len * std::log2(std::max(len, 2.0)); // the conventional 5 n log2 n
     }
-    static const std::set<std::string> moves = {
-        "stablehlo.broadcast_in_dim", "stablehlo.broadcast", "stablehlo.reshape", "stablehlo.transpose",
-        "stablehlo.reverse", "stablehlo.slice", "stablehlo.concatenate", "stablehlo.pad", "stablehlo.dynamic_slice",
-        "stablehlo.dynamic_update_slice", "stablehlo.gather", "stablehlo.scatter", "stablehlo.iota",
-        "stablehlo.bitcast_convert", "stablehlo.sort", "stablehlo.get_tuple_element", "stablehlo.tuple"};
+    static const std::set<std::string> moves = {"stablehlo.broadcast_in_dim",
+                                                "stablehlo.broadcast",
+                                                "stablehlo.reshape",
+                                                "stablehlo.transpose",
+                                                "stablehlo.reverse",
+                                                "stablehlo.slice",
+                                                "stablehlo.concatenate",
+                                                "stablehlo.pad",
+                                                "stablehlo.dynamic_slice",
+                                                "stablehlo.dynamic_update_slice",
+                                                "stablehlo.gather",
+                                                "stablehlo.scatter",
+                                                "stablehlo.iota",
+                                                "stablehlo.bitcast_convert",
+                                                "stablehlo.sort",
+                                                "stablehlo.get_tuple_element",
+                                                "stablehlo.tuple"};
     if (moves.count(n)) return 0;
     return out; // element-wise: one operation an element
 }
 
 bool benchable(const op& o) {
-    static const std::set<std::string> skip = {
-        "func.return", "stablehlo.return", "stablehlo.constant", "func.call", "stablehlo.while", "stablehlo.if",
-        "stablehlo.case", "stablehlo.tuple", "stablehlo.get_tuple_element", "stablehlo.after_all",
-        "stablehlo.create_token", "stablehlo.custom_call", "stablehlo.composite", "stablehlo.get_dimension_size",
-        "stablehlo.optimization_barrier"};
+    static const std::set<std::string> skip = {"func.return",
+                                               "stablehlo.return",
+                                               "stablehlo.constant",
+                                               "func.call",
+                                               "stablehlo.while",
+                                               "stablehlo.if",
+                                               "stablehlo.case",
+                                               "stablehlo.tuple",
+                                               "stablehlo.get_tuple_element",
+                                               "stablehlo.after_all",
+                                               "stablehlo.create_token",
+                                               "stablehlo.custom_call",
+                                               "stablehlo.composite",
+                                               "stablehlo.get_dimension_size",
+                                               "stablehlo.optimization_barrier"};
     if (skip.count(o.name) || o.name.rfind("check.", 0) == 0 || o.results.empty()) return false;
     for (auto& t : o.operand_types)
         if (t.k != type::kind::tensor) return false;

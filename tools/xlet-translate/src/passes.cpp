@@ -513,7 +513,9 @@ private:
         std::vector<value_fact> keep;
         for (auto& t : o.result_types)
             keep.push_back({t, {}});
-        auto in = [&](std::size_t k) -> const type& { return o.operand_types[k]; };
+        static const type none;
+        auto in = [&](std::size_t k) -> const type& { return k < o.operand_types.size() ? o.operand_types[k] : none; };
+        if (o.result_types.empty() && n != "func.call") return keep;
         // constants and folding of small integer computations (shapes)
         if (n == "stablehlo.constant") {
             const attr* v = o.get("value");
@@ -723,7 +725,8 @@ private:
         for (auto& t : o.result_types)
             keep.push_back({t, {}});
         if (o.result_types.empty()) return keep;
-        auto in = [&](std::size_t k) -> const type& { return o.operand_types[k]; };
+        static const type none;
+        auto in = [&](std::size_t k) -> const type& { return k < o.operand_types.size() ? o.operand_types[k] : none; };
         auto with = [&](std::vector<std::int64_t> dims, std::size_t k = 0) {
             std::vector<value_fact> r = keep;
             type& t = r[k].t;
@@ -795,7 +798,7 @@ private:
                 if (t.dims.size() == dims.size())
                     for (std::size_t d = 0; d < dims.size(); ++d)
                         if (t.dims[d] >= 0) dims[d] = t.dims[d];
-            if (n == "stablehlo.map") {
+            if (n == "stablehlo.map" && !o.regions.empty()) {
                 std::vector<type> args;
                 for (auto& t : o.operand_types)
                     args.push_back(tensor_of({}, t.elem));
@@ -823,7 +826,7 @@ private:
             std::vector<value_fact> r = keep;
             for (std::size_t k = 0; k < r.size() && k < o.operand_types.size(); ++k)
                 r[k].t = o.operand_types[k];
-            if (n == "stablehlo.sort") {
+            if (n == "stablehlo.sort" && !o.regions.empty()) {
                 std::vector<type> args;
                 for (auto& t : o.operand_types) {
                     args.push_back(tensor_of({}, t.elem));
@@ -899,7 +902,8 @@ private:
                 if (!has(rb, d) && !has(rc, d)) dims.push_back(in(1).dims[d]);
             return with(dims);
         }
-        if (n == "stablehlo.reduce" || n == "stablehlo.reduce_window") {
+        if ((n == "stablehlo.reduce" || n == "stablehlo.reduce_window") && o.regions.size() == 1 &&
+            o.operand_types.size() == 2 * o.results.size() && o.result_types.size() == o.results.size()) {
             std::size_t k = o.results.size();
             std::vector<type> args;
             for (std::size_t i = 0; i < 2 * k && i < o.operand_types.size() + k; ++i)
@@ -957,7 +961,7 @@ private:
                 r[k].t = f->results[k];
             return r;
         }
-        if (n == "stablehlo.while") {
+        if (n == "stablehlo.while" && o.regions.size() == 2 && o.results.size() == o.operands.size()) {
             refine_region(o.regions[0], o.operand_types);
             refine_region(o.regions[1], o.operand_types);
             std::vector<value_fact> r;
@@ -1118,6 +1122,8 @@ bool legalize_deprecated(module& m, const options& opt, std::vector<diagnostic>&
     for (auto& f : m.funcs)
         walk_ops(f.body, [&](op& o) {
             const std::string& n = o.name;
+            if ((n == "stablehlo.broadcast" || n == "stablehlo.dot") && (o.operands.empty() || o.results.size() != 1))
+                return;
             if (n == "stablehlo.broadcast") {
                 // broadcast(x, sizes) == broadcast_in_dim(x, dims = [k..k+rank-1]) with the sizes first
                 std::size_t lead = int_list(o.get("broadcast_sizes")).size();
@@ -1292,7 +1298,7 @@ bool compatibility_expander(module& m, const options& opt, std::vector<diagnosti
     // stablehlo.tan entered the opset in StableHLO 1.4.0; older consumers get sine / cosine.
     if (!version_less(target, "1.4.0")) return true;
     expand_ops(m, [&](op& o, namer& fresh, std::vector<std::unique_ptr<op>>& seq) {
-        if (o.name != "stablehlo.tan") return false;
+        if (o.name != "stablehlo.tan" || o.operands.size() != 1 || o.results.size() != 1) return false;
         builder b{fresh, seq, o.at};
         const type& t = o.operand_types[0];
         auto s = b.emit("stablehlo.sine", {o.operands[0]}, {t}, t);
@@ -1308,7 +1314,7 @@ bool compatibility_expander(module& m, const options& opt, std::vector<diagnosti
 bool complex_math_expander(module& m, const options&, std::vector<diagnostic>&) {
     expand_ops(m, [&](op& o, namer& fresh, std::vector<std::unique_ptr<op>>& seq) {
         const std::string& n = o.name;
-        if (o.operand_types.empty() || !is_complex_elem(o.operand_types[0].elem)) return false;
+        if (o.operands.size() != 1 || o.results.size() != 1 || !is_complex_elem(o.operand_types[0].elem)) return false;
         if (n != "stablehlo.exponential" && n != "stablehlo.log" && n != "stablehlo.sqrt") return false;
         builder b{fresh, seq, o.at};
         type ct = o.operand_types[0];
@@ -1398,7 +1404,11 @@ bool chlo_legalize(module& m, const options&, std::vector<diagnostic>& errs) {
     bool ok = true;
     expand_ops(m, [&](op& o, namer& fresh, std::vector<std::unique_ptr<op>>& seq) {
         const std::string& n = o.name;
-        if (n.rfind("chlo.", 0) != 0) return false;
+        if (n.rfind("chlo.", 0) != 0 || o.results.empty() || o.operands.empty()) return false;
+        if (bin.count(n) && o.operands.size() != (n == "chlo.broadcast_select" ? 3u : 2u)) return false;
+        if (!bin.count(n) && (o.operands.size() != 1 || o.results.size() != (n == "chlo.top_k" ? 2u : 1u)))
+            return false;
+        if (n == "chlo.top_k" && o.operand_types[0].dims.empty()) return false;
         builder b{fresh, seq, o.at};
         if (auto it = bin.find(n); it != bin.end()) {
             const type& rt = o.result_types[0];
