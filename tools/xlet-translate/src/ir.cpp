@@ -170,11 +170,25 @@ bool bare_symbol(const std::string& s) {
     return !std::isdigit(static_cast<unsigned char>(s[0]));
 }
 
+// A float literal written as an integer ("1" for f32) gets ".0": MLIR 15 reads only float syntax there.
+std::string elem_text(const attr& a, const std::string& e) {
+    std::string el = a.t.elem;
+    if (!(is_float_elem(el) || is_complex_elem(el))) return e;
+    auto fix = [](const std::string& x) {
+        if (x.find_first_of(".eExXin") != std::string::npos) return x; // decimal point, exponent, hex, inf, nan
+        return x + ".0";
+    };
+    if (!e.empty() && e.front() == '(') {
+        auto c = e.find(',');
+        return "(" + fix(e.substr(1, c - 1)) + ", " + fix(e.substr(c + 1, e.size() - c - 2)) + ")";
+    }
+    return fix(e);
+}
+
 void dense_nested(std::ostringstream& os, const attr& a, const std::vector<std::int64_t>& dims, std::size_t d,
                   std::size_t& k) {
     if (d == dims.size()) {
-        const std::string& e = a.elems[k++];
-        os << e;
+        os << elem_text(a, a.elems[k++]);
         return;
     }
     os << '[';
@@ -186,7 +200,7 @@ void dense_nested(std::ostringstream& os, const attr& a, const std::vector<std::
 }
 } // namespace
 
-std::string attr_str(const attr& a) {
+std::string attr_str(const attr& a, bool legacy) {
     std::ostringstream os;
     switch (a.k) {
     case attr::kind::none:
@@ -213,14 +227,14 @@ std::string attr_str(const attr& a) {
     case attr::kind::array:
         os << '[';
         for (std::size_t i = 0; i < a.list.size(); ++i)
-            os << (i ? ", " : "") << attr_str(a.list[i]);
+            os << (i ? ", " : "") << attr_str(a.list[i], legacy);
         os << ']';
         break;
     case attr::kind::dict:
         os << '{';
         for (std::size_t i = 0; i < a.fields.size(); ++i) {
             os << (i ? ", " : "") << a.fields[i].name;
-            if (a.fields[i].k != attr::kind::unit) os << " = " << attr_str(a.fields[i]);
+            if (a.fields[i].k != attr::kind::unit) os << " = " << attr_str(a.fields[i], legacy);
         }
         os << '}';
         break;
@@ -239,14 +253,14 @@ std::string attr_str(const attr& a) {
             bool splat = !a.elems.empty() && std::all_of(a.elems.begin(), a.elems.end(),
                                                          [&](const std::string& e) { return e == a.elems[0]; });
             if (splat && (a.elems.size() == 1 || a.elems.size() == n)) { // MLIR prints splats as one value
-                os << a.elems[0];
+                os << elem_text(a, a.elems[0]);
             } else if (a.elems.size() == n && a.t.k == type::kind::tensor) {
                 std::size_t k = 0;
                 dense_nested(os, a, a.t.dims, 0, k);
             } else {
                 os << '[';
                 for (std::size_t i = 0; i < a.elems.size(); ++i)
-                    os << (i ? ", " : "") << a.elems[i];
+                    os << (i ? ", " : "") << elem_text(a, a.elems[i]);
                 os << ']';
             }
         }
@@ -254,6 +268,16 @@ std::string attr_str(const attr& a) {
         break;
     }
     case attr::kind::dense_array:
+        if (legacy) {
+            os << "dense<[";
+            for (std::size_t i = 0; i < a.list.size(); ++i)
+                os << (i ? ", " : "")
+                   << (a.t.elem == "i1"
+                           ? (a.list[i].i || a.list[i].b ? "true" : "false")
+                           : (a.list[i].k == attr::kind::floating ? a.list[i].s : std::to_string(a.list[i].i)));
+            os << "]> : tensor<" << a.list.size() << "x" << a.t.elem << ">";
+            break;
+        }
         os << "array<" << a.t.elem;
         for (std::size_t i = 0; i < a.list.size(); ++i)
             os << (i ? ", " : ": ")
@@ -269,7 +293,7 @@ std::string attr_str(const attr& a) {
         if (!a.fields.empty() && a.s.find('.') != std::string::npos) {
             os << '#' << a.s << '<';
             for (std::size_t i = 0; i < a.fields.size(); ++i)
-                os << (i ? ", " : "") << a.fields[i].name << " = " << attr_str(a.fields[i]);
+                os << (i ? ", " : "") << a.fields[i].name << " = " << attr_str(a.fields[i], legacy);
             os << '>';
         } else {
             os << '#' << a.s << '<' << a.raw << '>';

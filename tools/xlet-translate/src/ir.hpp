@@ -146,6 +146,8 @@ bool is_unsigned_elem(const std::string& e);
 bool is_integer_elem(const std::string& e); // signless or unsigned, not i1
 int elem_bits(const std::string& e);        // 0 if unknown
 std::string type_str(const type& t);        // MLIR spelling: tensor<2x3xf32>
-std::string attr_str(const attr& a);        // MLIR spelling (generic form)
+// MLIR spelling (generic form). legacy: integer lists as dense<[..]> : tensor<Nxi64> instead of
+// array<i64: ..> (MLIR before 16, e.g. Debian's mlir-opt-15, has no array<> attribute).
+std::string attr_str(const attr& a, bool legacy = false);
 
 } // namespace xlt

@@ -22,6 +22,7 @@ int usage() {
                  "  --emit runner     the header and a main() that runs the module's check.* assertions\n"
                  "  --emit bench      a Google Benchmark program timing each public function and each op alone\n"
                  "  --emit stablehlo  the module again, every op in MLIR's generic form\n"
+                 "  --mlir-compat=15  with --emit stablehlo: integer lists as dense<[...]> (MLIR 15 has no array<>)\n"
                  "  --list-ops        the ops the C++ emitter translates\n"
                  "  --list-passes     the passes (--stablehlo-refine-shapes, ...), in the seed's order\n"
                  "  --<pass>[=opts]   run a pass, e.g. --stablehlo-refine-arguments='types=tensor<2x4xf32>'\n"
@@ -49,6 +50,7 @@ void report(const std::string& file, const std::vector<xlt::diagnostic>& ds) {
 int main(int argc, char** argv) {
     std::string emit = "cpp", out, input, ns;
     std::vector<std::pair<std::string, std::string>> passes;
+    bool legacy = false; // --mlir-compat=15: integer lists as dense<> for MLIR 15's parser
     for (int i = 1; i < argc; ++i) {
         std::string a = argv[i];
         auto value = [&](const std::string& flag) -> std::string {
@@ -70,6 +72,8 @@ int main(int argc, char** argv) {
             for (auto& n : xlt::supported_ops())
                 std::cout << n << '\n';
             return 0;
+        } else if (a == "--mlir-compat=15") {
+            legacy = true;
         } else if (a == "--list-passes") {
             for (auto& p : xlt::known_passes())
                 std::cout << "--" << p.name << (p.options.empty() ? "" : "='" + p.options + "'") << "\n    "
@@ -118,7 +122,7 @@ int main(int argc, char** argv) {
     }
     std::string text;
     if (emit == "stablehlo") {
-        text = xlt::print_module(parsed.mod);
+        text = xlt::print_module(parsed.mod, legacy);
     } else {
         xlt::emit_options opt;
         opt.ns = ns;

@@ -1561,11 +1561,13 @@ bool chlo_legalize(module& m, const options&, std::vector<diagnostic>& errs) {
             cmpr.blocks.emplace_back();
             block& cb = cmpr.blocks[0];
             type st = tensor_of({}, t.elem), si = tensor_of({}, "i32");
-            cb.arg_names = {"a", "b", "c", "d"};
+            // names unique in the function: MLIR forbids a block argument that shadows a value
+            std::string na = fresh("lhs"), nb = fresh("rhs"), nc = fresh("lhs"), nd = fresh("rhs"), ng = fresh("gt");
+            cb.arg_names = {na, nb, nc, nd};
             cb.arg_types = {st, st, si, si};
             cb.arg_locs.assign(4, o.at);
             auto c =
-                make_op("stablehlo.compare", {{"a", o.at}, {"b", o.at}}, {st, st}, {"gt"}, {tensor_of({}, "i1")}, o.at);
+                make_op("stablehlo.compare", {{na, o.at}, {nb, o.at}}, {st, st}, {ng}, {tensor_of({}, "i1")}, o.at);
             attr d;
             d.k = attr::kind::dialect;
             d.s = "stablehlo";
@@ -1577,7 +1579,7 @@ bool chlo_legalize(module& m, const options&, std::vector<diagnostic>& errs) {
             ct.raw = "comparison_type TOTALORDER";
             c->set("compare_type", ct);
             cb.ops.push_back(std::move(c));
-            cb.ops.push_back(make_op("stablehlo.return", {{"gt", o.at}}, {tensor_of({}, "i1")}, {}, {}, o.at));
+            cb.ops.push_back(make_op("stablehlo.return", {{ng, o.at}}, {tensor_of({}, "i1")}, {}, {}, o.at));
             so->regions.push_back(std::move(cmpr));
             seq.push_back(std::move(so));
             std::vector<std::int64_t> start(r, 0), limit = t.dims, stride(r, 1);

@@ -8,16 +8,17 @@ namespace {
 
 struct printer {
     std::ostringstream os;
+    bool legacy = false;
 
     void indent(int n) {
         for (int i = 0; i < n; ++i)
             os << "  ";
     }
-    static std::string dict(const std::vector<std::pair<std::string, attr>>& d) {
+    std::string dict(const std::vector<std::pair<std::string, attr>>& d) const {
         std::string s = "{";
         for (std::size_t i = 0; i < d.size(); ++i) {
             s += (i ? ", " : "") + d[i].first;
-            if (d[i].second.k != attr::kind::unit) s += " = " + attr_str(d[i].second);
+            if (d[i].second.k != attr::kind::unit) s += " = " + attr_str(d[i].second, legacy);
         }
         return s + "}";
     }
@@ -117,11 +118,12 @@ struct printer {
 
 } // namespace
 
-std::string print_module(const module& m) {
+std::string print_module(const module& m, bool legacy) {
     printer p;
+    p.legacy = legacy;
     p.os << "module";
     if (!m.name.empty()) p.os << " @" << m.name;
-    if (!m.attrs.empty()) p.os << " attributes " << printer::dict(m.attrs);
+    if (!m.attrs.empty()) p.os << " attributes " << p.dict(m.attrs);
     p.os << " {\n";
     for (auto& f : m.funcs)
         p.print_func(f);

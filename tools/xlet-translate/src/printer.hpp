@@ -6,5 +6,5 @@
 #include "ir.hpp"
 
 namespace xlt {
-std::string print_module(const module& m);
+std::string print_module(const module& m, bool legacy = false); // legacy: see attr_str
 }
