@@ -80,6 +80,7 @@ module @reduce_control attributes {mhlo.num_partitions = 1 : i32, mhlo.num_repli
     check.expect_eq_const %r#1, dense<[3.0, 4.0, 5.0]> : tensor<3xf32>
     %g:2 = "func.call"(%x, %two) {callee = @scale_and_shift} : (tensor<3xf32>, tensor<f32>) -> (tensor<3xf32>, tensor<3xf32>)
     check.expect_eq %g#0, %r#0 : tensor<3xf32>
+    check.expect_almost_eq %g#1, %r#1, tolerance = 0.001 : tensor<3xf32>
     // double x until its first element exceeds 100
     %hundred = stablehlo.constant dense<100.0> : tensor<f32>
     %n0 = stablehlo.constant dense<0> : tensor<i32>

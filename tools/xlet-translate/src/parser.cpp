@@ -1800,7 +1800,7 @@ private:
                 skip_ws();
                 std::string key = parse_bare_ident();
                 expect('=');
-                o.set(key, parse_attr());
+                o.set(key, parse_check_value());
             }
             opt_attr_dict(o);
             if (accept(':')) {
@@ -1841,7 +1841,7 @@ private:
                 skip_ws();
                 std::string key = parse_bare_ident();
                 expect('=');
-                o.set(key, parse_attr());
+                o.set(key, parse_check_value());
             }
             opt_attr_dict(o);
             check_counts(o);
@@ -1872,6 +1872,24 @@ private:
         skip_ws();
         if (peek() != ':') fail_at(at, "unknown syntax for '" + n + "' (print the module in generic form)");
         functional(o);
+    }
+
+    // A check op's option value: a number may carry its own `: f64`, but the `: tensor<...>` after it
+    // is the op's type (`tolerance = 0.1 : tensor<f64>`).
+    attr parse_check_value() {
+        skip_ws();
+        if (!at_number()) return parse_attr();
+        attr a;
+        a.at = here();
+        classify_number(a, parse_number_text());
+        std::size_t save = pos_;
+        if (accept(':')) {
+            skip_ws();
+            if (starts_with("tensor<") || starts_with("tuple<") || peek() == '(') pos_ = save;
+            else a.t = parse_type();
+        }
+        if (a.k == attr::kind::integer && a.t.k == type::kind::scalar && is_float_elem(a.t.elem)) a.k = attr::kind::floating;
+        return a;
     }
 
     void parse_generic_after_operands(op& o) {
