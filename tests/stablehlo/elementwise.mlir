@@ -133,6 +133,10 @@ module @elementwise {
     %r = stablehlo.constant dense<[1.00048828125, 1.00146484375]> : tensor<2xf32>
     %rp = stablehlo.reduce_precision %r, format = e5m10 : tensor<2xf32>
     check.expect_eq_const %rp, dense<[1.0, 1.001953125]> : tensor<2xf32>
+    // StableHLO: no mantissa bits left, a NaN becomes an infinity of its sign (xlet's op keeps NaN)
+    %nan = stablehlo.constant dense<[0x7FC00000, 0xFFC00001, 4.0, 0xFF800000]> : tensor<4xf32>
+    %rp0 = stablehlo.reduce_precision %nan, format = e5m0 : tensor<4xf32>
+    check.expect_eq_const %rp0, dense<[0x7F800000, 0xFF800000, 4.0, 0xFF800000]> : tensor<4xf32>
     %re = stablehlo.constant dense<[3.0, 1.0]> : tensor<2xf32>
     %im = stablehlo.constant dense<[4.0, -1.0]> : tensor<2xf32>
     %z = stablehlo.complex %re, %im : tensor<2xcomplex<f32>>

@@ -1038,10 +1038,21 @@ private:
         }
         if (n == "stablehlo.reduce_precision") {
             auto e = o.get("exponent_bits"), m = o.get("mantissa_bits");
-            declare(o, 0,
-                    "xlet::reduce_precision<" + std::to_string(e ? e->i : 8) + ", " + std::to_string(m ? m->i : 23) +
-                        ">(" + val(o, 0) + ")",
-                    depth, true);
+            std::string call = "xlet::reduce_precision<" + std::to_string(e ? e->i : 8) + ", " +
+                               std::to_string(m ? m->i : 23) + ">(" + val(o, 0) + ")";
+            if (m && m->i == 0 && is_float_elem(rt().elem)) {
+                // StableHLO: with no mantissa bits left a NaN cannot stay a NaN, it becomes an
+                // infinity of its sign (xlet's XLA-facing op keeps the NaN): spelled out here.
+                std::string x = val(o, 0), t = elem_cpp(rt());
+                int bits = elem_bits(rt().elem);
+                std::string it = bits == 64 ? "std::int64_t" : bits == 32 ? "std::int32_t" : "std::int16_t";
+                std::string inf = "std::numeric_limits<" + t + ">::infinity()";
+                call = "xlet::select(xlet::ne(" + x + ", " + x +
+                       "), xlet::select(xlet::lt(xlet::bitcast_convert_type<" + it + ">(" + x + "), " + it +
+                       "{0}), xlet::constant<" + cpp_type(rt()) + ">(-" + inf + "), xlet::constant<" + cpp_type(rt()) +
+                       ">(" + inf + ")), " + call + ")";
+            }
+            declare(o, 0, call, depth, true);
             return;
         }
         if (n == "stablehlo.broadcast_in_dim") {
