@@ -62,4 +62,24 @@ module @chlo_legalize {
     check.expect_eq_const %cj, dense<[(1.0, -2.0)]> : tensor<1xcomplex<f32>>
     func.return
   }
+  func.func @libm_functions() {
+    // the CHLO functions the C library has, through xlet::map (chlo-legalize keeps them)
+    %x = stablehlo.constant dense<[0.5, 3.0, -2.5, 10.0]> : tensor<4xf32>
+    %lg = chlo.lgamma %x : tensor<4xf32> -> tensor<4xf32>
+    %lg_ref = stablehlo.constant dense<[0.5723649263381958, 0.6931471824645996, -0.056243717670440674, 12.801827430725098]> : tensor<4xf32>
+    check.expect_close %lg, %lg_ref, max_ulp_difference = 4 : tensor<4xf32>, tensor<4xf32>
+    %y = stablehlo.constant dense<[0.5, -1.0, 2.0, 0.0]> : tensor<4xf32>
+    %ec = chlo.erfc %y : tensor<4xf32> -> tensor<4xf32>
+    %ec_ref = stablehlo.constant dense<[0.4795001149177551, 1.8427008390426636, 0.004677734803408384, 1.0]> : tensor<4xf32>
+    check.expect_close %ec, %ec_ref, max_ulp_difference = 4 : tensor<4xf32>, tensor<4xf32>
+    %z = stablehlo.constant dense<[1.0, -1.0, 0.25, 5.0]> : tensor<4xf32>
+    %be = chlo.bessel_i1e %z : tensor<4xf32> -> tensor<4xf32>
+    %be_ref = stablehlo.constant dense<[0.207910418510437, -0.207910418510437, 0.09811262786388397, 0.16397227346897125]> : tensor<4xf32>
+    check.expect_close %be, %be_ref, max_ulp_difference = 4 : tensor<4xf32>, tensor<4xf32>
+    %a = stablehlo.constant dense<[1.0, 0.0, 1.0, -0.0]> : tensor<4xf32>
+    %b = stablehlo.constant dense<[2.0, -1.0, 0.0, 1.0]> : tensor<4xf32>
+    %na = chlo.next_after %a, %b : tensor<4xf32>, tensor<4xf32> -> tensor<4xf32>
+    check.expect_eq_const %na, dense<[0x3F800001, 0x80000001, 0x3F7FFFFF, 0x00000001]> : tensor<4xf32>
+    func.return
+  }
 }

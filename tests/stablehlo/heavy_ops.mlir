@@ -124,6 +124,11 @@ module @heavy_ops {
     check.expect_eq_const %ii, dense<[true, true, false, false]> : tensor<4xi1>
     %pi = chlo.is_pos_inf %w : tensor<4xf32> -> tensor<4xi1>
     check.expect_eq_const %pi, dense<[true, false, false, false]> : tensor<4xi1>
+    %rl = stablehlo.constant dense<[[1.0, 2.0], [3.0, 4.0], [5.0, 6.0], [7.0, 8.0]]> : tensor<4x2xf32>
+    %rr = stablehlo.constant dense<[[[1.0], [0.0]], [[0.0], [1.0]]]> : tensor<2x2x1xf32>
+    %gs = stablehlo.constant dense<[1, 3]> : tensor<2xi64>
+    %rd = "chlo.ragged_dot"(%rl, %rr, %gs) {ragged_dot_dimension_numbers = #chlo.ragged_dot<lhs_batching_dimensions = [], rhs_batching_dimensions = [], lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1], lhs_ragged_dimensions = [0], rhs_group_dimensions = [0]>} : (tensor<4x2xf32>, tensor<2x2x1xf32>, tensor<2xi64>) -> tensor<4x1xf32>
+    check.expect_eq_const %rd, dense<[[1.0], [4.0], [6.0], [8.0]]> : tensor<4x1xf32>
     %sq = chlo.square %v : tensor<3xf32> -> tensor<3xf32>
     check.expect_eq_const %sq, dense<[1.0, 4.0, 9.0]> : tensor<3xf32>
     %bc = chlo.broadcast_add %x, %one {broadcast_dimensions = array<i64: 1>} : (tensor<2x2xf32>, tensor<2xf32>) -> tensor<2x2xf32>
