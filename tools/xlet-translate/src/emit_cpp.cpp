@@ -1407,7 +1407,7 @@ private:
             std::string t = cpp_elem(o.operand_types[0].elem);
             bool narrow = elem_bits(o.operand_types[0].elem) == 16;
             std::string w = narrow ? "float" : t;
-            std::string body = n == "chlo.lgamma"  ? "std::lgamma(static_cast<" + w + ">(x))"
+            std::string body = n == "chlo.lgamma" ? "std::lgamma(static_cast<" + w + ">(x))"
                                : n == "chlo.erfc" ? "std::erfc(static_cast<" + w + ">(x))"
                                : n == "chlo.bessel_i1e"
                                    ? "(x < " + t + "(0) ? -1 : 1) * std::exp(-std::abs(static_cast<" + w +
@@ -1427,14 +1427,15 @@ private:
             const attr* d = o.get("ragged_dot_dimension_numbers");
             if (!d) return error(o.at, "chlo.ragged_dot without ragged_dot_dimension_numbers"), true;
             std::string dd = "xlet::ragged_dot_dims{.dot = xlet::dot_dims{.lhs_batch = " +
-                             list_or_empty(d->field("lhs_batching_dimensions")) + ", .rhs_batch = " +
-                             list_or_empty(d->field("rhs_batching_dimensions")) + ", .lhs_contracting = " +
-                             list_or_empty(d->field("lhs_contracting_dimensions")) + ", .rhs_contracting = " +
-                             list_or_empty(d->field("rhs_contracting_dimensions")) + "}, .lhs_ragged = " +
-                             list_or_empty(d->field("lhs_ragged_dimensions")) + ", .rhs_group = " +
-                             list_or_empty(d->field("rhs_group_dimensions")) + "}";
+                             list_or_empty(d->field("lhs_batching_dimensions")) +
+                             ", .rhs_batch = " + list_or_empty(d->field("rhs_batching_dimensions")) +
+                             ", .lhs_contracting = " + list_or_empty(d->field("lhs_contracting_dimensions")) +
+                             ", .rhs_contracting = " + list_or_empty(d->field("rhs_contracting_dimensions")) +
+                             "}, .lhs_ragged = " + list_or_empty(d->field("lhs_ragged_dimensions")) +
+                             ", .rhs_group = " + list_or_empty(d->field("rhs_group_dimensions")) + "}";
             std::string out_t = rt().elem != o.operand_types[0].elem ? ", " + cpp_elem(rt().elem) : "";
-            declare(o, 0, "xlet::ragged_dot<" + dd + out_t + ">(" + val(o, 0) + ", " + val(o, 1) + ", " + val(o, 2) + ")",
+            declare(o, 0,
+                    "xlet::ragged_dot<" + dd + out_t + ">(" + val(o, 0) + ", " + val(o, 1) + ", " + val(o, 2) + ")",
                     depth, false);
             return true;
         }

@@ -93,6 +93,50 @@ module clone(const module& m) {
     return c;
 }
 
+const std::set<std::string>& elementwise_ops() {
+    static const std::set<std::string> s = {"stablehlo.abs",
+                                            "stablehlo.cbrt",
+                                            "stablehlo.ceil",
+                                            "stablehlo.convert",
+                                            "stablehlo.count_leading_zeros",
+                                            "stablehlo.cosine",
+                                            "stablehlo.exponential",
+                                            "stablehlo.exponential_minus_one",
+                                            "stablehlo.floor",
+                                            "stablehlo.imag",
+                                            "stablehlo.log",
+                                            "stablehlo.log_plus_one",
+                                            "stablehlo.logistic",
+                                            "stablehlo.not",
+                                            "stablehlo.negate",
+                                            "stablehlo.popcnt",
+                                            "stablehlo.real",
+                                            "stablehlo.round_nearest_afz",
+                                            "stablehlo.round_nearest_even",
+                                            "stablehlo.rsqrt",
+                                            "stablehlo.sign",
+                                            "stablehlo.sine",
+                                            "stablehlo.sqrt",
+                                            "stablehlo.tan",
+                                            "stablehlo.tanh",
+                                            "stablehlo.add",
+                                            "stablehlo.atan2",
+                                            "stablehlo.divide",
+                                            "stablehlo.maximum",
+                                            "stablehlo.minimum",
+                                            "stablehlo.multiply",
+                                            "stablehlo.power",
+                                            "stablehlo.remainder",
+                                            "stablehlo.shift_left",
+                                            "stablehlo.shift_right_arithmetic",
+                                            "stablehlo.shift_right_logical",
+                                            "stablehlo.subtract",
+                                            "stablehlo.and",
+                                            "stablehlo.or",
+                                            "stablehlo.xor"};
+    return s;
+}
+
 bool is_float_elem(const std::string& e) { return e == "f16" || e == "bf16" || e == "f32" || e == "f64"; }
 bool is_complex_elem(const std::string& e) { return e.rfind("complex<", 0) == 0; }
 bool is_unsigned_elem(const std::string& e) { return e.rfind("ui", 0) == 0; }

@@ -6,6 +6,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -138,6 +139,10 @@ struct module {
 std::unique_ptr<op> clone(const op& o);
 region clone(const region& r);
 module clone(const module& m);
+
+// StableHLO's element-wise ops of one and two operands (abs ... tanh, add ... xor): the parser
+// reads their pretty form, the shape refinement gives their result the operands' shape.
+const std::set<std::string>& elementwise_ops();
 
 // Element type facts shared by the emitters.
 bool is_float_elem(const std::string& e);

@@ -1199,53 +1199,13 @@ private:
 
     void parse_pretty(op& o) {
         const std::string& n = o.name;
-        static const std::set<std::string> unary = {"stablehlo.abs",
-                                                    "stablehlo.cbrt",
-                                                    "stablehlo.ceil",
-                                                    "stablehlo.convert",
-                                                    "stablehlo.count_leading_zeros",
-                                                    "stablehlo.cosine",
-                                                    "stablehlo.exponential",
-                                                    "stablehlo.exponential_minus_one",
-                                                    "stablehlo.floor",
-                                                    "stablehlo.imag",
-                                                    "stablehlo.log",
-                                                    "stablehlo.log_plus_one",
-                                                    "stablehlo.logistic",
-                                                    "stablehlo.not",
-                                                    "stablehlo.negate",
-                                                    "stablehlo.popcnt",
-                                                    "stablehlo.real",
-                                                    "stablehlo.round_nearest_afz",
-                                                    "stablehlo.round_nearest_even",
-                                                    "stablehlo.rsqrt",
-                                                    "stablehlo.sign",
-                                                    "stablehlo.sine",
-                                                    "stablehlo.sqrt",
-                                                    "stablehlo.tan",
-                                                    "stablehlo.tanh",
-                                                    "stablehlo.uniform_quantize",
-                                                    "stablehlo.uniform_dequantize",
-                                                    "stablehlo.add",
-                                                    "stablehlo.atan2",
-                                                    "stablehlo.divide",
-                                                    "stablehlo.maximum",
-                                                    "stablehlo.minimum",
-                                                    "stablehlo.multiply",
-                                                    "stablehlo.power",
-                                                    "stablehlo.remainder",
-                                                    "stablehlo.shift_left",
-                                                    "stablehlo.shift_right_arithmetic",
-                                                    "stablehlo.shift_right_logical",
-                                                    "stablehlo.subtract",
-                                                    "stablehlo.and",
-                                                    "stablehlo.or",
-                                                    "stablehlo.xor",
-                                                    "stablehlo.create_token",
-                                                    "stablehlo.after_all",
-                                                    "stablehlo.reverse",
-                                                    "stablehlo.clamp",
-                                                    "stablehlo.cholesky"};
+        // pretty form `operands attr-dict : <one type or a functional type>`
+        static const std::set<std::string> unary = [] {
+            std::set<std::string> u = elementwise_ops();
+            u.insert({"stablehlo.uniform_quantize", "stablehlo.uniform_dequantize", "stablehlo.create_token",
+                      "stablehlo.after_all", "stablehlo.reverse", "stablehlo.clamp", "stablehlo.cholesky"});
+            return u;
+        }();
         loc at = o.at;
         if (unary.count(n)) {
             operands_until_colon(o);
@@ -1885,10 +1845,13 @@ private:
         std::size_t save = pos_;
         if (accept(':')) {
             skip_ws();
-            if (starts_with("tensor<") || starts_with("tuple<") || peek() == '(') pos_ = save;
-            else a.t = parse_type();
+            if (starts_with("tensor<") || starts_with("tuple<") || peek() == '(')
+                pos_ = save;
+            else
+                a.t = parse_type();
         }
-        if (a.k == attr::kind::integer && a.t.k == type::kind::scalar && is_float_elem(a.t.elem)) a.k = attr::kind::floating;
+        if (a.k == attr::kind::integer && a.t.k == type::kind::scalar && is_float_elem(a.t.elem))
+            a.k = attr::kind::floating;
         return a;
     }
 
