@@ -71,7 +71,8 @@ void BM_mlp_translated(benchmark::State& st, int threads) {
     tbb_threads t(threads);
     auto& d = data();
     float l = 0;
-    for (auto _ : st) benchmark::DoNotOptimize(l = mlp_translated::main(*d.x, d.p->w1, d.p->b1, d.p->w2, d.p->b2, d.labels)());
+    for (auto _ : st)
+        benchmark::DoNotOptimize(l = mlp_translated::main(*d.x, d.p->w1, d.p->b1, d.p->w2, d.p->b2, d.labels)());
     st.counters["loss"] = l;
 }
 #endif
