@@ -226,4 +226,20 @@ std::string enum_word(const attr* a) { // #stablehlo<comparison_direction LT> ->
     return "";
 }
 
+attr i64_array(const std::vector<std::int64_t>& v, loc at) {
+    attr a;
+    a.k = attr::kind::dense_array;
+    a.at = at;
+    a.t.k = type::kind::scalar;
+    a.t.elem = "i64";
+    for (auto x : v) {
+        attr e;
+        e.k = attr::kind::integer;
+        e.i = x;
+        e.s = std::to_string(x);
+        a.list.push_back(e);
+    }
+    return a;
+}
+
 } // namespace xlt

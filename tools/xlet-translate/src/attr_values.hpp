@@ -20,6 +20,8 @@ bool dense_splat(const attr& a, const type& t, std::vector<std::uint8_t>& out, s
 bool dense_bytes(const attr& a, const type& t, std::vector<std::uint8_t>& out, std::string& why);
 // The integers of a list attribute, or of a small integer dense constant; empty if none.
 std::vector<std::int64_t> int_list(const attr* a);
+// An array<i64: ...> attribute of these integers (what the generic form calls a dimension list).
+attr i64_array(const std::vector<std::int64_t>& v, loc at = {});
 // The last word of an enum attribute: #stablehlo<comparison_direction LT> -> "LT".
 std::string enum_word(const attr* a);
 

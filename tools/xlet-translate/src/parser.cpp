@@ -4,6 +4,8 @@
 // names (broadcast_dimensions, dot_dimension_numbers, ...), so passes and emitters see one shape.
 #include "parser.hpp"
 
+#include "attr_values.hpp"
+
 #include <algorithm>
 #include <cctype>
 #include <charconv>
@@ -1142,21 +1144,6 @@ private:
         parse_functional_type(o.operand_types, o.result_types);
         check_counts(o);
     }
-    attr i64_list_attr(const std::vector<std::int64_t>& v, loc at) {
-        attr a;
-        a.k = attr::kind::dense_array;
-        a.at = at;
-        a.t.k = type::kind::scalar;
-        a.t.elem = "i64";
-        for (auto x : v) {
-            attr e;
-            e.k = attr::kind::integer;
-            e.i = x;
-            e.s = std::to_string(x);
-            a.list.push_back(e);
-        }
-        return a;
-    }
     std::vector<std::int64_t> int_list_brackets() {
         std::vector<std::int64_t> v;
         expect('[');
@@ -1176,7 +1163,7 @@ private:
             o.set(attr_name, parse_attr());
             return;
         }
-        o.set(attr_name, i64_list_attr(int_list_brackets(), at));
+        o.set(attr_name, i64_array(int_list_brackets(), at));
     }
     attr enum_attr(const std::string& dialect_kind, const std::string& value, loc at) {
         attr a;
@@ -1292,9 +1279,9 @@ private:
                 } while (accept(','));
                 expect(']');
             }
-            o.set("start_indices", i64_list_attr(st, la));
-            o.set("limit_indices", i64_list_attr(li, la));
-            o.set("strides", i64_list_attr(sd, la));
+            o.set("start_indices", i64_array(st, la));
+            o.set("limit_indices", i64_array(li, la));
+            o.set("strides", i64_array(sd, la));
             opt_attr_dict(o);
             functional(o);
             return;
@@ -1618,7 +1605,7 @@ private:
                                            : key == "rhs_dilate" ? "rhs_dilation"
                                                                  : nullptr;
                         if (!name) fail_at(wa, "unknown convolution window field '" + key + "'");
-                        o.set(name, i64_list_attr(int_list_brackets(), wa));
+                        o.set(name, i64_array(int_list_brackets(), wa));
                     }
                 } while (accept(','));
                 expect('}');

@@ -130,20 +130,6 @@ std::unique_ptr<op> make_op(const std::string& name, std::vector<value_ref> oper
     return o;
 }
 
-attr i64_array(const std::vector<std::int64_t>& v) {
-    attr a;
-    a.k = attr::kind::dense_array;
-    a.t.k = type::kind::scalar;
-    a.t.elem = "i64";
-    for (auto x : v) {
-        attr e;
-        e.k = attr::kind::integer;
-        e.i = x;
-        e.s = std::to_string(x);
-        a.list.push_back(e);
-    }
-    return a;
-}
 attr int_scalar(std::int64_t v, const char* ty = "i64") {
     attr a;
     a.k = attr::kind::integer;
