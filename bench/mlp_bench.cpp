@@ -29,7 +29,8 @@ namespace {
 
 constexpr std::size_t B = 256, In = 784, Hid = 512, Out = 10, N = 512, D = 64;
 
-template<class T> void fill_t(T& t, std::uint32_t seed, float scale) {
+template<class T>
+void fill_t(T& t, std::uint32_t seed, float scale) {
     fill(t.data(), xlet::product(T::extents), [&](std::size_t i) { return scale * gen(i, seed, -1.0f, 1.0f); });
 }
 
@@ -40,7 +41,8 @@ struct mlp_data {
     mlp_data() {
         fill_t(p->w1, 1, 0.05f), fill_t(p->b1, 2, 0.1f), fill_t(p->w2, 3, 0.05f), fill_t(p->b2, 4, 0.1f);
         fill_t(*x, 5, 1.0f);
-        for (std::size_t i = 0; i < B; ++i) labels(i) = static_cast<std::int32_t>(i % 10);
+        for (std::size_t i = 0; i < B; ++i)
+            labels(i) = static_cast<std::int32_t>(i % 10);
     }
 };
 mlp_data& data() {
@@ -61,7 +63,8 @@ void BM_mlp_xlet(benchmark::State& st, int threads) {
     tbb_threads t(threads);
     auto& d = data();
     float l = 0;
-    for (auto _ : st) benchmark::DoNotOptimize(l = mlp::loss(*d.p, *d.x, d.labels));
+    for (auto _ : st)
+        benchmark::DoNotOptimize(l = mlp::loss(*d.p, *d.x, d.labels));
     st.counters["loss"] = l;
 }
 
@@ -89,7 +92,10 @@ void BM_attention_xlet(benchmark::State& st, int threads) {
 #if defined(XLET_BENCH_HAVE_EIGEN)
 using emat = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 using evec = Eigen::Matrix<float, 1, Eigen::Dynamic>;
-template<class T> auto as_mat(const T& t, Eigen::Index r, Eigen::Index c) { return Eigen::Map<const emat>(t.data(), r, c); }
+template<class T>
+auto as_mat(const T& t, Eigen::Index r, Eigen::Index c) {
+    return Eigen::Map<const emat>(t.data(), r, c);
+}
 
 void BM_mlp_eigen(benchmark::State& st, int threads) {
     Eigen::setNbThreads(threads);
@@ -103,7 +109,8 @@ void BM_mlp_eigen(benchmark::State& st, int threads) {
         Eigen::VectorXf m = z.rowwise().maxCoeff();
         Eigen::VectorXf lse = ((z.colwise() - m).array().exp().rowwise().sum().log()).matrix() + m;
         float total = 0;
-        for (Eigen::Index i = 0; i < static_cast<Eigen::Index>(B); ++i) total += lse(i) - z(i, d.labels(static_cast<std::size_t>(i)));
+        for (Eigen::Index i = 0; i < static_cast<Eigen::Index>(B); ++i)
+            total += lse(i) - z(i, d.labels(static_cast<std::size_t>(i)));
         benchmark::DoNotOptimize(l = total / static_cast<float>(B));
     }
     st.counters["loss"] = l;
@@ -135,15 +142,18 @@ void BM_mlp_openblas(benchmark::State& st, int threads) {
         cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, B, Hid, In, 1.0f, d.x->data(), In, d.p->w1.data(), Hid,
                     0.0f, h.data(), Hid);
         for (std::size_t i = 0; i < B; ++i)
-            for (std::size_t j = 0; j < Hid; ++j) h[i * Hid + j] = std::max(h[i * Hid + j] + d.p->b1(j), 0.0f);
+            for (std::size_t j = 0; j < Hid; ++j)
+                h[i * Hid + j] = std::max(h[i * Hid + j] + d.p->b1(j), 0.0f);
         cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, B, Out, Hid, 1.0f, h.data(), Hid, d.p->w2.data(), Out,
                     0.0f, z.data(), Out);
         float total = 0;
         for (std::size_t i = 0; i < B; ++i) {
             float m = -std::numeric_limits<float>::infinity();
-            for (std::size_t j = 0; j < Out; ++j) m = std::max(m, z[i * Out + j] += d.p->b2(j));
+            for (std::size_t j = 0; j < Out; ++j)
+                m = std::max(m, z[i * Out + j] += d.p->b2(j));
             float s = 0;
-            for (std::size_t j = 0; j < Out; ++j) s += std::exp(z[i * Out + j] - m);
+            for (std::size_t j = 0; j < Out; ++j)
+                s += std::exp(z[i * Out + j] - m);
             total += std::log(s) + m - z[i * Out + static_cast<std::size_t>(d.labels(i))];
         }
         benchmark::DoNotOptimize(l = total / static_cast<float>(B));
@@ -161,14 +171,17 @@ void BM_attention_openblas(benchmark::State& st, int threads) {
         std::vector<float> sum(N);
         for (std::size_t i = 0; i < N; ++i) {
             float m = -std::numeric_limits<float>::infinity(), t = 0;
-            for (std::size_t j = 0; j < N; ++j) m = std::max(m, s[i * N + j]);
-            for (std::size_t j = 0; j < N; ++j) t += (s[i * N + j] = std::exp(s[i * N + j] - m));
+            for (std::size_t j = 0; j < N; ++j)
+                m = std::max(m, s[i * N + j]);
+            for (std::size_t j = 0; j < N; ++j)
+                t += (s[i * N + j] = std::exp(s[i * N + j] - m));
             sum[i] = t;
         }
         cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, N, D, N, 1.0f, s.data(), N, d.v->data(), D, 0.0f,
                     o.data(), D);
         for (std::size_t i = 0; i < N; ++i)
-            for (std::size_t j = 0; j < D; ++j) o[i * D + j] /= sum[i];
+            for (std::size_t j = 0; j < D; ++j)
+                o[i * D + j] /= sum[i];
         benchmark::DoNotOptimize(o.data());
     }
 }
