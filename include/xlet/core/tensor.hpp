@@ -13,6 +13,7 @@
 #include "block_cache.hpp"
 #include "error.hpp"
 #include "shape.hpp"
+#include "trace.hpp"
 #include "types.hpp"
 
 namespace xlet {
@@ -62,6 +63,13 @@ struct storage {
     alignas(align) std::array<T, N> a{};
     storage() = default;
     explicit storage(no_init_t) {} // inline storage is small: zeroed all the same
+    // Copies and moves tell a tracing recorder (core/trace.hpp) that the elements moved house.
+    storage(const storage& o) noexcept : a(o.a) { trace::copied(o.data(), data()); }
+    storage& operator=(const storage& o) noexcept {
+        a = o.a;
+        trace::copied(o.data(), data());
+        return *this;
+    }
     T* data() { return a.data(); }
     const T* data() const { return a.data(); }
 };
@@ -86,10 +94,16 @@ struct storage<T, N, false> {
     }
     storage() = default;
     explicit storage(no_init_t) : p(allocate(false)) {}
-    storage(const storage& o) : p(allocate(false)) { std::copy(o.data(), o.data() + N, data()); }
-    storage(storage&&) noexcept = default;
+    storage(const storage& o) : p(allocate(false)) {
+        std::copy(o.data(), o.data() + N, data());
+        trace::copied(o.data(), data());
+    }
+    storage(storage&&) noexcept = default; // the block moves: its address, and identity, stay
     storage& operator=(const storage& o) {
-        if (this != &o) std::copy(o.data(), o.data() + N, data());
+        if (this != &o) {
+            std::copy(o.data(), o.data() + N, data());
+            trace::copied(o.data(), data());
+        }
         return *this;
     }
     storage& operator=(storage&& o) noexcept = default;

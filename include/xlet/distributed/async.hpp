@@ -57,6 +57,7 @@ inline std::int64_t peer_of(const char* op, const replica_context& ctx, const so
 // target has received it (until then x must stay alive and unmodified; an expression is kept).
 template<expression X>
 auto send(replica_context& ctx, X&& x, std::int64_t channel_id, const source_target_pairs_t& pairs) {
+    trace::not_exported("send");
     using A = tensor_type_of<X>;
     using T = detail::element_of<X>;
     return detail::run_collective<true, token, std::tuple<detail::held_t<X>>>(
@@ -75,6 +76,7 @@ inline token send_done(async_collective<token>&& h) { return h.done(); }
 // Recv(shape, channel): receives an Out from this device's source (zeros when it has none).
 template<class Out>
 auto recv(replica_context& ctx, std::int64_t channel_id, const source_target_pairs_t& pairs) {
+    trace::not_exported("recv");
     using T = typename Out::value_type;
     return detail::run_collective<true, Out, std::tuple<>>(ctx, [&](auto& st) {
         const std::int64_t source = detail::peer_of("recv", ctx, pairs, false);

@@ -210,6 +210,7 @@ namespace detail {
 // result or the handle.
 template<bool Async, class Out, class Extra, class Launch, class... A>
 auto run_collective(replica_context& ctx, Launch&& launch, A&&... extra) {
+    trace::not_exported("collectives");
     if constexpr (Async) {
         auto st = std::make_unique<async_state<Out, Extra>>(ctx, std::forward<A>(extra)...);
         launch(*st);
@@ -317,9 +318,13 @@ auto collective_permute_impl(replica_context& ctx, X&& x, const source_target_pa
 } // namespace detail
 
 // ReplicaId(): this device's replica id, a u32 scalar.
-inline tensor<std::uint32_t> replica_id(const replica_context& ctx) { return tensor<std::uint32_t>(ctx.replica_id()); }
+inline tensor<std::uint32_t> replica_id(const replica_context& ctx) {
+    trace::not_exported("replica_id");
+    return tensor<std::uint32_t>(ctx.replica_id());
+}
 // PartitionId(): this device's partition id, a u32 scalar.
 inline tensor<std::uint32_t> partition_id(const replica_context& ctx) {
+    trace::not_exported("partition_id");
     return tensor<std::uint32_t>(ctx.partition_id());
 }
 

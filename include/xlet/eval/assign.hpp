@@ -268,6 +268,17 @@ struct evaluator {
 
 template<class S, class E>
 void evaluate_into(S* dst, const E& e) {
+    // Exporting (core/trace.hpp): record the expression's ops, evaluate untraced, then tell the
+    // recorder that dst holds the result.
+    if (trace::recorder* r = trace::active) [[unlikely]] {
+        const int id = trace::value_of(*r, e);
+        {
+            trace::pause p;
+            evaluate_into(dst, e);
+        }
+        r->bind(dst, E::num_elements * sizeof(S), trace::type_of<E>(), id);
+        return;
+    }
     // A node that knows a faster way to write all of itself into contiguous row-major storage
     // (a pad of an array: fills and memcpy by rows) does so.
     if constexpr (requires { e.write_into(dst); }) {

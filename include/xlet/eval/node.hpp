@@ -23,6 +23,7 @@
 
 #include "../core/tensor.hpp"
 #include "tile_buffer.hpp"
+#include "trace.hpp"
 #include "vec.hpp"
 
 namespace xlet::detail {
@@ -216,6 +217,7 @@ struct array_node : node_shape<typename A::value_type, A::rank, A::extents> {
             return mem_cursor<S, s>{ptr() + row_offset<Ro, P>(v, outer)};
     }
     compute_t<S> at(const std::array<std::size_t, base::rank>& idx) const { return widen(ptr()[A::offset(idx)]); }
+    int trace(trace::recorder& r) const { return trace::memory_value(r, ptr(), A::extents); }
     template<std::size_t Ro, auto M, leaf_view<Ro> D>
     bool may_alias(const void* b, const void* e) const {
         if constexpr (Own) {
@@ -248,6 +250,7 @@ struct scalar_node : node_shape<T, 0, extents_t<0>{}> {
     template<std::size_t Ro, auto M, loop_plan<Ro> P>
     cursor_t cursor(const outer_index<Ro>&) const { return {value}; }
     compute_t<T> at(const std::array<std::size_t, 0>&) const { return value; }
+    int trace(trace::recorder& r) const { return trace::scalar_value<T>(r, narrow<T>(value)); }
     template<std::size_t Ro, auto M, leaf_view<Ro> D>
     bool may_alias(const void*, const void*) const { return false; }
 };
@@ -267,6 +270,7 @@ struct ref_node : node_shape<typename N::value_type, N::rank, N::extents> {
     template<std::size_t Ro, auto M, loop_plan<Ro> P>
     auto cursor(const outer_index<Ro>& outer) const { return n->template cursor<Ro, M, P>(outer); }
     auto at(const std::array<std::size_t, N::rank>& idx) const { return n->at(idx); }
+    int trace(trace::recorder& r) const { return trace::value_of(r, *n); }
     template<std::size_t Ro, auto M, leaf_view<Ro> D>
     bool may_alias(const void* b, const void* e) const { return n->template may_alias<Ro, M, D>(b, e); }
 };

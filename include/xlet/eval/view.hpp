@@ -30,6 +30,12 @@ struct view_node : node_shape<typename C::value_type, R, E> {
         }
         return child.at(ci);
     }
+    int trace(trace::recorder& r) const {
+        const int v = trace::value_of(r, child);
+        return trace::view(r, v, trace::mlir_element<typename C::value_type>, {C::extents.begin(), C::extents.end()},
+                           {E.begin(), E.end()}, {Map.src.begin(), Map.src.end()}, {Map.scale.begin(), Map.scale.end()},
+                           {Map.offset.begin(), Map.offset.end()});
+    }
     template<std::size_t Ro, index_map<R, Ro> M, leaf_view<Ro> D>
     bool may_alias(const void* b, const void* e) const { return child.template may_alias<Ro, compose(Map, M), D>(b, e); }
 };

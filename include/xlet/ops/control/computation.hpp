@@ -96,6 +96,54 @@ auto materialize(R&& r) {
 template<class R>
 using materialized_t = decltype(materialize(std::declval<R>()));
 
+// Export (to_stablehlo): what a traced computation may return (xlet values, or tuples of them),
+// and what a region's block arguments may hold (arrays, or tuples of them).
+template<class O>
+inline constexpr bool traceable_result = expression<O>;
+template<class... T>
+inline constexpr bool traceable_result<std::tuple<T...>> = (traceable_result<std::remove_cvref_t<T>> && ...);
+template<class S>
+inline constexpr bool arrays_only = is_array_leaf<S>;
+template<class... T>
+inline constexpr bool arrays_only<std::tuple<T...>> = (arrays_only<T> && ...);
+
+// Traces call(args) into a new region: its block arguments hold a fresh value of type A (none
+// when A is void: the `if` and `case` branches, which capture their operands), and it returns
+// what call returns. Returns the region's index.
+template<class A, class Call>
+int trace_region(trace::recorder& r, const std::string& op, const char* what, Call&& call) {
+    std::vector<std::string> types;
+    if constexpr (!std::is_void_v<A>) trace::result_types<A>(types);
+    const int g = r.open_region(types);
+    try {
+        std::vector<int> results;
+        auto collect = [&](const auto& out) {
+            using O = std::remove_cvref_t<decltype(out)>;
+            if constexpr (traceable_result<O>)
+                trace::values_of(r, out, results);
+            else
+                throw error("to_stablehlo", op + ": " + what +
+                                                " returns a C++ value, which cannot be traced; return xlet tensors or "
+                                                "expressions (pred<>, `i < n`)");
+        };
+        if constexpr (std::is_void_v<A>) {
+            collect(call());
+        } else {
+            A st{};
+            int id = r.regions[static_cast<std::size_t>(g)].args.empty()
+                         ? 0
+                         : r.regions[static_cast<std::size_t>(g)].args.front();
+            trace::bind_results(r, st, id);
+            collect(call(st));
+        }
+        r.close_region(std::move(results));
+    } catch (...) {
+        r.close_region({});
+        throw;
+    }
+    return g;
+}
+
 // Inside a catch block: throw an xlet::error naming the op and where, with the caught exception
 // nested in it.
 [[noreturn]] inline void rethrow_in(const std::string& op, const std::string& where) {

@@ -60,6 +60,17 @@ R dispatch_branch(std::int32_t b, Fns& fns, Args&& args, std::index_sequence<K..
     return std::move(*r);
 }
 
+// Traced (to_stablehlo): a branch as a region without arguments (StableHLO's if and case capture
+// their operands), called once on its operand.
+template<class R, class F, class A>
+int trace_branch(trace::recorder& r, F& fn, A& operand) {
+    if constexpr (!arrays_only<R> || !std::is_invocable_v<F&, A&>)
+        throw error("to_stablehlo", "conditional: a branch that returns other than tensors, or takes its operand as "
+                                    "an rvalue, cannot be exported");
+    else
+        return trace_region<void>(r, "conditional", "a branch", [&] { return materialize(std::invoke(fn, operand)); });
+}
+
 } // namespace detail
 
 // Conditional(predicate, true_operand, true_computation, false_operand, false_computation).
@@ -79,18 +90,28 @@ auto conditional(const P& pred, TA&& true_operand, TF&& true_fn, FA&& false_oper
         static_assert(diag::got<c4, RT, RF>::value,
                       "xlet::conditional [C4]: the branches must return the same type (element types and shapes)");
         if constexpr (c4) {
-            if (detail::scalar_value(pred)) {
-                try {
-                    return RT(detail::materialize(std::invoke(true_fn, std::forward<TA>(true_operand))));
-                } catch (...) {
-                    detail::rethrow_in("conditional", "the true branch");
+            auto run = [&]() -> RT {
+                if (detail::scalar_value(pred)) {
+                    try {
+                        return RT(detail::materialize(std::invoke(true_fn, std::forward<TA>(true_operand))));
+                    } catch (...) {
+                        detail::rethrow_in("conditional", "the true branch");
+                    }
                 }
+                try {
+                    return RT(detail::materialize(std::invoke(false_fn, std::forward<FA>(false_operand))));
+                } catch (...) {
+                    detail::rethrow_in("conditional", "the false branch");
+                }
+            };
+            if (trace::recorder* r = trace::active) [[unlikely]] {
+                std::vector<int> ins{trace::init_id<bool>(*r, pred)};
+                const int gt = detail::trace_branch<RT>(*r, true_fn, true_operand);
+                const int gf = detail::trace_branch<RT>(*r, false_fn, false_operand);
+                return trace::record_ids(
+                    *r, "stablehlo.if", [] { return std::string(); }, {gt, gf}, run, std::move(ins));
             }
-            try {
-                return RT(detail::materialize(std::invoke(false_fn, std::forward<FA>(false_operand))));
-            } catch (...) {
-                detail::rethrow_in("conditional", "the false branch");
-            }
+            return run();
         }
     }
 }
@@ -133,14 +154,27 @@ auto conditional(const I& branch_index, Fns&& fns, Args&& operands) {
                 "xlet::conditional [C4]: the branches must return the same type (element types and "
                 "shapes)");
             if constexpr (c4) {
-                std::int32_t b = static_cast<std::int32_t>(detail::scalar_value(branch_index));
-                if (b < 0 || b >= static_cast<std::int32_t>(N)) b = static_cast<std::int32_t>(N) - 1;
-                try {
-                    return detail::dispatch_branch<R0>(b, fns, std::forward<Args>(operands),
-                                                       std::make_index_sequence<N>{});
-                } catch (...) {
-                    detail::rethrow_in("conditional", "branch " + std::to_string(b));
+                auto run = [&]() -> R0 {
+                    std::int32_t b = static_cast<std::int32_t>(detail::scalar_value(branch_index));
+                    if (b < 0 || b >= static_cast<std::int32_t>(N)) b = static_cast<std::int32_t>(N) - 1;
+                    try {
+                        return detail::dispatch_branch<R0>(b, fns, std::forward<Args>(operands),
+                                                           std::make_index_sequence<N>{});
+                    } catch (...) {
+                        detail::rethrow_in("conditional", "branch " + std::to_string(b));
+                    }
+                };
+                if (trace::recorder* r = trace::active) [[unlikely]] {
+                    std::vector<int> ins{trace::init_id<std::int32_t>(*r, branch_index)};
+                    std::vector<int> regions;
+                    [&]<std::size_t... K>(std::index_sequence<K...>) {
+                        (regions.push_back(detail::trace_branch<R0>(*r, std::get<K>(fns), std::get<K>(operands))), ...);
+                    }
+                    (std::make_index_sequence<N>{});
+                    return trace::record_ids(
+                        *r, "stablehlo.case", [] { return std::string(); }, std::move(regions), run, std::move(ins));
                 }
+                return run();
             }
         }
     }

@@ -186,6 +186,7 @@ void register_custom_call(std::string name, F f) {
 // CustomCall(target_name, operands..., shape): Out is the declared result type.
 template<fixed_string Target, class Out = void, class... A>
 auto custom_call(custom_call_registry& registry, A&&... operands) {
+    trace::not_exported("custom_call");
     constexpr bool c1 = detail::custom_call_result<Out>;
     static_assert(diag::got<c1, Out>::value,
                   "xlet::custom_call [C1]: the result type must be given, custom_call<\"target\", Out>(operands...), "

@@ -230,6 +230,7 @@ private:
 // Infeed(shape, config): the next item of the queue, as a T, with a token after it.
 template<class T>
 std::tuple<T, token> infeed(feed_queue& q, const token&, std::string_view config = {}) {
+    trace::not_exported("infeed");
     (void)config;
     if constexpr (std::is_same_v<T, std::tuple<>>)
         return {T{}, token{}};
@@ -240,6 +241,7 @@ std::tuple<T, token> infeed(feed_queue& q, const token&, std::string_view config
 // Outfeed(operand, shape_with_layout, outfeed_config): appends the operand to the queue.
 template<class X>
 token outfeed(feed_queue& q, X&& operand, const token&, std::string_view config = {}) {
+    trace::not_exported("outfeed");
     (void)config;
     q.push_for("outfeed", std::forward<X>(operand));
     return token{};

@@ -91,6 +91,50 @@ void assign_state(S& dst, R&& r) {
     }
 }
 
+template<class S, class C, class B>
+S run_while(C& cond, B& body, S first) {
+    std::optional<S> second;
+    S* cur = &first;
+    S* next = nullptr;
+    std::size_t iteration = 0;
+    bool in_body = false;
+    try {
+        while (scalar_value(call_with_state(cond, *cur))) {
+            in_body = true;
+            if (next)
+                assign_state(*next, call_with_state(body, *cur));
+            else
+                next = &second.emplace(materialize(call_with_state(body, *cur)));
+            in_body = false;
+            std::swap(cur, next);
+            ++iteration;
+        }
+    } catch (...) {
+        rethrow_in("while_loop", std::string(in_body ? "the body" : "the condition") + " (iteration " +
+                                     std::to_string(iteration) + ")");
+    }
+    return S(std::move(*cur));
+}
+
+// Traced (to_stablehlo): cond and body become the regions of one stablehlo.while, each called
+// once on a fresh state bound to the block arguments; the loop itself runs untraced.
+template<class S, class C, class B>
+S traced_while(trace::recorder& r, C& cond, B& body, S first) {
+    if constexpr (!arrays_only<S>) {
+        throw error("to_stablehlo", "while_loop: a state that is not made of tensors cannot be exported");
+    } else {
+        std::vector<int> ins;
+        trace::values_of(r, first, ins);
+        const int gc = trace_region<S>(r, "while_loop", "the condition",
+                                       [&](const S& st) -> decltype(auto) { return call_with_state(cond, st); });
+        const int gb = trace_region<S>(r, "while_loop", "the body",
+                                       [&](const S& st) -> decltype(auto) { return call_with_state(body, st); });
+        return trace::record_ids(
+            r, "stablehlo.while", [] { return std::string(); }, {gc, gb},
+            [&] { return run_while(cond, body, std::move(first)); }, std::move(ins));
+    }
+}
+
 } // namespace detail
 
 // While(condition, body, init).
@@ -125,27 +169,9 @@ auto while_loop(C&& cond, B&& body, T&& init) {
     }
     if constexpr (c1 && c2) {
         S first = detail::materialize(std::forward<T>(init));
-        std::optional<S> second;
-        S* cur = &first;
-        S* next = nullptr;
-        std::size_t iteration = 0;
-        bool in_body = false;
-        try {
-            while (detail::scalar_value(detail::call_with_state(cond, *cur))) {
-                in_body = true;
-                if (next)
-                    detail::assign_state(*next, detail::call_with_state(body, *cur));
-                else
-                    next = &second.emplace(detail::materialize(detail::call_with_state(body, *cur)));
-                in_body = false;
-                std::swap(cur, next);
-                ++iteration;
-            }
-        } catch (...) {
-            detail::rethrow_in("while_loop", std::string(in_body ? "the body" : "the condition") + " (iteration " +
-                                                 std::to_string(iteration) + ")");
-        }
-        return S(std::move(*cur));
+        if (trace::recorder* r = trace::active) [[unlikely]]
+            return detail::traced_while(*r, cond, body, std::move(first));
+        return detail::run_while(cond, body, std::move(first));
     }
 }
 

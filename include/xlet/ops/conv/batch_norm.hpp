@@ -347,13 +347,13 @@ void bn_grad_sums(const T* x, const T* g, const bn_plan& pl, const A* mu, A* s1,
 }
 
 // A 1-D operand evaluated once and widened to the compute type.
+// (An expression, not a loop: to_stablehlo records it, where a loop's result would be a constant.)
 template<class A, std::size_t C, class V>
 tensor<A, C> bn_vector(V&& v) {
-    const auto& a = as_array(std::forward<V>(v));
-    tensor<A, C> r(no_init);
-    for (std::size_t i = 0; i < C; ++i)
-        r.data()[i] = static_cast<A>(widen(a.data()[i]));
-    return r;
+    if constexpr (std::is_same_v<element_of<V>, A>)
+        return tensor<A, C>(std::forward<V>(v));
+    else
+        return tensor<A, C>(convert_element_type<A>(std::forward<V>(v)));
 }
 
 template<class T, std::size_t C>
@@ -546,9 +546,8 @@ auto batch_norm_inference_impl(X&& x, S&& scale, O&& offset, M&& mean, V&& varia
     auto b = bn_vector<A, C>(std::forward<O>(offset));
     auto mu = bn_vector<A, C>(std::forward<M>(mean));
     const auto v = bn_vector<A, C>(std::forward<V>(variance));
-    tensor<A, C> a(no_init);
-    for (std::size_t c = 0; c < C; ++c)
-        a.data()[c] = g.data()[c] / std::sqrt(v.data()[c] + static_cast<A>(epsilon));
+    // Per feature, as one expression (correctly rounded ops: the loop's bits, and traceable).
+    tensor<A, C> a = g / sqrt(v + static_cast<A>(epsilon));
     return bn_normalize<Fi>(std::forward<X>(x), std::move(mu), std::move(a), std::move(b));
 }
 
@@ -585,6 +584,11 @@ auto batch_norm_grad_impl(X&& x, S&& scale, M&& mean, V&& variance, G&& grad_out
     return std::tuple{std::move(gx), std::move(gscale), std::move(goffset)};
 }
 
+inline std::string batch_norm_attrs(float epsilon, std::int64_t feature_index) {
+    return "epsilon = " + trace::impl::scalar_literal(epsilon) +
+           " : f32, feature_index = " + std::to_string(feature_index) + " : i64";
+}
+
 } // namespace detail
 
 // BatchNormTraining(operand, scale, offset, epsilon, feature_index): (output, batch_mean,
@@ -593,8 +597,13 @@ template<std::int64_t FeatureIndex, expression X, expression S, expression O>
 auto batch_norm_training(X&& operand, S&& scale, O&& offset, float epsilon) {
     using Rules = detail::batch_norm_training_rules<FeatureIndex, X, S, O>;
     if constexpr (Rules::check())
-        return detail::batch_norm_training_impl<FeatureIndex>(std::forward<X>(operand), std::forward<S>(scale),
-                                                              std::forward<O>(offset), epsilon);
+        return trace::heavy(
+            "stablehlo.batch_norm_training", [&] { return detail::batch_norm_attrs(epsilon, FeatureIndex); },
+            [&] {
+                return detail::batch_norm_training_impl<FeatureIndex>(std::forward<X>(operand), std::forward<S>(scale),
+                                                                      std::forward<O>(offset), epsilon);
+            },
+            operand, scale, offset);
 }
 
 // BatchNormInference(operand, scale, offset, mean, variance, epsilon, feature_index): a lazy
@@ -615,9 +624,14 @@ template<std::int64_t FeatureIndex, expression X, expression S, expression M, ex
 auto batch_norm_grad(X&& operand, S&& scale, M&& mean, V&& variance, G&& grad_output, float epsilon) {
     using Rules = detail::batch_norm_grad_rules<FeatureIndex, X, S, M, V, G>;
     if constexpr (Rules::check())
-        return detail::batch_norm_grad_impl<FeatureIndex>(std::forward<X>(operand), std::forward<S>(scale),
-                                                          std::forward<M>(mean), std::forward<V>(variance),
-                                                          std::forward<G>(grad_output), epsilon);
+        return trace::heavy(
+            "stablehlo.batch_norm_grad", [&] { return detail::batch_norm_attrs(epsilon, FeatureIndex); },
+            [&] {
+                return detail::batch_norm_grad_impl<FeatureIndex>(std::forward<X>(operand), std::forward<S>(scale),
+                                                                  std::forward<M>(mean), std::forward<V>(variance),
+                                                                  std::forward<G>(grad_output), epsilon);
+            },
+            operand, scale, mean, variance, grad_output);
 }
 
 } // namespace xlet

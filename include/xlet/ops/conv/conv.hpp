@@ -524,6 +524,54 @@ decltype(auto) conv_rhs(X&& x) {
         return eval(rev(transpose(convert_element_type<A>(std::forward<X>(x)), perm), rd));
 }
 
+// StableHLO's attributes of a convolution: dimension numbers in the compact form
+// ([b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]), the padding pad_mode chose, explicit.
+template<class Rules>
+std::string conv_attrs(const conv_config& c) {
+    constexpr std::size_t N = Rules::N, NS = Rules::NS;
+    auto side = [&](const conv_side& sd, char a, char b) {
+        std::string s = "[";
+        for (std::size_t p = 0; p < N; ++p) {
+            if (p) s += ", ";
+            const auto d = static_cast<std::int64_t>(p);
+            if (d == sd.a) {
+                s += a;
+            } else if (d == sd.b) {
+                s += b;
+            } else {
+                for (std::size_t k = 0; k < sd.sp.size(); ++k)
+                    if (sd.sp[k] == d) s += std::to_string(k);
+            }
+        }
+        return s + "]";
+    };
+    std::string pad = "dense<";
+    if (NS) {
+        pad += "[";
+        for (std::size_t d = 0; d < NS; ++d)
+            pad += (d ? ", [" : "[") + std::to_string(Rules::sp.lo[d]) + ", " + std::to_string(Rules::sp.hi[d]) + "]";
+        pad += "]";
+    }
+    pad += "> : tensor<" + std::to_string(NS) + "x2xi64>";
+    std::vector<std::int64_t> strides, ld, rd;
+    std::string rev;
+    bool any_rev = false;
+    for (std::size_t d = 0; d < NS; ++d) {
+        strides.push_back(Rules::sp.s[d]);
+        ld.push_back(Rules::sp.ld[d]);
+        rd.push_back(Rules::sp.rd[d]);
+        rev += std::string(d ? ", " : ": ") + (Rules::sp.rev[d] ? "true" : "false");
+        any_rev = any_rev || Rules::sp.rev[d];
+    }
+    return trace::join_attrs(
+        {"window_strides = " + trace::i64_array(strides), "padding = " + pad, "lhs_dilation = " + trace::i64_array(ld),
+         "rhs_dilation = " + trace::i64_array(rd), any_rev ? "window_reversal = array<i1" + rev + ">" : "",
+         "dimension_numbers = #stablehlo.conv<" + side(Rules::in, 'b', 'f') + "x" + side(Rules::ker, 'o', 'i') + "->" +
+             side(Rules::out, 'b', 'f') + ">",
+         "feature_group_count = " + std::to_string(c.feature_group_count) + " : i64",
+         "batch_group_count = " + std::to_string(c.batch_group_count) + " : i64", trace::precision_attr(c.precision)});
+}
+
 template<conv_config Cf, class Out, class L, class R>
 auto conv_impl(L&& lhs, R&& rhs) {
     using P = conv_plan<Cf, L, R, Out>;
@@ -605,7 +653,10 @@ constexpr bool conv_form_ok(conv_form_attrs f) {
 template<conv_config Cf, class Out = void, expression L, expression R>
 auto conv_general_dilated(L&& lhs, R&& rhs) {
     using Rules = detail::conv_rules<Cf, L, R, Out>;
-    if constexpr (Rules::check()) return detail::conv_impl<Cf, Out>(std::forward<L>(lhs), std::forward<R>(rhs));
+    if constexpr (Rules::check())
+        return trace::heavy(
+            "stablehlo.convolution", [] { return detail::conv_attrs<Rules>(Cf); },
+            [&] { return detail::conv_impl<Cf, Out>(std::forward<L>(lhs), std::forward<R>(rhs)); }, lhs, rhs);
 }
 
 // Conv(lhs, rhs, window_strides, padding (SAME / VALID), feature_group_count, batch_group_count):

@@ -242,3 +242,22 @@ using detail::mul_fn;
 using detail::or_fn;
 
 } // namespace xlet
+
+namespace xlet::trace {
+XLET_STABLEHLO_FORM(detail::add_fn, "stablehlo.add")
+XLET_STABLEHLO_FORM(detail::sub_fn, "stablehlo.subtract")
+XLET_STABLEHLO_FORM(detail::mul_fn, "stablehlo.multiply")
+XLET_STABLEHLO_FORM(detail::div_fn, "stablehlo.divide")
+XLET_STABLEHLO_FORM(detail::rem_fn, "stablehlo.remainder")
+XLET_STABLEHLO_FORM(detail::max_fn, "stablehlo.maximum")
+XLET_STABLEHLO_FORM(detail::min_fn, "stablehlo.minimum")
+XLET_STABLEHLO_FORM(detail::pow_fn, "stablehlo.power")
+XLET_STABLEHLO_FORM(detail::atan2_fn, "stablehlo.atan2")
+XLET_STABLEHLO_FORM(detail::complex_fn, "stablehlo.complex")
+XLET_STABLEHLO_FORM(detail::and_fn, "stablehlo.and")
+XLET_STABLEHLO_FORM(detail::or_fn, "stablehlo.or")
+XLET_STABLEHLO_FORM(detail::xor_fn, "stablehlo.xor")
+XLET_STABLEHLO_FORM(detail::shift_left_fn, "stablehlo.shift_left")
+XLET_STABLEHLO_FORM(detail::shift_right_logical_fn, "stablehlo.shift_right_logical")
+XLET_STABLEHLO_FORM(detail::shift_right_arithmetic_fn, "stablehlo.shift_right_arithmetic")
+} // namespace xlet::trace

@@ -73,6 +73,15 @@ XLET_BINARY_OP(le_total, detail::le_total_fn, detail::comparable, "pred, an inte
 XLET_BINARY_OP(gt_total, detail::gt_total_fn, detail::comparable, "pred, an integer or floating type")
 XLET_BINARY_OP(ge_total, detail::ge_total_fn, detail::comparable, "pred, an integer or floating type")
 
+// The comparisons as function objects, for the computations of select_and_scatter (XLA's usual
+// select is ge_fn{}), sort and map: exported as stablehlo.compare by to_stablehlo.
+using detail::eq_fn;
+using detail::ge_fn;
+using detail::gt_fn;
+using detail::le_fn;
+using detail::lt_fn;
+using detail::ne_fn;
+
 // XLA's Compare(lhs, rhs, direction[, broadcast_dimensions]) with StableHLO's compare_type, both
 // spelled as the spec spells them:
 //   compare<comparison_direction::LT>(a, b[, dims<...>])                    the element type's own
@@ -138,3 +147,47 @@ requires(sizeof...(K) <= 1 && sizeof...(B) <= 1) auto compare(L&& l, R&& r, B...
 }
 
 } // namespace xlet
+
+namespace xlet::trace {
+// compare_type: FLOAT (IEEE) for floats and complex, TOTALORDER for the *_total functions on
+// floats, SIGNED / UNSIGNED (pred) for integers (their total order is the usual one).
+template<const char* Dir, bool Total>
+struct compare_form {
+    static constexpr std::string_view name = "stablehlo.compare";
+    template<class T>
+    static std::string attrs() {
+        const char* type = is_float<T>        ? (Total ? "TOTALORDER" : "FLOAT")
+                           : is_complex<T>    ? "FLOAT"
+                           : is_signed_int<T> ? "SIGNED"
+                                              : "UNSIGNED";
+        return std::string("comparison_direction = #stablehlo<comparison_direction ") + Dir +
+               ">, compare_type = #stablehlo<comparison_type " + type + ">";
+    }
+};
+inline constexpr char eq_dir[] = "EQ", ne_dir[] = "NE", lt_dir[] = "LT", le_dir[] = "LE", gt_dir[] = "GT",
+                      ge_dir[] = "GE";
+template<>
+struct form<detail::eq_fn> : compare_form<eq_dir, false> {};
+template<>
+struct form<detail::ne_fn> : compare_form<ne_dir, false> {};
+template<>
+struct form<detail::lt_fn> : compare_form<lt_dir, false> {};
+template<>
+struct form<detail::le_fn> : compare_form<le_dir, false> {};
+template<>
+struct form<detail::gt_fn> : compare_form<gt_dir, false> {};
+template<>
+struct form<detail::ge_fn> : compare_form<ge_dir, false> {};
+template<>
+struct form<detail::eq_total_fn> : compare_form<eq_dir, true> {};
+template<>
+struct form<detail::ne_total_fn> : compare_form<ne_dir, true> {};
+template<>
+struct form<detail::lt_total_fn> : compare_form<lt_dir, true> {};
+template<>
+struct form<detail::le_total_fn> : compare_form<le_dir, true> {};
+template<>
+struct form<detail::gt_total_fn> : compare_form<gt_dir, true> {};
+template<>
+struct form<detail::ge_total_fn> : compare_form<ge_dir, true> {};
+} // namespace xlet::trace

@@ -148,3 +148,22 @@ auto reduce_precision(X&& x) {
 }
 
 } // namespace xlet
+
+namespace xlet::trace {
+template<class U>
+struct form<detail::convert_fn<U>> : plain_form {
+    static constexpr std::string_view name = "stablehlo.convert";
+};
+template<class T, class U>
+struct form<detail::bitcast_fn<T, U>> : plain_form {
+    static constexpr std::string_view name = "stablehlo.bitcast_convert";
+};
+template<int E, int M, class T>
+struct form<detail::reduce_precision_fn<E, M, T>> {
+    static constexpr std::string_view name = "stablehlo.reduce_precision";
+    template<class>
+    static std::string attrs() {
+        return "exponent_bits = " + std::to_string(E) + " : i32, mantissa_bits = " + std::to_string(M) + " : i32";
+    }
+};
+} // namespace xlet::trace

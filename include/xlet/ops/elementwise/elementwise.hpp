@@ -155,6 +155,17 @@ struct map_node : node_shape<T, std::tuple_element_t<0, std::tuple<C...>>::rank,
             },
             kids);
     }
+    int trace(trace::recorder& r) const {
+        using form = trace::form<F>;
+        if constexpr (form::name.empty()) {
+            throw error("to_stablehlo", "an element-wise function without a StableHLO op");
+        } else {
+            std::vector<int> ins;
+            std::apply([&](const auto&... c) { (ins.push_back(trace::value_of(r, c)), ...); }, kids);
+            return r.emit(std::string(form::name), std::move(ins), {trace::type_of<map_node>()},
+                          form::template attrs<typename first::value_type>());
+        }
+    }
     template<std::size_t Ro, auto M, leaf_view<Ro> D>
     bool may_alias(const void* b, const void* e) const {
         return std::apply([&](const auto&... c) { return (c.template may_alias<Ro, M, D>(b, e) || ...); }, kids);

@@ -41,6 +41,10 @@ struct iota_node : node_shape<T, R, E> {
         return cursor_t<inner_stride<Ro, P>(v)>{row_offset<Ro, P>(v, outer)};
     }
     compute_t<T> at(const std::array<std::size_t, R>& idx) const { return value(static_cast<std::ptrdiff_t>(idx[Dim])); }
+    int trace(trace::recorder& r) const {
+        return r.emit("stablehlo.iota", {}, {trace::type_of<iota_node>()},
+                      "iota_dimension = " + std::to_string(Dim) + " : i64");
+    }
     template<std::size_t Ro, auto M, leaf_view<Ro> D>
     bool may_alias(const void*, const void*) const { return false; }
 };

@@ -75,6 +75,16 @@ struct user_map_node<F, S, std::tuple<T...>, C...>
     compute_t<S> at(const std::array<std::size_t, R>& idx) const {
         return std::apply([&](const auto&... c) { return widen(static_cast<S>(f(narrow<T>(c.at(idx))...))); }, kids);
     }
+    int trace(trace::recorder& r) const {
+        std::vector<int> ins;
+        std::apply([&](const auto&... c) { (ins.push_back(trace::value_of(r, c)), ...); }, kids);
+        const int g = trace::computation<T...>(r, f, "map");
+        std::array<std::int64_t, R> d{};
+        for (std::size_t i = 0; i < R; ++i)
+            d[i] = static_cast<std::int64_t>(i);
+        return r.emit("stablehlo.map", std::move(ins), {trace::type_of<user_map_node>()},
+                      "dimensions = " + trace::i64_list(d), {g});
+    }
     template<std::size_t Ro, auto M, leaf_view<Ro> D>
     bool may_alias(const void* b, const void* e) const {
         return std::apply([&](const auto&... c) { return (c.template may_alias<Ro, M, D>(b, e) || ...); }, kids);

@@ -91,3 +91,8 @@ auto clamp(Lo&& lo, X&& x, Hi&& hi) {
 }
 
 } // namespace xlet
+
+namespace xlet::trace {
+XLET_STABLEHLO_FORM(detail::select_fn, "stablehlo.select")
+XLET_STABLEHLO_FORM(detail::clamp_fn, "stablehlo.clamp")
+} // namespace xlet::trace

@@ -382,3 +382,33 @@ XLET_UNARY_OP(round_nearest_afz, detail::round_fn, detail::floating, "a floating
 XLET_UNARY_OP(round_nearest_even, detail::round_nearest_even_fn, detail::floating, "a floating type")
 
 } // namespace xlet
+
+namespace xlet::trace {
+XLET_STABLEHLO_FORM(detail::abs_fn, "stablehlo.abs")
+XLET_STABLEHLO_FORM(detail::neg_fn, "stablehlo.negate")
+XLET_STABLEHLO_FORM(detail::sign_fn, "stablehlo.sign")
+XLET_STABLEHLO_FORM(detail::not_fn, "stablehlo.not")
+XLET_STABLEHLO_FORM(detail::clz_fn, "stablehlo.count_leading_zeros")
+XLET_STABLEHLO_FORM(detail::popcnt_fn, "stablehlo.popcnt")
+XLET_STABLEHLO_FORM(detail::real_fn, "stablehlo.real")
+XLET_STABLEHLO_FORM(detail::imag_fn, "stablehlo.imag")
+XLET_STABLEHLO_FORM(detail::is_finite_fn, "stablehlo.is_finite")
+XLET_STABLEHLO_FORM(detail::exp_fn, "stablehlo.exponential")
+XLET_STABLEHLO_FORM(detail::expm1_fn, "stablehlo.exponential_minus_one")
+XLET_STABLEHLO_FORM(detail::log_fn, "stablehlo.log")
+XLET_STABLEHLO_FORM(detail::log1p_fn, "stablehlo.log_plus_one")
+XLET_STABLEHLO_FORM(detail::logistic_fn, "stablehlo.logistic")
+XLET_STABLEHLO_FORM(detail::sin_fn, "stablehlo.sine")
+XLET_STABLEHLO_FORM(detail::cos_fn, "stablehlo.cosine")
+XLET_STABLEHLO_FORM(detail::tan_fn, "stablehlo.tan")
+XLET_STABLEHLO_FORM(detail::tanh_fn, "stablehlo.tanh")
+XLET_STABLEHLO_FORM(detail::cosh_fn, "chlo.cosh")
+XLET_STABLEHLO_FORM(detail::sqrt_fn, "stablehlo.sqrt")
+XLET_STABLEHLO_FORM(detail::rsqrt_fn, "stablehlo.rsqrt")
+XLET_STABLEHLO_FORM(detail::cbrt_fn, "stablehlo.cbrt")
+XLET_STABLEHLO_FORM(detail::erf_fn, "chlo.erf")
+XLET_STABLEHLO_FORM(detail::ceil_fn, "stablehlo.ceil")
+XLET_STABLEHLO_FORM(detail::floor_fn, "stablehlo.floor")
+XLET_STABLEHLO_FORM(detail::round_fn, "stablehlo.round_nearest_afz")
+XLET_STABLEHLO_FORM(detail::round_nearest_even_fn, "stablehlo.round_nearest_even")
+} // namespace xlet::trace

@@ -350,7 +350,15 @@ auto fft_impl(X&& x) {
 template<fft_type Ty, std::size_t... L, expression X>
 auto fft(X&& x) {
     using Rules = detail::fft_rules<Ty, X, L...>;
-    if constexpr (Rules::check()) return detail::fft_impl<Ty, L...>(std::forward<X>(x));
+    if constexpr (Rules::check())
+        return trace::heavy(
+            "stablehlo.fft",
+            [] {
+                constexpr const char* names[] = {"FFT", "IFFT", "RFFT", "IRFFT"};
+                return std::string("fft_type = #stablehlo<fft_type ") + names[static_cast<int>(Ty)] +
+                       ">, fft_length = " + trace::i64_list(std::array<std::size_t, sizeof...(L)>{L...});
+            },
+            [&] { return detail::fft_impl<Ty, L...>(std::forward<X>(x)); }, x);
 }
 
 } // namespace xlet

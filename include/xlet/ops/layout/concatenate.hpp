@@ -104,6 +104,12 @@ struct concat_node : node_shape<T, R, E> {
         ci[Kd] -= off[j];
         return visit_at<compute_t<T>>(j, kids, [&](const auto& c) { return c.at(ci); });
     }
+    int trace(trace::recorder& r) const {
+        std::vector<int> ins;
+        std::apply([&](const auto&... c) { (ins.push_back(trace::value_of(r, c)), ...); }, kids);
+        return r.emit("stablehlo.concatenate", std::move(ins), {trace::type_of<concat_node>()},
+                      "dimension = " + std::to_string(Kd) + " : i64");
+    }
     template<std::size_t Ro, auto M, leaf_view<Ro> D>
     bool may_alias(const void* b, const void* e) const {
         return std::apply([&](const auto&... c) { return (c.template may_alias<Ro, M, moved_view<Ro>>(b, e) || ...); }, kids);

@@ -46,31 +46,37 @@ template<std::size_t R> constexpr std::array<bool, R> mask_bits(unsigned m) {
 template<std::int64_t Dim, class X, class S>
     requires(expression<X> || detail::bounded_operand<X>)
 auto set_dimension_size(X&& x, const S& size) {
-    using E = detail::unbound_t<X>;
-    constexpr bool c1 = Dim >= 0 && static_cast<std::size_t>(Dim) < E::rank;
-    static_assert(diag::got<c1, detail::shown_t<E>, diag::dimensions<Dim>>::value,
-                  "xlet::set_dimension_size [C1]: dimension must be in [0, rank)");
-    static_assert(diag::got<detail::int_scalar<S>, detail::shown_t<S>>::value,
-                  "xlet::set_dimension_size [C2]: the size must be an integer scalar");
-    if constexpr (c1 && detail::int_scalar<S>) {
-        constexpr auto d = static_cast<std::size_t>(Dim);
-        const std::int64_t s = detail::scalar_int(size);
-        if (s < 0 || static_cast<std::uint64_t>(s) > E::extents[d])
-            throw error("set_dimension_size", "size " + std::to_string(s) + " outside [0, " + std::to_string(E::extents[d]) + "]");
-        std::array<std::size_t, E::rank> sizes = E::extents;
-        unsigned mask = 0;
-        if constexpr (detail::bounded_operand<X>) {
-            sizes = x.sizes();
-            mask = std::remove_cvref_t<X>::dynamic_mask;
-        }
-        (void)mask;
-        sizes[d] = static_cast<std::size_t>(s);
-        constexpr unsigned M = [] {
-            if constexpr (detail::bounded_operand<X>) return std::remove_cvref_t<X>::dynamic_mask | (1u << Dim);
-            else return 1u << Dim;
-        }();
-        if constexpr (detail::bounded_operand<X>) return bounded<E, M>(std::forward<X>(x).padded(), sizes, "set_dimension_size");
-        else return bounded<detail::node_t<X>, M>(detail::as_node(std::forward<X>(x)), sizes, "set_dimension_size");
+        trace::not_exported("set_dimension_size (bounded dynamic sizes)");
+        using E = detail::unbound_t<X>;
+        constexpr bool c1 = Dim >= 0 && static_cast<std::size_t>(Dim) < E::rank;
+        static_assert(diag::got<c1, detail::shown_t<E>, diag::dimensions<Dim>>::value,
+                      "xlet::set_dimension_size [C1]: dimension must be in [0, rank)");
+        static_assert(diag::got<detail::int_scalar<S>, detail::shown_t<S>>::value,
+                      "xlet::set_dimension_size [C2]: the size must be an integer scalar");
+        if constexpr (c1 && detail::int_scalar<S>) {
+            constexpr auto d = static_cast<std::size_t>(Dim);
+            const std::int64_t s = detail::scalar_int(size);
+            if (s < 0 || static_cast<std::uint64_t>(s) > E::extents[d])
+                throw error("set_dimension_size",
+                            "size " + std::to_string(s) + " outside [0, " + std::to_string(E::extents[d]) + "]");
+            std::array<std::size_t, E::rank> sizes = E::extents;
+            unsigned mask = 0;
+            if constexpr (detail::bounded_operand<X>) {
+                sizes = x.sizes();
+                mask = std::remove_cvref_t<X>::dynamic_mask;
+            }
+            (void)mask;
+            sizes[d] = static_cast<std::size_t>(s);
+            constexpr unsigned M = [] {
+                if constexpr (detail::bounded_operand<X>)
+                    return std::remove_cvref_t<X>::dynamic_mask | (1u << Dim);
+                else
+                    return 1u << Dim;
+            }();
+            if constexpr (detail::bounded_operand<X>)
+                return bounded<E, M>(std::forward<X>(x).padded(), sizes, "set_dimension_size");
+            else
+                return bounded<detail::node_t<X>, M>(detail::as_node(std::forward<X>(x)), sizes, "set_dimension_size");
     }
 }
 
@@ -196,63 +202,77 @@ auto reduce(std::tuple<X...> xs, const std::tuple<I...>& inits, const F& f, dims
 template<class X, class Sz, std::int64_t... Bounds, std::int64_t... Dyn>
     requires(expression<X> || detail::bounded_operand<X>)
 auto dynamic_reshape(X&& x, const Sz& dim_sizes, dims_t<Bounds...>, dims_t<Dyn...>) {
-    using E = detail::unbound_t<X>;
-    using T = typename E::value_type;
-    constexpr std::size_t R = sizeof...(Bounds);
-    constexpr bool c4 = ((Bounds >= 0) && ...);
-    constexpr extents_t<R> bounds{static_cast<std::size_t>(c4 ? Bounds : 0)...};
-    using Out = tensor<T, static_cast<std::size_t>(c4 ? Bounds : 0)...>;
-    constexpr std::array<std::int64_t, sizeof...(Dyn)> dyn{Dyn...};
-    using SzT = std::remove_cvref_t<Sz>;
-    constexpr std::size_t nsizes = [] {
-        if constexpr (expression<SzT>) return SzT::rank == 1 ? SzT::extents[0] : std::size_t(-1);
-        else return std::tuple_size_v<SzT>;
-    }();
-    using SzE = std::remove_cvref_t<decltype(*std::declval<const SzT&>().data())>;
-    constexpr bool c1 = nsizes == R;
-    constexpr bool c2 = dims_in_range(dyn, R) && dims_unique(dyn);
-    constexpr bool c3 = std::is_integral_v<SzE> && !std::is_same_v<SzE, bool>;
-    using XT = detail::shown_t<E>;
-    static_assert(diag::got<c1, XT, SzT, diag::dimensions<Bounds...>>::value, "xlet::dynamic_reshape [C1]: one size per result dimension");
-    static_assert(diag::got<c2, XT, diag::dimensions<Bounds...>, diag::dimensions<Dyn...>>::value,
-                  "xlet::dynamic_reshape [C2]: dynamic dimensions must be result dimensions, each listed once");
-    static_assert(diag::got<c3, SzT>::value, "xlet::dynamic_reshape [C3]: sizes must have an integer type");
-    static_assert(diag::got<c4, diag::dimensions<Bounds...>>::value, "xlet::dynamic_reshape [C4]: bounds must not be negative");
-    if constexpr (c1 && c2 && c3 && c4) {
-        constexpr unsigned M = ((1u << Dyn) | ... | 0u);
-        std::array<std::size_t, R> out_size{};
-        for (std::size_t d = 0; d < R; ++d) {
-            const auto s = static_cast<std::int64_t>(dim_sizes.data()[d]);
-            if (s < 0 || static_cast<std::uint64_t>(s) > bounds[d])
-                throw error("dynamic_reshape", "size " + std::to_string(s) + " of dimension " + std::to_string(d) + " outside [0, " +
-                                                   std::to_string(bounds[d]) + "]");
-            out_size[d] = static_cast<std::size_t>(s);
-        }
-        std::array<std::size_t, E::rank> in_size = E::extents;
-        if constexpr (detail::bounded_operand<X>) in_size = x.sizes();
-        std::size_t n_in = 1, n_out = 1;
-        for (auto s : in_size) n_in *= s;
-        for (auto s : out_size) n_out *= s;
-        if (n_in != n_out)
-            throw error("dynamic_reshape", std::to_string(n_in) + " elements cannot take the shape of " + std::to_string(n_out));
-        const auto& src = [&]() -> decltype(auto) {
-            if constexpr (is_array_leaf<E>) return detail::unbound(x);
-            else return eval(detail::unbound(x));
+        trace::not_exported("dynamic_reshape (bounded dynamic sizes)");
+        using E = detail::unbound_t<X>;
+        using T = typename E::value_type;
+        constexpr std::size_t R = sizeof...(Bounds);
+        constexpr bool c4 = ((Bounds >= 0) && ...);
+        constexpr extents_t<R> bounds{static_cast<std::size_t>(c4 ? Bounds : 0)...};
+        using Out = tensor<T, static_cast<std::size_t>(c4 ? Bounds : 0)...>;
+        constexpr std::array<std::int64_t, sizeof...(Dyn)> dyn{Dyn...};
+        using SzT = std::remove_cvref_t<Sz>;
+        constexpr std::size_t nsizes = [] {
+            if constexpr (expression<SzT>)
+                return SzT::rank == 1 ? SzT::extents[0] : std::size_t(-1);
+            else
+                return std::tuple_size_v<SzT>;
         }();
-        Out out{}; // padding: zero
-        constexpr auto in_stride = row_major_strides(E::extents);
-        constexpr auto out_stride = row_major_strides(bounds);
-        std::array<std::size_t, E::rank> i{};
-        std::array<std::size_t, R> o{};
-        for (std::size_t k = 0; k < n_in; ++k) {
-            std::ptrdiff_t a = 0, b = 0;
-            for (std::size_t d = 0; d < E::rank; ++d) a += static_cast<std::ptrdiff_t>(i[d]) * in_stride[d];
-            for (std::size_t d = 0; d < R; ++d) b += static_cast<std::ptrdiff_t>(o[d]) * out_stride[d];
-            out.data()[b] = src.data()[a];
-            for (std::size_t d = E::rank; d-- > 0 && ++i[d] == in_size[d];) i[d] = 0; // row-major odometers
-            for (std::size_t d = R; d-- > 0 && ++o[d] == out_size[d];) o[d] = 0;
-        }
-        return bounded<Out, M>(std::move(out), out_size, "dynamic_reshape");
+        using SzE = std::remove_cvref_t<decltype(*std::declval<const SzT&>().data())>;
+        constexpr bool c1 = nsizes == R;
+        constexpr bool c2 = dims_in_range(dyn, R) && dims_unique(dyn);
+        constexpr bool c3 = std::is_integral_v<SzE> && !std::is_same_v<SzE, bool>;
+        using XT = detail::shown_t<E>;
+        static_assert(diag::got<c1, XT, SzT, diag::dimensions<Bounds...>>::value,
+                      "xlet::dynamic_reshape [C1]: one size per result dimension");
+        static_assert(diag::got<c2, XT, diag::dimensions<Bounds...>, diag::dimensions<Dyn...>>::value,
+                      "xlet::dynamic_reshape [C2]: dynamic dimensions must be result dimensions, each listed once");
+        static_assert(diag::got<c3, SzT>::value, "xlet::dynamic_reshape [C3]: sizes must have an integer type");
+        static_assert(diag::got<c4, diag::dimensions<Bounds...>>::value,
+                      "xlet::dynamic_reshape [C4]: bounds must not be negative");
+        if constexpr (c1 && c2 && c3 && c4) {
+            constexpr unsigned M = ((1u << Dyn) | ... | 0u);
+            std::array<std::size_t, R> out_size{};
+            for (std::size_t d = 0; d < R; ++d) {
+                const auto s = static_cast<std::int64_t>(dim_sizes.data()[d]);
+                if (s < 0 || static_cast<std::uint64_t>(s) > bounds[d])
+                    throw error("dynamic_reshape", "size " + std::to_string(s) + " of dimension " + std::to_string(d) +
+                                                       " outside [0, " + std::to_string(bounds[d]) + "]");
+                out_size[d] = static_cast<std::size_t>(s);
+            }
+            std::array<std::size_t, E::rank> in_size = E::extents;
+            if constexpr (detail::bounded_operand<X>) in_size = x.sizes();
+            std::size_t n_in = 1, n_out = 1;
+            for (auto s : in_size)
+                n_in *= s;
+            for (auto s : out_size)
+                n_out *= s;
+            if (n_in != n_out)
+                throw error("dynamic_reshape",
+                            std::to_string(n_in) + " elements cannot take the shape of " + std::to_string(n_out));
+            const auto& src = [&]() -> decltype(auto) {
+                if constexpr (is_array_leaf<E>)
+                    return detail::unbound(x);
+                else
+                    return eval(detail::unbound(x));
+            }();
+            Out out{}; // padding: zero
+            constexpr auto in_stride = row_major_strides(E::extents);
+            constexpr auto out_stride = row_major_strides(bounds);
+            std::array<std::size_t, E::rank> i{};
+            std::array<std::size_t, R> o{};
+            for (std::size_t k = 0; k < n_in; ++k) {
+                std::ptrdiff_t a = 0, b = 0;
+                for (std::size_t d = 0; d < E::rank; ++d)
+                    a += static_cast<std::ptrdiff_t>(i[d]) * in_stride[d];
+                for (std::size_t d = 0; d < R; ++d)
+                    b += static_cast<std::ptrdiff_t>(o[d]) * out_stride[d];
+                out.data()[b] = src.data()[a];
+                for (std::size_t d = E::rank; d-- > 0 && ++i[d] == in_size[d];)
+                    i[d] = 0; // row-major odometers
+                for (std::size_t d = R; d-- > 0 && ++o[d] == out_size[d];)
+                    o[d] = 0;
+            }
+            return bounded<Out, M>(std::move(out), out_size, "dynamic_reshape");
     }
 }
 

@@ -92,11 +92,21 @@ requires((detail::start_index<S> || detail::start_array<S>)&&...) auto dynamic_s
         static_assert(diag::got<c2, detail::shown_t<X>, diag::dimensions<Z...>>::value,
                       "xlet::dynamic_slice [C2]: slice sizes must be in [0, operand size]");
         if constexpr (c2) {
-            tensor<T, static_cast<std::size_t>(Z)...> out;
-            const auto& src = detail::as_array(x);
-            auto off = detail::clamp_starts<R>({detail::start_value(start)...}, N::extents, out.extents);
-            detail::copy_box<true, T, R>(src.data(), out.data(), N::extents, out.extents, off);
-            return out;
+            auto run = [&] {
+                tensor<T, static_cast<std::size_t>(Z)...> out;
+                const auto& src = detail::as_array(x);
+                auto off = detail::clamp_starts<R>({detail::start_value(start)...}, N::extents, out.extents);
+                detail::copy_box<true, T, R>(src.data(), out.data(), N::extents, out.extents, off);
+                return out;
+            };
+            if (trace::recorder* r = trace::active) [[unlikely]] {
+                std::vector<int> ins{trace::value_of(*r, x)};
+                (ins.push_back(trace::index_id(*r, start, [](const auto& v) { return detail::start_value(v); })), ...);
+                return trace::record_ids(
+                    *r, "stablehlo.dynamic_slice", [] { return "slice_sizes = " + trace::i64_list(sz); }, {}, run,
+                    std::move(ins));
+            }
+            return run();
         }
     }
 }
@@ -123,11 +133,20 @@ requires((detail::start_index<S> || detail::start_array<S>)&&...) auto dynamic_u
         diag::got<c2, detail::shown_t<X>, detail::shown_t<U>>::value,
         "xlet::dynamic_update_slice [C2]: update must have the operand's rank and element type and fit inside it");
     if constexpr (c1 && c2) {
-        tensor_type_of<N> out(x);
-        auto up = eval(update);
-        auto off = detail::clamp_starts<R>({detail::start_value(start)...}, N::extents, up.extents);
-        detail::copy_box<false, T, R>(up.data(), out.data(), N::extents, up.extents, off);
-        return out;
+        auto run = [&] {
+            tensor_type_of<N> out(x);
+            auto up = eval(update);
+            auto off = detail::clamp_starts<R>({detail::start_value(start)...}, N::extents, up.extents);
+            detail::copy_box<false, T, R>(up.data(), out.data(), N::extents, up.extents, off);
+            return out;
+        };
+        if (trace::recorder* r = trace::active) [[unlikely]] {
+            std::vector<int> ins{trace::value_of(*r, x), trace::value_of(*r, update)};
+            (ins.push_back(trace::index_id(*r, start, [](const auto& v) { return detail::start_value(v); })), ...);
+            return trace::record_ids(
+                *r, "stablehlo.dynamic_update_slice", [] { return std::string(); }, {}, run, std::move(ins));
+        }
+        return run();
     }
 }
 

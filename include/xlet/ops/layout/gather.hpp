@@ -232,10 +232,21 @@ void strided_box_copy(const T* src, const std::array<std::ptrdiff_t, R>& ss, T* 
 // Number of rows gathered per TBB task, and the element count above which gather runs in parallel.
 inline constexpr std::size_t gather_parallel_elements = 1 << 16;
 
-} // namespace detail
+template<gather_dims G, std::size_t RI>
+std::string gather_attrs() {
+    const std::int64_t ivd = G.index_vector_dim < 0 ? static_cast<std::int64_t>(RI) : G.index_vector_dim;
+    std::string d = "offset_dims = " + trace::int_list(G.offset_dims) +
+                    ", collapsed_slice_dims = " + trace::int_list(G.collapsed_slice_dims);
+    if (G.operand_batching_dims.size())
+        d += ", operand_batching_dims = " + trace::int_list(G.operand_batching_dims) +
+             ", start_indices_batching_dims = " + trace::int_list(G.start_indices_batching_dims);
+    d += ", start_index_map = " + trace::int_list(G.start_index_map) + ", index_vector_dim = " + std::to_string(ivd);
+    return "dimension_numbers = #stablehlo.gather<" + d + ">, slice_sizes = " + trace::i64_list(G.slice_sizes) +
+           ", indices_are_sorted = " + (G.indices_are_sorted ? "true" : "false");
+}
 
 template<gather_dims G, expression X, expression I>
-auto gather(X&& operand, I&& start_indices) {
+auto gather_untraced(X&& operand, I&& start_indices) {
     using NX = detail::node_t<X>;
     using NI = detail::node_t<I>;
     using T = typename NX::value_type;
@@ -355,6 +366,16 @@ auto gather(X&& operand, I&& start_indices) {
         }
         return out;
     }
+}
+
+} // namespace detail
+
+template<gather_dims G, expression X, expression I>
+auto gather(X&& operand, I&& start_indices) {
+    return trace::heavy(
+        "stablehlo.gather", [] { return detail::gather_attrs<G, detail::node_t<I>::rank>(); },
+        [&] { return detail::gather_untraced<G>(std::forward<X>(operand), std::forward<I>(start_indices)); }, operand,
+        start_indices);
 }
 
 } // namespace xlet

@@ -63,6 +63,10 @@ struct reshape_node : node_shape<typename C::value_type, R, E> {
         for (std::size_t i = 0; i < R; ++i) f = f * E[i] + idx[i];
         return child.at(unflatten(f, C::extents));
     }
+    int trace(trace::recorder& r) const {
+        const int v = trace::value_of(r, child);
+        return r.emit("stablehlo.reshape", {v}, {trace::type_of<reshape_node>()});
+    }
     template<std::size_t Ro, auto M, leaf_view<Ro> D>
     bool may_alias(const void* b, const void* e) const { return child.template may_alias<Ro, flat<Ro, M>(), D>(b, e); }
 };

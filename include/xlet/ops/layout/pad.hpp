@@ -238,6 +238,13 @@ struct pad_node : node_shape<typename X::value_type, R, E> {
         }
         return child.at(ci);
     }
+    int trace(trace::recorder& r) const {
+        const int x = trace::value_of(r, child), v = trace::value_of(r, value);
+        return r.emit("stablehlo.pad", {x, v}, {trace::type_of<pad_node>()},
+                      "edge_padding_low = " + trace::i64_list(Cfg.edge_padding_low) +
+                          ", edge_padding_high = " + trace::i64_list(Cfg.edge_padding_high) +
+                          ", interior_padding = " + trace::i64_list(Cfg.interior_padding));
+    }
     template<std::size_t Ro, auto M, leaf_view<Ro> D>
     bool may_alias(const void* b, const void* e) const {
         return child.template may_alias<Ro, compose(child_map, M), moved_view<Ro>>(b, e) ||

@@ -318,8 +318,34 @@ auto scatter_impl(Ops ops, const I& indices, const Ups& ups, F&& f) {
 
 } // namespace detail
 
+namespace detail {
+template<scatter_dims S, std::size_t RI>
+std::string scatter_attrs() {
+    const std::int64_t ivd = S.index_vector_dim < 0 ? static_cast<std::int64_t>(RI) : S.index_vector_dim;
+    std::string d = "update_window_dims = " + trace::int_list(S.update_window_dims) +
+                    ", inserted_window_dims = " + trace::int_list(S.inserted_window_dims);
+    if (S.input_batching_dims.size())
+        d += ", input_batching_dims = " + trace::int_list(S.input_batching_dims) +
+             ", scatter_indices_batching_dims = " + trace::int_list(S.scatter_indices_batching_dims);
+    d += ", scatter_dims_to_operand_dims = " + trace::int_list(S.scatter_dims_to_operand_dims) +
+         ", index_vector_dim = " + std::to_string(ivd);
+    return "scatter_dimension_numbers = #stablehlo.scatter<" + d +
+           ">, indices_are_sorted = " + (S.indices_are_sorted ? "true" : "false") +
+           ", unique_indices = " + (S.unique_indices ? "true" : "false");
+}
+
+// The element types of scatter's operands, as a tuple type.
+template<class X>
+struct operand_elements {
+    using type = std::tuple<element_of<X>>;
+};
+template<class... X>
+struct operand_elements<std::tuple<X...>> {
+    using type = std::tuple<element_of<X>...>;
+};
+
 template<scatter_dims S, class X, expression I, class U, class F>
-auto scatter(X&& operands, I&& scatter_indices, U&& updates, F&& computation) {
+auto scatter_untraced(X&& operands, I&& scatter_indices, U&& updates, F&& computation) {
     constexpr bool variadic = detail::is_tuple<std::remove_cvref_t<X>>::value;
     // Updates that are arrays are read in place (a reference, no copy); expressions are evaluated.
     // They are taken before the operand may be moved from: an update expression may read it.
@@ -400,6 +426,30 @@ auto scatter(X&& operands, I&& scatter_indices, U&& updates, F&& computation) {
         else
             return std::get<0>(std::move(r));
     }
+}
+
+} // namespace detail
+
+template<scatter_dims S, class X, expression I, class U, class F>
+auto scatter(X&& operands, I&& scatter_indices, U&& updates, F&& computation) {
+    auto run = [&] {
+        return detail::scatter_untraced<S>(std::forward<X>(operands), std::forward<I>(scatter_indices),
+                                           std::forward<U>(updates), computation);
+    };
+    if constexpr (!std::is_void_v<decltype(run())>) {
+        if (trace::recorder* r = trace::active) [[unlikely]] {
+            std::vector<int> ins;
+            trace::values_of(*r, operands, ins);
+            trace::values_of(*r, scatter_indices, ins);
+            trace::values_of(*r, updates, ins);
+            using Ts = typename detail::operand_elements<std::remove_cvref_t<X>>::type;
+            const int g = trace::computation_of<Ts, trace::args::twice>(*r, computation, "scatter");
+            return trace::record_ids(
+                *r, "stablehlo.scatter", [] { return detail::scatter_attrs<S, detail::node_t<I>::rank>(); }, {g}, run,
+                std::move(ins));
+        }
+    }
+    return run();
 }
 
 } // namespace xlet

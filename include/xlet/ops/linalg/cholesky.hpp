@@ -308,7 +308,10 @@ struct triangular_solve_rules {
 template<bool Lower, expression A>
 auto cholesky(A&& a) {
     using Rules = detail::cholesky_rules<A>;
-    if constexpr (Rules::check()) return detail::cholesky_impl<Lower>(std::forward<A>(a));
+    if constexpr (Rules::check())
+        return trace::heavy(
+            "stablehlo.cholesky", [] { return std::string("lower = ") + (Lower ? "true" : "false"); },
+            [&] { return detail::cholesky_impl<Lower>(std::forward<A>(a)); }, a);
 }
 
 // TriangularSolve(a, b, left_side, lower, unit_diagonal, transpose_a): x with op(a) x = b
@@ -317,8 +320,20 @@ template<bool LeftSide, bool Lower, bool UnitDiagonal, transpose_type TransposeA
 auto triangular_solve(A&& a, B&& b) {
     using Rules = detail::triangular_solve_rules<LeftSide, A, B>;
     if constexpr (Rules::check())
-        return detail::triangular_solve_impl<LeftSide, Lower, UnitDiagonal, TransposeA>(std::forward<A>(a),
-                                                                                        std::forward<B>(b));
+        return trace::heavy(
+            "stablehlo.triangular_solve",
+            [] {
+                constexpr const char* names[] = {"NO_TRANSPOSE", "TRANSPOSE", "ADJOINT"};
+                return std::string("left_side = ") + (LeftSide ? "true" : "false") +
+                       ", lower = " + (Lower ? "true" : "false") +
+                       ", unit_diagonal = " + (UnitDiagonal ? "true" : "false") +
+                       ", transpose_a = #stablehlo<transpose " + names[static_cast<int>(TransposeA)] + ">";
+            },
+            [&] {
+                return detail::triangular_solve_impl<LeftSide, Lower, UnitDiagonal, TransposeA>(std::forward<A>(a),
+                                                                                                std::forward<B>(b));
+            },
+            a, b);
 }
 
 } // namespace xlet

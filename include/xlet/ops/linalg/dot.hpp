@@ -427,6 +427,29 @@ struct dot_rules {
     }
 };
 
+template<dot_dims D, precision_config P>
+std::string dot_attrs() {
+    std::string d;
+    auto field = [&](const char* name, const dim_list& l) {
+        if (l.size()) d += std::string(d.empty() ? "" : ", ") + name + " = " + trace::int_list(l);
+    };
+    field("lhs_batching_dimensions", D.lhs_batch);
+    field("rhs_batching_dimensions", D.rhs_batch);
+    field("lhs_contracting_dimensions", D.lhs_contracting);
+    field("rhs_contracting_dimensions", D.rhs_contracting);
+    return trace::join_attrs({"dot_dimension_numbers = #stablehlo.dot<" + d + ">", trace::precision_attr(P)});
+}
+
+// Traced (to_stablehlo): recorded as one dot_general, whatever the kernel does inside.
+template<dot_dims D, class Out, precision_config P, class L, class R>
+auto dot_general_traced(L&& lhs, R&& rhs) {
+    if (trace::recorder* r = trace::active) [[unlikely]]
+        return trace::record(
+            *r, "stablehlo.dot_general", [] { return dot_attrs<D, P>(); }, {},
+            [&] { return dot_general_impl<D, Out>(std::forward<L>(lhs), std::forward<R>(rhs)); }, lhs, rhs);
+    return dot_general_impl<D, Out>(std::forward<L>(lhs), std::forward<R>(rhs));
+}
+
 } // namespace detail
 
 // DotGeneral(lhs, rhs, dimension_numbers, precision_config, preferred_element_type): a tensor of
@@ -434,7 +457,8 @@ struct dot_rules {
 template<dot_dims D, class Out = void, precision_config Precision = precision_config{}, expression L, expression R>
 auto dot_general(L&& lhs, R&& rhs) {
     using Rules = detail::dot_general_rules<D, L, R, Out>;
-    if constexpr (Rules::check()) return detail::dot_general_impl<D, Out>(std::forward<L>(lhs), std::forward<R>(rhs));
+    if constexpr (Rules::check())
+        return detail::dot_general_traced<D, Out, Precision>(std::forward<L>(lhs), std::forward<R>(rhs));
 }
 
 // Dot(lhs, rhs, precision_config, preferred_element_type): contracts lhs's last dimension with
@@ -444,7 +468,7 @@ auto dot(L&& lhs, R&& rhs) {
     using Rules = detail::dot_rules<L, R, Out>;
     if constexpr (Rules::check()) {
         constexpr std::int64_t lc = static_cast<std::int64_t>(Rules::RL) - 1;
-        return detail::dot_general_impl<dot_dims{.lhs_contracting = {lc}, .rhs_contracting = {0}}, Out>(
+        return detail::dot_general_traced<dot_dims{.lhs_contracting = {lc}, .rhs_contracting = {0}}, Out, Precision>(
             std::forward<L>(lhs), std::forward<R>(rhs));
     }
 }

@@ -358,6 +358,7 @@ auto ragged_dot_impl(L&& lhs, R&& rhs, const G& group_sizes) {
 template<ragged_dot_dims D, class Out = void, precision_config Precision = precision_config{}, expression L,
          expression R, expression G>
 auto ragged_dot(L&& lhs, R&& rhs, const G& group_sizes) {
+    trace::not_exported("ragged_dot");
     using Rules = detail::ragged_dot_rules<D, L, R, G, Out>;
     if constexpr (Rules::check())
         return detail::ragged_dot_impl<D, Out>(std::forward<L>(lhs), std::forward<R>(rhs), group_sizes);

@@ -168,6 +168,7 @@ auto dequantise(const X& xin, const S& sin) {
 template<dot_dims D, class Out = void, precision_config Precision = precision_config{}, expression L, expression LS,
          expression R, expression RS>
 auto scaled_dot(L&& lhs, LS&& lhs_scale, R&& rhs, RS&& rhs_scale) {
+    trace::not_exported("scaled_dot");
     using Rules = detail::scaled_dot_rules<D, L, LS, R, RS, Out>;
     if constexpr (Rules::check()) {
         using Acc = typename detail::dot_types<detail::element_of<L>, Out>::acc;

@@ -91,8 +91,8 @@ template<std::size_t R> inline constexpr std::array<bool, R> no_dyn = [] {
 // The checked entry shared by the single and variadic forms (and by bounded.hpp, which passes
 // run-time sizes). Returns the output tensors as a std::tuple.
 template<auto RD, auto Dyn, class F, class Nodes, class Inits, std::size_t... I>
-auto reduce_nodes(const Nodes& nodes, const Inits& inits, const F& f, const std::array<std::size_t, Dyn.size()>* dyn_size,
-                  std::index_sequence<I...>) {
+auto reduce_nodes_run(const Nodes& nodes, const Inits& inits, const F& f,
+                      const std::array<std::size_t, Dyn.size()>* dyn_size, std::index_sequence<I...>) {
     using N0 = std::remove_cvref_t<std::tuple_element_t<0, Nodes>>;
     constexpr std::size_t R = N0::rank;
     constexpr auto OE = reduce_extents(N0::extents, RD);
@@ -108,6 +108,28 @@ auto reduce_nodes(const Nodes& nodes, const Inits& inits, const F& f, const std:
             std::make_tuple(std::get<I>(outs).data()...), std::tie(std::get<I>(nodes)...), f, init, dyn_size);
     }
     return outs;
+}
+
+// Traced (to_stablehlo): one stablehlo.reduce with its computation as the region.
+template<auto RD, auto Dyn, class F, class Nodes, class Inits, std::size_t... I>
+auto reduce_nodes(const Nodes& nodes, const Inits& inits, const F& f,
+                  const std::array<std::size_t, Dyn.size()>* dyn_size, std::index_sequence<I...>) {
+    if (trace::recorder* r = trace::active) [[unlikely]] {
+        if (dyn_size) throw error("to_stablehlo", "reduce: a bounded dynamic size has no static StableHLO form");
+        std::vector<int> ins;
+        trace::values_of(*r, nodes, ins);
+        (ins.push_back(trace::init_id<typename std::remove_cvref_t<std::tuple_element_t<I, Nodes>>::value_type>(
+             *r, std::get<I>(inits))),
+         ...);
+        const int g = trace::computation<typename std::remove_cvref_t<std::tuple_element_t<I, Nodes>>::value_type...,
+                                         typename std::remove_cvref_t<std::tuple_element_t<I, Nodes>>::value_type...>(
+            *r, f, "reduce");
+        return trace::record_ids(
+            *r, "stablehlo.reduce", [] { return "dimensions = " + trace::i64_list(RD); }, {g},
+            [&] { return reduce_nodes_run<RD, Dyn>(nodes, inits, f, dyn_size, std::index_sequence<I...>{}); },
+            std::move(ins));
+    }
+    return reduce_nodes_run<RD, Dyn>(nodes, inits, f, dyn_size, std::index_sequence<I...>{});
 }
 
 // Every static rule of a reduce of operands X... (as given) with inits I... over dimensions D....

@@ -238,8 +238,50 @@ struct window_rules<W, F, std::tuple<X...>, std::tuple<I...>> {
     }
 };
 
+// The window attributes of reduce_window and select_and_scatter, as StableHLO spells them (the
+// padding that pad_mode chose, explicit).
+template<class P, std::size_t R>
+std::string window_attrs(bool dilations) {
+    std::string pad = "dense<";
+    if (R == 0) {
+        pad += "";
+    } else {
+        pad += "[";
+        for (std::size_t d = 0; d < R; ++d)
+            pad += (d ? ", [" : "[") + std::to_string(P::info.lo[d]) + ", " + std::to_string(P::info.hi[d]) + "]";
+        pad += "]";
+    }
+    pad += "> : tensor<" + std::to_string(R) + "x2xi64>";
+    std::string s =
+        "window_dimensions = " + trace::i64_list(P::info.win) + ", window_strides = " + trace::i64_list(P::info.stride);
+    if (dilations)
+        s += ", base_dilations = " + trace::i64_list(P::info.bdil) +
+             ", window_dilations = " + trace::i64_list(P::info.wdil);
+    return s + ", padding = " + pad;
+}
+
 template<window_config W, class F, class Xs, class Is, std::size_t... K>
-auto reduce_window_impl(Xs&& xs, const Is& inits, const F& f, std::index_sequence<K...>) {
+auto reduce_window_run(Xs&& xs, const Is& inits, const F& f, std::index_sequence<K...>);
+
+// Traced (to_stablehlo): one stablehlo.reduce_window with the computation as its region.
+template<window_config W, class F, class Xs, class Is, std::size_t... K>
+auto reduce_window_impl(Xs&& xs, const Is& inits, const F& f, std::index_sequence<K...> ks) {
+    if (trace::recorder* r = trace::active) [[unlikely]] {
+        using Rules = window_rules<W, F, std::remove_cvref_t<Xs>, Is>;
+        using Ts = std::tuple<element_of<std::tuple_element_t<K, std::remove_cvref_t<Xs>>>...>;
+        std::vector<int> ins;
+        trace::values_of(*r, xs, ins);
+        (ins.push_back(trace::init_id<std::tuple_element_t<K, Ts>>(*r, std::get<K>(inits))), ...);
+        const int g = trace::computation_of<Ts, trace::args::twice>(*r, f, "reduce_window");
+        return trace::record_ids(
+            *r, "stablehlo.reduce_window", [] { return window_attrs<typename Rules::P, Rules::R>(true); }, {g},
+            [&] { return reduce_window_run<W>(std::forward<Xs>(xs), inits, f, ks); }, std::move(ins));
+    }
+    return reduce_window_run<W>(std::forward<Xs>(xs), inits, f, ks);
+}
+
+template<window_config W, class F, class Xs, class Is, std::size_t... K>
+auto reduce_window_run(Xs&& xs, const Is& inits, const F& f, std::index_sequence<K...>) {
     using Rules = window_rules<W, F, std::remove_cvref_t<Xs>, Is>;
     using P = typename Rules::P;
     constexpr std::size_t R = Rules::R;

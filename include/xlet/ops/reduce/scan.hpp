@@ -232,6 +232,7 @@ auto scan_run(const Srcs& src, const Inits& inits, const F& f, std::index_sequen
 template<scan_config Cfg, class... X, class... I, class F>
 requires(sizeof...(X) > 0 && (expression<X> && ...)) auto scan(std::tuple<X...> xs, const std::tuple<I...>& inits,
                                                                const F& f) {
+    trace::not_exported("scan");
     using X0 = std::remove_cvref_t<std::tuple_element_t<0, std::tuple<X...>>>;
     constexpr std::size_t R = X0::rank;
     using XT = detail::shown_t<X0>;
@@ -273,6 +274,7 @@ requires(sizeof...(X) > 0 && (expression<X> && ...)) auto scan(std::tuple<X...> 
 // One input, one carry: returns std::tuple{outputs..., final carry}.
 template<scan_config Cfg, expression X, class I, class F>
 auto scan(X&& x, const I& init, const F& f) {
+    trace::not_exported("scan");
     return scan<Cfg>(std::forward_as_tuple(std::forward<X>(x)), std::tie(init), f);
 }
 

@@ -22,8 +22,9 @@
 
 namespace xlet {
 
+namespace detail {
 template<window_config W, expression X, class F, expression Src, class I, class G>
-auto select_and_scatter(X&& operand, const F& select, Src&& source, const I& init, const G& scatter) {
+auto select_and_scatter_untraced(X&& operand, const F& select, Src&& source, const I& init, const G& scatter) {
     using T = detail::element_of<X>;
     constexpr std::size_t R = detail::shape_of<X>::rank;
     using P = detail::window_plan<W, R, detail::shape_of<X>::extents>;
@@ -99,6 +100,31 @@ auto select_and_scatter(X&& operand, const F& select, Src&& source, const I& ini
             if (picked[u] >= 0) out.data()[picked[u]] = static_cast<T>(scatter(out.data()[picked[u]], src.data()[u]));
         return out;
     }
+}
+
+} // namespace detail
+
+template<window_config W, expression X, class F, expression Src, class I, class G>
+auto select_and_scatter(X&& operand, const F& select, Src&& source, const I& init, const G& scatter) {
+    auto run = [&] {
+        return detail::select_and_scatter_untraced<W>(std::forward<X>(operand), select, std::forward<Src>(source), init,
+                                                      scatter);
+    };
+    if constexpr (!std::is_void_v<decltype(run())>) {
+        if (trace::recorder* r = trace::active) [[unlikely]] {
+            using T = detail::element_of<X>;
+            constexpr std::size_t R = detail::shape_of<X>::rank;
+            using P = detail::window_plan<W, R, detail::shape_of<X>::extents>;
+            std::vector<int> ins{trace::value_of(*r, operand), trace::value_of(*r, source),
+                                 trace::init_id<T>(*r, init)};
+            const int gs = trace::computation<T, T>(*r, select, "select_and_scatter (select)");
+            const int gc = trace::computation<T, T>(*r, scatter, "select_and_scatter (scatter)");
+            return trace::record_ids(
+                *r, "stablehlo.select_and_scatter", [] { return detail::window_attrs<P, R>(false); }, {gs, gc}, run,
+                std::move(ins));
+        }
+    }
+    return run();
 }
 
 } // namespace xlet

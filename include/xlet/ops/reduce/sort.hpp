@@ -42,7 +42,7 @@
 #include <tuple>
 
 #include "../../kernels/sort.hpp"
-#include "../elementwise/elementwise.hpp"
+#include "../elementwise/compare.hpp"
 
 namespace xlet {
 
@@ -406,13 +406,33 @@ void top_k_rows(const T* x, std::size_t rows, std::size_t n, std::size_t k, T* v
 
 } // namespace detail
 
+namespace detail {
+// Traced (to_stablehlo): one stablehlo.sort, the comparator as its region.
+template<std::size_t Dim, bool Stable, class Ts, class F, class Run, class... X>
+auto traced_sort(const F& comparator, Run&& run, const X&... xs) {
+    if (trace::recorder* r = trace::active) [[unlikely]] {
+        std::vector<int> ins;
+        (trace::values_of(*r, xs, ins), ...);
+        const int g = trace::computation_of<Ts, trace::args::pairs>(*r, comparator, "sort");
+        return trace::record_ids(
+            *r, "stablehlo.sort",
+            [] { return "dimension = " + std::to_string(Dim) + " : i64, is_stable = " + (Stable ? "true" : "false"); },
+            {g}, run, std::move(ins));
+    }
+    return run();
+}
+} // namespace detail
+
 // Sort(operands = {x}, comparator, dimension, is_stable): a tensor of x's shape and type.
 template<sort_config C = sort_config{}, expression X, class F = sort_less>
 auto sort(X&& x, const F& comparator = {}) {
     using Rules = detail::sort_rules<C, F, X>;
     if constexpr (Rules::check()) {
-        const auto& a = detail::as_array(std::forward<X>(x));
-        return std::get<0>(detail::sort_arrays<Rules::dim>(comparator, std::index_sequence<0>{}, a));
+        auto run = [&] {
+            const auto& a = detail::as_array(std::forward<X>(x));
+            return std::get<0>(detail::sort_arrays<Rules::dim>(comparator, std::index_sequence<0>{}, a));
+        };
+        return detail::traced_sort<Rules::dim, C.is_stable, std::tuple<detail::element_of<X>>>(comparator, run, x);
     }
 }
 
@@ -422,19 +442,23 @@ template<sort_config C = sort_config{}, class... X, class F>
 requires((expression<X> && ...)) auto sort(std::tuple<X...> xs, const F& comparator) {
     using Rules = detail::sort_rules<C, F, X...>;
     if constexpr (Rules::check()) {
-        return [&]<std::size_t... K>(std::index_sequence<K...> ks) {
-            std::tuple<decltype(detail::as_array(std::get<K>(std::move(xs))))...> held{
-                detail::as_array(std::get<K>(std::move(xs)))...};
-            return detail::sort_arrays<Rules::dim>(comparator, ks, std::get<K>(held)...);
-        }
-        (std::index_sequence_for<X...>{});
+        auto run = [&] {
+            return [&]<std::size_t... K>(std::index_sequence<K...> ks) {
+                std::tuple<decltype(detail::as_array(std::get<K>(std::move(xs))))...> held{
+                    detail::as_array(std::get<K>(std::move(xs)))...};
+                return detail::sort_arrays<Rules::dim>(comparator, ks, std::get<K>(held)...);
+            }
+            (std::index_sequence_for<X...>{});
+        };
+        return detail::traced_sort<Rules::dim, C.is_stable, std::tuple<detail::element_of<X>...>>(comparator, run, xs);
     }
 }
 
 // TopK(operand, k, largest): std::tuple{values, indices} along the last dimension, shape [..., k],
 // indices s32.
-template<std::int64_t K, bool Largest = true, expression X>
-auto top_k(X&& x) {
+namespace detail {
+template<std::int64_t K, bool Largest, expression X>
+auto top_k_untraced(X&& x) {
     using Rules = detail::top_k_rules<K, Largest, X>;
     if constexpr (Rules::check()) {
         using T = detail::element_of<X>;
@@ -453,5 +477,31 @@ auto top_k(X&& x) {
         return outs;
     }
 }
+} // namespace detail
+
+template<std::int64_t K, bool Largest = true, expression X>
+auto top_k(X&& x) {
+    auto run = [&] { return detail::top_k_untraced<K, Largest>(std::forward<X>(x)); };
+    if constexpr (!std::is_void_v<decltype(run())>) {
+        if (trace::recorder* r = trace::active) [[unlikely]] {
+            if (!Largest) throw error("to_stablehlo", "top_k: chlo.top_k has no form for largest = false");
+            return trace::record(
+                *r, "chlo.top_k", [] { return "k = " + std::to_string(K) + " : i64"; }, {}, run, x);
+        }
+    }
+    return run();
+}
+
+namespace trace {
+// sort_less / sort_greater: XLA's total order on the first operand (the keys).
+template<>
+struct form<sort_less> : compare_form<lt_dir, true> {
+    static constexpr std::size_t arity = 2;
+};
+template<>
+struct form<sort_greater> : compare_form<gt_dir, true> {
+    static constexpr std::size_t arity = 2;
+};
+} // namespace trace
 
 } // namespace xlet

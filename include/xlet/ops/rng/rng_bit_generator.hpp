@@ -139,9 +139,9 @@ struct rng_bit_generator_rules {
 } // namespace detail
 
 // RngBitGenerator(algorithm, initial_state, shape): (new_state, bits of type Shape).
+namespace detail {
 template<rng_algorithm Algorithm, class Shape, expression S>
-requires is_array_leaf<Shape>
-auto rng_bit_generator(S&& initial_state) {
+auto rng_bit_generator_untraced(S&& initial_state) {
     using R = detail::rng_bit_generator_rules<S, Shape>;
     using T = typename Shape::value_type;
     constexpr std::size_t K = R::k;
@@ -179,6 +179,21 @@ auto rng_bit_generator(S&& initial_state) {
             new_state.data()[k] = ns[k];
         return std::tuple<tensor<std::uint64_t, K>, Shape>(std::move(new_state), std::move(out));
     }
+}
+
+} // namespace detail
+
+template<rng_algorithm Algorithm, class Shape, expression S>
+requires is_array_leaf<Shape>
+auto rng_bit_generator(S&& initial_state) {
+    return trace::heavy(
+        "stablehlo.rng_bit_generator",
+        [] {
+            constexpr const char* names[] = {"DEFAULT", "THREE_FRY", "PHILOX"};
+            return std::string("rng_algorithm = #stablehlo<rng_algorithm ") + names[static_cast<int>(Algorithm)] + ">";
+        },
+        [&] { return detail::rng_bit_generator_untraced<Algorithm, Shape>(std::forward<S>(initial_state)); },
+        initial_state);
 }
 
 } // namespace xlet

@@ -264,6 +264,7 @@ namespace xlet {
 template<class Shape, class A, class B>
 requires is_array_leaf<Shape>
 auto rng_uniform(rng_generator& gen, A&& a, B&& b) {
+    trace::not_exported("rng_uniform");
     using R = detail::rng_rules<Shape, A, B>;
     using T = typename Shape::value_type;
     using SA = detail::shown_t<A>;
@@ -291,6 +292,7 @@ requires is_array_leaf<Shape> &&(!std::is_same_v<std::remove_cvref_t<A>, rng_gen
 template<class Shape, auto A, auto B>
 requires is_array_leaf<Shape>
 auto rng_uniform(rng_generator& gen = default_rng_generator()) {
+    trace::not_exported("rng_uniform");
     static_assert(diag::got<(A < B), Shape>::value, "xlet::rng_uniform [C6]: the static bounds must satisfy a < b");
     if constexpr (A < B) return rng_uniform<Shape>(gen, A, B);
 }
@@ -299,6 +301,7 @@ auto rng_uniform(rng_generator& gen = default_rng_generator()) {
 template<class Shape, class M, class S>
 requires is_array_leaf<Shape>
 auto rng_normal(rng_generator& gen, M&& mu, S&& sigma) {
+    trace::not_exported("rng_normal");
     using R = detail::rng_rules<Shape, M, S>;
     using T = typename Shape::value_type;
     using SM = detail::shown_t<M>;

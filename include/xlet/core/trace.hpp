@@ -1,0 +1,355 @@
+// Tracing: how xlet::to_stablehlo (stablehlo/export.hpp) records the program a C++ callable runs.
+//
+// While a recorder is active on the calling thread, every materialisation (an expression written
+// into storage) and every heavy op appends StableHLO ops to it; values are identified by the
+// storage they live in (address, type and a hash of the contents when they were written), so a
+// tensor the program fills by hand, or one no traced op wrote, becomes a constant of its current
+// contents. Copies and moves of tensors carry their identity along (core/tensor.hpp). The op runs
+// as usual with the recorder paused, so nested evaluations inside a kernel are not recorded. When
+// no recorder is active (every program that does not export), each hook is one thread-local load.
+#pragma once
+#include <array>
+#include <bit>
+#include <charconv>
+#include <initializer_list>
+#include <complex>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "error.hpp"
+#include "shape.hpp"
+#include "types.hpp"
+
+namespace xlet::trace {
+
+// One op of the traced program, in StableHLO's generic form.
+struct op {
+    std::string name;          // "stablehlo.add"
+    std::vector<int> operands; // value ids
+    std::vector<int> results;  // value ids
+    std::string attrs;         // "comparison_direction = ..., ..." (inside the braces)
+    std::vector<int> regions;  // indices into recorder::regions
+};
+
+// A region (function body, reduce body, while cond/body, ...): block arguments, ops, the returned values.
+struct region {
+    std::vector<int> args;
+    std::vector<op> ops;
+    std::vector<int> results;
+    std::string terminator = "stablehlo.return";
+};
+
+class recorder {
+public:
+    std::vector<std::string> types; // by value id
+    std::vector<region> regions;    // regions[0]: the function body
+
+    // to_stablehlo(expr): memory no traced op wrote (the expression's arrays) becomes arguments
+    // of the function rather than constants.
+    bool leaves_are_arguments = false;
+
+    recorder() : regions(1), stack_{0} {}
+
+    // A new argument of the function (region 0).
+    int argument(std::string type) {
+        const int id = new_value(std::move(type));
+        regions[0].args.push_back(id);
+        return id;
+    }
+
+    int new_value(std::string type) {
+        types.push_back(std::move(type));
+        return static_cast<int>(types.size()) - 1;
+    }
+    // Appends an op to the innermost open region; returns the id of its first result (results
+    // are consecutive ids).
+    int emit(std::string name, std::vector<int> operands, const std::vector<std::string>& result_types,
+             std::string attrs = {}, std::vector<int> regs = {}) {
+        op o{std::move(name), std::move(operands), {}, std::move(attrs), std::move(regs)};
+        for (const auto& t : result_types)
+            o.results.push_back(new_value(t));
+        const int first = o.results.empty() ? -1 : o.results.front();
+        regions[static_cast<std::size_t>(stack_.back())].ops.push_back(std::move(o));
+        return first;
+    }
+    // Opens a region with block arguments of the given types; returns its index.
+    int open_region(const std::vector<std::string>& arg_types) {
+        region g;
+        for (const auto& t : arg_types)
+            g.args.push_back(new_value(t));
+        regions.push_back(std::move(g));
+        stack_.push_back(static_cast<int>(regions.size()) - 1);
+        return stack_.back();
+    }
+    void close_region(std::vector<int> results) {
+        regions[static_cast<std::size_t>(stack_.back())].results = std::move(results);
+        stack_.pop_back();
+    }
+    int current_region() const { return stack_.back(); }
+
+    // Storage [p, p + bytes) now holds value id (of the given type).
+    void bind(const void* p, std::size_t bytes, std::string_view type, int id) {
+        auto& v = bound_[p];
+        const std::uint64_t h = hash(p, bytes);
+        for (auto& b : v)
+            if (b.type == type) {
+                b = {std::string(type), h, id, stack_.back()};
+                return;
+            }
+        v.push_back({std::string(type), h, id, stack_.back()});
+    }
+    // The value stored at p, if a traced op wrote it there, the contents are still what it wrote,
+    // and it was defined in a region that is open (an enclosing one); -1 otherwise.
+    int find(const void* p, std::size_t bytes, std::string_view type) const {
+        auto it = bound_.find(p);
+        if (it == bound_.end()) return -1;
+        for (const auto& b : it->second)
+            if (b.type == type && b.hash == hash(p, bytes) && is_open(b.region)) return b.id;
+        return -1;
+    }
+    // A copy or move of storage: the destination holds what the source held.
+    void copied(const void* from, const void* to) {
+        if (from == to) return;
+        auto it = bound_.find(from);
+        if (it == bound_.end()) {
+            bound_.erase(to);
+            return;
+        }
+        auto entries = it->second; // copy first: the insertion below may rehash
+        bound_[to] = std::move(entries);
+    }
+
+private:
+    struct binding {
+        std::string type;
+        std::uint64_t hash;
+        int id;
+        int region;
+    };
+    std::unordered_map<const void*, std::vector<binding>> bound_;
+    std::vector<int> stack_;
+
+    bool is_open(int g) const {
+        for (int s : stack_)
+            if (s == g) return true;
+        return false;
+    }
+    static std::uint64_t hash(const void* p, std::size_t n) {
+        std::uint64_t h = 1469598103934665603ull; // FNV-1a
+        const auto* b = static_cast<const unsigned char*>(p);
+        for (std::size_t i = 0; i < n; ++i)
+            h = (h ^ b[i]) * 1099511628211ull;
+        return h;
+    }
+};
+
+// The recorder of this thread; null when nothing is being traced (the common case).
+constinit inline thread_local recorder* active = nullptr;
+
+// Runs the rest of a scope untraced: an op's own kernels and nested evaluations.
+struct pause {
+    recorder* saved = active;
+    pause() { active = nullptr; }
+    ~pause() { active = saved; }
+    pause(const pause&) = delete;
+    pause& operator=(const pause&) = delete;
+};
+
+inline void copied(const void* from, const void* to) {
+    if (recorder* r = active) [[unlikely]]
+        r->copied(from, to);
+}
+
+// MLIR's spelling of an element type.
+template<class T>
+inline constexpr std::string_view mlir_element = "?";
+template<>
+inline constexpr std::string_view mlir_element<bool> = "i1";
+template<>
+inline constexpr std::string_view mlir_element<std::int8_t> = "i8";
+template<>
+inline constexpr std::string_view mlir_element<std::int16_t> = "i16";
+template<>
+inline constexpr std::string_view mlir_element<std::int32_t> = "i32";
+template<>
+inline constexpr std::string_view mlir_element<std::int64_t> = "i64";
+template<>
+inline constexpr std::string_view mlir_element<std::uint8_t> = "ui8";
+template<>
+inline constexpr std::string_view mlir_element<std::uint16_t> = "ui16";
+template<>
+inline constexpr std::string_view mlir_element<std::uint32_t> = "ui32";
+template<>
+inline constexpr std::string_view mlir_element<std::uint64_t> = "ui64";
+template<>
+inline constexpr std::string_view mlir_element<half> = "f16";
+template<>
+inline constexpr std::string_view mlir_element<bfloat16> = "bf16";
+template<>
+inline constexpr std::string_view mlir_element<float> = "f32";
+template<>
+inline constexpr std::string_view mlir_element<double> = "f64";
+template<>
+inline constexpr std::string_view mlir_element<std::complex<float>> = "complex<f32>";
+template<>
+inline constexpr std::string_view mlir_element<std::complex<double>> = "complex<f64>";
+
+// "tensor<2x3xf32>"
+template<class T, std::size_t R>
+std::string tensor_type(const extents_t<R>& e) {
+    std::string s = "tensor<";
+    for (std::size_t d : e)
+        s += std::to_string(d) + "x";
+    s += mlir_element<T>;
+    return s + ">";
+}
+template<class X>
+std::string type_of() {
+    return tensor_type<typename X::value_type, X::rank>(X::extents);
+}
+
+// An integer list attribute: "array<i64: 1, 0>".
+inline std::string i64_array(const std::vector<std::int64_t>& v) {
+    std::string s = "array<i64";
+    for (std::size_t i = 0; i < v.size(); ++i)
+        s += (i ? ", " : ": ") + std::to_string(v[i]);
+    return s + ">";
+}
+
+// Any integer list (std::array, dim_list, ...) as "[1, 0]" (inside dialect attributes).
+template<class L>
+std::string int_list(const L& l) {
+    std::string s = "[";
+    for (std::size_t i = 0; i < l.size(); ++i)
+        s += (i ? ", " : "") + std::to_string(l[i]);
+    return s + "]";
+}
+// ... and as an array<i64: ...> attribute.
+template<class L>
+std::string i64_list(const L& l) {
+    std::vector<std::int64_t> v;
+    for (std::size_t i = 0; i < l.size(); ++i)
+        v.push_back(static_cast<std::int64_t>(l[i]));
+    return i64_array(v);
+}
+inline const char* precision_name(precision p) {
+    return p == precision::highest ? "HIGHEST" : p == precision::high ? "HIGH" : "DEFAULT";
+}
+inline std::string precision_attr(precision_config c) {
+    if (c.lhs == precision::default_ && c.rhs == precision::default_) return {};
+    return std::string("precision_config = [#stablehlo<precision ") + precision_name(c.lhs) +
+           ">, #stablehlo<precision " + precision_name(c.rhs) + ">]";
+}
+// "a, b" without empty parts.
+inline std::string join_attrs(std::initializer_list<std::string> parts) {
+    std::string s;
+    for (const auto& p : parts)
+        if (!p.empty()) s += (s.empty() ? "" : ", ") + p;
+    return s;
+}
+
+namespace impl {
+// Hex digits as MLIR prints them (0x7FC00000).
+inline std::string upper(std::string h) {
+    for (std::size_t i = 2; i < h.size(); ++i)
+        if (h[i] >= 'a' && h[i] <= 'f') h[i] = static_cast<char>(h[i] - 'a' + 'A');
+    return h;
+}
+// A float printed so that MLIR reads back the same bits: shortest round-trip decimal, or the
+// bit pattern for NaN and infinities (MLIR's hexadecimal float literal).
+template<class F, class Bits>
+std::string float_literal(F x) {
+    if (x != x || x - x != x - x) {
+        char buf[24];
+        auto bits = std::bit_cast<Bits>(x);
+        auto r = std::to_chars(buf, buf + sizeof buf, bits, 16);
+        std::string h = "0x";
+        h.append(2 * sizeof(Bits) - static_cast<std::size_t>(r.ptr - buf), '0').append(buf, r.ptr);
+        return upper(h);
+    }
+    char buf[40];
+    auto r = std::to_chars(buf, buf + sizeof buf, x);
+    std::string s(buf, r.ptr);
+    if (s.find('.') == std::string::npos) { // MLIR's float literals need the point: 1.0e+30
+        const auto e = s.find('e');
+        s.insert(e == std::string::npos ? s.size() : e, ".0");
+    }
+    return s;
+}
+template<class T>
+std::string scalar_literal(const T& v) {
+    if constexpr (std::is_same_v<T, bool>)
+        return v ? "true" : "false";
+    else if constexpr (std::is_integral_v<T>)
+        return std::to_string(v);
+    else if constexpr (std::is_same_v<T, half> || std::is_same_v<T, bfloat16>) {
+        const float f = static_cast<float>(v);
+        if (f != f || f - f != f - f) {
+            char buf[8];
+            auto r = std::to_chars(buf, buf + sizeof buf, std::bit_cast<std::uint16_t>(v), 16);
+            std::string h = "0x";
+            h.append(4 - static_cast<std::size_t>(r.ptr - buf), '0').append(buf, r.ptr);
+            return upper(h);
+        }
+        return float_literal<float, std::uint32_t>(f);
+    } else if constexpr (std::is_same_v<T, float>)
+        return float_literal<float, std::uint32_t>(v);
+    else if constexpr (std::is_same_v<T, double>)
+        return float_literal<double, std::uint64_t>(v);
+    else {
+        std::string s = "(";
+        s.append(scalar_literal(v.real())).append(", ").append(scalar_literal(v.imag()));
+        return s.append(")");
+    }
+}
+} // namespace impl
+
+// The attribute of a constant: a splat when every element is equal (bitwise); pred as nested
+// lists; anything else as its raw bytes in hex (exact for every type; MLIR's layout: row-major,
+// little-endian, complex as (re, im)).
+template<class T>
+std::string dense_literal(const T* p, const std::vector<std::size_t>& dims, std::string_view type) {
+    std::size_t n = 1;
+    for (auto d : dims)
+        n *= d;
+    bool splat = true;
+    for (std::size_t i = 1; i < n && splat; ++i)
+        splat = std::memcmp(p + i, p, sizeof(T)) == 0;
+    std::string s = "dense<";
+    if (n == 0) {
+        s += "[]";
+    } else if (splat) {
+        s += impl::scalar_literal(p[0]);
+    } else if constexpr (std::is_same_v<T, bool>) {
+        std::size_t i = 0;
+        auto list = [&](auto& self, std::size_t k) -> void {
+            if (k == dims.size()) {
+                s += p[i++] ? "true" : "false";
+                return;
+            }
+            s += '[';
+            for (std::size_t j = 0; j < dims[k]; ++j) {
+                if (j) s += ", ";
+                self(self, k + 1);
+            }
+            s += ']';
+        };
+        list(list, 0);
+    } else {
+        static constexpr char hex[] = "0123456789ABCDEF";
+        s += "\"0x";
+        const auto* b = reinterpret_cast<const unsigned char*>(p);
+        for (std::size_t i = 0; i < n * sizeof(T); ++i) {
+            s += hex[b[i] >> 4];
+            s += hex[b[i] & 15];
+        }
+        s += '"';
+    }
+    return s + "> : " + std::string(type);
+}
+
+} // namespace xlet::trace

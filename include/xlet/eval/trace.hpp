@@ -1,0 +1,346 @@
+// The tracing side of expressions and ops (the recorder itself: core/trace.hpp). Every node type
+// has a member `int trace(trace::recorder&) const` that emits its StableHLO ops and returns the
+// value id of its result; heavy ops go through trace::record; computations (reduce bodies, sort
+// comparators, ...) through trace::computation.
+#pragma once
+#include <algorithm>
+#include <string>
+#include <tuple>
+#include <type_traits>
+#include <vector>
+
+#include "../core/tensor.hpp"
+
+namespace xlet {
+
+// Opt-in for tracing a user computation into a StableHLO region (export only; evaluation never
+// needs it): a promise that f's body is also valid on rank-0 xlet tensors (xlet::f32<> for f32),
+// i.e. written with operators and xlet's functions rather than `?:` or std:: calls on values.
+template<class F>
+struct traceable_fn {
+    F f;
+    template<class... A>
+    constexpr auto operator()(A&&... a) const -> decltype(f(std::forward<A>(a)...)) {
+        return f(std::forward<A>(a)...);
+    }
+};
+template<class F>
+constexpr traceable_fn<std::decay_t<F>> traceable(F&& f) {
+    return {std::forward<F>(f)};
+}
+template<class F>
+inline constexpr bool enable_traceable = false;
+
+} // namespace xlet
+
+namespace xlet::trace {
+
+// The StableHLO op of an element-wise functor (specialised next to the functors, in the op
+// headers): its name and, for the element types of its operands, its attributes.
+template<class F>
+struct form {
+    static constexpr std::string_view name{};
+    template<class T>
+    static std::string attrs() {
+        return {};
+    }
+};
+
+struct plain_form {
+    template<class T>
+    static std::string attrs() {
+        return {};
+    }
+};
+// The form of a functor whose op has no attributes (use inside namespace xlet::trace).
+#define XLET_STABLEHLO_FORM(Functor, Name)                                                                             \
+    template<>                                                                                                         \
+    struct form<Functor> : plain_form {                                                                                \
+        static constexpr std::string_view name = Name;                                                                 \
+    };
+
+// The value held by memory (a tensor, tensor_map, or the leaf of an expression): what a traced op
+// wrote there, or else a constant of its current contents.
+template<class T, std::size_t R>
+int memory_value(recorder& r, const T* p, const extents_t<R>& e) {
+    const std::string type = tensor_type<T, R>(e);
+    const std::size_t bytes = product(e) * sizeof(T);
+    int id = r.find(p, bytes, type);
+    if (id >= 0) return id;
+    if (r.leaves_are_arguments && r.current_region() == 0) {
+        id = r.argument(type);
+        r.bind(p, bytes, type, id);
+        return id;
+    }
+    const std::vector<std::size_t> dims(e.begin(), e.end());
+    id = r.emit("stablehlo.constant", {}, {type}, "value = " + dense_literal(p, dims, type));
+    r.bind(p, bytes, type, id);
+    return id;
+}
+
+// A constant of one value, rank 0.
+template<class T>
+int scalar_value(recorder& r, const T& v) {
+    const std::string type = tensor_type<T, 0>({});
+    return r.emit("stablehlo.constant", {}, {type}, "value = " + dense_literal(&v, {}, type));
+}
+
+inline std::string shaped(const std::vector<std::size_t>& dims, std::string_view elem) {
+    std::string s = "tensor<";
+    for (auto d : dims)
+        s += std::to_string(d) + "x";
+    return s + std::string(elem) + ">";
+}
+
+// An affine view (eval/view.hpp) as StableHLO ops: child dimension j reads
+// scale[j] * out[src[j]] + offset[j] (src[j] < 0: offset[j]). Spelled as reverse (negative
+// scales), slice (offsets and strides), reshape (dropping the fixed dimensions), transpose (when
+// the kept dimensions are out of order) and broadcast_in_dim (new or size-1 dimensions); each
+// only when it does something.
+inline int view(recorder& r, int v, std::string_view elem, std::vector<std::size_t> cur,
+                const std::vector<std::size_t>& out, const std::vector<int>& src, std::vector<std::ptrdiff_t> scale,
+                std::vector<std::ptrdiff_t> offset) {
+    const std::size_t rc = cur.size();
+    std::vector<std::int64_t> rev;
+    for (std::size_t j = 0; j < rc; ++j)
+        if (src[j] >= 0 && scale[j] < 0) {
+            rev.push_back(static_cast<std::int64_t>(j));
+            offset[j] = static_cast<std::ptrdiff_t>(cur[j]) - 1 - offset[j];
+            scale[j] = -scale[j];
+        }
+    if (!rev.empty()) v = r.emit("stablehlo.reverse", {v}, {shaped(cur, elem)}, "dimensions = " + i64_array(rev));
+    std::vector<std::int64_t> start(rc), limit(rc), stride(rc, 1);
+    std::vector<std::size_t> sliced(rc);
+    bool identity = true;
+    for (std::size_t j = 0; j < rc; ++j) {
+        start[j] = offset[j];
+        if (src[j] < 0 || scale[j] == 0) {
+            sliced[j] = 1;
+            limit[j] = offset[j] + 1;
+        } else {
+            const auto n = out[static_cast<std::size_t>(src[j])];
+            sliced[j] = n;
+            stride[j] = scale[j];
+            limit[j] = n == 0 ? offset[j] : offset[j] + scale[j] * static_cast<std::int64_t>(n - 1) + 1;
+        }
+        identity = identity && start[j] == 0 && stride[j] == 1 && limit[j] == static_cast<std::int64_t>(cur[j]);
+    }
+    if (!identity) {
+        v = r.emit("stablehlo.slice", {v}, {shaped(sliced, elem)},
+                   "start_indices = " + i64_array(start) + ", limit_indices = " + i64_array(limit) +
+                       ", strides = " + i64_array(stride));
+        cur = sliced;
+    }
+    std::vector<std::size_t> kept;
+    for (std::size_t j = 0; j < rc; ++j)
+        if (src[j] >= 0) kept.push_back(j);
+    std::vector<std::size_t> dims;
+    for (auto j : kept)
+        dims.push_back(cur[j]);
+    if (kept.size() < rc) v = r.emit("stablehlo.reshape", {v}, {shaped(dims, elem)});
+    std::vector<std::size_t> order(kept.size());
+    for (std::size_t i = 0; i < order.size(); ++i)
+        order[i] = i;
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::size_t a, std::size_t b) { return src[kept[a]] < src[kept[b]]; });
+    std::vector<std::int64_t> bdims, perm;
+    std::vector<std::size_t> permuted;
+    bool sorted = true;
+    for (std::size_t i = 0; i < order.size(); ++i) {
+        sorted = sorted && order[i] == i;
+        perm.push_back(static_cast<std::int64_t>(order[i]));
+        permuted.push_back(dims[order[i]]);
+        bdims.push_back(src[kept[order[i]]]);
+        if (i && bdims[i] == bdims[i - 1])
+            throw error("to_stablehlo", "a view that reads a diagonal (two dimensions from one) has no StableHLO form");
+    }
+    if (!sorted) v = r.emit("stablehlo.transpose", {v}, {shaped(permuted, elem)}, "permutation = " + i64_array(perm));
+    if (permuted != out)
+        v = r.emit("stablehlo.broadcast_in_dim", {v}, {shaped(out, elem)},
+                   "broadcast_dimensions = " + i64_array(bdims));
+    return v;
+}
+
+// The value of any operand: an array, or an expression traced node by node.
+template<class X>
+int value_of(recorder& r, const X& x) {
+    if constexpr (is_array_leaf<X>)
+        return memory_value(r, x.data(), X::extents);
+    else if constexpr (requires { x.trace(r); })
+        return x.trace(r);
+    else
+        throw error("to_stablehlo", "an expression node without a StableHLO form");
+}
+
+// An init value or other scalar operand: an expression (rank 0), or a C++ value as a constant.
+template<class T, class I>
+int init_id(recorder& r, const I& v) {
+    if constexpr (requires { typename I::xlet_node; })
+        return value_of(r, v);
+    else
+        return scalar_value<T>(r, static_cast<T>(v));
+}
+
+// A run-time index operand (a start of dynamic_slice, ...) as tensor<i64>: C++ integers as
+// constants (`clamped` gives the value the op uses), rank-0 integer arrays converted.
+template<class S, class Clamped>
+int index_id(recorder& r, const S& s, Clamped clamped) {
+    if constexpr (requires { typename S::xlet_node; }) {
+        const int v = value_of(r, s);
+        if constexpr (std::is_same_v<typename S::value_type, std::int64_t>)
+            return v;
+        else
+            return r.emit("stablehlo.convert", {v}, {"tensor<i64>"});
+    } else {
+        return scalar_value<std::int64_t>(r, clamped(s));
+    }
+}
+
+template<class A>
+void bind(recorder& r, const A& a, int id) {
+    r.bind(a.data(), A::num_elements * sizeof(typename A::value_type), type_of<A>(), id);
+}
+
+// The result types of an op that returns an array or a tuple of arrays.
+template<class R>
+void result_types(std::vector<std::string>& out) {
+    if constexpr (is_array_leaf<R>) {
+        out.push_back(type_of<R>());
+    } else {
+        [&]<std::size_t... I>(std::index_sequence<I...>) {
+            (result_types<std::remove_cvref_t<std::tuple_element_t<I, R>>>(out), ...);
+        }
+        (std::make_index_sequence<std::tuple_size_v<R>>{});
+    }
+}
+template<class R>
+void bind_results(recorder& r, const R& res, int& id) {
+    if constexpr (is_array_leaf<R>) {
+        bind(r, res, id++);
+    } else {
+        std::apply([&](const auto&... e) { (bind_results(r, e, id), ...); }, res);
+    }
+}
+template<class R>
+void values_of(recorder& r, const R& res, std::vector<int>& out) {
+    if constexpr (is_array_leaf<R> || requires { typename R::xlet_node; }) {
+        out.push_back(value_of(r, res));
+    } else {
+        std::apply([&](const auto&... e) { (values_of(r, e, out), ...); }, res);
+    }
+}
+
+// The same with the operands' value ids given.
+template<class Run, class Attrs>
+auto record_ids(recorder& r, std::string name, const Attrs& attrs, std::vector<int> regions, Run&& run,
+                std::vector<int> ins) {
+    auto result = [&] {
+        pause p;
+        return run();
+    }();
+    using R = decltype(result);
+    std::vector<std::string> types;
+    result_types<R>(types);
+    int id = r.emit(std::move(name), std::move(ins), types, attrs(), std::move(regions));
+    bind_results(r, result, id);
+    return result;
+}
+
+// A heavy op: its operands traced first, `run` evaluated with the recorder paused, then the op
+// recorded with the result(s) bound to their storage. `attrs()` gives the attribute text;
+// `regions` are regions recorded beforehand (see computation).
+template<class Run, class Attrs, class... X>
+auto record(recorder& r, std::string name, const Attrs& attrs, std::vector<int> regions, Run&& run,
+            const X&... operands) {
+    std::vector<int> ins;
+    (values_of(r, operands, ins), ...);
+    return record_ids(r, std::move(name), attrs, std::move(regions), std::forward<Run>(run), std::move(ins));
+}
+// Ops with no StableHLO export yet: an xlet::error while exporting, rather than a result that
+// would silently become a constant of the traced run.
+inline void not_exported(const char* op) {
+    if (active) [[unlikely]]
+        throw error("to_stablehlo", std::string(op) + " is not exported yet (docs/architecture.md, \"Export\")");
+}
+
+// A heavy op without regions: `run()` computes it (it holds the op's rules: when they fail it
+// returns void after its static_asserts, and nothing here adds to the diagnostics); when a
+// recorder is active the op is recorded as `name` over `operands`.
+template<class Run, class Attrs, class... X>
+auto heavy(const char* name, const Attrs& attrs, Run&& run, const X&... operands) {
+    using R = decltype(run());
+    if constexpr (std::is_void_v<R>) {
+        return run();
+    } else {
+        if (recorder* r = active) [[unlikely]]
+            return record(*r, name, attrs, {}, run, operands...);
+        return run();
+    }
+}
+
+template<class F>
+inline constexpr bool is_traceable = enable_traceable<F>;
+template<class F>
+inline constexpr bool is_traceable<traceable_fn<F>> = true;
+
+// The element type a form's op returns: the functor's `result`, else what a call returns.
+template<class F, class... T>
+struct form_result {
+    using type = std::remove_cvref_t<std::invoke_result_t<const F&, T...>>;
+};
+template<class F, class T0, class... T>
+requires requires { typename F::template result<T0>; }
+struct form_result<F, T0, T...> {
+    using type = typename F::template result<T0>;
+};
+
+// A computation over scalars of types T... as a region: an element-wise functor becomes its op,
+// a traceable user callable is called on rank-0 tensors bound to the block arguments. Anything
+// else cannot be exported: xlet::error naming the op.
+template<class... T, class F>
+int computation(recorder& r, const F& f, std::string_view op) {
+    const int g = r.open_region({tensor_type<T, 0>({})...});
+    const int first = r.regions[static_cast<std::size_t>(g)].args.front();
+    if constexpr (!form<F>::name.empty()) {
+        // A form may use only its first arguments (sort_less compares the keys of a variadic sort).
+        std::size_t arity = sizeof...(T);
+        if constexpr (requires { form<F>::arity; }) arity = form<F>::arity;
+        std::vector<int> args;
+        for (std::size_t i = 0; i < arity; ++i)
+            args.push_back(first + static_cast<int>(i));
+        using T0 = std::tuple_element_t<0, std::tuple<T...>>;
+        using Out = typename form_result<F, T...>::type;
+        const int v =
+            r.emit(std::string(form<F>::name), args, {tensor_type<Out, 0>({})}, form<F>::template attrs<T0>());
+        r.close_region({v});
+    } else if constexpr (is_traceable<F>) {
+        std::tuple<tensor<T>...> args;
+        int id = first;
+        std::apply([&](const auto&... a) { (bind(r, a, id++), ...); }, args);
+        std::vector<int> results;
+        values_of(r, std::apply(f, args), results);
+        r.close_region(std::move(results));
+    } else {
+        r.close_region({});
+        throw error("to_stablehlo", std::string(op) +
+                                        ": the computation is a C++ callable without a StableHLO form; use xlet's "
+                                        "function objects (add_fn, max_fn, ...) or declare it with xlet::traceable(f)");
+    }
+    return g;
+}
+// The same with the scalar types given as a tuple type: once, twice (scatter's computation
+// takes (current..., update...)) or in pairs (a sort comparator takes (x_i, x_j, y_i, y_j, ...)).
+enum class args { once, twice, pairs };
+template<class Tuple, args A = args::once, class F>
+int computation_of(recorder& r, const F& f, std::string_view op) {
+    return [&]<class... T>(std::tuple<T...>*) {
+        if constexpr (A == args::twice)
+            return computation<T..., T...>(r, f, op);
+        else if constexpr (A == args::once)
+            return computation<T...>(r, f, op);
+        else
+            return computation_of<decltype(std::tuple_cat(std::declval<std::tuple<T, T>>()...))>(r, f, op);
+    }(static_cast<Tuple*>(nullptr));
+}
+
+} // namespace xlet::trace

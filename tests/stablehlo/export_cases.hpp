@@ -1,0 +1,185 @@
+// Programs written with xlet that tests/stablehlo/export_gen.cpp exports with xlet::to_stablehlo
+// and export_roundtrip_test.cpp compares, bit for bit, with their import by xlet-translate: one
+// case (or more) per op family. A case is a struct with `args` (a tuple of argument types) and a
+// static `f`; XLET_EXPORT_CASES lists them (CMake reads the list, one X(name) per line).
+#pragma once
+#include <tuple>
+
+#include <xlet/xlet.hpp>
+
+namespace export_cases {
+using namespace xlet;
+
+// Element-wise ops, operators, implicit and explicit broadcasts, C++ constants, compare/select,
+// convert, clamp, a traceable map.
+struct elementwise {
+    using args = std::tuple<f32<4, 8>, f32<8>, s32<4, 8>>;
+    static auto f(const f32<4, 8>& a, const f32<8>& b, const s32<4, 8>& i) {
+        auto x = add(a, b, dims<1>) * 0.5f - exp(a) / (abs(a) + 1.0f);
+        f32<4, 8> y = select(x > 0.25f, tanh(x), logistic(x)) + sqrt(abs(a)) * floor(a) + atan2(a, x);
+        s32<4, 8> j = (i << 2) ^ ((i >> 1) & ~i);
+        auto k = convert_element_type<float>(clamp(-3, j % 7, 5)) + rsqrt(abs(y) + 1.0f);
+        auto m = map(traceable([](auto p, auto q) { return p * q + p; }), y, eval(k));
+        return std::make_tuple(eval(m), eval(max(y, k) + min(log1p(abs(y)), cos(k))), j, eval(is_finite(y / a)));
+    }
+};
+
+// Layout views and movements: transpose, broadcast_in_dim, slice with strides, rev, reshape,
+// pad (with interior padding), concatenate, iota.
+struct layout {
+    using args = std::tuple<f32<3, 4>, f32<4>>;
+    static auto f(const f32<3, 4>& a, const f32<4>& v) {
+        auto t = transpose(a, dims<1, 0>);                                      // 4x3
+        auto b = broadcast_in_dim(v, sizes<4, 3>, dims<0>) + t;                 // 4x3
+        auto s = slice(rev(b, dims<1>), sizes<0, 0>, sizes<4, 3>, sizes<2, 2>); // 2x2
+        auto r = reshape(eval(s), sizes<4>);
+        auto p = pad<padding_config<1>{{1}, {2}, {1}}>(r, -1.0f); // 1+4+3+2 = 10
+        auto c = concatenate<0>(p, v, iota<f32<3>, 0>());         // 17
+        return std::make_tuple(eval(c), eval(reshape(a, dims<1, 0>, sizes<2, 6>)), eval(broadcast(v, sizes<2>)));
+    }
+};
+
+// Reductions with xlet's monoids, a traceable computation and two operands, and dot_general.
+struct reduce_dot {
+    using args = std::tuple<f32<5, 6>, f32<6, 3>, f32<2, 5, 6>>;
+    static auto f(const f32<5, 6>& x, const f32<6, 3>& w, const f32<2, 5, 6>& bx) {
+        auto h = dot(x, w);
+        auto s = reduce(h, 0.0f, add_fn{}, dims<1>);
+        auto m = reduce(x, -1e30f, max_fn{}, dims<0, 1>);
+        auto g = reduce(tanh(h), 1.0f, traceable([](auto p, auto q) { return p * q + p; }), dims<0>);
+        auto bd =
+            dot_general<dot_dims{.lhs_batch = {0}, .rhs_batch = {0}, .lhs_contracting = {2}, .rhs_contracting = {2}}>(
+                bx, bx);
+        return std::make_tuple(s, m, g, bd);
+    }
+};
+
+// Control flow: while_loop (a counter and an accumulator, capturing an argument), conditional
+// in its pred and index forms (regions that capture their operands).
+struct control {
+    using args = std::tuple<f32<6>, s32<>, f32<6>>;
+    static auto f(const f32<6>& x, const s32<>& k, const f32<6>& y) {
+        auto [n, acc] =
+            while_loop([](const s32<>& i, const f32<6>&) { return i < 5; },
+                       [&](const s32<>& i, const f32<6>& a) { return std::make_tuple(i + 1, a * 0.5f + x); },
+                       std::make_tuple(s32<>(0), y));
+        auto c = conditional(
+            k > 0, x, [](const f32<6>& v) { return eval(v * 2.0f); }, y, [](const f32<6>& v) { return eval(exp(v)); });
+        auto d = conditional(k,
+                             std::make_tuple([](const f32<6>& v) { return eval(v + 1.0f); },
+                                             [](const f32<6>& v) { return eval(v - 1.0f); },
+                                             [](const f32<6>& v) { return eval(-v); }),
+                             std::forward_as_tuple(x, y, acc));
+        return std::make_tuple(n, acc, c, d);
+    }
+};
+
+// Sorting and indexing: sort (monoid comparator, a traceable one, variadic), top_k, gather,
+// scatter (a traceable update), dynamic_slice and dynamic_update_slice with run-time starts.
+struct sort_index {
+    using args = std::tuple<f32<4, 6>, s32<3, 1>, f32<3, 6>, s32<>>;
+    static auto f(const f32<4, 6>& x, const s32<3, 1>& idx, const f32<3, 6>& upd, const s32<> start) {
+        auto s = sort(x);
+        auto [k, v] =
+            sort<sort_config{.dimension = 0}>(std::forward_as_tuple(x, eval(iota<s32<4, 6>, 0>())), sort_greater{});
+        auto t = sort(x, traceable([](auto a, auto b) { return a > b; }));
+        auto [tv, ti] = top_k<2>(x);
+        auto g = gather<gather_dims{.offset_dims = {1},
+                                    .collapsed_slice_dims = {0},
+                                    .start_index_map = {0},
+                                    .index_vector_dim = 1,
+                                    .slice_sizes = {1, 6}}>(x, abs(idx) % 4);
+        auto sc = scatter<scatter_dims{.update_window_dims = {1},
+                                       .inserted_window_dims = {0},
+                                       .scatter_dims_to_operand_dims = {0},
+                                       .index_vector_dim = 1}>(x, idx, upd,
+                                                               traceable([](auto a, auto b) { return a + b * 2.0f; }));
+        auto ds = dynamic_slice(x, sizes<2, 3>, start, 2);
+        auto du = dynamic_update_slice(x, ds, 1, start);
+        return std::make_tuple(s, k, v, t, tv, ti, g, sc, ds, du);
+    }
+};
+
+// Windows and convolution: reduce_window (max pooling, padded mean), select_and_scatter,
+// convolution (NHWC, strides, padding, dilation, groups), batch_norm_training.
+struct window_conv {
+    using args = std::tuple<f32<1, 6, 6, 4>, f32<3, 3, 2, 8>, f32<1, 3, 3, 4>>;
+    static auto f(const f32<1, 6, 6, 4>& x, const f32<3, 3, 2, 8>& w, const f32<1, 3, 3, 4>& src) {
+        auto mp = reduce_window<window_config{.window_dimensions = {1, 2, 2, 1}, .window_strides = {1, 2, 2, 1}}>(
+            x, -1e30f, max_fn{});
+        auto av =
+            reduce_window<window_config{.window_dimensions = {1, 3, 3, 1}, .mode = pad_mode::same}>(x, 0.0f, add_fn{});
+        auto ss = select_and_scatter<window_config{.window_dimensions = {1, 2, 2, 1}, .window_strides = {1, 2, 2, 1}}>(
+            x, ge_fn{}, src, 0.0f, add_fn{});
+        auto y = conv_general_dilated<conv_config{.window_strides = {2, 1},
+                                                  .padding_low = {1, 2},
+                                                  .padding_high = {1, 0},
+                                                  .rhs_dilation = {1, 2},
+                                                  .dimension_numbers = conv_layout("NHWC", "HWIO", "NHWC"),
+                                                  .feature_group_count = 2}>(x, w);
+        auto [bn, mean, var] = batch_norm_training<3>(y, f32<8>::filled(1.5f), f32<8>::filled(0.25f), 1e-3f);
+        return std::make_tuple(mp, av, ss, y, bn, mean, var);
+    }
+};
+
+// FFT, linear algebra and random bits.
+struct fft_linalg_rng {
+    using args = std::tuple<f32<4, 8>, f32<4, 4>, f32<4, 2>, u64<2>>;
+    static auto f(const f32<4, 8>& x, const f32<4, 4>& m, const f32<4, 2>& b, const u64<2>& state) {
+        auto r = fft<fft_type::rfft, 8>(x);
+        auto c = fft<fft_type::ifft, 4, 5>(r);
+        auto spd = dot_general<dot_dims{.lhs_contracting = {0}, .rhs_contracting = {0}}>(m, m) +
+                   eval(broadcast_in_dim(f32<4>::filled(4.0f), sizes<4, 4>, dims<0>));
+        auto l = cholesky<true>(spd);
+        auto xs = triangular_solve<true, true, false, transpose_type::no_transpose>(l, b);
+        auto [ns, bits] = rng_bit_generator<rng_algorithm::philox, u32<3, 5>>(state);
+        return std::make_tuple(r, c, l, xs, ns, bits);
+    }
+};
+
+// The rest of the element-wise family: integer bit ops, complex parts, rounding, total-order
+// compares, bitcast and reduce_precision, the transcendental functions.
+struct elementwise_more {
+    using args = std::tuple<f32<16>, s32<16>, u32<16>>;
+    static auto f(const f32<16>& x, const s32<16>& i, const u32<16>& u) {
+        auto bits = eval(popcnt(i) + clz(i) + sign(i) + not_(i) + shift_right_arithmetic(i, 3) + (i & 12) - (i | 5));
+        auto ubits = eval(shift_right_logical(u, 7u) ^ shift_left(u, 2u) % 1000u);
+        auto z = complex(x, exp(x));
+        auto cz = eval(real(z * z) + imag(exp(z)) + abs(z));
+        auto r = eval(round(x * 3.0f) + round_nearest_even(x * 2.5f) + ceil(x) - cbrt(x) + expm1(x) +
+                      pow(abs(x), 1.5f) + sin(x) * cos(x) + tan(x * 0.5f) + cosh(x) + erf(x) + log(abs(x) + 1.0f));
+        auto cmp = eval(select(lt_total(x, -x) | (x == 0.5f) | ne(x, x * 2.0f), x, 2.0f));
+        auto bc = eval(bitcast_convert_type<std::int32_t>(x) + i);
+        auto rp = eval(reduce_precision<5, 10>(x * 1000.0f) +
+                       convert_element_type<float>(bitcast_convert_type<float>(u & 0x3fffffffu)));
+        auto h = eval(convert_element_type<float>(convert_element_type<bfloat16>(x) * bfloat16(3.0f)));
+        return std::make_tuple(bits, ubits, cz, r, cmp, bc, rp, h, get_dimension_size<0>(x));
+    }
+};
+
+// batch_norm_grad and batch_norm_inference (an expression), optimization_barrier, copy.
+struct batch_norm_misc {
+    using args = std::tuple<f32<2, 3, 4>, f32<3>, f32<2, 3, 4>>;
+    static auto f(const f32<2, 3, 4>& x, const f32<3>& s, const f32<2, 3, 4>& g) {
+        auto [bx, mean, var] = batch_norm_training<1>(x, s, s, 1e-3f);
+        auto [gx, gs, go] = batch_norm_grad<1>(x, s, mean, var, g, 1e-3f);
+        auto inf = eval(batch_norm_inference<1>(x, s, mean, mean, exp(var), 1e-2f));
+        auto [b1, b2] = optimization_barrier(gx * 2.0f, go);
+        return std::make_tuple(bx, gx, gs, go, inf, b1, copy(b2));
+    }
+};
+
+} // namespace export_cases
+
+// clang-format off
+#define XLET_EXPORT_CASES(X) \
+  X(elementwise) \
+  X(layout) \
+  X(reduce_dot) \
+  X(control) \
+  X(sort_index) \
+  X(window_conv) \
+  X(fft_linalg_rng) \
+  X(elementwise_more) \
+  X(batch_norm_misc)
+// clang-format on

@@ -1,0 +1,49 @@
+// Writes the StableHLO module of every case of export_cases.hpp into the directory given:
+// <case>.mlir (today's syntax, imported by xlet-translate) and <case>.mlir15.mlir (integer lists
+// as dense<>, for MLIR 15's mlir-opt). Run at build time (tests/CMakeLists.txt).
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <string>
+
+#include <xlet/stablehlo/export.hpp>
+
+#include "export_cases.hpp"
+
+namespace {
+template<class Case>
+bool write(const std::string& dir, const char* name) {
+    typename Case::args args{};
+    for (int compat : {0, 15}) {
+        xlet::stablehlo_options o;
+        o.module_name = name;
+        o.mlir_compat = compat;
+        const std::string text = std::apply(
+            [&](const auto&... a) {
+                return xlet::to_stablehlo(
+                    o, [](const auto&... x) { return Case::f(x...); }, a...);
+            },
+            args);
+        const std::string path = dir + "/" + name + (compat ? ".mlir15.mlir" : ".mlir");
+        std::ofstream out(path);
+        out << text;
+        if (!out) {
+            std::cerr << "export_gen: cannot write " << path << "\n";
+            return false;
+        }
+    }
+    return true;
+}
+} // namespace
+
+int main(int argc, char** argv) {
+    if (argc != 2) {
+        std::cerr << "usage: export_gen <output directory>\n";
+        return 2;
+    }
+    bool ok = true;
+#define XLET_WRITE(name) ok = write<export_cases::name>(argv[1], #name) && ok;
+    XLET_EXPORT_CASES(XLET_WRITE)
+#undef XLET_WRITE
+    return ok ? 0 : 1;
+}
