@@ -105,11 +105,15 @@ auto conditional(const P& pred, TA&& true_operand, TF&& true_fn, FA&& false_oper
                 }
             };
             if (trace::recorder* r = trace::active) [[unlikely]] {
-                std::vector<int> ins{trace::init_id<bool>(*r, pred)};
-                const int gt = detail::trace_branch<RT>(*r, true_fn, true_operand);
-                const int gf = detail::trace_branch<RT>(*r, false_fn, false_operand);
-                return trace::record_ids(
-                    *r, "stablehlo.if", [] { return std::string(); }, {gt, gf}, run, std::move(ins));
+                if constexpr (detail::arrays_only<RT>) {
+                    std::vector<int> ins{trace::init_id<bool>(*r, pred)};
+                    const int gt = detail::trace_branch<RT>(*r, true_fn, true_operand);
+                    const int gf = detail::trace_branch<RT>(*r, false_fn, false_operand);
+                    return trace::record_ids(
+                        *r, "stablehlo.if", [] { return std::string(); }, {gt, gf}, run, std::move(ins));
+                } else {
+                    throw error("to_stablehlo", "conditional: branches that return other than tensors");
+                }
             }
             return run();
         }
@@ -165,14 +169,18 @@ auto conditional(const I& branch_index, Fns&& fns, Args&& operands) {
                     }
                 };
                 if (trace::recorder* r = trace::active) [[unlikely]] {
-                    std::vector<int> ins{trace::init_id<std::int32_t>(*r, branch_index)};
-                    std::vector<int> regions;
-                    [&]<std::size_t... K>(std::index_sequence<K...>) {
-                        (regions.push_back(detail::trace_branch<R0>(*r, std::get<K>(fns), std::get<K>(operands))), ...);
+                    if constexpr (detail::arrays_only<R0>) {
+                        std::vector<int> ins{trace::init_id<std::int32_t>(*r, branch_index)};
+                        std::vector<int> regions;
+                        [&]<std::size_t... K>(std::index_sequence<K...>) {
+                            (regions.push_back(detail::trace_branch<R0>(*r, std::get<K>(fns), std::get<K>(operands))),
+                             ...);
+                        }(std::make_index_sequence<N>{});
+                        return trace::record_ids(
+                            *r, "stablehlo.case", [] { return std::string(); }, std::move(regions), run, std::move(ins));
+                    } else {
+                        throw error("to_stablehlo", "conditional: branches that return other than tensors");
                     }
-                    (std::make_index_sequence<N>{});
-                    return trace::record_ids(
-                        *r, "stablehlo.case", [] { return std::string(); }, std::move(regions), run, std::move(ins));
                 }
                 return run();
             }
