@@ -13,6 +13,8 @@
 
 using namespace xlet;
 
+xlet::f32<4> untraced_unit_op(const xlet::f32<4>& x); // export_test_plain.cpp, without XLET_TRACE
+
 namespace {
 bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 int count(const std::string& text, const std::string& part) {
@@ -187,11 +189,14 @@ TEST_CASE("what cannot be exported is an xlet::error that says why") {
                       doctest::Contains("while_loop: a state that is not made of tensors"));
     // top_k of the smallest: chlo.top_k has no such form.
     CHECK_THROWS_WITH(to_stablehlo([](const f32<4>& a) { return std::get<0>(top_k<2, false>(a)); }, x),
-                      doctest::Contains("top_k: chlo.top_k has no form for largest = false"));
+                      doctest::Contains("top_k of the smallest (chlo.top_k has largest only) is not exported yet"));
     // Ops without an export yet refuse, rather than leave a constant of this run's result.
     CHECK_THROWS_WITH(
         to_stablehlo([](const f32<4>&) { return rng_uniform<f32<4>>(default_rng_generator(), 0.0f, 1.0f); }, x),
         doctest::Contains("xlet::to_stablehlo: rng_uniform is not exported yet"));
+    // Code compiled without XLET_TRACE says so rather than record nothing.
+    CHECK_THROWS_WITH(to_stablehlo([](const f32<4>& a) { return untraced_unit_op(a); }, x),
+                      doctest::Contains("an op ran in code compiled without XLET_TRACE"));
     // Nothing stays active after an error: a plain evaluation afterwards is not traced.
     CHECK(trace::active == nullptr);
     f32<4> y = x + 1.0f;

@@ -1,5 +1,11 @@
 // Tracing: how xlet::to_stablehlo (stablehlo/export.hpp) records the program a C++ callable runs.
 //
+// Compiled in only where XLET_TRACE is defined before the first xlet header (export.hpp defines
+// it when it comes first): every other translation unit keeps the ops' code and compile time as
+// without tracing, and an op that runs there while a recorder is active throws, naming the cause
+// (a program that exports must compile that code with XLET_TRACE too: the same rule as NDEBUG
+// for assert, one setting per program is the safe use).
+//
 // While a recorder is active on the calling thread, every materialisation (an expression written
 // into storage) and every heavy op appends StableHLO ops to it; values are identified by the
 // storage they live in (address, type and a hash of the contents when they were written), so a
@@ -23,6 +29,15 @@
 #include "error.hpp"
 #include "shape.hpp"
 #include "types.hpp"
+
+// The trace path's functions: out of line and optimised for size.
+#define XLET_TRACE_COLD [[gnu::cold, gnu::noinline]]
+
+#ifdef XLET_TRACE
+#define XLET_TRACE_COMPILED 1
+#else
+#define XLET_TRACE_COMPILED 0
+#endif
 
 namespace xlet::trace {
 
@@ -55,7 +70,7 @@ public:
     recorder() : regions(1), stack_{0} {}
 
     // A new argument of the function (region 0).
-    int argument(std::string type) {
+    XLET_TRACE_COLD int argument(std::string type) {
         const int id = new_value(std::move(type));
         regions[0].args.push_back(id);
         return id;
@@ -67,8 +82,8 @@ public:
     }
     // Appends an op to the innermost open region; returns the id of its first result (results
     // are consecutive ids).
-    int emit(std::string name, std::vector<int> operands, const std::vector<std::string>& result_types,
-             std::string attrs = {}, std::vector<int> regs = {}) {
+    XLET_TRACE_COLD int emit(std::string name, std::vector<int> operands, const std::vector<std::string>& result_types,
+                             std::string attrs = {}, std::vector<int> regs = {}) {
         op o{std::move(name), std::move(operands), {}, std::move(attrs), std::move(regs)};
         for (const auto& t : result_types)
             o.results.push_back(new_value(t));
@@ -77,7 +92,7 @@ public:
         return first;
     }
     // Opens a region with block arguments of the given types; returns its index.
-    int open_region(const std::vector<std::string>& arg_types) {
+    XLET_TRACE_COLD int open_region(const std::vector<std::string>& arg_types) {
         region g;
         for (const auto& t : arg_types)
             g.args.push_back(new_value(t));
@@ -85,14 +100,14 @@ public:
         stack_.push_back(static_cast<int>(regions.size()) - 1);
         return stack_.back();
     }
-    void close_region(std::vector<int> results) {
+    XLET_TRACE_COLD void close_region(std::vector<int> results) {
         regions[static_cast<std::size_t>(stack_.back())].results = std::move(results);
         stack_.pop_back();
     }
     int current_region() const { return stack_.back(); }
 
     // Storage [p, p + bytes) now holds value id (of the given type).
-    void bind(const void* p, std::size_t bytes, std::string_view type, int id) {
+    XLET_TRACE_COLD void bind(const void* p, std::size_t bytes, std::string_view type, int id) {
         auto& v = bound_[p];
         const std::uint64_t h = hash(p, bytes);
         for (auto& b : v)
@@ -104,7 +119,7 @@ public:
     }
     // The value stored at p, if a traced op wrote it there, the contents are still what it wrote,
     // and it was defined in a region that is open (an enclosing one); -1 otherwise.
-    int find(const void* p, std::size_t bytes, std::string_view type) const {
+    XLET_TRACE_COLD int find(const void* p, std::size_t bytes, std::string_view type) const {
         auto it = bound_.find(p);
         if (it == bound_.end()) return -1;
         for (const auto& b : it->second)
@@ -112,7 +127,7 @@ public:
         return -1;
     }
     // A copy or move of storage: the destination holds what the source held.
-    void copied(const void* from, const void* to) {
+    XLET_TRACE_COLD void copied(const void* from, const void* to) {
         if (from == to) return;
         auto it = bound_.find(from);
         if (it == bound_.end()) {
@@ -158,6 +173,26 @@ struct pause {
     pause(const pause&) = delete;
     pause& operator=(const pause&) = delete;
 };
+
+// Whether this translation unit's ops record (XLET_TRACE): internal linkage, one value per unit.
+constexpr bool compiled_in = XLET_TRACE_COMPILED;
+
+[[noreturn]] XLET_TRACE_COLD inline void not_compiled_in() {
+    throw error("to_stablehlo", "an op ran in code compiled without XLET_TRACE: include "
+                                "<xlet/stablehlo/export.hpp> first (or define XLET_TRACE) in every translation "
+                                "unit whose code is exported");
+}
+
+// The active recorder where tracing is compiled in; null elsewhere (and an error if one is active).
+inline recorder* current() {
+    if constexpr (compiled_in) {
+        return active;
+    } else {
+        if (active) [[unlikely]]
+            not_compiled_in();
+        return nullptr;
+    }
+}
 
 inline void copied(const void* from, const void* to) {
     if (recorder* r = active) [[unlikely]]

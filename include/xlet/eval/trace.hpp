@@ -62,7 +62,7 @@ struct plain_form {
 // The value held by memory (a tensor, tensor_map, or the leaf of an expression): what a traced op
 // wrote there, or else a constant of its current contents.
 template<class T, std::size_t R>
-int memory_value(recorder& r, const T* p, const extents_t<R>& e) {
+XLET_TRACE_COLD int memory_value(recorder& r, const T* p, const extents_t<R>& e) {
     const std::string type = tensor_type<T, R>(e);
     const std::size_t bytes = product(e) * sizeof(T);
     int id = r.find(p, bytes, type);
@@ -97,9 +97,9 @@ inline std::string shaped(const std::vector<std::size_t>& dims, std::string_view
 // scales), slice (offsets and strides), reshape (dropping the fixed dimensions), transpose (when
 // the kept dimensions are out of order) and broadcast_in_dim (new or size-1 dimensions); each
 // only when it does something.
-inline int view(recorder& r, int v, std::string_view elem, std::vector<std::size_t> cur,
-                const std::vector<std::size_t>& out, const std::vector<int>& src, std::vector<std::ptrdiff_t> scale,
-                std::vector<std::ptrdiff_t> offset) {
+XLET_TRACE_COLD inline int view(recorder& r, int v, std::string_view elem, std::vector<std::size_t> cur,
+                                const std::vector<std::size_t>& out, const std::vector<int>& src,
+                                std::vector<std::ptrdiff_t> scale, std::vector<std::ptrdiff_t> offset) {
     const std::size_t rc = cur.size();
     std::vector<std::int64_t> rev;
     for (std::size_t j = 0; j < rc; ++j)
@@ -196,6 +196,18 @@ int index_id(recorder& r, const S& s, Clamped clamped) {
     }
 }
 
+// evaluate_into's two halves: the expression's ops before it is evaluated, its storage after.
+// (By value where it can: a reference would make the expression's address escape, and keep the
+// hot path from holding a small expression's nodes in registers.)
+template<class E>
+XLET_TRACE_COLD int expression_id(recorder& r, std::conditional_t<std::is_copy_constructible_v<E>, E, const E&> e) {
+    return value_of(r, e);
+}
+template<class E, class S>
+XLET_TRACE_COLD void bind_into(recorder& r, const S* dst, int id) {
+    r.bind(dst, E::num_elements * sizeof(S), type_of<E>(), id);
+}
+
 template<class A>
 void bind(recorder& r, const A& a, int id) {
     r.bind(a.data(), A::num_elements * sizeof(typename A::value_type), type_of<A>(), id);
@@ -230,32 +242,67 @@ void values_of(recorder& r, const R& res, std::vector<int>& out) {
     }
 }
 
-// The same with the operands' value ids given.
-template<class Run, class Attrs>
-auto record_ids(recorder& r, std::string name, const Attrs& attrs, std::vector<int> regions, Run&& run,
-                std::vector<int> ins) {
-    auto result = [&] {
-        pause p;
-        return run();
-    }();
-    using R = decltype(result);
-    std::vector<std::string> types;
-    result_types<R>(types);
-    int id = r.emit(std::move(name), std::move(ins), types, attrs(), std::move(regions));
-    bind_results(r, result, id);
-    return result;
+// What an exported op may return: arrays, or tuples of them.
+template<class R>
+inline constexpr bool arrays_only = is_array_leaf<R>;
+template<class... T>
+inline constexpr bool arrays_only<std::tuple<T...>> = (arrays_only<std::remove_cvref_t<T>> && ...);
+
+// Records an op whose operands and regions were traced before it ran; binds its result(s).
+// Cold and out of line: the trace path stays out of the code (and the optimiser's work) of the
+// ops, which only test a thread-local pointer.
+template<class R, class Attrs>
+XLET_TRACE_COLD void finish(recorder& r, const char* name, const Attrs& attrs, std::vector<int>& ins,
+                            std::vector<int>& regions, const R& result) {
+    if constexpr (arrays_only<R>) {
+        std::vector<std::string> types;
+        result_types<R>(types);
+        int id = r.emit(name, std::move(ins), types, attrs(), std::move(regions));
+        bind_results(r, result, id);
+    } else {
+        throw error("to_stablehlo", std::string(name) + ": a result that is not made of tensors");
+    }
 }
 
-// A heavy op: its operands traced first, `run` evaluated with the recorder paused, then the op
-// recorded with the result(s) bound to their storage. `attrs()` gives the attribute text;
-// `regions` are regions recorded beforehand (see computation).
-template<class Run, class Attrs, class... X>
-auto record(recorder& r, std::string name, const Attrs& attrs, std::vector<int> regions, Run&& run,
-            const X&... operands) {
+// Pauses the recorder, if there is one, for the op's own work (its kernels, nested evaluations).
+struct pause_if {
+    recorder* r;
+    explicit pause_if(recorder* x) : r(x) {
+        if (r) active = nullptr;
+    }
+    ~pause_if() {
+        if (r) active = r;
+    }
+    pause_if(const pause_if&) = delete;
+    pause_if& operator=(const pause_if&) = delete;
+};
+
+// An op: `run()` computes it, once, with the recorder paused; with a recorder (r not null) it is
+// then recorded as `name` over the operand ids `ins` with `regions` (traced before), its
+// attributes from `attrs()`.
+template<class Run, class Attrs>
+auto run_op(recorder* r, const char* name, const Attrs& attrs, std::vector<int> ins, std::vector<int> regions,
+            Run&& run) {
+    if constexpr (compiled_in) {
+        auto result = [&] {
+            pause_if p(r);
+            return run();
+        }();
+        if (r) [[unlikely]]
+            finish(*r, name, attrs, ins, regions, result);
+        return result;
+    } else {
+        return run();
+    }
+}
+
+template<class... X>
+XLET_TRACE_COLD std::vector<int> operand_ids(recorder& r, const X&... operands) {
     std::vector<int> ins;
     (values_of(r, operands, ins), ...);
-    return record_ids(r, std::move(name), attrs, std::move(regions), std::forward<Run>(run), std::move(ins));
+    return ins;
 }
+
 // Ops with no StableHLO export yet: an xlet::error while exporting, rather than a result that
 // would silently become a constant of the traced run.
 inline void not_exported(const char* op) {
@@ -272,9 +319,12 @@ auto heavy(const char* name, const Attrs& attrs, Run&& run, const X&... operands
     if constexpr (std::is_void_v<R>) {
         return run();
     } else {
-        if (recorder* r = active) [[unlikely]]
-            return record(*r, name, attrs, {}, run, operands...);
-        return run();
+        recorder* const r = current();
+        std::vector<int> ins;
+        if constexpr (compiled_in)
+            if (r) [[unlikely]]
+                ins = operand_ids(*r, operands...);
+        return run_op(r, name, attrs, std::move(ins), {}, run);
     }
 }
 
@@ -298,7 +348,7 @@ struct form_result<F, T0, T...> {
 // a traceable user callable is called on rank-0 tensors bound to the block arguments. Anything
 // else cannot be exported: xlet::error naming the op.
 template<class... T, class F>
-int computation(recorder& r, const F& f, std::string_view op) {
+XLET_TRACE_COLD int computation(recorder& r, const F& f, std::string_view op) {
     const int g = r.open_region({tensor_type<T, 0>({})...});
     const int first = r.regions[static_cast<std::size_t>(g)].args.front();
     if constexpr (!form<F>::name.empty()) {

@@ -8,7 +8,18 @@
 // it went for these arguments, and xlet's own control flow (while_loop, conditional) becomes
 // regions. The text is StableHLO's generic form inside a `func.func @main`, which
 // `xlet-translate` imports again and MLIR's own parser reads (mlir-opt --allow-unregistered-dialect).
+//
+// Tracing is compiled into the ops only where XLET_TRACE is defined before the first xlet header
+// (core/trace.hpp): this header defines it, so include it first in a file that exports.
 #pragma once
+#ifndef XLET_TRACE
+#define XLET_TRACE
+#endif
+#include "../core/trace.hpp"
+#if !XLET_TRACE_COMPILED
+#error                                                                                                                 \
+    "xlet: include <xlet/stablehlo/export.hpp> before any other xlet header (or define XLET_TRACE first): the ops record what they do for to_stablehlo only when it is defined before they are compiled"
+#endif
 #include <string>
 #include <tuple>
 #include <unordered_map>

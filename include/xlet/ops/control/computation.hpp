@@ -96,22 +96,17 @@ auto materialize(R&& r) {
 template<class R>
 using materialized_t = decltype(materialize(std::declval<R>()));
 
-// Export (to_stablehlo): what a traced computation may return (xlet values, or tuples of them),
-// and what a region's block arguments may hold (arrays, or tuples of them).
+// Export (to_stablehlo): what a traced computation may return (xlet values, or tuples of them).
 template<class O>
 inline constexpr bool traceable_result = expression<O>;
 template<class... T>
 inline constexpr bool traceable_result<std::tuple<T...>> = (traceable_result<std::remove_cvref_t<T>> && ...);
-template<class S>
-inline constexpr bool arrays_only = is_array_leaf<S>;
-template<class... T>
-inline constexpr bool arrays_only<std::tuple<T...>> = (arrays_only<T> && ...);
 
 // Traces call(args) into a new region: its block arguments hold a fresh value of type A (none
 // when A is void: the `if` and `case` branches, which capture their operands), and it returns
 // what call returns. Returns the region's index.
 template<class A, class Call>
-int trace_region(trace::recorder& r, const std::string& op, const char* what, Call&& call) {
+XLET_TRACE_COLD int trace_region(trace::recorder& r, const std::string& op, const char* what, Call&& call) {
     std::vector<std::string> types;
     if constexpr (!std::is_void_v<A>) trace::result_types<A>(types);
     const int g = r.open_region(types);

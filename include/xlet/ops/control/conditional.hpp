@@ -63,8 +63,8 @@ R dispatch_branch(std::int32_t b, Fns& fns, Args&& args, std::index_sequence<K..
 // Traced (to_stablehlo): a branch as a region without arguments (StableHLO's if and case capture
 // their operands), called once on its operand.
 template<class R, class F, class A>
-int trace_branch(trace::recorder& r, F& fn, A& operand) {
-    if constexpr (!arrays_only<R> || !std::is_invocable_v<F&, A&>)
+XLET_TRACE_COLD int trace_branch(trace::recorder& r, F& fn, A& operand) {
+    if constexpr (!trace::arrays_only<R> || !std::is_invocable_v<F&, A&>)
         throw error("to_stablehlo", "conditional: a branch that returns other than tensors, or takes its operand as "
                                     "an rvalue, cannot be exported");
     else
@@ -104,18 +104,16 @@ auto conditional(const P& pred, TA&& true_operand, TF&& true_fn, FA&& false_oper
                     detail::rethrow_in("conditional", "the false branch");
                 }
             };
-            if (trace::recorder* r = trace::active) [[unlikely]] {
-                if constexpr (detail::arrays_only<RT>) {
-                    std::vector<int> ins{trace::init_id<bool>(*r, pred)};
-                    const int gt = detail::trace_branch<RT>(*r, true_fn, true_operand);
-                    const int gf = detail::trace_branch<RT>(*r, false_fn, false_operand);
-                    return trace::record_ids(
-                        *r, "stablehlo.if", [] { return std::string(); }, {gt, gf}, run, std::move(ins));
-                } else {
-                    throw error("to_stablehlo", "conditional: branches that return other than tensors");
+            trace::recorder* const r = trace::current();
+            std::vector<int> ins, regions;
+            if constexpr (trace::compiled_in)
+                if (r) [[unlikely]] {
+                    ins = {trace::init_id<bool>(*r, pred)};
+                    regions = {detail::trace_branch<RT>(*r, true_fn, true_operand),
+                               detail::trace_branch<RT>(*r, false_fn, false_operand)};
                 }
-            }
-            return run();
+            return trace::run_op(
+                r, "stablehlo.if", [] { return std::string(); }, std::move(ins), std::move(regions), run);
         }
     }
 }
@@ -168,21 +166,19 @@ auto conditional(const I& branch_index, Fns&& fns, Args&& operands) {
                         detail::rethrow_in("conditional", "branch " + std::to_string(b));
                     }
                 };
-                if (trace::recorder* r = trace::active) [[unlikely]] {
-                    if constexpr (detail::arrays_only<R0>) {
-                        std::vector<int> ins{trace::init_id<std::int32_t>(*r, branch_index)};
-                        std::vector<int> regions;
+                trace::recorder* const r = trace::current();
+                std::vector<int> ins, regions;
+                if constexpr (trace::compiled_in)
+                    if (r) [[unlikely]] {
+                        ins = {trace::init_id<std::int32_t>(*r, branch_index)};
                         [&]<std::size_t... K>(std::index_sequence<K...>) {
                             (regions.push_back(detail::trace_branch<R0>(*r, std::get<K>(fns), std::get<K>(operands))),
                              ...);
-                        }(std::make_index_sequence<N>{});
-                        return trace::record_ids(
-                            *r, "stablehlo.case", [] { return std::string(); }, std::move(regions), run, std::move(ins));
-                    } else {
-                        throw error("to_stablehlo", "conditional: branches that return other than tensors");
+                        }
+                        (std::make_index_sequence<N>{});
                     }
-                }
-                return run();
+                return trace::run_op(
+                    r, "stablehlo.case", [] { return std::string(); }, std::move(ins), std::move(regions), run);
             }
         }
     }

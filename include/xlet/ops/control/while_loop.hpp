@@ -119,19 +119,16 @@ S run_while(C& cond, B& body, S first) {
 // Traced (to_stablehlo): cond and body become the regions of one stablehlo.while, each called
 // once on a fresh state bound to the block arguments; the loop itself runs untraced.
 template<class S, class C, class B>
-S traced_while(trace::recorder& r, C& cond, B& body, S first) {
-    if constexpr (!arrays_only<S>) {
+XLET_TRACE_COLD void trace_while(trace::recorder& r, C& cond, B& body, const S& first, std::vector<int>& ins,
+                                 std::vector<int>& regions) {
+    if constexpr (!trace::arrays_only<S>) {
         throw error("to_stablehlo", "while_loop: a state that is not made of tensors cannot be exported");
     } else {
-        std::vector<int> ins;
         trace::values_of(r, first, ins);
-        const int gc = trace_region<S>(r, "while_loop", "the condition",
-                                       [&](const S& st) -> decltype(auto) { return call_with_state(cond, st); });
-        const int gb = trace_region<S>(r, "while_loop", "the body",
-                                       [&](const S& st) -> decltype(auto) { return call_with_state(body, st); });
-        return trace::record_ids(
-            r, "stablehlo.while", [] { return std::string(); }, {gc, gb},
-            [&] { return run_while(cond, body, std::move(first)); }, std::move(ins));
+        regions = {trace_region<S>(r, "while_loop", "the condition",
+                                   [&](const S& st) -> decltype(auto) { return call_with_state(cond, st); }),
+                   trace_region<S>(r, "while_loop", "the body",
+                                   [&](const S& st) -> decltype(auto) { return call_with_state(body, st); })};
     }
 }
 
@@ -169,9 +166,14 @@ auto while_loop(C&& cond, B&& body, T&& init) {
     }
     if constexpr (c1 && c2) {
         S first = detail::materialize(std::forward<T>(init));
-        if (trace::recorder* r = trace::active) [[unlikely]]
-            return detail::traced_while(*r, cond, body, std::move(first));
-        return detail::run_while(cond, body, std::move(first));
+        trace::recorder* const r = trace::current();
+        std::vector<int> ins, regions;
+        if constexpr (trace::compiled_in)
+            if (r) [[unlikely]]
+                detail::trace_while(*r, cond, body, first, ins, regions);
+        return trace::run_op(
+            r, "stablehlo.while", [] { return std::string(); }, std::move(ins), std::move(regions),
+            [&] { return detail::run_while(cond, body, std::move(first)); });
     }
 }
 

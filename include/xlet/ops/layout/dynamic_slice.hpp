@@ -99,14 +99,17 @@ requires((detail::start_index<S> || detail::start_array<S>)&&...) auto dynamic_s
                 detail::copy_box<true, T, R>(src.data(), out.data(), N::extents, out.extents, off);
                 return out;
             };
-            if (trace::recorder* r = trace::active) [[unlikely]] {
-                std::vector<int> ins{trace::value_of(*r, x)};
-                (ins.push_back(trace::index_id(*r, start, [](const auto& v) { return detail::start_value(v); })), ...);
-                return trace::record_ids(
-                    *r, "stablehlo.dynamic_slice", [] { return "slice_sizes = " + trace::i64_list(sz); }, {}, run,
-                    std::move(ins));
-            }
-            return run();
+            trace::recorder* const r = trace::current();
+            std::vector<int> ins;
+            if constexpr (trace::compiled_in)
+                if (r) [[unlikely]] {
+                    ins = trace::operand_ids(*r, x);
+                    (ins.push_back(trace::index_id(*r, start, [](const auto& v) { return detail::start_value(v); })),
+                     ...);
+                }
+            return trace::run_op(
+                r, "stablehlo.dynamic_slice", [] { return "slice_sizes = " + trace::i64_list(sz); }, std::move(ins), {},
+                run);
         }
     }
 }
@@ -140,13 +143,15 @@ requires((detail::start_index<S> || detail::start_array<S>)&&...) auto dynamic_u
             detail::copy_box<false, T, R>(up.data(), out.data(), N::extents, up.extents, off);
             return out;
         };
-        if (trace::recorder* r = trace::active) [[unlikely]] {
-            std::vector<int> ins{trace::value_of(*r, x), trace::value_of(*r, update)};
-            (ins.push_back(trace::index_id(*r, start, [](const auto& v) { return detail::start_value(v); })), ...);
-            return trace::record_ids(
-                *r, "stablehlo.dynamic_update_slice", [] { return std::string(); }, {}, run, std::move(ins));
-        }
-        return run();
+        trace::recorder* const r = trace::current();
+        std::vector<int> ins;
+        if constexpr (trace::compiled_in)
+            if (r) [[unlikely]] {
+                ins = trace::operand_ids(*r, x, update);
+                (ins.push_back(trace::index_id(*r, start, [](const auto& v) { return detail::start_value(v); })), ...);
+            }
+        return trace::run_op(
+            r, "stablehlo.dynamic_update_slice", [] { return std::string(); }, std::move(ins), {}, run);
     }
 }
 

@@ -437,19 +437,20 @@ auto scatter(X&& operands, I&& scatter_indices, U&& updates, F&& computation) {
                                            std::forward<U>(updates), computation);
     };
     if constexpr (!std::is_void_v<decltype(run())>) {
-        if (trace::recorder* r = trace::active) [[unlikely]] {
-            std::vector<int> ins;
-            trace::values_of(*r, operands, ins);
-            trace::values_of(*r, scatter_indices, ins);
-            trace::values_of(*r, updates, ins);
-            using Ts = typename detail::operand_elements<std::remove_cvref_t<X>>::type;
-            const int g = trace::computation_of<Ts, trace::args::twice>(*r, computation, "scatter");
-            return trace::record_ids(
-                *r, "stablehlo.scatter", [] { return detail::scatter_attrs<S, detail::node_t<I>::rank>(); }, {g}, run,
-                std::move(ins));
-        }
+        trace::recorder* const r = trace::current();
+        std::vector<int> ins, regions;
+        if constexpr (trace::compiled_in)
+            if (r) [[unlikely]] {
+                ins = trace::operand_ids(*r, operands, scatter_indices, updates);
+                using Ts = typename detail::operand_elements<std::remove_cvref_t<X>>::type;
+                regions = {trace::computation_of<Ts, trace::args::twice>(*r, computation, "scatter")};
+            }
+        return trace::run_op(
+            r, "stablehlo.scatter", [] { return detail::scatter_attrs<S, detail::node_t<I>::rank>(); }, std::move(ins),
+            std::move(regions), run);
+    } else {
+        return run();
     }
-    return run();
 }
 
 } // namespace xlet

@@ -443,11 +443,9 @@ std::string dot_attrs() {
 // Traced (to_stablehlo): recorded as one dot_general, whatever the kernel does inside.
 template<dot_dims D, class Out, precision_config P, class L, class R>
 auto dot_general_traced(L&& lhs, R&& rhs) {
-    if (trace::recorder* r = trace::active) [[unlikely]]
-        return trace::record(
-            *r, "stablehlo.dot_general", [] { return dot_attrs<D, P>(); }, {},
-            [&] { return dot_general_impl<D, Out>(std::forward<L>(lhs), std::forward<R>(rhs)); }, lhs, rhs);
-    return dot_general_impl<D, Out>(std::forward<L>(lhs), std::forward<R>(rhs));
+    return trace::heavy(
+        "stablehlo.dot_general", [] { return dot_attrs<D, P>(); },
+        [&] { return dot_general_impl<D, Out>(std::forward<L>(lhs), std::forward<R>(rhs)); }, lhs, rhs);
 }
 
 } // namespace detail

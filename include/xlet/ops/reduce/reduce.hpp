@@ -114,22 +114,22 @@ auto reduce_nodes_run(const Nodes& nodes, const Inits& inits, const F& f,
 template<auto RD, auto Dyn, class F, class Nodes, class Inits, std::size_t... I>
 auto reduce_nodes(const Nodes& nodes, const Inits& inits, const F& f,
                   const std::array<std::size_t, Dyn.size()>* dyn_size, std::index_sequence<I...>) {
-    if (trace::recorder* r = trace::active) [[unlikely]] {
-        if (dyn_size) throw error("to_stablehlo", "reduce: a bounded dynamic size has no static StableHLO form");
-        std::vector<int> ins;
-        trace::values_of(*r, nodes, ins);
-        (ins.push_back(trace::init_id<typename std::remove_cvref_t<std::tuple_element_t<I, Nodes>>::value_type>(
-             *r, std::get<I>(inits))),
-         ...);
-        const int g = trace::computation<typename std::remove_cvref_t<std::tuple_element_t<I, Nodes>>::value_type...,
-                                         typename std::remove_cvref_t<std::tuple_element_t<I, Nodes>>::value_type...>(
-            *r, f, "reduce");
-        return trace::record_ids(
-            *r, "stablehlo.reduce", [] { return "dimensions = " + trace::i64_list(RD); }, {g},
-            [&] { return reduce_nodes_run<RD, Dyn>(nodes, inits, f, dyn_size, std::index_sequence<I...>{}); },
-            std::move(ins));
-    }
-    return reduce_nodes_run<RD, Dyn>(nodes, inits, f, dyn_size, std::index_sequence<I...>{});
+    trace::recorder* const r = trace::current();
+    std::vector<int> ins, regions;
+    if constexpr (trace::compiled_in)
+        if (r) [[unlikely]] {
+            if (dyn_size) throw error("to_stablehlo", "reduce: a bounded dynamic size has no static StableHLO form");
+            ins = trace::operand_ids(*r, nodes);
+            (ins.push_back(trace::init_id<typename std::remove_cvref_t<std::tuple_element_t<I, Nodes>>::value_type>(
+                 *r, std::get<I>(inits))),
+             ...);
+            regions = {trace::computation<typename std::remove_cvref_t<std::tuple_element_t<I, Nodes>>::value_type...,
+                                          typename std::remove_cvref_t<std::tuple_element_t<I, Nodes>>::value_type...>(
+                *r, f, "reduce")};
+        }
+    return trace::run_op(
+        r, "stablehlo.reduce", [] { return "dimensions = " + trace::i64_list(RD); }, std::move(ins), std::move(regions),
+        [&] { return reduce_nodes_run<RD, Dyn>(nodes, inits, f, dyn_size, std::index_sequence<I...>{}); });
 }
 
 // Every static rule of a reduce of operands X... (as given) with inits I... over dimensions D....

@@ -266,18 +266,19 @@ auto reduce_window_run(Xs&& xs, const Is& inits, const F& f, std::index_sequence
 // Traced (to_stablehlo): one stablehlo.reduce_window with the computation as its region.
 template<window_config W, class F, class Xs, class Is, std::size_t... K>
 auto reduce_window_impl(Xs&& xs, const Is& inits, const F& f, std::index_sequence<K...> ks) {
-    if (trace::recorder* r = trace::active) [[unlikely]] {
-        using Rules = window_rules<W, F, std::remove_cvref_t<Xs>, Is>;
-        using Ts = std::tuple<element_of<std::tuple_element_t<K, std::remove_cvref_t<Xs>>>...>;
-        std::vector<int> ins;
-        trace::values_of(*r, xs, ins);
-        (ins.push_back(trace::init_id<std::tuple_element_t<K, Ts>>(*r, std::get<K>(inits))), ...);
-        const int g = trace::computation_of<Ts, trace::args::twice>(*r, f, "reduce_window");
-        return trace::record_ids(
-            *r, "stablehlo.reduce_window", [] { return window_attrs<typename Rules::P, Rules::R>(true); }, {g},
-            [&] { return reduce_window_run<W>(std::forward<Xs>(xs), inits, f, ks); }, std::move(ins));
-    }
-    return reduce_window_run<W>(std::forward<Xs>(xs), inits, f, ks);
+    using Rules = window_rules<W, F, std::remove_cvref_t<Xs>, Is>;
+    trace::recorder* const r = trace::current();
+    std::vector<int> ins, regions;
+    if constexpr (trace::compiled_in)
+        if (r) [[unlikely]] {
+            using Ts = std::tuple<element_of<std::tuple_element_t<K, std::remove_cvref_t<Xs>>>...>;
+            ins = trace::operand_ids(*r, xs);
+            (ins.push_back(trace::init_id<std::tuple_element_t<K, Ts>>(*r, std::get<K>(inits))), ...);
+            regions = {trace::computation_of<Ts, trace::args::twice>(*r, f, "reduce_window")};
+        }
+    return trace::run_op(
+        r, "stablehlo.reduce_window", [] { return window_attrs<typename Rules::P, Rules::R>(true); }, std::move(ins),
+        std::move(regions), [&] { return reduce_window_run<W>(std::forward<Xs>(xs), inits, f, ks); });
 }
 
 template<window_config W, class F, class Xs, class Is, std::size_t... K>

@@ -111,20 +111,24 @@ auto select_and_scatter(X&& operand, const F& select, Src&& source, const I& ini
                                                       scatter);
     };
     if constexpr (!std::is_void_v<decltype(run())>) {
-        if (trace::recorder* r = trace::active) [[unlikely]] {
-            using T = detail::element_of<X>;
-            constexpr std::size_t R = detail::shape_of<X>::rank;
-            using P = detail::window_plan<W, R, detail::shape_of<X>::extents>;
-            std::vector<int> ins{trace::value_of(*r, operand), trace::value_of(*r, source),
-                                 trace::init_id<T>(*r, init)};
-            const int gs = trace::computation<T, T>(*r, select, "select_and_scatter (select)");
-            const int gc = trace::computation<T, T>(*r, scatter, "select_and_scatter (scatter)");
-            return trace::record_ids(
-                *r, "stablehlo.select_and_scatter", [] { return detail::window_attrs<P, R>(false); }, {gs, gc}, run,
-                std::move(ins));
-        }
+        using T = detail::element_of<X>;
+        constexpr std::size_t R = detail::shape_of<X>::rank;
+        using P = detail::window_plan<W, R, detail::shape_of<X>::extents>;
+        trace::recorder* const r = trace::current();
+        std::vector<int> ins, regions;
+        if constexpr (trace::compiled_in)
+            if (r) [[unlikely]] {
+                ins = trace::operand_ids(*r, operand, source);
+                ins.push_back(trace::init_id<T>(*r, init));
+                regions = {trace::computation<T, T>(*r, select, "select_and_scatter (select)"),
+                           trace::computation<T, T>(*r, scatter, "select_and_scatter (scatter)")};
+            }
+        return trace::run_op(
+            r, "stablehlo.select_and_scatter", [] { return detail::window_attrs<P, R>(false); }, std::move(ins),
+            std::move(regions), run);
+    } else {
+        return run();
     }
-    return run();
 }
 
 } // namespace xlet

@@ -410,16 +410,17 @@ namespace detail {
 // Traced (to_stablehlo): one stablehlo.sort, the comparator as its region.
 template<std::size_t Dim, bool Stable, class Ts, class F, class Run, class... X>
 auto traced_sort(const F& comparator, Run&& run, const X&... xs) {
-    if (trace::recorder* r = trace::active) [[unlikely]] {
-        std::vector<int> ins;
-        (trace::values_of(*r, xs, ins), ...);
-        const int g = trace::computation_of<Ts, trace::args::pairs>(*r, comparator, "sort");
-        return trace::record_ids(
-            *r, "stablehlo.sort",
-            [] { return "dimension = " + std::to_string(Dim) + " : i64, is_stable = " + (Stable ? "true" : "false"); },
-            {g}, run, std::move(ins));
-    }
-    return run();
+    trace::recorder* const r = trace::current();
+    std::vector<int> ins, regions;
+    if constexpr (trace::compiled_in)
+        if (r) [[unlikely]] {
+            ins = trace::operand_ids(*r, xs...);
+            regions = {trace::computation_of<Ts, trace::args::pairs>(*r, comparator, "sort")};
+        }
+    return trace::run_op(
+        r, "stablehlo.sort",
+        [] { return "dimension = " + std::to_string(Dim) + " : i64, is_stable = " + (Stable ? "true" : "false"); },
+        std::move(ins), std::move(regions), run);
 }
 } // namespace detail
 
@@ -482,14 +483,9 @@ auto top_k_untraced(X&& x) {
 template<std::int64_t K, bool Largest = true, expression X>
 auto top_k(X&& x) {
     auto run = [&] { return detail::top_k_untraced<K, Largest>(std::forward<X>(x)); };
-    if constexpr (!std::is_void_v<decltype(run())>) {
-        if (trace::recorder* r = trace::active) [[unlikely]] {
-            if (!Largest) throw error("to_stablehlo", "top_k: chlo.top_k has no form for largest = false");
-            return trace::record(
-                *r, "chlo.top_k", [] { return "k = " + std::to_string(K) + " : i64"; }, {}, run, x);
-        }
-    }
-    return run();
+    if (!Largest) trace::not_exported("top_k of the smallest (chlo.top_k has largest only)");
+    return trace::heavy(
+        "chlo.top_k", [] { return "k = " + std::to_string(K) + " : i64"; }, run, x);
 }
 
 namespace trace {
