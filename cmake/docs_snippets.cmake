@@ -192,8 +192,10 @@ foreach(md IN LISTS md_files)
   list(APPEND units "${unit}")
 endforeach()
 
+# XLET_TRACE: a page's units start with <xlet/xlet.hpp>, and a snippet that exports includes
+# <xlet/stablehlo/export.hpp>, which must come first (or find XLET_TRACE defined).
 foreach(unit IN LISTS units)
-  execute_process(COMMAND "${COMPILER}" -std=c++20 -fsyntax-only "-I${INCLUDE_DIR}" "${unit}"
+  execute_process(COMMAND "${COMPILER}" -std=c++20 -fsyntax-only -DXLET_TRACE "-I${INCLUDE_DIR}" "${unit}"
                   RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
   if(NOT rc EQUAL 0)
     string(APPEND failures "${unit} does not compile:\n${out}${err}\n")
