@@ -14,8 +14,9 @@
 namespace xlet {
 
 // Opt-in for tracing a user computation into a StableHLO region (export only; evaluation never
-// needs it): a promise that f's body is also valid on rank-0 xlet tensors (xlet::f32<> for f32),
-// i.e. written with operators and xlet's functions rather than `?:` or std:: calls on values.
+// needs it): a promise that f's body is also valid on rank-0 xlet arrays (it is called with
+// xlet::tensor_map<const float> views for f32), i.e. written with operators and xlet's functions
+// rather than `?:` or std:: calls on values.
 template<class F>
 struct traceable_fn {
     F f;
@@ -345,7 +346,7 @@ struct form_result<F, T0, T...> {
 };
 
 // A computation over scalars of types T... as a region: an element-wise functor becomes its op,
-// a traceable user callable is called on rank-0 tensors bound to the block arguments. Anything
+// a traceable user callable is called on rank-0 views of the block arguments. Anything
 // else cannot be exported: xlet::error naming the op.
 template<class... T, class F>
 XLET_TRACE_COLD int computation(recorder& r, const F& f, std::string_view op) {
@@ -364,11 +365,14 @@ XLET_TRACE_COLD int computation(recorder& r, const F& f, std::string_view op) {
             r.emit(std::string(form<F>::name), args, {tensor_type<Out, 0>({})}, form<F>::template attrs<T0>());
         r.close_region({v});
     } else if constexpr (is_traceable<F>) {
+        // The block arguments live here; f gets rank-0 views of them. Views, not the tensors: a
+        // generic lambda takes its parameters by value, and the expression it returns must not
+        // point into those copies (gone when it returns) but here.
         std::tuple<tensor<T>...> args;
         int id = first;
         std::apply([&](const auto&... a) { (bind(r, a, id++), ...); }, args);
         std::vector<int> results;
-        values_of(r, std::apply(f, args), results);
+        std::apply([&](const tensor<T>&... a) { values_of(r, f(tensor_map<const T>(a.data())...), results); }, args);
         r.close_region(std::move(results));
     } else {
         r.close_region({});
