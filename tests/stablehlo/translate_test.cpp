@@ -6,6 +6,7 @@
 #include <doctest/doctest.h>
 
 #include <filesystem>
+#include <functional>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -247,6 +248,13 @@ TEST_CASE("mutated modules: a diagnostic or a result, never a crash") {
     for (auto& p : modules())
         seeds.push_back(read(p));
     seeds.push_back(small);
+    // and VHLO ones, for the VHLO reader of vhlo-legalize-to-stablehlo and vhlo-to-version
+    for (std::size_t k = 0, n = seeds.size(); k < n; ++k) {
+        auto r = parse_module(seeds[k], "seed.mlir");
+        std::vector<diagnostic> errs;
+        if (r.errors.empty() && run_pass(r.mod, "stablehlo-legalize-to-vhlo", "allow-other-dialects=true", errs))
+            seeds.push_back(print_module(r.mod));
+    }
     std::uint64_t s = 0x9E3779B97F4A7C15ull;
     auto next = [&] {
         s ^= s << 13;
@@ -300,8 +308,21 @@ TEST_CASE("mutated modules: a diagnostic or a result, never a crash") {
             std::string opt = p.name == "stablehlo-refine-arguments"         ? "types=tensor<2x4xf32>"
                               : p.name == "stablehlo-compatibility-expander" ? "target=1.0.0"
                               : p.name == "stablehlo-wrap-in-composite"      ? "op-names=stablehlo.add"
+                              : p.name == "stablehlo-legalize-to-vhlo"       ? "allow-other-dialects=true"
+                              : p.name == "vhlo-to-version"                  ? "target=1.0.0"
                                                                              : "";
             if (run_pass(m, p.name, opt, errs)) (void)emit_cpp(m, {});
+        }
+        // and the VHLO passes one after the other (a VHLO seed: its way back first)
+        module v = clone(r.mod);
+        for (const char* pass : {"vhlo-legalize-to-stablehlo", "stablehlo-legalize-to-vhlo", "vhlo-to-version",
+                                 "vhlo-to-version", "vhlo-legalize-to-stablehlo"}) {
+            std::vector<diagnostic> errs;
+            std::string opt = std::string(pass) == "stablehlo-legalize-to-vhlo" ? "allow-other-dialects=true"
+                              : std::string(pass) == "vhlo-to-version" ? (next() % 2 ? "target=1.0.0" : "target=1.20.0")
+                                                                       : "";
+            if (!run_pass(v, pass, opt, errs)) break;
+            (void)print_module(v);
         }
     }
     MESSAGE(parsed << " mutants parsed, " << failed << " rejected with a diagnostic");
@@ -404,13 +425,29 @@ TEST_CASE("stablehlo-refine-shapes folds a symbolic batch: get_dimension_size, g
     CHECK(emit_cpp(r.mod, {}).errors.empty());
 }
 
-TEST_CASE("stablehlo-canonicalize-dynamism (the seed's example)") {
-    std::string p = after(R"(func.func @f(%cst: tensor<f32>) -> tensor<16xf32> {
+namespace {
+const char* seed_dynamism = R"(func.func @f(%cst: tensor<f32>) -> tensor<16xf32> {
   %c = stablehlo.constant dense<16> : tensor<1xi32>
   %0 = stablehlo.dynamic_broadcast_in_dim %cst, %c, dims = [] : (tensor<f32>, tensor<1xi32>) -> tensor<16xf32>
   return %0 : tensor<16xf32>
-})",
-                          {{"stablehlo-canonicalize-dynamism", ""}});
+})";
+const char* seed_tan = R"(func.func @tan_op_non_complex(%arg0: tensor<4xf64>) -> tensor<4xf64> {
+  %1 = stablehlo.tan %arg0 : tensor<4xf64>
+  func.return %1 : tensor<4xf64>
+})";
+const char* seed_add = R"(func.func @main(%arg0: tensor<2xf32>, %arg1: tensor<2xf32>) -> tensor<2xf32> {
+  %0 = stablehlo.add %arg0, %arg1 : tensor<2xf32>
+  return %0 : tensor<2xf32>
+})";
+const char* seed_deprecated = R"(func.func @f(%a: tensor<3xf32>, %m: tensor<3x3xf32>) -> tensor<2x3xf32> {
+  %0 = stablehlo.broadcast %a, sizes = [2] : (tensor<3xf32>) -> tensor<2x3xf32>
+  %1 = stablehlo.dot %m, %a : (tensor<3x3xf32>, tensor<3xf32>) -> tensor<3xf32>
+  return %0 : tensor<2x3xf32>
+})";
+} // namespace
+
+TEST_CASE("stablehlo-canonicalize-dynamism (the seed's example)") {
+    std::string p = after(seed_dynamism, {{"stablehlo-canonicalize-dynamism", ""}});
     CAPTURE(p);
     CHECK(has(p, "%0 = \"stablehlo.broadcast_in_dim\"(%cst) {broadcast_dimensions = array<i64>} : (tensor<f32>) -> "
                  "tensor<16xf32>"));
@@ -418,10 +455,7 @@ TEST_CASE("stablehlo-canonicalize-dynamism (the seed's example)") {
 }
 
 TEST_CASE("stablehlo-compatibility-expander: tan for targets before 1.4.0 (the seed's example)") {
-    const char* m = R"(func.func @tan_op_non_complex(%arg0: tensor<4xf64>) -> tensor<4xf64> {
-  %1 = stablehlo.tan %arg0 : tensor<4xf64>
-  func.return %1 : tensor<4xf64>
-})";
+    const char* m = seed_tan;
     std::string p = after(m, {{"stablehlo-compatibility-expander", "target=1.0.0"}});
     CAPTURE(p);
     CHECK(has(p, "%e0 = \"stablehlo.sine\"(%arg0) : (tensor<4xf64>) -> tensor<4xf64>\n"
@@ -434,10 +468,7 @@ TEST_CASE("stablehlo-compatibility-expander: tan for targets before 1.4.0 (the s
 }
 
 TEST_CASE("composites: legalize-composite-to-call with except, wrap-in-composite (the seed's examples)") {
-    const char* m = R"(func.func @main(%arg0: tensor<2xf32>, %arg1: tensor<2xf32>) -> tensor<2xf32> {
-  %0 = stablehlo.add %arg0, %arg1 : tensor<2xf32>
-  return %0 : tensor<2xf32>
-})";
+    const char* m = seed_add;
     std::string w = after(m, {{"stablehlo-wrap-in-composite", "op-names='stablehlo.add'"}});
     CAPTURE(w);
     CHECK(has(
@@ -465,12 +496,7 @@ TEST_CASE("composites: legalize-composite-to-call with except, wrap-in-composite
 }
 
 TEST_CASE("stablehlo-legalize-deprecated-ops and stablehlo-convert-to-signless") {
-    std::string p = after(R"(func.func @f(%a: tensor<3xf32>, %m: tensor<3x3xf32>) -> tensor<2x3xf32> {
-  %0 = stablehlo.broadcast %a, sizes = [2] : (tensor<3xf32>) -> tensor<2x3xf32>
-  %1 = stablehlo.dot %m, %a : (tensor<3x3xf32>, tensor<3xf32>) -> tensor<3xf32>
-  return %0 : tensor<2x3xf32>
-})",
-                          {{"stablehlo-legalize-deprecated-ops", ""}});
+    std::string p = after(seed_deprecated, {{"stablehlo-legalize-deprecated-ops", ""}});
     CAPTURE(p);
     CHECK(has(p, "\"stablehlo.broadcast_in_dim\"(%a) {broadcast_dimensions = array<i64: 1>} : (tensor<3xf32>) -> "
                  "tensor<2x3xf32>"));
@@ -502,4 +528,360 @@ TEST_CASE("pass options and names are checked") {
           "error: stablehlo-legalize-quant-to-math: quantized types are issue #26 (not implemented yet)\n");
     CHECK(after(dyn_main, {{"no-such-pass", ""}}) == "error: unknown pass --no-such-pass\n");
     CHECK(known_passes().size() == 17);
+}
+
+// ---- VHLO: stablehlo-legalize-to-vhlo, vhlo-legalize-to-stablehlo, vhlo-to-version ------------
+
+namespace {
+const char* vhlo_example = R"(module @m attributes {mhlo.num_partitions = 1 : i32} {
+  func.func public @main(%x: tensor<2x3xf32> {mhlo.layout_mode = "default"}, %y: tensor<2x3xf32>) -> (tensor<2xf32> {jax.result_info = ""}) {
+    %0 = stablehlo.add %x, %y : tensor<2x3xf32>
+    %1 = stablehlo.compare  LT, %0, %y,  FLOAT : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xi1>
+    %2 = stablehlo.select %1, %0, %y : tensor<2x3xi1>, tensor<2x3xf32>
+    %cst = stablehlo.constant dense<0.000000e+00> : tensor<f32>
+    %3 = stablehlo.reduce(%2 init: %cst) applies stablehlo.maximum across dimensions = [1] : (tensor<2x3xf32>, tensor<f32>) -> tensor<2xf32>
+    %4 = call @id(%3) : (tensor<2xf32>) -> tensor<2xf32>
+    return %4 : tensor<2xf32>
+  }
+  func.func private @id(%a: tensor<2xf32>) -> tensor<2xf32> attributes {jax.uses_shape_polymorphism = true} {
+    return %a : tensor<2xf32>
+  }
+})";
+
+// The module's text after the passes; errors as "error: line:col: text" lines.
+std::string after_module(module m, const std::vector<std::pair<std::string, std::string>>& passes) {
+    std::string out;
+    for (auto& [name, opt] : passes) {
+        std::vector<diagnostic> errs;
+        if (!run_pass(m, name, opt, errs)) {
+            for (auto& e : errs)
+                out +=
+                    "error: " + (e.at.line ? std::to_string(e.at.line) + ":" + std::to_string(e.at.col) + ": " : "") +
+                    e.text + "\n";
+            return out;
+        }
+    }
+    return print_module(m);
+}
+} // namespace
+
+TEST_CASE("stablehlo-legalize-to-vhlo: ops, types and attributes as StableHLO's VHLO dialect spells them") {
+    std::string v = after(vhlo_example, {{"stablehlo-legalize-to-vhlo", ""}});
+    CHECK(v ==
+          R"(module @m attributes {mhlo.num_partitions = 1 : i32} {
+  "vhlo.func_v1"() <{arg_attrs = #vhlo.array_v1<[#vhlo.dict_v1<{#vhlo.string_v1<"mhlo.layout_mode"> = #vhlo.string_v1<"default">}>, #vhlo.dict_v1<{}>]>, function_type = #vhlo.type_v1<!vhlo.func_v1<(!vhlo.tensor_v1<2x3x!vhlo.f32_v1>, !vhlo.tensor_v1<2x3x!vhlo.f32_v1>) -> !vhlo.tensor_v1<2x!vhlo.f32_v1>>>, res_attrs = #vhlo.array_v1<[#vhlo.dict_v1<{#vhlo.string_v1<"jax.result_info"> = #vhlo.string_v1<"">}>]>, sym_name = #vhlo.string_v1<"main">, sym_visibility = #vhlo.string_v1<"public">}> ({
+  ^bb0(%x: !vhlo.tensor_v1<2x3x!vhlo.f32_v1>, %y: !vhlo.tensor_v1<2x3x!vhlo.f32_v1>):
+    %0 = "vhlo.add_v1"(%x, %y) : (!vhlo.tensor_v1<2x3x!vhlo.f32_v1>, !vhlo.tensor_v1<2x3x!vhlo.f32_v1>) -> !vhlo.tensor_v1<2x3x!vhlo.f32_v1>
+    %1 = "vhlo.compare_v1"(%0, %y) <{compare_type = #vhlo<comparison_type_v1 FLOAT>, comparison_direction = #vhlo<comparison_direction_v1 LT>}> : (!vhlo.tensor_v1<2x3x!vhlo.f32_v1>, !vhlo.tensor_v1<2x3x!vhlo.f32_v1>) -> !vhlo.tensor_v1<2x3x!vhlo.bool_v1>
+    %2 = "vhlo.select_v1"(%1, %0, %y) : (!vhlo.tensor_v1<2x3x!vhlo.bool_v1>, !vhlo.tensor_v1<2x3x!vhlo.f32_v1>, !vhlo.tensor_v1<2x3x!vhlo.f32_v1>) -> !vhlo.tensor_v1<2x3x!vhlo.f32_v1>
+    %cst = "vhlo.constant_v1"() <{value = #vhlo.tensor_v1<dense<0.000000e+00> : tensor<f32>>}> : () -> !vhlo.tensor_v1<!vhlo.f32_v1>
+    %3 = "vhlo.reduce_v1"(%2, %cst) <{dimensions = #vhlo.tensor_v1<dense<1> : tensor<1xi64>>}> ({
+    ^bb0(%__r0: !vhlo.tensor_v1<!vhlo.f32_v1>, %__r1: !vhlo.tensor_v1<!vhlo.f32_v1>):
+      %__rr0 = "vhlo.maximum_v1"(%__r0, %__r1) : (!vhlo.tensor_v1<!vhlo.f32_v1>, !vhlo.tensor_v1<!vhlo.f32_v1>) -> !vhlo.tensor_v1<!vhlo.f32_v1>
+      "vhlo.return_v1"(%__rr0) : (!vhlo.tensor_v1<!vhlo.f32_v1>) -> ()
+    }) : (!vhlo.tensor_v1<2x3x!vhlo.f32_v1>, !vhlo.tensor_v1<!vhlo.f32_v1>) -> !vhlo.tensor_v1<2x!vhlo.f32_v1>
+    %4 = "vhlo.call_v1"(%3) <{callee = #vhlo.string_v1<"id">}> : (!vhlo.tensor_v1<2x!vhlo.f32_v1>) -> !vhlo.tensor_v1<2x!vhlo.f32_v1>
+    "vhlo.return_v1"(%4) : (!vhlo.tensor_v1<2x!vhlo.f32_v1>) -> ()
+  }) : () -> ()
+  "vhlo.func_v1"() <{arg_attrs = #vhlo.array_v1<[]>, function_type = #vhlo.type_v1<!vhlo.func_v1<(!vhlo.tensor_v1<2x!vhlo.f32_v1>) -> !vhlo.tensor_v1<2x!vhlo.f32_v1>>>, res_attrs = #vhlo.array_v1<[]>, sym_name = #vhlo.string_v1<"id">, sym_visibility = #vhlo.string_v1<"private">}> ({
+  ^bb0(%a: !vhlo.tensor_v1<2x!vhlo.f32_v1>):
+    "vhlo.return_v1"(%a) : (!vhlo.tensor_v1<2x!vhlo.f32_v1>) -> ()
+  }) {jax.uses_shape_polymorphism = #vhlo.bool_v1<true>} : () -> ()
+}
+)");
+    // what is printed reads back to the same text, and a VHLO module is no C++ yet
+    auto r = parse_module(v, "v.mlir");
+    REQUIRE(r.errors.empty());
+    CHECK(print_module(r.mod) == v);
+    auto e = emit_cpp(r.mod, {});
+    REQUIRE(e.errors.size() == 2);
+    CHECK(e.errors[0].text == "op 'vhlo.func_v1' at module level is not supported by xlet-translate (run "
+                              "--vhlo-legalize-to-stablehlo first)");
+}
+
+TEST_CASE("stablehlo-legalize-to-vhlo: attributes StableHLO spells otherwise, and the defaults VHLO spells out") {
+    std::string v = after(
+        R"(func.func @s(%l: tensor<2x3x4xf32>, %r: tensor<2x4x5xf32>, %img: tensor<1x4x4x2xf32>, %k: tensor<3x3x2x8xf32>, %g: tensor<3x3xi32>, %i: tensor<2x1xi32>) -> tensor<2x3x5xf32> {
+  %0 = stablehlo.dot_general %l, %r, batching_dims = [0] x [0], contracting_dims = [2] x [1], precision = [DEFAULT, HIGHEST] : (tensor<2x3x4xf32>, tensor<2x4x5xf32>) -> tensor<2x3x5xf32>
+  %1 = stablehlo.convolution(%img, %k) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {stride = [1, 1], pad = [[1, 1], [1, 1]]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x4x4x2xf32>, tensor<3x3x2x8xf32>) -> tensor<1x4x4x8xf32>
+  %2 = "stablehlo.gather"(%g, %i) <{dimension_numbers = #stablehlo.gather<offset_dims = [1], collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>, slice_sizes = array<i64: 1, 3>}> : (tensor<3x3xi32>, tensor<2x1xi32>) -> tensor<2x3xi32>
+  %3 = stablehlo.custom_call @foo(%g) {api_version = 2 : i32, backend_config = "x\"y"} : (tensor<3x3xi32>) -> tensor<3x3xi32>
+  %4 = "stablehlo.all_reduce"(%g) ({
+  ^bb0(%a: tensor<i32>, %b: tensor<i32>):
+    %s = stablehlo.add %a, %b : tensor<i32>
+    stablehlo.return %s : tensor<i32>
+  }) {replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>, channel_handle = #stablehlo.channel_handle<handle = 5, type = 0>, use_global_device_ids} : (tensor<3x3xi32>) -> tensor<3x3xi32>
+  %5 = stablehlo.transpose %g, dims = [1, 0] : (tensor<3x3xi32>) -> tensor<3x3xi32>
+  %6 = stablehlo.exponential %l : tensor<2x3x4xf32>
+  return %0 : tensor<2x3x5xf32>
+})",
+        {{"stablehlo-legalize-to-vhlo", ""}});
+    CAPTURE(v);
+    // dimension numbers one attribute each, the dot algorithm's seven none when it has none
+    CHECK(has(v, "%0 = \"vhlo.dot_general_v2\"(%l, %r) <{accumulation_type = #vhlo.type_v1<!vhlo.none_v1>, "
+                 "allow_imprecise_accumulation = #vhlo.type_v1<!vhlo.none_v1>, lhs_batching_dimensions = "
+                 "#vhlo.tensor_v1<dense<0> : tensor<1xi64>>, lhs_component_count = #vhlo.type_v1<!vhlo.none_v1>, "
+                 "lhs_contracting_dimensions = #vhlo.tensor_v1<dense<2> : tensor<1xi64>>, lhs_precision_type = "
+                 "#vhlo.type_v1<!vhlo.none_v1>, num_primitive_operations = #vhlo.type_v1<!vhlo.none_v1>, "
+                 "precision_config = #vhlo.array_v1<[#vhlo<precision_v1 DEFAULT>, #vhlo<precision_v1 HIGHEST>]>, "
+                 "rhs_batching_dimensions = #vhlo.tensor_v1<dense<0> : tensor<1xi64>>, rhs_component_count = "
+                 "#vhlo.type_v1<!vhlo.none_v1>, rhs_contracting_dimensions = #vhlo.tensor_v1<dense<1> : "
+                 "tensor<1xi64>>, rhs_precision_type = #vhlo.type_v1<!vhlo.none_v1>}>"));
+    CHECK(has(v, "input_batch_dimension = #vhlo.integer_v1<0 : i64>, input_feature_dimension = #vhlo.integer_v1<3 : "
+                 "i64>, input_spatial_dimensions = #vhlo.tensor_v1<dense<[1, 2]> : tensor<2xi64>>"));
+    CHECK(has(v, "lhs_dilation = #vhlo.tensor_v1<dense<1> : tensor<2xi64>>"));
+    CHECK(has(v, "padding = #vhlo.tensor_v1<dense<1> : tensor<2x2xi64>>, precision_config = "
+                 "#vhlo.array_v1<[#vhlo<precision_v1 DEFAULT>, #vhlo<precision_v1 DEFAULT>]>"));
+    CHECK(has(v, "window_reversal = #vhlo.tensor_v1<dense<false> : tensor<2xi1>>"));
+    CHECK(has(v, "\"vhlo.gather_v2\"(%g, %i) <{collapsed_slice_dims = #vhlo.tensor_v1<dense<0> : tensor<1xi64>>, "
+                 "index_vector_dim = #vhlo.integer_v1<1 : i64>, indices_are_sorted = #vhlo.bool_v1<false>, "
+                 "offset_dims = #vhlo.tensor_v1<dense<1> : tensor<1xi64>>, operand_batching_dims = "
+                 "#vhlo.tensor_v1<dense<> : tensor<0xi64>>, slice_sizes = #vhlo.tensor_v1<dense<[1, 3]> : "
+                 "tensor<2xi64>>, start_index_map = #vhlo.tensor_v1<dense<0> : tensor<1xi64>>, "
+                 "start_indices_batching_dims = #vhlo.tensor_v1<dense<> : tensor<0xi64>>}>"));
+    // the custom call's API version as an enum, its string escaped as MLIR escapes it
+    CHECK(has(v, "\"vhlo.custom_call_v2\"(%g) <{api_version = #vhlo<api_version_v1 API_VERSION_STATUS_RETURNING>, "
+                 "backend_config = #vhlo.string_v1<\"x\\22y\">, call_target_name = #vhlo.string_v1<\"foo\">, "
+                 "called_computations = #vhlo.array_v1<[]>, has_side_effect = #vhlo.bool_v1<false>, operand_layouts = "
+                 "#vhlo.array_v1<[]>, output_operand_aliases = #vhlo.array_v1<[]>, result_layouts = "
+                 "#vhlo.array_v1<[]>, result_tilings = #vhlo.array_v1<[]>}>"));
+    CHECK(has(v,
+              "\"vhlo.all_reduce_v2\"(%g) <{channel_id = #vhlo.integer_v1<5 : i64>, replica_groups = "
+              "#vhlo.tensor_v1<dense<[[0, 1]]> : tensor<1x2xi64>>, use_global_device_ids = #vhlo.bool_v1<true>}> ({"));
+    CHECK(has(v, "\"vhlo.transpose_v1\"(%g) <{permutation = #vhlo.tensor_v1<dense<[1, 0]> : tensor<2xi64>>}>"));
+    CHECK(has(v, "\"vhlo.exponential_v2\"(%l) <{result_accuracy = #vhlo.result_accuracy_v1<atol = 0.000000e+00, rtol = "
+                 "0.000000e+00, ulps = 0, mode = #vhlo<result_accuracy_mode_v1 DEFAULT>>}>"));
+    // and all of it back as written
+    auto r = parse_module(v, "v.mlir");
+    REQUIRE(r.errors.empty());
+    std::string back = after_module(std::move(r.mod), {{"vhlo-legalize-to-stablehlo", ""}});
+    CAPTURE(back);
+    CHECK(has(back, "dot_dimension_numbers = #stablehlo.dot<lhs_batching_dimensions = [0], rhs_batching_dimensions = "
+                    "[0], lhs_contracting_dimensions = [2], rhs_contracting_dimensions = [1]>, precision_config = "
+                    "[#stablehlo<precision DEFAULT>, #stablehlo<precision HIGHEST>]"));
+    CHECK(has(back, "{batch_group_count = 1 : i64, feature_group_count = 1 : i64, dimension_numbers = "
+                    "#stablehlo.conv<[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]>, padding = dense<1> : tensor<2x2xi64>}"));
+    CHECK(has(back, "{api_version = 2 : i32, backend_config = \"x\\\"y\", call_target_name = \"foo\"}"));
+    CHECK(has(back, "channel_handle = #stablehlo.channel_handle<handle = 5, type = 0>"));
+    CHECK(has(back, "use_global_device_ids}"));
+    CHECK(has(back, "\"stablehlo.exponential\"(%l) : (tensor<2x3x4xf32>) -> tensor<2x3x4xf32>"));
+}
+
+TEST_CASE("stablehlo-legalize-to-vhlo and back: what VHLO cannot say is a diagnostic naming it") {
+    // a type VHLO has no counterpart for, an op of no dialect VHLO knows, and another dialect's op
+    // exchanging values with StableHLO ones (allow-other-dialects joins them with casts)
+    CHECK(after(R"(func.func @f(%a: tensor<2xsi32>) -> tensor<2xsi32> {
+  %0 = "stablehlo.frobnicate"(%a) : (tensor<2xsi32>) -> tensor<2xsi32>
+  return %0 : tensor<2xsi32>
+})",
+                {{"stablehlo-legalize-to-vhlo", ""}}) ==
+          "error: 1:1: stablehlo-legalize-to-vhlo: a result of @f: signed integer type si32 has no VHLO form (use "
+          "signless integers)\n"
+          "error: 1:14: stablehlo-legalize-to-vhlo: argument %a: signed integer type si32 has no VHLO form (use "
+          "signless integers)\n"
+          "error: 2:8: stablehlo-legalize-to-vhlo: op 'stablehlo.frobnicate' has no VHLO counterpart\n"
+          "error: 3:10: stablehlo-legalize-to-vhlo: func.return operand: signed integer type si32 has no VHLO form "
+          "(use signless integers)\n");
+    const char* other = R"(func.func @f(%a: tensor<2xf32>) {
+  %0 = stablehlo.abs %a : tensor<2xf32>
+  %1 = "chlo.erf"(%0) : (tensor<2xf32>) -> tensor<2xf32>
+  %2 = stablehlo.abs %1 : tensor<2xf32>
+  func.return
+})";
+    CHECK(after(other, {{"stablehlo-legalize-to-vhlo", ""}}) ==
+          "error: 3:8: stablehlo-legalize-to-vhlo: op 'chlo.erf' is not StableHLO and exchanges values of type "
+          "tensor<2xf32> with VHLO ops (--stablehlo-legalize-to-vhlo='allow-other-dialects=true' joins them with "
+          "casts)\n"
+          "error: 4:8: stablehlo-legalize-to-vhlo: op 'stablehlo.abs' takes a value of type tensor<2xf32> from an op "
+          "of another dialect (--stablehlo-legalize-to-vhlo='allow-other-dialects=true' joins them with casts)\n");
+    std::string cast = after(other, {{"stablehlo-legalize-to-vhlo", "allow-other-dialects=true"}});
+    CAPTURE(cast);
+    CHECK(has(cast, "%cast0 = \"builtin.unrealized_conversion_cast\"(%0) : (!vhlo.tensor_v1<2x!vhlo.f32_v1>) -> "
+                    "tensor<2xf32>\n"
+                    "    %1 = \"chlo.erf\"(%cast0) : (tensor<2xf32>) -> tensor<2xf32>\n"
+                    "    %cast1 = \"builtin.unrealized_conversion_cast\"(%1) : (tensor<2xf32>) -> "
+                    "!vhlo.tensor_v1<2x!vhlo.f32_v1>\n"
+                    "    %2 = \"vhlo.abs_v1\"(%cast1)"));
+    CHECK(after(other, {{"stablehlo-legalize-to-vhlo", "allow-other-dialects=true"},
+                        {"vhlo-legalize-to-stablehlo", ""}}) == after(other, {}));
+    CHECK(after(other, {{"stablehlo-legalize-to-vhlo", "allow-other-dialects=maybe"}}) ==
+          "error: stablehlo-legalize-to-vhlo: allow-other-dialects takes true or false\n");
+    // VHLO the tool cannot read, an op older than its current version, an unknown op
+    CHECK(
+        after(R"(module {
+  "vhlo.func_v1"() <{function_type = #vhlo.type_v1<!vhlo.func_v1<(!vhlo.tensor_v1<!vhlo.f32_v1>) -> !vhlo.tensor_v1<!vhlo.f32_v1>>>, sym_name = #vhlo.string_v1<"f">}> ({
+  ^bb0(%a: !vhlo.tensor_v1<!vhlo.f32_v1>):
+    %0 = "vhlo.exponential_v1"(%a) : (!vhlo.tensor_v1<!vhlo.f32_v1>) -> !vhlo.tensor_v1<!vhlo.f32_v1>
+    %1 = "vhlo.frob_v1"(%0) : (!vhlo.tensor_v1<!vhlo.f32_v1>) -> !vhlo.tensor_v1<!vhlo.f32_v1>
+    %2 = "vhlo.compare_v1"(%1, %1) <{compare_type = #vhlo<comparison_type_v1 NOTYPE>, comparison_direction = #vhlo<comparison_direction_v1 XX>}> : (!vhlo.tensor_v1<!vhlo.f32_v1>, !vhlo.tensor_v1<!vhlo.f32_v1>) -> !vhlo.tensor_v1<!vhlo.bool_v1>
+    %3 = "vhlo.abs_v1"(%1) {foo = #vhlo.mesh_v1<axes = #vhlo.array_v1<[]>>} : (!vhlo.tensor_v1<!vhlo.f32_v1>) -> !vhlo.tensor_v1<!vhlo.q_v1>
+    "vhlo.return_v1"(%1) : (!vhlo.tensor_v1<!vhlo.f32_v1>) -> ()
+  }) : () -> ()
+})",
+              {{"vhlo-legalize-to-stablehlo", ""}}) ==
+        "error: 4:10: vhlo-legalize-to-stablehlo: 'vhlo.exponential_v1' is not the current version of its op "
+        "(vhlo.exponential_v2): run --vhlo-to-version='target=1.20.0' first\n"
+        "error: 5:10: vhlo-legalize-to-stablehlo: unknown VHLO op 'vhlo.frob_v1'\n"
+        "error: 6:110: vhlo-legalize-to-stablehlo: attribute 'comparison_direction' of vhlo.compare_v1: 'XX' is not a "
+        "case of comparison_direction_v1 in #vhlo<comparison_direction_v1 XX>\n"
+        "error: 7:35: vhlo-legalize-to-stablehlo: attribute 'foo' of vhlo.abs_v1: VHLO attribute #vhlo.mesh_v1 is not "
+        "supported by xlet-translate in #vhlo.mesh_v1<axes = #vhlo.array_v1<[]>>\n"
+        "error: 7:10: vhlo-legalize-to-stablehlo: VHLO type !vhlo.q_v1 is not supported by xlet-translate in "
+        "!vhlo.tensor_v1<!vhlo.q_v1>\n");
+}
+
+TEST_CASE("vhlo-legalize-to-stablehlo: the round trip gives every test module and seed example back") {
+    std::vector<std::pair<std::string, std::string>> inputs; // name, text after the module's own passes
+    for (auto& p : modules()) {
+        std::string text = read(p);
+        auto a = parse_module(text, p.string());
+        REQUIRE(a.errors.empty());
+        if (text.rfind("// xlet-translate: ", 0) == 0) {
+            std::istringstream flags(text.substr(19, text.find('\n') - 19));
+            for (std::string f; flags >> f;) {
+                auto eq = f.find('=');
+                std::vector<diagnostic> errs;
+                REQUIRE(run_pass(a.mod, f.substr(2, eq == std::string::npos ? std::string::npos : eq - 2),
+                                 eq == std::string::npos ? "" : f.substr(eq + 1), errs));
+            }
+        }
+        inputs.emplace_back(p.filename().string(), print_module(a.mod));
+    }
+    // the seed's examples, as given and after their passes
+    inputs.emplace_back("small", small);
+    inputs.emplace_back("dyn_main", dyn_main);
+    inputs.emplace_back("vhlo_example", vhlo_example);
+    inputs.emplace_back("dynamism", after(seed_dynamism, {{"stablehlo-canonicalize-dynamism", ""}}));
+    inputs.emplace_back("tan", seed_tan);
+    inputs.emplace_back("tan expanded", after(seed_tan, {{"stablehlo-compatibility-expander", "target=1.0.0"}}));
+    inputs.emplace_back("composite",
+                        after(seed_add, {{"stablehlo-wrap-in-composite", "op-names=stablehlo.add version=3"}}));
+    inputs.emplace_back("deprecated", seed_deprecated);
+    inputs.emplace_back("refined", after(dyn_main, {{"stablehlo-refine-arguments", "types=tensor<16xf32>"}}));
+    for (auto& input : inputs) {
+        const std::string& name = input.first;
+        const std::string& text = input.second;
+        CAPTURE(name);
+        auto a = parse_module(text, name + ".mlir");
+        REQUIRE(a.errors.empty());
+        std::string original = print_module(a.mod);
+        // in one run: the same text
+        module m = clone(a.mod);
+        module vm = clone(m);
+        std::vector<diagnostic> verrs;
+        REQUIRE(run_pass(vm, "stablehlo-legalize-to-vhlo", "allow-other-dialects=true", verrs));
+        CHECK(vm.funcs.empty());
+        std::function<void(const op&)> no_stablehlo = [&](const op& o) {
+            CHECK(o.name.rfind("stablehlo.", 0) != 0);
+            CHECK(o.name.rfind("func.", 0) != 0);
+            for (auto& g : o.regions)
+                for (auto& b : g.blocks)
+                    for (auto& x : b.ops)
+                        no_stablehlo(*x);
+        };
+        for (auto& o : vm.ops)
+            no_stablehlo(*o);
+        std::string v = print_module(vm);
+        CHECK(after_module(std::move(m), {{"stablehlo-legalize-to-vhlo", "allow-other-dialects=true"},
+                                          {"vhlo-legalize-to-stablehlo", ""}}) == original);
+        // through the text: VHLO prints and reads back to itself; the StableHLO it gives back (its
+        // attributes sorted, those equal to their defaults left out, as stablehlo-opt does) is the same
+        // VHLO again, and translates to C++ as the original does
+        auto r = parse_module(v, name + ".vhlo.mlir");
+        REQUIRE(r.errors.empty());
+        CHECK(print_module(r.mod) == v);
+        std::vector<diagnostic> errs;
+        REQUIRE(run_pass(r.mod, "vhlo-legalize-to-stablehlo", "", errs));
+        auto again = parse_module(print_module(r.mod), "again.mlir");
+        REQUIRE(again.errors.empty());
+        CHECK(print_module(again.mod) == print_module(r.mod));
+        CHECK(after_module(clone(again.mod), {{"stablehlo-legalize-to-vhlo", "allow-other-dialects=true"}}) == v);
+        CHECK(emit_cpp(again.mod, {}).errors.size() == emit_cpp(a.mod, {}).errors.size());
+    }
+}
+
+TEST_CASE("vhlo-to-version: ops up- and downgraded between versions, and what cannot exist at the target") {
+    const char* m = R"(func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = stablehlo.exponential %x : tensor<4xf32>
+  %1 = stablehlo.tan %0 : tensor<4xf32>
+  return %1 : tensor<4xf32>
+})";
+    // exponential got its result_accuracy (exponential_v2) in 1.9.0, tan in 1.10.0
+    std::string v19 = after(m, {{"stablehlo-legalize-to-vhlo", ""}, {"vhlo-to-version", "target=1.9.0"}});
+    CAPTURE(v19);
+    CHECK(has(v19, "%0 = \"vhlo.exponential_v2\"(%x) <{result_accuracy = #vhlo.result_accuracy_v1<atol = "
+                   "0.000000e+00, rtol = 0.000000e+00, ulps = 0, mode = #vhlo<result_accuracy_mode_v1 DEFAULT>>}> : "
+                   "(!vhlo.tensor_v1<4x!vhlo.f32_v1>) -> !vhlo.tensor_v1<4x!vhlo.f32_v1>"));
+    CHECK(has(v19, "%1 = \"vhlo.tan_v1\"(%0) : (!vhlo.tensor_v1<4x!vhlo.f32_v1>) -> !vhlo.tensor_v1<4x!vhlo.f32_v1>"));
+    std::string v18 = after(m, {{"stablehlo-legalize-to-vhlo", ""}, {"vhlo-to-version", "target=1.8.2"}});
+    CHECK(has(v18, "%0 = \"vhlo.exponential_v1\"(%x) : (!vhlo.tensor_v1<4x!vhlo.f32_v1>) -> "
+                   "!vhlo.tensor_v1<4x!vhlo.f32_v1>"));
+    // and up again, from the text (where the defaults are not known: the upgrade writes them again)
+    auto r = parse_module(v18, "v18.mlir");
+    REQUIRE(r.errors.empty());
+    std::string up = after_module(std::move(r.mod), {{"vhlo-to-version", "target=1.20.0"}});
+    CHECK(up == after(m, {{"stablehlo-legalize-to-vhlo", ""}}));
+    // down and up again in one run is the module as written
+    CHECK(after(m, {{"stablehlo-legalize-to-vhlo", ""},
+                    {"vhlo-to-version", "target=1.4.0"},
+                    {"vhlo-to-version", "target=1.20.0"},
+                    {"vhlo-legalize-to-stablehlo", ""}}) == after(m, {}));
+    // an op that does not exist at the target, one whose older version cannot say what it does
+    CHECK(after(m, {{"stablehlo-legalize-to-vhlo", ""}, {"vhlo-to-version", "target=1.3.0"}}) ==
+          "error: 3:8: vhlo-to-version: 'vhlo.tan_v2' cannot be converted to version 1.3.0: the op exists from 1.4.0 "
+          "on: vhlo.tan_v1 in 1.4.0 to 1.9.0, vhlo.tan_v2 in 1.10.0 to 1.20.0 (current)\n");
+    const char* acc = R"(func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = "stablehlo.exponential"(%x) {result_accuracy = #stablehlo.result_accuracy<atol = 1.000000e-05, rtol = 0.000000e+00, ulps = 1, mode = #stablehlo.result_accuracy_mode<TOLERANCE>>} : (tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+})";
+    CHECK(after(acc, {{"stablehlo-legalize-to-vhlo", ""}, {"vhlo-to-version", "target=1.8.0"}}) ==
+          "error: 2:8: vhlo-to-version: 'vhlo.exponential_v2' cannot be downgraded to vhlo.exponential_v1 (0.9.0 to "
+          "1.8.0) for version 1.8.0: its result_accuracy is not the default\n");
+    CHECK(after(acc, {{"stablehlo-legalize-to-vhlo", ""}, {"vhlo-legalize-to-stablehlo", ""}}) == after(acc, {}));
+    // batching dimensions (gather_v2, 1.1.0) and types newer than the target
+    const char* g = R"(func.func @g(%x: tensor<2x3x3xf8E4M3>, %i: tensor<2x1xi32>) -> tensor<2x3xf8E4M3> {
+  %0 = "stablehlo.gather"(%x, %i) <{dimension_numbers = #stablehlo.gather<offset_dims = [1], collapsed_slice_dims = [1], operand_batching_dims = [0], start_indices_batching_dims = [0], start_index_map = [1], index_vector_dim = 1>, slice_sizes = array<i64: 1, 1, 3>}> : (tensor<2x3x3xf8E4M3>, tensor<2x1xi32>) -> tensor<2x3xf8E4M3>
+  return %0 : tensor<2x3xf8E4M3>
+})";
+    CHECK(after(g, {{"stablehlo-legalize-to-vhlo", ""}, {"vhlo-to-version", "target=1.0.0"}}) ==
+          "error: 1:1: vhlo-to-version: attribute 'function_type' of vhlo.func_v1 "
+          "(#vhlo.type_v1<!vhlo.func_v1<(!vhlo.tensor_v1<2x3x3x!vhlo.f8E4M3_v1>, !vhlo.tensor_v1<2x1x!vhlo.i32_v1>) -> "
+          "!vhlo.tensor_v1<2x3x!vhlo.f8E4M3_v1>>>) needs version 1.7.0, target is 1.0.0\n"
+          "error: 1:14: vhlo-to-version: type !vhlo.tensor_v1<2x3x3x!vhlo.f8E4M3_v1> of vhlo.func_v1 needs version "
+          "1.7.0, target is 1.0.0\n"
+          "error: 2:8: vhlo-to-version: 'vhlo.gather_v2' cannot be downgraded to vhlo.gather_v1 (0.9.0 to 1.0.0) for "
+          "version 1.0.0: it has batching dimensions\n"
+          "error: 3:3: vhlo-to-version: type !vhlo.tensor_v1<2x3x!vhlo.f8E4M3_v1> of vhlo.return_v1 needs version "
+          "1.7.0, target is 1.0.0\n");
+    CHECK(has(after(g, {{"stablehlo-legalize-to-vhlo", ""}, {"vhlo-to-version", "target=1.7.0"}}), "vhlo.gather_v2"));
+    // the target is checked
+    CHECK(after(m, {{"vhlo-to-version", ""}}) ==
+          "error: vhlo-to-version: no target version specified; target version must be of the form #.#.#\n");
+    CHECK(after(m, {{"vhlo-to-version", "target=1.x"}}) ==
+          "error: vhlo-to-version: invalid target version argument '1.x'; target version must be of the form #.#.#\n");
+    CHECK(after(m, {{"vhlo-to-version", "target=0.8.0"}}) ==
+          "error: vhlo-to-version: target version 0.8.0 is less than minimum supported 0.9.0\n");
+    CHECK(after(m, {{"vhlo-to-version", "target=1.21.0"}}) ==
+          "error: vhlo-to-version: target version 1.21.0 is greater than current version 1.20.0\n");
+}
+
+TEST_CASE("stablehlo-opt's pretty vhlo.func_v1 reads as its generic form") {
+    const char* pretty = R"(module {
+  vhlo.func_v1 @main(%arg0: !vhlo.tensor_v1<!vhlo.f32_v1>) -> (!vhlo.tensor_v1<!vhlo.f32_v1>) {
+    %0 = "vhlo.abs_v1"(%arg0) : (!vhlo.tensor_v1<!vhlo.f32_v1>) -> !vhlo.tensor_v1<!vhlo.f32_v1>
+    "vhlo.return_v1"(%0) : (!vhlo.tensor_v1<!vhlo.f32_v1>) -> ()
+  } {arg_attrs = #vhlo.array_v1<[]>, res_attrs = #vhlo.array_v1<[]>, sym_visibility = #vhlo.string_v1<"">}
+}
+)";
+    std::string s = after(pretty, {{"vhlo-legalize-to-stablehlo", ""}});
+    CHECK(s == "module {\n"
+               "  func.func @main(%arg0: tensor<f32>) -> (tensor<f32>) {\n"
+               "    %0 = \"stablehlo.abs\"(%arg0) : (tensor<f32>) -> tensor<f32>\n"
+               "    \"func.return\"(%0) : (tensor<f32>) -> ()\n"
+               "  }\n"
+               "}\n");
+    CHECK(has(after(pretty, {}), "\"vhlo.func_v1\"() <{arg_attrs = #vhlo.array_v1<[]>, function_type = "
+                                 "#vhlo.type_v1<!vhlo.func_v1<(!vhlo.tensor_v1<!vhlo.f32_v1>) -> "
+                                 "!vhlo.tensor_v1<!vhlo.f32_v1>>>, res_attrs = #vhlo.array_v1<[]>, sym_name = "
+                                 "#vhlo.string_v1<\"main\">, sym_visibility = #vhlo.string_v1<\"\">}> ({"));
 }

@@ -26,11 +26,24 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         std::string opt = p.name == "stablehlo-refine-arguments"         ? "types=tensor<2x4xf32>"
                           : p.name == "stablehlo-compatibility-expander" ? "target=1.0.0"
                           : p.name == "stablehlo-wrap-in-composite"      ? "op-names=stablehlo.add,stablehlo.multiply"
+                          : p.name == "stablehlo-legalize-to-vhlo"       ? "allow-other-dialects=true"
+                          : p.name == "vhlo-to-version"                  ? "target=1.0.0"
                                                                          : "";
         if (xlt::run_pass(m, p.name, opt, errs)) {
             (void)xlt::print_module(m);
             (void)xlt::emit_cpp(m, {});
         }
+    }
+    // and the VHLO passes one after the other: there and back, through older versions
+    xlt::module v = xlt::clone(r.mod);
+    for (auto [pass, opt] : {std::pair{"vhlo-legalize-to-stablehlo", ""},
+                             {"stablehlo-legalize-to-vhlo", "allow-other-dialects=true"},
+                             {"vhlo-to-version", "target=1.0.0"},
+                             {"vhlo-to-version", "target=1.20.0"},
+                             {"vhlo-legalize-to-stablehlo", ""}}) {
+        std::vector<xlt::diagnostic> errs;
+        if (!xlt::run_pass(v, pass, opt, errs)) break;
+        (void)xlt::print_module(v);
     }
     return 0;
 }

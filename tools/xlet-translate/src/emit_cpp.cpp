@@ -401,6 +401,10 @@ private:
 
     // -- validation: every unsupported op / type, all at once ------------------------------
     void validate() {
+        // ops at module level other than func.func: the functions of a VHLO module, say
+        for (auto& o : m_.ops)
+            error(o->at, "op '" + o->name + "' at module level is not supported by xlet-translate" +
+                             (o->name.rfind("vhlo.", 0) == 0 ? " (run --vhlo-legalize-to-stablehlo first)" : ""));
         for (auto& f : m_.funcs) {
             for (auto& a : f.args)
                 check_type(a.t, a.at, "argument %" + a.name);

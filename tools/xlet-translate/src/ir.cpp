@@ -56,6 +56,8 @@ std::unique_ptr<op> clone(const op& o) {
     c->attrs = o.attrs;
     c->callee = o.callee;
     c->at = o.at;
+    c->vhlo_defaults = o.vhlo_defaults;
+    c->vhlo_written = o.vhlo_written;
     for (auto& r : o.regions)
         c->regions.push_back(clone(r));
     return c;
@@ -90,6 +92,8 @@ module clone(const module& m) {
         g.at = f.at;
         c.funcs.push_back(std::move(g));
     }
+    for (auto& o : m.ops)
+        c.ops.push_back(clone(*o));
     return c;
 }
 

@@ -102,6 +102,15 @@ struct op {
     std::vector<region> regions;
     std::string callee; // func.call @callee, custom_call target when pretty
     loc at;
+    // What --stablehlo-legalize-to-vhlo did that VHLO cannot say, for --vhlo-legalize-to-stablehlo
+    // to undo in the same run, so that the round trip gives the module back as written:
+    // the attributes it added with their default values (VHLO spells every attribute of an op; an
+    // empty optional: not known, as for a VHLO module read from text, and then every attribute
+    // equal to its default is dropped, as stablehlo-opt does), and the attributes as written whose
+    // VHLO form reads back otherwise (array<i64: 1> comes back as dense<1> : tensor<1xi64>, an
+    // untyped 5 as 5 : i64), used while their VHLO form is unchanged.
+    std::optional<std::vector<std::string>> vhlo_defaults;
+    std::vector<std::pair<std::string, attr>> vhlo_written;
 
     const attr* get(const std::string& key) const;
     attr* get(const std::string& key);
@@ -131,6 +140,9 @@ struct module {
     std::string name; // module @name, may be empty
     std::vector<std::pair<std::string, attr>> attrs;
     std::vector<func> funcs;
+    // Ops at module level other than func.func, in MLIR's generic form: the vhlo.func_v1 of a VHLO
+    // module (--stablehlo-legalize-to-vhlo). Printed after the functions.
+    std::vector<std::unique_ptr<op>> ops;
     std::string file; // for diagnostics
     const func* find(const std::string& name) const;
 };

@@ -13,6 +13,7 @@
 #include <map>
 #include <set>
 #include <stdexcept>
+#include <type_traits>
 
 namespace xlt {
 
@@ -77,6 +78,24 @@ public:
     }
 
     loc here() const { return loc_of(pos_); }
+
+    // One attribute (or type) spanning the whole text: what the passes re-read from the body of a
+    // dialect attribute (#vhlo.tensor_v1<dense<...> : tensor<...>>).
+    template<class T, class F>
+    T whole(F&& parse_one) {
+        skip_ws();
+        T v = parse_one();
+        skip_ws();
+        if (!eof())
+            fail("unexpected text after the " + std::string(std::is_same_v<T, type> ? "type" : "attribute") + found());
+        return v;
+    }
+    attr whole_attr() {
+        return whole<attr>([&] { return parse_attr(); });
+    }
+    type whole_type() {
+        return whole<type>([&] { return parse_type(); });
+    }
 
     loc loc_of(std::size_t p) const {
         auto it = std::upper_bound(line_starts_.begin(), line_starts_.end(), p);
@@ -898,7 +917,84 @@ private:
         }
         if (starts_with("\"func.func\""))
             fail("the generic form of func.func is not supported; print the module with its pretty form");
+        if (peek() == '"') { // another op in generic form: the vhlo.func_v1 of a VHLO module
+            m.ops.push_back(parse_op());
+            return;
+        }
+        if (accept_kw("vhlo.func_v1")) {
+            m.ops.push_back(parse_vhlo_func(at));
+            return;
+        }
         fail_at(at, "expected func.func at module level" + found());
+    }
+
+    // stablehlo-opt's pretty form of a VHLO function, `vhlo.func_v1 @f(%a: T, ...) -> (R, ...) {
+    // body } {attributes}`, as its generic form: the name and the signature become the sym_name
+    // and function_type attributes the custom syntax leaves out.
+    std::unique_ptr<op> parse_vhlo_func(loc at) {
+        auto o = std::make_unique<op>();
+        o->name = "vhlo.func_v1";
+        o->at = at;
+        skip_ws();
+        loc name_at = here();
+        std::string name = parse_symbol();
+        std::vector<std::string> names;
+        std::vector<type> ins, outs;
+        std::vector<loc> locs;
+        expect('(');
+        if (!accept(')')) {
+            do {
+                skip_ws();
+                locs.push_back(here());
+                names.push_back(parse_value_ref().name);
+                expect(':');
+                ins.push_back(parse_type());
+                skip_loc_suffix();
+            } while (accept(','));
+            expect(')');
+        }
+        expect("->");
+        expect('(');
+        if (!accept(')')) {
+            do
+                outs.push_back(parse_type());
+            while (accept(','));
+            expect(')');
+        }
+        o->regions.push_back(parse_region(&names, &ins, &locs));
+        opt_attr_dict(*o);
+        // the two attributes of the custom syntax, spelled as VHLO spells them
+        auto join = [](const std::vector<type>& ts) {
+            std::string j;
+            for (std::size_t k = 0; k < ts.size(); ++k)
+                j += (k ? ", " : "") + type_str(ts[k]);
+            return ts.empty() ? std::string("()") : j;
+        };
+        std::string quoted = "\"";
+        for (unsigned char c : name) {
+            static const char* hex = "0123456789ABCDEF";
+            if (c == '\\')
+                quoted += "\\\\";
+            else if (c >= 0x20 && c < 0x7f && c != '"')
+                quoted += static_cast<char>(c);
+            else
+                quoted += std::string("\\") + hex[c >> 4] + hex[c & 15];
+        }
+        attr sym;
+        sym.k = attr::kind::dialect;
+        sym.s = "vhlo.string_v1";
+        sym.raw = quoted + "\"";
+        sym.at = name_at;
+        attr fty;
+        fty.k = attr::kind::dialect;
+        fty.s = "vhlo.type_v1";
+        fty.raw = "!vhlo.func_v1<(" + join(ins) + ") -> " + join(outs) + ">";
+        fty.at = name_at;
+        for (const char* key : {"sym_name", "function_type"})
+            if (o->get(key)) fail_at(at, std::string("vhlo.func_v1: ") + key + " is given twice");
+        o->attrs.insert(o->attrs.begin(), {{"sym_name", sym}, {"function_type", fty}});
+        skip_loc_suffix();
+        return o;
     }
 
     func parse_func(loc at) {
@@ -1992,6 +2088,31 @@ private:
 };
 
 } // namespace
+
+namespace {
+template<class T, class F>
+bool parse_one(std::string_view text, T& out, std::string& why, parse_limits limits, F&& f) {
+    parser p(text, limits);
+    try {
+        out = f(p);
+        return true;
+    } catch (const parse_error& e) {
+        why = e.text + " (column " + std::to_string(e.at.col) + ")";
+    } catch (const std::bad_alloc&) {
+        why = "out of memory";
+    } catch (const std::length_error&) {
+        why = "input too large";
+    }
+    return false;
+}
+} // namespace
+
+bool parse_attribute(std::string_view text, attr& out, std::string& why, parse_limits limits) {
+    return parse_one(text, out, why, limits, [](parser& p) { return p.whole_attr(); });
+}
+bool parse_type(std::string_view text, type& out, std::string& why, parse_limits limits) {
+    return parse_one(text, out, why, limits, [](parser& p) { return p.whole_type(); });
+}
 
 parse_result parse_module(std::string_view text, const std::string& file, parse_limits limits) {
     parse_result r;

@@ -22,4 +22,9 @@ struct parse_result {
 
 parse_result parse_module(std::string_view text, const std::string& file, parse_limits limits = {});
 
+// One attribute or one type alone, spanning the whole text (what the passes re-read from the
+// body of a dialect attribute); false with the reason when it does not parse.
+bool parse_attribute(std::string_view text, attr& out, std::string& why, parse_limits limits = {});
+bool parse_type(std::string_view text, type& out, std::string& why, parse_limits limits = {});
+
 } // namespace xlt

@@ -5,6 +5,9 @@
 #include "passes.hpp"
 
 #include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <cstdlib>
 #include <functional>
 #include <map>
 #include <optional>
@@ -13,6 +16,7 @@
 
 #include "attr_values.hpp"
 #include "parser.hpp"
+#include "vhlo_ops.hpp"
 
 namespace xlt {
 
@@ -1541,6 +1545,2787 @@ bool chlo_legalize(module& m, const options&, std::vector<diagnostic>& errs) {
     return ok;
 }
 
+// ---- VHLO: stablehlo-legalize-to-vhlo, vhlo-legalize-to-stablehlo, vhlo-to-version -------------
+//
+// VHLO is StableHLO's versioned twin for serialization: every op carries its version
+// (stablehlo.add -> vhlo.add_v1), every type and attribute is a VHLO one (tensor<4xf32> ->
+// !vhlo.tensor_v1<4x!vhlo.f32_v1>, 1 : i64 -> #vhlo.integer_v1<1 : i64>), and nothing is left to a
+// default: an attribute StableHLO may omit is written with its default value. The spellings are
+// those of StableHLO's VHLO dialect at vhlo::current_version (VhloOps.td, VhloTypes.td,
+// VhloAttrs.td, VhloEnums.td).
+//
+// The IR keeps a VHLO type as its text (type::kind::other) and a VHLO attribute as a #vhlo...
+// dialect attribute whose body is text; `vnode` below is the structured form the three passes
+// read (vreader) and write (vparts). A VHLO type is read into its builtin counterpart, since the
+// two correspond one to one for every type xlet-translate handles.
+
+using vhlo::version;
+
+type scalar_type(const std::string& elem) {
+    type t;
+    t.k = type::kind::scalar;
+    t.elem = elem;
+    return t;
+}
+
+// "1.9.0" (three numbers) or nothing.
+std::optional<version> parse_version(const std::string& s) {
+    int v[3] = {0, 0, 0};
+    std::size_t i = 0;
+    for (int k = 0; k < 3; ++k) {
+        std::size_t b = i;
+        while (i < s.size() && std::isdigit(static_cast<unsigned char>(s[i])) && i - b < 6)
+            v[k] = v[k] * 10 + (s[i++] - '0');
+        if (i == b || (k < 2 && (i >= s.size() || s[i++] != '.'))) return std::nullopt;
+    }
+    if (i != s.size()) return std::nullopt;
+    return version{v[0], v[1], v[2]};
+}
+
+// Builtin element types and their VHLO types, with the StableHLO version each VHLO type appeared in.
+struct elem_info {
+    std::string_view builtin, vhlo;
+    version since;
+};
+constexpr elem_info elem_types[] = {
+    {"i1", "bool_v1", {0, 9, 0}},
+    {"i2", "i2_v1", {1, 2, 0}},
+    {"i4", "i4_v1", {0, 9, 0}},
+    {"i8", "i8_v1", {0, 9, 0}},
+    {"i16", "i16_v1", {0, 9, 0}},
+    {"i32", "i32_v1", {0, 9, 0}},
+    {"i64", "i64_v1", {0, 9, 0}},
+    {"ui2", "ui2_v1", {1, 2, 0}},
+    {"ui4", "ui4_v1", {0, 9, 0}},
+    {"ui8", "ui8_v1", {0, 9, 0}},
+    {"ui16", "ui16_v1", {0, 9, 0}},
+    {"ui32", "ui32_v1", {0, 9, 0}},
+    {"ui64", "ui64_v1", {0, 9, 0}},
+    {"bf16", "bf16_v1", {0, 9, 0}},
+    {"f16", "f16_v1", {0, 9, 0}},
+    {"f32", "f32_v1", {0, 9, 0}},
+    {"f64", "f64_v1", {0, 9, 0}},
+    {"f4E2M1FN", "f4E2M1FN_v1", {1, 8, 0}},
+    {"f6E2M3FN", "f6E2M3FN_v1", {1, 8, 0}},
+    {"f6E3M2FN", "f6E3M2FN_v1", {1, 8, 0}},
+    {"f8E3M4", "f8E3M4_v1", {1, 7, 0}},
+    {"f8E4M3", "f8E4M3_v1", {1, 7, 0}},
+    {"f8E4M3FN", "f8E4M3FN_v1", {0, 9, 0}},
+    {"f8E5M2", "f8E5M2_v1", {0, 9, 0}},
+    {"f8E4M3FNUZ", "f8E4M3FNUZ_v1", {0, 10, 0}},
+    {"f8E4M3B11FNUZ", "f8E4M3B11FNUZ_v1", {0, 11, 0}},
+    {"f8E5M2FNUZ", "f8E5M2FNUZ_v1", {0, 10, 0}},
+    {"f8E8M0FNU", "f8E8M0FNU_v1", {1, 8, 0}},
+    {"tf32", "tf31_v1", {1, 6, 0}}, // sic: VhloTypes.td spells tf32's VHLO type tf31_v1
+    {"index", "index_v1", {0, 9, 0}},
+    {"none", "none_v1", {1, 6, 0}},
+};
+const elem_info* elem_by_builtin(std::string_view e) {
+    for (auto& x : elem_types)
+        if (x.builtin == e) return &x;
+    return nullptr;
+}
+const elem_info* elem_by_vhlo(std::string_view e) {
+    for (auto& x : elem_types)
+        if (x.vhlo == e) return &x;
+    return nullptr;
+}
+bool is_float_name(std::string_view e) {
+    return e == "bf16" || e == "tf32" ||
+           (e.size() > 1 && e[0] == 'f' && std::isdigit(static_cast<unsigned char>(e[1])));
+}
+bool is_int_name(std::string_view e) {
+    return e == "index" || (elem_by_builtin(e) && !is_float_name(e) && e != "none" && e != "i1");
+}
+
+// An element type (f32, complex<f32>) as VHLO text; false if VHLO has none (si32, quantized ...).
+bool vhlo_elem(const std::string& e, std::string& out, std::string& why) {
+    if (is_complex_elem(e) && e.back() == '>') {
+        std::string inner;
+        if (!vhlo_elem(e.substr(8, e.size() - 9), inner, why)) return false;
+        out = "!vhlo.complex_v1<" + inner + ">";
+        return true;
+    }
+    if (const elem_info* x = elem_by_builtin(e)) {
+        out = "!vhlo." + std::string(x->vhlo);
+        return true;
+    }
+    why = e.rfind("si", 0) == 0       ? "signed integer type " + e + " has no VHLO form (use signless integers)"
+          : e.rfind("!quant", 0) == 0 ? "quantized element types are issue #26 (not supported yet)"
+                                      : "element type " + e + " has no VHLO form";
+    return false;
+}
+
+// A builtin type as VHLO text (!vhlo.tensor_v1<2x!vhlo.f32_v1>). Types of other dialects
+// (!foo.bar) have none: `pass` says so, for allow-other-dialects to keep them as they are.
+bool vhlo_type_text(const type& t, std::string& out, std::string& why, bool* pass = nullptr) {
+    if (pass) *pass = false;
+    switch (t.k) {
+    case type::kind::tensor: {
+        std::string e;
+        if (!vhlo_elem(t.elem, e, why)) return false;
+        std::vector<std::int64_t> bounds = t.bounds;
+        if (!t.encoding.empty()) {
+            // #stablehlo.type_extensions<bounds = [16, ?]>: the long spelling of #stablehlo.bounds<16, ?>
+            std::string enc;
+            for (char c : t.encoding)
+                if (!std::isspace(static_cast<unsigned char>(c))) enc += c;
+            const std::string head = "#stablehlo.type_extensions<bounds=[";
+            bool good = enc.rfind(head, 0) == 0 && enc.size() >= head.size() + 2 && enc.substr(enc.size() - 2) == "]>";
+            std::string list = good ? enc.substr(head.size(), enc.size() - head.size() - 2) : "";
+            std::istringstream in(list);
+            for (std::string b; good && !list.empty() && std::getline(in, b, ',');) {
+                std::int64_t v = -1;
+                auto r = std::from_chars(b.data(), b.data() + b.size(), v);
+                good = b == "?" || (r.ec == std::errc{} && r.ptr == b.data() + b.size() && v >= 0);
+                bounds.push_back(b == "?" ? -1 : v);
+            }
+            if (!good) {
+                why = "tensor encoding " + t.encoding + " has no VHLO form";
+                return false;
+            }
+        }
+        out = "!vhlo.tensor_v1<";
+        for (auto d : t.dims)
+            out += (d < 0 ? std::string("?") : std::to_string(d)) + "x";
+        out += e;
+        if (!bounds.empty()) {
+            out += ", #vhlo.type_extensions_v1<bounds = [";
+            for (std::size_t i = 0; i < bounds.size(); ++i)
+                out += (i ? ", " : "") + (bounds[i] < 0 ? std::string("?") : std::to_string(bounds[i]));
+            out += "]>";
+        }
+        out += ">";
+        return true;
+    }
+    case type::kind::tuple: {
+        out = "!vhlo.tuple_v1<";
+        for (std::size_t i = 0; i < t.elems.size(); ++i) {
+            std::string x;
+            if (!vhlo_type_text(t.elems[i], x, why)) return false;
+            out += (i ? ", " : "") + x;
+        }
+        out += ">";
+        return true;
+    }
+    case type::kind::token:
+        out = "!vhlo.token_v1";
+        return true;
+    case type::kind::scalar:
+        return vhlo_elem(t.elem, out, why);
+    case type::kind::other:
+        if (t.text.rfind("!vhlo.", 0) == 0) { // already VHLO
+            out = t.text;
+            return true;
+        }
+        if (pass && t.text.rfind("!stablehlo.", 0) != 0) *pass = true;
+        why = "type " + t.text + " has no VHLO form";
+        return false;
+    case type::kind::none:
+        break;
+    }
+    why = "a missing type has no VHLO form";
+    return false;
+}
+
+// The first StableHLO version with every VHLO type a (builtin) type needs.
+version type_since(const type& t) {
+    version v = vhlo::minimum_version;
+    if (t.k == type::kind::tuple)
+        for (auto& e : t.elems)
+            v = std::max(v, type_since(e));
+    if (t.k == type::kind::tensor || t.k == type::kind::scalar) {
+        std::string e = t.elem;
+        if (is_complex_elem(e) && e.size() > 9) e = e.substr(8, e.size() - 9);
+        if (const elem_info* x = elem_by_builtin(e)) v = std::max(v, x->since);
+    }
+    return v;
+}
+
+// MLIR's string escaping (llvm::printEscapedString): printable ASCII but '"' and '\' as is,
+// '\' doubled, everything else as \XX.
+std::string escaped(const std::string& s) {
+    static const char* hex = "0123456789ABCDEF";
+    std::string o = "\"";
+    for (unsigned char c : s) {
+        if (c == '\\')
+            o += "\\\\";
+        else if (c >= 0x20 && c < 0x7f && c != '"')
+            o += static_cast<char>(c);
+        else
+            o += std::string("\\") + hex[c >> 4] + hex[c & 15];
+    }
+    return o + "\"";
+}
+
+// A dense constant as MLIR prints it inside #vhlo.tensor_v1 (`dense<>` when it has no element).
+std::string dense_text(const attr& a) {
+    if (!a.is_hex && a.t.k == type::kind::tensor && num_elements(a.t) == 0) return "dense<> : " + type_str(a.t);
+    return attr_str(a);
+}
+
+// The VHLO enums (VhloEnums.td): each kind with its cases, in the order of their values.
+struct enum_info {
+    std::string_view kind;
+    std::vector<std::string_view> cases;
+    version since;
+};
+const std::vector<enum_info>& vhlo_enums() {
+    static const std::vector<enum_info> e = {
+        {"comparison_direction_v1", {"EQ", "NE", "GE", "GT", "LE", "LT"}, {0, 9, 0}},
+        {"comparison_type_v1", {"NOTYPE", "FLOAT", "TOTALORDER", "SIGNED", "UNSIGNED"}, {0, 9, 0}},
+        {"api_version_v1",
+         {"API_VERSION_UNSPECIFIED", "API_VERSION_ORIGINAL", "API_VERSION_STATUS_RETURNING",
+          "API_VERSION_STATUS_RETURNING_UNIFIED", "API_VERSION_TYPED_FFI"},
+         {0, 9, 0}},
+        {"fft_type_v1", {"FFT", "IFFT", "RFFT", "IRFFT"}, {0, 9, 0}},
+        {"precision_v1", {"DEFAULT", "HIGH", "HIGHEST"}, {0, 9, 0}},
+        {"rng_algorithm_v1", {"DEFAULT", "THREE_FRY", "PHILOX"}, {0, 9, 0}},
+        {"rng_distribution_v1", {"UNIFORM", "NORMAL"}, {0, 9, 0}},
+        {"transpose_v1", {"TRANSPOSE_INVALID", "NO_TRANSPOSE", "TRANSPOSE", "ADJOINT"}, {0, 9, 0}},
+        {"result_accuracy_mode_v1", {"DEFAULT", "HIGHEST", "TOLERANCE"}, {1, 9, 0}},
+    };
+    return e;
+}
+const enum_info* vhlo_enum(std::string_view kind) {
+    for (auto& e : vhlo_enums())
+        if (e.kind == kind) return &e;
+    return nullptr;
+}
+// The index of `word` among the cases of `kind`, or -1.
+int enum_index(std::string_view kind, std::string_view word) {
+    const enum_info* e = vhlo_enum(kind);
+    if (!e) return -1;
+    for (std::size_t i = 0; i < e->cases.size(); ++i)
+        if (e->cases[i] == word) return static_cast<int>(i);
+    return -1;
+}
+
+// A VHLO attribute, structured.
+struct vnode {
+    enum class kind {
+        array,       // #vhlo.array_v1<[a, b]>: list
+        dict,        // #vhlo.dict_v1<{#vhlo.string_v1<"k"> = v}>: keys, list
+        boolean,     // #vhlo.bool_v1<true>: b
+        integer,     // #vhlo.integer_v1<5 : i64>: i, t (builtin integer type)
+        floating,    // #vhlo.float_v1<1.5 : !vhlo.f32_v1>: s (the literal), t (builtin float type)
+        string,      // #vhlo.string_v1<"x">: s
+        tensor,      // #vhlo.tensor_v1<dense<[1, 2]> : tensor<2xi64>>: data (builtin dense attribute)
+        type,        // #vhlo.type_v1<!vhlo.f32_v1>: t (builtin); a function type: fn_in, fn_out
+        enumeration, // #vhlo<comparison_direction_v1 LT>: s (kind), word
+        accuracy,    // #vhlo.result_accuracy_v1<atol = ., rtol = ., ulps = ., mode = enum>: atol, rtol, i, list[0]
+        alias        // #vhlo.output_operand_alias_v1<outputTupleIndices = [..], operandIndex = ., ...>
+    } k = kind::boolean;
+    bool b = false;
+    bool is_fn = false;
+    std::int64_t i = 0; // integer value; ulps; operandIndex
+    std::string s, word, atol, rtol;
+    type t;
+    attr data;
+    std::vector<vnode> list;
+    std::vector<std::string> keys;
+    std::vector<type> fn_in, fn_out;
+    std::vector<std::int64_t> out_idx, in_idx; // alias: outputTupleIndices, operandTupleIndices
+};
+
+vnode vbool(bool b) {
+    vnode v;
+    v.k = vnode::kind::boolean;
+    v.b = b;
+    return v;
+}
+vnode vint(std::int64_t x, const std::string& ty = "i64") {
+    vnode v;
+    v.k = vnode::kind::integer;
+    v.i = x;
+    v.t.k = type::kind::scalar;
+    v.t.elem = ty;
+    return v;
+}
+vnode vstr(const std::string& s) {
+    vnode v;
+    v.k = vnode::kind::string;
+    v.s = s;
+    return v;
+}
+vnode venum(const std::string& kind, const std::string& word) {
+    vnode v;
+    v.k = vnode::kind::enumeration;
+    v.s = kind;
+    v.word = word;
+    return v;
+}
+vnode varray(std::vector<vnode> items = {}) {
+    vnode v;
+    v.k = vnode::kind::array;
+    v.list = std::move(items);
+    return v;
+}
+vnode vdict() {
+    vnode v;
+    v.k = vnode::kind::dict;
+    return v;
+}
+vnode vtype_of(const std::string& elem) {
+    vnode v;
+    v.k = vnode::kind::type;
+    v.t.k = type::kind::scalar;
+    v.t.elem = elem;
+    return v;
+}
+// An integer tensor attribute of these values and dims (i64 or i1), as MLIR spells one (splat: one value).
+vnode vtensor(const std::vector<std::int64_t>& vals, std::vector<std::int64_t> dims, const std::string& elem = "i64") {
+    vnode v;
+    v.k = vnode::kind::tensor;
+    v.data = dense_ints(vals, tensor_of(std::move(dims), elem));
+    return v;
+}
+vnode vi64s(const std::vector<std::int64_t>& vals) { return vtensor(vals, {static_cast<std::int64_t>(vals.size())}); }
+vnode vaccuracy_default() {
+    vnode v;
+    v.k = vnode::kind::accuracy;
+    v.atol = v.rtol = "0.000000e+00";
+    v.list.push_back(venum("result_accuracy_mode_v1", "DEFAULT"));
+    return v;
+}
+
+std::string ints_text(const std::vector<std::int64_t>& v) {
+    std::string s = "[";
+    for (std::size_t i = 0; i < v.size(); ++i)
+        s += (i ? ", " : "") + std::to_string(v[i]);
+    return s + "]";
+}
+std::string fn_text(const std::vector<type>& in, const std::vector<type>& out) {
+    // VhloTypes.td prints an empty list as "()", inside the parentheses for the inputs: (()) -> ...
+    auto list = [](const std::vector<type>& ts) {
+        std::string j, why;
+        for (std::size_t k = 0; k < ts.size(); ++k) {
+            std::string x;
+            vhlo_type_text(ts[k], x, why);
+            j += (k ? ", " : "") + x;
+        }
+        return ts.empty() ? std::string("()") : j;
+    };
+    return "!vhlo.func_v1<(" + list(in) + ") -> " + list(out) + ">";
+}
+
+std::string vtext(const vnode& v);
+attr from_vnode(const vnode& v, loc at);
+// The attribute's name (vhlo.array_v1, or vhlo for an enum) and the text between its <>.
+std::pair<std::string, std::string> vparts(const vnode& v) {
+    std::string why, x;
+    switch (v.k) {
+    case vnode::kind::array: {
+        std::string s = "[";
+        for (std::size_t i = 0; i < v.list.size(); ++i)
+            s += (i ? ", " : "") + vtext(v.list[i]);
+        return {"vhlo.array_v1", s + "]"};
+    }
+    case vnode::kind::dict: {
+        std::string s = "{";
+        for (std::size_t i = 0; i < v.list.size() && i < v.keys.size(); ++i)
+            s += (i ? ", " : "") + vtext(vstr(v.keys[i])) + " = " + vtext(v.list[i]);
+        return {"vhlo.dict_v1", s + "}"};
+    }
+    case vnode::kind::boolean:
+        return {"vhlo.bool_v1", v.b ? "true" : "false"};
+    case vnode::kind::integer:
+        return {"vhlo.integer_v1", std::to_string(v.i) + " : " + type_str(v.t)}; // the builtin type, as MLIR does
+    case vnode::kind::floating:
+        vhlo_type_text(v.t, x, why);
+        return {"vhlo.float_v1", v.s + " : " + x};
+    case vnode::kind::string:
+        return {"vhlo.string_v1", escaped(v.s)};
+    case vnode::kind::tensor:
+        return {"vhlo.tensor_v1", dense_text(v.data)};
+    case vnode::kind::type:
+        if (v.is_fn) return {"vhlo.type_v1", fn_text(v.fn_in, v.fn_out)};
+        vhlo_type_text(v.t, x, why);
+        return {"vhlo.type_v1", x};
+    case vnode::kind::enumeration:
+        return {"vhlo", v.s + " " + v.word};
+    case vnode::kind::accuracy:
+        return {"vhlo.result_accuracy_v1", "atol = " + v.atol + ", rtol = " + v.rtol +
+                                               ", ulps = " + std::to_string(v.i) +
+                                               ", mode = " + (v.list.empty() ? "" : vtext(v.list[0]))};
+    case vnode::kind::alias:
+        return {"vhlo.output_operand_alias_v1", "outputTupleIndices = " + ints_text(v.out_idx) +
+                                                    ", operandIndex = " + std::to_string(v.i) +
+                                                    ", operandTupleIndices = " + ints_text(v.in_idx)};
+    }
+    return {"vhlo", ""};
+}
+std::string vtext(const vnode& v) {
+    auto [name, body] = vparts(v);
+    return "#" + name + "<" + body + ">";
+}
+// As the IR keeps it: a dialect attribute with its body as text.
+attr vattr(const vnode& v, loc at = {}) {
+    attr a;
+    a.k = attr::kind::dialect;
+    std::tie(a.s, a.raw) = vparts(v);
+    a.at = at;
+    return a;
+}
+bool is_vhlo_attr(const attr& a) { return a.k == attr::kind::dialect && (a.s == "vhlo" || a.s.rfind("vhlo.", 0) == 0); }
+
+// Reads VHLO attribute and type text into vnodes and builtin types. The text comes from modules
+// anyone writes: every failure is a message (why), nesting is bounded, numbers are range-checked.
+class vreader {
+public:
+    explicit vreader(std::string_view s) : s_(s) {}
+    const std::string& why() const { return why_; }
+    bool at_end() {
+        ws();
+        return p_ == s_.size();
+    }
+
+    bool attribute(vnode& out) {
+        if (++depth_ > 200) return fail("nesting too deep");
+        bool r = attribute_body(out);
+        --depth_;
+        return r;
+    }
+
+    // A VHLO type as its builtin counterpart.
+    bool read_type(type& out) {
+        if (++depth_ > 200) return fail("nesting too deep");
+        bool r = type_body(out);
+        --depth_;
+        return r;
+    }
+
+    // !vhlo.func_v1<(A, B) -> C, D>: the inputs ((()) when none) and outputs (() when none).
+    bool fn_type(std::vector<type>& in, std::vector<type>& out) {
+        if (!lit("!vhlo.func_v1") || !lit("<") || !lit("(")) return fail("expected !vhlo.func_v1<(...) -> ...>");
+        if (!type_list(in) || !lit(")") || !lit("->") || !type_list(out) || !lit(">"))
+            return fail("expected !vhlo.func_v1<(...) -> ...>");
+        return true;
+    }
+
+private:
+    std::string_view s_;
+    std::size_t p_ = 0;
+    int depth_ = 0;
+    std::string why_;
+
+    bool fail(const std::string& m) {
+        if (why_.empty()) why_ = m;
+        return false;
+    }
+    void ws() {
+        while (p_ < s_.size() && std::isspace(static_cast<unsigned char>(s_[p_])))
+            ++p_;
+    }
+    bool lit(std::string_view x) {
+        ws();
+        if (s_.substr(p_, x.size()) != x) return false;
+        p_ += x.size();
+        return true;
+    }
+    bool peek_is(std::string_view x) {
+        ws();
+        return s_.substr(p_, x.size()) == x;
+    }
+    std::string word() { // an identifier, or a mnemonic with '.' and '-'
+        ws();
+        std::size_t b = p_;
+        while (p_ < s_.size() && (std::isalnum(static_cast<unsigned char>(s_[p_])) || s_[p_] == '_' || s_[p_] == '.' ||
+                                  s_[p_] == '-' || s_[p_] == '$'))
+            ++p_;
+        return std::string(s_.substr(b, p_ - b));
+    }
+    bool integer(std::int64_t& v) {
+        ws();
+        std::size_t b = p_;
+        if (p_ < s_.size() && (s_[p_] == '-' || s_[p_] == '+')) ++p_;
+        while (p_ < s_.size() && std::isdigit(static_cast<unsigned char>(s_[p_])))
+            ++p_;
+        const char* first = s_.data() + b + (b < s_.size() && s_[b] == '+' ? 1 : 0);
+        auto r = std::from_chars(first, s_.data() + p_, v);
+        if (r.ec != std::errc{} || r.ptr != s_.data() + p_) return fail("expected an integer");
+        return true;
+    }
+    bool ints(std::vector<std::int64_t>& v) {
+        if (!lit("[")) return fail("expected '['");
+        if (lit("]")) return true;
+        do {
+            std::int64_t x = 0;
+            if (!integer(x)) return false;
+            if (v.size() > 4096) return fail("list too long");
+            v.push_back(x);
+        } while (lit(","));
+        return lit("]") || fail("expected ']'");
+    }
+    // A float literal as written (1.5, -2.0e-05, 0x7FC00000, inf, nan).
+    bool number(std::string& out) {
+        ws();
+        std::size_t b = p_;
+        while (p_ < s_.size() &&
+               (std::isalnum(static_cast<unsigned char>(s_[p_])) || s_[p_] == '.' || s_[p_] == '-' || s_[p_] == '+'))
+            ++p_;
+        out = std::string(s_.substr(b, p_ - b));
+        bool hex = out.size() > 2 && out[0] == '0' && (out[1] == 'x' || out[1] == 'X') &&
+                   std::all_of(out.begin() + 2, out.end(),
+                               [](char c) { return std::isxdigit(static_cast<unsigned char>(c)); });
+        if (hex) return true;
+        char* end = nullptr;
+        std::strtod(out.c_str(), &end);
+        if (out.empty() || end != out.c_str() + out.size()) return fail("expected a number, found '" + out + "'");
+        return true;
+    }
+    bool string_lit(std::string& out) {
+        ws();
+        if (p_ >= s_.size() || s_[p_] != '"') return fail("expected a string");
+        ++p_;
+        for (;;) {
+            if (p_ >= s_.size()) return fail("unterminated string");
+            char c = s_[p_++];
+            if (c == '"') return true;
+            if (c != '\\') {
+                out += c;
+                continue;
+            }
+            if (p_ >= s_.size()) return fail("unterminated string");
+            char e = s_[p_++];
+            if (e == 'n')
+                out += '\n';
+            else if (e == 't')
+                out += '\t';
+            else if (e == '"' || e == '\\')
+                out += e;
+            else if (std::isxdigit(static_cast<unsigned char>(e)) && p_ < s_.size() &&
+                     std::isxdigit(static_cast<unsigned char>(s_[p_]))) {
+                char h[3] = {e, s_[p_++], 0};
+                out += static_cast<char>(std::strtol(h, nullptr, 16));
+            } else {
+                return fail("invalid escape in a string");
+            }
+        }
+    }
+    // The text up to the '>' closing the '<' just read (strings, nested brackets and '->' skipped).
+    bool body_to_close(std::string_view& body) {
+        std::size_t b = p_;
+        int d = 0;
+        for (std::size_t i = p_; i < s_.size(); ++i) {
+            char c = s_[i];
+            if (c == '"') {
+                for (++i; i < s_.size() && s_[i] != '"'; ++i)
+                    if (s_[i] == '\\') ++i;
+                continue;
+            }
+            if (c == '-' && i + 1 < s_.size() && s_[i + 1] == '>') {
+                ++i;
+                continue;
+            }
+            if (c == '<' || c == '(' || c == '[' || c == '{') ++d;
+            if (c == '>' || c == ')' || c == ']' || c == '}') {
+                if (d == 0) {
+                    if (c != '>') break;
+                    body = s_.substr(b, i - b);
+                    p_ = i + 1;
+                    return true;
+                }
+                --d;
+            }
+        }
+        return fail("unbalanced '<'");
+    }
+    // A builtin attribute between <> (the body of integer_v1 and tensor_v1), read by the module parser.
+    bool builtin_body(attr& a) {
+        std::string_view body;
+        if (!body_to_close(body)) return false;
+        std::string why;
+        if (!parse_attribute(body, a, why)) return fail(why);
+        return true;
+    }
+    bool type_list(std::vector<type>& out) {
+        // VhloTypes.cpp's TypeArray: "()" for none, else types separated by commas
+        if (lit("(")) return lit(")") || fail("expected ')'");
+        do {
+            type t;
+            if (!read_type(t)) return false;
+            if (out.size() > 4096) return fail("type list too long");
+            out.push_back(std::move(t));
+        } while (lit(","));
+        return true;
+    }
+
+    bool attribute_body(vnode& out) {
+        if (!lit("#")) return fail("expected a VHLO attribute");
+        std::string name = word();
+        if (!lit("<")) return fail("expected '<' after #" + name);
+        if (name == "vhlo") { // an enum: #vhlo<comparison_direction_v1 LT>
+            out.k = vnode::kind::enumeration;
+            out.s = word();
+            out.word = word();
+            if (!lit(">")) return fail("expected '>' after #vhlo<" + out.s + " " + out.word);
+            if (!vhlo_enum(out.s)) return fail("unknown VHLO enum " + out.s);
+            if (enum_index(out.s, out.word) < 0) return fail("'" + out.word + "' is not a case of " + out.s);
+            return true;
+        }
+        std::string m = name.rfind("vhlo.", 0) == 0 ? name.substr(5) : "";
+        if (m == "array_v1") {
+            out.k = vnode::kind::array;
+            if (!lit("[")) return fail("expected '[' in #vhlo.array_v1");
+            if (!lit("]")) {
+                do {
+                    vnode e;
+                    if (!attribute(e)) return false;
+                    out.list.push_back(std::move(e));
+                } while (lit(","));
+                if (!lit("]")) return fail("expected ']' in #vhlo.array_v1");
+            }
+        } else if (m == "dict_v1") {
+            out.k = vnode::kind::dict;
+            if (!lit("{")) return fail("expected '{' in #vhlo.dict_v1");
+            if (!lit("}")) {
+                do {
+                    vnode key, value;
+                    if (!attribute(key)) return false;
+                    if (key.k != vnode::kind::string) return fail("a #vhlo.dict_v1 key must be a #vhlo.string_v1");
+                    if (!lit("=")) return fail("expected '=' in #vhlo.dict_v1");
+                    if (!attribute(value)) return false;
+                    out.keys.push_back(key.s);
+                    out.list.push_back(std::move(value));
+                } while (lit(","));
+                if (!lit("}")) return fail("expected '}' in #vhlo.dict_v1");
+            }
+        } else if (m == "bool_v1") {
+            out.k = vnode::kind::boolean;
+            std::string w = word();
+            if (w != "true" && w != "false") return fail("expected true or false in #vhlo.bool_v1");
+            out.b = w == "true";
+        } else if (m == "string_v1") {
+            out.k = vnode::kind::string;
+            if (!string_lit(out.s)) return false;
+        } else if (m == "integer_v1") {
+            attr a;
+            if (!builtin_body(a)) return false;
+            if (a.k != attr::kind::integer) return fail("expected an integer in #vhlo.integer_v1");
+            out.k = vnode::kind::integer;
+            out.i = a.i;
+            out.t = a.t.k == type::kind::scalar ? a.t : scalar_type("i64");
+            if (!is_int_name(out.t.elem)) return fail("#vhlo.integer_v1 of type " + type_str(out.t));
+            return true;
+        } else if (m == "tensor_v1") {
+            attr a;
+            if (!builtin_body(a)) return false;
+            std::string x, why;
+            if (a.k != attr::kind::dense || a.t.k != type::kind::tensor || !vhlo_type_text(a.t, x, why))
+                return fail("expected dense<...> : tensor<...> in #vhlo.tensor_v1" + (why.empty() ? "" : ": " + why));
+            out.k = vnode::kind::tensor;
+            out.data = std::move(a);
+            return true;
+        } else if (m == "float_v1") {
+            out.k = vnode::kind::floating;
+            if (!number(out.s) || !lit(":") || !read_type(out.t))
+                return fail("expected <number : type> in #vhlo.float_v1");
+            if (out.t.k != type::kind::scalar || !is_float_name(out.t.elem))
+                return fail("#vhlo.float_v1 of a type that is not a float");
+        } else if (m == "type_v1") {
+            out.k = vnode::kind::type;
+            if (peek_is("!vhlo.func_v1")) {
+                out.is_fn = true;
+                if (!fn_type(out.fn_in, out.fn_out)) return false;
+            } else if (!read_type(out.t)) {
+                return false;
+            }
+        } else if (m == "result_accuracy_v1") {
+            out.k = vnode::kind::accuracy;
+            // struct(params): each parameter once, in any order
+            bool seen[4] = {false, false, false, false};
+            do {
+                std::string key = word();
+                if (!lit("=")) return fail("expected '=' in #vhlo.result_accuracy_v1");
+                int k = key == "atol" ? 0 : key == "rtol" ? 1 : key == "ulps" ? 2 : key == "mode" ? 3 : -1;
+                if (k < 0 || seen[k]) return fail("unexpected parameter '" + key + "' in #vhlo.result_accuracy_v1");
+                seen[k] = true;
+                if (k == 0 && !number(out.atol)) return false;
+                if (k == 1 && !number(out.rtol)) return false;
+                if (k == 2 && !integer(out.i)) return false;
+                if (k == 3) {
+                    vnode mode;
+                    if (!attribute(mode)) return false;
+                    if (mode.k != vnode::kind::enumeration || mode.s != "result_accuracy_mode_v1")
+                        return fail(
+                            "the mode of #vhlo.result_accuracy_v1 must be a #vhlo<result_accuracy_mode_v1 ...>");
+                    out.list = {mode};
+                }
+            } while (lit(","));
+            if (!(seen[0] && seen[1] && seen[2] && seen[3])) return fail("#vhlo.result_accuracy_v1 lacks a parameter");
+        } else if (m == "output_operand_alias_v1") {
+            out.k = vnode::kind::alias;
+            bool seen[3] = {false, false, false};
+            do {
+                std::string key = word();
+                if (!lit("=")) return fail("expected '=' in #vhlo.output_operand_alias_v1");
+                int k = key == "outputTupleIndices"    ? 0
+                        : key == "operandIndex"        ? 1
+                        : key == "operandTupleIndices" ? 2
+                                                       : -1;
+                if (k < 0 || seen[k])
+                    return fail("unexpected parameter '" + key + "' in #vhlo.output_operand_alias_v1");
+                seen[k] = true;
+                if (k == 0 && !ints(out.out_idx)) return false;
+                if (k == 1 && !integer(out.i)) return false;
+                if (k == 2 && !ints(out.in_idx)) return false;
+            } while (lit(","));
+            if (!(seen[0] && seen[1] && seen[2])) return fail("#vhlo.output_operand_alias_v1 lacks a parameter");
+        } else {
+            return fail(m.empty() ? "#" + name + " is not a VHLO attribute"
+                                  : "VHLO attribute #" + name + " is not supported by xlet-translate");
+        }
+        return lit(">") || fail("expected '>' to close #" + name);
+    }
+
+    bool type_body(type& out) {
+        if (!lit("!vhlo.")) return fail("expected a VHLO type");
+        std::string m = word();
+        if (m == "tensor_v1") {
+            if (!lit("<")) return fail("expected '<' after !vhlo.tensor_v1");
+            out.k = type::kind::tensor;
+            for (;;) { // dimensions, each followed by 'x'
+                ws();
+                if (p_ < s_.size() && s_[p_] == '?') {
+                    ++p_;
+                    out.dims.push_back(-1);
+                } else if (p_ < s_.size() && std::isdigit(static_cast<unsigned char>(s_[p_]))) {
+                    std::int64_t d = 0;
+                    if (!integer(d) || d > (std::int64_t{1} << 40)) return fail("dimension size too large");
+                    out.dims.push_back(d);
+                } else {
+                    break;
+                }
+                if (p_ >= s_.size() || s_[p_] != 'x') return fail("expected 'x' after a dimension");
+                ++p_;
+                if (out.dims.size() > 64) return fail("tensor of too many dimensions");
+            }
+            type e;
+            if (!read_type(e)) return false;
+            if (e.k != type::kind::scalar) return fail("a tensor's element type must be a scalar type");
+            out.elem = e.elem;
+            if (lit(",")) {
+                if (!lit("#vhlo.type_extensions_v1") || !lit("<") || !lit("bounds") || !lit("=") || !lit("["))
+                    return fail("expected #vhlo.type_extensions_v1<bounds = [...]> as a tensor's encoding");
+                if (!lit("]")) {
+                    do {
+                        std::int64_t b = -1;
+                        if (!lit("?") && !integer(b)) return false;
+                        if (out.bounds.size() > 64) return fail("too many bounds");
+                        out.bounds.push_back(b);
+                    } while (lit(","));
+                    if (!lit("]")) return fail("expected ']'");
+                }
+                if (!lit(">")) return fail("expected '>'");
+            }
+            return lit(">") || fail("expected '>' to close !vhlo.tensor_v1");
+        }
+        if (m == "complex_v1") {
+            type e;
+            if (!lit("<") || !read_type(e) || !lit(">")) return fail("expected !vhlo.complex_v1<type>");
+            if (e.k != type::kind::scalar || is_complex_elem(e.elem)) return fail("bad complex element type");
+            out.k = type::kind::scalar;
+            out.elem = "complex<" + e.elem + ">";
+            return true;
+        }
+        if (m == "tuple_v1") {
+            if (!lit("<")) return fail("expected '<' after !vhlo.tuple_v1");
+            out.k = type::kind::tuple;
+            if (lit(">")) return true;
+            do {
+                type e;
+                if (!read_type(e)) return false;
+                if (out.elems.size() > 4096) return fail("tuple too long");
+                out.elems.push_back(std::move(e));
+            } while (lit(","));
+            return lit(">") || fail("expected '>' to close !vhlo.tuple_v1");
+        }
+        if (m == "token_v1") {
+            out.k = type::kind::token;
+            return true;
+        }
+        if (const elem_info* x = elem_by_vhlo(m)) {
+            out.k = type::kind::scalar;
+            out.elem = std::string(x->builtin);
+            return true;
+        }
+        return fail(m == "func_v1" ? "a function type here"
+                                   : "VHLO type !vhlo." + m + " is not supported by xlet-translate");
+    }
+};
+
+// A VHLO attribute of the IR, structured; false (why set) if it is not one or does not read.
+bool read_vnode(const attr& a, vnode& out, std::string& why) {
+    if (!is_vhlo_attr(a)) {
+        why = "not a VHLO attribute: " + attr_str(a);
+        return false;
+    }
+    std::string text = "#" + a.s + "<" + a.raw + ">";
+    vreader r(text);
+    if (!r.attribute(out) || !r.at_end()) {
+        why = (r.why().empty() ? "unexpected text" : r.why()) + " in " +
+              (text.size() > 80 ? text.substr(0, 80) + "..." : text);
+        return false;
+    }
+    return true;
+}
+// A VHLO type's text as its builtin counterpart.
+bool read_vtype(const std::string& text, type& out, std::string& why) {
+    vreader r(text);
+    if (!r.read_type(out) || !r.at_end()) {
+        why = (r.why().empty() ? "unexpected text" : r.why()) + " in " + text;
+        return false;
+    }
+    return true;
+}
+bool is_vhlo_type(const type& t) { return t.k == type::kind::other && t.text.rfind("!vhlo.", 0) == 0; }
+
+// The VHLO op of a StableHLO (or func) op: its current version; "" if VHLO has none.
+std::string vhlo_name_of(const std::string& n) {
+    static const std::map<std::string, std::string> m = [] {
+        std::map<std::string, std::string> r;
+        for (auto* o = vhlo::begin_ops(); o != vhlo::end_ops(); ++o) {
+            if (o->until != vhlo::current_version) continue;
+            std::string base(vhlo::split_version(o->name).first); // vhlo.add
+            r["stablehlo." + base.substr(5)] = std::string(o->name);
+        }
+        r.erase("stablehlo.func"); // func.func, func.call, func.return are func's ops
+        r.erase("stablehlo.call");
+        r["func.call"] = "vhlo.call_v1";
+        r["func.return"] = "vhlo.return_v1";
+        return r;
+    }();
+    auto it = m.find(n);
+    return it == m.end() ? "" : it->second;
+}
+
+// The ops whose VHLO form carries a result_accuracy since StableHLO 1.10 (1.9 for exponential).
+bool has_result_accuracy(const std::string& base) { // base without dialect: "exponential"
+    static const std::set<std::string> s = {"cbrt", "cosine",       "exponential", "exponential_minus_one",
+                                            "log",  "log_plus_one", "logistic",    "rsqrt",
+                                            "sine", "sqrt",         "tan",         "tanh"};
+    return s.count(base) > 0;
+}
+
+// A StableHLO or builtin attribute as VHLO, where the two correspond one to one (StableHLO's
+// convertGeneric). Attributes that need the op to be read (dimension numbers, channel handles ...)
+// are the special cases of to_vhlo_special below.
+bool to_vnode(const attr& a, vnode& out, std::string& why) {
+    std::string x;
+    switch (a.k) {
+    case attr::kind::boolean:
+        out = vbool(a.b);
+        return true;
+    case attr::kind::integer: {
+        type t = a.t.k == type::kind::scalar ? a.t : scalar_type("i64"); // MLIR's untyped integer is an i64
+        if (t.elem == "i1") {
+            out = vbool(a.i != 0);
+            return true;
+        }
+        if (!is_int_name(t.elem)) {
+            why = "an integer of type " + type_str(t) + " has no VHLO form";
+            return false;
+        }
+        out = vint(a.i, t.elem);
+        return true;
+    }
+    case attr::kind::floating: {
+        out.k = vnode::kind::floating;
+        out.s = a.s;
+        out.t = a.t.k == type::kind::scalar ? a.t : scalar_type("f64"); // MLIR's untyped float is an f64
+        if (!is_float_name(out.t.elem) || !vhlo_type_text(out.t, x, why)) {
+            why = "a float of type " + type_str(out.t) + " has no VHLO form";
+            return false;
+        }
+        return true;
+    }
+    case attr::kind::string:
+        out = vstr(a.s);
+        return true;
+    case attr::kind::symbol:
+        if (a.s.find("::") != std::string::npos) {
+            why = "the nested symbol reference @" + a.s + " has no VHLO form";
+            return false;
+        }
+        out = vstr(a.s);
+        return true;
+    case attr::kind::array:
+        out = varray();
+        for (auto& e : a.list) {
+            vnode v;
+            if (!to_vnode(e, v, why)) return false;
+            out.list.push_back(std::move(v));
+        }
+        return true;
+    case attr::kind::dict:
+        out = vdict();
+        for (auto& f : a.fields) {
+            vnode v;
+            if (!to_vnode(f, v, why)) return false;
+            out.keys.push_back(f.name);
+            out.list.push_back(std::move(v));
+        }
+        return true;
+    case attr::kind::dense:
+        if (a.t.k != type::kind::tensor || !vhlo_type_text(a.t, x, why)) {
+            if (why.empty()) why = "a dense constant without a tensor type";
+            return false;
+        }
+        out.k = vnode::kind::tensor;
+        out.data = a;
+        return true;
+    case attr::kind::dense_array: {
+        // array<i64: ...> and array<i1: ...> are written as 1-d tensors; VHLO has no other arrays
+        if (a.t.elem != "i64" && a.t.elem != "i1") {
+            why = "array<" + a.t.elem + ": ...> has no VHLO form";
+            return false;
+        }
+        std::vector<std::int64_t> v;
+        for (auto& e : a.list)
+            v.push_back(e.k == attr::kind::boolean ? e.b : e.i);
+        out = vtensor(v, {static_cast<std::int64_t>(v.size())}, a.t.elem);
+        return true;
+    }
+    case attr::kind::type_attr:
+        if (!vhlo_type_text(a.t, x, why)) return false;
+        out.k = vnode::kind::type;
+        out.t = a.t;
+        return true;
+    case attr::kind::ident: // a bare element type the parser did not take for one: tf32, f8E4M3FN, none
+        if (!elem_by_builtin(a.s)) {
+            why = "'" + a.s + "' has no VHLO form";
+            return false;
+        }
+        out = vtype_of(a.s);
+        return true;
+    case attr::kind::dialect: {
+        if (is_vhlo_attr(a)) return read_vnode(a, out, why); // already VHLO
+        if (a.s == "stablehlo") {                            // #stablehlo<comparison_direction LT>
+            std::istringstream in(a.raw);
+            std::string kind, word, rest;
+            in >> kind >> word >> rest;
+            std::string vk = kind + "_v1";
+            if (!rest.empty() || !vhlo_enum(vk) || vk == "api_version_v1" || vk == "result_accuracy_mode_v1") {
+                why = "#stablehlo<" + a.raw + "> has no VHLO form";
+                return false;
+            }
+            if (enum_index(vk, word) < 0) {
+                why = "'" + word + "' is not a " + kind;
+                return false;
+            }
+            out = venum(vk, word);
+            return true;
+        }
+        if (a.s == "stablehlo.result_accuracy_mode") { // #stablehlo.result_accuracy_mode<HIGHEST>
+            std::string w = a.raw;
+            w.erase(
+                std::remove_if(w.begin(), w.end(), [](char c) { return std::isspace(static_cast<unsigned char>(c)); }),
+                w.end());
+            if (enum_index("result_accuracy_mode_v1", w) < 0) {
+                why = "'" + w + "' is not a result accuracy mode";
+                return false;
+            }
+            out = venum("result_accuracy_mode_v1", w);
+            return true;
+        }
+        if (a.s == "stablehlo.result_accuracy") {
+            const attr *at = a.field("atol"), *rt = a.field("rtol"), *ul = a.field("ulps"), *mo = a.field("mode");
+            vnode mode;
+            auto num = [](const attr* f) {
+                return f && (f->k == attr::kind::floating || f->k == attr::kind::integer) && !f->s.empty();
+            };
+            if (!num(at) || !num(rt) || !ul || ul->k != attr::kind::integer || !mo || !to_vnode(*mo, mode, why) ||
+                mode.s != "result_accuracy_mode_v1") {
+                if (why.empty()) why = "#stablehlo.result_accuracy needs atol, rtol, ulps and mode";
+                return false;
+            }
+            out.k = vnode::kind::accuracy;
+            out.atol = at->s;
+            out.rtol = rt->s;
+            out.i = ul->i;
+            out.list = {mode};
+            return true;
+        }
+        if (a.s == "stablehlo.output_operand_alias") {
+            const attr *o = a.field("output_tuple_indices"), *n = a.field("operand_index"),
+                       *i = a.field("operand_tuple_indices");
+            if (!n || n->k != attr::kind::integer) {
+                why = "#stablehlo.output_operand_alias needs an operand_index";
+                return false;
+            }
+            out.k = vnode::kind::alias;
+            out.out_idx = int_list(o);
+            out.in_idx = int_list(i);
+            out.i = n->i;
+            return true;
+        }
+        why = "#" + a.s + "<...> has no VHLO form" +
+              (a.s.rfind("stablehlo", 0) == 0 ? " (as an attribute of this op)" : "");
+        return false;
+    }
+    case attr::kind::unit:
+    case attr::kind::none:
+        break;
+    }
+    why = "a unit attribute has no VHLO form";
+    return false;
+}
+
+// Convolution dimension numbers: #stablehlo.conv<[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]> (or
+// written with their nine fields).
+struct conv_dims {
+    std::int64_t ib = 0, if_ = 0, kif = 0, kof = 0, ob = 0, of = 0;
+    std::vector<std::int64_t> is, ks, os;
+};
+bool read_conv_dims(const attr& a, conv_dims& d, std::string& why) {
+    why = "unreadable convolution dimension_numbers";
+    if (a.k != attr::kind::dialect) return false;
+    if (!a.fields.empty()) {
+        auto one = [&](const char* k, std::int64_t& v) {
+            const attr* f = a.field(k);
+            if (!f || f->k != attr::kind::integer) return false;
+            v = f->i;
+            return true;
+        };
+        if (!one("input_batch_dimension", d.ib) || !one("input_feature_dimension", d.if_) ||
+            !one("kernel_input_feature_dimension", d.kif) || !one("kernel_output_feature_dimension", d.kof) ||
+            !one("output_batch_dimension", d.ob) || !one("output_feature_dimension", d.of))
+            return false;
+        d.is = int_list(a.field("input_spatial_dimensions"));
+        d.ks = int_list(a.field("kernel_spatial_dimensions"));
+        d.os = int_list(a.field("output_spatial_dimensions"));
+        return true;
+    }
+    // three bracketed layouts: letters name the batch / feature dimensions, numbers the spatial ones
+    std::vector<std::vector<std::string>> groups;
+    std::string cur;
+    bool in = false;
+    for (char c : a.raw) {
+        if (c == '[') {
+            if (in || groups.size() == 3) return false;
+            in = true;
+            groups.emplace_back();
+            cur.clear();
+        } else if (c == ']' || (c == ',' && in)) {
+            if (!in || cur.empty()) {
+                if (c == ']' && in && groups.back().empty()) { // []
+                    in = false;
+                    continue;
+                }
+                return false;
+            }
+            groups.back().push_back(cur);
+            cur.clear();
+            if (c == ']') in = false;
+        } else if (in && !std::isspace(static_cast<unsigned char>(c))) {
+            cur += c;
+        }
+    }
+    if (groups.size() != 3 || in) return false;
+    auto side = [&](const std::vector<std::string>& g, char x, char y, std::int64_t& px, std::int64_t& py,
+                    std::vector<std::int64_t>& sp) {
+        px = py = -1;
+        std::size_t n = g.size();
+        if (n < 2 || n > 64) return false;
+        sp.assign(n - 2, -1);
+        for (std::size_t i = 0; i < n; ++i) {
+            const std::string& e = g[i];
+            auto pos = static_cast<std::int64_t>(i);
+            if (e.size() == 1 && e[0] == x && px < 0)
+                px = pos;
+            else if (e.size() == 1 && e[0] == y && py < 0)
+                py = pos;
+            else {
+                std::size_t k = 0;
+                auto r = std::from_chars(e.data(), e.data() + e.size(), k);
+                if (r.ec != std::errc{} || r.ptr != e.data() + e.size() || k >= sp.size() || sp[k] >= 0) return false;
+                sp[k] = pos;
+            }
+        }
+        return px >= 0 && py >= 0;
+    };
+    if (!side(groups[0], 'b', 'f', d.ib, d.if_, d.is) || !side(groups[1], 'i', 'o', d.kif, d.kof, d.ks) ||
+        !side(groups[2], 'b', 'f', d.ob, d.of, d.os))
+        return false;
+    why.clear();
+    return true;
+}
+// The compact form MLIR prints; false if the numbers do not describe three layouts.
+bool conv_dims_text(const conv_dims& d, std::string& out) {
+    auto side = [](std::size_t n, std::int64_t px, char x, std::int64_t py, char y, const std::vector<std::int64_t>& sp,
+                   std::string& s) {
+        std::vector<std::string> g(n);
+        auto put = [&](std::int64_t p, const std::string& v) {
+            if (p < 0 || static_cast<std::size_t>(p) >= n || !g[static_cast<std::size_t>(p)].empty()) return false;
+            g[static_cast<std::size_t>(p)] = v;
+            return true;
+        };
+        if (!put(px, std::string(1, x)) || !put(py, std::string(1, y))) return false;
+        for (std::size_t k = 0; k < sp.size(); ++k)
+            if (!put(sp[k], std::to_string(k))) return false;
+        s = "[";
+        for (std::size_t i = 0; i < n; ++i)
+            s += (i ? ", " : "") + g[i];
+        s += "]";
+        return true;
+    };
+    std::string a, b, c;
+    if (!side(d.is.size() + 2, d.ib, 'b', d.if_, 'f', d.is, a) ||
+        !side(d.ks.size() + 2, d.kif, 'i', d.kof, 'o', d.ks, b) ||
+        !side(d.os.size() + 2, d.ob, 'b', d.of, 'f', d.os, c))
+        return false;
+    out = a + "x" + b + "->" + c;
+    return true;
+}
+
+// Converts one function at a time; diagnostics collected, the module only replaced when all went well.
+struct to_vhlo_pass {
+    bool allow_other = false;
+    std::vector<diagnostic>& errs;
+    bool ok = true;
+
+    void error(loc at, const std::string& text) {
+        errs.push_back({at, "stablehlo-legalize-to-vhlo: " + text});
+        ok = false;
+    }
+
+    // t in place as its VHLO type; a type of another dialect stays with allow-other-dialects.
+    bool convert_type(type& t, loc at, const std::string& what) {
+        std::string out, why;
+        bool pass = false;
+        if (vhlo_type_text(t, out, why, &pass)) {
+            type v;
+            v.k = type::kind::other;
+            v.text = out;
+            t = std::move(v);
+            return true;
+        }
+        if (pass && allow_other) return true;
+        error(at, what + ": " + why);
+        return false;
+    }
+    // Whether a value of this (builtin) type changes type in VHLO, so a cast joins it to other dialects.
+    static bool changes(const type& t) {
+        std::string out, why;
+        return t.k != type::kind::other && vhlo_type_text(t, out, why);
+    }
+
+    using attrs_t = std::vector<std::pair<std::string, attr>>;
+
+    // The attributes StableHLO spells differently from VHLO, by op. Returns true when `name` was one
+    // (and has been converted into `out`, or reported).
+    bool special(const op& o, const std::string& base, const std::string& name, const attr& a, attrs_t& out) {
+        auto bad = [&](const std::string& why) {
+            error(a.at.line ? a.at : o.at, "attribute '" + name + "' of " + o.name + ": " + why);
+            return true;
+        };
+        auto put = [&](const std::string& k, const vnode& v) { out.emplace_back(k, vattr(v, a.at)); };
+        static const std::set<std::string> collectives = {
+            "all_gather",     "all_reduce",           "all_to_all",       "collective_permute",
+            "reduce_scatter", "collective_broadcast", "collective_reduce"};
+        if (name == "channel_handle" && (collectives.count(base) || base == "send" || base == "recv")) {
+            // #stablehlo.channel_handle<handle = 1, type = 2>: the collectives keep the handle only
+            const attr* h = a.field("handle");
+            const attr* t = a.field("type");
+            if (a.k != attr::kind::dialect || !h || h->k != attr::kind::integer)
+                return bad("expected #stablehlo.channel_handle<handle = N, type = M>");
+            put("channel_id", vint(h->i));
+            if (base == "send" || base == "recv")
+                put("channel_type", vint(t && t->k == attr::kind::integer ? t->i : 0));
+            return true;
+        }
+        if ((name == "use_global_device_ids" && collectives.count(base) && base != "collective_broadcast") ||
+            (name == "has_dynamic_root" && (base == "collective_broadcast" || base == "collective_reduce"))) {
+            if (a.k != attr::kind::unit) return bad("expected a unit attribute");
+            put(name, vbool(true));
+            return true;
+        }
+        if (name == "dimension_numbers" && (base == "convolution" || base == "dynamic_conv")) {
+            conv_dims d;
+            std::string why;
+            if (!read_conv_dims(a, d, why)) return bad(why);
+            put("input_batch_dimension", vint(d.ib));
+            put("input_feature_dimension", vint(d.if_));
+            put("input_spatial_dimensions", vi64s(d.is));
+            put("kernel_input_feature_dimension", vint(d.kif));
+            put("kernel_output_feature_dimension", vint(d.kof));
+            put("kernel_spatial_dimensions", vi64s(d.ks));
+            put("output_batch_dimension", vint(d.ob));
+            put("output_feature_dimension", vint(d.of));
+            put("output_spatial_dimensions", vi64s(d.os));
+            return true;
+        }
+        // the dimension numbers of dot_general, gather and scatter: one tensor per list, their index_vector_dim
+        // (in the order the fields are written, the ones left out after them: the way back keeps it)
+        auto explode = [&](const char* dialect, std::initializer_list<const char*> lists, bool with_ivd) {
+            if (a.k != attr::kind::dialect || a.s != dialect) return bad(std::string("expected #") + dialect + "<...>");
+            std::vector<std::string> order;
+            for (auto& f : a.fields) {
+                bool known = with_ivd && f.name == "index_vector_dim" && f.k == attr::kind::integer;
+                for (const char* l : lists)
+                    known = known || (f.name == l && f.k == attr::kind::array);
+                if (!known || std::count(order.begin(), order.end(), f.name))
+                    return bad("unexpected field '" + f.name + "'");
+                order.push_back(f.name);
+            }
+            for (const char* l : lists)
+                if (!std::count(order.begin(), order.end(), l)) order.push_back(l);
+            if (with_ivd && !std::count(order.begin(), order.end(), "index_vector_dim"))
+                order.push_back("index_vector_dim");
+            for (auto& k : order) {
+                const attr* f = a.field(k);
+                if (k == "index_vector_dim")
+                    put(k, vint(f ? f->i : 0));
+                else
+                    put(k, vi64s(int_list(f)));
+            }
+            return true;
+        };
+        if (name == "dot_dimension_numbers" && base == "dot_general")
+            return explode("stablehlo.dot",
+                           {"lhs_batching_dimensions", "rhs_batching_dimensions", "lhs_contracting_dimensions",
+                            "rhs_contracting_dimensions"},
+                           false);
+        if (name == "dimension_numbers" && (base == "gather" || base == "dynamic_gather"))
+            return explode("stablehlo.gather",
+                           {"offset_dims", "collapsed_slice_dims", "operand_batching_dims",
+                            "start_indices_batching_dims", "start_index_map"},
+                           true);
+        if (name == "scatter_dimension_numbers" && base == "scatter")
+            return explode("stablehlo.scatter",
+                           {"update_window_dims", "inserted_window_dims", "input_batching_dims",
+                            "scatter_indices_batching_dims", "scatter_dims_to_operand_dims"},
+                           true);
+        if (name == "algorithm" && base == "dot_general") {
+            // #stablehlo.dot_algorithm<lhs_precision_type = tf32, ..., allow_imprecise_accumulation = false>;
+            // the pretty form's `algorithm = <...>` is kept as text: read its fields
+            attr al = a;
+            std::string err;
+            if (al.k == attr::kind::dialect && al.fields.empty() &&
+                !parse_attribute("#stablehlo.dot_algorithm<" + al.raw + ">", al, err))
+                return bad(err);
+            if (al.k != attr::kind::dialect || al.fields.size() != 7)
+                return bad("expected #stablehlo.dot_algorithm<...>");
+            for (auto& f : al.fields) { // in the order written
+                const std::string& k = f.name;
+                vnode v;
+                std::string why;
+                if (k == "lhs_precision_type" || k == "rhs_precision_type" || k == "accumulation_type") {
+                    if ((f.k != attr::kind::type_attr && f.k != attr::kind::ident) || !to_vnode(f, v, why))
+                        return bad(k + ": expected an element type" + (why.empty() ? "" : " (" + why + ")"));
+                } else if (k == "lhs_component_count" || k == "rhs_component_count" ||
+                           k == "num_primitive_operations") {
+                    if (f.k != attr::kind::integer) return bad(k + ": expected an integer");
+                    v = vint(f.i);
+                } else if (k == "allow_imprecise_accumulation") {
+                    if (f.k != attr::kind::boolean) return bad(k + ": expected a boolean");
+                    v = vbool(f.b);
+                } else {
+                    return bad("unexpected field '" + k + "'");
+                }
+                for (auto& kv : out)
+                    if (kv.first == k) return bad("field '" + k + "' given twice");
+                put(k, v);
+            }
+            return true;
+        }
+        if (name == "api_version" && base == "custom_call") { // 2 : i32 -> #vhlo<api_version_v1 ...>
+            const enum_info* e = vhlo_enum("api_version_v1");
+            if (a.k != attr::kind::integer || a.i < 0 || a.i >= static_cast<std::int64_t>(e->cases.size()))
+                return bad("expected an api version 0 to 4");
+            put(name, venum("api_version_v1", std::string(e->cases[static_cast<std::size_t>(a.i)])));
+            return true;
+        }
+        if (name == "called_computations" && base == "custom_call") {
+            vnode v = varray();
+            if (a.k != attr::kind::array) return bad("expected an array of symbols");
+            for (auto& e : a.list) {
+                if (e.k != attr::kind::symbol || e.s.find("::") != std::string::npos)
+                    return bad("expected an array of symbols");
+                v.list.push_back(vstr(e.s));
+            }
+            put(name, v);
+            return true;
+        }
+        return false;
+    }
+
+    // The attributes VHLO spells that StableHLO may leave out, with their defaults (StableHLO's
+    // addDefaults). Added after the op's own; their names go to o.vhlo_defaults.
+    void add_defaults(const op& o, const std::string& base, attrs_t& out, std::vector<std::string>& added) {
+        auto has = [&](const std::string& k) {
+            for (auto& kv : out)
+                if (kv.first == k) return true;
+            return false;
+        };
+        auto def = [&](const std::string& k, const vnode& v) {
+            if (has(k)) return;
+            out.emplace_back(k, vattr(v, o.at));
+            added.push_back(k);
+        };
+        auto ones = [](std::size_t n, std::int64_t v) {
+            return vtensor(std::vector<std::int64_t>(n, v), {static_cast<std::int64_t>(n)});
+        };
+        auto pads = [](std::size_t n) {
+            return vtensor(std::vector<std::int64_t>(2 * n, 0), {static_cast<std::int64_t>(n), 2});
+        };
+        auto precision = [] { return varray({venum("precision_v1", "DEFAULT"), venum("precision_v1", "DEFAULT")}); };
+        // the number of entries of a VHLO tensor attribute already converted (a number of dimensions:
+        // at most 64, as the parser's tensor types)
+        auto count = [&](const std::string& k) -> std::optional<std::size_t> {
+            for (auto& kv : out)
+                if (kv.first == k) {
+                    vnode v;
+                    std::string why;
+                    std::int64_t n = -1;
+                    if (read_vnode(kv.second, v, why) && v.k == vnode::kind::tensor) n = num_elements(v.data.t);
+                    if (n >= 0 && n <= 64) return static_cast<std::size_t>(n);
+                    error(o.at, o.name + ": " + k + " must be a list of at most 64 dimensions");
+                    return std::nullopt;
+                }
+            return std::nullopt;
+        };
+        if (base == "all_gather" || base == "all_reduce" || base == "reduce_scatter" || base == "all_to_all" ||
+            base == "collective_permute" || base == "collective_broadcast" || base == "collective_reduce")
+            def("channel_id", vint(0));
+        if (base == "all_gather" || base == "all_reduce" || base == "reduce_scatter" || base == "collective_reduce")
+            def("use_global_device_ids", vbool(false));
+        if (base == "collective_broadcast" || base == "collective_reduce") def("has_dynamic_root", vbool(false));
+        if (base == "cholesky") def("lower", vbool(false));
+        if (base == "compare") def("compare_type", venum("comparison_type_v1", "NOTYPE"));
+        if (base == "composite") {
+            def("version", vint(0));
+            def("composite_attributes", vdict());
+        }
+        if (base == "convolution" || base == "dynamic_conv") {
+            auto n = count("input_spatial_dimensions");
+            if (!n) {
+                if (!has("input_spatial_dimensions"))
+                    error(o.at, o.name + " without dimension_numbers has no VHLO form");
+                return;
+            }
+            def("window_strides", ones(*n, 1));
+            if (base == "convolution") def("padding", pads(*n));
+            def("lhs_dilation", ones(*n, 1));
+            def("rhs_dilation", ones(*n, 1));
+            def("window_reversal", vtensor(std::vector<std::int64_t>(*n, 0), {static_cast<std::int64_t>(*n)}, "i1"));
+            def("precision_config", precision());
+        }
+        if (base == "custom_call") {
+            def("has_side_effect", vbool(false));
+            vnode api;
+            std::string why;
+            bool ffi = false;
+            for (auto& kv : out)
+                if (kv.first == "api_version" && read_vnode(kv.second, api, why))
+                    ffi = api.word == "API_VERSION_TYPED_FFI";
+            def("backend_config", ffi ? vdict() : vstr("")); // typed FFI backend configs are dictionaries
+            def("api_version", venum("api_version_v1", "API_VERSION_ORIGINAL"));
+            for (const char* k : {"called_computations", "operand_layouts", "result_layouts", "output_operand_aliases",
+                                  "result_tilings"})
+                def(k, varray());
+        }
+        if (base == "dot" || base == "dot_general") def("precision_config", precision());
+        if (base == "dot_general" && !has("lhs_precision_type")) // no algorithm: its seven parameters are none
+            for (const char* k :
+                 {"lhs_precision_type", "rhs_precision_type", "accumulation_type", "lhs_component_count",
+                  "rhs_component_count", "num_primitive_operations", "allow_imprecise_accumulation"})
+                def(k, vtype_of("none"));
+        if (has_result_accuracy(base)) def("result_accuracy", vaccuracy_default());
+        if (base == "dynamic_broadcast_in_dim") {
+            def("known_expanding_dimensions", vi64s({}));
+            def("known_nonexpanding_dimensions", vi64s({}));
+        }
+        if (base == "gather" || base == "dynamic_gather" || base == "scatter") def("indices_are_sorted", vbool(false));
+        if (base == "scatter") def("unique_indices", vbool(false));
+        if (base == "infeed") {
+            def("infeed_config", vstr(""));
+            def("layout", varray());
+        }
+        if (base == "outfeed") def("outfeed_config", vstr(""));
+        if (base == "send" || base == "recv") {
+            def("is_host_transfer", vbool(false));
+            def("source_target_pairs", vi64s({}));
+        }
+        if (base == "reduce_window" || base == "select_and_scatter") {
+            auto n = count("window_dimensions");
+            if (!n) {
+                if (!has("window_dimensions")) error(o.at, o.name + " without window_dimensions has no VHLO form");
+                return;
+            }
+            def("window_strides", ones(*n, 1));
+            if (base == "reduce_window") {
+                def("base_dilations", ones(*n, 1));
+                def("window_dilations", ones(*n, 1));
+            }
+            def("padding", pads(*n));
+        }
+        if (base == "sort") {
+            def("dimension", vint(-1));
+            def("is_stable", vbool(false));
+        }
+    }
+
+    // An attribute whose VHLO form reads back otherwise, kept as written for the way back.
+    static void note_written(op& o, const std::string& name, const attr& a, const vnode& v) {
+        if (attr_str(from_vnode(v, a.at)) != attr_str(a)) o.vhlo_written.emplace_back(name, a);
+    }
+
+    // A StableHLO op (or func.call / func.return) in place as its VHLO op.
+    void convert_op(op& o, const std::string& vname) {
+        std::string base = o.name.substr(o.name.find('.') + 1); // stablehlo.add -> add
+        attrs_t out;
+        for (auto& [name, a] : o.attrs) {
+            if (special(o, base, name, a, out)) continue;
+            vnode v;
+            std::string why;
+            if (to_vnode(a, v, why)) {
+                out.emplace_back(name, vattr(v, a.at));
+                note_written(o, name, a, v);
+            } else if (allow_other && !(a.k == attr::kind::dialect && a.s.rfind("stablehlo", 0) == 0)) {
+                out.emplace_back(name, a); // StableHLO's convertUnknownAttribute: kept as it is
+            } else {
+                error(a.at.line ? a.at : o.at, "attribute '" + name + "' of " + o.name + ": " + why);
+            }
+        }
+        if (o.name == "func.call" && !o.get("callee")) out.emplace_back("callee", vattr(vstr(o.callee), o.at));
+        std::vector<std::string> added;
+        add_defaults(o, base, out, added);
+        for (std::size_t k = 0; k < o.operand_types.size(); ++k)
+            convert_type(o.operand_types[k], k < o.operands.size() ? o.operands[k].at : o.at, o.name + " operand");
+        for (auto& t : o.result_types)
+            convert_type(t, o.at, o.name + " result");
+        o.attrs = std::move(out);
+        o.vhlo_defaults = std::move(added);
+        o.name = vname;
+        o.callee.clear();
+    }
+
+    // Casts between VHLO values and the ops of other dialects (allow-other-dialects), as
+    // builtin.unrealized_conversion_cast; one per value and direction in a block and the blocks
+    // inside it, which it dominates.
+    struct scope {
+        std::map<std::string, std::string> to_vhlo, to_builtin;
+    };
+
+    std::string cast(const std::string& v, const type& from, const type& to, bool into_vhlo, scope& sc, namer& fresh,
+                     std::vector<std::unique_ptr<op>>& seq, loc at) {
+        auto& cache = into_vhlo ? sc.to_vhlo : sc.to_builtin;
+        if (auto it = cache.find(v); it != cache.end()) return it->second;
+        std::string r = fresh("cast");
+        seq.push_back(make_op("builtin.unrealized_conversion_cast", {{v, at}}, {from}, {r}, {to}, at));
+        cache[v] = r;
+        return r;
+    }
+
+    // The ops of a block; `builtin` holds the values that are still builtin-typed (defined by ops
+    // of other dialects, or block arguments of their regions).
+    void convert_block(block& b, std::set<std::string>& builtin, scope sc, namer& fresh) {
+        std::vector<std::unique_ptr<op>> seq;
+        for (auto& op_ptr : b.ops) {
+            op& o = *op_ptr;
+            std::string vname = vhlo_name_of(o.name);
+            bool mine = !vname.empty();
+            if (!mine && (o.name.rfind("stablehlo.", 0) == 0 || o.name.rfind("func.", 0) == 0 ||
+                          o.name.rfind("vhlo.", 0) == 0)) {
+                error(o.at, o.name.rfind("vhlo.", 0) == 0 ? "op '" + o.name + "' is VHLO already"
+                                                          : "op '" + o.name + "' has no VHLO counterpart");
+                seq.push_back(std::move(op_ptr));
+                continue;
+            }
+            for (std::size_t k = 0; k < o.operands.size() && k < o.operand_types.size(); ++k) {
+                const std::string& v = o.operands[k].name;
+                const type& t = o.operand_types[k];
+                bool is_builtin = builtin.count(v) > 0;
+                if (mine == !is_builtin || !changes(t)) continue; // same side, or a type VHLO keeps
+                if (!allow_other) {
+                    error(
+                        o.at,
+                        "op '" + o.name + "' " +
+                            (mine ? "takes a value of type " + type_str(t) + " from an op of another dialect"
+                                  : "is not StableHLO and exchanges values of type " + type_str(t) + " with VHLO ops") +
+                            " (--stablehlo-legalize-to-vhlo='allow-other-dialects=true' joins them with casts)");
+                    break;
+                }
+                type vt = t;
+                convert_type(vt, o.at, "cast");
+                o.operands[k].name =
+                    mine ? cast(v, t, vt, true, sc, fresh, seq, o.at) : cast(v, vt, t, false, sc, fresh, seq, o.at);
+            }
+            if (mine) {
+                convert_op(o, vname);
+                for (auto& r : o.regions)
+                    for (auto& rb : r.blocks) {
+                        for (std::size_t k = 0; k < rb.arg_types.size(); ++k)
+                            convert_type(rb.arg_types[k], k < rb.arg_locs.size() ? rb.arg_locs[k] : o.at,
+                                         "block argument %" + rb.arg_names[k]);
+                        convert_block(rb, builtin, sc, fresh);
+                    }
+            } else {
+                for (std::size_t k = 0; k < o.results.size() && k < o.result_types.size(); ++k)
+                    if (changes(o.result_types[k])) builtin.insert(o.results[k]);
+                for (auto& r : o.regions)
+                    for (auto& rb : r.blocks) {
+                        for (std::size_t k = 0; k < rb.arg_names.size() && k < rb.arg_types.size(); ++k)
+                            if (changes(rb.arg_types[k])) builtin.insert(rb.arg_names[k]);
+                        convert_block(rb, builtin, sc, fresh);
+                    }
+            }
+            seq.push_back(std::move(op_ptr));
+        }
+        b.ops = std::move(seq);
+    }
+
+    // A func.func as vhlo.func_v1: name, signature, visibility and argument / result attributes
+    // become attributes of the op, its other attributes follow as they are (converted).
+    std::unique_ptr<op> convert_func(func& f) {
+        namer fresh(f);
+        auto o = std::make_unique<op>();
+        o->name = "vhlo.func_v1";
+        o->at = f.at;
+        std::vector<std::string> added;
+        auto put = [&](const std::string& k, const vnode& v) { o->attrs.emplace_back(k, vattr(v, f.at)); };
+        vnode fn;
+        fn.k = vnode::kind::type;
+        fn.is_fn = true;
+        std::string why, x;
+        for (auto& a : f.args) // (an argument VHLO has no type for is reported with its block argument)
+            fn.fn_in.push_back(a.t);
+        for (auto& t : f.results) {
+            fn.fn_out.push_back(t);
+            if (!vhlo_type_text(t, x, why)) error(f.at, "a result of @" + f.name + ": " + why);
+        }
+        put("sym_name", vstr(f.name));
+        put("function_type", fn);
+        put("sym_visibility", vstr(f.visibility));
+        if (f.visibility.empty()) added.push_back("sym_visibility");
+        // one dictionary per argument (result) when any has attributes, as MLIR's arg_attrs
+        auto dicts = [&](const std::vector<std::vector<std::pair<std::string, attr>>>& per, std::size_t n,
+                         const char* key) {
+            bool any = false;
+            for (auto& d : per)
+                any = any || !d.empty();
+            vnode arr = varray();
+            for (std::size_t i = 0; any && i < n; ++i) {
+                vnode d = vdict();
+                if (i < per.size())
+                    for (auto& [k, a] : per[i]) {
+                        vnode v;
+                        if (!to_vnode(a, v, why)) {
+                            error(a.at.line ? a.at : f.at, "attribute '" + k + "' of @" + f.name + ": " + why);
+                            continue;
+                        }
+                        note_written(*o, std::string(key) + "/" + std::to_string(i) + "/" + k, a, v);
+                        d.keys.push_back(k);
+                        d.list.push_back(std::move(v));
+                    }
+                arr.list.push_back(std::move(d));
+            }
+            put(key, arr);
+            if (!any) added.push_back(key);
+        };
+        std::vector<std::vector<std::pair<std::string, attr>>> arg_attrs;
+        for (auto& a : f.args)
+            arg_attrs.push_back(a.attrs);
+        dicts(arg_attrs, f.args.size(), "arg_attrs");
+        dicts(f.result_attrs, f.results.size(), "res_attrs");
+        for (auto& [k, a] : f.attrs) { // the function's own attributes: discardable, converted as they are
+            vnode v;
+            if (to_vnode(a, v, why)) {
+                put(k, v);
+                note_written(*o, k, a, v);
+            } else if (allow_other && !(a.k == attr::kind::dialect && a.s.rfind("stablehlo", 0) == 0))
+                o->attrs.emplace_back(k, a);
+            else
+                error(a.at.line ? a.at : f.at, "attribute '" + k + "' of @" + f.name + ": " + why);
+        }
+        o->vhlo_defaults = std::move(added);
+        if (f.body.blocks.empty()) f.body.blocks.emplace_back();
+        block& b = f.body.blocks[0];
+        for (std::size_t k = 0; k < b.arg_types.size(); ++k)
+            convert_type(b.arg_types[k], k < b.arg_locs.size() ? b.arg_locs[k] : f.at, "argument %" + b.arg_names[k]);
+        std::set<std::string> builtin;
+        convert_block(b, builtin, {}, fresh);
+        o->regions.push_back(std::move(f.body));
+        return o;
+    }
+};
+
+bool legalize_to_vhlo(module& m, const options& opt, std::vector<diagnostic>& errs) {
+    to_vhlo_pass p{false, errs};
+    if (auto it = opt.find("allow-other-dialects"); it != opt.end()) {
+        if (it->second != "true" && it->second != "false" && it->second != "1" && it->second != "0") {
+            errs.push_back({{}, "stablehlo-legalize-to-vhlo: allow-other-dialects takes true or false"});
+            return false;
+        }
+        p.allow_other = it->second == "true" || it->second == "1";
+    }
+    module c = clone(m); // the module is replaced only when every op converted
+    std::vector<std::unique_ptr<op>> ops;
+    for (auto& f : c.funcs)
+        ops.push_back(p.convert_func(f));
+    if (!p.ok) return false;
+    c.funcs.clear();
+    for (auto& o : c.ops) // ops already at module level (VHLO functions, ops of other dialects) stay
+        ops.push_back(std::move(o));
+    c.ops = std::move(ops);
+    m = std::move(c);
+    return true;
+}
+
+// A VHLO attribute as its StableHLO / builtin counterpart, where they correspond one to one
+// (the inverse of to_vnode; the op-dependent cases are in from_vhlo_pass::convert_op).
+attr from_vnode(const vnode& v, loc at) {
+    attr a;
+    a.at = at;
+    switch (v.k) {
+    case vnode::kind::array:
+        a.k = attr::kind::array;
+        for (auto& e : v.list)
+            a.list.push_back(from_vnode(e, at));
+        break;
+    case vnode::kind::dict:
+        a.k = attr::kind::dict;
+        for (std::size_t i = 0; i < v.list.size() && i < v.keys.size(); ++i) {
+            a.fields.push_back(from_vnode(v.list[i], at));
+            a.fields.back().name = v.keys[i];
+        }
+        break;
+    case vnode::kind::boolean:
+        a.k = attr::kind::boolean;
+        a.b = v.b;
+        break;
+    case vnode::kind::integer:
+        a.k = attr::kind::integer;
+        a.i = v.i;
+        a.s = std::to_string(v.i);
+        a.t = v.t;
+        break;
+    case vnode::kind::floating:
+        a.k = attr::kind::floating;
+        a.s = v.s;
+        a.t = v.t;
+        break;
+    case vnode::kind::string:
+        a.k = attr::kind::string;
+        a.s = v.s;
+        break;
+    case vnode::kind::tensor:
+        a = v.data;
+        a.at = at;
+        break;
+    case vnode::kind::type:
+        a.k = attr::kind::type_attr;
+        if (v.is_fn) {
+            std::string s = "(";
+            for (std::size_t i = 0; i < v.fn_in.size(); ++i)
+                s += (i ? ", " : "") + type_str(v.fn_in[i]);
+            s += ") -> ";
+            if (v.fn_out.size() == 1) {
+                s += type_str(v.fn_out[0]);
+            } else {
+                s += "(";
+                for (std::size_t i = 0; i < v.fn_out.size(); ++i)
+                    s += (i ? ", " : "") + type_str(v.fn_out[i]);
+                s += ")";
+            }
+            a.t.k = type::kind::other;
+            a.t.text = s;
+        } else {
+            a.t = v.t;
+        }
+        break;
+    case vnode::kind::enumeration:
+        if (v.s == "api_version_v1") { // StableHLO's custom call API version is an i32
+            a.k = attr::kind::integer;
+            a.i = enum_index(v.s, v.word);
+            a.s = std::to_string(a.i);
+            a.t = scalar_type("i32");
+        } else if (v.s == "result_accuracy_mode_v1") {
+            a.k = attr::kind::dialect;
+            a.s = "stablehlo.result_accuracy_mode";
+            a.raw = v.word;
+        } else {
+            a.k = attr::kind::dialect;
+            a.s = "stablehlo";
+            a.raw = v.s.substr(0, v.s.size() - 3) + " " + v.word; // comparison_direction_v1 -> comparison_direction
+        }
+        break;
+    case vnode::kind::accuracy: {
+        a.k = attr::kind::dialect;
+        a.s = "stablehlo.result_accuracy";
+        attr atol, rtol, ulps;
+        atol.k = rtol.k = attr::kind::floating;
+        atol.s = v.atol;
+        rtol.s = v.rtol;
+        ulps.k = attr::kind::integer;
+        ulps.i = v.i;
+        ulps.s = std::to_string(v.i);
+        attr mode = from_vnode(v.list.empty() ? venum("result_accuracy_mode_v1", "DEFAULT") : v.list[0], at);
+        atol.name = "atol";
+        rtol.name = "rtol";
+        ulps.name = "ulps";
+        mode.name = "mode";
+        a.fields = {atol, rtol, ulps, mode};
+        a.raw = attr_str(a).substr(a.s.size() + 2);
+        a.raw.pop_back();
+        break;
+    }
+    case vnode::kind::alias: {
+        a.k = attr::kind::dialect;
+        a.s = "stablehlo.output_operand_alias";
+        auto list = [&](const std::vector<std::int64_t>& xs, const char* name) {
+            attr l;
+            l.k = attr::kind::array;
+            for (auto x : xs) {
+                attr e;
+                e.k = attr::kind::integer;
+                e.i = x;
+                e.s = std::to_string(x);
+                l.list.push_back(e);
+            }
+            l.name = name;
+            return l;
+        };
+        attr idx;
+        idx.k = attr::kind::integer;
+        idx.i = v.i;
+        idx.s = std::to_string(v.i);
+        idx.name = "operand_index";
+        a.fields = {list(v.out_idx, "output_tuple_indices"), idx, list(v.in_idx, "operand_tuple_indices")};
+        a.raw = attr_str(a).substr(a.s.size() + 2);
+        a.raw.pop_back();
+        break;
+    }
+    }
+    return a;
+}
+
+// The integers of a 1-d (or any) integer tensor attribute; false if it is not one.
+bool tensor_ints(const vnode& v, std::vector<std::int64_t>& out, const char* elem = "i64") {
+    if (v.k != vnode::kind::tensor || v.data.t.elem != elem) return false;
+    std::int64_t n = num_elements(v.data.t);
+    if (n < 0 || n > 65536) return false;
+    out = int_list(&v.data);
+    return static_cast<std::int64_t>(out.size()) == n;
+}
+bool is_empty_tensor(const vnode& v) { return v.k == vnode::kind::tensor && num_elements(v.data.t) == 0; }
+bool is_splat_tensor(const vnode& v, std::int64_t x) {
+    std::vector<std::int64_t> xs;
+    if (!tensor_ints(v, xs, v.data.t.elem == "i1" ? "i1" : "i64") || xs.empty()) return false;
+    return std::all_of(xs.begin(), xs.end(), [&](std::int64_t e) { return e == x; });
+}
+bool is_zero_number(const std::string& s) {
+    char* end = nullptr;
+    double d = std::strtod(s.c_str(), &end);
+    return end == s.c_str() + s.size() && d == 0.0;
+}
+bool is_default_accuracy(const vnode& v) {
+    return v.k == vnode::kind::accuracy && is_zero_number(v.atol) && is_zero_number(v.rtol) && v.i == 0 &&
+           !v.list.empty() && v.list[0].word == "DEFAULT";
+}
+bool is_none_type(const vnode& v) {
+    return v.k == vnode::kind::type && !v.is_fn && v.t.k == type::kind::scalar && v.t.elem == "none";
+}
+
+struct from_vhlo_pass {
+    std::vector<diagnostic>& errs;
+    bool ok = true;
+
+    void error(loc at, const std::string& text) {
+        errs.push_back({at, "vhlo-legalize-to-stablehlo: " + text});
+        ok = false;
+    }
+
+    void convert_type(type& t, loc at) {
+        if (!is_vhlo_type(t)) return; // builtin already, or another dialect's
+        type b;
+        std::string why;
+        if (read_vtype(t.text, b, why))
+            t = std::move(b);
+        else
+            error(at, why);
+    }
+
+    // An op's attributes, read: VHLO ones structured, others (another dialect's) kept as they are.
+    struct entry {
+        std::string name;
+        bool is_v = false;
+        vnode v;
+        attr a;
+    };
+
+    // StableHLO's removeDefaults: the attributes equal to the default StableHLO leaves out.
+    static bool is_default(const std::string& base, const std::string& name, const vnode& v,
+                           const std::vector<entry>& all) {
+        auto is_bool = [&](bool b) { return v.k == vnode::kind::boolean && v.b == b; };
+        auto is_int = [&](std::int64_t x) { return v.k == vnode::kind::integer && v.i == x; };
+        auto is_str = [&](const char* s) { return v.k == vnode::kind::string && v.s == s; };
+        auto empty_array = [](const vnode& x) { return x.k == vnode::kind::array && x.list.empty(); };
+        auto all_default_precision = [&] {
+            return v.k == vnode::kind::array && std::all_of(v.list.begin(), v.list.end(), [](const vnode& p) {
+                       return p.k == vnode::kind::enumeration && p.word == "DEFAULT";
+                   });
+        };
+        if (name == "channel_id" &&
+            (base == "all_gather" || base == "all_reduce" || base == "reduce_scatter" || base == "all_to_all" ||
+             base == "collective_permute" || base == "collective_broadcast" || base == "collective_reduce"))
+            return is_int(0);
+        if (name == "use_global_device_ids" &&
+            (base == "all_gather" || base == "all_reduce" || base == "reduce_scatter" || base == "collective_reduce"))
+            return is_bool(false);
+        if (name == "has_dynamic_root" && (base == "collective_broadcast" || base == "collective_reduce"))
+            return is_bool(false);
+        if (base == "cholesky" && name == "lower") return is_bool(false);
+        if (base == "compare" && name == "compare_type") return v.k == vnode::kind::enumeration && v.word == "NOTYPE";
+        if (base == "composite")
+            return (name == "version" && is_int(0)) ||
+                   (name == "composite_attributes" && v.k == vnode::kind::dict && v.list.empty());
+        if (base == "convolution" || base == "dynamic_conv") {
+            if (name == "window_strides" || name == "lhs_dilation" || name == "rhs_dilation")
+                return is_splat_tensor(v, 1);
+            if (name == "padding" && base == "convolution") return is_splat_tensor(v, 0);
+            if (name == "window_reversal") return is_splat_tensor(v, 0);
+            if (name == "precision_config") return all_default_precision();
+        }
+        if (base == "custom_call") {
+            if (name == "has_side_effect") return is_bool(false);
+            if (name == "backend_config") return is_str("") || (v.k == vnode::kind::dict && v.list.empty());
+            if (name == "api_version") return v.k == vnode::kind::enumeration && v.word == "API_VERSION_ORIGINAL";
+            if (name == "called_computations" || name == "output_operand_aliases" || name == "result_tilings")
+                return empty_array(v);
+            if (name == "operand_layouts" || name == "result_layouts") { // both or neither
+                for (auto& e : all)
+                    if ((e.name == "operand_layouts" || e.name == "result_layouts") && !(e.is_v && empty_array(e.v)))
+                        return false;
+                return empty_array(v);
+            }
+        }
+        if ((base == "dot" || base == "dot_general") && name == "precision_config") return all_default_precision();
+        if (base == "dynamic_broadcast_in_dim" &&
+            (name == "known_expanding_dimensions" || name == "known_nonexpanding_dimensions"))
+            return is_empty_tensor(v);
+        if ((base == "gather" || base == "dynamic_gather" || base == "scatter") && name == "indices_are_sorted")
+            return is_bool(false);
+        if (base == "scatter" && name == "unique_indices") return is_bool(false);
+        if (base == "infeed") return (name == "infeed_config" && is_str("")) || (name == "layout" && empty_array(v));
+        if (base == "outfeed") return name == "outfeed_config" && is_str("");
+        if (base == "send" || base == "recv")
+            return (name == "is_host_transfer" && is_bool(false)) ||
+                   (name == "source_target_pairs" && is_empty_tensor(v));
+        if (base == "reduce_window" || base == "select_and_scatter") {
+            if (name == "window_strides" ||
+                (base == "reduce_window" && (name == "base_dilations" || name == "window_dilations")))
+                return is_splat_tensor(v, 1);
+            if (name == "padding") return is_splat_tensor(v, 0);
+        }
+        if (base == "sort") return (name == "dimension" && is_int(-1)) || (name == "is_stable" && is_bool(false));
+        if (has_result_accuracy(base) && name == "result_accuracy") return is_default_accuracy(v);
+        return false;
+    }
+
+    // The attributes StableHLO keeps as one that VHLO spells one by one: each group becomes one
+    // attribute at the place of its first member.
+    struct group {
+        const char* into;
+        std::vector<const char*> members;
+    };
+    static std::vector<group> groups_of(const std::string& base) {
+        if (base == "convolution" || base == "dynamic_conv")
+            return {{"dimension_numbers",
+                     {"input_batch_dimension", "input_feature_dimension", "input_spatial_dimensions",
+                      "kernel_input_feature_dimension", "kernel_output_feature_dimension", "kernel_spatial_dimensions",
+                      "output_batch_dimension", "output_feature_dimension", "output_spatial_dimensions"}}};
+        if (base == "dot_general")
+            return {{"dot_dimension_numbers",
+                     {"lhs_batching_dimensions", "rhs_batching_dimensions", "lhs_contracting_dimensions",
+                      "rhs_contracting_dimensions"}},
+                    {"algorithm",
+                     {"lhs_precision_type", "rhs_precision_type", "accumulation_type", "lhs_component_count",
+                      "rhs_component_count", "num_primitive_operations", "allow_imprecise_accumulation"}}};
+        if (base == "gather" || base == "dynamic_gather")
+            return {{"dimension_numbers",
+                     {"offset_dims", "collapsed_slice_dims", "operand_batching_dims", "start_indices_batching_dims",
+                      "start_index_map", "index_vector_dim"}}};
+        if (base == "scatter")
+            return {{"scatter_dimension_numbers",
+                     {"update_window_dims", "inserted_window_dims", "input_batching_dims",
+                      "scatter_indices_batching_dims", "scatter_dims_to_operand_dims", "index_vector_dim"}}};
+        if (base == "send" || base == "recv") return {{"channel_handle", {"channel_id", "channel_type"}}};
+        return {};
+    }
+
+    // The attribute as it was written before stablehlo-legalize-to-vhlo in this run, while its VHLO
+    // form is the one that gave (op::vhlo_written); nullptr if none.
+    static const attr* written_form(const op& o, const std::string& name, const attr& current) {
+        for (auto& [k, a] : o.vhlo_written) {
+            vnode v;
+            std::string why;
+            if (k == name && to_vnode(a, v, why) && vtext(v) == attr_str(current)) return &a;
+        }
+        return nullptr;
+    }
+
+    // One group's members as the StableHLO attribute; false (why) if they do not make one. An
+    // algorithm of seven none types is no algorithm: `out` stays none.
+    // `order`: the members in the order of the op's attributes, to keep the fields in the order
+    // they were written when the op comes from stablehlo-legalize-to-vhlo in this run (else
+    // StableHLO's own order).
+    static bool implode(const std::string& base, const group& g, const std::map<std::string, const vnode*>& mem,
+                        attr& out, std::string& why, loc at, const std::vector<std::string>* order = nullptr) {
+        auto get = [&](const char* k) -> const vnode* {
+            auto it = mem.find(k);
+            return it == mem.end() ? nullptr : it->second;
+        };
+        for (const char* k : g.members)
+            if (!get(k)) {
+                // a removed default (the algorithm's none types) or a missing attribute
+                if (std::string(g.into) == "algorithm") continue;
+                why = "lacks its " + std::string(k) + " attribute";
+                return false;
+            }
+        auto ints_field = [&](const char* name, const vnode* v, attr& into) {
+            std::vector<std::int64_t> xs;
+            if (!v || !tensor_ints(*v, xs)) {
+                why = std::string(name) + ": expected a tensor of i64";
+                return false;
+            }
+            attr l;
+            l.k = attr::kind::array;
+            for (auto x : xs) {
+                attr e;
+                e.k = attr::kind::integer;
+                e.i = x;
+                e.s = std::to_string(x);
+                l.list.push_back(e);
+            }
+            l.name = name;
+            into.fields.push_back(l);
+            return true;
+        };
+        auto int_of = [&](const char* name, std::int64_t& x) {
+            const vnode* v = get(name);
+            if (!v || v->k != vnode::kind::integer) {
+                why = std::string(name) + ": expected an integer";
+                return false;
+            }
+            x = v->i;
+            return true;
+        };
+        attr a;
+        a.k = attr::kind::dialect;
+        a.at = at;
+        std::string into = g.into;
+        if (into == "channel_handle") {
+            std::int64_t h = 0, t = 0;
+            if (!int_of("channel_id", h) || !int_of("channel_type", t)) return false;
+            a.s = "stablehlo.channel_handle";
+            a.fields = {int_scalar(h), int_scalar(t)};
+            a.fields[0].t = a.fields[1].t = type{};
+            a.fields[0].name = "handle";
+            a.fields[1].name = "type";
+        } else if (into == "dimension_numbers" && (base == "convolution" || base == "dynamic_conv")) {
+            conv_dims d;
+            if (!int_of("input_batch_dimension", d.ib) || !int_of("input_feature_dimension", d.if_) ||
+                !int_of("kernel_input_feature_dimension", d.kif) || !int_of("kernel_output_feature_dimension", d.kof) ||
+                !int_of("output_batch_dimension", d.ob) || !int_of("output_feature_dimension", d.of))
+                return false;
+            if (!tensor_ints(*get("input_spatial_dimensions"), d.is) ||
+                !tensor_ints(*get("kernel_spatial_dimensions"), d.ks) ||
+                !tensor_ints(*get("output_spatial_dimensions"), d.os) || !conv_dims_text(d, a.raw)) {
+                why = "inconsistent convolution dimension numbers";
+                return false;
+            }
+            a.s = "stablehlo.conv";
+        } else if (into == "dot_dimension_numbers") {
+            // batching dimensions written when there are some, contracting ones always (as the parser reads them)
+            a.s = "stablehlo.dot";
+            for (const char* k : g.members) {
+                std::vector<std::int64_t> xs;
+                if (!tensor_ints(*get(k), xs)) {
+                    why = std::string(k) + ": expected a tensor of i64";
+                    return false;
+                }
+                if (xs.empty() && std::string(k).find("batching") != std::string::npos) continue;
+                if (!ints_field(k, get(k), a)) return false;
+            }
+            for (auto& f : a.fields)
+                for (auto& e : f.list)
+                    e.t = type{};
+        } else if (into == "algorithm") {
+            int none = 0, present = 0;
+            for (const char* k : g.members)
+                if (const vnode* v = get(k)) {
+                    ++present;
+                    none += is_none_type(*v);
+                }
+            if (none == present) return true; // no algorithm
+            if (present != 7 || none) {
+                why = "a dot algorithm needs all seven of its parameters, none of them none";
+                return false;
+            }
+            a.s = "stablehlo.dot_algorithm";
+            for (const char* k : {"lhs_precision_type", "rhs_precision_type", "accumulation_type"}) {
+                const vnode* v = get(k);
+                if (v->k != vnode::kind::type || v->is_fn) {
+                    why = std::string(k) + ": expected a type";
+                    return false;
+                }
+                attr t;
+                t.k = attr::kind::type_attr;
+                t.t = v->t;
+                t.name = k;
+                a.fields.push_back(t);
+            }
+            for (const char* k : {"lhs_component_count", "rhs_component_count", "num_primitive_operations"}) {
+                std::int64_t x = 0;
+                if (!int_of(k, x)) return false;
+                a.fields.push_back(int_scalar(x));
+                a.fields.back().t = type{};
+                a.fields.back().name = k;
+            }
+            const vnode* b = get("allow_imprecise_accumulation");
+            if (b->k != vnode::kind::boolean) {
+                why = "allow_imprecise_accumulation: expected a boolean";
+                return false;
+            }
+            a.fields.push_back(bool_attr(b->b));
+            a.fields.back().name = "allow_imprecise_accumulation";
+        } else { // gather / scatter dimension numbers: the empty lists left out, index_vector_dim always
+            a.s = base == "scatter" ? "stablehlo.scatter" : "stablehlo.gather";
+            for (const char* k : g.members) {
+                if (std::string(k) == "index_vector_dim") {
+                    std::int64_t x = 0;
+                    if (!int_of(k, x)) return false;
+                    a.fields.push_back(int_scalar(x));
+                    a.fields.back().t = type{};
+                    a.fields.back().name = k;
+                    continue;
+                }
+                std::vector<std::int64_t> xs;
+                if (!tensor_ints(*get(k), xs)) {
+                    why = std::string(k) + ": expected a tensor of i64";
+                    return false;
+                }
+                if (!xs.empty() && !ints_field(k, get(k), a)) return false;
+            }
+            for (auto& f : a.fields)
+                for (auto& e : f.list)
+                    e.t = type{};
+        }
+        if (order && !a.fields.empty()) {
+            auto rank = [&](const std::string& n) {
+                auto it = std::find(order->begin(), order->end(), n);
+                return it - order->begin();
+            };
+            std::stable_sort(a.fields.begin(), a.fields.end(),
+                             [&](const attr& x, const attr& y) { return rank(x.name) < rank(y.name); });
+        }
+        if (a.raw.empty()) { // the body as text too, as the parser keeps it
+            std::string full = attr_str(a);
+            a.raw = full.substr(a.s.size() + 2, full.size() - a.s.size() - 3);
+        }
+        out = std::move(a);
+        return true;
+    }
+
+    // The integer-list attributes StableHLO keeps as array<i64: ...> (VHLO: 1-d tensors), by op.
+    static bool is_i64_array(const std::string& base, const std::string& name) {
+        static const std::map<std::string, std::set<std::string>> m = {
+            {"fft", {"fft_length"}},
+            {"broadcast", {"broadcast_sizes"}},
+            {"dynamic_slice", {"slice_sizes"}},
+            {"reverse", {"dimensions"}},
+            {"transpose", {"permutation"}},
+            {"pad", {"edge_padding_low", "edge_padding_high", "interior_padding"}},
+            {"slice", {"start_indices", "limit_indices", "strides"}},
+            {"broadcast_in_dim", {"broadcast_dimensions"}},
+            {"dynamic_broadcast_in_dim",
+             {"broadcast_dimensions", "known_expanding_dimensions", "known_nonexpanding_dimensions"}},
+            {"select_and_scatter", {"window_dimensions", "window_strides"}},
+            {"reduce_window", {"window_dimensions", "window_strides", "base_dilations", "window_dilations"}},
+            {"map", {"dimensions"}},
+            {"reduce", {"dimensions"}},
+            {"gather", {"slice_sizes"}},
+            {"convolution", {"lhs_dilation", "rhs_dilation", "window_strides"}},
+            {"dynamic_conv", {"lhs_dilation", "rhs_dilation", "window_strides"}},
+        };
+        auto it = m.find(base);
+        return it != m.end() && it->second.count(name) > 0;
+    }
+
+    // A VHLO op (its current version) in place as its StableHLO op; `in_func`: directly in a
+    // function's body (vhlo.return_v1 is then func.return).
+    void convert_op(op& o, bool in_func) {
+        const vhlo::op_info* vi = vhlo::find_op(o.name);
+        if (!vi) {
+            error(o.at, "unknown VHLO op '" + o.name + "'");
+            return;
+        }
+        std::string vbase(vhlo::split_version(o.name).first); // vhlo.exponential
+        if (vi->until != vhlo::current_version) {
+            std::string cur;
+            for (auto* x = vhlo::begin_ops(); x != vhlo::end_ops(); ++x)
+                if (vhlo::split_version(x->name).first == vbase && x->until == vhlo::current_version) cur = x->name;
+            error(o.at, "'" + o.name + "' is not the current version of its op (" + cur +
+                            "): run --vhlo-to-version='target=" + vhlo::current_version.str() + "' first");
+            return;
+        }
+        std::string base = vbase.substr(5);
+        std::string sname = base == "call"     ? "func.call"
+                            : base == "return" ? (in_func ? "func.return" : "stablehlo.return")
+                                               : "stablehlo." + base;
+        if (base == "func") {
+            error(o.at, "vhlo.func_v1 inside a function");
+            return;
+        }
+        std::vector<entry> es;
+        for (auto& [k, a] : o.attrs) {
+            entry e;
+            e.name = k;
+            e.a = a;
+            if (is_vhlo_attr(a)) {
+                std::string why;
+                if (!read_vnode(a, e.v, why)) {
+                    error(a.at.line ? a.at : o.at, "attribute '" + k + "' of " + o.name + ": " + why);
+                    continue;
+                }
+                e.is_v = true;
+            }
+            es.push_back(std::move(e));
+        }
+        // defaults: exactly those stablehlo-legalize-to-vhlo added, else all equal to their default
+        std::vector<entry> kept;
+        for (auto& e : es) {
+            bool drop = o.vhlo_defaults ? std::find(o.vhlo_defaults->begin(), o.vhlo_defaults->end(), e.name) !=
+                                              o.vhlo_defaults->end()
+                                        : e.is_v && is_default(base, e.name, e.v, es);
+            if (!drop) kept.push_back(e);
+        }
+        // groups, each at the place of its first member
+        auto groups = groups_of(base);
+        std::vector<std::pair<std::string, attr>> out;
+        std::vector<bool> done(groups.size(), false);
+        for (auto& e : kept) {
+            int gi = -1;
+            for (std::size_t g = 0; g < groups.size(); ++g)
+                for (const char* m : groups[g].members)
+                    if (e.name == m) gi = static_cast<int>(g);
+            if (gi >= 0) {
+                auto g = static_cast<std::size_t>(gi);
+                if (done[g]) continue;
+                done[g] = true;
+                std::map<std::string, const vnode*> mem;
+                std::vector<std::string> order;
+                for (auto& x : kept)
+                    for (const char* m : groups[g].members)
+                        if (x.name == m && x.is_v) {
+                            mem[m] = &x.v;
+                            order.push_back(m);
+                        }
+                for (auto& n : order) // the channel handle's fields are named handle and type
+                    n = n == "channel_id" ? "handle" : n == "channel_type" ? "type" : n;
+                attr a;
+                std::string why;
+                if (!implode(base, groups[g], mem, a, why, e.a.at, o.vhlo_defaults ? &order : nullptr))
+                    error(o.at, o.name + ": " + why);
+                else if (a.k != attr::kind::none)
+                    out.emplace_back(groups[g].into, std::move(a));
+                continue;
+            }
+            if (!e.is_v) { // another dialect's attribute: kept as it is
+                out.emplace_back(e.name, e.a);
+                continue;
+            }
+            if (const attr* w = written_form(o, e.name, e.a)) {
+                out.emplace_back(e.name, *w);
+                continue;
+            }
+            loc at = e.a.at;
+            const vnode& v = e.v;
+            static const std::set<std::string> collectives = {
+                "all_gather",     "all_reduce",           "all_to_all",       "collective_permute",
+                "reduce_scatter", "collective_broadcast", "collective_reduce"};
+            if (e.name == "channel_id" && collectives.count(base)) {
+                if (v.k != vnode::kind::integer) {
+                    error(o.at, o.name + ": channel_id must be an integer");
+                    continue;
+                }
+                attr a;
+                a.k = attr::kind::dialect;
+                a.s = "stablehlo.channel_handle";
+                a.fields = {int_scalar(v.i), int_scalar(0)};
+                a.fields[0].t = a.fields[1].t = type{};
+                a.fields[0].name = "handle";
+                a.fields[1].name = "type";
+                a.raw = "handle = " + std::to_string(v.i) + ", type = 0";
+                a.at = at;
+                out.emplace_back("channel_handle", a);
+                continue;
+            }
+            if (e.name == "use_global_device_ids" || (e.name == "has_dynamic_root" && collectives.count(base))) {
+                if (v.k != vnode::kind::boolean) {
+                    error(o.at, o.name + ": " + e.name + " must be a boolean");
+                    continue;
+                }
+                if (v.b) { // a unit attribute when true, absent when false
+                    attr u;
+                    u.k = attr::kind::unit;
+                    u.at = at;
+                    out.emplace_back(e.name, u);
+                }
+                continue;
+            }
+            if ((e.name == "called_computations" && base == "custom_call") ||
+                (e.name == "decomposition" && base == "composite") || (e.name == "callee" && base == "call")) {
+                attr a = from_vnode(v, at);
+                bool good = true;
+                auto to_symbol = [&](attr& s) {
+                    if (s.k != attr::kind::string) good = false;
+                    s.k = attr::kind::symbol;
+                };
+                if (a.k == attr::kind::array)
+                    for (auto& x : a.list)
+                        to_symbol(x);
+                else
+                    to_symbol(a);
+                if (!good) error(o.at, o.name + ": " + e.name + " must name functions with #vhlo.string_v1");
+                out.emplace_back(e.name, a);
+                continue;
+            }
+            if (is_i64_array(base, e.name) ||
+                (e.name == "window_reversal" && (base == "convolution" || base == "dynamic_conv"))) {
+                bool bools = e.name == "window_reversal";
+                std::vector<std::int64_t> xs;
+                if (!tensor_ints(v, xs, bools ? "i1" : "i64") || v.data.t.dims.size() != 1) {
+                    error(o.at, o.name + ": " + e.name + " must be a 1-d tensor of " + (bools ? "i1" : "i64"));
+                    continue;
+                }
+                attr a = i64_array(xs, at);
+                if (bools) {
+                    a.t.elem = "i1";
+                    for (auto& x : a.list) {
+                        x.k = attr::kind::boolean;
+                        x.b = x.i != 0;
+                    }
+                }
+                out.emplace_back(e.name, a);
+                continue;
+            }
+            out.emplace_back(e.name, from_vnode(v, at));
+        }
+        o.attrs = std::move(out);
+        o.vhlo_defaults.reset();
+        o.vhlo_written.clear();
+        o.name = sname;
+        if (sname == "func.call") { // the callee as the printer writes it for a call: last
+            if (auto* c = o.get("callee"); c && c->k == attr::kind::symbol) o.callee = c->s;
+            if (!o.attrs.empty() && o.attrs.back().first == "callee") o.attrs.pop_back();
+        }
+        if (sname == "stablehlo.custom_call")
+            if (auto* c = o.get("call_target_name"); c && c->k == attr::kind::string) o.callee = c->s;
+    }
+
+    // Every VHLO op of a region, every VHLO type; casts made identities by that removed after.
+    void convert_region(region& r, bool in_func) {
+        for (auto& b : r.blocks) {
+            for (std::size_t k = 0; k < b.arg_types.size(); ++k)
+                convert_type(b.arg_types[k], k < b.arg_locs.size() ? b.arg_locs[k] : loc{});
+            for (auto& op_ptr : b.ops) {
+                op& o = *op_ptr;
+                if (o.name.rfind("vhlo.", 0) == 0) convert_op(o, in_func);
+                for (std::size_t k = 0; k < o.operand_types.size(); ++k)
+                    convert_type(o.operand_types[k], k < o.operands.size() ? o.operands[k].at : o.at);
+                for (auto& t : o.result_types)
+                    convert_type(t, o.at);
+                for (auto& g : o.regions)
+                    convert_region(g, false);
+            }
+        }
+    }
+
+    // The casts allow-other-dialects put between VHLO and other ops are identities now: their
+    // uses read the value itself again.
+    static void drop_identity_casts(region& body, region& r) {
+        for (auto& b : r.blocks) {
+            for (std::size_t i = 0; i < b.ops.size();) {
+                op& o = *b.ops[i];
+                if (o.name == "builtin.unrealized_conversion_cast" && o.operands.size() == 1 && o.results.size() == 1 &&
+                    o.operand_types.size() == 1 && o.result_types.size() == 1 &&
+                    o.operand_types[0] == o.result_types[0]) {
+                    std::string from = o.results[0], to = o.operands[0].name;
+                    type t = o.result_types[0];
+                    b.ops.erase(b.ops.begin() + static_cast<std::ptrdiff_t>(i));
+                    replace_uses(body, from, to, t);
+                    continue;
+                }
+                for (auto& g : o.regions)
+                    drop_identity_casts(body, g);
+                ++i;
+            }
+        }
+    }
+
+    // vhlo.func_v1 as func.func.
+    bool convert_func(op& o, func& f) {
+        f.at = o.at;
+        std::vector<entry> es;
+        for (auto& [k, a] : o.attrs) {
+            entry e;
+            e.name = k;
+            e.a = a;
+            if (is_vhlo_attr(a)) {
+                std::string why;
+                if (!read_vnode(a, e.v, why)) {
+                    error(a.at.line ? a.at : o.at, "attribute '" + k + "' of vhlo.func_v1: " + why);
+                    return false;
+                }
+                e.is_v = true;
+            }
+            es.push_back(std::move(e));
+        }
+        const vnode *name = nullptr, *fty = nullptr, *vis = nullptr, *args = nullptr, *res = nullptr;
+        for (auto& e : es) {
+            if (!e.is_v) continue;
+            if (e.name == "sym_name") name = &e.v;
+            if (e.name == "function_type") fty = &e.v;
+            if (e.name == "sym_visibility") vis = &e.v;
+            if (e.name == "arg_attrs") args = &e.v;
+            if (e.name == "res_attrs") res = &e.v;
+        }
+        if (!name || name->k != vnode::kind::string || !fty || fty->k != vnode::kind::type || !fty->is_fn) {
+            error(o.at, "vhlo.func_v1 needs sym_name = #vhlo.string_v1<...> and function_type = "
+                        "#vhlo.type_v1<!vhlo.func_v1<...>>");
+            return false;
+        }
+        if (o.regions.size() != 1 || o.regions[0].blocks.size() != 1) {
+            error(o.at, "vhlo.func_v1 @" + name->s + " needs a body of one block");
+            return false;
+        }
+        f.name = name->s;
+        f.visibility = vis && vis->k == vnode::kind::string ? vis->s : "";
+        block& b = o.regions[0].blocks[0];
+        if (b.arg_types.size() != fty->fn_in.size()) {
+            error(o.at, "vhlo.func_v1 @" + f.name + ": " + std::to_string(b.arg_types.size()) +
+                            " block arguments for a function type of " + std::to_string(fty->fn_in.size()) + " inputs");
+            return false;
+        }
+        auto dict_attrs = [&](const vnode* arr, std::size_t n, const char* what,
+                              std::vector<std::vector<std::pair<std::string, attr>>>& out) {
+            out.assign(n, {});
+            if (!arr) return true;
+            if (arr->k != vnode::kind::array || (!arr->list.empty() && arr->list.size() != n)) {
+                error(o.at, "vhlo.func_v1 @" + f.name + ": " + what + " must hold one dictionary per " +
+                                (std::string(what) == "arg_attrs" ? "argument" : "result"));
+                return false;
+            }
+            for (std::size_t i = 0; i < arr->list.size(); ++i) {
+                const vnode& d = arr->list[i];
+                if (d.k != vnode::kind::dict) {
+                    error(o.at, "vhlo.func_v1 @" + f.name + ": " + what + " must hold dictionaries");
+                    return false;
+                }
+                for (std::size_t j = 0; j < d.list.size() && j < d.keys.size(); ++j) {
+                    const attr* w = written_form(o, std::string(what) + "/" + std::to_string(i) + "/" + d.keys[j],
+                                                 vattr(d.list[j]));
+                    out[i].emplace_back(d.keys[j], w ? *w : from_vnode(d.list[j], o.at));
+                }
+            }
+            return true;
+        };
+        std::vector<std::vector<std::pair<std::string, attr>>> arg_attrs;
+        if (!dict_attrs(args, fty->fn_in.size(), "arg_attrs", arg_attrs) ||
+            !dict_attrs(res, fty->fn_out.size(), "res_attrs", f.result_attrs))
+            return false;
+        f.results = fty->fn_out;
+        for (auto& e : es) { // the function's own attributes
+            static const std::set<std::string> inherent = {"sym_name", "function_type", "sym_visibility", "arg_attrs",
+                                                           "res_attrs"};
+            if (inherent.count(e.name)) continue;
+            const attr* w = e.is_v ? written_form(o, e.name, e.a) : nullptr;
+            f.attrs.emplace_back(e.name, w ? *w : e.is_v ? from_vnode(e.v, e.a.at) : e.a);
+        }
+        f.body = std::move(o.regions[0]);
+        convert_region(f.body, true);
+        block& fb = f.body.blocks[0];
+        for (std::size_t k = 0; k < fb.arg_names.size(); ++k) {
+            func_arg a;
+            a.name = fb.arg_names[k];
+            a.t = k < fb.arg_types.size() ? fb.arg_types[k] : type{};
+            a.attrs = arg_attrs[k];
+            a.at = k < fb.arg_locs.size() ? fb.arg_locs[k] : o.at;
+            f.args.push_back(std::move(a));
+        }
+        drop_identity_casts(f.body, f.body);
+        return ok;
+    }
+};
+
+bool legalize_to_stablehlo(module& m, const options&, std::vector<diagnostic>& errs) {
+    from_vhlo_pass p{errs};
+    module c = clone(m);
+    std::vector<func> funcs = std::move(c.funcs);
+    std::vector<std::unique_ptr<op>> rest;
+    for (auto& f : funcs) { // StableHLO functions may hold VHLO ops too
+        p.convert_region(f.body, true);
+        p.drop_identity_casts(f.body, f.body);
+    }
+    for (auto& o : c.ops) {
+        if (o->name != "vhlo.func_v1") {
+            rest.push_back(std::move(o));
+            continue;
+        }
+        func f;
+        if (p.convert_func(*o, f)) funcs.push_back(std::move(f));
+    }
+    if (!p.ok) return false;
+    c.funcs = std::move(funcs);
+    c.ops = std::move(rest);
+    m = std::move(c);
+    return true;
+}
+
+// The first StableHLO version with every VHLO attribute and type inside a VHLO attribute.
+version vnode_since(const vnode& v) {
+    version s = vhlo::minimum_version;
+    switch (v.k) {
+    case vnode::kind::array:
+    case vnode::kind::dict:
+        for (auto& e : v.list)
+            s = std::max(s, vnode_since(e));
+        break;
+    case vnode::kind::integer:
+    case vnode::kind::floating:
+        s = type_since(v.t);
+        break;
+    case vnode::kind::tensor:
+        s = type_since(v.data.t);
+        break;
+    case vnode::kind::type:
+        if (v.is_fn) {
+            for (auto& t : v.fn_in)
+                s = std::max(s, type_since(t));
+            for (auto& t : v.fn_out)
+                s = std::max(s, type_since(t));
+        } else {
+            s = type_since(v.t);
+        }
+        break;
+    case vnode::kind::enumeration:
+        if (const enum_info* e = vhlo_enum(v.s)) s = e->since;
+        break;
+    case vnode::kind::accuracy:
+        s = version{1, 9, 0}; // #vhlo.result_accuracy_v1 and its mode appeared in 1.9.0
+        break;
+    case vnode::kind::boolean:
+    case vnode::kind::string:
+    case vnode::kind::alias:
+        break;
+    }
+    return s;
+}
+
+struct to_version_pass {
+    version target;
+    std::vector<diagnostic>& errs;
+    bool ok = true;
+
+    void error(loc at, const std::string& text) {
+        errs.push_back({at, "vhlo-to-version: " + text});
+        ok = false;
+    }
+
+    // The versions of one op, oldest first.
+    static std::vector<const vhlo::op_info*> family(std::string_view base) {
+        std::vector<const vhlo::op_info*> f;
+        for (auto* o = vhlo::begin_ops(); o != vhlo::end_ops(); ++o)
+            if (vhlo::split_version(o->name).first == base) f.push_back(o);
+        std::sort(f.begin(), f.end(), [](auto* a, auto* b) {
+            return vhlo::split_version(a->name).second < vhlo::split_version(b->name).second;
+        });
+        return f;
+    }
+    static std::string range(const vhlo::op_info& o) {
+        return o.since.str() + " to " + o.until.str() + (o.until == vhlo::current_version ? " (current)" : "");
+    }
+
+    static const attr* get(const op& o, const char* k) { return o.get(k); }
+    static bool read(const op& o, const char* k, vnode& v) {
+        std::string why;
+        const attr* a = o.get(k);
+        return a && read_vnode(*a, v, why);
+    }
+    static void drop(op& o, const std::string& k) {
+        o.attrs.erase(std::remove_if(o.attrs.begin(), o.attrs.end(), [&](auto& kv) { return kv.first == k; }),
+                      o.attrs.end());
+        if (o.vhlo_defaults) {
+            auto& d = *o.vhlo_defaults;
+            d.erase(std::remove(d.begin(), d.end(), k), d.end());
+        }
+    }
+    // An attribute an upgrade adds with its default value (a default of the round trip too).
+    static void add(op& o, const std::string& k, const vnode& v) {
+        if (o.get(k)) return;
+        o.attrs.emplace_back(k, vattr(v, o.at));
+        if (o.vhlo_defaults) o.vhlo_defaults->push_back(k);
+    }
+
+    // One step between neighbouring versions of an op (VhloToVersion.cpp and its patterns). Down:
+    // false (why set) when the op uses what the older version cannot say.
+    bool step(op& o, std::string_view vbase, bool up, std::string& why) {
+        std::string base(vbase.substr(5));
+        auto needs_absent_or = [&](const char* k, auto pred, const std::string& what) {
+            vnode v;
+            if (!get(o, k)) return true;
+            if (read(o, k, v) && pred(v)) {
+                drop(o, k);
+                return true;
+            }
+            why = what;
+            return false;
+        };
+        auto single_operand = [&] {
+            if (o.operands.size() == 1 && o.results.size() == 1) return true;
+            why = "it has " + std::to_string(o.operands.size()) + " operands (the older version takes one)";
+            return false;
+        };
+        if (has_result_accuracy(base)) {
+            if (up) {
+                add(o, "result_accuracy", vaccuracy_default());
+                return true;
+            }
+            return needs_absent_or("result_accuracy", is_default_accuracy, "its result_accuracy is not the default");
+        }
+        if (base == "all_gather" || base == "all_reduce" || base == "all_to_all") return up || single_operand();
+        if (base == "collective_broadcast") {
+            if (up) {
+                add(o, "has_dynamic_root", vbool(false));
+                return true;
+            }
+            return single_operand() &&
+                   needs_absent_or(
+                       "has_dynamic_root", [](const vnode& v) { return v.k == vnode::kind::boolean && !v.b; },
+                       "it has a dynamic root");
+        }
+        if (base == "composite") {
+            if (up || o.regions.empty()) return true;
+            why = "it has regions";
+            return false;
+        }
+        if (base == "custom_call") {
+            if (up) {
+                add(o, "result_tilings", varray());
+                return true;
+            }
+            return needs_absent_or(
+                "result_tilings", [](const vnode& v) { return v.k == vnode::kind::array && v.list.empty(); },
+                "it has result_tilings");
+        }
+        if (base == "dot_general") {
+            static const char* algo[] = {
+                "lhs_precision_type",  "rhs_precision_type",       "accumulation_type",           "lhs_component_count",
+                "rhs_component_count", "num_primitive_operations", "allow_imprecise_accumulation"};
+            if (up) {
+                for (const char* k : algo)
+                    add(o, k, vtype_of("none"));
+                return true;
+            }
+            for (const char* k : algo) {
+                vnode v;
+                if (get(o, k) && !(read(o, k, v) && is_none_type(v))) {
+                    why = "it has a dot algorithm";
+                    return false;
+                }
+            }
+            for (const char* k : algo)
+                drop(o, k);
+            return true;
+        }
+        if (base == "dynamic_conv") { // v1 has a padding attribute besides the padding operand
+            if (up) {
+                drop(o, "padding");
+                return true;
+            }
+            type lhs;
+            std::string w;
+            if (o.operand_types.empty() || !read_vtype(o.operand_types[0].text, lhs, w) ||
+                lhs.k != type::kind::tensor || lhs.dims.size() < 2) {
+                why = "its lhs is not a ranked tensor";
+                return false;
+            }
+            auto n = static_cast<std::int64_t>(lhs.dims.size() - 2);
+            add(o, "padding", vtensor(std::vector<std::int64_t>(static_cast<std::size_t>(2 * n), 0), {n, 2}));
+            return true;
+        }
+        auto empty_pair = [&](const char* a, const char* b, const std::string& what) {
+            if (up) {
+                add(o, a, vi64s({}));
+                add(o, b, vi64s({}));
+                return true;
+            }
+            return needs_absent_or(a, is_empty_tensor, what) && needs_absent_or(b, is_empty_tensor, what);
+        };
+        if (base == "gather" || base == "dynamic_gather")
+            return empty_pair("operand_batching_dims", "start_indices_batching_dims", "it has batching dimensions");
+        if (base == "scatter")
+            return empty_pair("input_batching_dims", "scatter_indices_batching_dims", "it has batching dimensions");
+        if (base == "send" || base == "recv") {
+            if (up) {
+                add(o, "source_target_pairs", vi64s({}));
+                return true;
+            }
+            return needs_absent_or("source_target_pairs", is_empty_tensor, "it has source_target_pairs");
+        }
+        why = "xlet-translate knows no conversion between its versions";
+        return false;
+    }
+
+    // The element type of a VHLO tensor type's text ("" if none).
+    static std::string elem_of(const type& t) {
+        type b;
+        std::string why;
+        if (!is_vhlo_type(t) || !read_vtype(t.text, b, why)) return "";
+        return b.k == type::kind::tensor || b.k == type::kind::scalar ? b.elem : "";
+    }
+
+    void convert_op(op& o) {
+        const vhlo::op_info* vi = vhlo::find_op(o.name);
+        if (!vi) {
+            error(o.at, "unknown VHLO op '" + o.name + "'");
+            return;
+        }
+        auto vbase = vhlo::split_version(o.name).first;
+        auto fam = family(vbase);
+        auto pos = static_cast<std::size_t>(std::find(fam.begin(), fam.end(), vi) - fam.begin());
+        std::string original = o.name;
+        if (target < fam.front()->since) {
+            std::string ranges;
+            for (auto* f : fam)
+                ranges += (ranges.empty() ? "" : ", ") + std::string(f->name) + " in " + range(*f);
+            error(o.at, "'" + original + "' cannot be converted to version " + target.str() + ": the op exists from " +
+                            fam.front()->since.str() + " on: " + ranges);
+            return;
+        }
+        while (!(fam[pos]->since <= target && target <= fam[pos]->until)) {
+            bool up = fam[pos]->until < target;
+            std::size_t next = up ? pos + 1 : pos - 1;
+            if ((up && next >= fam.size()) || (!up && pos == 0)) {
+                error(o.at, "'" + o.name + "' has no version for " + target.str());
+                return;
+            }
+            std::string why;
+            if (!step(o, vbase, up, why)) {
+                error(o.at, "'" + original + "' cannot be " + (up ? "converted" : "downgraded") + " to " +
+                                std::string(fam[next]->name) + " (" + range(*fam[next]) + ") for version " +
+                                target.str() + ": " + why);
+                return;
+            }
+            pos = next;
+            o.name = std::string(fam[pos]->name);
+        }
+        // constraints a version of an op puts beyond its attributes (VhloOps.cpp)
+        if (o.name == "vhlo.custom_call_v1" && target < version{1, 3, 0}) {
+            vnode bc, api;
+            bool dict = read(o, "backend_config", bc) && bc.k == vnode::kind::dict;
+            bool ffi = read(o, "api_version", api) && api.word == "API_VERSION_TYPED_FFI";
+            if (dict || ffi)
+                error(o.at, "'" + o.name + "' with " + (ffi ? "API_VERSION_TYPED_FFI" : "a dictionary backend_config") +
+                                " needs version 1.3.0, target is " + target.str());
+        }
+        static const std::set<std::string> reductions = {"vhlo.all_reduce_v1",     "vhlo.reduce_v1",
+                                                         "vhlo.reduce_scatter_v1", "vhlo.reduce_window_v1",
+                                                         "vhlo.scatter_v1",        "vhlo.select_and_scatter_v1"};
+        if (reductions.count(o.name) && target < version{0, 17, 0})
+            for (std::size_t k = 0; k < o.operand_types.size() && k < o.result_types.size(); ++k)
+                if (elem_of(o.operand_types[k]) != elem_of(o.result_types[k])) {
+                    error(o.at, "'" + o.name +
+                                    "' with results of other element types than its operands needs "
+                                    "version 0.17.0, target is " +
+                                    target.str());
+                    break;
+                }
+        // attributes and types, each with the version it appeared in
+        for (auto& [k, a] : o.attrs) {
+            if (!is_vhlo_attr(a)) continue; // another dialect's: not VHLO's to check
+            vnode v;
+            std::string why;
+            if (!read_vnode(a, v, why)) {
+                error(a.at.line ? a.at : o.at, "attribute '" + k + "' of " + o.name + ": " + why);
+                continue;
+            }
+            version s = vnode_since(v);
+            if (target < s)
+                error(a.at.line ? a.at : o.at, "attribute '" + k + "' of " + o.name + " (" + attr_str(a) +
+                                                   ") needs version " + s.str() + ", target is " + target.str());
+        }
+        auto check_type = [&](const type& t, loc at) {
+            if (!is_vhlo_type(t)) return;
+            type b;
+            std::string why;
+            if (!read_vtype(t.text, b, why)) {
+                error(at, o.name + ": " + why);
+                return;
+            }
+            version s = type_since(b);
+            if (target < s)
+                error(at,
+                      "type " + t.text + " of " + o.name + " needs version " + s.str() + ", target is " + target.str());
+        };
+        for (auto& t : o.operand_types)
+            check_type(t, o.at);
+        for (auto& t : o.result_types)
+            check_type(t, o.at);
+        for (auto& r : o.regions)
+            for (auto& b : r.blocks)
+                for (std::size_t k = 0; k < b.arg_types.size(); ++k)
+                    check_type(b.arg_types[k], k < b.arg_locs.size() ? b.arg_locs[k] : o.at);
+    }
+
+    void walk(region& r) {
+        for (auto& b : r.blocks)
+            for (auto& op_ptr : b.ops) {
+                if (op_ptr->name.rfind("vhlo.", 0) == 0) convert_op(*op_ptr);
+                for (auto& g : op_ptr->regions)
+                    walk(g);
+            }
+    }
+};
+
+bool vhlo_to_version(module& m, const options& opt, std::vector<diagnostic>& errs) {
+    auto it = opt.find("target");
+    std::optional<version> target = it == opt.end() ? std::nullopt : parse_version(it->second);
+    if (!target) {
+        errs.push_back({{},
+                        "vhlo-to-version: " +
+                            (it == opt.end() ? std::string("no target version specified")
+                                             : "invalid target version argument '" + it->second + "'") +
+                            "; target version must be of the form #.#.#"});
+        return false;
+    }
+    if (*target < vhlo::minimum_version || vhlo::current_version < *target) {
+        errs.push_back(
+            {{},
+             "vhlo-to-version: target version " + target->str() + " is " +
+                 (*target < vhlo::minimum_version ? "less than minimum supported " + vhlo::minimum_version.str()
+                                                  : "greater than current version " + vhlo::current_version.str())});
+        return false;
+    }
+    target->patch = 0; // opset changes bump the minor version: X.Y.Z converts as X.Y.0
+    to_version_pass p{*target, errs};
+    module c = clone(m);
+    for (auto& o : c.ops) {
+        if (o->name.rfind("vhlo.", 0) == 0) p.convert_op(*o);
+        for (auto& g : o->regions)
+            p.walk(g);
+    }
+    for (auto& f : c.funcs)
+        p.walk(f.body);
+    if (!p.ok) return false;
+    m = std::move(c);
+    return true;
+}
+
 bool not_applicable(const std::string& name, const std::string& why, std::vector<diagnostic>& errs) {
     errs.push_back({{}, name + ": " + why});
     return false;
@@ -1562,14 +4347,20 @@ const std::vector<pass_info>& known_passes() {
         {"stablehlo-legalize-qdq-to-quantized-op", "quantization: issue #26", ""},
         {"stablehlo-legalize-quant-to-math", "quantization: issue #26", ""},
         {"stablehlo-legalize-quantized-op-to-qdq", "quantization: issue #26", ""},
-        {"stablehlo-legalize-to-vhlo", "the versioned VHLO form (not implemented)", ""},
+        {"stablehlo-legalize-to-vhlo",
+         "StableHLO to VHLO 1.20.0: vhlo.*_vN ops, VHLO types and attributes, every default spelled out; "
+         "ops of other dialects kept behind unrealized casts with allow-other-dialects",
+         "allow-other-dialects=true|false"},
         {"stablehlo-refine-arguments", "main's argument types refined; uses wrapped until refine-shapes",
          "types=<type list>"},
         {"stablehlo-refine-shapes", "static shapes propagated through the program, shape computations folded", ""},
         {"stablehlo-wrap-in-composite", "selected ops wrapped in composites with a private <op>.impl",
          "op-names=... version=N"},
-        {"vhlo-legalize-to-stablehlo", "VHLO back to StableHLO (not implemented)", ""},
-        {"vhlo-to-version", "between VHLO versions (not implemented)", "target=#.#.#"}};
+        {"vhlo-legalize-to-stablehlo",
+         "VHLO (its current version) back to StableHLO and func; defaults dropped, casts reconciled", ""},
+        {"vhlo-to-version",
+         "VHLO ops up- or downgraded to their version at the target StableHLO version (0.9.0 to 1.20.0)",
+         "target=#.#.#"}};
     return p;
 }
 
@@ -1590,6 +4381,9 @@ bool run_pass(module& m, const std::string& name, const std::string& text, std::
     if (name == "stablehlo-compatibility-expander") return compatibility_expander(m, opt, errors);
     if (name == "stablehlo-complex-math-expander") return complex_math_expander(m, opt, errors);
     if (name == "chlo-legalize-to-stablehlo") return chlo_legalize(m, opt, errors);
+    if (name == "stablehlo-legalize-to-vhlo") return legalize_to_vhlo(m, opt, errors);
+    if (name == "vhlo-legalize-to-stablehlo") return legalize_to_stablehlo(m, opt, errors);
+    if (name == "vhlo-to-version") return vhlo_to_version(m, opt, errors);
     if (name == "stablehlo-legalize-qdq-to-quantized-op" || name == "stablehlo-legalize-quant-to-math" ||
         name == "stablehlo-legalize-quantized-op-to-qdq")
         return not_applicable(name, "quantized types are issue #26 (not implemented yet)", errors);

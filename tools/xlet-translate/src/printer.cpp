@@ -1,6 +1,9 @@
 #include "printer.hpp"
 
+#include <algorithm>
 #include <sstream>
+
+#include "vhlo_ops.hpp"
 
 namespace xlt {
 
@@ -57,6 +60,20 @@ struct printer {
         for (std::size_t k = 0; k < o.operands.size(); ++k)
             os << (k ? ", " : "") << '%' << o.operands[k].name;
         os << ')';
+        auto attrs = o.attrs;
+        // A VHLO op is written as stablehlo-opt writes it: its inherent attributes as properties
+        // (`<{...}>`, before the regions), the others after them, each dictionary sorted by name
+        // (MLIR's dictionaries are). MLIR 15 (legacy) has no properties.
+        if (const vhlo::op_info* vi = o.name.rfind("vhlo.", 0) == 0 ? vhlo::find_op(o.name) : nullptr) {
+            std::vector<std::pair<std::string, attr>> props;
+            attrs.clear();
+            for (auto& kv : o.attrs)
+                (vhlo::is_inherent(*vi, kv.first) && !legacy ? props : attrs).push_back(kv);
+            auto by_name = [](const auto& a, const auto& b) { return a.first < b.first; };
+            std::stable_sort(props.begin(), props.end(), by_name);
+            std::stable_sort(attrs.begin(), attrs.end(), by_name);
+            if (!props.empty()) os << " <" << dict(props) << '>';
+        }
         if (!o.regions.empty()) {
             os << " (";
             for (std::size_t r = 0; r < o.regions.size(); ++r) {
@@ -65,7 +82,6 @@ struct printer {
             }
             os << ')';
         }
-        auto attrs = o.attrs;
         if (o.name == "func.call" && !o.get("callee")) {
             attr c;
             c.k = attr::kind::symbol;
@@ -127,6 +143,8 @@ std::string print_module(const module& m, bool legacy) {
     p.os << " {\n";
     for (auto& f : m.funcs)
         p.print_func(f);
+    for (auto& o : m.ops)
+        p.print_op(*o, 1);
     p.os << "}\n";
     return p.os.str();
 }
