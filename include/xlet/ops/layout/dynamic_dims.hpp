@@ -77,7 +77,7 @@ auto set_dimension_size(X&& x, const S& size) {
                 return bounded<E, M>(std::forward<X>(x).padded(), sizes, "set_dimension_size");
             else
                 return bounded<detail::node_t<X>, M>(detail::as_node(std::forward<X>(x)), sizes, "set_dimension_size");
-    }
+        }
 }
 
 // The run-time size of a dynamic dimension, the extent of a static one (as s32[], like XLA).
@@ -273,7 +273,7 @@ auto dynamic_reshape(X&& x, const Sz& dim_sizes, dims_t<Bounds...>, dims_t<Dyn..
                     o[d] = 0;
             }
             return bounded<Out, M>(std::move(out), out_size, "dynamic_reshape");
-    }
+        }
 }
 
 } // namespace xlet
