@@ -169,6 +169,29 @@ struct batch_norm_misc {
     }
 };
 
+// Collectives on 4 replicas x 2 partitions (an SPMD case: f takes the device's context first and
+// runs on a replica_pool): every process-group mode, a computation as a region, replica and
+// partition ids.
+struct collectives {
+    static constexpr std::uint32_t replicas = 4, partitions = 2;
+    using args = std::tuple<f32<4, 2>, s32<6>>;
+    static auto f(replica_context& ctx, const f32<4, 2>& x, const s32<6>& n) {
+        auto sum = all_reduce(ctx, x * 2.0f, add_fn{}, {.replica_groups = {{0, 1}, {2, 3}}});
+        auto big = all_reduce(ctx, n, traceable([](auto a, auto b) { return a + b * 3; }),
+                              {.replica_groups = {{0, 1, 2, 3}}, .channel_id = 1});
+        auto flat = all_reduce(ctx, n, mul_fn{},
+                               {.replica_groups = {{0, 7}, {1, 2, 3}, {4, 5, 6}}, .channel_id = 2,
+                                .use_global_device_ids = true});
+        auto g = all_gather<1, 2>(ctx, x, {.replica_groups = {{3, 1}, {0, 2}}});
+        auto rs = reduce_scatter<0, 2>(ctx, x, max_fn{}, {.replica_groups = {{1, 0}, {2, 3}}});
+        auto a2a = all_to_all<0, 1, 2>(ctx, x, {.replica_groups = {{0, 1}}, .channel_id = 3});
+        auto perm = collective_permute(ctx, n, {{0, 2}, {2, 3}, {3, 0}});
+        auto bc = collective_broadcast(ctx, x, {.replica_groups = {{2, 1, 0, 3}}});
+        auto ids = convert_element_type<std::int32_t>(replica_id(ctx) * 10u + partition_id(ctx));
+        return std::make_tuple(sum, eval(big + flat + ids), g, rs, a2a, perm, bc);
+    }
+};
+
 } // namespace export_cases
 
 // clang-format off
@@ -181,5 +204,6 @@ struct batch_norm_misc {
   X(window_conv) \
   X(fft_linalg_rng) \
   X(elementwise_more) \
-  X(batch_norm_misc)
+  X(batch_norm_misc) \
+  X(collectives)
 // clang-format on

@@ -18,12 +18,24 @@ bool write(const std::string& dir, const char* name) {
         xlet::stablehlo_options o;
         o.module_name = name;
         o.mlir_compat = compat;
-        const std::string text = std::apply(
-            [&](const auto&... a) {
-                return xlet::to_stablehlo(
-                    o, [](const auto&... x) { return Case::f(x...); }, a...);
-            },
-            args);
+        std::string text;
+        if constexpr (requires { Case::replicas; }) { // an SPMD case
+            o.replicas = Case::replicas;
+            o.partitions = Case::partitions;
+            text = std::apply(
+                [&](const auto&... a) {
+                    return xlet::to_stablehlo(
+                        o, [](xlet::replica_context& ctx, const auto&... x) { return Case::f(ctx, x...); }, a...);
+                },
+                args);
+        } else {
+            text = std::apply(
+                [&](const auto&... a) {
+                    return xlet::to_stablehlo(
+                        o, [](const auto&... x) { return Case::f(x...); }, a...);
+                },
+                args);
+        }
         const std::string path = dir + "/" + name + (compat ? ".mlir15.mlir" : ".mlir");
         std::ofstream out(path);
         out << text;

@@ -203,6 +203,65 @@ TEST_CASE("what cannot be exported is an xlet::error that says why") {
     CHECK(y(3) == 1.0f);
 }
 
+TEST_CASE("an SPMD program: every device runs, device 0 is recorded, the module says how many devices") {
+    f32<2> x{1.0f, 2.0f};
+    stablehlo_options o;
+    o.replicas = 2;
+    o.partitions = 2;
+    const std::string m = to_stablehlo(
+        o,
+        [](replica_context& ctx, const f32<2>& a) {
+            auto s = all_reduce(ctx, a, add_fn{}, {.replica_groups = {{0, 1}}, .channel_id = 4});
+            return eval(s * convert_element_type<float>(partition_id(ctx)));
+        },
+        x);
+    CHECK(m == "module @xlet attributes {mhlo.num_partitions = 2 : i32, mhlo.num_replicas = 2 : i32} {\n"
+               "  func.func @main(%arg0: tensor<2xf32>) -> (tensor<2xf32>) {\n"
+               "    %0 = \"stablehlo.all_reduce\"(%arg0) ({\n"
+               "    ^bb0(%arg1: tensor<f32>, %arg2: tensor<f32>):\n"
+               "      %1 = \"stablehlo.add\"(%arg1, %arg2) : (tensor<f32>, tensor<f32>) -> tensor<f32>\n"
+               "      \"stablehlo.return\"(%1) : (tensor<f32>) -> ()\n"
+               "    }) {replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>, channel_handle = "
+               "#stablehlo.channel_handle<handle = 4, type = 1>} : (tensor<2xf32>) -> tensor<2xf32>\n"
+               "    %2 = \"stablehlo.partition_id\"() : () -> tensor<ui32>\n"
+               "    %3 = \"stablehlo.convert\"(%2) : (tensor<ui32>) -> tensor<f32>\n"
+               "    %4 = \"stablehlo.broadcast_in_dim\"(%3) {broadcast_dimensions = array<i64>} : (tensor<f32>) -> "
+               "tensor<2xf32>\n"
+               "    %5 = \"stablehlo.multiply\"(%0, %4) : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>\n"
+               "    \"func.return\"(%5) : (tensor<2xf32>) -> ()\n"
+               "  }\n"
+               "}\n");
+    // Many devices on few threads: a device that suspends in a collective and resumes elsewhere
+    // keeps recording; the others never record.
+    o.replicas = 64;
+    o.partitions = 1;
+    const std::string many = to_stablehlo(
+        o,
+        [](replica_context& ctx, const f32<2>& a) {
+            f32<2> v = a;
+            for (int i = 0; i < 4; ++i)
+                v = all_reduce(ctx, eval(v * 0.5f), max_fn{});
+            return v;
+        },
+        x);
+    std::size_t count = 0;
+    for (std::size_t p = many.find("stablehlo.all_reduce"); p != std::string::npos;
+         p = many.find("stablehlo.all_reduce", p + 1))
+        ++count;
+    CHECK(count == 4);
+    CHECK(many.find("mhlo.num_replicas = 64 : i32") != std::string::npos);
+    // What does not export says so.
+    CHECK_THROWS_WITH(to_stablehlo(o, [](const f32<2>& a) { return eval(a * 2.0f); }, x),
+                      doctest::Contains("replicas x partitions > 1 needs a program that takes an xlet::replica_context&"));
+    CHECK_THROWS_WITH(to_stablehlo(
+                          o,
+                          [](replica_context& ctx, const f32<2>& a) {
+                              return all_reduce_done(all_reduce_start(ctx, a, add_fn{}));
+                          },
+                          x),
+                      doctest::Contains("an async collective (*_start / *_done) is not exported yet"));
+}
+
 TEST_CASE("a traceable computation is exported op by op, and still runs on scalars") {
     f32<5> x{1, 2, 3, 4, 5};
     auto f = traceable([](auto p, auto q) { return p * q + p; });

@@ -159,7 +159,7 @@ TEST_CASE("nesting deeper than the limit is an error, not a stack overflow") {
 
 TEST_CASE("every unsupported op and type is reported at once, with its position") {
     auto r = parse_module(R"(func.func @f(%x: tensor<?x4xf32>, %y: tensor<4xi4>) -> tensor<4xf32> {
-  %0 = stablehlo.replica_id : tensor<ui32>
+  %0 = "stablehlo.outfeed"() : () -> tensor<ui32>
   %1 = "mydialect.frob"(%z) : (tensor<4xf32>) -> tensor<4xf32>
   %2 = stablehlo.cbrt %w : tensor<4xcomplex<f32>>
   return %1 : tensor<4xf32>
@@ -175,9 +175,56 @@ TEST_CASE("every unsupported op and type is reported at once, with its position"
     CHECK(msg(0) == "1:14: argument %x has a dynamic shape tensor<?x4xf32> (run --stablehlo-refine-arguments and "
                     "--stablehlo-refine-shapes first)");
     CHECK(msg(1) == "1:35: argument %y has type tensor<4xi4>, which xlet does not support");
-    CHECK(msg(2) == "2:8: op 'stablehlo.replica_id' is not supported by xlet-translate");
+    CHECK(msg(2) == "2:8: op 'stablehlo.outfeed' is not supported by xlet-translate");
     CHECK(msg(3) == "3:8: op 'mydialect.frob' is not supported by xlet-translate");
     CHECK(msg(4) == "4:8: stablehlo.cbrt of a complex tensor is not supported by xlet");
+}
+
+TEST_CASE("collectives: a function that runs them takes the device's context; what xlet cannot run is reported") {
+    auto r = parse_module(R"(func.func private @g(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = "stablehlo.collective_permute"(%x) {source_target_pairs = dense<[[0, 1]]> : tensor<1x2xi64>} : (tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = call @g(%x) : (tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+func.func @h() -> tensor<4xf32> {
+  %0 = stablehlo.constant dense<1.0> : tensor<4xf32>
+  %1 = "interpreter.run_parallel"(%0) {programs = [[@f]]} : (tensor<4xf32>) -> tensor<4xf32>
+  return %1 : tensor<4xf32>
+})",
+                          "c.mlir");
+    REQUIRE(r.errors.empty());
+    auto e = emit_cpp(r.mod, {});
+    REQUIRE(e.errors.empty());
+    CHECK(e.code.find("inline xlet::f32<4> f(xlet::replica_context& xlet_ctx, const xlet::f32<4>& x);") !=
+          std::string::npos);
+    CHECK(e.code.find("xlet::collective_permute(xlet_ctx, x, xlet::source_target_pairs_t{{0, 1}}, 0)") !=
+          std::string::npos);
+    CHECK(e.code.find("g(xlet_ctx, x)") != std::string::npos);
+    CHECK(e.code.find("xlet::replica_pool(1, 1).run(") != std::string::npos);
+
+    auto bad = parse_module(R"(func.func @s(%x: tensor<4xf32>, %t: !stablehlo.token) -> !stablehlo.token {
+  %0 = "stablehlo.send"(%x, %t) {channel_handle = #stablehlo.channel_handle<handle = 1, type = 2>, is_host_transfer = true} : (tensor<4xf32>, !stablehlo.token) -> !stablehlo.token
+  %1 = "stablehlo.all_gather"(%x) {all_gather_dim = 0 : i64} : (tensor<4xf32>) -> tensor<6xf32>
+  %2 = "interpreter.run_parallel"(%x) {programs = [[@s], [@nope]]} : (tensor<4xf32>) -> tensor<4xf32>
+  %3 = "stablehlo.all_reduce"(%x) {replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>} : (tensor<4xf32>) -> tensor<4xf32>
+  return %0 : !stablehlo.token
+})",
+                            "bad.mlir");
+    REQUIRE(bad.errors.empty());
+    auto b = emit_cpp(bad.mod, {});
+    CHECK(b.code.empty());
+    std::string all;
+    for (auto& d : b.errors)
+        all += std::to_string(d.at.line) + ":" + std::to_string(d.at.col) + ": " + d.text + "\n";
+    CHECK(all == "2:8: stablehlo.send with is_host_transfer = true is not supported (xlet's send and recv run between "
+                 "the devices of a replica pool; name them with source_target_pairs)\n"
+                 "3:8: stablehlo.all_gather: the result and operand shapes do not fit dimension 0\n"
+                 "4:8: interpreter.run_parallel: expected programs = [[@f, ...], ...]: a list per replica of one known "
+                 "function per partition\n"
+                 "5:8: stablehlo.all_reduce: expected a result per operand and one computation\n");
 }
 
 TEST_CASE("an undefined value and an unknown callee are errors") {

@@ -210,7 +210,8 @@ namespace detail {
 // result or the handle.
 template<bool Async, class Out, class Extra, class Launch, class... A>
 auto run_collective(replica_context& ctx, Launch&& launch, A&&... extra) {
-    trace::not_exported("collectives");
+    // (the synchronous forms run with the recorder paused: they are recorded as their op)
+    trace::not_exported(Async ? "an async collective (*_start / *_done)" : "a collective");
     if constexpr (Async) {
         auto st = std::make_unique<async_state<Out, Extra>>(ctx, std::forward<A>(extra)...);
         launch(*st);
@@ -315,17 +316,58 @@ auto collective_permute_impl(replica_context& ctx, X&& x, const source_target_pa
         as_array(std::forward<X>(x)));
 }
 
+// to_stablehlo: a collective's attributes as StableHLO spells them. Unequal groups are padded with
+// -1, as StableHLO's replica_groups are.
+inline std::string int_rows_attr(const std::vector<std::vector<std::int64_t>>& rows) {
+    std::size_t cols = 0;
+    for (const auto& r : rows)
+        cols = std::max(cols, r.size());
+    if (rows.empty() || cols == 0) return "dense<> : tensor<0x0xi64>";
+    std::string s = "dense<[";
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        s += i ? ", [" : "[";
+        for (std::size_t j = 0; j < cols; ++j)
+            s += (j ? ", " : "") + std::to_string(j < rows[i].size() ? rows[i][j] : -1);
+        s += "]";
+    }
+    return s + "]> : tensor<" + std::to_string(rows.size()) + "x" + std::to_string(cols) + "xi64>";
+}
+inline std::string channel_attr(std::int64_t channel_id) {
+    return channel_id > 0
+               ? ", channel_handle = #stablehlo.channel_handle<handle = " + std::to_string(channel_id) + ", type = 1>"
+               : std::string();
+}
+inline std::string collective_attrs(const collective_opts& o, bool global_ids = true) {
+    return "replica_groups = " + int_rows_attr(o.replica_groups) + channel_attr(o.channel_id) +
+           (global_ids && o.use_global_device_ids ? ", use_global_device_ids" : "");
+}
+// Traced collectives: the op over its operand, with the computation as a region when there is one
+// (F = void: none). The recorder is paused while the collective runs, so a device that suspends
+// in it and resumes on another thread takes the recorder along (trace::pause_if).
+template<class F, class Attrs, class Run, class X>
+auto traced(const char* name, const Attrs& attrs, Run&& run, const X& x, const F* f = nullptr) {
+    trace::recorder* const r = trace::current();
+    std::vector<int> ins, regions;
+    if constexpr (trace::compiled_in)
+        if (r) [[unlikely]] {
+            ins = trace::operand_ids(*r, x);
+            if constexpr (!std::is_void_v<F>)
+                regions = {trace::computation_of<std::tuple<element_of<X>>, trace::args::twice>(*r, *f, name)};
+        }
+    return trace::run_op(r, name, attrs, std::move(ins), std::move(regions), run);
+}
+
 } // namespace detail
 
 // ReplicaId(): this device's replica id, a u32 scalar.
 inline tensor<std::uint32_t> replica_id(const replica_context& ctx) {
-    trace::not_exported("replica_id");
-    return tensor<std::uint32_t>(ctx.replica_id());
+    return trace::heavy("stablehlo.replica_id", [] { return std::string(); },
+                        [&] { return tensor<std::uint32_t>(ctx.replica_id()); });
 }
 // PartitionId(): this device's partition id, a u32 scalar.
 inline tensor<std::uint32_t> partition_id(const replica_context& ctx) {
-    trace::not_exported("partition_id");
-    return tensor<std::uint32_t>(ctx.partition_id());
+    return trace::heavy("stablehlo.partition_id", [] { return std::string(); },
+                        [&] { return tensor<std::uint32_t>(ctx.partition_id()); });
 }
 
 // AllReduce(operand, computation, replica_groups, channel_id, use_global_device_ids): every member
@@ -344,7 +386,9 @@ consteval bool all_reduce_check() {
 template<expression X, class F>
 auto all_reduce(replica_context& ctx, X&& x, const F& f, const collective_opts& o = {}) {
     if constexpr (detail::all_reduce_check<F, X>())
-        return detail::all_reduce_impl<false>(ctx, std::forward<X>(x), f, o);
+        return detail::traced<F>(
+            "stablehlo.all_reduce", [&] { return detail::collective_attrs(o); },
+            [&] { return detail::all_reduce_impl<false>(ctx, std::forward<X>(x), f, o); }, x, &f);
 }
 // AllReduceStart / AllReduceDone: join now, compute, collect the result later.
 template<expression X, class F>
@@ -390,7 +434,10 @@ consteval bool all_gather_check() {
 template<std::int64_t Dim, std::int64_t ShardCount, expression X>
 auto all_gather(replica_context& ctx, X&& x, const collective_opts& o = {}) {
     if constexpr (detail::all_gather_check<Dim, ShardCount, X>())
-        return detail::all_gather_impl<false, Dim, ShardCount>(ctx, std::forward<X>(x), o);
+        return detail::traced<void>(
+            "stablehlo.all_gather",
+            [&] { return "all_gather_dim = " + std::to_string(Dim) + " : i64, " + detail::collective_attrs(o); },
+            [&] { return detail::all_gather_impl<false, Dim, ShardCount>(ctx, std::forward<X>(x), o); }, x);
 }
 // AllGatherStart / AllGatherDone.
 template<std::int64_t Dim, std::int64_t ShardCount, expression X>
@@ -421,22 +468,27 @@ auto reduce_scatter(replica_context& ctx, X&& x, const F& f, const collective_op
         diag::got<c3, detail::shown_t<X>, F>::value,
         "xlet::reduce_scatter [C3]: the computation must take two elements of the operand's type and return one");
     if constexpr (c1 && c2 && c3) {
-        constexpr auto oe = detail::scaled(A::extents, Dim, 1, ShardCount);
-        using Out = detail::array_of_extents<T, oe>;
-        const auto& a = detail::as_array(std::forward<X>(x));
-        const auto mode = detail::mode_of("reduce_scatter", o, true);
-        const auto g = detail::group_of("reduce_scatter", ctx, mode, o, true, true);
-        detail::check_group_size("reduce_scatter", "shard_count", ShardCount, g, o);
-        Out out(detail::no_init);
-        auto b = detail::make_box(oe, A::extents, oe, sizeof(T));
-        b.src_step = static_cast<std::ptrdiff_t>(oe[Dim]) * b.src_stride[Dim];
-        const detail::collective_desc d{"reduce_scatter",  detail::operand_label<A>(),
-                                        {Dim, ShardCount}, {"scatter_dimension", "shard_count"},
-                                        o.channel_id,      mode,
-                                        &o.replica_groups};
-        const auto r = detail::reduction_of<T>(f);
-        ctx.transport_().reduce_scatter(ctx, d, g, a.data(), out.data(), b, detail::make_combiner<T>(r), false);
-        return out;
+        return detail::traced<F>(
+            "stablehlo.reduce_scatter", [&] { return "scatter_dimension = " + std::to_string(Dim) + " : i64, " + detail::collective_attrs(o); },
+            [&] {
+            constexpr auto oe = detail::scaled(A::extents, Dim, 1, ShardCount);
+            using Out = detail::array_of_extents<T, oe>;
+            const auto& a = detail::as_array(std::forward<X>(x));
+            const auto mode = detail::mode_of("reduce_scatter", o, true);
+            const auto g = detail::group_of("reduce_scatter", ctx, mode, o, true, true);
+            detail::check_group_size("reduce_scatter", "shard_count", ShardCount, g, o);
+            Out out(detail::no_init);
+            auto b = detail::make_box(oe, A::extents, oe, sizeof(T));
+            b.src_step = static_cast<std::ptrdiff_t>(oe[Dim]) * b.src_stride[Dim];
+            const detail::collective_desc d{"reduce_scatter",  detail::operand_label<A>(),
+                                            {Dim, ShardCount}, {"scatter_dimension", "shard_count"},
+                                            o.channel_id,      mode,
+                                            &o.replica_groups};
+            const auto r = detail::reduction_of<T>(f);
+            ctx.transport_().reduce_scatter(ctx, d, g, a.data(), out.data(), b, detail::make_combiner<T>(r), false);
+            return out;
+        },
+            x, &f);
     }
 }
 
@@ -458,28 +510,33 @@ auto all_to_all(replica_context& ctx, X&& x, const collective_opts& o = {}) {
     static_assert(!c1 || diag::got<c3, detail::shown_t<X>, diag::dimensions<SplitDim, SplitCount>>::value,
                   "xlet::all_to_all [C3]: split_count must be positive and divide dim(operand, split_dimension)");
     if constexpr (c1 && c2 && c3) {
-        constexpr auto piece = detail::scaled(A::extents, SplitDim, 1, SplitCount);
-        constexpr auto oe = detail::scaled(piece, ConcatDim, SplitCount, 1);
-        using Out = detail::array_of_extents<T, oe>;
-        const auto& a = detail::as_array(std::forward<X>(x));
-        if (o.use_global_device_ids)
-            throw error("all_to_all", "use_global_device_ids is not an attribute of all_to_all");
-        const auto mode = detail::mode_of("all_to_all", o, false);
-        const auto g = detail::group_of("all_to_all", ctx, mode, o, true, true);
-        detail::check_group_size("all_to_all", "split_count", SplitCount, g, o);
-        Out out(detail::no_init);
-        auto b = detail::make_box(piece, A::extents, oe, sizeof(T));
-        b.src_step = static_cast<std::ptrdiff_t>(piece[SplitDim]) * b.src_stride[SplitDim];
-        b.dst_step = static_cast<std::ptrdiff_t>(piece[ConcatDim]) * b.dst_stride[ConcatDim];
-        const detail::collective_desc d{"all_to_all",
-                                        detail::operand_label<A>(),
-                                        {SplitDim, ConcatDim, SplitCount},
-                                        {"split_dimension", "concat_dimension", "split_count"},
-                                        o.channel_id,
-                                        mode,
-                                        &o.replica_groups};
-        ctx.transport_().exchange(ctx, d, g, a.data(), out.data(), b, false);
-        return out;
+        return detail::traced<void>(
+            "stablehlo.all_to_all", [&] { return "split_dimension = " + std::to_string(SplitDim) + " : i64, concat_dimension = " + std::to_string(ConcatDim) + " : i64, split_count = " + std::to_string(SplitCount) + " : i64, " + detail::collective_attrs(o, false); },
+            [&] {
+            constexpr auto piece = detail::scaled(A::extents, SplitDim, 1, SplitCount);
+            constexpr auto oe = detail::scaled(piece, ConcatDim, SplitCount, 1);
+            using Out = detail::array_of_extents<T, oe>;
+            const auto& a = detail::as_array(std::forward<X>(x));
+            if (o.use_global_device_ids)
+                throw error("all_to_all", "use_global_device_ids is not an attribute of all_to_all");
+            const auto mode = detail::mode_of("all_to_all", o, false);
+            const auto g = detail::group_of("all_to_all", ctx, mode, o, true, true);
+            detail::check_group_size("all_to_all", "split_count", SplitCount, g, o);
+            Out out(detail::no_init);
+            auto b = detail::make_box(piece, A::extents, oe, sizeof(T));
+            b.src_step = static_cast<std::ptrdiff_t>(piece[SplitDim]) * b.src_stride[SplitDim];
+            b.dst_step = static_cast<std::ptrdiff_t>(piece[ConcatDim]) * b.dst_stride[ConcatDim];
+            const detail::collective_desc d{"all_to_all",
+                                            detail::operand_label<A>(),
+                                            {SplitDim, ConcatDim, SplitCount},
+                                            {"split_dimension", "concat_dimension", "split_count"},
+                                            o.channel_id,
+                                            mode,
+                                            &o.replica_groups};
+            ctx.transport_().exchange(ctx, d, g, a.data(), out.data(), b, false);
+            return out;
+        },
+            x);
     }
 }
 // The tuple form: each operand exchanged with the same attributes, in tuple order.
@@ -498,7 +555,15 @@ requires((expression<X> && ...)) auto all_to_all(replica_context& ctx, std::tupl
 // channel_id > 0), within the same partition (replica).
 template<expression X>
 auto collective_permute(replica_context& ctx, X&& x, const source_target_pairs_t& pairs, std::int64_t channel_id = 0) {
-    return detail::collective_permute_impl<false>(ctx, std::forward<X>(x), pairs, channel_id);
+    return detail::traced<void>(
+        "stablehlo.collective_permute",
+        [&] {
+            std::vector<std::vector<std::int64_t>> rows;
+            for (const auto& [s, t] : pairs)
+                rows.push_back({s, t});
+            return "source_target_pairs = " + detail::int_rows_attr(rows) + detail::channel_attr(channel_id);
+        },
+        [&] { return detail::collective_permute_impl<false>(ctx, std::forward<X>(x), pairs, channel_id); }, x);
 }
 // CollectivePermuteStart / CollectivePermuteDone.
 template<expression X>
@@ -517,17 +582,22 @@ template<expression X>
 auto collective_broadcast(replica_context& ctx, X&& x, const collective_opts& o = {}) {
     using T = detail::element_of<X>;
     using A = tensor_type_of<X>;
-    const auto& a = detail::as_array(std::forward<X>(x));
-    if (o.use_global_device_ids)
-        throw error("collective_broadcast", "use_global_device_ids is not an attribute of collective_broadcast");
-    const auto mode = detail::mode_of("collective_broadcast", o, false);
-    const auto g = detail::group_of("collective_broadcast", ctx, mode, o, false, false);
-    A out(detail::no_init);
-    const detail::collective_desc d{"collective_broadcast", detail::operand_label<A>(), {}, {}, o.channel_id, mode,
-                                    &o.replica_groups};
-    ctx.transport_().copy_from(ctx, d, g, 0, a.data(), out.data(), A::size() * sizeof(T), false);
-    if (g.me < 0) std::memset(static_cast<void*>(out.data()), 0, A::size() * sizeof(T));
-    return out;
+    return detail::traced<void>(
+        "stablehlo.collective_broadcast", [&] { return detail::collective_attrs(o, false); },
+        [&] {
+            const auto& a = detail::as_array(std::forward<X>(x));
+            if (o.use_global_device_ids)
+                throw error("collective_broadcast", "use_global_device_ids is not an attribute of collective_broadcast");
+            const auto mode = detail::mode_of("collective_broadcast", o, false);
+            const auto g = detail::group_of("collective_broadcast", ctx, mode, o, false, false);
+            A out(detail::no_init);
+            const detail::collective_desc d{"collective_broadcast", detail::operand_label<A>(), {}, {}, o.channel_id, mode,
+                                            &o.replica_groups};
+            ctx.transport_().copy_from(ctx, d, g, 0, a.data(), out.data(), A::size() * sizeof(T), false);
+            if (g.me < 0) std::memset(static_cast<void*>(out.data()), 0, A::size() * sizeof(T));
+            return out;
+        },
+        x);
 }
 
 // RaggedAllToAll(input, input_offsets, send_sizes, output, output_offsets, recv_sizes,
@@ -542,6 +612,7 @@ auto collective_broadcast(replica_context& ctx, X&& x, const collective_opts& o 
 template<expression I, expression IO, expression SS, expression O, expression OO, expression RS>
 auto ragged_all_to_all(replica_context& ctx, I&& input, IO&& input_offsets, SS&& send_sizes, O&& output,
                        OO&& output_offsets, RS&& recv_sizes, const collective_opts& o = {}) {
+    trace::not_exported("ragged_all_to_all");
     using In = tensor_type_of<I>;
     using Out = tensor_type_of<O>;
     using Off = tensor_type_of<IO>;

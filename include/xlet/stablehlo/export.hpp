@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "../core/tensor.hpp"
+#include "../distributed/pool.hpp"
 #include "../eval/assign.hpp"
 
 namespace xlet {
@@ -36,6 +37,11 @@ struct stablehlo_options {
     // 15: integer lists as dense<[...]> : tensor<Nxi64> (what MLIR 15, Debian 12's mlir-opt, reads)
     // instead of array<i64: ...>.
     int mlir_compat = 0;
+    // An SPMD program (f takes an xlet::replica_context& first): it runs on a replica_pool of
+    // replicas x partitions devices, device 0 is traced, and the module says how many it needs
+    // (mhlo.num_replicas / mhlo.num_partitions, as JAX writes them).
+    std::uint32_t replicas = 1;
+    std::uint32_t partitions = 1;
 };
 
 namespace trace::impl {
@@ -71,7 +77,11 @@ public:
 
     std::string module() {
         const region& body = r_.regions[0];
-        std::string s = "module @" + o_.module_name + " {\n  func.func @" + o_.function_name + "(";
+        std::string s = "module @" + o_.module_name;
+        if (o_.replicas != 1 || o_.partitions != 1)
+            s += " attributes {mhlo.num_partitions = " + std::to_string(o_.partitions) +
+                 " : i32, mhlo.num_replicas = " + std::to_string(o_.replicas) + " : i32}";
+        s += " {\n  func.func @" + o_.function_name + "(";
         for (std::size_t i = 0; i < body.args.size(); ++i) {
             const int a = body.args[i];
             names_[a] = "%arg" + std::to_string(next_arg_++);
@@ -187,17 +197,33 @@ requires(!expression<F> && (expression<A> && ...)) std::string to_stablehlo(F&& 
 }
 template<class F, class... A>
 requires(expression<A>&&...) std::string to_stablehlo(const stablehlo_options& o, F&& f, const A&... args) {
-    std::tuple<tensor_type_of<A>...> xs{tensor_type_of<A>(args)...};
     trace::recorder r;
-    std::apply(
-        [&](const auto&... x) {
-            (trace::bind(r, x, r.argument(trace::type_of<std::remove_cvref_t<decltype(x)>>())), ...);
-        },
-        xs);
-    {
+    // Device 0's program is recorded; with a replica_context every device runs (the collectives
+    // need them all), on its own copies of the example arguments.
+    auto device = [&](auto&&... ctx) {
+        std::tuple<tensor_type_of<A>...> xs{tensor_type_of<A>(args)...};
+        auto call = [&] { return std::apply([&](auto&... x) { return f(ctx..., x...); }, xs); };
+        if constexpr (sizeof...(ctx) > 0)
+            if ((... || (ctx.device_id() != 0))) {
+                call();
+                return;
+            }
+        std::apply(
+            [&](const auto&... x) {
+                (trace::bind(r, x, r.argument(trace::type_of<std::remove_cvref_t<decltype(x)>>())), ...);
+            },
+            xs);
         trace::impl::activate a(r);
-        decltype(auto) out = std::apply(f, xs);
+        decltype(auto) out = call();
         trace::values_of(r, out, r.regions[0].results);
+    };
+    // (tested in this order: a generic lambda's body is instantiated only with arguments it can take)
+    if constexpr (std::is_invocable_v<F&, tensor_type_of<A>&...>) {
+        if (o.replicas != 1 || o.partitions != 1)
+            throw error("to_stablehlo", "replicas x partitions > 1 needs a program that takes an xlet::replica_context&");
+        device();
+    } else {
+        replica_pool(o.replicas, o.partitions).run(device);
     }
     return trace::impl::printer(r, o).module();
 }

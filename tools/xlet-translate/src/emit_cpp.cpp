@@ -290,11 +290,60 @@ const std::set<std::string> other_ops = {"stablehlo.constant",
                                          "chlo.bessel_i1e",
                                          "chlo.next_after",
                                          "chlo.ragged_dot",
+                                         "stablehlo.all_reduce",
+                                         "stablehlo.all_gather",
+                                         "stablehlo.reduce_scatter",
+                                         "stablehlo.all_to_all",
+                                         "stablehlo.collective_permute",
+                                         "stablehlo.collective_broadcast",
+                                         "stablehlo.replica_id",
+                                         "stablehlo.partition_id",
+                                         "stablehlo.send",
+                                         "stablehlo.recv",
+                                         "interpreter.run_parallel",
                                          "check.expect_eq",
                                          "check.expect_eq_const",
                                          "check.expect_almost_eq",
                                          "check.expect_almost_eq_const",
                                          "check.expect_close"};
+
+// Ops that run on a device of a replica pool: a function containing one (or calling such a
+// function) takes the device's xlet::replica_context& as its first parameter.
+bool is_spmd_op(const std::string& n) {
+    static const std::set<std::string> ops = {
+        "stablehlo.all_reduce",         "stablehlo.all_gather",           "stablehlo.reduce_scatter",
+        "stablehlo.all_to_all",         "stablehlo.collective_permute",   "stablehlo.collective_broadcast",
+        "stablehlo.replica_id",         "stablehlo.partition_id",         "stablehlo.send",
+        "stablehlo.recv"};
+    return ops.count(n) > 0;
+}
+
+// The functions that run collectives (directly, in a region, or through calls and composites).
+std::set<std::string> spmd_functions(const module& m) {
+    std::set<std::string> out;
+    bool changed = true;
+    while (changed) {
+        changed = false;
+        for (auto& f : m.funcs) {
+            if (out.count(f.name)) continue;
+            bool spmd = false;
+            std::function<void(const region&)> rec = [&](const region& r) {
+                for (auto& b : r.blocks)
+                    for (auto& o : b.ops) {
+                        const attr* dec = o->name == "stablehlo.composite" ? o->get("decomposition") : nullptr;
+                        if (is_spmd_op(o->name) || (o->name == "func.call" && out.count(o->callee)) ||
+                            (dec && dec->k == attr::kind::symbol && out.count(dec->s)))
+                            spmd = true;
+                        for (auto& g : o->regions)
+                            rec(g);
+                    }
+            };
+            rec(f.body);
+            if (spmd) changed = out.insert(f.name).second;
+        }
+    }
+    return out;
+}
 
 bool supported_type(const type& t) {
     if (t.k == type::kind::token) return true;
@@ -346,6 +395,7 @@ public:
             used.insert(n);
             fname_[f.name] = n;
         }
+        find_spmd_functions();
         for (auto& f : m_.funcs)
             out_ << signature(f) << ";\n";
         out_ << "\n";
@@ -381,6 +431,7 @@ private:
     std::set<std::string> need_tensor_; // values read as scalars or by a nested region
     std::set<std::string> idents_;      // C++ names taken in the current function
     bool uses_composite_ = false;
+    std::set<std::string> spmd_funcs_; // functions that take the device's replica_context
     bool uses_check_ = false; // check.* ops: their helpers are emitted, main() only for --emit runner
 
     void error(loc at, const std::string& text) { errors_.push_back({at, text}); }
@@ -450,7 +501,8 @@ private:
                 const std::string& n = o->name;
                 std::size_t nr = o->results.size();
                 for (std::size_t k = 0; k < o->regions.size(); ++k) {
-                    long c = n == "stablehlo.sort" || n == "stablehlo.select_and_scatter" ||
+                    long c = n == "stablehlo.sort" || n == "stablehlo.select_and_scatter" || n == "stablehlo.all_reduce" ||
+                                     n == "stablehlo.reduce_scatter" ||
                                      (n == "stablehlo.while" && k == 0)
                                  ? 1
                                  : static_cast<long>(nr);
@@ -565,6 +617,56 @@ private:
             const attr* v = o.get("value");
             return want(v && v->k == attr::kind::dense, "a dense<...> value");
         }
+        if (n == "stablehlo.all_reduce" || n == "stablehlo.all_to_all") {
+            if (!want(no >= 1 && nr == no && ng == (n == "stablehlo.all_reduce" ? 1u : 0u),
+                      n == "stablehlo.all_reduce" ? "a result per operand and one computation" : "a result per operand"))
+                return false;
+            return n != "stablehlo.all_reduce" || want(o.regions[0].blocks[0].arg_names.size() == 2, "two computation arguments");
+        }
+        if (n == "stablehlo.all_gather") {
+            if (!want(no >= 1 && nr == no && ng == 0, "a result per operand")) return false;
+            for (std::size_t k = 0; k < no; ++k) // the shard count is the ratio of the extents
+                ratio(o, o.result_types[k], o.operand_types[k], dim_attr(o, "all_gather_dim"));
+            return true;
+        }
+        if (n == "stablehlo.reduce_scatter") {
+            if (!want(no == 1 && nr == 1 && ng == 1, "one operand, one result and one computation")) return false;
+            ratio(o, o.operand_types[0], o.result_types[0], dim_attr(o, "scatter_dimension"));
+            return want(o.regions[0].blocks[0].arg_names.size() == 2, "two computation arguments");
+        }
+        if (n == "stablehlo.collective_permute") return want(no == 1 && nr == 1 && ng == 0, "one operand and one result");
+        if (n == "stablehlo.collective_broadcast") {
+            if (o.get("has_dynamic_root")) {
+                error(o.at, "stablehlo.collective_broadcast with has_dynamic_root (StableHLO 1.20) is not supported by "
+                            "xlet: its source is the first device of each group");
+                return false;
+            }
+            return want(no >= 1 && nr == no && ng == 0, "a result per operand");
+        }
+        if (n == "stablehlo.replica_id" || n == "stablehlo.partition_id")
+            return want(no == 0 && nr == 1 && ng == 0, "no operand and one result");
+        if (n == "stablehlo.send") return want(no == 2 && nr == 1 && ng == 0, "one operand, a token and one result");
+        if (n == "stablehlo.recv") return want(no == 1 && nr == 2 && ng == 0, "a token, and a result and a token");
+        if (n == "interpreter.run_parallel") {
+            const attr* p = o.get("programs");
+            bool ok = p && p->k == attr::kind::array && !p->list.empty();
+            std::size_t parts = ok ? p->list[0].list.size() : 0;
+            for (std::size_t r = 0; ok && r < p->list.size(); ++r) {
+                ok = p->list[r].k == attr::kind::array && p->list[r].list.size() == parts && parts > 0;
+                for (std::size_t q = 0; ok && q < parts; ++q)
+                    ok = p->list[r].list[q].k == attr::kind::symbol && m_.find(p->list[r].list[q].s) != nullptr;
+            }
+            if (!want(ok, "programs = [[@f, ...], ...]: a list per replica of one known function per partition"))
+                return false;
+            std::size_t args = 0, results = 0;
+            for (auto& row : p->list)
+                for (auto& fn : row.list) {
+                    args += m_.find(fn.s)->args.size();
+                    results += m_.find(fn.s)->results.size();
+                }
+            return want(no == args && nr == results, std::to_string(args) + " operands and " + std::to_string(results) +
+                                                          " results: the programs' arguments and results in order");
+        }
         if (n == "func.call") {
             const func* f = m_.find(o.callee);
             if (!f) {
@@ -590,6 +692,12 @@ private:
         if (n == "stablehlo.constant") {
             const attr* v = o.get("value");
             if (!v || v->k != attr::kind::dense) error(o.at, "stablehlo.constant without a dense value");
+        }
+        if (n == "stablehlo.send" || n == "stablehlo.recv") {
+            const attr* h = o.get("is_host_transfer");
+            if (h && (h->k == attr::kind::unit || h->b))
+                error(o.at, n + " with is_host_transfer = true is not supported (xlet's send and recv run between the "
+                                "devices of a replica pool; name them with source_target_pairs)");
         }
         if (n == "stablehlo.dot_general") {
             const attr* d = o.get("dot_dimension_numbers");
@@ -668,6 +776,8 @@ private:
                     --uses_[v.name]; // count_uses added them a second time
     }
 
+    void find_spmd_functions() { spmd_funcs_ = spmd_functions(m_); }
+
     std::string signature(const func& f) {
         std::string ret;
         if (f.results.empty())
@@ -693,6 +803,7 @@ private:
         };
         rec(f.body);
         std::set<std::string> taken;
+        if (spmd_funcs_.count(f.name)) s += "xlet::replica_context& xlet_ctx" + std::string(f.args.empty() ? "" : ", ");
         for (std::size_t i = 0; i < f.args.size(); ++i) {
             std::string n = sanitize(f.args[i].name);
             while (taken.count(n))
@@ -1221,6 +1332,7 @@ private:
         if (n == "func.call") {
             auto it = fname_.find(o.callee);
             std::string e = (it == fname_.end() ? sanitize(o.callee) : it->second) + "(";
+            if (spmd_funcs_.count(o.callee)) e += o.operands.empty() ? "xlet_ctx" : "xlet_ctx, ";
             for (std::size_t k = 0; k < o.operands.size(); ++k)
                 e += (k ? ", " : "") + val(o, k);
             e += ")";
@@ -1244,6 +1356,7 @@ private:
             declare(o, 0, e + ")", depth, false);
             return;
         }
+        if (emit_spmd(o, depth)) return;
         if (emit_heavy(o, depth)) return;
         if (n == "chlo.top_k") {
             std::int64_t k = o.get("k") ? o.get("k")->i : 1;
@@ -1258,6 +1371,209 @@ private:
     }
 
     static std::string list_or_empty(const attr* a) { return braces(int_list(a)); }
+
+    // -- collectives and the other ops of a device (xlet/distributed.hpp) -------------------
+    static std::int64_t channel_of(const op& o) {
+        const attr* c = o.get("channel_handle");
+        const attr* h = c ? c->field("handle") : nullptr;
+        return h && h->k == attr::kind::integer ? h->i : 0;
+    }
+    // A 2-D integer list (replica_groups, source_target_pairs) as nested braces; -1 entries are
+    // the padding of unequal groups and are dropped.
+    std::string int_matrix(const op& o, const char* key, bool pairs) {
+        const attr* a = o.get(key);
+        if (!a) return "{}";
+        std::vector<std::int64_t> v = int_list(a);
+        std::int64_t cols = a->k == attr::kind::dense && a->t.dims.size() == 2 ? a->t.dims[1] : -1;
+        if (cols <= 0 || v.size() % static_cast<std::size_t>(cols) != 0) {
+            if (!v.empty() || cols < 0) error(a->at, o.name + ": " + key + " must be a 2-D integer dense<...> attribute");
+            return "{}";
+        }
+        std::string out = "{";
+        for (std::size_t r = 0; r < v.size() / static_cast<std::size_t>(cols); ++r) {
+            std::string row;
+            for (std::int64_t c = 0; c < cols; ++c) {
+                std::int64_t x = v[r * static_cast<std::size_t>(cols) + static_cast<std::size_t>(c)];
+                if (x < 0 && !pairs) continue;
+                row += (row.empty() ? "" : ", ") + std::to_string(x);
+            }
+            out += (r ? ", {" : "{") + row + "}";
+        }
+        return out + "}";
+    }
+    std::string collective_opts(const op& o) {
+        std::string groups = int_matrix(o, "replica_groups", false);
+        std::int64_t ch = channel_of(o);
+        const attr* g = o.get("use_global_device_ids");
+        bool global = g && (g->k == attr::kind::unit || g->b);
+        std::string e = "xlet::collective_opts{.replica_groups = " + groups;
+        if (ch) e += ", .channel_id = " + std::to_string(ch);
+        if (global) e += ", .use_global_device_ids = true";
+        return e + "}";
+    }
+    std::int64_t dim_attr(const op& o, const char* key) {
+        const attr* a = o.get(key);
+        if (!a || a->k != attr::kind::integer) {
+            error(o.at, o.name + ": expected an integer " + key);
+            return 0;
+        }
+        return a->i;
+    }
+    // The ratio of two extents along `d` (shard counts of all_gather / reduce_scatter).
+    std::int64_t ratio(const op& o, const type& big, const type& small, std::int64_t d) {
+        if (d < 0 || static_cast<std::size_t>(d) >= big.dims.size() || big.dims.size() != small.dims.size() ||
+            small.dims[static_cast<std::size_t>(d)] <= 0 ||
+            big.dims[static_cast<std::size_t>(d)] % small.dims[static_cast<std::size_t>(d)] != 0) {
+            error(o.at, o.name + ": the result and operand shapes do not fit dimension " + std::to_string(d));
+            return 1;
+        }
+        return big.dims[static_cast<std::size_t>(d)] / small.dims[static_cast<std::size_t>(d)];
+    }
+    std::string reduction_fn(const op& o, int depth) {
+        std::string fn = monoid(o.regions[0]);
+        return fn.empty() ? scalar_lambda(o.regions[0], depth, false) : fn;
+    }
+
+    bool emit_spmd(const op& o, int depth) {
+        const std::string& n = o.name;
+        std::size_t no = o.operands.size();
+        auto ins = [&]() {
+            std::string e = "std::tuple{";
+            for (std::size_t k = 0; k < no; ++k)
+                e += (k ? ", " : "") + val(o, k);
+            return e + "}";
+        };
+        if (n == "stablehlo.all_reduce") {
+            std::string fn = reduction_fn(o, depth), opts = collective_opts(o);
+            if (no == 1)
+                declare(o, 0, "xlet::all_reduce(xlet_ctx, " + val(o, 0) + ", " + fn + ", " + opts + ")", depth, false);
+            else
+                declare_tuple(o, "xlet::all_reduce(xlet_ctx, " + ins() + ", " + fn + ", " + opts + ")", depth);
+            return true;
+        }
+        if (n == "stablehlo.all_gather") {
+            std::int64_t d = dim_attr(o, "all_gather_dim");
+            std::string opts = collective_opts(o);
+            // Several operands: one all_gather each (the same groups and order on every device).
+            for (std::size_t k = 0; k < no; ++k) {
+                std::string e = "xlet::all_gather<" + std::to_string(d) + ", " +
+                                std::to_string(ratio(o, o.result_types[k], o.operand_types[k], d)) + ">(xlet_ctx, " +
+                                val(o, k) + ", " + opts + ")";
+                declare(o, k, e, depth, false);
+            }
+            return true;
+        }
+        if (n == "stablehlo.reduce_scatter") {
+            std::int64_t d = dim_attr(o, "scatter_dimension");
+            declare(o, 0,
+                    "xlet::reduce_scatter<" + std::to_string(d) + ", " +
+                        std::to_string(ratio(o, o.operand_types[0], o.result_types[0], d)) + ">(xlet_ctx, " +
+                        val(o, 0) + ", " + reduction_fn(o, depth) + ", " + collective_opts(o) + ")",
+                    depth, false);
+            return true;
+        }
+        if (n == "stablehlo.all_to_all") {
+            std::string t = "xlet::all_to_all<" + std::to_string(dim_attr(o, "split_dimension")) + ", " +
+                            std::to_string(dim_attr(o, "concat_dimension")) + ", " +
+                            std::to_string(dim_attr(o, "split_count")) + ">(xlet_ctx, ";
+            if (no == 1)
+                declare(o, 0, t + val(o, 0) + ", " + collective_opts(o) + ")", depth, false);
+            else
+                declare_tuple(o, t + ins() + ", " + collective_opts(o) + ")", depth);
+            return true;
+        }
+        if (n == "stablehlo.collective_permute") {
+            declare(o, 0,
+                    "xlet::collective_permute(xlet_ctx, " + val(o, 0) + ", xlet::source_target_pairs_t" +
+                        int_matrix(o, "source_target_pairs", true) + ", " + std::to_string(channel_of(o)) + ")",
+                    depth, false);
+            return true;
+        }
+        if (n == "stablehlo.collective_broadcast") {
+            for (std::size_t k = 0; k < no; ++k) // several operands: one broadcast each, in order
+                declare(o, k, "xlet::collective_broadcast(xlet_ctx, " + val(o, k) + ", " + collective_opts(o) + ")",
+                        depth, false);
+            return true;
+        }
+        if (n == "stablehlo.replica_id" || n == "stablehlo.partition_id") {
+            declare(o, 0, std::string(n == "stablehlo.replica_id" ? "xlet::replica_id" : "xlet::partition_id") +
+                              "(xlet_ctx)", depth, false);
+            return true;
+        }
+        if (n == "stablehlo.send") {
+            // The transfer completes when the handle goes out of scope (the end of the enclosing
+            // function or region): a device may send, then receive, as in a ring.
+            std::string h = fresh(o.results[0] + "_send");
+            out_ << ind(depth) << "[[maybe_unused]] auto " << h << " = xlet::send(xlet_ctx, " << val(o, 0) << ", "
+                 << channel_of(o) << ", xlet::source_target_pairs_t" << int_matrix(o, "source_target_pairs", true)
+                 << ");\n";
+            declare(o, 0, "xlet::after_all(" + val(o, 1) + ")", depth, false);
+            return true;
+        }
+        if (n == "stablehlo.recv") {
+            if (o.result_types[0].k != type::kind::tensor) {
+                error(o.at, "stablehlo.recv: xlet receives one tensor and a token");
+                return true;
+            }
+            declare(o, 0,
+                    "xlet::recv_done(xlet::recv<" + cpp_type(o.result_types[0]) + ">(xlet_ctx, " +
+                        std::to_string(channel_of(o)) + ", xlet::source_target_pairs_t" +
+                        int_matrix(o, "source_target_pairs", true) + "))",
+                    depth, false);
+            declare(o, 1, "xlet::after_all(" + val(o, 0) + ")", depth, false);
+            return true;
+        }
+        if (n == "interpreter.run_parallel") {
+            emit_run_parallel(o, depth);
+            return true;
+        }
+        return false;
+    }
+
+    // The StableHLO interpreter's test driver: programs[replica][partition] run as the devices of
+    // an xlet::replica_pool; operands and results are the programs' arguments and results in
+    // device order.
+    void emit_run_parallel(const op& o, int depth) {
+        const attr* p = o.get("programs");
+        std::size_t R = p->list.size(), P = p->list[0].list.size();
+        std::vector<std::string> res;
+        for (std::size_t k = 0; k < o.results.size(); ++k) {
+            std::string id = fresh(o.results[k]);
+            out_ << ind(depth) << (uses_[o.results[k]] ? "" : "[[maybe_unused]] ") << cpp_type(o.result_types[k]) << " "
+                 << id << "{};\n";
+            res.push_back(id);
+        }
+        out_ << ind(depth) << "xlet::replica_pool(" << R << ", " << P
+             << ").run([&](xlet::replica_context& xlet_ctx) {\n"
+             << ind(depth + 1) << "switch (xlet_ctx.device_id()) {\n";
+        std::size_t a = 0, r = 0;
+        for (std::size_t d = 0; d < R * P; ++d) {
+            const std::string& fn = p->list[d / P].list[d % P].s;
+            const func* f = m_.find(fn);
+            std::string call = fname_[fn] + "(";
+            bool ctx = spmd_funcs_.count(fn) > 0;
+            if (ctx) call += "xlet_ctx";
+            for (std::size_t k = 0; k < f->args.size(); ++k)
+                call += (k || ctx ? ", " : "") + val(o, a++);
+            call += ")";
+            out_ << ind(depth + 1) << "case " << d << ":\n" << ind(depth + 2);
+            if (f->results.size() == 1) {
+                out_ << res[r++] << " = " << call << ";\n";
+            } else if (f->results.empty()) {
+                out_ << call << ";\n";
+            } else {
+                out_ << "std::tie(";
+                for (std::size_t k = 0; k < f->results.size(); ++k)
+                    out_ << (k ? ", " : "") << res[r++];
+                out_ << ") = " << call << ";\n";
+            }
+            out_ << ind(depth + 2) << "break;\n";
+        }
+        out_ << ind(depth + 1) << "default:\n" << ind(depth + 2) << "break;\n" << ind(depth + 1) << "}\n"
+             << ind(depth) << "});\n";
+        for (std::size_t k = 0; k < o.results.size(); ++k)
+            bind(o.results[k], res[k], o.result_types[k], false);
+    }
     static std::int64_t int_or(const attr* a, std::int64_t d) {
         return a && (a->k == attr::kind::integer || a->k == attr::kind::boolean)
                    ? (a->k == attr::kind::boolean ? a->b : a->i)
@@ -1628,6 +1944,7 @@ private:
             const func* f = m_.find(dec->s);
             std::string lam = "[&](";
             std::string call = fname_[dec->s] + "(";
+            if (spmd_funcs_.count(dec->s)) call += f->args.empty() ? "xlet_ctx" : "xlet_ctx, ";
             for (std::size_t k = 0; k < f->args.size(); ++k) {
                 lam += (k ? ", " : "") + std::string("const ") + cpp_type(f->args[k].t) + "& a" + std::to_string(k);
                 call += (k ? ", " : "") + std::string("a") + std::to_string(k);
@@ -1960,7 +2277,7 @@ int main() {
     int errors = 0;
 )XLT";
         for (auto& f : m_.funcs) {
-            if (!f.args.empty() || !f.is_public()) continue;
+            if (!f.args.empty() || !f.is_public() || spmd_funcs_.count(f.name)) continue; // run_parallel runs those
             out_ << "    try {\n        (void)" << ns << "::" << fname_[f.name]
                  << "();\n    } catch (const std::exception& e) {\n"
                  << "        ++errors;\n        std::printf(\"" << where(m_, f.at) << ": @" << f.name
@@ -2089,7 +2406,9 @@ bool benchable(const op& o) {
                                                "stablehlo.composite",
                                                "stablehlo.get_dimension_size",
                                                "stablehlo.optimization_barrier"};
-    if (skip.count(o.name) || o.name.rfind("check.", 0) == 0 || o.results.empty()) return false;
+    if (skip.count(o.name) || o.name.rfind("check.", 0) == 0 || o.results.empty() || is_spmd_op(o.name) ||
+        o.name == "interpreter.run_parallel")
+        return false;
     for (auto& t : o.operand_types)
         if (t.k != type::kind::tensor) return false;
     for (auto& t : o.result_types)
@@ -2117,8 +2436,10 @@ emit_result emit_bench(const module& m, const emit_options& opt) {
     for (auto& f : m.funcs)
         names.insert(f.name);
     std::vector<func> extra;
+    // Functions that run collectives need a replica pool: not benchmarked (docs/stablehlo.md).
+    const std::set<std::string> spmd = spmd_functions(m);
     for (auto& f : m.funcs) {
-        if (!f.is_public() || f.results.empty()) continue;
+        if (!f.is_public() || f.results.empty() || spmd.count(f.name)) continue;
         double total = 0;
         int k = 0;
         // the ops of f's body and of the functions it calls (JAX puts the work in private ones)
