@@ -179,9 +179,9 @@ struct collectives {
         auto sum = all_reduce(ctx, x * 2.0f, add_fn{}, {.replica_groups = {{0, 1}, {2, 3}}});
         auto big = all_reduce(ctx, n, traceable([](auto a, auto b) { return a + b * 3; }),
                               {.replica_groups = {{0, 1, 2, 3}}, .channel_id = 1});
-        auto flat = all_reduce(ctx, n, mul_fn{},
-                               {.replica_groups = {{0, 7}, {1, 2, 3}, {4, 5, 6}}, .channel_id = 2,
-                                .use_global_device_ids = true});
+        auto flat = all_reduce(
+            ctx, n, mul_fn{},
+            {.replica_groups = {{0, 7}, {1, 2, 3}, {4, 5, 6}}, .channel_id = 2, .use_global_device_ids = true});
         auto g = all_gather<1, 2>(ctx, x, {.replica_groups = {{3, 1}, {0, 2}}});
         auto rs = reduce_scatter<0, 2>(ctx, x, max_fn{}, {.replica_groups = {{1, 0}, {2, 3}}});
         auto a2a = all_to_all<0, 1, 2>(ctx, x, {.replica_groups = {{0, 1}}, .channel_id = 3});

@@ -60,7 +60,8 @@ bool equal_bits(const A& want, const B& got) {
         static_assert(std::tuple_size_v<A> == std::tuple_size_v<B>);
         return [&]<std::size_t... I>(std::index_sequence<I...>) {
             return (equal_bits(std::get<I>(want), std::get<I>(got)) && ...);
-        }(std::make_index_sequence<std::tuple_size_v<A>>{});
+        }
+        (std::make_index_sequence<std::tuple_size_v<A>>{});
     }
 }
 
@@ -85,20 +86,20 @@ void check(Translated translated) {
             }
         }
     } else {
-    std::mt19937 g(7);
-    for (int round = 0; round < 3; ++round) {
-        auto args = std::make_unique<typename Case::args>();
-        std::apply([&](auto&... a) { (fill(a, g), ...); }, *args);
-        auto want = materialise(std::apply([](const auto&... a) { return Case::f(a...); }, *args));
-        auto got = std::apply(translated, *args);
-        same_bits(want, got);
-    }
+        std::mt19937 g(7);
+        for (int round = 0; round < 3; ++round) {
+            auto args = std::make_unique<typename Case::args>();
+            std::apply([&](auto&... a) { (fill(a, g), ...); }, *args);
+            auto want = materialise(std::apply([](const auto&... a) { return Case::f(a...); }, *args));
+            auto got = std::apply(translated, *args);
+            same_bits(want, got);
+        }
     }
 }
 } // namespace
 
 #define XLET_CASE(name)                                                                                                \
     TEST_CASE("import(export(" #name ")) gives the bits of " #name) {                                                  \
-        check<export_cases::name>([](auto&&... a) { return rt_##name::main(std::forward<decltype(a)>(a)...); });        \
+        check<export_cases::name>([](auto&&... a) { return rt_##name::main(std::forward<decltype(a)>(a)...); });       \
     }
 XLET_EXPORT_CASES(XLET_CASE)

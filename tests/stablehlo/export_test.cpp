@@ -251,15 +251,16 @@ TEST_CASE("an SPMD program: every device runs, device 0 is recorded, the module 
     CHECK(count == 4);
     CHECK(many.find("mhlo.num_replicas = 64 : i32") != std::string::npos);
     // What does not export says so.
-    CHECK_THROWS_WITH(to_stablehlo(o, [](const f32<2>& a) { return eval(a * 2.0f); }, x),
-                      doctest::Contains("replicas x partitions > 1 needs a program that takes an xlet::replica_context&"));
-    CHECK_THROWS_WITH(to_stablehlo(
-                          o,
-                          [](replica_context& ctx, const f32<2>& a) {
-                              return all_reduce_done(all_reduce_start(ctx, a, add_fn{}));
-                          },
-                          x),
-                      doctest::Contains("an async collective (*_start / *_done) is not exported yet"));
+    CHECK_THROWS_WITH(
+        to_stablehlo(
+            o, [](const f32<2>& a) { return eval(a * 2.0f); }, x),
+        doctest::Contains("replicas x partitions > 1 needs a program that takes an xlet::replica_context&"));
+    CHECK_THROWS_WITH(
+        to_stablehlo(
+            o,
+            [](replica_context& ctx, const f32<2>& a) { return all_reduce_done(all_reduce_start(ctx, a, add_fn{})); },
+            x),
+        doctest::Contains("an async collective (*_start / *_done) is not exported yet"));
 }
 
 TEST_CASE("a traceable computation is exported op by op, and still runs on scalars") {

@@ -361,13 +361,14 @@ auto traced(const char* name, const Attrs& attrs, Run&& run, const X& x, const F
 
 // ReplicaId(): this device's replica id, a u32 scalar.
 inline tensor<std::uint32_t> replica_id(const replica_context& ctx) {
-    return trace::heavy("stablehlo.replica_id", [] { return std::string(); },
-                        [&] { return tensor<std::uint32_t>(ctx.replica_id()); });
+    return trace::heavy(
+        "stablehlo.replica_id", [] { return std::string(); }, [&] { return tensor<std::uint32_t>(ctx.replica_id()); });
 }
 // PartitionId(): this device's partition id, a u32 scalar.
 inline tensor<std::uint32_t> partition_id(const replica_context& ctx) {
-    return trace::heavy("stablehlo.partition_id", [] { return std::string(); },
-                        [&] { return tensor<std::uint32_t>(ctx.partition_id()); });
+    return trace::heavy(
+        "stablehlo.partition_id", [] { return std::string(); },
+        [&] { return tensor<std::uint32_t>(ctx.partition_id()); });
 }
 
 // AllReduce(operand, computation, replica_groups, channel_id, use_global_device_ids): every member
@@ -469,25 +470,26 @@ auto reduce_scatter(replica_context& ctx, X&& x, const F& f, const collective_op
         "xlet::reduce_scatter [C3]: the computation must take two elements of the operand's type and return one");
     if constexpr (c1 && c2 && c3) {
         return detail::traced<F>(
-            "stablehlo.reduce_scatter", [&] { return "scatter_dimension = " + std::to_string(Dim) + " : i64, " + detail::collective_attrs(o); },
+            "stablehlo.reduce_scatter",
+            [&] { return "scatter_dimension = " + std::to_string(Dim) + " : i64, " + detail::collective_attrs(o); },
             [&] {
-            constexpr auto oe = detail::scaled(A::extents, Dim, 1, ShardCount);
-            using Out = detail::array_of_extents<T, oe>;
-            const auto& a = detail::as_array(std::forward<X>(x));
-            const auto mode = detail::mode_of("reduce_scatter", o, true);
-            const auto g = detail::group_of("reduce_scatter", ctx, mode, o, true, true);
-            detail::check_group_size("reduce_scatter", "shard_count", ShardCount, g, o);
-            Out out(detail::no_init);
-            auto b = detail::make_box(oe, A::extents, oe, sizeof(T));
-            b.src_step = static_cast<std::ptrdiff_t>(oe[Dim]) * b.src_stride[Dim];
-            const detail::collective_desc d{"reduce_scatter",  detail::operand_label<A>(),
-                                            {Dim, ShardCount}, {"scatter_dimension", "shard_count"},
-                                            o.channel_id,      mode,
-                                            &o.replica_groups};
-            const auto r = detail::reduction_of<T>(f);
-            ctx.transport_().reduce_scatter(ctx, d, g, a.data(), out.data(), b, detail::make_combiner<T>(r), false);
-            return out;
-        },
+                constexpr auto oe = detail::scaled(A::extents, Dim, 1, ShardCount);
+                using Out = detail::array_of_extents<T, oe>;
+                const auto& a = detail::as_array(std::forward<X>(x));
+                const auto mode = detail::mode_of("reduce_scatter", o, true);
+                const auto g = detail::group_of("reduce_scatter", ctx, mode, o, true, true);
+                detail::check_group_size("reduce_scatter", "shard_count", ShardCount, g, o);
+                Out out(detail::no_init);
+                auto b = detail::make_box(oe, A::extents, oe, sizeof(T));
+                b.src_step = static_cast<std::ptrdiff_t>(oe[Dim]) * b.src_stride[Dim];
+                const detail::collective_desc d{"reduce_scatter",  detail::operand_label<A>(),
+                                                {Dim, ShardCount}, {"scatter_dimension", "shard_count"},
+                                                o.channel_id,      mode,
+                                                &o.replica_groups};
+                const auto r = detail::reduction_of<T>(f);
+                ctx.transport_().reduce_scatter(ctx, d, g, a.data(), out.data(), b, detail::make_combiner<T>(r), false);
+                return out;
+            },
             x, &f);
     }
 }
@@ -511,31 +513,37 @@ auto all_to_all(replica_context& ctx, X&& x, const collective_opts& o = {}) {
                   "xlet::all_to_all [C3]: split_count must be positive and divide dim(operand, split_dimension)");
     if constexpr (c1 && c2 && c3) {
         return detail::traced<void>(
-            "stablehlo.all_to_all", [&] { return "split_dimension = " + std::to_string(SplitDim) + " : i64, concat_dimension = " + std::to_string(ConcatDim) + " : i64, split_count = " + std::to_string(SplitCount) + " : i64, " + detail::collective_attrs(o, false); },
+            "stablehlo.all_to_all",
             [&] {
-            constexpr auto piece = detail::scaled(A::extents, SplitDim, 1, SplitCount);
-            constexpr auto oe = detail::scaled(piece, ConcatDim, SplitCount, 1);
-            using Out = detail::array_of_extents<T, oe>;
-            const auto& a = detail::as_array(std::forward<X>(x));
-            if (o.use_global_device_ids)
-                throw error("all_to_all", "use_global_device_ids is not an attribute of all_to_all");
-            const auto mode = detail::mode_of("all_to_all", o, false);
-            const auto g = detail::group_of("all_to_all", ctx, mode, o, true, true);
-            detail::check_group_size("all_to_all", "split_count", SplitCount, g, o);
-            Out out(detail::no_init);
-            auto b = detail::make_box(piece, A::extents, oe, sizeof(T));
-            b.src_step = static_cast<std::ptrdiff_t>(piece[SplitDim]) * b.src_stride[SplitDim];
-            b.dst_step = static_cast<std::ptrdiff_t>(piece[ConcatDim]) * b.dst_stride[ConcatDim];
-            const detail::collective_desc d{"all_to_all",
-                                            detail::operand_label<A>(),
-                                            {SplitDim, ConcatDim, SplitCount},
-                                            {"split_dimension", "concat_dimension", "split_count"},
-                                            o.channel_id,
-                                            mode,
-                                            &o.replica_groups};
-            ctx.transport_().exchange(ctx, d, g, a.data(), out.data(), b, false);
-            return out;
-        },
+                return "split_dimension = " + std::to_string(SplitDim) +
+                       " : i64, concat_dimension = " + std::to_string(ConcatDim) +
+                       " : i64, split_count = " + std::to_string(SplitCount) + " : i64, " +
+                       detail::collective_attrs(o, false);
+            },
+            [&] {
+                constexpr auto piece = detail::scaled(A::extents, SplitDim, 1, SplitCount);
+                constexpr auto oe = detail::scaled(piece, ConcatDim, SplitCount, 1);
+                using Out = detail::array_of_extents<T, oe>;
+                const auto& a = detail::as_array(std::forward<X>(x));
+                if (o.use_global_device_ids)
+                    throw error("all_to_all", "use_global_device_ids is not an attribute of all_to_all");
+                const auto mode = detail::mode_of("all_to_all", o, false);
+                const auto g = detail::group_of("all_to_all", ctx, mode, o, true, true);
+                detail::check_group_size("all_to_all", "split_count", SplitCount, g, o);
+                Out out(detail::no_init);
+                auto b = detail::make_box(piece, A::extents, oe, sizeof(T));
+                b.src_step = static_cast<std::ptrdiff_t>(piece[SplitDim]) * b.src_stride[SplitDim];
+                b.dst_step = static_cast<std::ptrdiff_t>(piece[ConcatDim]) * b.dst_stride[ConcatDim];
+                const detail::collective_desc d{"all_to_all",
+                                                detail::operand_label<A>(),
+                                                {SplitDim, ConcatDim, SplitCount},
+                                                {"split_dimension", "concat_dimension", "split_count"},
+                                                o.channel_id,
+                                                mode,
+                                                &o.replica_groups};
+                ctx.transport_().exchange(ctx, d, g, a.data(), out.data(), b, false);
+                return out;
+            },
             x);
     }
 }
@@ -587,12 +595,13 @@ auto collective_broadcast(replica_context& ctx, X&& x, const collective_opts& o 
         [&] {
             const auto& a = detail::as_array(std::forward<X>(x));
             if (o.use_global_device_ids)
-                throw error("collective_broadcast", "use_global_device_ids is not an attribute of collective_broadcast");
+                throw error("collective_broadcast",
+                            "use_global_device_ids is not an attribute of collective_broadcast");
             const auto mode = detail::mode_of("collective_broadcast", o, false);
             const auto g = detail::group_of("collective_broadcast", ctx, mode, o, false, false);
             A out(detail::no_init);
-            const detail::collective_desc d{"collective_broadcast", detail::operand_label<A>(), {}, {}, o.channel_id, mode,
-                                            &o.replica_groups};
+            const detail::collective_desc d{
+                "collective_broadcast", detail::operand_label<A>(), {}, {}, o.channel_id, mode, &o.replica_groups};
             ctx.transport_().copy_from(ctx, d, g, 0, a.data(), out.data(), A::size() * sizeof(T), false);
             if (g.me < 0) std::memset(static_cast<void*>(out.data()), 0, A::size() * sizeof(T));
             return out;

@@ -220,7 +220,8 @@ requires(expression<A>&&...) std::string to_stablehlo(const stablehlo_options& o
     // (tested in this order: a generic lambda's body is instantiated only with arguments it can take)
     if constexpr (std::is_invocable_v<F&, tensor_type_of<A>&...>) {
         if (o.replicas != 1 || o.partitions != 1)
-            throw error("to_stablehlo", "replicas x partitions > 1 needs a program that takes an xlet::replica_context&");
+            throw error("to_stablehlo",
+                        "replicas x partitions > 1 needs a program that takes an xlet::replica_context&");
         device();
     } else {
         replica_pool(o.replicas, o.partitions).run(device);

@@ -311,9 +311,9 @@ const std::set<std::string> other_ops = {"stablehlo.constant",
 // function) takes the device's xlet::replica_context& as its first parameter.
 bool is_spmd_op(const std::string& n) {
     static const std::set<std::string> ops = {
-        "stablehlo.all_reduce",         "stablehlo.all_gather",           "stablehlo.reduce_scatter",
-        "stablehlo.all_to_all",         "stablehlo.collective_permute",   "stablehlo.collective_broadcast",
-        "stablehlo.replica_id",         "stablehlo.partition_id",         "stablehlo.send",
+        "stablehlo.all_reduce", "stablehlo.all_gather",         "stablehlo.reduce_scatter",
+        "stablehlo.all_to_all", "stablehlo.collective_permute", "stablehlo.collective_broadcast",
+        "stablehlo.replica_id", "stablehlo.partition_id",       "stablehlo.send",
         "stablehlo.recv"};
     return ops.count(n) > 0;
 }
@@ -501,8 +501,8 @@ private:
                 const std::string& n = o->name;
                 std::size_t nr = o->results.size();
                 for (std::size_t k = 0; k < o->regions.size(); ++k) {
-                    long c = n == "stablehlo.sort" || n == "stablehlo.select_and_scatter" || n == "stablehlo.all_reduce" ||
-                                     n == "stablehlo.reduce_scatter" ||
+                    long c = n == "stablehlo.sort" || n == "stablehlo.select_and_scatter" ||
+                                     n == "stablehlo.all_reduce" || n == "stablehlo.reduce_scatter" ||
                                      (n == "stablehlo.while" && k == 0)
                                  ? 1
                                  : static_cast<long>(nr);
@@ -619,9 +619,11 @@ private:
         }
         if (n == "stablehlo.all_reduce" || n == "stablehlo.all_to_all") {
             if (!want(no >= 1 && nr == no && ng == (n == "stablehlo.all_reduce" ? 1u : 0u),
-                      n == "stablehlo.all_reduce" ? "a result per operand and one computation" : "a result per operand"))
+                      n == "stablehlo.all_reduce" ? "a result per operand and one computation"
+                                                  : "a result per operand"))
                 return false;
-            return n != "stablehlo.all_reduce" || want(o.regions[0].blocks[0].arg_names.size() == 2, "two computation arguments");
+            return n != "stablehlo.all_reduce" ||
+                   want(o.regions[0].blocks[0].arg_names.size() == 2, "two computation arguments");
         }
         if (n == "stablehlo.all_gather") {
             if (!want(no >= 1 && nr == no && ng == 0, "a result per operand")) return false;
@@ -634,7 +636,8 @@ private:
             ratio(o, o.operand_types[0], o.result_types[0], dim_attr(o, "scatter_dimension"));
             return want(o.regions[0].blocks[0].arg_names.size() == 2, "two computation arguments");
         }
-        if (n == "stablehlo.collective_permute") return want(no == 1 && nr == 1 && ng == 0, "one operand and one result");
+        if (n == "stablehlo.collective_permute")
+            return want(no == 1 && nr == 1 && ng == 0, "one operand and one result");
         if (n == "stablehlo.collective_broadcast") {
             if (o.get("has_dynamic_root")) {
                 error(o.at, "stablehlo.collective_broadcast with has_dynamic_root (StableHLO 1.20) is not supported by "
@@ -665,7 +668,7 @@ private:
                     results += m_.find(fn.s)->results.size();
                 }
             return want(no == args && nr == results, std::to_string(args) + " operands and " + std::to_string(results) +
-                                                          " results: the programs' arguments and results in order");
+                                                         " results: the programs' arguments and results in order");
         }
         if (n == "func.call") {
             const func* f = m_.find(o.callee);
@@ -1386,7 +1389,8 @@ private:
         std::vector<std::int64_t> v = int_list(a);
         std::int64_t cols = a->k == attr::kind::dense && a->t.dims.size() == 2 ? a->t.dims[1] : -1;
         if (cols <= 0 || v.size() % static_cast<std::size_t>(cols) != 0) {
-            if (!v.empty() || cols < 0) error(a->at, o.name + ": " + key + " must be a 2-D integer dense<...> attribute");
+            if (!v.empty() || cols < 0)
+                error(a->at, o.name + ": " + key + " must be a 2-D integer dense<...> attribute");
             return "{}";
         }
         std::string out = "{";
@@ -1496,8 +1500,9 @@ private:
             return true;
         }
         if (n == "stablehlo.replica_id" || n == "stablehlo.partition_id") {
-            declare(o, 0, std::string(n == "stablehlo.replica_id" ? "xlet::replica_id" : "xlet::partition_id") +
-                              "(xlet_ctx)", depth, false);
+            declare(o, 0,
+                    std::string(n == "stablehlo.replica_id" ? "xlet::replica_id" : "xlet::partition_id") + "(xlet_ctx)",
+                    depth, false);
             return true;
         }
         if (n == "stablehlo.send") {
@@ -1569,7 +1574,9 @@ private:
             }
             out_ << ind(depth + 2) << "break;\n";
         }
-        out_ << ind(depth + 1) << "default:\n" << ind(depth + 2) << "break;\n" << ind(depth + 1) << "}\n"
+        out_ << ind(depth + 1) << "default:\n"
+             << ind(depth + 2) << "break;\n"
+             << ind(depth + 1) << "}\n"
              << ind(depth) << "});\n";
         for (std::size_t k = 0; k < o.results.size(); ++k)
             bind(o.results[k], res[k], o.result_types[k], false);
