@@ -191,9 +191,9 @@ TEST_CASE("what cannot be exported is an xlet::error that says why") {
     CHECK_THROWS_WITH(to_stablehlo([](const f32<4>& a) { return std::get<0>(top_k<2, false>(a)); }, x),
                       doctest::Contains("top_k of the smallest (chlo.top_k has largest only) is not exported yet"));
     // Ops without an export yet refuse, rather than leave a constant of this run's result.
-    CHECK_THROWS_WITH(
-        to_stablehlo([](const f32<4>&) { return rng_uniform<f32<4>>(default_rng_generator(), 0.0f, 1.0f); }, x),
-        doctest::Contains("xlet::to_stablehlo: rng_uniform is not exported yet"));
+    CHECK_THROWS_WITH(to_stablehlo([](const f32<4>& a) { return std::get<0>(scan<scan_config{}>(
+                                                       a, 0.0f, [](float e, float c) { return std::tuple{e, c + e}; })); }, x),
+                      doctest::Contains("xlet::to_stablehlo: scan is not exported yet"));
     // Code compiled without XLET_TRACE says so rather than record nothing.
     CHECK_THROWS_WITH(to_stablehlo([](const f32<4>& a) { return untraced_unit_op(a); }, x),
                       doctest::Contains("an op ran in code compiled without XLET_TRACE"));
@@ -261,6 +261,23 @@ TEST_CASE("an SPMD program: every device runs, device 0 is recorded, the module 
             [](replica_context& ctx, const f32<2>& a) { return all_reduce_done(all_reduce_start(ctx, a, add_fn{})); },
             x),
         doctest::Contains("an async collective (*_start / *_done) is not exported yet"));
+}
+
+TEST_CASE("rng_uniform and rng_normal export as StableHLO's rng (its generator is implementation-defined)") {
+    f32<2> x{1.0f, 2.0f};
+    const std::string m = to_stablehlo(
+        [](const f32<2>& a) {
+            f32<> lo = reduce(a, 0.0f, add_fn{}, dims<0>); // a rank-0 array bound
+            return eval(rng_uniform<f32<2, 3>>(lo, 4.0f) + rng_normal<f32<2, 3>>(-1.0f, 0.5f));
+        },
+        x);
+    CHECK(m.find("\"stablehlo.rng\"(") != std::string::npos);
+    CHECK(m.find("\"stablehlo.rng\"(%1, ") != std::string::npos); // the reduce: a rank-0 array bound
+    CHECK(m.find("{rng_distribution = #stablehlo<rng_distribution UNIFORM>} : (tensor<f32>, tensor<f32>, "
+                 "tensor<2xi64>) -> tensor<2x3xf32>") != std::string::npos);
+    CHECK(m.find("{rng_distribution = #stablehlo<rng_distribution NORMAL>}") != std::string::npos);
+    CHECK(m.find("{value = dense<[2, 3]> : tensor<2xi64>} : () -> tensor<2xi64>") != std::string::npos);
+    CHECK(m.find("{value = dense<4.0> : tensor<f32>}") != std::string::npos);
 }
 
 TEST_CASE("a traceable computation is exported op by op, and still runs on scalars") {

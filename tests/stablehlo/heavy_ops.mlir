@@ -137,4 +137,29 @@ module @heavy_ops {
     check.expect_eq %np, %x : tensor<2x2xf32>
     func.return
   }
+  // The legacy rng (xlet's default generator): a >= b gives a everywhere (xlet's documented choice),
+  // sigma = 0 gives mu, and U[0, 1) stays in [0, 1).
+  func.func @legacy_rng() {
+    %shape = stablehlo.constant dense<[4, 8]> : tensor<2xi64>
+    %a = stablehlo.constant dense<2.5> : tensor<f32>
+    %same = stablehlo.rng %a, %a, %shape, distribution = UNIFORM : (tensor<f32>, tensor<f32>, tensor<2xi64>) -> tensor<4x8xf32>
+    check.expect_eq_const %same, dense<2.5> : tensor<4x8xf32>
+    %zero = stablehlo.constant dense<0.0> : tensor<f32>
+    %mu = stablehlo.constant dense<-1.25> : tensor<f32>
+    %n = "stablehlo.rng"(%mu, %zero, %shape) {rng_distribution = #stablehlo<rng_distribution NORMAL>} : (tensor<f32>, tensor<f32>, tensor<2xi64>) -> tensor<4x8xf32>
+    check.expect_eq_const %n, dense<-1.25> : tensor<4x8xf32>
+    %one = stablehlo.constant dense<1.0> : tensor<f32>
+    %u = stablehlo.rng %zero, %one, %shape, distribution = UNIFORM : (tensor<f32>, tensor<f32>, tensor<2xi64>) -> tensor<4x8xf32>
+    %lo = stablehlo.reduce(%u init: %one) applies stablehlo.minimum across dimensions = [0, 1] : (tensor<4x8xf32>, tensor<f32>) -> tensor<f32>
+    %hi = stablehlo.reduce(%u init: %zero) applies stablehlo.maximum across dimensions = [0, 1] : (tensor<4x8xf32>, tensor<f32>) -> tensor<f32>
+    %ok_lo = stablehlo.compare GE, %lo, %zero : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    %ok_hi = stablehlo.compare LT, %hi, %one : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    %ok = stablehlo.and %ok_lo, %ok_hi : tensor<i1>
+    check.expect_eq_const %ok, dense<true> : tensor<i1>
+    %spread = stablehlo.subtract %hi, %lo : tensor<f32>
+    %half = stablehlo.constant dense<0.5> : tensor<f32>
+    %wide = stablehlo.compare GT, %spread, %half : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    check.expect_eq_const %wide, dense<true> : tensor<i1>
+    func.return
+  }
 }

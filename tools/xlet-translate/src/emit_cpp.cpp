@@ -301,6 +301,7 @@ const std::set<std::string> other_ops = {"stablehlo.constant",
                                          "stablehlo.send",
                                          "stablehlo.recv",
                                          "interpreter.run_parallel",
+                                         "stablehlo.rng",
                                          "check.expect_eq",
                                          "check.expect_eq_const",
                                          "check.expect_almost_eq",
@@ -648,6 +649,14 @@ private:
         }
         if (n == "stablehlo.replica_id" || n == "stablehlo.partition_id")
             return want(no == 0 && nr == 1 && ng == 0, "no operand and one result");
+        if (n == "stablehlo.rng") {
+            std::string d = enum_word(o.get("rng_distribution"));
+            if (d != "UNIFORM" && d != "NORMAL") {
+                error(o.at, "stablehlo.rng: expected rng_distribution UNIFORM or NORMAL");
+                return false;
+            }
+            return want(no == 3 && nr == 1 && ng == 0, "a, b, a shape and one result");
+        }
         if (n == "stablehlo.send") return want(no == 2 && nr == 1 && ng == 0, "one operand, a token and one result");
         if (n == "stablehlo.recv") return want(no == 1 && nr == 2 && ng == 0, "a token, and a result and a token");
         if (n == "interpreter.run_parallel") {
@@ -755,6 +764,9 @@ private:
                     for (std::size_t k = o->operands.size() / 2; k < o->operands.size(); ++k)
                         need_tensor_.insert(o->operands[k].name);
                 } else if (n == "stablehlo.pad") {
+                    need_tensor_.insert(o->operands[1].name);
+                } else if (n == "stablehlo.rng" && o->operands.size() == 3) {
+                    need_tensor_.insert(o->operands[0].name);
                     need_tensor_.insert(o->operands[1].name);
                 } else if (n == "stablehlo.dynamic_slice" || n == "stablehlo.dynamic_update_slice") {
                     for (std::size_t k = n == "stablehlo.dynamic_slice" ? 1 : 2; k < o->operands.size(); ++k)
@@ -1357,6 +1369,13 @@ private:
             for (std::size_t k = 0; k < o.operands.size(); ++k)
                 e += (k ? ", " : "") + val(o, k);
             declare(o, 0, e + ")", depth, false);
+            return;
+        }
+        if (n == "stablehlo.rng") {
+            // The legacy rng draws from an implementation-defined generator: xlet's default one.
+            std::string fn = enum_word(o.get("rng_distribution")) == "NORMAL" ? "xlet::rng_normal" : "xlet::rng_uniform";
+            out_ << ind(depth) << "static_cast<void>(" << val(o, 2) << "); // the shape: the result type has it\n";
+            declare(o, 0, fn + "<" + cpp_type(rt()) + ">(" + scal(o, 0) + ", " + scal(o, 1) + ")", depth, false);
             return;
         }
         if (emit_spmd(o, depth)) return;

@@ -256,6 +256,29 @@ struct rng_rules {
     static constexpr bool c2 = is_float<T>;
 };
 
+// Traced (to_stablehlo): StableHLO's rng over a, b and the shape. The generator is not part of the
+// op (StableHLO's rng draws from an implementation-defined one), so an import draws from xlet's
+// default generator: the same distribution, not the same numbers.
+template<class Shape, class A, class B, class Run>
+auto rng_traced(const char* distribution, const A& a, const B& b, Run&& run) {
+    using T = typename Shape::value_type;
+    trace::recorder* const r = trace::current();
+    std::vector<int> ins;
+    if constexpr (trace::compiled_in)
+        if (r) [[unlikely]] {
+            std::string dims, type = "tensor<" + std::to_string(Shape::rank) + "xi64>";
+            for (std::size_t k = 0; k < Shape::rank; ++k)
+                dims += (k ? ", " : "") + std::to_string(Shape::extents[k]);
+            ins = {trace::init_id<T>(*r, a), trace::init_id<T>(*r, b),
+                   r->emit("stablehlo.constant", {}, {type},
+                           "value = " + (Shape::rank ? "dense<[" + dims + "]>" : std::string("dense<>")) + " : " + type)};
+        }
+    return trace::run_op(
+        r, "stablehlo.rng",
+        [distribution] { return std::string("rng_distribution = #stablehlo<rng_distribution ") + distribution + ">"; },
+        std::move(ins), {}, run);
+}
+
 } // namespace xlet::detail
 
 namespace xlet {
@@ -264,7 +287,6 @@ namespace xlet {
 template<class Shape, class A, class B>
 requires is_array_leaf<Shape>
 auto rng_uniform(rng_generator& gen, A&& a, B&& b) {
-    trace::not_exported("rng_uniform");
     using R = detail::rng_rules<Shape, A, B>;
     using T = typename Shape::value_type;
     using SA = detail::shown_t<A>;
@@ -275,10 +297,13 @@ auto rng_uniform(rng_generator& gen, A&& a, B&& b) {
     static_assert(diag::got<R::c5, Shape>::value,
                   "xlet::rng_uniform [C5]: the element type must be pred, an integer or a floating-point type");
     if constexpr (R::c1 && R::c4 && R::c5) {
-        Shape out(detail::no_init);
-        detail::rng_uniform_fill<T>(gen, detail::rng_operand_value<T>(std::forward<A>(a)),
-                                    detail::rng_operand_value<T>(std::forward<B>(b)), out.data(), Shape::num_elements);
-        return out;
+        return detail::rng_traced<Shape>("UNIFORM", a, b, [&] {
+            Shape out(detail::no_init);
+            detail::rng_uniform_fill<T>(gen, detail::rng_operand_value<T>(std::forward<A>(a)),
+                                        detail::rng_operand_value<T>(std::forward<B>(b)), out.data(),
+                                        Shape::num_elements);
+            return out;
+        });
     }
 }
 
@@ -292,7 +317,6 @@ requires is_array_leaf<Shape> &&(!std::is_same_v<std::remove_cvref_t<A>, rng_gen
 template<class Shape, auto A, auto B>
 requires is_array_leaf<Shape>
 auto rng_uniform(rng_generator& gen = default_rng_generator()) {
-    trace::not_exported("rng_uniform");
     static_assert(diag::got<(A < B), Shape>::value, "xlet::rng_uniform [C6]: the static bounds must satisfy a < b");
     if constexpr (A < B) return rng_uniform<Shape>(gen, A, B);
 }
@@ -301,7 +325,6 @@ auto rng_uniform(rng_generator& gen = default_rng_generator()) {
 template<class Shape, class M, class S>
 requires is_array_leaf<Shape>
 auto rng_normal(rng_generator& gen, M&& mu, S&& sigma) {
-    trace::not_exported("rng_normal");
     using R = detail::rng_rules<Shape, M, S>;
     using T = typename Shape::value_type;
     using SM = detail::shown_t<M>;
@@ -311,11 +334,13 @@ auto rng_normal(rng_generator& gen, M&& mu, S&& sigma) {
     static_assert(diag::got<R::c2, Shape>::value, "xlet::rng_normal [C2]: the element type must be floating-point");
     static_assert(diag::got<R::c4, SM, SS>::value, "xlet::rng_normal [C4]: mu and sigma must be scalars (rank 0)");
     if constexpr (R::c1 && R::c2 && R::c4) {
-        Shape out(detail::no_init);
-        detail::rng_normal_fill<T>(gen, detail::rng_operand_value<T>(std::forward<M>(mu)),
-                                   detail::rng_operand_value<T>(std::forward<S>(sigma)), out.data(),
-                                   Shape::num_elements);
-        return out;
+        return detail::rng_traced<Shape>("NORMAL", mu, sigma, [&] {
+            Shape out(detail::no_init);
+            detail::rng_normal_fill<T>(gen, detail::rng_operand_value<T>(std::forward<M>(mu)),
+                                       detail::rng_operand_value<T>(std::forward<S>(sigma)), out.data(),
+                                       Shape::num_elements);
+            return out;
+        });
     }
 }
 
