@@ -893,7 +893,20 @@ TEST_CASE("shape-legalize-to-stablehlo: what cannot be legalized is a diagnostic
 })",
          "4:8: shape-legalize-to-stablehlo: failed to legalize operation 'tensor.extract': dimension 0 of "
          "tensor<?x3xindex> is dynamic"},
-        // beyond the test: an index operand of another StableHLO op, a dynamic extent tensor
+        // beyond the test: an index operand of another StableHLO op, a dynamic extent tensor, a huge one
+        {R"(func.func @many(%s: tensor<5000xindex>) -> index {
+  %0 = shape.num_elements %s : tensor<5000xindex> -> index
+  return %0 : index
+})",
+         "2:8: shape-legalize-to-stablehlo: failed to legalize operation 'shape.num_elements': the shape has 5000 "
+         "extents, more than the 4096 this rewrite unrolls"},
+        {R"(func.func @splat() -> tensor<3xindex> {
+  %0 = "shape.const_shape"() {shape = dense<7> : tensor<3xindex>} : () -> tensor<3xindex>
+  %1 = "shape.const_shape"() {shape = dense<[1, 2]> : tensor<2xindex>} : () -> tensor<3xindex>
+  return %0 : tensor<3xindex>
+})",
+         "3:8: shape-legalize-to-stablehlo: failed to legalize operation 'shape.const_shape': its shape attribute "
+         "does not have the 3 extents of tensor<3xindex>"},
         {R"(func.func @iota(%s: tensor<1xindex>) -> tensor<?xf32> {
   %0 = stablehlo.dynamic_iota %s, dim = 0 : (tensor<1xindex>) -> tensor<?xf32>
   return %0 : tensor<?xf32>

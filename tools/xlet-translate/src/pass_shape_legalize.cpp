@@ -67,6 +67,10 @@ attr dense_i32(const std::vector<std::int64_t>& vals, std::vector<std::int64_t> 
     return a;
 }
 
+// The most extents num_elements unrolls into multiplications (three ops each); a larger extent
+// tensor is an error, not millions of ops.
+constexpr std::int64_t max_unrolled = 4096;
+
 // Why an op could not be legalized.
 struct failure {
     std::string why;
@@ -206,6 +210,9 @@ private:
         auto s = to_i32(shape);
         if (!s || s->t.dims.size() != 1)
             throw failure{"the shape is " + ts(shape.t) + ", not a static extent tensor tensor<Nxindex>"};
+        if (s->t.dims[0] > max_unrolled)
+            throw failure{"the shape has " + std::to_string(s->t.dims[0]) + " extents, more than the " +
+                          std::to_string(max_unrolled) + " this rewrite unrolls"};
         value acc = constant({1}, {});
         for (std::int64_t i = 0; i < s->t.dims[0]; ++i)
             acc = emit("stablehlo.multiply", {acc, reshape(slice(*s, {i}), {})}, acc.t);
@@ -241,8 +248,7 @@ private:
                     throw failure{"cannot read the extent '" + e + "' of its shape"};
                 vals.push_back(x);
             }
-        if (vals.size() == 1 && t.dims[0] != 1) vals.assign(static_cast<std::size_t>(t.dims[0]), vals[0]); // a splat
-        if (static_cast<std::int64_t>(vals.size()) != t.dims[0])
+        if (static_cast<std::int64_t>(vals.size()) != t.dims[0] && (vals.size() != 1 || t.dims[0] == 0)) // or a splat
             throw failure{"its shape attribute does not have the " + std::to_string(t.dims[0]) + " extents of " +
                           ts(t)};
         return *to_index(constant(vals, {t.dims[0]}));
