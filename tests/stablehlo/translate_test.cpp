@@ -786,7 +786,8 @@ TEST_CASE("shape-legalize-to-stablehlo: the rewrites of StableHLO's test, index 
   %2 = tensor.cast %0 : tensor<?x?xf32> to tensor<?x?xf32>
   return %2 : tensor<?x?xf32>
 })"}};
-    for (auto& [in, out] : cases) {
+    for (auto& c : cases) {
+        const char *in = c.first, *out = c.second; // (Clang 14: CAPTURE cannot name a structured binding)
         CAPTURE(in);
         std::string p = shape_legalized(in);
         CHECK(p == printed(out));
@@ -919,7 +920,8 @@ TEST_CASE("shape-legalize-to-stablehlo: what cannot be legalized is a diagnostic
 })",
          "2:8: shape-legalize-to-stablehlo: failed to legalize operation 'stablehlo.dynamic_reshape': the operand %s "
          "is tensor<?xindex>, not static"}};
-    for (auto& [in, err] : cases) {
+    for (auto& c : cases) {
+        const char *in = c.first, *err = c.second;
         CAPTURE(in);
         CHECK(shape_legalized(in) == "error: " + std::string(err) + "\n");
     }
