@@ -1908,6 +1908,7 @@ private:
             parse_pretty_chlo(o);
             return;
         }
+        if (parse_pretty_shape_computation(o)) return;
         // Ops whose pretty form is `operands attr-dict : functional-type` (reshape, bitcast_convert,
         // dynamic_update_slice, ...) and any op of another dialect printed that way.
         operands_until_colon(o);
@@ -2037,6 +2038,134 @@ private:
             expect(')');
         }
         o.regions.push_back(parse_region(&names, &types, &locs));
+    }
+
+    // The pretty forms of the arith, shape and tensor ops of shape computations (what
+    // --shape-legalize-to-stablehlo rewrites) and of builtin.unrealized_conversion_cast; false if
+    // `o` is none of them.
+    bool parse_pretty_shape_computation(op& o) {
+        const std::string& n = o.name;
+        auto scalar = [](const std::string& elem) {
+            type t;
+            t.k = type::kind::scalar;
+            t.elem = elem;
+            return t;
+        };
+        auto comma_types = [&](std::vector<type>& out) {
+            do
+                out.push_back(parse_type());
+            while (accept(','));
+        };
+        static const std::set<std::string> arith_binary = {
+            "arith.addi",       "arith.subi",  "arith.muli",  "arith.divsi", "arith.divui", "arith.ceildivsi",
+            "arith.floordivsi", "arith.remsi", "arith.remui", "arith.andi",  "arith.ori",   "arith.xori",
+            "arith.maxsi",      "arith.minsi", "arith.maxui", "arith.minui", "arith.shli",  "arith.shrsi",
+            "arith.shrui",      "arith.addf",  "arith.subf",  "arith.mulf",  "arith.divf",  "arith.remf"};
+        static const std::set<std::string> casts = {"arith.index_cast", "arith.index_castui",
+                                                    "arith.extsi",      "arith.extui",
+                                                    "arith.trunci",     "arith.sitofp",
+                                                    "arith.uitofp",     "arith.fptosi",
+                                                    "arith.fptoui",     "arith.extf",
+                                                    "arith.truncf",     "arith.bitcast",
+                                                    "tensor.cast",      "builtin.unrealized_conversion_cast"};
+        if (n == "arith.constant") { // attr-dict value (`0 : index`, `dense<0> : tensor<i32>`, `true`)
+            opt_attr_dict(o);
+            attr v = parse_attr();
+            if (v.k == attr::kind::boolean && v.t.k == type::kind::none) v.t = scalar("i1");
+            if (v.t.k == type::kind::none || v.k == attr::kind::type_attr)
+                fail_at(v.at, "expected a typed constant (`0 : index`, `dense<1> : tensor<2xi32>`)");
+            o.result_types.push_back(v.t);
+            o.set("value", std::move(v));
+            check_counts(o);
+            return true;
+        }
+        if (arith_binary.count(n)) { // %a, %b attr-dict : T
+            operands_until_colon(o);
+            opt_attr_dict(o);
+            expect(':');
+            type t = parse_type();
+            o.operand_types.assign(o.operands.size(), t);
+            o.result_types.assign(o.results.size(), t);
+            check_counts(o);
+            return true;
+        }
+        if (casts.count(n)) { // %a, ... attr-dict : T, ... to R, ...
+            operands_until_colon(o);
+            opt_attr_dict(o);
+            expect(':');
+            skip_ws();
+            if (!starts_kw("to")) comma_types(o.operand_types);
+            expect_kw("to");
+            comma_types(o.result_types);
+            check_counts(o);
+            return true;
+        }
+        if (n == "shape.broadcast" || n == "shape.cstr_broadcastable" || n == "shape.cstr_eq") {
+            // %a, %b attr-dict : T, T [-> R] (a witness for the constraints)
+            operands_until_colon(o);
+            opt_attr_dict(o);
+            expect(':');
+            comma_types(o.operand_types);
+            if (n == "shape.broadcast") {
+                expect("->");
+                o.result_types.push_back(parse_type());
+            } else {
+                type w;
+                w.k = type::kind::other;
+                w.text = "!shape.witness";
+                o.result_types.push_back(w);
+            }
+            check_counts(o);
+            return true;
+        }
+        if (n == "shape.const_shape") { // attr-dict [6, 4] : tensor<2xindex>
+            opt_attr_dict(o);
+            skip_ws();
+            attr s;
+            s.k = attr::kind::dense;
+            s.at = here();
+            for (auto x : int_list_brackets())
+                s.elems.push_back(std::to_string(x));
+            s.t = scalar("index");
+            s.t.k = type::kind::tensor;
+            s.t.dims = {static_cast<std::int64_t>(s.elems.size())};
+            o.set("shape", std::move(s));
+            expect(':');
+            o.result_types.push_back(parse_type());
+            check_counts(o);
+            return true;
+        }
+        if (n == "tensor.dim" || n == "tensor.extract" || n == "tensor.from_elements") {
+            // tensor.dim %t, %i : T          tensor.extract %t[%i, %j] : T
+            // tensor.from_elements %a, %b : T (the elements are of T's element type)
+            operands_until_colon(o);
+            if (n == "tensor.extract") {
+                if (o.operands.size() != 1) fail_at(o.at, "tensor.extract: expected `%tensor[%i, ...]`");
+                expect('[');
+                if (!accept(']')) {
+                    do
+                        o.operands.push_back(parse_value_ref());
+                    while (accept(','));
+                    expect(']');
+                }
+            }
+            opt_attr_dict(o);
+            expect(':');
+            type t = parse_type();
+            if (n == "tensor.from_elements") {
+                if (t.k != type::kind::tensor) fail_at(o.at, "tensor.from_elements: expected a tensor type");
+                o.operand_types.assign(o.operands.size(), scalar(t.elem));
+                o.result_types.push_back(t);
+            } else {
+                if (t.k != type::kind::tensor) fail_at(o.at, n + ": expected a tensor type");
+                o.operand_types.assign(o.operands.size(), scalar("index"));
+                if (!o.operand_types.empty()) o.operand_types[0] = t;
+                o.result_types.push_back(n == "tensor.dim" ? scalar("index") : scalar(t.elem));
+            }
+            check_counts(o);
+            return true;
+        }
+        return false;
     }
 
     void parse_pretty_chlo(op& o) {

@@ -16,6 +16,7 @@
 
 #include "attr_values.hpp"
 #include "parser.hpp"
+#include "pass_shape_legalize.hpp"
 #include "vhlo_ops.hpp"
 
 namespace xlt {
@@ -4336,7 +4337,9 @@ bool not_applicable(const std::string& name, const std::string& why, std::vector
 const std::vector<pass_info>& known_passes() {
     static const std::vector<pass_info> p = {
         {"chlo-legalize-to-stablehlo", "CHLO broadcasting ops and closed-form math ops to StableHLO", ""},
-        {"shape-legalize-to-stablehlo", "shape-dialect computations to StableHLO (not implemented)", ""},
+        {"shape-legalize-to-stablehlo",
+         "shape, tensor and index arith computations to StableHLO on i32, behind unrealized casts",
+         "reconcile-casts=true|false"},
         {"stablehlo-canonicalize-dynamism", "dynamic ops with constant shape operands to their static forms", ""},
         {"stablehlo-compatibility-expander", "ops newer than the target version decomposed (tan)", "target=#.#.#"},
         {"stablehlo-complex-math-expander", "complex exp, log, sqrt in real arithmetic", ""},
@@ -4384,6 +4387,7 @@ bool run_pass(module& m, const std::string& name, const std::string& text, std::
     if (name == "stablehlo-legalize-to-vhlo") return legalize_to_vhlo(m, opt, errors);
     if (name == "vhlo-legalize-to-stablehlo") return legalize_to_stablehlo(m, opt, errors);
     if (name == "vhlo-to-version") return vhlo_to_version(m, opt, errors);
+    if (name == "shape-legalize-to-stablehlo") return shape_legalize_to_stablehlo(m, opt, errors);
     if (name == "stablehlo-legalize-qdq-to-quantized-op" || name == "stablehlo-legalize-quant-to-math" ||
         name == "stablehlo-legalize-quantized-op-to-qdq")
         return not_applicable(name, "quantized types are issue #26 (not implemented yet)", errors);
