@@ -110,6 +110,25 @@ module @collectives attributes {mhlo.num_replicas = 4 : i32, mhlo.num_partitions
         : (!stablehlo.token) -> (tensor<2xf32>, !stablehlo.token)
     return %r#0, %r#1 : tensor<2xf32>, !stablehlo.token
   }
+  // infeed / outfeed: the module's host queues (run_parallel's infeed = [...] fills the first;
+  // translated_models_test drains the second).
+  func.func @feeds(%t : !stablehlo.token) -> (tensor<2xi32>, tensor<i32>, !stablehlo.token) {
+    %a:2 = "stablehlo.infeed"(%t) {infeed_config = ""} : (!stablehlo.token) -> (tensor<2xi32>, !stablehlo.token)
+    %b:3 = "stablehlo.infeed"(%a#1) : (!stablehlo.token) -> (tensor<2xi32>, tensor<i32>, !stablehlo.token)
+    %s = stablehlo.add %a#0, %b#0 : tensor<2xi32>
+    %o = "stablehlo.outfeed"(%s, %b#1, %b#2) {outfeed_config = ""} : (tensor<2xi32>, tensor<i32>, !stablehlo.token) -> !stablehlo.token
+    %o2 = "stablehlo.outfeed"(%a#0, %o) : (tensor<2xi32>, !stablehlo.token) -> !stablehlo.token
+    return %s, %b#1, %o2 : tensor<2xi32>, tensor<i32>, !stablehlo.token
+  }
+  func.func @item0() -> tensor<2xi32> {
+    %c = stablehlo.constant dense<[1, 2]> : tensor<2xi32>
+    return %c : tensor<2xi32>
+  }
+  func.func @item1() -> (tensor<2xi32>, tensor<i32>) {
+    %c = stablehlo.constant dense<[10, 20]> : tensor<2xi32>
+    %d = stablehlo.constant dense<7> : tensor<i32>
+    return %c, %d : tensor<2xi32>, tensor<i32>
+  }
   func.func @main() {
     %i0 = stablehlo.constant dense<[1, 2, 3]> : tensor<3xi64>
     %i1 = stablehlo.constant dense<[10, 20, 30]> : tensor<3xi64>
@@ -207,6 +226,11 @@ module @collectives attributes {mhlo.num_replicas = 4 : i32, mhlo.num_partitions
         : (tensor<2xf32>, !stablehlo.token, tensor<2xf32>, !stablehlo.token) -> (tensor<2xf32>, !stablehlo.token, tensor<2xf32>, !stablehlo.token)
     check.expect_eq_const %r#0, dense<[0.5, 7.0]> : tensor<2xf32>
     check.expect_eq_const %r#2, dense<[1.5, -2.0]> : tensor<2xf32>
+
+    %q:3 = "interpreter.run_parallel"(%t) {infeed = [@item0, @item1], programs = [[@feeds]]}
+        : (!stablehlo.token) -> (tensor<2xi32>, tensor<i32>, !stablehlo.token)
+    check.expect_eq_const %q#0, dense<[11, 22]> : tensor<2xi32>
+    check.expect_eq_const %q#1, dense<7> : tensor<i32>
     func.return
   }
 }

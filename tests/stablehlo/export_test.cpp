@@ -280,6 +280,52 @@ TEST_CASE("rng_uniform and rng_normal export as StableHLO's rng (its generator i
     CHECK(m.find("{value = dense<4.0> : tensor<f32>}") != std::string::npos);
 }
 
+TEST_CASE("infeed and outfeed keep their program order through a chain of tokens") {
+    f32<2> x{1.0f, 2.0f};
+    feed_queue in, out;
+    in.push(f32<3>{1, 2, 3});
+    in.push(std::tuple{s32<2>{4, 5}, f32<>(6.0f)});
+    const std::string m = to_stablehlo(
+        [&](const f32<2>& a) {
+            auto [v, t1] = infeed<f32<3>>(in, after_all());
+            token t2 = outfeed(out, a * 2.0f, t1);
+            auto [w, t3] = infeed<std::tuple<s32<2>, f32<>>>(in, t2);
+            outfeed(out, std::tuple{v, std::get<0>(w)}, t3);
+            return eval(reduce(v, 0.0f, add_fn{}, dims<0>) + std::get<1>(w));
+        },
+        x);
+    CHECK(m == "module @xlet {\n"
+               "  func.func @main(%arg0: tensor<2xf32>) -> (tensor<f32>) {\n"
+               "    %0 = \"stablehlo.after_all\"() : () -> !stablehlo.token\n"
+               "    %1:2 = \"stablehlo.infeed\"(%0) {infeed_config = \"\"} : (!stablehlo.token) -> (tensor<3xf32>, "
+               "!stablehlo.token)\n"
+               "    %2 = \"stablehlo.constant\"() {value = dense<2.0> : tensor<f32>} : () -> tensor<f32>\n"
+               "    %3 = \"stablehlo.broadcast_in_dim\"(%2) {broadcast_dimensions = array<i64>} : (tensor<f32>) -> "
+               "tensor<2xf32>\n"
+               "    %4 = \"stablehlo.multiply\"(%arg0, %3) : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>\n"
+               "    %5 = \"stablehlo.outfeed\"(%4, %1#1) {outfeed_config = \"\"} : (tensor<2xf32>, !stablehlo.token) -> "
+               "!stablehlo.token\n"
+               "    %6:3 = \"stablehlo.infeed\"(%5) {infeed_config = \"\"} : (!stablehlo.token) -> (tensor<2xi32>, "
+               "tensor<f32>, !stablehlo.token)\n"
+               "    %7 = \"stablehlo.outfeed\"(%1#0, %6#0, %6#2) {outfeed_config = \"\"} : (tensor<3xf32>, "
+               "tensor<2xi32>, !stablehlo.token) -> !stablehlo.token\n"
+               "    %8 = \"stablehlo.constant\"() {value = dense<0.0> : tensor<f32>} : () -> tensor<f32>\n"
+               "    %9 = \"stablehlo.reduce\"(%1#0, %8) ({\n"
+               "    ^bb0(%arg1: tensor<f32>, %arg2: tensor<f32>):\n"
+               "      %10 = \"stablehlo.add\"(%arg1, %arg2) : (tensor<f32>, tensor<f32>) -> tensor<f32>\n"
+               "      \"stablehlo.return\"(%10) : (tensor<f32>) -> ()\n"
+               "    }) {dimensions = array<i64: 0>} : (tensor<3xf32>, tensor<f32>) -> tensor<f32>\n"
+               "    %11 = \"stablehlo.add\"(%9, %6#1) : (tensor<f32>, tensor<f32>) -> tensor<f32>\n"
+               "    \"func.return\"(%11) : (tensor<f32>) -> ()\n"
+               "  }\n"
+               "}\n");
+    // the program ran: the host sees what it wrote
+    CHECK(equal(out.pop<f32<2>>(), f32<2>{2.0f, 4.0f}));
+    auto [v, w] = out.pop<std::tuple<f32<3>, s32<2>>>();
+    CHECK(equal(v, f32<3>{1, 2, 3}));
+    CHECK(equal(w, s32<2>{4, 5}));
+}
+
 TEST_CASE("a traceable computation is exported op by op, and still runs on scalars") {
     f32<5> x{1, 2, 3, 4, 5};
     auto f = traceable([](auto p, auto q) { return p * q + p; });

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <memory>
 
+#include "collectives.hpp"
 #include "examples/mlp_model.hpp"
 #include "mlp_loss_b33.hpp"
 #include "mlp_loss_b8.hpp"
@@ -41,4 +42,22 @@ void check_batch(F translated) {
 TEST_CASE("the symbolic-batch MLP refined to B = 8 and B = 33 equals the hand-written one bit for bit") {
     check_batch<8>([](const auto&... a) { return mlp_b8::main(a...); });
     check_batch<33>([](const auto&... a) { return mlp_b33::main(a...); });
+}
+
+TEST_CASE("infeed and outfeed: the translated module's host queues") {
+    using namespace xlet;
+    collectives::infeed_queue().push(s32<2>{1, 2});
+    collectives::infeed_queue().push(std::tuple{s32<2>{10, 20}, s32<>(7)});
+    auto [sum, seven, t] = collectives::feeds(after_all());
+    (void)t;
+    CHECK(equal(sum, s32<2>{11, 22}));
+    auto [o0, o1] = collectives::outfeed_queue().pop<std::tuple<s32<2>, s32<>>>();
+    CHECK(equal(o0, s32<2>{11, 22}));
+    CHECK(o1.data()[0] == 7);
+    CHECK(seven.data()[0] == 7);
+    CHECK(equal(collectives::outfeed_queue().pop<s32<2>>(), s32<2>{1, 2}));
+    CHECK(!collectives::outfeed_queue().try_pop<s32<2>>());
+    // An item of the wrong type is an error naming both, and stays in the queue.
+    collectives::infeed_queue().push(f32<2>{1, 2});
+    CHECK_THROWS_WITH(collectives::feeds(after_all()), doctest::Contains("infeed"));
 }

@@ -106,6 +106,17 @@ public:
     }
     int current_region() const { return stack_.back(); }
 
+    // Side effects (infeed, outfeed) keep their program order in the module: each takes the
+    // region's last token and leaves the one it produces (the first is an after_all of nothing).
+    XLET_TRACE_COLD int token_in() {
+        auto it = tokens_.find(stack_.back());
+        if (it != tokens_.end()) return it->second;
+        const int t = emit("stablehlo.after_all", {}, {"!stablehlo.token"});
+        tokens_[stack_.back()] = t;
+        return t;
+    }
+    XLET_TRACE_COLD void token_out(int id) { tokens_[stack_.back()] = id; }
+
     // Storage [p, p + bytes) now holds value id (of the given type).
     XLET_TRACE_COLD void bind(const void* p, std::size_t bytes, std::string_view type, int id) {
         auto& v = bound_[p];
@@ -147,6 +158,7 @@ private:
     };
     std::unordered_map<const void*, std::vector<binding>> bound_;
     std::vector<int> stack_;
+    std::unordered_map<int, int> tokens_; // region -> its last side effect's token
 
     bool is_open(int g) const {
         for (int s : stack_)

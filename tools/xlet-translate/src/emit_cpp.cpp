@@ -302,6 +302,8 @@ const std::set<std::string> other_ops = {"stablehlo.constant",
                                          "stablehlo.recv",
                                          "interpreter.run_parallel",
                                          "stablehlo.rng",
+                                         "stablehlo.infeed",
+                                         "stablehlo.outfeed",
                                          "check.expect_eq",
                                          "check.expect_eq_const",
                                          "check.expect_almost_eq",
@@ -317,6 +319,22 @@ bool is_spmd_op(const std::string& n) {
         "stablehlo.replica_id", "stablehlo.partition_id",       "stablehlo.send",
         "stablehlo.recv"};
     return ops.count(n) > 0;
+}
+
+// Whether an op of these names is anywhere in the module.
+bool uses_op(const module& m, const std::set<std::string>& names) {
+    std::function<bool(const region&)> rec = [&](const region& r) {
+        for (auto& b : r.blocks)
+            for (auto& o : b.ops) {
+                if (names.count(o->name)) return true;
+                for (auto& g : o->regions)
+                    if (rec(g)) return true;
+            }
+        return false;
+    };
+    for (auto& f : m.funcs)
+        if (rec(f.body)) return true;
+    return false;
 }
 
 // The functions that run collectives (directly, in a region, or through calls and composites).
@@ -388,7 +406,7 @@ public:
         std::string ns = opt_.ns.empty() ? (m_.name.empty() ? "module" : sanitize(m_.name)) : opt_.ns;
         out_ << "\nnamespace " << ns << " {\n\n";
         // Names of the functions (sanitised, unique) and forward declarations.
-        std::set<std::string> used;
+        std::set<std::string> used = {"infeed_queue", "outfeed_queue"}; // (the feeds' queues)
         for (auto& f : m_.funcs) {
             std::string n = sanitize(f.name);
             while (used.count(n))
@@ -397,6 +415,12 @@ public:
             fname_[f.name] = n;
         }
         find_spmd_functions();
+        if (uses_op(m_, {"stablehlo.infeed", "stablehlo.outfeed"}))
+            out_ << "// stablehlo.infeed / stablehlo.outfeed: the module's host queues. Push what the infeeds read\n"
+                    "// (an item is a tensor, or a std::tuple of the tensors of one infeed), pop what the\n"
+                    "// outfeeds wrote (xlet::feed_queue, <xlet/ops/control/feed.hpp>).\n"
+                    "inline xlet::feed_queue& infeed_queue() {\n    static xlet::feed_queue q;\n    return q;\n}\n"
+                    "inline xlet::feed_queue& outfeed_queue() {\n    static xlet::feed_queue q;\n    return q;\n}\n\n";
         for (auto& f : m_.funcs)
             out_ << signature(f) << ";\n";
         out_ << "\n";
@@ -649,6 +673,16 @@ private:
         }
         if (n == "stablehlo.replica_id" || n == "stablehlo.partition_id")
             return want(no == 0 && nr == 1 && ng == 0, "no operand and one result");
+        if (n == "stablehlo.infeed" || n == "stablehlo.outfeed") {
+            bool in = n == "stablehlo.infeed";
+            bool ok = in ? no == 1 && nr >= 1 : no >= 1 && nr == 1;
+            const type* tok = !ok ? nullptr : in ? &o.result_types.back() : &o.operand_types.back();
+            ok = ok && tok->k == type::kind::token && (in ? o.operand_types[0] : o.result_types[0]).k == type::kind::token;
+            const auto& data = in ? o.result_types : o.operand_types;
+            for (std::size_t k = 0; ok && k + 1 < data.size(); ++k)
+                ok = data[k].k == type::kind::tensor;
+            return want(ok, in ? "a token operand, and tensor results then a token" : "tensor operands then a token, and a token result");
+        }
         if (n == "stablehlo.rng") {
             std::string d = enum_word(o.get("rng_distribution"));
             if (d != "UNIFORM" && d != "NORMAL") {
@@ -1378,6 +1412,40 @@ private:
             declare(o, 0, fn + "<" + cpp_type(rt()) + ">(" + scal(o, 0) + ", " + scal(o, 1) + ")", depth, false);
             return;
         }
+        if (n == "stablehlo.infeed") {
+            // {tensors..., token}: infeed<T> of one tensor already returns that tuple
+            std::size_t k = o.result_types.size() - 1;
+            if (k == 0) {
+                declare(o, 0, "std::get<1>(xlet::infeed<std::tuple<>>(infeed_queue(), " + val(o, 0) + "))", depth, false);
+            } else if (k == 1) {
+                declare_tuple(o, "xlet::infeed<" + cpp_type(rt()) + ">(infeed_queue(), " + val(o, 0) + ")", depth);
+            } else {
+                std::string t = "std::tuple<";
+                for (std::size_t i = 0; i < k; ++i)
+                    t += (i ? ", " : "") + cpp_type(o.result_types[i]);
+                declare_tuple(o,
+                              "std::apply([](auto&& v, xlet::token t) { return std::tuple_cat(std::move(v), "
+                              "std::tuple<xlet::token>{t}); }, xlet::infeed<" +
+                                  t + ">>(infeed_queue(), " + val(o, 0) + "))",
+                              depth);
+            }
+            return;
+        }
+        if (n == "stablehlo.outfeed") {
+            std::size_t k = o.operands.size() - 1;
+            std::string e;
+            if (k == 0) {
+                e = "xlet::after_all(" + val(o, 0) + ")";
+            } else {
+                std::string x = k == 1 ? val(o, 0) : "std::tuple{";
+                for (std::size_t i = 0; k > 1 && i < k; ++i)
+                    x += (i ? ", " : "") + std::string("xlet::eval(") + val(o, i) + ")";
+                if (k > 1) x += "}";
+                e = "xlet::outfeed(outfeed_queue(), " + x + ", " + val(o, k) + ")";
+            }
+            declare(o, 0, e, depth, false);
+            return;
+        }
         if (emit_spmd(o, depth)) return;
         if (emit_heavy(o, depth)) return;
         if (n == "chlo.top_k") {
@@ -1560,6 +1628,17 @@ private:
     void emit_run_parallel(const op& o, int depth) {
         const attr* p = o.get("programs");
         std::size_t R = p->list.size(), P = p->list[0].list.size();
+        // infeed = [@f, ...]: each function's result is an item of the module's infeed queue.
+        if (const attr* in = o.get("infeed"); in && in->k == attr::kind::array)
+            for (auto& fn : in->list) {
+                const func* f = fn.k == attr::kind::symbol ? m_.find(fn.s) : nullptr;
+                if (!f || !f->args.empty() || f->results.empty() || spmd_funcs_.count(fn.s)) {
+                    error(o.at, "interpreter.run_parallel: infeed = [...] names functions without arguments that "
+                                "return the items");
+                    continue;
+                }
+                out_ << ind(depth) << "infeed_queue().push(" << fname_[fn.s] << "());\n";
+            }
         std::vector<std::string> res;
         for (std::size_t k = 0; k < o.results.size(); ++k) {
             std::string id = fresh(o.results[k]);

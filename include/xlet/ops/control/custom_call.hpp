@@ -57,7 +57,11 @@ template<class T>
 std::string type_label() {
     if constexpr (is_std_tuple<T>) {
         return [&]<std::size_t... K>(std::index_sequence<K...>) {
-            return "(" + type_labels<std::tuple_element_t<K, T>...>() + ")";
+            // (appended, not "(" + s: GCC 12 reports a false -Wrestrict in operator+(const char*,
+            // string&&) at -O2, PR 105329)
+            std::string r(1, '(');
+            r += type_labels<std::tuple_element_t<K, T>...>();
+            return r += ')';
         }
         (std::make_index_sequence<std::tuple_size_v<T>>{});
     } else if constexpr (expression<T>) {

@@ -227,22 +227,55 @@ private:
     std::atomic<bool> closed_flag_{false};          // closed_, for the spin
 };
 
+namespace detail {
+// Traced (to_stablehlo): stablehlo.infeed / stablehlo.outfeed, chained by the recorder's tokens so
+// the module keeps the program's order of side effects.
+template<class T>
+XLET_TRACE_COLD void trace_infeed(trace::recorder& r, const T& v) {
+    std::vector<std::string> types;
+    trace::result_types<T>(types);
+    types.push_back("!stablehlo.token");
+    int id = r.emit("stablehlo.infeed", {r.token_in()}, types, "infeed_config = \"\"");
+    trace::bind_results(r, v, id);
+    r.token_out(id); // the token: the last result
+}
+template<class X>
+XLET_TRACE_COLD void trace_outfeed(trace::recorder& r, const X& x) {
+    std::vector<int> ins;
+    trace::values_of(r, x, ins);
+    ins.push_back(r.token_in());
+    r.token_out(r.emit("stablehlo.outfeed", std::move(ins), {"!stablehlo.token"}, "outfeed_config = \"\""));
+}
+} // namespace detail
+
 // Infeed(shape, config): the next item of the queue, as a T, with a token after it.
 template<class T>
 std::tuple<T, token> infeed(feed_queue& q, const token&, std::string_view config = {}) {
-    trace::not_exported("infeed");
     (void)config;
-    if constexpr (std::is_same_v<T, std::tuple<>>)
+    if constexpr (std::is_same_v<T, std::tuple<>>) {
         return {T{}, token{}};
-    else
-        return {q.template pop_for<T>("infeed"), token{}};
+    } else {
+        trace::recorder* const r = trace::current();
+        T v = [&] {
+            trace::pause_if p(r);
+            return q.template pop_for<T>("infeed");
+        }();
+        if constexpr (trace::compiled_in)
+            if (r) [[unlikely]]
+                detail::trace_infeed(*r, v);
+        return {std::move(v), token{}};
+    }
 }
 
 // Outfeed(operand, shape_with_layout, outfeed_config): appends the operand to the queue.
 template<class X>
 token outfeed(feed_queue& q, X&& operand, const token&, std::string_view config = {}) {
-    trace::not_exported("outfeed");
     (void)config;
+    trace::recorder* const r = trace::current();
+    if constexpr (trace::compiled_in)
+        if (r) [[unlikely]]
+            detail::trace_outfeed(*r, operand);
+    trace::pause_if p(r);
     q.push_for("outfeed", std::forward<X>(operand));
     return token{};
 }
