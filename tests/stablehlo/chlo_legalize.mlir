@@ -99,11 +99,12 @@ module @chlo_legalize {
     %erf_inv_f32 = chlo.erf_inv %x0_erf_inv_f32 : tensor<8xf32> -> tensor<8xf32>
     %erf_inv_f32_ref = stablehlo.constant dense<[0.0, 0.476936281, -1.16308713, 2.32675385, 0x7F800000, 0xFF800000, 0x7FC00000, 0.000886227179]> : tensor<8xf32>
     check.expect_close %erf_inv_f32, %erf_inv_f32_ref, max_ulp_difference = 20 : tensor<8xf32>, tensor<8xf32>
-    // ULP errors observed: 0 2 0 0 4412759126523031 0 0 1; allowed 5515948908153789
+    // ULP errors observed: 0 2 0 0 6 0 0 1; allowed 8 (nearer +-1 the error grows, x^2 being rounded
+    // before log1p(-x^2): 6018 ULP at 0.9999999999)
     %x0_erf_inv_f64 = stablehlo.constant dense<[0.0, 0.5, -0.9, 0.99, 0.999, 1.0, -2.0, 0.001]> : tensor<8xf64>
     %erf_inv_f64 = chlo.erf_inv %x0_erf_inv_f64 : tensor<8xf64> -> tensor<8xf64>
     %erf_inv_f64_ref = stablehlo.constant dense<[0.0, 0.4769362762044699, -1.1630871536766743, 1.8213863677184494, 2.3267537655135246, 0x7FF0000000000000, 0x7FF8000000000000, 0.0008862271574665521]> : tensor<8xf64>
-    check.expect_close %erf_inv_f64, %erf_inv_f64_ref, max_ulp_difference = 5515948908153789 : tensor<8xf64>, tensor<8xf64>
+    check.expect_close %erf_inv_f64, %erf_inv_f64_ref, max_ulp_difference = 8 : tensor<8xf64>, tensor<8xf64>
     // ULP errors observed: 6 8 16 3 2 0 0 0 0 0; allowed 20
     %x0_lgamma_f32 = stablehlo.constant dense<[0.5, 3.0, -2.5, 10.0, 0.00100000005, 100.0, 0.0, -3.0, 0x7F800000, 0xFF800000]> : tensor<10xf32>
     %lgamma_f32 = chlo.lgamma %x0_lgamma_f32 : tensor<10xf32> -> tensor<10xf32>
