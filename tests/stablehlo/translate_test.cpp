@@ -532,6 +532,52 @@ TEST_CASE("stablehlo-compatibility-expander: tan for targets before 1.4.0 (the s
           "error: stablehlo-compatibility-expander: expected target=#.#.#\n");
 }
 
+TEST_CASE("chlo-legalize-to-stablehlo: mulhi, the special functions, constant_like") {
+    // mulhi below 64 bits: the product in the doubled width, shifted right by the width
+    std::string p = after(R"(func.func @f(%a: tensor<2xi32>, %b: tensor<2xi32>) -> tensor<2xi32> {
+  %0 = chlo.mulhi %a, %b : tensor<2xi32>, tensor<2xi32> -> tensor<2xi32>
+  return %0 : tensor<2xi32>
+})",
+                          {{"chlo-legalize-to-stablehlo", ""}});
+    CAPTURE(p);
+    CHECK(has(p, "    %t0 = \"stablehlo.convert\"(%a) : (tensor<2xi32>) -> tensor<2xi64>\n"
+                 "    %t1 = \"stablehlo.convert\"(%b) : (tensor<2xi32>) -> tensor<2xi64>\n"
+                 "    %t2 = \"stablehlo.multiply\"(%t0, %t1) : (tensor<2xi64>, tensor<2xi64>) -> tensor<2xi64>\n"
+                 "    %t3 = \"stablehlo.constant\"() {value = dense<32> : tensor<2xi64>} : () -> tensor<2xi64>\n"
+                 "    %t4 = \"stablehlo.shift_right_arithmetic\"(%t2, %t3) : (tensor<2xi64>, tensor<2xi64>) -> "
+                 "tensor<2xi64>\n"
+                 "    %0 = \"stablehlo.convert\"(%t4) : (tensor<2xi64>) -> tensor<2xi32>\n"
+                 "    \"func.return\"(%0)"));
+    // f16 through f32 (Eigen's erf, clamped), f64 with Cephes' rational functions; no CHLO op left
+    std::string e = after(R"(func.func @f(%a: tensor<2xf16>, %b: tensor<2xf64>) -> (tensor<2xf16>, tensor<2xf64>) {
+  %0 = chlo.erf %a : tensor<2xf16> -> tensor<2xf16>
+  %1 = chlo.lgamma %b : tensor<2xf64> -> tensor<2xf64>
+  return %0, %1 : tensor<2xf16>, tensor<2xf64>
+})",
+                          {{"chlo-legalize-to-stablehlo", ""}});
+    CAPTURE(e);
+    CHECK(has(e, "    %t0 = \"stablehlo.convert\"(%a) : (tensor<2xf16>) -> tensor<2xf32>\n"
+                 "    %t1 = \"stablehlo.constant\"() {value = dense<-4.0> : tensor<2xf32>} : () -> tensor<2xf32>\n"
+                 "    %t2 = \"stablehlo.constant\"() {value = dense<4.0> : tensor<2xf32>} : () -> tensor<2xf32>\n"
+                 "    %t3 = \"stablehlo.clamp\"(%t1, %t0, %t2)"));
+    CHECK(has(e, "%0 = \"stablehlo.convert\"("));
+    CHECK(has(e, "{value = dense<676.5203681218851> : tensor<2xf64>}")); // Lanczos' first coefficient
+    CHECK(!has(e, "chlo."));
+    // constant_like: a constant of the result type; on dynamic shapes a diagnostic
+    CHECK(has(after(R"(func.func @f(%a: tensor<2xi64>) -> tensor<2xf32> {
+  %0 = "chlo.constant_like"(%a) {value = 3.2 : f32} : (tensor<2xi64>) -> tensor<2xf32>
+  return %0 : tensor<2xf32>
+})",
+                    {{"chlo-legalize-to-stablehlo", ""}}),
+              "%0 = \"stablehlo.constant\"() {value = dense<3.2> : tensor<2xf32>} : () -> tensor<2xf32>"));
+    CHECK(after(R"(func.func @f(%a: tensor<?xi64>) -> tensor<?xf32> {
+  %0 = "chlo.constant_like"(%a) {value = 3.2 : f32} : (tensor<?xi64>) -> tensor<?xf32>
+  return %0 : tensor<?xf32>
+})",
+                {{"chlo-legalize-to-stablehlo", ""}}) ==
+          "error: 2:8: chlo-legalize-to-stablehlo: chlo.constant_like on dynamic shapes (refine the shapes first)\n");
+}
+
 TEST_CASE("composites: legalize-composite-to-call with except, wrap-in-composite (the seed's examples)") {
     const char* m = seed_add;
     std::string w = after(m, {{"stablehlo-wrap-in-composite", "op-names='stablehlo.add'"}});

@@ -16,6 +16,7 @@
 
 #include "attr_values.hpp"
 #include "parser.hpp"
+#include "pass_chlo.hpp"
 #include "pass_shape_legalize.hpp"
 #include "vhlo_ops.hpp"
 
@@ -1343,10 +1344,25 @@ bool chlo_legalize(module& m, const options&, std::vector<diagnostic>& errs) {
         {"chlo.broadcast_or", "stablehlo.or"},
         {"chlo.broadcast_xor", "stablehlo.xor"},
         {"chlo.broadcast_compare", "stablehlo.compare"},
-        {"chlo.broadcast_select", "stablehlo.select"}};
+        {"chlo.broadcast_select", "stablehlo.select"},
+        {"chlo.broadcast_next_after", "chlo.next_after"},
+        {"chlo.broadcast_polygamma", "chlo.polygamma"},
+        {"chlo.broadcast_zeta", "chlo.zeta"}};
     bool ok = true;
     expand_ops(m, [&](op& o, namer& fresh, std::vector<std::unique_ptr<op>>& seq) {
         const std::string& n = o.name;
+        // the special functions, mulhi, constant_like, constant (pass_chlo.cpp)
+        std::string why;
+        std::function<std::string(const std::string&)> name = [&](const std::string& base) { return fresh(base); };
+        auto math = [&](const op& x) {
+            if (chlo_decompose_math(x, name, seq, why)) return true;
+            if (!why.empty()) {
+                errs.push_back({x.at, "chlo-legalize-to-stablehlo: " + why});
+                ok = false;
+            }
+            return false;
+        };
+        if (!bin.count(n) && n.rfind("chlo.", 0) == 0 && (math(o) || !why.empty())) return why.empty();
         if (n.rfind("chlo.", 0) != 0 || o.results.empty() || o.operands.empty()) return false;
         if (bin.count(n) && o.operands.size() != (n == "chlo.broadcast_select" ? 3u : 2u)) return false;
         if (!bin.count(n) && (o.operands.size() != 1 || o.results.size() != (n == "chlo.top_k" ? 2u : 1u)))
@@ -1388,6 +1404,8 @@ bool chlo_legalize(module& m, const options&, std::vector<diagnostic>& errs) {
             auto r = make_op(it->second, args, types, o.results, o.result_types, o.at);
             for (auto& [k, v] : o.attrs)
                 if (k == "comparison_direction" || k == "compare_type") r->set(k, v);
+            // broadcast_next_after, broadcast_polygamma, broadcast_zeta: their CHLO op, decomposed
+            if (it->second.rfind("chlo.", 0) == 0 && math(*r)) return true;
             seq.push_back(std::move(r));
             return true;
         }
@@ -1537,8 +1555,8 @@ bool chlo_legalize(module& m, const options&, std::vector<diagnostic>& errs) {
                 seq.push_back(std::move(sl));
             }
         } else {
-            // erf, erf_inv, lgamma, digamma, bessel_i1e, polygamma, zeta, next_after, ragged_dot,
-            // erfc, mulhi, scan, constant_like: kept (xlet-translate emits those it implements)
+            // ragged_dot, scan, and the ops above on types their decompositions do not cover: kept
+            // (xlet-translate emits those it implements)
             return false;
         }
         return true;

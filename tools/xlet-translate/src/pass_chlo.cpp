@@ -1,0 +1,785 @@
+// CHLO's special functions as StableHLO ops, for chlo-legalize-to-stablehlo. The formulas and
+// their coefficients are those of StableHLO's own pass (stablehlo/transforms/
+// ChloLegalizeToStablehlo.cpp and ChloDecompositionPatterns.td), so that a module lowered here
+// computes what it computes lowered by stablehlo-opt:
+//   erf, erfc     Cephes' rational approximations in f64; in f32 Eigen's erf and Cephes' erfc
+//   erf_inv       Giles' polynomials in w = -log(1 - x^2) ("Approximating the erfinv function")
+//   lgamma        Lanczos' approximation (g = 7, 9 terms) with Euler's reflection below 1/2
+//   digamma       the derivative of the same approximation, reflected with pi cot(pi x)
+//   zeta          Hurwitz zeta by Euler-Maclaurin summation (Johansson 2015, formula (5))
+//   polygamma     (-1)^(n+1) n! zeta(n + 1, x), digamma for n = 0
+//   bessel_i1e    Cephes' Chebyshev series on [0, 8] and (8, inf)
+//   next_after    integer steps on the bits
+//   mulhi         the high half of the product in the doubled width (64 bits: four 32-bit parts)
+// f16 and bf16 are computed in f32 and rounded back, as upstream does.
+#include "pass_chlo.hpp"
+
+#include <charconv>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <map>
+#include <numbers>
+#include <span>
+#include <string>
+
+namespace xlt {
+
+namespace {
+
+// A value of the decomposition: its name and its type; a constant not made yet has its literal
+// instead (made where an op first uses it, so that the ops come out in one order whatever order
+// the compiler evaluates function arguments in).
+struct val {
+    std::string name;
+    type t;
+    std::string literal;
+};
+
+// MLIR's float literal wants a '.' before any exponent ("1.0e+20", not "1e+20").
+std::string mlir_float(std::string s) {
+    if (s.find('.') != std::string::npos) return s;
+    auto e = s.find('e');
+    if (e == std::string::npos) return s + ".0";
+    s.insert(e, ".0");
+    return s;
+}
+template<class T>
+std::string shortest(T v) {
+    char buf[64];
+    auto r = std::to_chars(buf, buf + sizeof buf, v);
+    return mlir_float(std::string(buf, r.ptr));
+}
+
+// The bits of +inf, quiet NaN and the smallest subnormal of a float type, as hex literals.
+std::string special(const std::string& elem, char what) {
+    bool neg = what == '-';
+    if (elem == "f64")
+        return what == 'n'   ? "0x7FF8000000000000"
+               : what == 's' ? "0x0000000000000001"
+                             : (neg ? "0xFFF0000000000000" : "0x7FF0000000000000");
+    if (elem == "f32")
+        return what == 'n' ? "0x7FC00000" : what == 's' ? "0x00000001" : (neg ? "0xFF800000" : "0x7F800000");
+    if (elem == "bf16") return what == 'n' ? "0x7FC0" : what == 's' ? "0x0001" : (neg ? "0xFF80" : "0x7F80");
+    return what == 'n' ? "0x7E00" : what == 's' ? "0x0001" : (neg ? "0xFC00" : "0x7C00");
+}
+
+class builder {
+public:
+    builder(const std::function<std::string(const std::string&)>& fresh, std::vector<std::unique_ptr<op>>& seq, loc at)
+        : fresh_(fresh), seq_(seq), at_(at) {}
+
+    val emit(const std::string& name, const std::vector<val>& args, const type& rt) {
+        auto o = std::make_unique<op>();
+        o->name = name;
+        for (auto& a : args) {
+            o->operands.push_back({a.literal.empty() ? a.name : make(a.literal, a.t).name, at_});
+            o->operand_types.push_back(a.t);
+        }
+        std::string r = fresh_("t");
+        o->results = {r};
+        o->result_types = {rt};
+        o->at = at_;
+        seq_.push_back(std::move(o));
+        return {r, rt, {}};
+    }
+    op& last() { return *seq_.back(); }
+
+    // A splat constant of type t from its literal, made when first used (one op per literal and type).
+    val literal(const std::string& text, const type& t) { return {"", t, text}; }
+    // getConstantLike: v rounded to x's element type.
+    val like(double v, const val& x) {
+        const std::string& e = x.t.elem;
+        if (std::isnan(v)) return literal(special(e, 'n'), x.t);
+        if (std::isinf(v)) return literal(special(e, v < 0 ? '-' : '+'), x.t);
+        if (e == "f64") return literal(shortest(v), x.t);
+        if (e == "f32") return literal(shortest(static_cast<float>(v)), x.t);
+        return literal(std::to_string(static_cast<long long>(v)), x.t);
+    }
+    val like(float v, const val& x) { return x.t.elem == "f32" ? literal(shortest(v), x.t) : like(double{v}, x); }
+    val like(int v, const val& x) { return like(double(v), x); }
+    val inf(const val& x) { return literal(special(x.t.elem, '+'), x.t); }
+    val nan(const val& x) { return literal(special(x.t.elem, 'n'), x.t); }
+
+    val un(const char* n, const val& a) { return emit(std::string("stablehlo.") + n, {a}, a.t); }
+    val bin(const char* n, const val& a, const val& b) { return emit(std::string("stablehlo.") + n, {a, b}, a.t); }
+    val add(const val& a, const val& b) { return bin("add", a, b); }
+    val sub(const val& a, const val& b) { return bin("subtract", a, b); }
+    val mul(const val& a, const val& b) { return bin("multiply", a, b); }
+    val div(const val& a, const val& b) { return bin("divide", a, b); }
+    val neg(const val& a) { return un("negate", a); }
+    val abs(const val& a) { return un("abs", a); }
+    val floor(const val& a) { return un("floor", a); }
+    val cmp(const val& a, const val& b, const char* dir) {
+        type pt = a.t;
+        pt.elem = "i1";
+        val v = emit("stablehlo.compare", {a, b}, pt);
+        attr d;
+        d.k = attr::kind::dialect;
+        d.s = "stablehlo";
+        d.raw = std::string("comparison_direction ") + dir;
+        last().set("comparison_direction", d);
+        return v;
+    }
+    val select(const val& p, const val& a, const val& b) { return emit("stablehlo.select", {p, a, b}, a.t); }
+    val convert(const val& a, const std::string& elem, const char* how = "stablehlo.convert") {
+        type t = a.t;
+        t.elem = elem;
+        return emit(how, {a}, t);
+    }
+
+private:
+    val make(const std::string& text, const type& t) {
+        std::string key = type_str(t) + " " + text;
+        if (auto it = consts_.find(key); it != consts_.end()) return it->second;
+        val v = emit("stablehlo.constant", {}, t);
+        attr a;
+        a.k = attr::kind::dense;
+        a.t = t;
+        a.elems = {text};
+        last().set("value", a);
+        consts_[key] = v;
+        return v;
+    }
+
+    const std::function<std::string(const std::string&)>& fresh_;
+    std::vector<std::unique_ptr<op>>& seq_;
+    loc at_;
+    std::map<std::string, val> consts_;
+};
+
+// c[0] x^(n-1) + ... + c[n-1], by Horner's rule.
+template<class T>
+val polynomial(builder& b, const val& x, std::span<const T> c) {
+    val p = b.like(c[0], x);
+    for (std::size_t i = 1; i < c.size(); ++i)
+        p = b.add(b.mul(p, x), b.like(c[i], x));
+    return p;
+}
+
+// Clenshaw's recurrence for a Chebyshev series (Cephes' chbevl): (b0 - b2) / 2.
+template<class T>
+val chebyshev(builder& b, const val& x, std::span<const T> c) {
+    val b0 = b.like(0.0, x), b1 = b0, b2 = b0;
+    for (T ci : c) {
+        b2 = b1;
+        b1 = b0;
+        b0 = b.add(b.sub(b.mul(x, b1), b2), b.like(ci, x));
+    }
+    return b.mul(b.sub(b0, b2), b.like(0.5, x));
+}
+
+// ---- erf, erfc -----------------------------------------------------------------------------------
+
+// f64, |x| >= 1 (Cephes' erfc): e^-x^2 P(|x|) / Q(|x|) below 8, e^-x^2 R(|x|) / S(|x|) above; 0 where
+// e^-x^2 underflows; 2 - erfc(-x) for negative x.
+val erfc_f64_ge1(builder& b, const val& x) {
+    static constexpr double maxlog = 7.09782712893383996843E2;
+    static constexpr double p[] = {2.46196981473530512524E-10, 5.64189564831068821977E-1, 7.46321056442269912687E0,
+                                   4.86371970985681366614E1,   1.96520832956077098242E2,  5.26445194995477358631E2,
+                                   9.34528527171957607540E2,   1.02755188689515710272E3,  5.57535335369399327526E2};
+    static constexpr double q[] = {1.00000000000000000000E0, 1.32281951154744992508E1, 8.67072140885989742329E1,
+                                   3.54937778887819891062E2, 9.75708501743205489753E2, 1.82390916687909736289E3,
+                                   2.24633760818710981792E3, 1.65666309194161350182E3, 5.57535340817727675546E2};
+    static constexpr double r[] = {5.64189583547755073984E-1, 1.27536670759978104416E0, 5.01905042251180477414E0,
+                                   6.16021097993053585195E0,  7.40974269950448939160E0, 2.97886665372100240670E0};
+    static constexpr double s[] = {1.00000000000000000000E0, 2.26052863220117276590E0, 9.39603524938001434673E0,
+                                   1.20489539808096656605E1, 1.70814450747565897222E1, 9.60896809063285878198E0,
+                                   3.36907645100081516050E0};
+    val z = b.neg(b.mul(x, x));
+    val ez = b.un("exponential", z);
+    val ax = b.abs(x);
+    val pp = polynomial<double>(b, ax, p);
+    val ezp = b.mul(ez, pp);
+    val below8 = b.div(ezp, polynomial<double>(b, ax, q));
+    val pr = polynomial<double>(b, ax, r);
+    val ezr = b.mul(ez, pr);
+    val above8 = b.div(ezr, polynomial<double>(b, ax, s));
+    val approx = b.select(b.cmp(ax, b.like(8.0, x), "LT"), below8, above8);
+    val zero = b.like(0.0, x);
+    val clamped = b.select(b.cmp(z, b.like(-maxlog, x), "LT"), zero, approx);
+    val neg = b.cmp(x, zero, "LT");
+    return b.select(neg, b.sub(b.like(2.0, x), clamped), clamped);
+}
+
+// f64, |x| < 1 (Cephes' erf): x T(x^2) / U(x^2).
+val erf_f64_lt1(builder& b, const val& x) {
+    static constexpr double t[] = {9.60497373987051638749E0, 9.00260197203842689217E1, 2.23200534594684319226E3,
+                                   7.00332514112805075473E3, 5.55923013010394962768E4};
+    static constexpr double u[] = {1.00000000000000000000E0, 3.35617141647503099647E1, 5.21357949780152679795E2,
+                                   4.59432382970980127987E3, 2.26290000613890934246E4, 4.92673942608635921086E4};
+    val xx = b.mul(x, x);
+    val pt = polynomial<double>(b, xx, t);
+    val xpt = b.mul(x, pt);
+    return b.div(xpt, polynomial<double>(b, xx, u));
+}
+
+// f32, |x| >= 1 (Cephes' erfcf): e^-x^2 / |x| P(1/x^2) below 2, R(1/x^2) above.
+val erfc_f32_ge1(builder& b, const val& x) {
+    static constexpr double maxlog = 88.72283905206835;
+    static constexpr float p[] = {+2.326819970068386E-2f, -1.387039388740657E-1f, +3.687424674597105E-1f,
+                                  -5.824733027278666E-1f, +6.210004621745983E-1f, -4.944515323274145E-1f,
+                                  +3.404879937665872E-1f, -2.741127028184656E-1f, +5.638259427386472E-1f};
+    static constexpr float r[] = {-1.047766399936249E+1f, +1.297719955372516E+1f, -7.495518717768503E+0f,
+                                  +2.921019019210786E+0f, -1.015265279202700E+0f, +4.218463358204948E-1f,
+                                  -2.820767439740514E-1f, +5.641895067754075E-1f};
+    val xx = b.mul(x, x);
+    val z = b.neg(xx);
+    val ax = b.abs(x);
+    val one = b.like(1.0, x);
+    val rxx = b.div(one, xx);
+    val ez = b.un("exponential", z);
+    val e = b.mul(ez, b.div(one, ax));
+    val two = b.like(2.0, x);
+    val lt2 = b.cmp(ax, two, "LT");
+    val pp = polynomial<float>(b, rxx, p);
+    val poly = b.select(lt2, pp, polynomial<float>(b, rxx, r));
+    val approx = b.mul(e, poly);
+    val zero = b.like(0.0, x);
+    val clamped = b.select(b.cmp(z, b.like(-maxlog, x), "LT"), zero, approx);
+    val neg = b.cmp(x, zero, "LT");
+    return b.select(neg, b.sub(two, clamped), clamped);
+}
+
+// f32, |x| < 1 (Cephes' erff): x T(x^2).
+val erf_f32_lt1(builder& b, const val& x) {
+    static constexpr float t[] = {+7.853861353153693E-5f, -8.010193625184903E-4f, +5.188327685732524E-3f,
+                                  -2.685381193529856E-2f, +1.128358514861418E-1f, -3.761262582423300E-1f,
+                                  +1.128379165726710E+0f};
+    return b.mul(x, polynomial<float>(b, b.mul(x, x), t));
+}
+
+// f32 (Eigen's erf): x alpha(x^2) / beta(x^2) on x clamped to [-4, 4], the result clamped to [-1, 1].
+val erf_f32(builder& b, const val& x0) {
+    static constexpr float alpha[] = {-2.72614225801306e-10f, 2.77068142495902e-08f,  -2.10102402082508e-06f,
+                                      -5.69250639462346e-05f, -7.34990630326855e-04f, -2.95459980854025e-03f,
+                                      -1.60960333262415e-02f};
+    static constexpr float beta[] = {-1.45660718464996e-05f, -2.13374055278905e-04f, -1.68282697438203e-03f,
+                                     -7.37332916720468e-03f, -1.42647390514189e-02f};
+    val x = b.emit("stablehlo.clamp", {b.like(-4.0, x0), x0, b.like(4.0, x0)}, x0.t);
+    val xx = b.mul(x, x);
+    val pa = polynomial<float>(b, xx, alpha);
+    val xpa = b.mul(x, pa);
+    val e = b.div(xpa, polynomial<float>(b, xx, beta));
+    return b.emit("stablehlo.clamp", {b.like(-1.0, x), e, b.like(1.0, x)}, x.t);
+}
+
+val erf_f64(builder& b, const val& x) {
+    val small = erf_f64_lt1(b, x);
+    val one = b.like(1.0, x);
+    val large = b.sub(one, erfc_f64_ge1(b, x));
+    val lt1 = b.cmp(b.abs(x), one, "LT");
+    return b.select(lt1, small, large);
+}
+
+template<bool f64>
+val erfc_any(builder& b, const val& x) {
+    val large = f64 ? erfc_f64_ge1(b, x) : erfc_f32_ge1(b, x);
+    val one = b.like(1.0, x);
+    val small = b.sub(one, f64 ? erf_f64_lt1(b, x) : erf_f32_lt1(b, x));
+    val lt1 = b.cmp(b.abs(x), one, "LT");
+    return b.select(lt1, small, large);
+}
+
+// ---- erf_inv -------------------------------------------------------------------------------------
+
+// w = -log1p(-x^2); p(w) with the coefficients of w's interval; x p; +-inf at x = +-1.
+val erf_inv_f32(builder& b, const val& x) {
+    static constexpr float lt5[] = {2.81022636e-08f, 3.43273939e-07f, -3.5233877e-06f, -4.39150654e-06f, 0.00021858087f,
+                                    -0.00125372503f, -0.00417768164f, 0.246640727f,    1.50140941f};
+    static constexpr float ge5[] = {-0.000200214257f, 0.000100950558f, 0.00134934322f, -0.00367342844f, 0.00573950773f,
+                                    -0.0076224613f,   0.00943887047f,  1.00167406f,    2.83297682f};
+    val w = b.neg(b.un("log_plus_one", b.mul(x, b.neg(x))));
+    val lt = b.cmp(w, b.like(5.0, x), "LT");
+    val w_lt = b.sub(w, b.like(2.5, x));
+    val w_ge = b.sub(b.un("sqrt", w), b.like(3.0, x));
+    w = b.select(lt, w_lt, w_ge);
+    val p = b.select(lt, b.like(lt5[0], x), b.like(ge5[0], x));
+    for (int i = 1; i < 9; ++i) {
+        val c = b.select(lt, b.like(lt5[i], x), b.like(ge5[i], x));
+        p = b.add(c, b.mul(p, w));
+    }
+    val r = b.mul(p, x);
+    val at1 = b.cmp(b.abs(x), b.like(1.0, x), "EQ");
+    return b.select(at1, b.mul(x, b.inf(x)), r);
+}
+
+// f64: three intervals of w (below 6.25, below 16, above), polynomials of 23, 19 and 17 terms.
+val erf_inv_f64(builder& b, const val& x) {
+    static constexpr double lt625[] = {
+        -3.6444120640178196996e-21, -1.685059138182016589e-19,  1.2858480715256400167e-18,  1.115787767802518096e-17,
+        -1.333171662854620906e-16,  2.0972767875968561637e-17,  6.6376381343583238325e-15,  -4.0545662729752068639e-14,
+        -8.1519341976054721522e-14, 2.6335093153082322977e-12,  -1.2975133253453532498e-11, -5.4154120542946279317e-11,
+        1.051212273321532285e-09,   -4.1126339803469836976e-09, -2.9070369957882005086e-08, 4.2347877827932403518e-07,
+        -1.3654692000834678645e-06, -1.3882523362786468719e-05, 0.0001867342080340571352,   -0.00074070253416626697512,
+        -0.0060336708714301490533,  0.24015818242558961693,     1.6536545626831027356};
+    static constexpr double lt16[] = {
+        2.2137376921775787049e-09,  9.0756561938885390979e-08, -2.7517406297064545428e-07, 1.8239629214389227755e-08,
+        1.5027403968909827627e-06,  -4.013867526981545969e-06, 2.9234449089955446044e-06,  1.2475304481671778723e-05,
+        -4.7318229009055733981e-05, 6.8284851459573175448e-05, 2.4031110387097893999e-05,  -0.0003550375203628474796,
+        0.00095328937973738049703,  -0.0016882755560235047313, 0.0024914420961078508066,   -0.0037512085075692412107,
+        0.005370914553590063617,    1.0052589676941592334,     3.0838856104922207635};
+    static constexpr double ge16[] = {
+        -2.7109920616438573243e-11, -2.5556418169965252055e-10, 1.5076572693500548083e-09,  -3.7894654401267369937e-09,
+        7.6157012080783393804e-09,  -1.4960026627149240478e-08, 2.9147953450901080826e-08,  -6.7711997758452339498e-08,
+        2.2900482228026654717e-07,  -9.9298272942317002539e-07, 4.5260625972231537039e-06,  -1.9681778105531670567e-05,
+        7.5995277030017761139e-05,  -0.00021503011930044477347, -0.00013871931833623122026, 1.0103004648645343977,
+        4.8499064014085844221};
+    val w = b.neg(b.un("log_plus_one", b.mul(x, b.neg(x))));
+    val is625 = b.cmp(w, b.like(6.25, x), "LT");
+    val is16 = b.cmp(w, b.like(16.0, x), "LT");
+    // the i-th coefficient of w's interval (the intervals' polynomials are aligned at their ends)
+    auto coefficient = [&](int i) {
+        val c = b.like(lt625[i], x);
+        if (i < 19) c = b.select(is625, c, b.like(lt16[i], x));
+        if (i < 17) c = b.select(is16, c, b.like(ge16[i], x));
+        return c;
+    };
+    val sqrt_w = b.un("sqrt", w);
+    val w_lt625 = b.sub(w, b.like(3.125, x));
+    val shift = b.select(is16, b.like(3.25, x), b.like(5.0, x));
+    val w_ge625 = b.sub(sqrt_w, shift);
+    w = b.select(is625, w_lt625, w_ge625);
+    val p = coefficient(0);
+    auto step = [&](int i) {
+        val c = coefficient(i);
+        return b.add(c, b.mul(p, w));
+    };
+    for (int i = 1; i < 17; ++i)
+        p = step(i);
+    for (int i = 17; i < 19; ++i)
+        p = b.select(is16, step(i), p);
+    for (int i = 19; i < 23; ++i)
+        p = b.select(is625, step(i), p);
+    val r = b.mul(p, x);
+    val at1 = b.cmp(b.abs(x), b.like(1.0, x), "EQ");
+    return b.select(at1, b.mul(x, b.inf(x)), r);
+}
+
+// ---- lgamma, digamma (f32 and f64 alike) -------------------------------------------------------------
+
+// Lanczos' approximation with g = 7 and 9 terms:
+//   gamma(z + 1) = sqrt(2 pi) t^(z + 1/2) e^-t a(z),  t = z + g + 1/2,  a(z) = c0 + sum c_k / (z + k)
+constexpr double lanczos_g = 7;
+constexpr double lanczos_c0 = 0.99999999999980993227684700473478;
+constexpr double lanczos_c[] = {676.520368121885098567009190444019, -1259.13921672240287047156078755283,
+                                771.3234287776530788486528258894,   -176.61502916214059906584551354,
+                                12.507343278686904814458936853,     -0.13857109526572011689554707,
+                                9.984369578019570859563e-6,         1.50563273514931155834e-7};
+
+// log(t) = log(g + 1/2) + log1p(z / (g + 1/2)): the constant folded, log1p on the device.
+val lanczos_log_t(builder& b, const val& z) {
+    val gh = b.like(lanczos_g + 0.5, z);
+    return b.add(b.like(std::log(lanczos_g + 0.5), z), b.un("log_plus_one", b.div(z, gh)));
+}
+
+val lgamma(builder& b, const val& x) {
+    // z = -x below 1/2 (Euler's reflection), x - 1 otherwise
+    val half = b.like(0.5, x);
+    val reflect = b.cmp(x, half, "LT");
+    val one = b.like(1.0, x);
+    val neg_x = b.neg(x);
+    val z = b.select(reflect, neg_x, b.sub(x, one));
+    val a = b.like(lanczos_c0, x);
+    for (int i = 0; i < 8; ++i)
+        a = b.add(a, b.div(b.like(lanczos_c[i], x), b.add(z, b.like(i + 1, x))));
+    val t = b.add(b.like(lanczos_g + 0.5, x), z);
+    val log_t = lanczos_log_t(b, z);
+    // (z + 1/2) log t - t as (z + 1/2 - t / log t) log t: t may overflow where the difference does not
+    val zh = b.add(z, half);
+    val r = b.mul(b.sub(zh, b.div(t, log_t)), log_t);
+    val lg = b.add(b.like((std::log(2.0) + std::log(std::numbers::pi)) / 2, x), r);
+    lg = b.add(lg, b.un("log", a));
+    // reflection: lgamma(x) = log(pi) - lgamma(1 - x) - log|sin(pi x)|, with |sin(pi x)| from the
+    // fractional part of |x| folded into [0, 1/2] (exactly 0 at the integers)
+    val ax = b.abs(x);
+    val frac = b.sub(ax, b.floor(ax));
+    val above_half = b.cmp(half, frac, "LT");
+    frac = b.select(above_half, b.sub(one, frac), frac);
+    val den = b.un("log", b.un("sine", b.mul(b.like(std::numbers::pi, x), frac)));
+    val refl = b.sub(b.sub(b.like(std::log(std::numbers::pi), x), den), lg);
+    // an infinite log|sin| wins (no -inf - inf)
+    type pt = x.t;
+    pt.elem = "i1";
+    val finite = b.emit("stablehlo.is_finite", {den}, pt);
+    refl = b.select(finite, refl, b.neg(den));
+    lg = b.select(reflect, refl, lg);
+    // lgamma(+-inf) = +inf
+    val is_inf = b.cmp(b.abs(x), b.inf(x), "EQ");
+    return b.select(is_inf, b.inf(x), lg);
+}
+
+val digamma(builder& b, const val& x) {
+    val half = b.like(0.5, x);
+    val reflect = b.cmp(x, half, "LT");
+    val one = b.like(1.0, x);
+    val neg_x = b.neg(x);
+    val z = b.select(reflect, neg_x, b.sub(x, one));
+    // a(z) and a'(z) = -sum c_k / (z + k)^2
+    val zero = b.like(0.0, x);
+    val a = b.like(lanczos_c0, x);
+    val da = zero;
+    for (int i = 0; i < 8; ++i) {
+        val c = b.like(lanczos_c[i], x);
+        val zk = b.add(z, b.like(i + 1, x));
+        da = b.sub(da, b.div(c, b.mul(zk, zk)));
+        val term = b.div(c, zk);
+        a = b.add(a, term);
+    }
+    val t = b.add(b.like(lanczos_g + 0.5, x), z);
+    val log_t = lanczos_log_t(b, z);
+    // digamma(z + 1) = log t + a'(z) / a(z) - g / t
+    val dg = b.add(log_t, b.div(da, a));
+    dg = b.sub(dg, b.div(b.like(lanczos_g, x), t));
+    // reflection: digamma(x) = digamma(1 - x) - pi cot(pi x), x shifted into [-1/2, 1/2] first
+    val reduced = b.add(x, b.abs(b.floor(b.add(x, b.like(0.5, x)))));
+    val pi = b.like(std::numbers::pi, x);
+    val px = b.mul(pi, reduced);
+    val cos = b.un("cosine", px);
+    val sin = b.un("sine", px);
+    val pi_cos = b.mul(pi, cos);
+    val refl = b.sub(dg, b.div(pi_cos, sin));
+    dg = b.select(reflect, refl, dg);
+    // NaN at the poles, 0 and the negative integers
+    val le0 = b.cmp(x, zero, "LE");
+    val is_int = b.cmp(x, b.floor(x), "EQ");
+    val pole = b.bin("and", le0, is_int);
+    return b.select(pole, b.nan(x), dg);
+}
+
+// ---- zeta, polygamma (f32 and f64 alike) -----------------------------------------------------------
+
+// Hurwitz zeta(x, q) = sum_k (q + k)^-x: ten terms, then the Euler-Maclaurin tail with 12
+// Bernoulli terms (Horner's rule), as XLA's math library.
+val zeta(builder& b, const val& x, const val& q) {
+    static constexpr double coeffs[] = {-7.1661652561756670113e18,
+                                        1.8152105401943546773e17,
+                                        -4.5979787224074726105e15,
+                                        1.1646782814350067249e14,
+                                        -2.950130727918164224e12,
+                                        7.47242496e10,
+                                        -1.8924375803183791606e9,
+                                        47900160.0,
+                                        -1209600.0,
+                                        30240.0,
+                                        -720.0,
+                                        12.0};
+    constexpr int terms = 12, iters = 9, two_terms_minus_one = 2 * terms - 1;
+    val zero = b.like(0.0, q);
+    val one = b.like(1.0, q);
+    val acc = q;
+    val neg_x = b.neg(x);
+    val power_sum = b.bin("power", q, neg_x);
+    for (int i = 0; i < iters; ++i) {
+        acc = b.add(acc, one);
+        power_sum = b.add(power_sum, b.bin("power", acc, neg_x));
+    }
+    acc = b.add(acc, one);
+    val q_neg_power = b.bin("power", acc, neg_x);
+    val qa = b.mul(q_neg_power, acc);
+    val correction = b.div(qa, b.sub(x, one));
+    val inv_acc2 = b.div(one, b.mul(acc, acc));
+    val horner = zero;
+    for (int i = 0; i < terms - 1; ++i) {
+        val fl = b.add(x, b.like(two_terms_minus_one - 1 - 2 * i, x));
+        val f = b.mul(fl, b.add(x, b.like(two_terms_minus_one - 2 - 2 * i, x)));
+        val h = b.add(horner, b.like(1. / coeffs[i], acc));
+        horner = b.mul(f, b.mul(inv_acc2, h));
+    }
+    val x_acc = b.div(x, acc);
+    val last = b.add(b.like(1. / coeffs[terms - 1], acc), horner);
+    val tail = b.mul(q_neg_power, b.add(b.like(0.5, q_neg_power), b.mul(x_acc, last)));
+    val accurate = b.add(b.add(power_sum, correction), tail);
+    // the plain sum where the tail cannot change it
+    val tiny = b.literal(special(acc.t.elem, 's'), acc.t);
+    val abs_q = b.abs(q_neg_power);
+    val bound = b.mul(b.abs(power_sum), tiny);
+    val out = b.select(b.cmp(abs_q, bound, "LT"), power_sum, accurate);
+    // NaN for x < 1, and for q <= 0 with x not an integer
+    val nan = b.nan(x);
+    val below1 = b.cmp(x, one, "LT");
+    out = b.select(below1, nan, out);
+    val q_le0 = b.cmp(q, zero, "LE");
+    val x_not_int = b.cmp(x, b.floor(x), "NE");
+    out = b.select(b.bin("and", q_le0, x_not_int), nan, out);
+    // the poles at integer q <= 0: +inf for even integer x, NaN otherwise
+    val q_int = b.cmp(q, b.floor(q), "EQ");
+    val at_pole = b.bin("and", q_le0, q_int);
+    val x_int = b.cmp(x, b.floor(x), "EQ");
+    val x_even = b.cmp(b.bin("remainder", x, b.like(2.0, x)), zero, "EQ");
+    val inf = b.inf(x);
+    val pole_value = b.select(b.bin("and", x_int, x_even), inf, nan);
+    out = b.select(at_pole, pole_value, out);
+    // x = 1: the harmonic series
+    val is1 = b.cmp(x, one, "EQ");
+    return b.select(is1, inf, out);
+}
+
+// polygamma(n, x) = (-1)^(n+1) n! zeta(n + 1, x) (n! as exp(lgamma(n + 1))); digamma at n = 0; NaN
+// unless n is a natural number.
+val polygamma(builder& b, const val& n, const val& x) {
+    val one = b.like(1.0, x);
+    val two = b.like(2.0, x);
+    val sign = b.sub(b.mul(two, b.bin("remainder", n, two)), one);
+    val n1 = b.add(n, one);
+    val fact = b.un("exponential", lgamma(b, n1));
+    val z = zeta(b, n1, x);
+    val r = b.mul(b.mul(sign, fact), z);
+    val zero = b.like(0.0, x);
+    val n0 = b.cmp(n, zero, "EQ");
+    r = b.select(n0, digamma(b, x), r);
+    val non_int = b.cmp(n, b.floor(n), "NE");
+    val negative = b.cmp(n, zero, "LT");
+    val non_natural = b.bin("or", non_int, negative);
+    return b.select(non_natural, b.nan(x), r);
+}
+
+// ---- bessel_i1e ------------------------------------------------------------------------------------
+
+// exp(-|x|) I1(x) = sign(x) |x| A(|x| / 2 - 2) for |x| <= 8, sign(x) B(32 / |x| - 2) / sqrt|x| above
+// (A, B Chebyshev series).
+template<class T>
+val bessel_i1e(builder& b, const val& x, std::span<const T> ca, std::span<const T> cb) {
+    val z = b.abs(x);
+    val two = b.like(2.0, x);
+    val small = b.mul(z, chebyshev<T>(b, b.sub(b.mul(b.like(0.5, x), z), two), ca));
+    val series = chebyshev<T>(b, b.sub(b.div(b.like(32.0, x), z), two), cb);
+    val large = b.div(series, b.un("sqrt", z));
+    val le8 = b.cmp(z, b.like(8.0, x), "LE");
+    val r = b.select(le8, small, large);
+    return b.mul(b.un("sign", x), r);
+}
+
+val bessel_i1e_f32(builder& b, const val& x) {
+    static constexpr float a[] = {9.38153738649577178388E-9f,  -4.44505912879632808065E-8f, 2.00329475355213526229E-7f,
+                                  -8.56872026469545474066E-7f, 3.47025130813767847674E-6f,  -1.32731636560394358279E-5f,
+                                  4.78156510755005422638E-5f,  -1.61760815825896745588E-4f, 5.12285956168575772895E-4f,
+                                  -1.51357245063125314899E-3f, 4.15642294431288815669E-3f,  -1.05640848946261981558E-2f,
+                                  2.47264490306265168283E-2f,  -5.29459812080949914269E-2f, 1.02643658689847095384E-1f,
+                                  -1.76416518357834055153E-1f, 2.52587186443633654823E-1f};
+    static constexpr float c[] = {-3.83538038596423702205E-9f, -2.63146884688951950684E-8f, -2.51223623787020892529E-7f,
+                                  -3.88256480887769039346E-6f, -1.10588938762623716291E-4f, -9.76109749136146840777E-3f,
+                                  7.78576235018280120474E-1f};
+    return bessel_i1e<float>(b, x, a, c);
+}
+
+val bessel_i1e_f64(builder& b, const val& x) {
+    static constexpr double a[] = {
+        2.77791411276104639959E-18,  -2.11142121435816608115E-17, 1.55363195773620046921E-16,
+        -1.10559694773538630805E-15, 7.60068429473540693410E-15,  -5.04218550472791168711E-14,
+        3.22379336594557470981E-13,  -1.98397439776494371520E-12, 1.17361862988909016308E-11,
+        -6.66348972350202774223E-11, 3.62559028155211703701E-10,  -1.88724975172282928790E-9,
+        9.38153738649577178388E-9,   -4.44505912879632808065E-8,  2.00329475355213526229E-7,
+        -8.56872026469545474066E-7,  3.47025130813767847674E-6,   -1.32731636560394358279E-5,
+        4.78156510755005422638E-5,   -1.61760815825896745588E-4,  5.12285956168575772895E-4,
+        -1.51357245063125314899E-3,  4.15642294431288815669E-3,   -1.05640848946261981558E-2,
+        2.47264490306265168283E-2,   -5.29459812080949914269E-2,  1.02643658689847095384E-1,
+        -1.76416518357834055153E-1,  2.52587186443633654823E-1};
+    static constexpr double c[] = {
+        7.51729631084210481353E-18,  4.41434832307170791151E-18,  -4.65030536848935832153E-17,
+        -3.20952592199342395980E-17, 2.96262899764595013876E-16,  3.30820231092092828324E-16,
+        -1.88035477551078244854E-15, -3.81440307243700780478E-15, 1.04202769841288027642E-14,
+        4.27244001671195135429E-14,  -2.10154184277266431302E-14, -4.08355111109219731823E-13,
+        -7.19855177624590851209E-13, 2.03562854414708950722E-12,  1.41258074366137813316E-11,
+        3.25260358301548823856E-11,  -1.89749581235054123450E-11, -5.58974346219658380687E-10,
+        -3.83538038596423702205E-9,  -2.63146884688951950684E-8,  -2.51223623787020892529E-7,
+        -3.88256480887769039346E-6,  -1.10588938762623716291E-4,  -9.76109749136146840777E-3,
+        7.78576235018280120474E-1};
+    return bessel_i1e<double>(b, x, a, c);
+}
+
+// ---- next_after --------------------------------------------------------------------------------
+
+// Steps x's bits by one toward y: down in magnitude when |x| > |y| or the signs differ, up otherwise;
+// from +-0 to the smallest subnormal signed as y; y when x == y (or both are zeros); NaN if either is.
+val next_after(builder& b, const val& x, const val& y) {
+    int bits = elem_bits(x.t.elem);
+    std::string it = "i" + std::to_string(bits);
+    val xi = b.convert(x, it, "stablehlo.bitcast_convert");
+    val yi = b.convert(y, it, "stablehlo.bitcast_convert");
+    val x_nan = b.cmp(x, x, "NE");
+    val nan_in = b.bin("or", x_nan, b.cmp(y, y, "NE"));
+    val nan_bits = b.convert(b.nan(x), it, "stablehlo.bitcast_convert");
+    // the sign bit and the other bits, as the signed integers of that width
+    std::int64_t sign_bit = bits == 64 ? std::numeric_limits<std::int64_t>::min() : -(std::int64_t{1} << (bits - 1));
+    std::int64_t magnitude =
+        bits == 64 ? std::numeric_limits<std::int64_t>::max() : (std::int64_t{1} << (bits - 1)) - 1;
+    val sign_mask = b.literal(std::to_string(sign_bit), xi.t);
+    val mag_mask = b.literal(std::to_string(magnitude), xi.t);
+    val x_abs = b.bin("and", xi, mag_mask);
+    val y_abs = b.bin("and", yi, mag_mask);
+    val equal = b.cmp(x, y, "EQ");
+    val zero = b.literal("0", xi.t);
+    val x_zero = b.cmp(x_abs, zero, "EQ");
+    val y_zero = b.cmp(y_abs, zero, "EQ");
+    val x_sign = b.bin("and", xi, sign_mask);
+    val y_sign = b.bin("and", yi, sign_mask);
+    val one = b.literal("1", xi.t);
+    val from_zero = b.bin("or", y_sign, one);
+    val signs_differ = b.cmp(x_sign, y_sign, "NE");
+    val x_larger = b.cmp(x_abs, y_abs, "GT");
+    val down = b.bin("or", x_larger, signs_differ);
+    val step = b.select(down, b.literal("-1", xi.t), one);
+    val r = b.add(xi, step);
+    val zero_value = b.select(y_zero, yi, from_zero);
+    r = b.select(x_zero, zero_value, r);
+    r = b.select(equal, yi, r);
+    r = b.select(nan_in, nan_bits, r);
+    return b.convert(r, x.t.elem, "stablehlo.bitcast_convert");
+}
+
+// ---- mulhi -------------------------------------------------------------------------------------------
+
+// The high 64 bits of a 128-bit unsigned product from 32-bit halves:
+//   p0 = lo(a) lo(b), p1 = lo(a) hi(b), p2 = hi(a) lo(b), p3 = hi(a) hi(b)
+//   mid1 = p1 + (p0 >> 32), mid2 = p2 + lo(mid1), result = p3 + (mid1 >> 32) + (mid2 >> 32)
+val mulhi_u64(builder& b, const val& a, const val& c) {
+    val k32 = b.literal("32", a.t);
+    val mask = b.literal("4294967295", a.t);
+    val a_hi = b.bin("shift_right_logical", a, k32);
+    val c_hi = b.bin("shift_right_logical", c, k32);
+    val a_lo = b.bin("and", a, mask);
+    val c_lo = b.bin("and", c, mask);
+    val p3 = b.mul(a_hi, c_hi);
+    val p1 = b.mul(a_lo, c_hi);
+    val p0 = b.mul(a_lo, c_lo);
+    val mid1 = b.add(p1, b.bin("shift_right_logical", p0, k32));
+    val p2 = b.mul(a_hi, c_lo);
+    val mid2 = b.add(p2, b.bin("and", mid1, mask));
+    val r = b.add(p3, b.bin("shift_right_logical", mid1, k32));
+    return b.add(r, b.bin("shift_right_logical", mid2, k32));
+}
+
+val mulhi(builder& b, const val& lhs, const val& rhs) {
+    const std::string& e = lhs.t.elem;
+    bool is_unsigned = is_unsigned_elem(e);
+    int bits = elem_bits(e);
+    if (bits < 64) {
+        // in the doubled width: (lhs * rhs) >> bits, arithmetic for signed, logical for unsigned
+        std::string wide = (is_unsigned ? "ui" : "i") + std::to_string(2 * bits);
+        val wl = b.convert(lhs, wide);
+        val p = b.mul(wl, b.convert(rhs, wide));
+        val s = b.bin(is_unsigned ? "shift_right_logical" : "shift_right_arithmetic", p,
+                      b.literal(std::to_string(bits), p.t));
+        return b.convert(s, e);
+    }
+    if (is_unsigned) return mulhi_u64(b, lhs, rhs);
+    // signed: the unsigned high half, less rhs where lhs < 0 and lhs where rhs < 0 (two's complement)
+    val ul = b.convert(lhs, "ui64");
+    val ur = b.convert(rhs, "ui64");
+    val hi = mulhi_u64(b, ul, ur);
+    val zero = b.literal("0", lhs.t);
+    val uzero = b.literal("0", ul.t);
+    val l_neg = b.cmp(lhs, zero, "LT");
+    hi = b.sub(hi, b.select(l_neg, ur, uzero));
+    val r_neg = b.cmp(rhs, zero, "LT");
+    hi = b.sub(hi, b.select(r_neg, ul, uzero));
+    return b.convert(hi, e);
+}
+
+// ---- dispatch ------------------------------------------------------------------------------------
+
+bool is_math_float(const std::string& e) { return e == "f16" || e == "bf16" || e == "f32" || e == "f64"; }
+
+// f16 and bf16 through f32, the others as they are.
+template<class F>
+val upcast(builder& b, std::vector<val> args, F&& f) {
+    std::string e = args[0].t.elem;
+    bool narrow = e == "f16" || e == "bf16";
+    if (narrow)
+        for (auto& a : args)
+            a = b.convert(a, "f32");
+    val r = f(args);
+    return narrow ? b.convert(r, e) : r;
+}
+
+} // namespace
+
+bool chlo_decompose_math(const op& o, const std::function<std::string(const std::string&)>& fresh,
+                         std::vector<std::unique_ptr<op>>& seq, std::string& why) {
+    static const std::map<std::string, std::size_t> arity = {
+        {"chlo.erf", 1},        {"chlo.erfc", 1},       {"chlo.erf_inv", 1},       {"chlo.lgamma", 1},
+        {"chlo.digamma", 1},    {"chlo.bessel_i1e", 1}, {"chlo.polygamma", 2},     {"chlo.zeta", 2},
+        {"chlo.next_after", 2}, {"chlo.mulhi", 2},      {"chlo.constant_like", 1}, {"chlo.constant", 0}};
+    const std::string& n = o.name;
+    auto it = arity.find(n);
+    if (it == arity.end() || o.operands.size() != it->second || o.operand_types.size() != it->second ||
+        o.results.size() != 1 || o.result_types.size() != 1)
+        return false;
+    const type& rt = o.result_types[0];
+    if (rt.k != type::kind::tensor) return false;
+    if (n == "chlo.constant") {
+        const attr* v = o.get("value");
+        if (!v) return false;
+        auto c = std::make_unique<op>();
+        c->name = "stablehlo.constant";
+        c->results = o.results;
+        c->result_types = o.result_types;
+        c->attrs = o.attrs;
+        c->at = o.at;
+        seq.push_back(std::move(c));
+        return true;
+    }
+    if (!rt.is_static()) {
+        why = n + " on dynamic shapes (refine the shapes first)";
+        return false;
+    }
+    for (auto& t : o.operand_types)
+        if (t.k != type::kind::tensor || (n != "chlo.constant_like" && (t.elem != rt.elem || t.dims != rt.dims)))
+            return false;
+    builder b(fresh, seq, o.at);
+    if (n == "chlo.constant_like") {
+        // a splat of the value, of the result's (static) type
+        const attr* v = o.get("value");
+        if (!v || (v->k != attr::kind::floating && v->k != attr::kind::integer && v->k != attr::kind::boolean))
+            return false;
+        std::string text = v->k == attr::kind::boolean ? (v->b ? "true" : "false") : v->s;
+        if (text.empty()) text = std::to_string(v->i);
+        b.emit("stablehlo.constant", {}, rt);
+        attr d;
+        d.k = attr::kind::dense;
+        d.t = rt;
+        d.elems = {text};
+        b.last().set("value", d);
+        seq.back()->results[0] = o.results[0];
+        return true;
+    }
+    std::vector<val> args;
+    for (std::size_t k = 0; k < o.operands.size(); ++k)
+        args.push_back({o.operands[k].name, o.operand_types[k], {}});
+    const std::string& e = rt.elem;
+    bool f64 = e == "f64";
+    val r;
+    if (n == "chlo.mulhi") {
+        int bits = elem_bits(e);
+        if (!is_integer_elem(e) || (bits != 8 && bits != 16 && bits != 32 && bits != 64)) return false;
+        r = mulhi(b, args[0], args[1]);
+    } else {
+        if (!is_math_float(e)) return false;
+        if (n == "chlo.next_after") {
+            r = next_after(b, args[0], args[1]);
+        } else if (n == "chlo.erf") {
+            r = f64 ? erf_f64(b, args[0]) : upcast(b, args, [&](auto& a) { return erf_f32(b, a[0]); });
+        } else if (n == "chlo.erfc") {
+            r = f64 ? erfc_any<true>(b, args[0]) : upcast(b, args, [&](auto& a) { return erfc_any<false>(b, a[0]); });
+        } else if (n == "chlo.erf_inv") {
+            r = f64 ? erf_inv_f64(b, args[0]) : upcast(b, args, [&](auto& a) { return erf_inv_f32(b, a[0]); });
+        } else if (n == "chlo.bessel_i1e") {
+            r = f64 ? bessel_i1e_f64(b, args[0]) : upcast(b, args, [&](auto& a) { return bessel_i1e_f32(b, a[0]); });
+        } else if (n == "chlo.lgamma") {
+            r = upcast(b, args, [&](auto& a) { return lgamma(b, a[0]); });
+        } else if (n == "chlo.digamma") {
+            r = upcast(b, args, [&](auto& a) { return digamma(b, a[0]); });
+        } else if (n == "chlo.zeta") {
+            r = upcast(b, args, [&](auto& a) { return zeta(b, a[0], a[1]); });
+        } else {
+            r = upcast(b, args, [&](auto& a) { return polygamma(b, a[0], a[1]); });
+        }
+    }
+    // the last op defines the result (every decomposition ends in a fresh op)
+    if (seq.empty() || seq.back()->results[0] != r.name) b.emit("stablehlo.convert", {r}, rt);
+    seq.back()->results[0] = o.results[0];
+    return true;
+}
+
+} // namespace xlt
