@@ -39,7 +39,7 @@ struct layout {
     }
 };
 
-// Reductions with xlet's monoids, a traceable computation and two operands, and dot_general.
+// Reductions with xlet's monoids, a traceable computation and two operands, dot_general, ragged_dot.
 struct reduce_dot {
     using args = std::tuple<f32<5, 6>, f32<6, 3>, f32<2, 5, 6>>;
     static auto f(const f32<5, 6>& x, const f32<6, 3>& w, const f32<2, 5, 6>& bx) {
@@ -50,7 +50,13 @@ struct reduce_dot {
         auto bd =
             dot_general<dot_dims{.lhs_batch = {0}, .rhs_batch = {0}, .lhs_contracting = {2}, .rhs_contracting = {2}}>(
                 bx, bx);
-        return std::make_tuple(s, m, g, bd);
+        // ragged_dot (a mixture of experts: rows 0-1 by expert 0, rows 2-4 by expert 1)
+        const s32<2> groups{2, 3};
+        auto experts = eval(broadcast_in_dim(w, sizes<2, 6, 3>, dims<1, 2>) * iota<f32<2, 6, 3>, 0>() - 0.5f);
+        auto rd = ragged_dot<ragged_dot_dims{.dot = {.lhs_contracting = {1}, .rhs_contracting = {1}},
+                                             .lhs_ragged = {0},
+                                             .rhs_group = {0}}>(x, experts, groups);
+        return std::make_tuple(s, m, g, bd, rd);
     }
 };
 

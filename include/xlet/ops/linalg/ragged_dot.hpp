@@ -43,6 +43,7 @@
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "../../core/error.hpp"
@@ -351,6 +352,20 @@ auto ragged_dot_impl(L&& lhs, R&& rhs, const G& group_sizes) {
     }
 }
 
+// to_stablehlo: chlo.ragged_dot's dimension numbers, every list spelled (CHLO's attribute has no
+// defaults).
+template<ragged_dot_dims D>
+std::string ragged_dot_attrs() {
+    const std::pair<const char*, dim_list> fields[] = {
+        {"lhs_batching_dimensions", D.dot.lhs_batch},         {"rhs_batching_dimensions", D.dot.rhs_batch},
+        {"lhs_contracting_dimensions", D.dot.lhs_contracting}, {"rhs_contracting_dimensions", D.dot.rhs_contracting},
+        {"lhs_ragged_dimensions", D.lhs_ragged},              {"rhs_group_dimensions", D.rhs_group}};
+    std::string d;
+    for (const auto& [name, l] : fields)
+        d += std::string(d.empty() ? "" : ", ") + name + " = " + trace::int_list(l);
+    return "ragged_dot_dimension_numbers = #chlo.ragged_dot<" + d + ">";
+}
+
 } // namespace detail
 
 // RaggedDot(lhs, rhs, group_sizes, ragged_dot_dimension_numbers, precision_config,
@@ -358,10 +373,12 @@ auto ragged_dot_impl(L&& lhs, R&& rhs, const G& group_sizes) {
 template<ragged_dot_dims D, class Out = void, precision_config Precision = precision_config{}, expression L,
          expression R, expression G>
 auto ragged_dot(L&& lhs, R&& rhs, const G& group_sizes) {
-    trace::not_exported("ragged_dot");
     using Rules = detail::ragged_dot_rules<D, L, R, G, Out>;
     if constexpr (Rules::check())
-        return detail::ragged_dot_impl<D, Out>(std::forward<L>(lhs), std::forward<R>(rhs), group_sizes);
+        return trace::heavy(
+            "chlo.ragged_dot", [] { return detail::ragged_dot_attrs<D>(); },
+            [&] { return detail::ragged_dot_impl<D, Out>(std::forward<L>(lhs), std::forward<R>(rhs), group_sizes); },
+            lhs, rhs, group_sizes);
 }
 
 } // namespace xlet
