@@ -578,6 +578,119 @@ TEST_CASE("chlo-legalize-to-stablehlo: mulhi, the special functions, constant_li
           "error: 2:8: chlo-legalize-to-stablehlo: chlo.constant_like on dynamic shapes (refine the shapes first)\n");
 }
 
+namespace {
+// Upstream's stablehlo_compatibility_expander.mlir cases (gather with i8 indices too small for a
+// batching dim and no index vector dim; scatter; dynamic indices, left alone) and tan, complex and
+// with a TOLERANCE accuracy (left alone, as upstream's pattern matches DEFAULT only).
+const char* compat_cases =
+    R"(func.func @g(%arg0: tensor<128x2x4x9xi32>, %arg1: tensor<4x128x5xi8>) -> tensor<4x128x5x8xi32> {
+  %0 = "stablehlo.gather"(%arg0, %arg1) <{dimension_numbers = #stablehlo.gather<offset_dims = [3], collapsed_slice_dims = [1], operand_batching_dims = [0, 2], start_indices_batching_dims = [1, 0], start_index_map = [1], index_vector_dim = 3>, slice_sizes = array<i64: 1, 1, 1, 8>, indices_are_sorted = true}> : (tensor<128x2x4x9xi32>, tensor<4x128x5xi8>) -> tensor<4x128x5x8xi32>
+  func.return %0 : tensor<4x128x5x8xi32>
+}
+func.func @s(%arg0: tensor<3x2x4x7x9xi32>, %arg1: tensor<4x3x5x2xi32>, %arg2: tensor<4x3x5x8xi32>) -> tensor<3x2x4x7x9xi32> {
+  %0 = "stablehlo.scatter"(%arg0, %arg1, %arg2) <{indices_are_sorted = false, scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = [3], inserted_window_dims = [1, 3], input_batching_dims = [0, 2], scatter_indices_batching_dims = [1, 0], scatter_dims_to_operand_dims = [1, 3], index_vector_dim = 3>, unique_indices = false}> ({
+  ^bb0(%arg3: tensor<i32>, %arg4: tensor<i32>):
+    stablehlo.return %arg4 : tensor<i32>
+  }) : (tensor<3x2x4x7x9xi32>, tensor<4x3x5x2xi32>, tensor<4x3x5x8xi32>) -> tensor<3x2x4x7x9xi32>
+  func.return %0 : tensor<3x2x4x7x9xi32>
+}
+func.func @d(%arg0: tensor<?x2x4x7x9xi32>, %arg1: tensor<4x?x5x2xi8>) -> tensor<4x?x5x8xi32> {
+  %0 = "stablehlo.gather"(%arg0, %arg1) <{dimension_numbers = #stablehlo.gather<offset_dims = [3], collapsed_slice_dims = [1, 3], operand_batching_dims = [0, 2], start_indices_batching_dims = [1, 0], start_index_map = [1, 3], index_vector_dim = 3>, slice_sizes = array<i64: 1, 1, 1, 1, 8>, indices_are_sorted = false}> : (tensor<?x2x4x7x9xi32>, tensor<4x?x5x2xi8>) -> tensor<4x?x5x8xi32>
+  func.return %0 : tensor<4x?x5x8xi32>
+}
+func.func @t(%arg0: tensor<4xcomplex<f32>>, %arg1: tensor<4xf32>) -> (tensor<4xcomplex<f32>>, tensor<4xf32>) {
+  %0 = stablehlo.tan %arg0 : tensor<4xcomplex<f32>>
+  %1 = stablehlo.tan %arg1 {result_accuracy = #stablehlo.result_accuracy<atol = 1.000000e-05, rtol = 0.000000e+00, ulps = 1, mode = #stablehlo.result_accuracy_mode<TOLERANCE>>} : tensor<4xf32>
+  func.return %0, %1 : tensor<4xcomplex<f32>>, tensor<4xf32>
+})";
+} // namespace
+
+TEST_CASE("stablehlo-compatibility-expander: batching dims before 1.1.0, complex tan, target versions") {
+    std::string p = after(compat_cases, {{"stablehlo-compatibility-expander", "target=1.0.0"}});
+    CAPTURE(p);
+    // i8 indices converted to i32 (a batching dim of 128), reshaped to an index vector of 1, an iota
+    // per batching dim in start_indices_batching_dims' order; indices_are_sorted dropped ([1, 0])
+    CHECK(has(p, "%e0 = \"stablehlo.convert\"(%arg1) : (tensor<4x128x5xi8>) -> tensor<4x128x5xi32>\n"
+                 "    %e1 = \"stablehlo.reshape\"(%e0) : (tensor<4x128x5xi32>) -> tensor<4x128x5x1xi32>\n"
+                 "    %e2 = \"stablehlo.iota\"() {iota_dimension = 1 : i64} : () -> tensor<4x128x5x1xi32>\n"
+                 "    %e3 = \"stablehlo.iota\"() {iota_dimension = 0 : i64} : () -> tensor<4x128x5x1xi32>\n"
+                 "    %e4 = \"stablehlo.concatenate\"(%e2, %e3, %e1) {dimension = 3 : i64} : (tensor<4x128x5x1xi32>, "
+                 "tensor<4x128x5x1xi32>, tensor<4x128x5x1xi32>) -> tensor<4x128x5x3xi32>\n"
+                 "    %0 = \"stablehlo.gather\"(%arg0, %e4) {dimension_numbers = #stablehlo.gather<offset_dims = [3], "
+                 "collapsed_slice_dims = [0, 1, 2], start_index_map = [0, 2, 1], index_vector_dim = 3>, slice_sizes = "
+                 "array<i64: 1, 1, 1, 8>, indices_are_sorted = false} : (tensor<128x2x4x9xi32>, "
+                 "tensor<4x128x5x3xi32>) -> tensor<4x128x5x8xi32>\n"));
+    CHECK(has(p,
+              "%e0 = \"stablehlo.iota\"() {iota_dimension = 1 : i64} : () -> tensor<4x3x5x1xi32>\n"
+              "    %e1 = \"stablehlo.iota\"() {iota_dimension = 0 : i64} : () -> tensor<4x3x5x1xi32>\n"
+              "    %e2 = \"stablehlo.concatenate\"(%e0, %e1, %arg1) {dimension = 3 : i64} : (tensor<4x3x5x1xi32>, "
+              "tensor<4x3x5x1xi32>, tensor<4x3x5x2xi32>) -> tensor<4x3x5x4xi32>\n"
+              "    %0 = \"stablehlo.scatter\"(%arg0, %e2, %arg2) ({\n"
+              "    ^bb0(%arg3: tensor<i32>, %arg4: tensor<i32>):\n"
+              "      \"stablehlo.return\"(%arg4) : (tensor<i32>) -> ()\n"
+              "    }) {indices_are_sorted = false, scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = "
+              "[3], inserted_window_dims = [0, 1, 2, 3], scatter_dims_to_operand_dims = [0, 2, 1, 3], "
+              "index_vector_dim = 3>, unique_indices = false} : (tensor<3x2x4x7x9xi32>, tensor<4x3x5x4xi32>, "
+              "tensor<4x3x5x8xi32>) -> tensor<3x2x4x7x9xi32>\n"));
+    CHECK(has(p, "operand_batching_dims = [0, 2], start_indices_batching_dims = [1, 0]")); // @d: dynamic indices
+    // complex tan: (tan a + i tanh b) / (1 - i tan a tanh b), tan a as sine / cosine
+    CHECK(has(
+        p, "%cst0 = \"stablehlo.constant\"() {value = dense<1.0> : tensor<4xf32>} : () -> tensor<4xf32>\n"
+           "    %e1 = \"stablehlo.real\"(%arg0) : (tensor<4xcomplex<f32>>) -> tensor<4xf32>\n"
+           "    %e2 = \"stablehlo.sine\"(%e1) : (tensor<4xf32>) -> tensor<4xf32>\n"
+           "    %e3 = \"stablehlo.cosine\"(%e1) : (tensor<4xf32>) -> tensor<4xf32>\n"
+           "    %e4 = \"stablehlo.divide\"(%e2, %e3) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>\n"
+           "    %e5 = \"stablehlo.imag\"(%arg0) : (tensor<4xcomplex<f32>>) -> tensor<4xf32>\n"
+           "    %e6 = \"stablehlo.tanh\"(%e5) : (tensor<4xf32>) -> tensor<4xf32>\n"
+           "    %e7 = \"stablehlo.complex\"(%e4, %e6) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xcomplex<f32>>\n"
+           "    %e8 = \"stablehlo.multiply\"(%e4, %e6) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>\n"
+           "    %e9 = \"stablehlo.negate\"(%e8) : (tensor<4xf32>) -> tensor<4xf32>\n"
+           "    %e10 = \"stablehlo.complex\"(%cst0, %e9) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xcomplex<f32>>\n"
+           "    %0 = \"stablehlo.divide\"(%e7, %e10) : (tensor<4xcomplex<f32>>, tensor<4xcomplex<f32>>) -> "
+           "tensor<4xcomplex<f32>>\n"
+           "    %1 = \"stablehlo.tan\"(%arg1) {result_accuracy = "));
+    // 1.1.0 has batching dims, not tan; 1.4.0 has both
+    std::string p11 = after(compat_cases, {{"stablehlo-compatibility-expander", "target=1.1.0"}});
+    CHECK(has(p11, "operand_batching_dims = [0, 2], start_indices_batching_dims = [1, 0], start_index_map = [1]"));
+    CHECK(has(p11, "input_batching_dims = [0, 2]"));
+    CHECK(!has(p11, "\"stablehlo.tan\"(%arg0)"));
+    std::string p14 = after(compat_cases, {{"stablehlo-compatibility-expander", "target=1.4.0"}});
+    CHECK(has(p14, "\"stablehlo.tan\"(%arg0)"));
+    CHECK(has(p14, "start_indices_batching_dims = [1, 0], start_index_map = [1]"));
+    CHECK(after(compat_cases, {{"stablehlo-compatibility-expander", "target=1.20.0"}}) ==
+          print_module(parse_module(compat_cases, "p.mlir").mod));
+    // the target as upstream validates it (there an assertion)
+    CHECK(after(compat_cases, {{"stablehlo-compatibility-expander", "target=1.0"}}) ==
+          "error: stablehlo-compatibility-expander: invalid target version '1.0'; expected target=#.#.#\n");
+    CHECK(after(compat_cases, {{"stablehlo-compatibility-expander", "target=0.8.0"}}) ==
+          "error: stablehlo-compatibility-expander: target version 0.8.0 is less than minimum supported 0.9.0\n");
+    CHECK(has(after(compat_cases, {{"stablehlo-compatibility-expander", "target=1.99.0"}}),
+              "target version 1.99.0 is greater than current version"));
+}
+
+TEST_CASE("stablehlo-complex-math-expander: which ops, result_accuracy, the real ops of log_plus_one") {
+    const char* m =
+        R"(func.func @f(%z: tensor<2xcomplex<f64>>, %x: tensor<2xf64>) -> (tensor<2xcomplex<f64>>, tensor<2xcomplex<f64>>, tensor<2xf64>, tensor<2xcomplex<f64>>) {
+  %0 = stablehlo.log_plus_one %z : tensor<2xcomplex<f64>>
+  %1 = stablehlo.log_plus_one %z {result_accuracy = #stablehlo.result_accuracy<atol = 1.000000e-05, rtol = 0.000000e+00, ulps = 1, mode = #stablehlo.result_accuracy_mode<TOLERANCE>>} : tensor<2xcomplex<f64>>
+  %2 = stablehlo.sqrt %x : tensor<2xf64>
+  %3 = stablehlo.tanh %z : tensor<2xcomplex<f64>>
+  func.return %0, %1, %2, %3 : tensor<2xcomplex<f64>>, tensor<2xcomplex<f64>>, tensor<2xf64>, tensor<2xcomplex<f64>>
+})";
+    std::string p = after(m, {{"stablehlo-complex-math-expander", ""}});
+    CAPTURE(p);
+    // log_plus_one in real ops (f64: Veltkamp's splitting constant 2^27 + 1 for Dekker's squares)
+    CHECK(has(p, "value = dense<134217729.0> : tensor<2xf64>"));
+    CHECK(has(p, "%0 = \"stablehlo.complex\"("));
+    CHECK(has(p, "\"stablehlo.atan2\"(%e1, %e"));
+    CHECK(has(p, "%1 = \"stablehlo.log_plus_one\"(%z) {result_accuracy = ")); // TOLERANCE: kept
+    CHECK(has(p, "%2 = \"stablehlo.sqrt\"(%x)"));                             // real: kept
+    CHECK(has(p, "%3 = \"stablehlo.tanh\"(%z)"));                             // not expanded upstream either
+    auto r = parse_module(p, "p.mlir");
+    CHECK(r.errors.empty());
+    CHECK(emit_cpp(r.mod, {}).errors.empty());
+}
+
 TEST_CASE("composites: legalize-composite-to-call with except, wrap-in-composite (the seed's examples)") {
     const char* m = seed_add;
     std::string w = after(m, {{"stablehlo-wrap-in-composite", "op-names='stablehlo.add'"}});

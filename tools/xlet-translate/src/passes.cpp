@@ -1218,107 +1218,416 @@ struct builder {
     op& last() { return *seq.back(); }
 };
 
-// version "a.b.c" < "x.y.z"
-bool version_less(const std::string& a, const std::string& b) {
-    auto parts = [](const std::string& s) {
-        std::vector<int> v;
-        std::stringstream in(s);
-        std::string p;
-        while (std::getline(in, p, '.'))
-            v.push_back(std::atoi(p.c_str()));
-        v.resize(3);
-        return v;
-    };
-    return parts(a) < parts(b);
+// ---- stablehlo-compatibility-expander ----------------------------------------------------------
+
+std::optional<vhlo::version> parse_version(const std::string& s); // with the VHLO passes, below
+
+// result_accuracy absent or DEFAULT: upstream's expanders rewrite only those ops (a TOLERANCE or
+// HIGHEST accuracy asks for the op itself).
+bool default_accuracy(const op& o) {
+    const attr* a = o.get("result_accuracy");
+    if (!a) return true;
+    std::string t = attr_str(*a);
+    return t.find("TOLERANCE") == std::string::npos && t.find("HIGHEST") == std::string::npos;
 }
 
+// Whether a dimension size is a value of the integer element type `elem` (as llvm::isIntN /
+// isUIntN: signless counts as signed).
+bool size_fits(std::int64_t size, const std::string& elem) {
+    int bits = elem_bits(elem);
+    int value_bits = is_unsigned_elem(elem) ? bits : bits - 1;
+    if (value_bits >= 63) return true;
+    return value_bits >= 0 && size < (std::int64_t{1} << value_bits);
+}
+
+// The start (scatter) indices with one iota per batching dim concatenated before them along
+// index_vector_dim, as upstream's expander builds them: converted to i32 (i64 if that is too small)
+// when a batching dim's size does not fit their type, reshaped to a trailing dim of 1 when
+// index_vector_dim is their rank. `t` becomes the type of the result.
+value_ref batching_indices(builder& b, value_ref idx, type& t, std::int64_t ivd,
+                           const std::vector<std::int64_t>& bdims) {
+    std::string e = t.elem;
+    for (auto d : bdims)
+        if (!size_fits(t.dims[static_cast<std::size_t>(d)], e))
+            e = size_fits(t.dims[static_cast<std::size_t>(d)], "i32") ? "i32" : "i64";
+    if (e != t.elem) {
+        type c = t;
+        c.elem = e;
+        idx = b.emit("stablehlo.convert", {idx}, {t}, c);
+        t = c;
+    }
+    type it = t;
+    auto v = static_cast<std::size_t>(ivd);
+    if (v == t.dims.size()) {
+        it.dims.push_back(1);
+        idx = b.emit("stablehlo.reshape", {idx}, {t}, it);
+        t = it;
+    } else {
+        it.dims[v] = 1;
+    }
+    std::vector<value_ref> parts;
+    std::vector<type> types;
+    for (auto d : bdims) {
+        parts.push_back(b.emit("stablehlo.iota", {}, {}, it));
+        b.last().set("iota_dimension", int_scalar(d));
+        types.push_back(it);
+    }
+    parts.push_back(idx);
+    types.push_back(t);
+    type ct = t;
+    ct.dims[v] += static_cast<std::int64_t>(bdims.size());
+    auto r = b.emit("stablehlo.concatenate", parts, types, ct);
+    b.last().set("dimension", int_scalar(ivd));
+    t = ct;
+    return r;
+}
+
+// A #stablehlo.gather / #stablehlo.scatter attribute with these lists (the empty ones left out, as
+// MLIR prints them) and index_vector_dim.
+attr dims_attr(const attr& old, const std::vector<std::pair<const char*, std::vector<std::int64_t>>>& lists,
+               std::int64_t ivd) {
+    attr a;
+    a.k = attr::kind::dialect;
+    a.s = old.s;
+    a.at = old.at;
+    for (auto& [name, v] : lists) {
+        if (v.empty()) continue;
+        attr l;
+        l.k = attr::kind::array;
+        l.name = name;
+        for (auto x : v) {
+            attr i = int_scalar(x);
+            i.t = type{};
+            l.list.push_back(i);
+        }
+        a.fields.push_back(l);
+    }
+    attr i = int_scalar(ivd);
+    i.t = type{};
+    i.name = "index_vector_dim";
+    a.fields.push_back(i);
+    std::string s = attr_str(a);
+    a.raw = s.substr(a.s.size() + 2, s.size() - a.s.size() - 3);
+    return a;
+}
+
+// Gather / scatter with batching dims (StableHLO 1.1.0) as one without: each batching dim becomes
+// a collapsed slice (inserted window) dim indexed by an iota concatenated to the indices. The
+// indices must have a static shape (upstream's condition too).
+bool expand_batching(op& o, builder& b) {
+    bool gather = o.name == "stablehlo.gather";
+    std::size_t k = gather ? 1 : o.results.size(); // scatter: inputs..., indices, updates...
+    if (gather ? o.operands.size() != 2 || o.results.size() != 1 : k == 0 || o.operands.size() != 2 * k + 1)
+        return false;
+    if (o.operand_types.size() != o.operands.size() || o.result_types.size() != o.results.size()) return false;
+    if (!gather && o.regions.size() != 1) return false;
+    const attr* d = o.get(gather ? "dimension_numbers" : "scatter_dimension_numbers");
+    if (!d || d->k != attr::kind::dialect) return false;
+    const char* obd_name = gather ? "operand_batching_dims" : "input_batching_dims";
+    const char* ibd_name = gather ? "start_indices_batching_dims" : "scatter_indices_batching_dims";
+    const char* collapsed_name = gather ? "collapsed_slice_dims" : "inserted_window_dims";
+    const char* map_name = gather ? "start_index_map" : "scatter_dims_to_operand_dims";
+    auto obd = int_list(d->field(obd_name)), ibd = int_list(d->field(ibd_name));
+    auto collapsed = int_list(d->field(collapsed_name)), map = int_list(d->field(map_name));
+    const attr* ivd_attr = d->field("index_vector_dim");
+    if (obd.empty() || obd.size() != ibd.size() || !ivd_attr || ivd_attr->k != attr::kind::integer) return false;
+    type t = o.operand_types[k];
+    const type& operand = o.operand_types[0];
+    if (t.k != type::kind::tensor || !t.is_static() || !is_integer_elem(t.elem) || operand.k != type::kind::tensor)
+        return false;
+    std::int64_t ivd = ivd_attr->i, rank = static_cast<std::int64_t>(t.dims.size());
+    if (ivd < 0 || ivd > rank) return false;
+    for (auto x : ibd)
+        if (x < 0 || x >= rank || x == ivd) return false;
+    for (auto x : obd)
+        if (x < 0 || x >= static_cast<std::int64_t>(operand.dims.size())) return false;
+    std::vector<std::int64_t> new_collapsed;
+    std::merge(obd.begin(), obd.end(), collapsed.begin(), collapsed.end(), std::back_inserter(new_collapsed));
+    std::vector<std::int64_t> new_map = obd;
+    new_map.insert(new_map.end(), map.begin(), map.end());
+    value_ref idx = batching_indices(b, o.operands[k], t, ivd, ibd);
+    std::vector<value_ref> args = o.operands;
+    std::vector<type> types = o.operand_types;
+    args[k] = idx;
+    types[k] = t;
+    auto n = make_op(o.name, args, types, o.results, o.result_types, o.at);
+    for (auto& [key, v] : o.attrs)
+        n->set(key, v);
+    const char* first_name = gather ? "offset_dims" : "update_window_dims";
+    n->set(gather ? "dimension_numbers" : "scatter_dimension_numbers",
+           dims_attr(
+               *d, {{first_name, int_list(d->field(first_name))}, {collapsed_name, new_collapsed}, {map_name, new_map}},
+               ivd));
+    // sorted indices stay sorted when the iotas come in the order of the operand's dims
+    const attr* s = o.get("indices_are_sorted");
+    bool sorted = s && s->k == attr::kind::boolean && s->b && std::is_sorted(ibd.begin(), ibd.end()) &&
+                  std::is_sorted(new_map.begin(), new_map.end());
+    n->set("indices_are_sorted", bool_attr(sorted));
+    n->regions = std::move(o.regions);
+    b.seq.push_back(std::move(n));
+    return true;
+}
+
+// Ops newer than the target version as older ones (upstream's StablehloCompatibilityExpander):
+// before 1.1.0 gather / scatter with batching dims, before 1.4.0 tan. Upstream's two other
+// rewrites have nothing to act on here: FileLineColRange locations (before 1.9.0; xlet-translate
+// prints no locations) and #stablehlo.replica_group_mesh_axes (before 1.16.0).
 bool compatibility_expander(module& m, const options& opt, std::vector<diagnostic>& errs) {
     auto it = opt.find("target");
     if (it == opt.end()) {
         errs.push_back({{}, "stablehlo-compatibility-expander: expected target=#.#.#"});
         return false;
     }
-    std::string target = it->second;
-    // stablehlo.tan entered the opset in StableHLO 1.4.0; older consumers get sine / cosine.
-    if (!version_less(target, "1.4.0")) return true;
+    std::optional<vhlo::version> target = parse_version(it->second);
+    if (!target) {
+        errs.push_back(
+            {{},
+             "stablehlo-compatibility-expander: invalid target version '" + it->second + "'; expected target=#.#.#"});
+        return false;
+    }
+    if (*target < vhlo::minimum_version || vhlo::current_version < *target) {
+        errs.push_back(
+            {{},
+             "stablehlo-compatibility-expander: target version " + target->str() + " is " +
+                 (*target < vhlo::minimum_version ? "less than minimum supported " + vhlo::minimum_version.str()
+                                                  : "greater than current version " + vhlo::current_version.str())});
+        return false;
+    }
+    const bool batching = *target < vhlo::version{1, 1, 0}, tan = *target < vhlo::version{1, 4, 0};
+    if (!batching && !tan) return true;
     expand_ops(m, [&](op& o, namer& fresh, std::vector<std::unique_ptr<op>>& seq) {
-        if (o.name != "stablehlo.tan" || o.operands.size() != 1 || o.results.size() != 1) return false;
         builder b{fresh, seq, o.at};
+        if (batching && (o.name == "stablehlo.gather" || o.name == "stablehlo.scatter")) return expand_batching(o, b);
+        if (!tan || o.name != "stablehlo.tan" || o.operands.size() != 1 || o.results.size() != 1 ||
+            o.operand_types.size() != 1 || !default_accuracy(o))
+            return false;
         const type& t = o.operand_types[0];
-        auto s = b.emit("stablehlo.sine", {o.operands[0]}, {t}, t);
-        auto c = b.emit("stablehlo.cosine", {o.operands[0]}, {t}, t);
-        b.emit("stablehlo.divide", {s, c}, {t, t}, t, o.results[0]);
+        if (!is_complex_elem(t.elem)) {
+            // tan x = sin x / cos x
+            auto s = b.emit("stablehlo.sine", {o.operands[0]}, {t}, t);
+            auto c = b.emit("stablehlo.cosine", {o.operands[0]}, {t}, t);
+            b.emit("stablehlo.divide", {s, c}, {t, t}, t, o.results[0]);
+            return true;
+        }
+        // tan(a + bi) = (tan a + i tanh b) / (1 - i tan a tanh b), tan a as above
+        type rt = t;
+        rt.elem = t.elem == "complex<f32>" ? "f32" : "f64";
+        auto one = b.constant("1.0", rt);
+        auto re = b.emit("stablehlo.real", {o.operands[0]}, {t}, rt);
+        auto s = b.emit("stablehlo.sine", {re}, {rt}, rt);
+        auto c = b.emit("stablehlo.cosine", {re}, {rt}, rt);
+        auto ta = b.emit("stablehlo.divide", {s, c}, {rt, rt}, rt);
+        auto im = b.emit("stablehlo.imag", {o.operands[0]}, {t}, rt);
+        auto th = b.emit("stablehlo.tanh", {im}, {rt}, rt);
+        auto num = b.emit("stablehlo.complex", {ta, th}, {rt, rt}, t);
+        auto p = b.emit("stablehlo.multiply", {ta, th}, {rt, rt}, rt);
+        auto np = b.emit("stablehlo.negate", {p}, {rt}, rt);
+        auto den = b.emit("stablehlo.complex", {one, np}, {rt, rt}, t);
+        b.emit("stablehlo.divide", {num, den}, {t, t}, t, o.results[0]);
         return true;
     });
     return true;
 }
 
-// Complex math in real arithmetic: exp, log, sqrt (the textbook formulas, with the branch cuts of
-// the spec: log's imaginary part is atan2(im, re); sqrt's from the half-angle identities).
+// ---- stablehlo-complex-math-expander -----------------------------------------------------------
+
+// Real arithmetic on tensors of one float type, one op per call, for the complex expansions.
+struct real_ops {
+    builder& b;
+    type rt, pt; // the real type, and i1 of its shape
+    std::map<std::string, value_ref> consts;
+    value_ref k(const std::string& text) { // a constant, made once per expansion
+        auto it = consts.find(text);
+        if (it != consts.end()) return it->second;
+        return consts[text] = b.constant(text, rt);
+    }
+    value_ref un(const char* n, value_ref a) { return b.emit(std::string("stablehlo.") + n, {a}, {rt}, rt); }
+    value_ref bin(const char* n, value_ref a, value_ref c) {
+        return b.emit(std::string("stablehlo.") + n, {a, c}, {rt, rt}, rt);
+    }
+    value_ref add(value_ref a, value_ref c) { return bin("add", a, c); }
+    value_ref sub(value_ref a, value_ref c) { return bin("subtract", a, c); }
+    value_ref mul(value_ref a, value_ref c) { return bin("multiply", a, c); }
+    value_ref div(value_ref a, value_ref c) { return bin("divide", a, c); }
+    value_ref max(value_ref a, value_ref c) { return bin("maximum", a, c); }
+    value_ref min(value_ref a, value_ref c) { return bin("minimum", a, c); }
+    value_ref cmp(value_ref a, value_ref c, const char* dir) {
+        auto v = b.emit("stablehlo.compare", {a, c}, {rt, rt}, pt);
+        b.last().set("comparison_direction", enum_attr("comparison_direction", dir));
+        return v;
+    }
+    value_ref sel(value_ref p, value_ref a, value_ref c) {
+        return b.emit("stablehlo.select", {p, a, c}, {pt, rt, rt}, rt);
+    }
+    value_ref land(value_ref p, value_ref q) { return b.emit("stablehlo.and", {p, q}, {pt, pt}, pt); }
+    value_ref lor(value_ref p, value_ref q) { return b.emit("stablehlo.or", {p, q}, {pt, pt}, pt); }
+    bool f32() const { return rt.elem == "f32"; }
+    value_ref largest() { return k(f32() ? "0x7F7FFFFF" : "0x7FEFFFFFFFFFFFFF"); }
+    value_ref inf() { return k(f32() ? "0x7F800000" : "0x7FF0000000000000"); }
+    // the sign bit of v (true for -0 too): its bits as a signed integer are negative
+    value_ref signbit(value_ref v) {
+        type it = rt;
+        it.elem = f32() ? "i32" : "i64";
+        auto bits = b.emit("stablehlo.bitcast_convert", {v}, {rt}, it);
+        std::string zi = b.fresh("zero");
+        auto zo = make_op("stablehlo.constant", {}, {}, {zi}, {it}, b.at);
+        zo->set("value", dense_float("0", it));
+        b.seq.push_back(std::move(zo));
+        auto r = b.emit("stablehlo.compare", {bits, {zi, b.at}}, {it, it}, pt);
+        b.last().set("comparison_direction", enum_attr("comparison_direction", "LT"));
+        return r;
+    }
+    // Dekker's square: v * v == hi + lo exactly (Veltkamp's split of v at half its mantissa)
+    value_ref square_low(value_ref v, value_ref hi) {
+        auto p = mul(k(f32() ? "4097.0" : "134217729.0"), v);
+        auto vh = add(p, sub(v, p));
+        auto vl = sub(v, vh);
+        auto t = mul(vh, vl);
+        return add(add(add(add(un("negate", hi), mul(vh, vh)), t), t), mul(vl, vl));
+    }
+    // hypot(a, b) of a, b >= 0 as upstream: mx sqrt(1 + (mn/mx)^2), its first order term when the
+    // square root rounds to 1, sqrt(2) mx when they are equal (both infinite included)
+    value_ref hypot(value_ref a, value_ref c) {
+        auto mx = max(a, c), mn = min(a, c);
+        auto q = div(mn, mx);
+        auto r = mul(q, q);
+        auto sqa = un("sqrt", add(k("1.0"), r));
+        auto small = land(cmp(sqa, k("1.0"), "EQ"), cmp(r, k("0.0"), "GT"));
+        auto general = sel(small, add(mx, div(mul(mx, r), k("2.0"))), mul(mx, sqa));
+        return sel(cmp(mx, mn, "EQ"), mul(k("1.4142135623730951"), mx), general);
+    }
+};
+
+// Complex exp, log, log_plus_one and sqrt in real arithmetic, with the algorithms of upstream's
+// StablehloComplexMathExpander (generated by the functional_algorithms tool): accurate on the
+// whole plane, overflow and underflow avoided, Dekker's squares and 2Sum where cancellation would
+// lose the result. One difference: the sign of a zero imaginary part is kept (exp(x - 0i) has
+// imaginary part -0, sqrt(-4 - 0i) = -2i, as C99's Annex G), where upstream's compares give +0.
 bool complex_math_expander(module& m, const options&, std::vector<diagnostic>&) {
     expand_ops(m, [&](op& o, namer& fresh, std::vector<std::unique_ptr<op>>& seq) {
         const std::string& n = o.name;
-        if (o.operands.size() != 1 || o.results.size() != 1 || !is_complex_elem(o.operand_types[0].elem)) return false;
-        if (n != "stablehlo.exponential" && n != "stablehlo.log" && n != "stablehlo.sqrt") return false;
+        if (o.operands.size() != 1 || o.results.size() != 1 || o.operand_types.size() != 1 ||
+            !is_complex_elem(o.operand_types[0].elem) || !default_accuracy(o))
+            return false;
+        if (n != "stablehlo.exponential" && n != "stablehlo.log" && n != "stablehlo.log_plus_one" &&
+            n != "stablehlo.sqrt")
+            return false;
         builder b{fresh, seq, o.at};
         type ct = o.operand_types[0];
         type rt = ct;
         rt.elem = ct.elem == "complex<f32>" ? "f32" : "f64";
+        type pt = rt;
+        pt.elem = "i1";
+        real_ops r{b, rt, pt, {}};
         value_ref z = o.operands[0];
-        auto re = b.emit("stablehlo.real", {z}, {ct}, rt);
-        auto im = b.emit("stablehlo.imag", {z}, {ct}, rt);
+        auto x = b.emit("stablehlo.real", {z}, {ct}, rt);
+        auto y = b.emit("stablehlo.imag", {z}, {ct}, rt);
+        value_ref re, im;
         if (n == "stablehlo.exponential") {
-            // exp(a + bi) = e^a (cos b + i sin b)
-            auto ea = b.emit("stablehlo.exponential", {re}, {rt}, rt);
-            auto cb = b.emit("stablehlo.cosine", {im}, {rt}, rt);
-            auto sb = b.emit("stablehlo.sine", {im}, {rt}, rt);
-            auto x = b.emit("stablehlo.multiply", {ea, cb}, {rt, rt}, rt);
-            auto y = b.emit("stablehlo.multiply", {ea, sb}, {rt, rt}, rt);
-            b.emit("stablehlo.complex", {x, y}, {rt, rt}, ct, o.results[0]);
+            auto half = r.k("0.5");
+            // e^x (cos y + i sin y); where e^x overflows, e^(x/2) (cos y + i sin y) e^(x/2), so that
+            // a small cos y or sin y can bring the part back into range; y = 0 gives imaginary y
+            // (not inf * 0)
+            auto e = r.un("exponential", x);
+            auto overflow = r.cmp(e, r.inf(), "EQ");
+            auto e2 = r.un("exponential", r.mul(x, half));
+            auto cs = r.un("cosine", y);
+            auto sn = r.un("sine", y);
+            re = r.sel(overflow, r.mul(r.mul(e2, cs), e2), r.mul(e, cs));
+            auto ims = r.sel(overflow, r.mul(r.mul(e2, sn), e2), r.mul(e, sn));
+            im = r.sel(r.cmp(y, r.k("0.0"), "EQ"), y, ims);
         } else if (n == "stablehlo.log") {
-            // log z = log|z| + i atan2(b, a)
-            auto ab = b.emit("stablehlo.abs", {z}, {ct}, rt);
-            auto l = b.emit("stablehlo.log", {ab}, {rt}, rt);
-            auto ang = b.emit("stablehlo.atan2", {im, re}, {rt, rt}, rt);
-            b.emit("stablehlo.complex", {l, ang}, {rt, rt}, ct, o.results[0]);
+            // real part: |z| near 1: 1/2 log1p(x^2 + y^2 - 1), the sum exact to twice the precision
+            // (Dekker's squares summed by Fast2Sum, largest first); otherwise
+            // log(mx) + 1/2 log1p((mn/mx)^2) (mn/mx = 1 when equal: both 0 or both infinite)
+            auto half = r.k("0.5"), one = r.k("1.0");
+            auto yyh = r.mul(y, y), xxh = r.mul(x, x);
+            auto gt = r.cmp(yyh, xxh, "GT");
+            auto mxh = r.sel(gt, yyh, xxh), mnh = r.sel(gt, xxh, yyh);
+            auto m1 = r.k("-1.0");
+            auto yyl = r.square_low(y, yyh), xxl = r.square_low(x, xxh);
+            auto h0 = r.add(m1, mxh), h1 = r.add(h0, mnh), h2 = r.add(h1, yyl), h3 = r.add(h2, xxl);
+            auto l0 = r.sub(mxh, r.sub(h0, m1)), l1 = r.sub(mnh, r.sub(h1, h0)), l2 = r.sub(yyl, r.sub(h2, h1)),
+                 l3 = r.sub(xxl, r.sub(h3, h2));
+            auto s = r.add(h3, r.add(r.add(r.add(l0, l1), l2), l3));
+            auto near1 = r.cmp(r.un("abs", s), half, "LT");
+            auto a = r.mul(half, r.un("log_plus_one", s));
+            auto ax = r.un("abs", x), ay = r.un("abs", y);
+            auto mx = r.max(ax, ay), mn = r.min(ax, ay);
+            auto q = r.sel(r.cmp(mn, mx, "EQ"), one, r.div(mn, mx));
+            auto far = r.add(r.un("log", mx), r.mul(half, r.un("log_plus_one", r.mul(q, q))));
+            re = r.sel(near1, a, far);
+            im = r.bin("atan2", y, x);
+        } else if (n == "stablehlo.log_plus_one") {
+            // real part 1/2 log((x + 1)^2 + y^2), by cases:
+            //  max(|x|, |y|) > sqrt(largest) / 100: log(mx) + 1/2 log1p((mn/mx)^2) (x + 1 ~ x there);
+            //  |x + 1| + |y| < 0.2: 1/2 log((x + 1)^2 + y^2) (no cancellation near -1);
+            //  otherwise 1/2 log1p(2x + x^2 + y^2), the sum exact to twice the precision (Dekker's
+            //  squares summed by 2Sum): accurate where x ~ -y^2/2
+            auto half = r.k("0.5"), one = r.k("1.0");
+            auto ax = r.un("abs", x), ay = r.un("abs", y);
+            auto mx = r.max(ax, ay);
+            auto big = r.cmp(mx, r.mul(r.un("sqrt", r.largest()), r.k("0.01")), "GT");
+            auto mn = r.min(ax, ay);
+            auto q = r.div(mn, mx);
+            auto far =
+                r.add(r.un("log", mx), r.mul(half, r.un("log_plus_one", r.sel(r.cmp(mn, mx, "EQ"), one, r.mul(q, q)))));
+            auto xp1 = r.add(x, one);
+            auto near = r.cmp(r.add(r.un("abs", xp1), ay), r.k("0.2"), "LT");
+            auto yyh = r.mul(y, y);
+            auto c = r.mul(half, r.un("log", r.add(r.mul(xp1, xp1), yyh)));
+            auto x2 = r.add(x, x);
+            auto h0 = r.add(x2, yyh);
+            auto xxh = r.mul(x, x);
+            auto h1 = r.add(h0, xxh);
+            auto yyl = r.square_low(y, yyh);
+            auto h2 = r.add(h1, yyl);
+            auto xxl = r.square_low(x, xxh);
+            auto h3 = r.add(h2, xxl);
+            // 2Sum's error of a + b = h: (a - (h - (h - a))) + (b - (h - a))
+            auto two_sum_low = [&](value_ref a, value_ref bb, value_ref h) {
+                auto d = r.sub(h, a);
+                return r.add(r.sub(a, r.sub(h, d)), r.sub(bb, d));
+            };
+            auto l0 = two_sum_low(x2, yyh, h0), l1 = two_sum_low(h0, xxh, h1), l2 = two_sum_low(h1, yyl, h2),
+                 l3 = two_sum_low(h2, xxl, h3);
+            auto s = r.add(h3, r.add(r.add(r.add(l0, l1), l2), l3));
+            auto a = r.mul(half, r.un("log_plus_one", s));
+            re = r.sel(big, far, r.sel(near, c, a));
+            im = r.bin("atan2", y, xp1);
         } else {
-            // t = sqrt((|a| + |z|) / 2); a >= 0: (t, b / 2t); a < 0: (|b| / 2t, copysign(t, b)); z = 0: 0
-            auto half = b.constant("0.5", rt);
-            auto two = b.constant("2.0", rt);
-            auto zero = b.constant("0.0", rt);
-            auto az = b.emit("stablehlo.abs", {z}, {ct}, rt);
-            auto aa = b.emit("stablehlo.abs", {re}, {rt}, rt);
-            auto sum = b.emit("stablehlo.add", {aa, az}, {rt, rt}, rt);
-            auto hs = b.emit("stablehlo.multiply", {sum, half}, {rt, rt}, rt);
-            auto t = b.emit("stablehlo.sqrt", {hs}, {rt}, rt);
-            auto t2 = b.emit("stablehlo.multiply", {t, two}, {rt, rt}, rt);
-            auto q = b.emit("stablehlo.divide", {im, t2}, {rt, rt}, rt);
-            auto ab = b.emit("stablehlo.abs", {im}, {rt}, rt);
-            auto qa = b.emit("stablehlo.divide", {ab, t2}, {rt, rt}, rt);
-            type pt = rt;
-            pt.elem = "i1";
-            // the sign bit of b (so -0 counts as negative): bitcast to the integer of its width
-            type it = rt;
-            it.elem = rt.elem == "f32" ? "i32" : "i64";
-            auto bits = b.emit("stablehlo.bitcast_convert", {im}, {rt}, it);
-            std::string zi = fresh("zero");
-            auto zo = make_op("stablehlo.constant", {}, {}, {zi}, {it}, o.at);
-            zo->set("value", dense_float("0", it));
-            seq.push_back(std::move(zo));
-            auto neg_b = b.emit("stablehlo.compare", {bits, {zi, o.at}}, {it, it}, pt);
-            b.last().set("comparison_direction", enum_attr("comparison_direction", "LT"));
-            auto nt = b.emit("stablehlo.negate", {t}, {rt}, rt);
-            auto st = b.emit("stablehlo.select", {neg_b, nt, t}, {pt, rt, rt}, rt);
-            auto pos = b.emit("stablehlo.compare", {re, zero}, {rt, rt}, pt);
-            b.last().set("comparison_direction", enum_attr("comparison_direction", "GE"));
-            auto x = b.emit("stablehlo.select", {pos, t, qa}, {pt, rt, rt}, rt);
-            auto y = b.emit("stablehlo.select", {pos, q, st}, {pt, rt, rt}, rt);
-            auto isz = b.emit("stablehlo.compare", {az, zero}, {rt, rt}, pt);
-            b.last().set("comparison_direction", enum_attr("comparison_direction", "EQ"));
-            auto x0 = b.emit("stablehlo.select", {isz, zero, x}, {pt, rt, rt}, rt);
-            auto y0 = b.emit("stablehlo.select", {isz, im, y}, {pt, rt, rt}, rt);
-            b.emit("stablehlo.complex", {x0, y0}, {rt, rt}, ct, o.results[0]);
+            // u = sqrt((|z| + |x|) / 2), then sqrt z = u + i y / 2u (x >= 0) or |y| / 2u + i sgn(y) u
+            // (x < 0). Where u underflows to 0 or overflows, the same with sqrt(|x|) or sqrt(|y|)
+            // taken out first; |x| = |y| (infinities included) in closed form.
+            auto one = r.k("1.0"), two = r.k("2.0"), sq2 = r.k("1.4142135623730951");
+            auto ax = r.un("abs", x), ay = r.un("abs", y);
+            auto eq = r.cmp(ax, ay, "EQ"), gt = r.cmp(ax, ay, "GT"), lt = r.cmp(ax, ay, "LT");
+            auto sq_ax = r.un("sqrt", ax), sq_ay = r.un("sqrt", ay);
+            // |x| = |y|: u = sqrt|x| sqrt((1 + sqrt 2) / 2)
+            auto u_eq = r.div(r.mul(sq_ax, r.k("1.5537739740300374")), sq2);
+            auto u_general = r.un("sqrt", r.add(r.div(r.hypot(ax, ay), two), r.div(ax, two)));
+            auto rescale = r.lor(r.cmp(u_general, r.k("0.0"), "EQ"), r.cmp(u_general, r.inf(), "EQ"));
+            // rho = min / max of |x|, |y|; h = hypot(1, rho)
+            auto rho = r.sel(eq, one, r.sel(lt, r.div(ax, ay), r.div(ay, ax)));
+            auto h = r.hypot(one, r.un("abs", rho));
+            auto sq_1h = r.un("sqrt", r.add(one, h));
+            auto sq_rh = r.un("sqrt", r.add(rho, h));
+            auto u_gt = r.mul(sq_ax, r.div(sq_1h, sq2));
+            auto u_lt = r.mul(sq_ay, r.div(sq_rh, sq2));
+            auto u = r.sel(eq, u_eq, r.sel(rescale, r.sel(gt, u_gt, u_lt), u_general));
+            // |y| / u, by the same cases
+            auto sq_ratio = r.sel(eq, one, r.sel(lt, r.div(sq_ax, sq_ay), r.div(sq_ay, sq_ax)));
+            auto v_eq = r.div(sq_ay, r.k("2.19736822693562"));
+            auto v_gt = r.div(r.mul(sq_ay, sq_ratio), r.mul(sq_1h, sq2));
+            auto v_lt = r.div(sq_ay, r.mul(sq_rh, sq2));
+            auto v_general = r.div(ay, r.mul(u_general, two));
+            auto v = r.sel(eq, v_eq, r.sel(rescale, r.sel(gt, v_gt, v_lt), v_general));
+            auto neg_y = r.signbit(y);
+            re = r.sel(r.cmp(x, r.k("0.0"), "GE"), u, v);
+            im = r.sel(r.cmp(x, r.k("0.0"), "LT"), r.sel(neg_y, r.un("negate", u), u),
+                       r.sel(neg_y, r.un("negate", v), v));
         }
+        b.emit("stablehlo.complex", {re, im}, {rt, rt}, ct, o.results[0]);
         return true;
     });
     return true;
@@ -4359,8 +4668,9 @@ const std::vector<pass_info>& known_passes() {
          "shape, tensor and index arith computations to StableHLO on i32, behind unrealized casts",
          "reconcile-casts=true|false"},
         {"stablehlo-canonicalize-dynamism", "dynamic ops with constant shape operands to their static forms", ""},
-        {"stablehlo-compatibility-expander", "ops newer than the target version decomposed (tan)", "target=#.#.#"},
-        {"stablehlo-complex-math-expander", "complex exp, log, sqrt in real arithmetic", ""},
+        {"stablehlo-compatibility-expander", "ops newer than the target version decomposed (tan, batching dims)",
+         "target=#.#.#"},
+        {"stablehlo-complex-math-expander", "complex exp, log, log_plus_one, sqrt in real arithmetic", ""},
         {"stablehlo-convert-to-signless", "si/ui integer types to signless i", ""},
         {"stablehlo-legalize-composite-to-call", "composites replaced by calls of their decomposition", "except=names"},
         {"stablehlo-legalize-deprecated-ops", "deprecated ops (RFC #2283) to their supported equivalents",
