@@ -110,6 +110,14 @@ module @collectives attributes {mhlo.num_replicas = 4 : i32, mhlo.num_partitions
         : (!stablehlo.token) -> (tensor<2xf32>, !stablehlo.token)
     return %r#0, %r#1 : tensor<2xf32>, !stablehlo.token
   }
+  // ragged_all_to_all: rows input[input_offsets[j] : + send_sizes[j]] go to device j, at its
+  // output_offsets[j] (offsets in the receiver's output).
+  func.func @ragged(%in : tensor<4xi32>, %out : tensor<4xi32>, %io : tensor<2xi64>, %ss : tensor<2xi64>,
+                    %oo : tensor<2xi64>, %rs : tensor<2xi64>) -> tensor<4xi32> {
+    %r = "stablehlo.ragged_all_to_all"(%in, %out, %io, %ss, %oo, %rs) {replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>}
+        : (tensor<4xi32>, tensor<4xi32>, tensor<2xi64>, tensor<2xi64>, tensor<2xi64>, tensor<2xi64>) -> tensor<4xi32>
+    return %r : tensor<4xi32>
+  }
   // infeed / outfeed: the module's host queues (run_parallel's infeed = [...] fills the first;
   // translated_models_test drains the second).
   func.func @feeds(%t : !stablehlo.token) -> (tensor<2xi32>, tensor<i32>, !stablehlo.token) {
@@ -226,6 +234,24 @@ module @collectives attributes {mhlo.num_replicas = 4 : i32, mhlo.num_partitions
         : (tensor<2xf32>, !stablehlo.token, tensor<2xf32>, !stablehlo.token) -> (tensor<2xf32>, !stablehlo.token, tensor<2xf32>, !stablehlo.token)
     check.expect_eq_const %r#0, dense<[0.5, 7.0]> : tensor<2xf32>
     check.expect_eq_const %r#2, dense<[1.5, -2.0]> : tensor<2xf32>
+
+    %ri0 = stablehlo.constant dense<[1, 2, 3, 4]> : tensor<4xi32>
+    %ri1 = stablehlo.constant dense<[5, 6, 7, 8]> : tensor<4xi32>
+    %ro = stablehlo.constant dense<-1> : tensor<4xi32>
+    %io0 = stablehlo.constant dense<[0, 1]> : tensor<2xi64>
+    %ss0 = stablehlo.constant dense<[1, 2]> : tensor<2xi64>
+    %oo0 = stablehlo.constant dense<[0, 0]> : tensor<2xi64>
+    %rs0 = stablehlo.constant dense<[1, 2]> : tensor<2xi64>
+    %io1 = stablehlo.constant dense<[0, 2]> : tensor<2xi64>
+    %ss1 = stablehlo.constant dense<[2, 2]> : tensor<2xi64>
+    %oo1 = stablehlo.constant dense<[1, 2]> : tensor<2xi64>
+    %rs1 = stablehlo.constant dense<[2, 2]> : tensor<2xi64>
+    %rg:2 = "interpreter.run_parallel"(%ri0, %ro, %io0, %ss0, %oo0, %rs0, %ri1, %ro, %io1, %ss1, %oo1, %rs1) {programs = [[@ragged], [@ragged]]}
+        : (tensor<4xi32>, tensor<4xi32>, tensor<2xi64>, tensor<2xi64>, tensor<2xi64>, tensor<2xi64>,
+           tensor<4xi32>, tensor<4xi32>, tensor<2xi64>, tensor<2xi64>, tensor<2xi64>, tensor<2xi64>) -> (tensor<4xi32>, tensor<4xi32>)
+    // device 0 keeps [1] at 0 and gets [5, 6] at 1; device 1 gets [2, 3] at 0 and keeps [7, 8] at 2
+    check.expect_eq_const %rg#0, dense<[1, 5, 6, -1]> : tensor<4xi32>
+    check.expect_eq_const %rg#1, dense<[2, 3, 7, 8]> : tensor<4xi32>
 
     %q:3 = "interpreter.run_parallel"(%t) {infeed = [@item0, @item1], programs = [[@feeds]]}
         : (!stablehlo.token) -> (tensor<2xi32>, tensor<i32>, !stablehlo.token)

@@ -177,7 +177,7 @@ struct batch_norm_misc {
 
 // Collectives on 4 replicas x 2 partitions (an SPMD case: f takes the device's context first and
 // runs on a replica_pool): every process-group mode, a computation as a region, replica and
-// partition ids.
+// partition ids, send / recv, a *_start / *_done form, ragged_all_to_all.
 struct collectives {
     static constexpr std::uint32_t replicas = 4, partitions = 2;
     using args = std::tuple<f32<4, 2>, s32<6>>;
@@ -194,7 +194,22 @@ struct collectives {
         auto perm = collective_permute(ctx, n, {{0, 2}, {2, 3}, {3, 0}});
         auto bc = collective_broadcast(ctx, x, {.replica_groups = {{2, 1, 0, 3}}});
         auto ids = convert_element_type<std::int32_t>(replica_id(ctx) * 10u + partition_id(ctx));
-        return std::make_tuple(sum, eval(big + flat + ids), g, rs, a2a, perm, bc);
+        // a ring of send / recv over the 8 devices, and an async all_gather (flattened ids)
+        const source_target_pairs_t ring = {{0, 1}, {1, 2}, {2, 3}, {3, 4}, {4, 5}, {5, 6}, {6, 7}, {7, 0}};
+        auto s = send(ctx, n * 2, 9, ring);
+        auto h = all_gather_start<0, 2>(
+            ctx, n, {.replica_groups = {{0, 4}, {1, 5}, {2, 6}, {3, 7}}, .channel_id = 10, .use_global_device_ids = true});
+        s32<6> got = recv_done(recv<s32<6>>(ctx, 9, ring));
+        send_done(std::move(s));
+        auto ag = all_gather_done(std::move(h));
+        // ragged_all_to_all in pairs of replicas: rows 0-1 to the first, 2-3 to the second, each
+        // landing at 2 x the sender's place in the pair (an offset computed from replica_id)
+        s32<4> in4 = slice(n, sizes<0>, sizes<4>, sizes<1>);
+        const s64<2> io{0, 2}, ss{2, 2}, rsz{2, 2};
+        s64<2> oo = broadcast(convert_element_type<std::int64_t>(replica_id(ctx) % 2u) * std::int64_t{2}, sizes<2>);
+        s32<4> base = constant<s32<4>>(-7);
+        auto rr = ragged_all_to_all(ctx, in4, io, ss, base, oo, rsz, {.replica_groups = {{0, 1}, {2, 3}}});
+        return std::make_tuple(sum, eval(big + flat + ids + got), g, rs, a2a, perm, bc, ag, rr);
     }
 };
 

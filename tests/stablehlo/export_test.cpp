@@ -255,12 +255,46 @@ TEST_CASE("an SPMD program: every device runs, device 0 is recorded, the module 
         to_stablehlo(
             o, [](const f32<2>& a) { return eval(a * 2.0f); }, x),
         doctest::Contains("replicas x partitions > 1 needs a program that takes an xlet::replica_context&"));
-    CHECK_THROWS_WITH(
-        to_stablehlo(
-            o,
-            [](replica_context& ctx, const f32<2>& a) { return all_reduce_done(all_reduce_start(ctx, a, add_fn{})); },
-            x),
-        doctest::Contains("an async collective (*_start / *_done) is not exported yet"));
+    // The *_start / *_done forms export as their op, recorded at the start (its operands) and
+    // bound at the done (its result): the same module as the synchronous form.
+    auto sync = [](replica_context& ctx, const f32<2>& a) {
+        auto s = all_reduce(ctx, a, add_fn{});
+        return eval(s + collective_permute(ctx, a, {{0, 1}}) + all_gather<0, 1>(ctx, a, {.replica_groups = {{0}}}));
+    };
+    auto async = [](replica_context& ctx, const f32<2>& a) {
+        auto h = all_reduce_start(ctx, a, add_fn{});
+        auto p = collective_permute_start(ctx, a, {{0, 1}});
+        auto g = all_gather_start<0, 1>(ctx, a, {.replica_groups = {{0}}});
+        auto s = all_reduce_done(std::move(h));
+        return eval(s + collective_permute_done(std::move(p)) + all_gather_done(std::move(g)));
+    };
+    o.replicas = 2;
+    CHECK(to_stablehlo(o, async, x) == to_stablehlo(o, sync, x));
+    // send / recv: device to device, ordered by a chain of tokens.
+    const std::string ring = to_stablehlo(
+        o,
+        [](replica_context& ctx, const f32<2>& a) {
+            auto s = send(ctx, a * 3.0f, 5, {{0, 1}, {1, 0}});
+            f32<2> got = recv_done(recv<f32<2>>(ctx, 5, {{0, 1}, {1, 0}}));
+            send_done(std::move(s));
+            return eval(got + a);
+        },
+        x);
+    CHECK(ring.find("%3 = \"stablehlo.after_all\"() : () -> !stablehlo.token\n"
+                    "    %4 = \"stablehlo.send\"(%2, %3) {channel_handle = #stablehlo.channel_handle<handle = 5, type = "
+                    "1>, is_host_transfer = false, source_target_pairs = dense<[[0, 1], [1, 0]]> : tensor<2x2xi64>} : "
+                    "(tensor<2xf32>, !stablehlo.token) -> !stablehlo.token\n"
+                    "    %5:2 = \"stablehlo.recv\"(%4) {channel_handle = #stablehlo.channel_handle<handle = 5, type = 1>, "
+                    "is_host_transfer = false, source_target_pairs = dense<[[0, 1], [1, 0]]> : tensor<2x2xi64>} : "
+                    "(!stablehlo.token) -> (tensor<2xf32>, !stablehlo.token)\n"
+                    "    %6 = \"stablehlo.add\"(%5#0, %arg0)") != std::string::npos);
+    // A computation on another thread cannot be recorded.
+    CHECK_THROWS_WITH(to_stablehlo(
+                          [](const f32<2>& a) {
+                              return async_start([](const f32<2>& b) { return eval(b * 2.0f); }, a).done();
+                          },
+                          x),
+                      doctest::Contains("async_start is not exported yet"));
 }
 
 TEST_CASE("rng_uniform and rng_normal export as StableHLO's rng (its generator is implementation-defined)") {
@@ -324,6 +358,27 @@ TEST_CASE("infeed and outfeed keep their program order through a chain of tokens
     auto [v, w] = out.pop<std::tuple<f32<3>, s32<2>>>();
     CHECK(equal(v, f32<3>{1, 2, 3}));
     CHECK(equal(w, s32<2>{4, 5}));
+}
+
+TEST_CASE("custom_call exports as stablehlo.custom_call of its target") {
+    f32<2> x{1.0f, 2.0f};
+    custom_call_registry reg;
+    reg.add("my.twice", [](void* out, const void** in) {
+        const float* a = static_cast<const float*>(in[0]);
+        float* o = static_cast<float*>(out);
+        o[0] = 2 * a[0];
+        o[1] = 2 * a[1];
+    });
+    f32<2> seen;
+    const std::string m = to_stablehlo(
+        [&](const f32<2>& a) {
+            seen = custom_call<"my.twice", f32<2>>(reg, a + 1.0f);
+            return seen;
+        },
+        x);
+    CHECK(m.find("= \"stablehlo.custom_call\"(%2) {call_target_name = \"my.twice\"} : (tensor<2xf32>) -> "
+                 "tensor<2xf32>") != std::string::npos);
+    CHECK(equal(seen, f32<2>{4.0f, 6.0f})); // and it ran
 }
 
 TEST_CASE("a traceable computation is exported op by op, and still runs on scalars") {

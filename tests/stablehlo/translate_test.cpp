@@ -176,7 +176,7 @@ TEST_CASE("nesting deeper than the limit is an error, not a stack overflow") {
 
 TEST_CASE("every unsupported op and type is reported at once, with its position") {
     auto r = parse_module(R"(func.func @f(%x: tensor<?x4xf32>, %y: tensor<4xi4>) -> tensor<4xf32> {
-  %0 = "stablehlo.ragged_all_to_all"() : () -> tensor<ui32>
+  %0 = "stablehlo.uniform_quantize"() : () -> tensor<ui32>
   %1 = "mydialect.frob"(%z) : (tensor<4xf32>) -> tensor<4xf32>
   %2 = stablehlo.cbrt %w : tensor<4xcomplex<f32>>
   return %1 : tensor<4xf32>
@@ -192,7 +192,7 @@ TEST_CASE("every unsupported op and type is reported at once, with its position"
     CHECK(msg(0) == "1:14: argument %x has a dynamic shape tensor<?x4xf32> (run --stablehlo-refine-arguments and "
                     "--stablehlo-refine-shapes first)");
     CHECK(msg(1) == "1:35: argument %y has type tensor<4xi4>, which xlet does not support");
-    CHECK(msg(2) == "2:8: op 'stablehlo.ragged_all_to_all' is not supported by xlet-translate");
+    CHECK(msg(2) == "2:8: op 'stablehlo.uniform_quantize' is not supported by xlet-translate");
     CHECK(msg(3) == "3:8: op 'mydialect.frob' is not supported by xlet-translate");
     CHECK(msg(4) == "4:8: stablehlo.cbrt of a complex tensor is not supported by xlet");
 }

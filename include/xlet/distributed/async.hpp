@@ -51,13 +51,38 @@ inline std::int64_t peer_of(const char* op, const replica_context& ctx, const so
     }
     return peer;
 }
+// to_stablehlo: stablehlo.send / stablehlo.recv (device to device, StableHLO 1.12's
+// source_target_pairs), ordered with the other side effects by the recorder's token chain.
+inline std::string send_recv_attrs(std::int64_t channel_id, const source_target_pairs_t& pairs) {
+    return "channel_handle = #stablehlo.channel_handle<handle = " + std::to_string(channel_id) +
+           ", type = 1>, is_host_transfer = false, " + permute_attrs(pairs, 0);
+}
+template<class X>
+XLET_TRACE_COLD void trace_send(trace::recorder& r, const X& x, std::int64_t channel_id,
+                                const source_target_pairs_t& pairs) {
+    std::vector<int> ins;
+    trace::values_of(r, x, ins);
+    ins.push_back(r.token_in());
+    r.token_out(r.emit("stablehlo.send", std::move(ins), {"!stablehlo.token"}, send_recv_attrs(channel_id, pairs)));
+}
+template<class Out>
+XLET_TRACE_COLD int trace_recv(trace::recorder& r, std::int64_t channel_id, const source_target_pairs_t& pairs) {
+    const int v = r.emit("stablehlo.recv", {r.token_in()}, {trace::type_of<Out>(), "!stablehlo.token"},
+                         send_recv_attrs(channel_id, pairs));
+    r.token_out(v + 1);
+    return v;
+}
 } // namespace detail
 
 // Send(operand, channel): starts the transfer to this device's target; send_done waits until the
 // target has received it (until then x must stay alive and unmodified; an expression is kept).
 template<expression X>
 auto send(replica_context& ctx, X&& x, std::int64_t channel_id, const source_target_pairs_t& pairs) {
-    trace::not_exported("send");
+    trace::recorder* const r = trace::current();
+    if constexpr (trace::compiled_in)
+        if (r) [[unlikely]]
+            detail::trace_send(*r, x, channel_id, pairs);
+    trace::pause_if paused(r);
     using A = tensor_type_of<X>;
     using T = detail::element_of<X>;
     return detail::run_collective<true, token, std::tuple<detail::held_t<X>>>(
@@ -76,9 +101,15 @@ inline token send_done(async_collective<token>&& h) { return h.done(); }
 // Recv(shape, channel): receives an Out from this device's source (zeros when it has none).
 template<class Out>
 auto recv(replica_context& ctx, std::int64_t channel_id, const source_target_pairs_t& pairs) {
-    trace::not_exported("recv");
+    trace::recorder* const r = trace::current();
+    int traced = -1;
+    if constexpr (trace::compiled_in)
+        if (r) [[unlikely]]
+            traced = detail::trace_recv<Out>(*r, channel_id, pairs);
+    trace::pause_if paused(r);
     using T = typename Out::value_type;
     return detail::run_collective<true, Out, std::tuple<>>(ctx, [&](auto& st) {
+        st.traced = traced; // recv_done binds the value it returns to the recorded op's result
         const std::int64_t source = detail::peer_of("recv", ctx, pairs, false);
         if (source < 0) {
             std::fill(st.out.begin(), st.out.end(), T{});
@@ -146,6 +177,7 @@ private:
 
 template<class F, class... A>
 auto async_start(F f, A... args) {
+    trace::not_exported("async_start"); // (f runs on another thread, out of the recorder's sight)
     using R = std::invoke_result_t<const F&, const A&...>;
     auto s = std::make_unique<typename async_computation<R>::state>();
     auto* st = s.get();

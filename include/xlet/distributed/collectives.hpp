@@ -156,6 +156,7 @@ struct async_state_base {
     replica_context* ctx;
     Out out{no_init};
     pending_ptr p;
+    int traced = -1; // to_stablehlo: the value id `out` gets when it is done (recv)
     explicit async_state_base(replica_context& c) : ctx(&c) {}
     virtual ~async_state_base() = default;
 };
@@ -174,6 +175,7 @@ struct async_state final : async_state_base<Out> {
 template<class Out>
 class async_collective {
 public:
+    using value_type = Out;
     explicit async_collective(std::unique_ptr<detail::async_state_base<Out>> s) : s_(std::move(s)) {}
     async_collective(async_collective&&) noexcept = default;
     async_collective& operator=(async_collective&& o) noexcept {
@@ -188,8 +190,20 @@ public:
     Out done() {
         if (!s_) throw error("async collective", "done() on a handle that is already done or moved from");
         auto s = std::move(s_);
-        if (s->p) s->ctx->transport_().complete(*s->ctx, *s->p);
+        trace::recorder* const r = trace::current();
+        if (s->p) {
+            trace::pause_if paused(r); // (a device may resume on another thread: trace::pause_if)
+            s->ctx->transport_().complete(*s->ctx, *s->p);
+        }
+        if constexpr (trace::compiled_in && is_array_leaf<Out>)
+            if (r && s->traced >= 0) [[unlikely]]
+                trace::bind(*r, s->out, s->traced);
         return std::move(s->out);
+    }
+
+    // to_stablehlo: the value id the result gets when done (the op was recorded at the start).
+    void trace_as(int id) {
+        if (s_) s_->traced = id;
     }
 
 private:
@@ -210,8 +224,9 @@ namespace detail {
 // result or the handle.
 template<bool Async, class Out, class Extra, class Launch, class... A>
 auto run_collective(replica_context& ctx, Launch&& launch, A&&... extra) {
-    // (the synchronous forms run with the recorder paused: they are recorded as their op)
-    trace::not_exported(Async ? "an async collective (*_start / *_done)" : "a collective");
+    // (every form runs with the recorder paused and is recorded as its op: this only catches a
+    // path that forgot to)
+    trace::not_exported(Async ? "an async collective" : "a collective");
     if constexpr (Async) {
         auto st = std::make_unique<async_state<Out, Extra>>(ctx, std::forward<A>(extra)...);
         launch(*st);
@@ -337,6 +352,12 @@ inline std::string channel_attr(std::int64_t channel_id) {
                ? ", channel_handle = #stablehlo.channel_handle<handle = " + std::to_string(channel_id) + ", type = 1>"
                : std::string();
 }
+inline std::string permute_attrs(const source_target_pairs_t& pairs, std::int64_t channel_id) {
+    std::vector<std::vector<std::int64_t>> rows;
+    for (const auto& [s, t] : pairs)
+        rows.push_back({s, t});
+    return "source_target_pairs = " + int_rows_attr(rows) + channel_attr(channel_id);
+}
 inline std::string collective_attrs(const collective_opts& o, bool global_ids = true) {
     return "replica_groups = " + int_rows_attr(o.replica_groups) + channel_attr(o.channel_id) +
            (global_ids && o.use_global_device_ids ? ", use_global_device_ids" : "");
@@ -354,7 +375,21 @@ auto traced(const char* name, const Attrs& attrs, Run&& run, const X& x, const F
             if constexpr (!std::is_void_v<F>)
                 regions = {trace::computation_of<std::tuple<element_of<X>>, trace::args::twice>(*r, *f, name)};
         }
-    return trace::run_op(r, name, attrs, std::move(ins), std::move(regions), run);
+    using R = decltype(run());
+    if constexpr (requires { typename R::value_type; &R::trace_as; }) {
+        // A *_start form: the op is recorded now, its result bound by *_done (async_collective).
+        int id = -1;
+        if constexpr (trace::compiled_in)
+            if (r) [[unlikely]]
+                id = r->emit(name, std::move(ins), {trace::type_of<typename R::value_type>()}, attrs(),
+                             std::move(regions));
+        trace::pause_if paused(r);
+        R h = run();
+        h.trace_as(id);
+        return h;
+    } else {
+        return trace::run_op(r, name, attrs, std::move(ins), std::move(regions), run);
+    }
 }
 
 } // namespace detail
@@ -394,7 +429,10 @@ auto all_reduce(replica_context& ctx, X&& x, const F& f, const collective_opts& 
 // AllReduceStart / AllReduceDone: join now, compute, collect the result later.
 template<expression X, class F>
 auto all_reduce_start(replica_context& ctx, X&& x, const F& f, const collective_opts& o = {}) {
-    if constexpr (detail::all_reduce_check<F, X>()) return detail::all_reduce_impl<true>(ctx, std::forward<X>(x), f, o);
+    if constexpr (detail::all_reduce_check<F, X>())
+        return detail::traced<F>(
+            "stablehlo.all_reduce", [&] { return detail::collective_attrs(o); },
+            [&] { return detail::all_reduce_impl<true>(ctx, std::forward<X>(x), f, o); }, x, &f);
 }
 template<class Out>
 Out all_reduce_done(async_collective<Out>&& h) {
@@ -444,7 +482,10 @@ auto all_gather(replica_context& ctx, X&& x, const collective_opts& o = {}) {
 template<std::int64_t Dim, std::int64_t ShardCount, expression X>
 auto all_gather_start(replica_context& ctx, X&& x, const collective_opts& o = {}) {
     if constexpr (detail::all_gather_check<Dim, ShardCount, X>())
-        return detail::all_gather_impl<true, Dim, ShardCount>(ctx, std::forward<X>(x), o);
+        return detail::traced<void>(
+            "stablehlo.all_gather",
+            [&] { return "all_gather_dim = " + std::to_string(Dim) + " : i64, " + detail::collective_attrs(o); },
+            [&] { return detail::all_gather_impl<true, Dim, ShardCount>(ctx, std::forward<X>(x), o); }, x);
 }
 template<class Out>
 Out all_gather_done(async_collective<Out>&& h) {
@@ -564,20 +605,16 @@ requires((expression<X> && ...)) auto all_to_all(replica_context& ctx, std::tupl
 template<expression X>
 auto collective_permute(replica_context& ctx, X&& x, const source_target_pairs_t& pairs, std::int64_t channel_id = 0) {
     return detail::traced<void>(
-        "stablehlo.collective_permute",
-        [&] {
-            std::vector<std::vector<std::int64_t>> rows;
-            for (const auto& [s, t] : pairs)
-                rows.push_back({s, t});
-            return "source_target_pairs = " + detail::int_rows_attr(rows) + detail::channel_attr(channel_id);
-        },
+        "stablehlo.collective_permute", [&] { return detail::permute_attrs(pairs, channel_id); },
         [&] { return detail::collective_permute_impl<false>(ctx, std::forward<X>(x), pairs, channel_id); }, x);
 }
 // CollectivePermuteStart / CollectivePermuteDone.
 template<expression X>
 auto collective_permute_start(replica_context& ctx, X&& x, const source_target_pairs_t& pairs,
                               std::int64_t channel_id = 0) {
-    return detail::collective_permute_impl<true>(ctx, std::forward<X>(x), pairs, channel_id);
+    return detail::traced<void>(
+        "stablehlo.collective_permute", [&] { return detail::permute_attrs(pairs, channel_id); },
+        [&] { return detail::collective_permute_impl<true>(ctx, std::forward<X>(x), pairs, channel_id); }, x);
 }
 template<class Out>
 Out collective_permute_done(async_collective<Out>&& h) {
@@ -621,7 +658,6 @@ auto collective_broadcast(replica_context& ctx, X&& x, const collective_opts& o 
 template<expression I, expression IO, expression SS, expression O, expression OO, expression RS>
 auto ragged_all_to_all(replica_context& ctx, I&& input, IO&& input_offsets, SS&& send_sizes, O&& output,
                        OO&& output_offsets, RS&& recv_sizes, const collective_opts& o = {}) {
-    trace::not_exported("ragged_all_to_all");
     using In = tensor_type_of<I>;
     using Out = tensor_type_of<O>;
     using Off = tensor_type_of<IO>;
@@ -648,38 +684,44 @@ auto ragged_all_to_all(replica_context& ctx, I&& input, IO&& input_offsets, SS&&
                   "xlet::ragged_all_to_all [C3]: input and output must have the same element type and the same "
                   "dimensions after the first");
     if constexpr (c1 && c2 && c3) {
-        using T = detail::element_of<I>;
-        constexpr std::size_t G = Off::extents[0], U = Off::rank == 2 ? Off::extents[Off::rank - 1] : 1;
-        Out res(std::forward<O>(output));
-        const auto& in = detail::as_array(std::forward<I>(input));
-        std::vector<std::int64_t> meta(4 * G * U);
-        auto put = [&](std::size_t k, const auto& a) {
-            const auto& arr = detail::as_array(a);
-            for (std::size_t i = 0; i < G * U; ++i)
-                meta[k * G * U + i] = static_cast<std::int64_t>(arr.data()[i]);
-        };
-        put(0, input_offsets);
-        put(1, send_sizes);
-        put(2, output_offsets);
-        put(3, recv_sizes);
-        const auto mode = detail::mode_of("ragged_all_to_all", o, false);
-        const auto g = detail::group_of("ragged_all_to_all", ctx, mode, o, true, true);
-        if (g.members.size() != G)
-            throw error("ragged_all_to_all", "the offset and size arrays have " + std::to_string(G) +
-                                                 " rows but the group of this device has " +
-                                                 std::to_string(g.members.size()) + " members");
-        const std::size_t row = In::size() / In::extents[0];
-        const detail::ragged_meta m{meta.data(), meta.data() + G * U, meta.data() + 2 * G * U, meta.data() + 3 * G * U,
-                                    U,           row * sizeof(T),     In::extents[0],          Out::extents[0]};
-        const detail::collective_desc d{"ragged_all_to_all",
-                                        detail::operand_label<In>(),
-                                        {static_cast<std::int64_t>(Out::extents[0]), static_cast<std::int64_t>(U)},
-                                        {"output_rows", "updates"},
-                                        o.channel_id,
-                                        mode,
-                                        &o.replica_groups};
-        ctx.transport_().ragged_exchange(ctx, d, g, in.data(), res.data(), m, false);
-        return res;
+        // Traced: StableHLO's operand order (input, output, then the four offset / size arrays).
+        return trace::heavy(
+            "stablehlo.ragged_all_to_all", [&] { return detail::collective_attrs(o, false); },
+            [&] {
+            using T = detail::element_of<I>;
+            constexpr std::size_t G = Off::extents[0], U = Off::rank == 2 ? Off::extents[Off::rank - 1] : 1;
+            Out res(std::forward<O>(output));
+            const auto& in = detail::as_array(std::forward<I>(input));
+            std::vector<std::int64_t> meta(4 * G * U);
+            auto put = [&](std::size_t k, const auto& a) {
+                const auto& arr = detail::as_array(a);
+                for (std::size_t i = 0; i < G * U; ++i)
+                    meta[k * G * U + i] = static_cast<std::int64_t>(arr.data()[i]);
+            };
+            put(0, input_offsets);
+            put(1, send_sizes);
+            put(2, output_offsets);
+            put(3, recv_sizes);
+            const auto mode = detail::mode_of("ragged_all_to_all", o, false);
+            const auto g = detail::group_of("ragged_all_to_all", ctx, mode, o, true, true);
+            if (g.members.size() != G)
+                throw error("ragged_all_to_all", "the offset and size arrays have " + std::to_string(G) +
+                                                     " rows but the group of this device has " +
+                                                     std::to_string(g.members.size()) + " members");
+            const std::size_t row = In::size() / In::extents[0];
+            const detail::ragged_meta m{meta.data(), meta.data() + G * U, meta.data() + 2 * G * U, meta.data() + 3 * G * U,
+                                        U,           row * sizeof(T),     In::extents[0],          Out::extents[0]};
+            const detail::collective_desc d{"ragged_all_to_all",
+                                            detail::operand_label<In>(),
+                                            {static_cast<std::int64_t>(Out::extents[0]), static_cast<std::int64_t>(U)},
+                                            {"output_rows", "updates"},
+                                            o.channel_id,
+                                            mode,
+                                            &o.replica_groups};
+            ctx.transport_().ragged_exchange(ctx, d, g, in.data(), res.data(), m, false);
+            return res;
+        },
+            input, output, input_offsets, send_sizes, output_offsets, recv_sizes);
     }
 }
 

@@ -296,6 +296,7 @@ const std::set<std::string> other_ops = {"stablehlo.constant",
                                          "stablehlo.all_to_all",
                                          "stablehlo.collective_permute",
                                          "stablehlo.collective_broadcast",
+                                         "stablehlo.ragged_all_to_all",
                                          "stablehlo.replica_id",
                                          "stablehlo.partition_id",
                                          "stablehlo.send",
@@ -317,7 +318,7 @@ bool is_spmd_op(const std::string& n) {
         "stablehlo.all_reduce", "stablehlo.all_gather",         "stablehlo.reduce_scatter",
         "stablehlo.all_to_all", "stablehlo.collective_permute", "stablehlo.collective_broadcast",
         "stablehlo.replica_id", "stablehlo.partition_id",       "stablehlo.send",
-        "stablehlo.recv"};
+        "stablehlo.recv",       "stablehlo.ragged_all_to_all"};
     return ops.count(n) > 0;
 }
 
@@ -675,6 +676,9 @@ private:
         }
         if (n == "stablehlo.replica_id" || n == "stablehlo.partition_id")
             return want(no == 0 && nr == 1 && ng == 0, "no operand and one result");
+        if (n == "stablehlo.ragged_all_to_all")
+            return want(no == 6 && nr == 1 && ng == 0,
+                        "input, output, input_offsets, send_sizes, output_offsets, recv_sizes and one result");
         if (n == "stablehlo.infeed" || n == "stablehlo.outfeed") {
             bool in = n == "stablehlo.infeed";
             bool ok = in ? no == 1 && nr >= 1 : no >= 1 && nr == 1;
@@ -1586,6 +1590,13 @@ private:
             for (std::size_t k = 0; k < no; ++k) // several operands: one broadcast each, in order
                 declare(o, k, "xlet::collective_broadcast(xlet_ctx, " + val(o, k) + ", " + collective_opts(o) + ")",
                         depth, false);
+            return true;
+        }
+        if (n == "stablehlo.ragged_all_to_all") { // (xlet's operand order: the input's arrays, then the output's)
+            declare(o, 0,
+                    "xlet::ragged_all_to_all(xlet_ctx, " + val(o, 0) + ", " + val(o, 2) + ", " + val(o, 3) + ", " +
+                        val(o, 1) + ", " + val(o, 4) + ", " + val(o, 5) + ", " + collective_opts(o) + ")",
+                    depth, false);
             return true;
         }
         if (n == "stablehlo.replica_id" || n == "stablehlo.partition_id") {

@@ -190,7 +190,6 @@ void register_custom_call(std::string name, F f) {
 // CustomCall(target_name, operands..., shape): Out is the declared result type.
 template<fixed_string Target, class Out = void, class... A>
 auto custom_call(custom_call_registry& registry, A&&... operands) {
-    trace::not_exported("custom_call");
     constexpr bool c1 = detail::custom_call_result<Out>;
     static_assert(diag::got<c1, Out>::value,
                   "xlet::custom_call [C1]: the result type must be given, custom_call<\"target\", Out>(operands...), "
@@ -199,54 +198,69 @@ auto custom_call(custom_call_registry& registry, A&&... operands) {
     static_assert(diag::got<c2, std::remove_cvref_t<A>...>::value,
                   "xlet::custom_call [C2]: every operand must be an array expression");
     if constexpr (c1 && c2) {
-        const auto e = registry.find(Target.view());
-        Out out{};
-        auto run = [&](const void** in) {
-            try {
-                if (e.typed) {
-                    e.fn(&out, in);
-                } else if constexpr (detail::is_std_tuple<Out>) {
-                    void* outs[std::tuple_size_v<Out>];
-                    std::apply(
-                        [&](auto&... o) {
-                            std::size_t k = 0;
-                            ((outs[k++] = o.data()), ...);
-                        },
-                        out);
-                    e.fn(static_cast<void*>(outs), in);
-                } else {
-                    e.fn(out.data(), in);
+        // Traced (to_stablehlo): one stablehlo.custom_call of the target (the registry is the
+        // importer's business: xlet-translate calls the target registered under the same name).
+        return trace::heavy(
+            "stablehlo.custom_call",
+            [] {
+                std::string a = "call_target_name = \"";
+                for (char c : Target.view()) {
+                    if (c == '"' || c == '\\') a += '\\';
+                    a += c;
                 }
-            } catch (...) {
-                detail::rethrow_in("custom_call", "target '" + std::string(Target.view()) + "'");
+                return a += '"';
+            },
+            [&] {
+            const auto e = registry.find(Target.view());
+            Out out{};
+            auto run = [&](const void** in) {
+                try {
+                    if (e.typed) {
+                        e.fn(&out, in);
+                    } else if constexpr (detail::is_std_tuple<Out>) {
+                        void* outs[std::tuple_size_v<Out>];
+                        std::apply(
+                            [&](auto&... o) {
+                                std::size_t k = 0;
+                                ((outs[k++] = o.data()), ...);
+                            },
+                            out);
+                        e.fn(static_cast<void*>(outs), in);
+                    } else {
+                        e.fn(out.data(), in);
+                    }
+                } catch (...) {
+                    detail::rethrow_in("custom_call", "target '" + std::string(Target.view()) + "'");
+                }
+            };
+            if (e.typed) {
+                using Sig = Out(tensor_type_of<A>...);
+                if (e.signature != std::type_index(typeid(Sig)))
+                    throw error("custom_call", "target '" + std::string(Target.view()) + "' was registered as " +
+                                                   e.signature_label + " but is called as " + detail::type_label<Out>() +
+                                                   "(" + detail::type_labels<tensor_type_of<A>...>() + ")");
+                // The typed form takes tensors: expressions and maps are evaluated into them.
+                auto held = std::tuple<decltype(detail::as_parameter<tensor_type_of<A>>(std::forward<A>(operands)))...>(
+                    detail::as_parameter<tensor_type_of<A>>(std::forward<A>(operands))...);
+                std::apply(
+                    [&](const auto&... h) {
+                        const void* in[sizeof...(A) + 1] = {static_cast<const void*>(&h)..., nullptr};
+                        run(in);
+                    },
+                    held);
+            } else {
+                auto held = std::tuple<decltype(detail::as_array(std::forward<A>(operands)))...>(
+                    detail::as_array(std::forward<A>(operands))...);
+                std::apply(
+                    [&](const auto&... h) {
+                        const void* in[sizeof...(A) + 1] = {static_cast<const void*>(h.data())..., nullptr};
+                        run(in);
+                    },
+                    held);
             }
-        };
-        if (e.typed) {
-            using Sig = Out(tensor_type_of<A>...);
-            if (e.signature != std::type_index(typeid(Sig)))
-                throw error("custom_call", "target '" + std::string(Target.view()) + "' was registered as " +
-                                               e.signature_label + " but is called as " + detail::type_label<Out>() +
-                                               "(" + detail::type_labels<tensor_type_of<A>...>() + ")");
-            // The typed form takes tensors: expressions and maps are evaluated into them.
-            auto held = std::tuple<decltype(detail::as_parameter<tensor_type_of<A>>(std::forward<A>(operands)))...>(
-                detail::as_parameter<tensor_type_of<A>>(std::forward<A>(operands))...);
-            std::apply(
-                [&](const auto&... h) {
-                    const void* in[sizeof...(A) + 1] = {static_cast<const void*>(&h)..., nullptr};
-                    run(in);
-                },
-                held);
-        } else {
-            auto held = std::tuple<decltype(detail::as_array(std::forward<A>(operands)))...>(
-                detail::as_array(std::forward<A>(operands))...);
-            std::apply(
-                [&](const auto&... h) {
-                    const void* in[sizeof...(A) + 1] = {static_cast<const void*>(h.data())..., nullptr};
-                    run(in);
-                },
-                held);
-        }
-        return out;
+            return out;
+        },
+            operands...);
     }
 }
 
