@@ -136,14 +136,49 @@ std::unique_ptr<op> make_op(const std::string& name, std::vector<value_ref> oper
     return o;
 }
 
-attr int_scalar(std::int64_t v, const char* ty = "i64") {
-    attr a;
-    a.k = attr::kind::integer;
+// Nodes of both forms of an attribute: attr here, the VHLO passes' vnode below (both have the
+// kinds boolean, integer and string, and the fields k, b, i, s, t).
+template <class N>
+N bool_node(bool v) {
+    N a;
+    a.k = N::kind::boolean;
+    a.b = v;
+    return a;
+}
+template <class N>
+N int_node(std::int64_t v, const std::string& ty) { // ty "": untyped, as `5` in a dimension list
+    N a;
+    a.k = N::kind::integer;
     a.i = v;
     a.s = std::to_string(v);
-    a.t.k = type::kind::scalar;
-    a.t.elem = ty;
+    if (!ty.empty()) {
+        a.t.k = type::kind::scalar;
+        a.t.elem = ty;
+    }
     return a;
+}
+template <class N>
+N string_node(const std::string& s) {
+    N a;
+    a.k = N::kind::string;
+    a.s = s;
+    return a;
+}
+
+attr int_scalar(std::int64_t v, const std::string& ty = "i64") { return int_node<attr>(v, ty); }
+attr string_attr(const std::string& s) { return string_node<attr>(s); }
+attr bool_attr(bool v) { return bool_node<attr>(v); }
+attr named(attr a, const std::string& name) {
+    a.name = name;
+    return a;
+}
+// [1, 2]: a list of untyped integers (the fields of dimension numbers and aliases).
+attr int_list_attr(const std::vector<std::int64_t>& v) {
+    attr l;
+    l.k = attr::kind::array;
+    for (auto x : v)
+        l.list.push_back(int_scalar(x, ""));
+    return l;
 }
 attr dense_ints(const std::vector<std::int64_t>& v, const type& t) {
     attr a;
@@ -170,12 +205,6 @@ type tensor_of(std::vector<std::int64_t> dims, const std::string& elem) {
     t.elem = elem;
     return t;
 }
-attr string_attr(const std::string& s) {
-    attr a;
-    a.k = attr::kind::string;
-    a.s = s;
-    return a;
-}
 attr enum_attr(const std::string& kind, const std::string& value) {
     attr a;
     a.k = attr::kind::dialect;
@@ -183,17 +212,27 @@ attr enum_attr(const std::string& kind, const std::string& value) {
     a.raw = kind + " " + value;
     return a;
 }
-attr bool_attr(bool v) {
-    attr a;
-    a.k = attr::kind::boolean;
-    a.b = v;
-    return a;
-}
 attr symbol_attr(const std::string& s) {
     attr a;
     a.k = attr::kind::symbol;
     a.s = s;
     return a;
+}
+
+// A dialect attribute's body as text from its fields, as the parser keeps both.
+attr& with_raw(attr& a) {
+    std::string full = attr_str(a);
+    a.raw = full.substr(a.s.size() + 2, full.size() - a.s.size() - 3);
+    return a;
+}
+// #stablehlo.channel_handle<handle = h, type = t>
+attr channel_handle(std::int64_t h, std::int64_t t, loc at) {
+    attr a;
+    a.k = attr::kind::dialect;
+    a.s = "stablehlo.channel_handle";
+    a.fields = {named(int_scalar(h, ""), "handle"), named(int_scalar(t, ""), "type")};
+    a.at = at;
+    return with_raw(a);
 }
 
 // Renames every use of value `from` to `to` (type `t`) in a region, nested regions included.
@@ -1081,14 +1120,10 @@ bool legalize_deprecated(module& m, const options& opt, std::vector<diagnostic>&
                 attr dd;
                 dd.k = attr::kind::dialect;
                 dd.s = "stablehlo.dot";
-                attr lc, rc;
-                lc.k = rc.k = attr::kind::array;
-                lc.list.push_back(int_scalar(static_cast<std::int64_t>(o.operand_types[0].dims.size()) - 1));
-                rc.list.push_back(int_scalar(0));
-                lc.list[0].t = rc.list[0].t = type{};
-                lc.name = "lhs_contracting_dimensions";
-                rc.name = "rhs_contracting_dimensions";
-                dd.fields = {lc, rc};
+                dd.fields = {
+                    named(int_list_attr({static_cast<std::int64_t>(o.operand_types[0].dims.size()) - 1}),
+                          "lhs_contracting_dimensions"),
+                    named(int_list_attr({0}), "rhs_contracting_dimensions")};
                 o.name = "stablehlo.dot_general";
                 o.set("dot_dimension_numbers", dd);
             } else if (n == "stablehlo.create_token") {
@@ -1290,25 +1325,10 @@ attr dims_attr(const attr& old, const std::vector<std::pair<const char*, std::ve
     a.k = attr::kind::dialect;
     a.s = old.s;
     a.at = old.at;
-    for (auto& [name, v] : lists) {
-        if (v.empty()) continue;
-        attr l;
-        l.k = attr::kind::array;
-        l.name = name;
-        for (auto x : v) {
-            attr i = int_scalar(x);
-            i.t = type{};
-            l.list.push_back(i);
-        }
-        a.fields.push_back(l);
-    }
-    attr i = int_scalar(ivd);
-    i.t = type{};
-    i.name = "index_vector_dim";
-    a.fields.push_back(i);
-    std::string s = attr_str(a);
-    a.raw = s.substr(a.s.size() + 2, s.size() - a.s.size() - 3);
-    return a;
+    for (auto& [name, v] : lists)
+        if (!v.empty()) a.fields.push_back(named(int_list_attr(v), name));
+    a.fields.push_back(named(int_scalar(ivd, ""), "index_vector_dim"));
+    return with_raw(a);
 }
 
 // Gather / scatter with batching dims (StableHLO 1.1.0) as one without: each batching dim becomes
@@ -2156,26 +2176,9 @@ struct vnode {
     std::vector<std::int64_t> out_idx, in_idx; // alias: outputTupleIndices, operandTupleIndices
 };
 
-vnode vbool(bool b) {
-    vnode v;
-    v.k = vnode::kind::boolean;
-    v.b = b;
-    return v;
-}
-vnode vint(std::int64_t x, const std::string& ty = "i64") {
-    vnode v;
-    v.k = vnode::kind::integer;
-    v.i = x;
-    v.t.k = type::kind::scalar;
-    v.t.elem = ty;
-    return v;
-}
-vnode vstr(const std::string& s) {
-    vnode v;
-    v.k = vnode::kind::string;
-    v.s = s;
-    return v;
-}
+vnode vbool(bool b) { return bool_node<vnode>(b); }
+vnode vint(std::int64_t x, const std::string& ty = "i64") { return int_node<vnode>(x, ty); }
+vnode vstr(const std::string& s) { return string_node<vnode>(s); }
 vnode venum(const std::string& kind, const std::string& word) {
     vnode v;
     v.k = vnode::kind::enumeration;
@@ -3583,47 +3586,21 @@ attr from_vnode(const vnode& v, loc at) {
     case vnode::kind::accuracy: {
         a.k = attr::kind::dialect;
         a.s = "stablehlo.result_accuracy";
-        attr atol, rtol, ulps;
+        attr atol, rtol;
         atol.k = rtol.k = attr::kind::floating;
         atol.s = v.atol;
         rtol.s = v.rtol;
-        ulps.k = attr::kind::integer;
-        ulps.i = v.i;
-        ulps.s = std::to_string(v.i);
         attr mode = from_vnode(v.list.empty() ? venum("result_accuracy_mode_v1", "DEFAULT") : v.list[0], at);
-        atol.name = "atol";
-        rtol.name = "rtol";
-        ulps.name = "ulps";
-        mode.name = "mode";
-        a.fields = {atol, rtol, ulps, mode};
-        a.raw = attr_str(a).substr(a.s.size() + 2);
-        a.raw.pop_back();
+        a.fields = {named(atol, "atol"), named(rtol, "rtol"), named(int_scalar(v.i, ""), "ulps"), named(mode, "mode")};
+        with_raw(a);
         break;
     }
     case vnode::kind::alias: {
         a.k = attr::kind::dialect;
         a.s = "stablehlo.output_operand_alias";
-        auto list = [&](const std::vector<std::int64_t>& xs, const char* name) {
-            attr l;
-            l.k = attr::kind::array;
-            for (auto x : xs) {
-                attr e;
-                e.k = attr::kind::integer;
-                e.i = x;
-                e.s = std::to_string(x);
-                l.list.push_back(e);
-            }
-            l.name = name;
-            return l;
-        };
-        attr idx;
-        idx.k = attr::kind::integer;
-        idx.i = v.i;
-        idx.s = std::to_string(v.i);
-        idx.name = "operand_index";
-        a.fields = {list(v.out_idx, "output_tuple_indices"), idx, list(v.in_idx, "operand_tuple_indices")};
-        a.raw = attr_str(a).substr(a.s.size() + 2);
-        a.raw.pop_back();
+        a.fields = {named(int_list_attr(v.out_idx), "output_tuple_indices"), named(int_scalar(v.i, ""), "operand_index"),
+                    named(int_list_attr(v.in_idx), "operand_tuple_indices")};
+        with_raw(a);
         break;
     }
     }
@@ -3819,17 +3796,7 @@ struct from_vhlo_pass {
                 why = std::string(name) + ": expected a tensor of i64";
                 return false;
             }
-            attr l;
-            l.k = attr::kind::array;
-            for (auto x : xs) {
-                attr e;
-                e.k = attr::kind::integer;
-                e.i = x;
-                e.s = std::to_string(x);
-                l.list.push_back(e);
-            }
-            l.name = name;
-            into.fields.push_back(l);
+            into.fields.push_back(named(int_list_attr(xs), name));
             return true;
         };
         auto int_of = [&](const char* name, std::int64_t& x) {
@@ -3848,11 +3815,7 @@ struct from_vhlo_pass {
         if (into == "channel_handle") {
             std::int64_t h = 0, t = 0;
             if (!int_of("channel_id", h) || !int_of("channel_type", t)) return false;
-            a.s = "stablehlo.channel_handle";
-            a.fields = {int_scalar(h), int_scalar(t)};
-            a.fields[0].t = a.fields[1].t = type{};
-            a.fields[0].name = "handle";
-            a.fields[1].name = "type";
+            a = channel_handle(h, t, at);
         } else if (into == "dimension_numbers" && (base == "convolution" || base == "dynamic_conv")) {
             conv_dims d;
             if (!int_of("input_batch_dimension", d.ib) || !int_of("input_feature_dimension", d.if_) ||
@@ -3878,9 +3841,6 @@ struct from_vhlo_pass {
                 if (xs.empty() && std::string(k).find("batching") != std::string::npos) continue;
                 if (!ints_field(k, get(k), a)) return false;
             }
-            for (auto& f : a.fields)
-                for (auto& e : f.list)
-                    e.t = type{};
         } else if (into == "algorithm") {
             int none = 0, present = 0;
             for (const char* k : g.members)
@@ -3909,26 +3869,21 @@ struct from_vhlo_pass {
             for (const char* k : {"lhs_component_count", "rhs_component_count", "num_primitive_operations"}) {
                 std::int64_t x = 0;
                 if (!int_of(k, x)) return false;
-                a.fields.push_back(int_scalar(x));
-                a.fields.back().t = type{};
-                a.fields.back().name = k;
+                a.fields.push_back(named(int_scalar(x, ""), k));
             }
             const vnode* b = get("allow_imprecise_accumulation");
             if (b->k != vnode::kind::boolean) {
                 why = "allow_imprecise_accumulation: expected a boolean";
                 return false;
             }
-            a.fields.push_back(bool_attr(b->b));
-            a.fields.back().name = "allow_imprecise_accumulation";
+            a.fields.push_back(named(bool_attr(b->b), "allow_imprecise_accumulation"));
         } else { // gather / scatter dimension numbers: the empty lists left out, index_vector_dim always
             a.s = base == "scatter" ? "stablehlo.scatter" : "stablehlo.gather";
             for (const char* k : g.members) {
                 if (std::string(k) == "index_vector_dim") {
                     std::int64_t x = 0;
                     if (!int_of(k, x)) return false;
-                    a.fields.push_back(int_scalar(x));
-                    a.fields.back().t = type{};
-                    a.fields.back().name = k;
+                    a.fields.push_back(named(int_scalar(x, ""), k));
                     continue;
                 }
                 std::vector<std::int64_t> xs;
@@ -3938,9 +3893,6 @@ struct from_vhlo_pass {
                 }
                 if (!xs.empty() && !ints_field(k, get(k), a)) return false;
             }
-            for (auto& f : a.fields)
-                for (auto& e : f.list)
-                    e.t = type{};
         }
         if (order && !a.fields.empty()) {
             auto rank = [&](const std::string& n) {
@@ -3950,10 +3902,7 @@ struct from_vhlo_pass {
             std::stable_sort(a.fields.begin(), a.fields.end(),
                              [&](const attr& x, const attr& y) { return rank(x.name) < rank(y.name); });
         }
-        if (a.raw.empty()) { // the body as text too, as the parser keeps it
-            std::string full = attr_str(a);
-            a.raw = full.substr(a.s.size() + 2, full.size() - a.s.size() - 3);
-        }
+        if (!a.fields.empty()) with_raw(a);
         out = std::move(a);
         return true;
     }
@@ -4080,16 +4029,7 @@ struct from_vhlo_pass {
                     error(o.at, o.name + ": channel_id must be an integer");
                     continue;
                 }
-                attr a;
-                a.k = attr::kind::dialect;
-                a.s = "stablehlo.channel_handle";
-                a.fields = {int_scalar(v.i), int_scalar(0)};
-                a.fields[0].t = a.fields[1].t = type{};
-                a.fields[0].name = "handle";
-                a.fields[1].name = "type";
-                a.raw = "handle = " + std::to_string(v.i) + ", type = 0";
-                a.at = at;
-                out.emplace_back("channel_handle", a);
+                out.emplace_back("channel_handle", channel_handle(v.i, 0, at));
                 continue;
             }
             if (e.name == "use_global_device_ids" || (e.name == "has_dynamic_root" && collectives.count(base))) {
