@@ -1393,7 +1393,7 @@ TEST_CASE("stablehlo-legalize-to-vhlo and back: what VHLO cannot say is a diagno
     %0 = "vhlo.exponential_v1"(%a) : (!vhlo.tensor_v1<!vhlo.f32_v1>) -> !vhlo.tensor_v1<!vhlo.f32_v1>
     %1 = "vhlo.frob_v1"(%0) : (!vhlo.tensor_v1<!vhlo.f32_v1>) -> !vhlo.tensor_v1<!vhlo.f32_v1>
     %2 = "vhlo.compare_v1"(%1, %1) <{compare_type = #vhlo<comparison_type_v1 NOTYPE>, comparison_direction = #vhlo<comparison_direction_v1 XX>}> : (!vhlo.tensor_v1<!vhlo.f32_v1>, !vhlo.tensor_v1<!vhlo.f32_v1>) -> !vhlo.tensor_v1<!vhlo.bool_v1>
-    %3 = "vhlo.abs_v1"(%1) {foo = #vhlo.mesh_v1<axes = #vhlo.array_v1<[]>>} : (!vhlo.tensor_v1<!vhlo.f32_v1>) -> !vhlo.tensor_v1<!vhlo.q_v1>
+    %3 = "vhlo.abs_v1"(%1) {foo = #vhlo.mesh_v1<axes = #vhlo.array_v1<[#vhlo.string_v1<"x">]>>} : (!vhlo.tensor_v1<!vhlo.f32_v1>) -> !vhlo.tensor_v1<!vhlo.q_v1>
     "vhlo.return_v1"(%1) : (!vhlo.tensor_v1<!vhlo.f32_v1>) -> ()
   }) : () -> ()
 })",
@@ -1403,8 +1403,8 @@ TEST_CASE("stablehlo-legalize-to-vhlo and back: what VHLO cannot say is a diagno
         "error: 5:10: vhlo-legalize-to-stablehlo: unknown VHLO op 'vhlo.frob_v1'\n"
         "error: 6:110: vhlo-legalize-to-stablehlo: attribute 'comparison_direction' of vhlo.compare_v1: 'XX' is not a "
         "case of comparison_direction_v1 in #vhlo<comparison_direction_v1 XX>\n"
-        "error: 7:35: vhlo-legalize-to-stablehlo: attribute 'foo' of vhlo.abs_v1: VHLO attribute #vhlo.mesh_v1 is not "
-        "supported by xlet-translate in #vhlo.mesh_v1<axes = #vhlo.array_v1<[]>>\n"
+        "error: 7:35: vhlo-legalize-to-stablehlo: attribute 'foo' of vhlo.abs_v1: axes of #vhlo.mesh_v1: expected a "
+        "list of mesh axes in #vhlo.mesh_v1<axes = #vhlo.array_v1<[#vhlo.string_v1<\"x\">]>>\n"
         "error: 7:10: vhlo-legalize-to-stablehlo: VHLO type !vhlo.q_v1 is not supported by xlet-translate in "
         "!vhlo.tensor_v1<!vhlo.q_v1>\n");
 }

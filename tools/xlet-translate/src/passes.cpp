@@ -1256,6 +1256,30 @@ struct builder {
 // ---- stablehlo-compatibility-expander ----------------------------------------------------------
 
 std::optional<vhlo::version> parse_version(const std::string& s); // with the VHLO passes, below
+bool expand_mesh_axes(module& m, std::vector<diagnostic>& errs);    // likewise
+
+// The `target` option's version, from vhlo::minimum_version to vhlo::current_version; nullopt with
+// an error otherwise, in the pass's words: `missing` when there is none, else `invalid` + the text
+// + `expected`.
+std::optional<vhlo::version> target_version(const options& opt, const std::string& pass, const std::string& missing,
+                                            const std::string& invalid, const std::string& expected,
+                                            std::vector<diagnostic>& errs) {
+    auto it = opt.find("target");
+    std::optional<vhlo::version> target = it == opt.end() ? std::nullopt : parse_version(it->second);
+    if (!target) {
+        errs.push_back({{}, pass + ": " + (it == opt.end() ? missing : invalid + it->second + expected)});
+        return std::nullopt;
+    }
+    if (*target < vhlo::minimum_version || vhlo::current_version < *target) {
+        errs.push_back(
+            {{},
+             pass + ": target version " + target->str() + " is " +
+                 (*target < vhlo::minimum_version ? "less than minimum supported " + vhlo::minimum_version.str()
+                                                  : "greater than current version " + vhlo::current_version.str())});
+        return std::nullopt;
+    }
+    return target;
+}
 
 // result_accuracy absent or DEFAULT: upstream's expanders rewrite only those ops (a TOLERANCE or
 // HIGHEST accuracy asks for the op itself).
@@ -1389,31 +1413,20 @@ bool expand_batching(op& o, builder& b) {
 }
 
 // Ops newer than the target version as older ones (upstream's StablehloCompatibilityExpander):
-// before 1.1.0 gather / scatter with batching dims, before 1.4.0 tan. Upstream's two other
-// rewrites have nothing to act on here: FileLineColRange locations (before 1.9.0; xlet-translate
-// prints no locations) and #stablehlo.replica_group_mesh_axes (before 1.16.0).
+// before 1.1.0 gather / scatter with batching dims, before 1.4.0 tan, before 1.16.0
+// #stablehlo.replica_group_mesh_axes as dense replica_groups. Upstream's other rewrite has nothing
+// to act on here: FileLineColRange locations (before 1.9.0; xlet-translate prints no locations).
 bool compatibility_expander(module& m, const options& opt, std::vector<diagnostic>& errs) {
-    auto it = opt.find("target");
-    if (it == opt.end()) {
-        errs.push_back({{}, "stablehlo-compatibility-expander: expected target=#.#.#"});
-        return false;
-    }
-    std::optional<vhlo::version> target = parse_version(it->second);
-    if (!target) {
-        errs.push_back(
-            {{},
-             "stablehlo-compatibility-expander: invalid target version '" + it->second + "'; expected target=#.#.#"});
-        return false;
-    }
-    if (*target < vhlo::minimum_version || vhlo::current_version < *target) {
-        errs.push_back(
-            {{},
-             "stablehlo-compatibility-expander: target version " + target->str() + " is " +
-                 (*target < vhlo::minimum_version ? "less than minimum supported " + vhlo::minimum_version.str()
-                                                  : "greater than current version " + vhlo::current_version.str())});
-        return false;
-    }
+    std::optional<vhlo::version> target =
+        target_version(opt, "stablehlo-compatibility-expander", "expected target=#.#.#", "invalid target version '",
+                       "'; expected target=#.#.#", errs);
+    if (!target) return false;
     const bool batching = *target < vhlo::version{1, 1, 0}, tan = *target < vhlo::version{1, 4, 0};
+    if (*target < vhlo::version{1, 16, 0}) {
+        module c = clone(m); // the module is changed only when every mesh resolves
+        if (!expand_mesh_axes(c, errs)) return false;
+        m = std::move(c);
+    }
     if (!batching && !tan) return true;
     expand_ops(m, [&](op& o, namer& fresh, std::vector<std::unique_ptr<op>>& seq) {
         builder b{fresh, seq, o.at};
@@ -2004,6 +2017,44 @@ bool vhlo_elem(const std::string& e, std::string& out, std::string& why) {
     return false;
 }
 
+// !stablehlo.future<...> (StableHLO 1.15), which the IR keeps as its text.
+bool is_future(const type& t) { return t.k == type::kind::other && t.text.rfind("!stablehlo.future<", 0) == 0; }
+// The types of a future; false (why) if they do not read.
+bool future_types(const type& t, std::vector<type>& out, std::string& why) {
+    const std::size_t head = std::string_view("!stablehlo.future<").size();
+    type list;
+    if (!is_future(t) || t.text.back() != '>' ||
+        !parse_type("tuple<" + t.text.substr(head, t.text.size() - head - 1) + ">", list, why) ||
+        list.k != type::kind::tuple) {
+        why = "unreadable type " + t.text + (why.empty() ? "" : ": " + why);
+        return false;
+    }
+    out = std::move(list.elems);
+    return true;
+}
+type future_of(const std::vector<type>& ts) {
+    type t;
+    t.k = type::kind::other;
+    t.text = "!stablehlo.future<";
+    for (std::size_t i = 0; i < ts.size(); ++i)
+        t.text += (i ? ", " : "") + type_str(ts[i]);
+    t.text += ">";
+    return t;
+}
+
+bool vhlo_type_text(const type& t, std::string& out, std::string& why, bool* pass);
+// Types as VHLO text, joined by ", " after `head`, closed by '>'.
+bool vhlo_types_text(const std::string& head, const std::vector<type>& ts, std::string& out, std::string& why) {
+    out = head;
+    for (std::size_t i = 0; i < ts.size(); ++i) {
+        std::string x;
+        if (!vhlo_type_text(ts[i], x, why, nullptr)) return false;
+        out += (i ? ", " : "") + x;
+    }
+    out += ">";
+    return true;
+}
+
 // A builtin type as VHLO text (!vhlo.tensor_v1<2x!vhlo.f32_v1>). Types of other dialects
 // (!foo.bar) have none: `pass` says so, for allow-other-dialects to keep them as they are.
 bool vhlo_type_text(const type& t, std::string& out, std::string& why, bool* pass = nullptr) {
@@ -2046,16 +2097,8 @@ bool vhlo_type_text(const type& t, std::string& out, std::string& why, bool* pas
         out += ">";
         return true;
     }
-    case type::kind::tuple: {
-        out = "!vhlo.tuple_v1<";
-        for (std::size_t i = 0; i < t.elems.size(); ++i) {
-            std::string x;
-            if (!vhlo_type_text(t.elems[i], x, why)) return false;
-            out += (i ? ", " : "") + x;
-        }
-        out += ">";
-        return true;
-    }
+    case type::kind::tuple:
+        return vhlo_types_text("!vhlo.tuple_v1<", t.elems, out, why);
     case type::kind::token:
         out = "!vhlo.token_v1";
         return true;
@@ -2065,6 +2108,10 @@ bool vhlo_type_text(const type& t, std::string& out, std::string& why, bool* pas
         if (t.text.rfind("!vhlo.", 0) == 0) { // already VHLO
             out = t.text;
             return true;
+        }
+        if (is_future(t)) {
+            std::vector<type> ts;
+            return future_types(t, ts, why) && vhlo_types_text("!vhlo.future_v1<", ts, out, why);
         }
         if (pass && t.text.rfind("!stablehlo.", 0) != 0) *pass = true;
         why = "type " + t.text + " has no VHLO form";
@@ -2079,9 +2126,11 @@ bool vhlo_type_text(const type& t, std::string& out, std::string& why, bool* pas
 // The first StableHLO version with every VHLO type a (builtin) type needs.
 version type_since(const type& t) {
     version v = vhlo::minimum_version;
-    if (t.k == type::kind::tuple)
-        for (auto& e : t.elems)
-            v = std::max(v, type_since(e));
+    std::vector<type> future;
+    std::string why;
+    if (is_future(t) && future_types(t, future, why)) v = version{1, 15, 0};
+    for (auto& e : t.k == type::kind::tuple ? t.elems : future)
+        v = std::max(v, type_since(e));
     if (t.k == type::kind::tensor || t.k == type::kind::scalar) {
         std::string e = t.elem;
         if (is_complex_elem(e) && e.size() > 9) e = e.substr(8, e.size() - 9);
@@ -2149,6 +2198,35 @@ int enum_index(std::string_view kind, std::string_view word) {
     return -1;
 }
 
+// The VHLO attributes of StableHLO 1.16's mesh-axes replica groups (VhloAttrs.td), each printed as
+// struct(params): its parameters in this order, the optional ones ('?') left out when absent. What
+// a parameter holds: an int64_t (int), a #vhlo.string_v1 (string), a #vhlo.tensor_v1 (tensor), a
+// #vhlo.array_v1 of one of these attributes ([name]), or one of them ('|' between choices).
+struct struct_param {
+    std::string_view name, spec, words; // words: the spec for a diagnostic
+};
+struct struct_info {
+    std::string_view name;
+    std::vector<struct_param> params;
+};
+const std::vector<struct_info>& vhlo_structs() {
+    static const std::vector<struct_info> s = {
+        {"sub_axis_info_v1", {{"pre_size", "int", "an integer"}, {"size", "int", "an integer"}}},
+        {"axis_ref_v1", {{"name", "string", "a string"}, {"sub_axis_info", "?sub_axis_info_v1", "a sub-axis info"}}},
+        {"mesh_axis_v1", {{"name", "string", "a string"}, {"size", "int", "an integer"}}},
+        {"mesh_v1", {{"axes", "[mesh_axis_v1]", "a list of mesh axes"}, {"device_ids", "?tensor", "a tensor of i64"}}},
+        {"replica_group_mesh_axes_v1",
+         {{"mesh", "string|mesh_v1", "a symbol or a mesh"}, {"axes", "[axis_ref_v1]", "a list of axis refs"}}},
+    };
+    return s;
+}
+const struct_info* vhlo_struct(std::string_view name) {
+    for (auto& x : vhlo_structs())
+        if (x.name == name) return &x;
+    return nullptr;
+}
+const version structs_since{1, 16, 0};
+
 // A VHLO attribute, structured.
 struct vnode {
     enum class kind {
@@ -2162,7 +2240,8 @@ struct vnode {
         type,        // #vhlo.type_v1<!vhlo.f32_v1>: t (builtin); a function type: fn_in, fn_out
         enumeration, // #vhlo<comparison_direction_v1 LT>: s (kind), word
         accuracy,    // #vhlo.result_accuracy_v1<atol = ., rtol = ., ulps = ., mode = enum>: atol, rtol, i, list[0]
-        alias        // #vhlo.output_operand_alias_v1<outputTupleIndices = [..], operandIndex = ., ...>
+        alias,       // #vhlo.output_operand_alias_v1<outputTupleIndices = [..], operandIndex = ., ...>
+        structure    // #vhlo.mesh_v1<axes = ..., device_ids = ...> (see vhlo_structs): s (mnemonic), keys, list
     } k = kind::boolean;
     bool b = false;
     bool is_fn = false;
@@ -2218,6 +2297,61 @@ vnode vaccuracy_default() {
     v.atol = v.rtol = "0.000000e+00";
     v.list.push_back(venum("result_accuracy_mode_v1", "DEFAULT"));
     return v;
+}
+
+// Whether a struct parameter's value is what its spec (struct_info) says.
+bool fits(const vnode& v, std::string_view spec) {
+    if (!spec.empty() && spec[0] == '?') spec.remove_prefix(1);
+    for (;;) {
+        std::string_view one = spec.substr(0, spec.find('|'));
+        bool good = one == "int"      ? v.k == vnode::kind::integer
+                    : one == "string" ? v.k == vnode::kind::string
+                    : one == "tensor" ? v.k == vnode::kind::tensor && v.data.t.elem == "i64"
+                    : one.size() > 2 && one.front() == '['
+                        ? v.k == vnode::kind::array &&
+                              std::all_of(v.list.begin(), v.list.end(),
+                                          [&](const vnode& e) { return fits(e, one.substr(1, one.size() - 2)); })
+                        : v.k == vnode::kind::structure && v.s == one;
+        if (good) return true;
+        if (one.size() == spec.size()) return false;
+        spec.remove_prefix(one.size() + 1);
+    }
+}
+vnode vstruct(std::string_view name) {
+    vnode v;
+    v.k = vnode::kind::structure;
+    v.s = name;
+    return v;
+}
+// The parameter `key` of a struct; nullptr when absent.
+const vnode* param(const vnode& v, std::string_view key) {
+    for (std::size_t i = 0; i < v.keys.size() && i < v.list.size(); ++i)
+        if (v.keys[i] == key) return &v.list[i];
+    return nullptr;
+}
+// The struct `name` of these parameters (a nullptr: absent), each checked; false (why) otherwise.
+// `get` gives a parameter's value (an int one as an integer vnode).
+template <class Get>
+bool make_struct(std::string_view name, const std::string& what, Get&& get, vnode& out, std::string& why) {
+    const struct_info* si = vhlo_struct(name);
+    out = vstruct(name);
+    why.clear();
+    for (auto& p : si->params) {
+        std::optional<vnode> x = get(p);
+        if (!why.empty()) return false;
+        if (!x) {
+            if (p.spec[0] == '?') continue;
+            why = what + " lacks its " + std::string(p.name);
+            return false;
+        }
+        if (!fits(*x, p.spec)) {
+            why = std::string(p.name) + " of " + what + ": expected " + std::string(p.words);
+            return false;
+        }
+        out.keys.emplace_back(p.name);
+        out.list.push_back(std::move(*x));
+    }
+    return true;
 }
 
 std::string ints_text(const std::vector<std::int64_t>& v) {
@@ -2283,6 +2417,13 @@ std::pair<std::string, std::string> vparts(const vnode& v) {
         return {"vhlo.output_operand_alias_v1", "outputTupleIndices = " + ints_text(v.out_idx) +
                                                     ", operandIndex = " + std::to_string(v.i) +
                                                     ", operandTupleIndices = " + ints_text(v.in_idx)};
+    case vnode::kind::structure: { // int parameters bare, the others as attributes
+        std::string b;
+        for (std::size_t i = 0; i < v.list.size() && i < v.keys.size(); ++i)
+            b += (i ? ", " : "") + v.keys[i] + " = " +
+                 (v.list[i].k == vnode::kind::integer ? std::to_string(v.list[i].i) : vtext(v.list[i]));
+        return {"vhlo." + v.s, b};
+    }
     }
     return {"vhlo", ""};
 }
@@ -2324,6 +2465,35 @@ public:
         bool r = type_body(out);
         --depth_;
         return r;
+    }
+
+    // The body of StableHLO's #stablehlo.axis_ref<name = "x", sub_axis_info = (1)2> (a sub-axis
+    // info has a syntax of its own) as #vhlo.axis_ref_v1.
+    bool stablehlo_axis_ref(vnode& out) {
+        const std::string what = "#stablehlo.axis_ref";
+        std::optional<vnode> name, sub;
+        do {
+            std::string key = word();
+            if (!lit("=")) return fail("expected '=' in " + what);
+            if (key == "name" && !name) {
+                std::string x;
+                if (!string_lit(x)) return false;
+                name = vstr(x);
+            } else if (key == "sub_axis_info" && !sub) {
+                std::int64_t pre = 0, size = 0;
+                if (!lit("(") || !integer(pre) || !lit(")") || !integer(size))
+                    return fail("expected sub_axis_info = (pre-size)size in " + what);
+                sub = vstruct("sub_axis_info_v1");
+                sub->keys = {"pre_size", "size"};
+                sub->list = {vint(pre), vint(size)};
+            } else {
+                return fail("unexpected parameter '" + key + "' in " + what);
+            }
+        } while (lit(","));
+        if (!at_end()) return fail("unexpected text in " + what);
+        std::string why;
+        auto get = [&](const struct_param& p) { return p.name == "name" ? name : sub; };
+        return make_struct("axis_ref_v1", what, get, out, why) || fail(why);
     }
 
     // !vhlo.func_v1<(A, B) -> C, D>: the inputs ((()) when none) and outputs (() when none).
@@ -2482,6 +2652,32 @@ private:
         return true;
     }
 
+    // struct(params): each parameter once, in any order, the optional ones may be left out.
+    bool struct_body(const std::string& m, vnode& out) {
+        const struct_info* si = vhlo_struct(m);
+        const std::string what = "#vhlo." + m;
+        std::vector<std::optional<vnode>> got(si->params.size());
+        if (!peek_is(">")) do {
+                std::string key = word();
+                std::size_t k = 0;
+                while (k < got.size() && si->params[k].name != key)
+                    ++k;
+                if (k == got.size() || got[k]) return fail("unexpected parameter '" + key + "' in " + what);
+                if (!lit("=")) return fail("expected '=' in " + what);
+                vnode x;
+                if (si->params[k].spec == "int") {
+                    if (!integer(x.i)) return false;
+                    x = vint(x.i);
+                } else if (!attribute(x)) {
+                    return false;
+                }
+                got[k] = std::move(x);
+            } while (lit(","));
+        std::string why;
+        auto get = [&](const struct_param& p) { return got[static_cast<std::size_t>(&p - si->params.data())]; };
+        return make_struct(m, what, get, out, why) || fail(why);
+    }
+
     bool attribute_body(vnode& out) {
         if (!lit("#")) return fail("expected a VHLO attribute");
         std::string name = word();
@@ -2603,6 +2799,8 @@ private:
                 if (k == 2 && !ints(out.in_idx)) return false;
             } while (lit(","));
             if (!(seen[0] && seen[1] && seen[2])) return fail("#vhlo.output_operand_alias_v1 lacks a parameter");
+        } else if (vhlo_struct(m)) {
+            if (!struct_body(m, out)) return false;
         } else {
             return fail(m.empty() ? "#" + name + " is not a VHLO attribute"
                                   : "VHLO attribute #" + name + " is not supported by xlet-translate");
@@ -2660,17 +2858,20 @@ private:
             out.elem = "complex<" + e.elem + ">";
             return true;
         }
-        if (m == "tuple_v1") {
-            if (!lit("<")) return fail("expected '<' after !vhlo.tuple_v1");
+        if (m == "tuple_v1" || m == "future_v1") { // <A, B, ...>
+            if (!lit("<")) return fail("expected '<' after !vhlo." + m);
             out.k = type::kind::tuple;
-            if (lit(">")) return true;
-            do {
-                type e;
-                if (!read_type(e)) return false;
-                if (out.elems.size() > 4096) return fail("tuple too long");
-                out.elems.push_back(std::move(e));
-            } while (lit(","));
-            return lit(">") || fail("expected '>' to close !vhlo.tuple_v1");
+            if (!lit(">")) {
+                do {
+                    type e;
+                    if (!read_type(e)) return false;
+                    if (out.elems.size() > 4096) return fail("type list too long");
+                    out.elems.push_back(std::move(e));
+                } while (lit(","));
+                if (!lit(">")) return fail("expected '>' to close !vhlo." + m);
+            }
+            if (m == "future_v1") out = future_of(out.elems);
+            return true;
         }
         if (m == "token_v1") {
             out.k = type::kind::token;
@@ -2891,6 +3092,43 @@ bool to_vnode(const attr& a, vnode& out, std::string& why) {
             out.i = n->i;
             return true;
         }
+        if (a.s == "stablehlo.axis_ref") {
+            vreader r(a.raw);
+            if (r.stablehlo_axis_ref(out)) return true;
+            why = r.why();
+            return false;
+        }
+        // #stablehlo.mesh, mesh_axis, replica_group_mesh_axes: their VHLO structs, parameter for parameter
+        if (a.s.rfind("stablehlo.", 0) == 0 && vhlo_struct(a.s.substr(10) + "_v1")) {
+            const std::string what = "#" + a.s, name = a.s.substr(10) + "_v1";
+            const struct_info* si = vhlo_struct(name);
+            if (a.fields.empty() && !std::all_of(a.raw.begin(), a.raw.end(), [](char c) {
+                    return std::isspace(static_cast<unsigned char>(c));
+                })) {
+                why = "unreadable " + what + "<" + a.raw + ">";
+                return false;
+            }
+            for (std::size_t i = 0; i < a.fields.size(); ++i) {
+                const std::string& k = a.fields[i].name;
+                bool known = std::any_of(si->params.begin(), si->params.end(), [&](auto& p) { return p.name == k; });
+                if (!known || a.field(k) != &a.fields[i]) {
+                    why = "unexpected parameter '" + k + "' in " + what;
+                    return false;
+                }
+            }
+            auto get = [&](const struct_param& p) -> std::optional<vnode> {
+                const attr* f = a.field(std::string(p.name));
+                vnode x;
+                if (!f) return std::nullopt;
+                if (p.spec != "int") {
+                    if (!to_vnode(*f, x, why)) return std::nullopt;
+                } else if (f->k == attr::kind::integer) {
+                    x = vint(f->i);
+                }
+                return x;
+            };
+            return make_struct(name, what, get, out, why);
+        }
         why = "#" + a.s + "<...> has no VHLO form" +
               (a.s.rfind("stablehlo", 0) == 0 ? " (as an attribute of this op)" : "");
         return false;
@@ -3039,7 +3277,7 @@ struct to_vhlo_pass {
     // Whether a value of this (builtin) type changes type in VHLO, so a cast joins it to other dialects.
     static bool changes(const type& t) {
         std::string out, why;
-        return t.k != type::kind::other && vhlo_type_text(t, out, why);
+        return (t.k != type::kind::other || is_future(t)) && vhlo_type_text(t, out, why);
     }
 
     using attrs_t = std::vector<std::pair<std::string, attr>>;
@@ -3505,6 +3743,40 @@ bool legalize_to_vhlo(module& m, const options& opt, std::vector<diagnostic>& er
     return true;
 }
 
+// A VHLO struct (and what it holds) as StableHLO prints it: #stablehlo.mesh<axes=[...]>, the mesh
+// of mesh axes as a symbol, a sub-axis info as (pre-size)size.
+std::string stablehlo_text(const vnode& v, const std::string& key = "") {
+    switch (v.k) {
+    case vnode::kind::integer:
+        return std::to_string(v.i);
+    case vnode::kind::string: {
+        bool bare = !v.s.empty() && (std::isalpha(static_cast<unsigned char>(v.s[0])) || v.s[0] == '_') &&
+                    std::all_of(v.s.begin(), v.s.end(), [](char c) {
+                        return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$' || c == '.';
+                    });
+        return key != "mesh" ? escaped(v.s) : bare ? "@" + v.s : "@" + escaped(v.s);
+    }
+    case vnode::kind::tensor:
+        return attr_str(v.data);
+    case vnode::kind::array: {
+        std::string b;
+        for (auto& e : v.list)
+            b += (b.empty() ? "" : ", ") + stablehlo_text(e);
+        return "[" + b + "]";
+    }
+    case vnode::kind::structure: {
+        std::string n = v.s.substr(0, v.s.size() - 3), b; // mesh_v1 -> mesh
+        const vnode *pre = param(v, "pre_size"), *size = param(v, "size");
+        if (n == "sub_axis_info" && pre && size) return "(" + std::to_string(pre->i) + ")" + std::to_string(size->i);
+        for (std::size_t i = 0; i < v.list.size() && i < v.keys.size(); ++i)
+            b += (i ? ", " : "") + v.keys[i] + (n == "mesh" ? "=" : " = ") + stablehlo_text(v.list[i], v.keys[i]);
+        return "#stablehlo." + n + "<" + b + ">";
+    }
+    default:
+        return vtext(v);
+    }
+}
+
 // A VHLO attribute as its StableHLO / builtin counterpart, where they correspond one to one
 // (the inverse of to_vnode; the op-dependent cases are in from_vhlo_pass::convert_op).
 attr from_vnode(const vnode& v, loc at) {
@@ -3601,6 +3873,18 @@ attr from_vnode(const vnode& v, loc at) {
         a.fields = {named(int_list_attr(v.out_idx), "output_tuple_indices"), named(int_scalar(v.i, ""), "operand_index"),
                     named(int_list_attr(v.in_idx), "operand_tuple_indices")};
         with_raw(a);
+        break;
+    }
+    case vnode::kind::structure: {
+        std::string text = stablehlo_text(v), why;
+        if (!parse_attribute(text, a, why)) { // (not expected) kept as text
+            std::size_t lt = text.find('<');
+            a = attr{};
+            a.k = attr::kind::dialect;
+            a.s = text.substr(1, lt - 1);
+            a.raw = text.substr(lt + 1, text.size() - lt - 2);
+        }
+        a.at = at;
         break;
     }
     }
@@ -4258,6 +4542,9 @@ bool legalize_to_stablehlo(module& m, const options&, std::vector<diagnostic>& e
 version vnode_since(const vnode& v) {
     version s = vhlo::minimum_version;
     switch (v.k) {
+    case vnode::kind::structure:
+        s = structs_since;
+        [[fallthrough]];
     case vnode::kind::array:
     case vnode::kind::dict:
         for (auto& e : v.list)
@@ -4501,6 +4788,16 @@ struct to_version_pass {
                 error(o.at, "'" + o.name + "' with " + (ffi ? "API_VERSION_TYPED_FFI" : "a dictionary backend_config") +
                                 " needs version 1.3.0, target is " + target.str());
         }
+        if (vhlo::split_version(o.name).first == "vhlo.custom_call" && target < version{1, 17, 0})
+            for (auto& t : o.operand_types) {
+                type b;
+                std::string why;
+                if (is_vhlo_type(t) && read_vtype(t.text, b, why) && is_future(b)) {
+                    error(o.at, "'" + o.name + "' with an operand of type " + t.text + " needs version 1.17.0, target is " +
+                                    target.str());
+                    break;
+                }
+            }
         static const std::set<std::string> reductions = {"vhlo.all_reduce_v1",     "vhlo.reduce_v1",
                                                          "vhlo.reduce_scatter_v1", "vhlo.reduce_window_v1",
                                                          "vhlo.scatter_v1",        "vhlo.select_and_scatter_v1"};
@@ -4561,24 +4858,10 @@ struct to_version_pass {
 };
 
 bool vhlo_to_version(module& m, const options& opt, std::vector<diagnostic>& errs) {
-    auto it = opt.find("target");
-    std::optional<version> target = it == opt.end() ? std::nullopt : parse_version(it->second);
-    if (!target) {
-        errs.push_back({{},
-                        "vhlo-to-version: " +
-                            (it == opt.end() ? std::string("no target version specified")
-                                             : "invalid target version argument '" + it->second + "'") +
-                            "; target version must be of the form #.#.#"});
-        return false;
-    }
-    if (*target < vhlo::minimum_version || vhlo::current_version < *target) {
-        errs.push_back(
-            {{},
-             "vhlo-to-version: target version " + target->str() + " is " +
-                 (*target < vhlo::minimum_version ? "less than minimum supported " + vhlo::minimum_version.str()
-                                                  : "greater than current version " + vhlo::current_version.str())});
-        return false;
-    }
+    std::optional<version> target = target_version(
+        opt, "vhlo-to-version", "no target version specified; target version must be of the form #.#.#",
+        "invalid target version argument '", "'; target version must be of the form #.#.#", errs);
+    if (!target) return false;
     target->patch = 0; // opset changes bump the minor version: X.Y.Z converts as X.Y.0
     to_version_pass p{*target, errs};
     module c = clone(m);
@@ -4592,6 +4875,162 @@ bool vhlo_to_version(module& m, const options& opt, std::vector<diagnostic>& err
     if (!p.ok) return false;
     m = std::move(c);
     return true;
+}
+
+// ---- stablehlo-compatibility-expander: #stablehlo.replica_group_mesh_axes -----------------------
+
+// A dictionary of a struct's parameters as that struct ({axes = [{name = "x", size = 2 : i64}]}
+// as a mesh_v1: how an sdy.mesh op may hold its mesh).
+bool dict_as_struct(const vnode& d, std::string_view name, vnode& out, std::string& why) {
+    const std::string what = "the mesh dictionary";
+    if (d.k != vnode::kind::dict) {
+        why = what + ": expected a dictionary";
+        return false;
+    }
+    for (auto& k : d.keys) {
+        const auto& ps = vhlo_struct(name)->params;
+        if (std::none_of(ps.begin(), ps.end(), [&](auto& p) { return p.name == k; })) {
+            why = "unexpected entry '" + k + "' in " + what;
+            return false;
+        }
+    }
+    std::string inner;
+    auto get = [&](const struct_param& p) -> std::optional<vnode> {
+        const vnode* x = param(d, p.name);
+        if (!x) return std::nullopt;
+        vnode v = *x;
+        std::string_view elem = p.spec.size() > 2 && p.spec[0] == '[' ? p.spec.substr(1, p.spec.size() - 2) : "";
+        if (v.k == vnode::kind::array && vhlo_struct(elem))
+            for (auto& e : v.list)
+                if (!dict_as_struct(vnode(e), elem, e, inner)) {
+                    why = inner;
+                    return std::nullopt;
+                }
+        return v;
+    };
+    return make_struct(name, what, get, out, why);
+}
+
+// The mesh of a symbol: the `mesh` or `stablehlo.mesh` attribute of the module-level op of that
+// sym_name (a #stablehlo.mesh or a dictionary of its parameters), as upstream looks it up.
+bool find_mesh(const module& m, const std::string& name, vnode& out, std::string& why) {
+    for (auto& o : m.ops) {
+        const attr* sym = o->get("sym_name");
+        if (!sym || sym->k != attr::kind::string || sym->s != name) continue;
+        for (const char* k : {"mesh", "stablehlo.mesh"}) {
+            const attr* a = o->get(k);
+            vnode v;
+            if (!a || !(a->k == attr::kind::dict || (a->k == attr::kind::dialect && a->s == "stablehlo.mesh")))
+                continue;
+            if (!to_vnode(*a, v, why)) return false;
+            if (v.k == vnode::kind::dict) return dict_as_struct(v, "mesh_v1", out, why);
+            out = std::move(v);
+            return true;
+        }
+        why = "failed to find mesh attribute on symbol @" + name;
+        return false;
+    }
+    why = "failed to find mesh symbol @" + name;
+    return false;
+}
+
+// upstream's flattenReplicaGroupMeshAxes: the devices of the mesh (its device_ids, else 0, 1, ...)
+// in row-major order over the axes, transposed to the axes not communicated over followed by the
+// communication axes (in their order), cut into groups of the communication axes' product.
+bool flatten_mesh_axes(const vnode& mesh, const vnode& axes, std::vector<std::vector<std::int64_t>>& groups,
+                       std::string& why) {
+    std::vector<std::string> names;
+    std::vector<std::int64_t> sizes, ids;
+    std::int64_t total = 1;
+    for (auto& a : param(mesh, "axes")->list) {
+        const std::string& n = param(a, "name")->s;
+        std::int64_t size = param(a, "size")->i;
+        if (size < 1 || std::count(names.begin(), names.end(), n) || total > (std::int64_t{1} << 20) / size) {
+            why = size < 1 ? "mesh axis '" + n + "' of size " + std::to_string(size)
+                  : std::count(names.begin(), names.end(), n) ? "mesh axis '" + n + "' given twice"
+                                                              : "a mesh of more than 2^20 devices";
+            return false;
+        }
+        names.push_back(n);
+        sizes.push_back(size);
+        total *= size;
+    }
+    if (const vnode* d = param(mesh, "device_ids"); d && num_elements(d->data.t) != 0) {
+        if (!tensor_ints(*d, ids) || static_cast<std::int64_t>(ids.size()) != total) {
+            why = "the mesh's device_ids are not one id per device (" + std::to_string(total) + ")";
+            return false;
+        }
+    } else {
+        for (std::int64_t i = 0; i < total; ++i)
+            ids.push_back(i);
+    }
+    std::vector<std::size_t> perm, comm; // the mesh's axes in the transposed order; the communication axes
+    for (auto& a : axes.list) {
+        const std::string& n = param(a, "name")->s;
+        auto at = static_cast<std::size_t>(std::find(names.begin(), names.end(), n) - names.begin());
+        if (param(a, "sub_axis_info") || at == names.size() || std::count(comm.begin(), comm.end(), at)) {
+            why = param(a, "sub_axis_info") ? "sub-axes are not supported (axis '" + n + "')"
+                  : at == names.size()      ? "axis '" + n + "' is not an axis of the mesh"
+                                            : "axis '" + n + "' given twice";
+            return false;
+        }
+        comm.push_back(at);
+    }
+    std::int64_t per_group = 1;
+    for (std::size_t i = 0; i < names.size(); ++i)
+        if (!std::count(comm.begin(), comm.end(), i)) perm.push_back(i);
+    for (auto c : comm) {
+        perm.push_back(c);
+        per_group *= sizes[c];
+    }
+    std::vector<std::int64_t> stride(names.size(), 1); // of the mesh, row-major
+    for (std::size_t i = names.size(); i-- > 1;)
+        stride[i - 1] = stride[i] * sizes[i];
+    groups.assign(static_cast<std::size_t>(total / per_group), {});
+    for (std::int64_t lin = 0; lin < total; ++lin) {
+        std::int64_t rest = lin, index = 0;
+        for (std::size_t k = perm.size(); k-- > 0;) { // the transposed coordinates, last first
+            index += rest % sizes[perm[k]] * stride[perm[k]];
+            rest /= sizes[perm[k]];
+        }
+        groups[static_cast<std::size_t>(lin / per_group)].push_back(ids[static_cast<std::size_t>(index)]);
+    }
+    return true;
+}
+
+// Every replica_groups = #stablehlo.replica_group_mesh_axes<...> as dense replica groups (upstream's
+// ReplicaGroupMeshAxesExpander, for targets before 1.16.0); the attribute read as VHLO reads it.
+bool expand_mesh_axes(module& m, std::vector<diagnostic>& errs) {
+    bool ok = true;
+    auto visit = [&](op& o) {
+        attr* rg = o.get("replica_groups");
+        if (!rg || rg->k != attr::kind::dialect || rg->s != "stablehlo.replica_group_mesh_axes") return;
+        vnode v, resolved;
+        std::string why;
+        std::vector<std::vector<std::int64_t>> groups;
+        bool good = to_vnode(*rg, v, why);
+        const vnode* mesh = good ? param(v, "mesh") : nullptr;
+        if (good && mesh->k == vnode::kind::string) {
+            good = find_mesh(m, mesh->s, resolved, why);
+            mesh = &resolved;
+        }
+        if (!good || !flatten_mesh_axes(*mesh, *param(v, "axes"), groups, why)) {
+            errs.push_back({rg->at.line ? rg->at : o.at,
+                            "stablehlo-compatibility-expander: replica_groups of " + o.name + ": " + why});
+            ok = false;
+            return;
+        }
+        std::vector<std::int64_t> flat;
+        for (auto& g : groups)
+            flat.insert(flat.end(), g.begin(), g.end());
+        auto n = static_cast<std::int64_t>(groups.size());
+        loc at = rg->at;
+        *rg = dense_ints(flat, tensor_of({n, n ? static_cast<std::int64_t>(groups[0].size()) : 0}, "i64"));
+        rg->at = at;
+    };
+    for (auto& f : m.funcs)
+        walk_ops(f.body, visit);
+    return ok;
 }
 
 bool not_applicable(const std::string& name, const std::string& why, std::vector<diagnostic>& errs) {
