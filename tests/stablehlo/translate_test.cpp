@@ -1621,18 +1621,21 @@ TEST_CASE("stablehlo-compatibility-expander: replica_group_mesh_axes as dense re
     // upstream's mesh_axes_replica_group_compatibility.mlir (an all_reduce for its all_gather and
     // all_to_all: the rewrite looks at the attribute alone), and meshes checked by hand: x, y, z of
     // sizes 2, 3, 2 are devices 6x + 2y + z; over (z, x) the groups run along y, each over z then x
-    const std::string xyz = "#stablehlo.mesh<axes = [" + axis("x", 2) + ", " + axis("y", 3) + ", " + axis("z", 2) + "]>";
-    std::string m = "module {\n" +
-                    std::string(R"(  "sdy.mesh"() {sym_name = "sdy_mesh", stablehlo.mesh = {axes = [{name = "x", size = 2 : i64}, {name = "y", size = 2 : i64}]}} : () -> ()
+    const std::string xyz =
+        "#stablehlo.mesh<axes = [" + axis("x", 2) + ", " + axis("y", 3) + ", " + axis("z", 2) + "]>";
+    std::string m =
+        "module {\n" +
+        std::string(
+            R"(  "sdy.mesh"() {sym_name = "sdy_mesh", stablehlo.mesh = {axes = [{name = "x", size = 2 : i64}, {name = "y", size = 2 : i64}]}} : () -> ()
   "sdy.mesh"() {sym_name = "sdy_mesh_dev", stablehlo.mesh = {axes = [{name = "x", size = 2 : i64}, {name = "y", size = 2 : i64}], device_ids = dense<[0, 2, 1, 3]> : tensor<4xi64>}} : () -> ()
   "sdy.mesh"() {sym_name = "sdy_mesh_max", stablehlo.mesh = {axes = [], device_ids = dense<0> : tensor<1xi64>}} : () -> ()
   "sdy.mesh"() {sym_name = "rev", mesh = #stablehlo.mesh<axes = [#stablehlo.mesh_axis<name = "x", size = 2>, #stablehlo.mesh_axis<name = "y", size = 3>, #stablehlo.mesh_axis<name = "z", size = 2>], device_ids = dense<[11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0]> : tensor<12xi64>>} : () -> ()
 )") + mesh_case("rgv3_x", xy, ref("x")) +
-                    mesh_case("rgv3_y", xy, ref("y")) + mesh_case("sdy_mesh", "@sdy_mesh", ref("x")) +
-                    mesh_case("sdy_mesh_dev", "@sdy_mesh_dev", ref("x")) + mesh_case("sdy_mesh_max", "@sdy_mesh_max", "") +
-                    mesh_case("all", xy, ref("y") + ", " + ref("x")) + mesh_case("none", xy, "") +
-                    mesh_case("zx", xyz, ref("z") + ", " + ref("x")) + mesh_case("zx_rev", "@rev", ref("z") + ", " + ref("x")) +
-                    "}\n";
+        mesh_case("rgv3_y", xy, ref("y")) + mesh_case("sdy_mesh", "@sdy_mesh", ref("x")) +
+        mesh_case("sdy_mesh_dev", "@sdy_mesh_dev", ref("x")) + mesh_case("sdy_mesh_max", "@sdy_mesh_max", "") +
+        mesh_case("all", xy, ref("y") + ", " + ref("x")) + mesh_case("none", xy, "") +
+        mesh_case("zx", xyz, ref("z") + ", " + ref("x")) + mesh_case("zx_rev", "@rev", ref("z") + ", " + ref("x")) +
+        "}\n";
     CHECK(groups_after(m, "1.15.0") == "dense<[[0, 2], [1, 3]]> : tensor<2x2xi64>\n"
                                        "dense<[[0, 1], [2, 3]]> : tensor<2x2xi64>\n"
                                        "dense<[[0, 2], [1, 3]]> : tensor<2x2xi64>\n"
@@ -1649,7 +1652,8 @@ TEST_CASE("stablehlo-compatibility-expander: replica_group_mesh_axes as dense re
     auto bad = [&](const std::string& mesh, const std::string& axes) {
         return groups_after("module {\n" + std::string(R"(  "sdy.mesh"() {sym_name = "nomesh"} : () -> ()
   "sdy.mesh"() {sym_name = "few", stablehlo.mesh = {axes = [{name = "x", size = 2 : i64}], device_ids = dense<[0, 1, 2]> : tensor<3xi64>}} : () -> ()
-)") + mesh_case("f", mesh, axes) + "}\n",
+)") + mesh_case("f", mesh, axes) +
+                                "}\n",
                             "1.15.0");
     };
     const std::string pre = "error: 9:26: stablehlo-compatibility-expander: replica_groups of stablehlo.all_reduce: ";
@@ -1734,12 +1738,14 @@ TEST_CASE("VHLO: the mesh axes of 1.16 and the futures of 1.15, their round trip
               "[#stablehlo.axis_ref<name = \"y\">]>"));
     const std::string sharded = "#stablehlo.mesh<axes = [#stablehlo.mesh_axis<name = \"x\", size = 2>], device_ids = "
                                 "dense<[1, 0]> : tensor<2xi64>>";
-    std::string dv = after("module {\n" + mesh_case("d", sharded, ref("x")) + "}\n", {{"stablehlo-legalize-to-vhlo", ""}});
+    std::string dv =
+        after("module {\n" + mesh_case("d", sharded, ref("x")) + "}\n", {{"stablehlo-legalize-to-vhlo", ""}});
     CHECK(has(dv, "#vhlo.mesh_v1<axes = #vhlo.array_v1<[#vhlo.mesh_axis_v1<name = #vhlo.string_v1<\"x\">, size = 2>]>, "
                   "device_ids = #vhlo.tensor_v1<dense<[1, 0]> : tensor<2xi64>>>"));
-    CHECK(has(after(dv, {{"vhlo-legalize-to-stablehlo", ""}}), "mesh = #stablehlo.mesh<axes = [#stablehlo.mesh_axis<name "
-                                                              "= \"x\", size = 2>], device_ids = dense<[1, 0]> : "
-                                                              "tensor<2xi64>>"));
+    CHECK(has(after(dv, {{"vhlo-legalize-to-stablehlo", ""}}),
+              "mesh = #stablehlo.mesh<axes = [#stablehlo.mesh_axis<name "
+              "= \"x\", size = 2>], device_ids = dense<[1, 0]> : "
+              "tensor<2xi64>>"));
     // versions: the mesh axes from 1.16.0, the futures and their ops from 1.15.0, a custom call of
     // futures from 1.17.0 (VhloOps.cpp)
     CHECK(after(v, {{"vhlo-to-version", "target=1.16.0"}, {"vhlo-to-version", "target=1.20.0"}}) == v);
@@ -1779,15 +1785,17 @@ TEST_CASE("VHLO: the mesh axes of 1.16 and the futures of 1.15, their round trip
     auto vread = [&](const std::string& a) {
         return after(R"(module {
   "vhlo.func_v1"() <{function_type = #vhlo.type_v1<!vhlo.func_v1<(()) -> ()>>, sym_name = #vhlo.string_v1<"f">}> ({
-    "vhlo.return_v1"() {x = )" + a + R"(} : () -> ()
+    "vhlo.return_v1"() {x = )" +
+                         a + R"(} : () -> ()
   }) : () -> ()
 })",
                      {{"vhlo-legalize-to-stablehlo", ""}});
     };
     const std::string at = "error: 3:29: vhlo-legalize-to-stablehlo: attribute 'x' of vhlo.return_v1: ";
     CHECK(vread("#vhlo.axis_ref_v1<name = #vhlo.string_v1<\"x\">, foo = 1>") ==
-          at + "unexpected parameter 'foo' in #vhlo.axis_ref_v1 in #vhlo.axis_ref_v1<name = #vhlo.string_v1<\"x\">, foo "
-               "= 1>\n");
+          at +
+              "unexpected parameter 'foo' in #vhlo.axis_ref_v1 in #vhlo.axis_ref_v1<name = #vhlo.string_v1<\"x\">, foo "
+              "= 1>\n");
     CHECK(vread("#vhlo.mesh_axis_v1<name = #vhlo.string_v1<\"x\">>") ==
           at + "#vhlo.mesh_axis_v1 lacks its size in #vhlo.mesh_axis_v1<name = #vhlo.string_v1<\"x\">>\n");
     CHECK(vread("#vhlo.sub_axis_info_v1<pre_size = x, size = 1>") ==

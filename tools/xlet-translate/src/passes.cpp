@@ -138,14 +138,14 @@ std::unique_ptr<op> make_op(const std::string& name, std::vector<value_ref> oper
 
 // Nodes of both forms of an attribute: attr here, the VHLO passes' vnode below (both have the
 // kinds boolean, integer and string, and the fields k, b, i, s, t).
-template <class N>
+template<class N>
 N bool_node(bool v) {
     N a;
     a.k = N::kind::boolean;
     a.b = v;
     return a;
 }
-template <class N>
+template<class N>
 N int_node(std::int64_t v, const std::string& ty) { // ty "": untyped, as `5` in a dimension list
     N a;
     a.k = N::kind::integer;
@@ -157,7 +157,7 @@ N int_node(std::int64_t v, const std::string& ty) { // ty "": untyped, as `5` in
     }
     return a;
 }
-template <class N>
+template<class N>
 N string_node(const std::string& s) {
     N a;
     a.k = N::kind::string;
@@ -1120,10 +1120,9 @@ bool legalize_deprecated(module& m, const options& opt, std::vector<diagnostic>&
                 attr dd;
                 dd.k = attr::kind::dialect;
                 dd.s = "stablehlo.dot";
-                dd.fields = {
-                    named(int_list_attr({static_cast<std::int64_t>(o.operand_types[0].dims.size()) - 1}),
-                          "lhs_contracting_dimensions"),
-                    named(int_list_attr({0}), "rhs_contracting_dimensions")};
+                dd.fields = {named(int_list_attr({static_cast<std::int64_t>(o.operand_types[0].dims.size()) - 1}),
+                                   "lhs_contracting_dimensions"),
+                             named(int_list_attr({0}), "rhs_contracting_dimensions")};
                 o.name = "stablehlo.dot_general";
                 o.set("dot_dimension_numbers", dd);
             } else if (n == "stablehlo.create_token") {
@@ -1256,7 +1255,7 @@ struct builder {
 // ---- stablehlo-compatibility-expander ----------------------------------------------------------
 
 std::optional<vhlo::version> parse_version(const std::string& s); // with the VHLO passes, below
-bool expand_mesh_axes(module& m, std::vector<diagnostic>& errs);    // likewise
+bool expand_mesh_axes(module& m, std::vector<diagnostic>& errs);  // likewise
 
 // The `target` option's version, from vhlo::minimum_version to vhlo::current_version; nullopt with
 // an error otherwise, in the pass's words: `missing` when there is none, else `invalid` + the text
@@ -2331,7 +2330,7 @@ const vnode* param(const vnode& v, std::string_view key) {
 }
 // The struct `name` of these parameters (a nullptr: absent), each checked; false (why) otherwise.
 // `get` gives a parameter's value (an int one as an integer vnode).
-template <class Get>
+template<class Get>
 bool make_struct(std::string_view name, const std::string& what, Get&& get, vnode& out, std::string& why) {
     const struct_info* si = vhlo_struct(name);
     out = vstruct(name);
@@ -3102,9 +3101,8 @@ bool to_vnode(const attr& a, vnode& out, std::string& why) {
         if (a.s.rfind("stablehlo.", 0) == 0 && vhlo_struct(a.s.substr(10) + "_v1")) {
             const std::string what = "#" + a.s, name = a.s.substr(10) + "_v1";
             const struct_info* si = vhlo_struct(name);
-            if (a.fields.empty() && !std::all_of(a.raw.begin(), a.raw.end(), [](char c) {
-                    return std::isspace(static_cast<unsigned char>(c));
-                })) {
+            if (a.fields.empty() && !std::all_of(a.raw.begin(), a.raw.end(),
+                                                 [](char c) { return std::isspace(static_cast<unsigned char>(c)); })) {
                 why = "unreadable " + what + "<" + a.raw + ">";
                 return false;
             }
@@ -3870,7 +3868,8 @@ attr from_vnode(const vnode& v, loc at) {
     case vnode::kind::alias: {
         a.k = attr::kind::dialect;
         a.s = "stablehlo.output_operand_alias";
-        a.fields = {named(int_list_attr(v.out_idx), "output_tuple_indices"), named(int_scalar(v.i, ""), "operand_index"),
+        a.fields = {named(int_list_attr(v.out_idx), "output_tuple_indices"),
+                    named(int_scalar(v.i, ""), "operand_index"),
                     named(int_list_attr(v.in_idx), "operand_tuple_indices")};
         with_raw(a);
         break;
@@ -4793,8 +4792,8 @@ struct to_version_pass {
                 type b;
                 std::string why;
                 if (is_vhlo_type(t) && read_vtype(t.text, b, why) && is_future(b)) {
-                    error(o.at, "'" + o.name + "' with an operand of type " + t.text + " needs version 1.17.0, target is " +
-                                    target.str());
+                    error(o.at, "'" + o.name + "' with an operand of type " + t.text +
+                                    " needs version 1.17.0, target is " + target.str());
                     break;
                 }
             }
@@ -4858,9 +4857,9 @@ struct to_version_pass {
 };
 
 bool vhlo_to_version(module& m, const options& opt, std::vector<diagnostic>& errs) {
-    std::optional<version> target = target_version(
-        opt, "vhlo-to-version", "no target version specified; target version must be of the form #.#.#",
-        "invalid target version argument '", "'; target version must be of the form #.#.#", errs);
+    std::optional<version> target =
+        target_version(opt, "vhlo-to-version", "no target version specified; target version must be of the form #.#.#",
+                       "invalid target version argument '", "'; target version must be of the form #.#.#", errs);
     if (!target) return false;
     target->patch = 0; // opset changes bump the minor version: X.Y.Z converts as X.Y.0
     to_version_pass p{*target, errs};
@@ -4946,7 +4945,7 @@ bool flatten_mesh_axes(const vnode& mesh, const vnode& axes, std::vector<std::ve
         const std::string& n = param(a, "name")->s;
         std::int64_t size = param(a, "size")->i;
         if (size < 1 || std::count(names.begin(), names.end(), n) || total > (std::int64_t{1} << 20) / size) {
-            why = size < 1 ? "mesh axis '" + n + "' of size " + std::to_string(size)
+            why = size < 1                                    ? "mesh axis '" + n + "' of size " + std::to_string(size)
                   : std::count(names.begin(), names.end(), n) ? "mesh axis '" + n + "' given twice"
                                                               : "a mesh of more than 2^20 devices";
             return false;
