@@ -72,6 +72,28 @@ const char* shape_program =
   return %3, %8 : tensor<?xf32>, tensor<?x4xf32>
 })";
 
+// StableHLO 1.15 and 1.16: collectives over mesh axes (a mesh inline, and one named by a symbol,
+// with its device ids), an asynchronous all_gather and its future.
+const char* mesh_program = R"(module {
+  "sdy.mesh"() {sym_name = "m", stablehlo.mesh = {axes = [{name = "x", size = 2 : i64}, {name = "y", size = 3 : i64}], device_ids = dense<[5, 4, 3, 2, 1, 0]> : tensor<6xi64>}} : () -> ()
+  func.func @f(%a: tensor<6xf32>) -> tensor<6xf32> {
+    %0 = "stablehlo.all_reduce"(%a) ({
+    ^bb0(%p: tensor<f32>, %q: tensor<f32>):
+      %s = stablehlo.add %p, %q : tensor<f32>
+      stablehlo.return %s : tensor<f32>
+    }) {replica_groups = #stablehlo.replica_group_mesh_axes<mesh = #stablehlo.mesh<axes = [#stablehlo.mesh_axis<name = "x", size = 2>, #stablehlo.mesh_axis<name = "y", size = 3>]>, axes = [#stablehlo.axis_ref<name = "y">]>} : (tensor<6xf32>) -> tensor<6xf32>
+    %1 = "stablehlo.async_start"(%0) ({
+    ^bb0(%b: tensor<6xf32>):
+      %g = "stablehlo.all_gather"(%b) {all_gather_dim = 0 : i64, replica_groups = #stablehlo.replica_group_mesh_axes<mesh = @m, axes = [#stablehlo.axis_ref<name = "x">]>} : (tensor<6xf32>) -> tensor<12xf32>
+      stablehlo.return %g : tensor<12xf32>
+    }) : (tensor<6xf32>) -> !stablehlo.future<tensor<12xf32>>
+    %2 = "stablehlo.async_done"(%1) : (!stablehlo.future<tensor<12xf32>>) -> tensor<12xf32>
+    %3 = "stablehlo.slice"(%2) <{limit_indices = array<i64: 6>, start_indices = array<i64: 0>, strides = array<i64: 1>}> : (tensor<12xf32>) -> tensor<6xf32>
+    return %3 : tensor<6xf32>
+  }
+}
+)";
+
 } // namespace
 
 TEST_CASE("a JAX-style module parses: functions, attributes, result groups, regions") {
@@ -313,6 +335,7 @@ TEST_CASE("mutated modules: a diagnostic or a result, never a crash") {
         seeds.push_back(read(p));
     seeds.push_back(small);
     seeds.push_back(shape_program); // the shape, tensor and arith ops of shape-legalize-to-stablehlo
+    seeds.push_back(mesh_program);  // mesh axes and futures, for the VHLO passes and the compatibility expander
     // and VHLO ones, for the VHLO reader of vhlo-legalize-to-stablehlo and vhlo-to-version
     for (std::size_t k = 0, n = seeds.size(); k < n; ++k) {
         auto r = parse_module(seeds[k], "seed.mlir");
@@ -1393,7 +1416,7 @@ TEST_CASE("stablehlo-legalize-to-vhlo and back: what VHLO cannot say is a diagno
     %0 = "vhlo.exponential_v1"(%a) : (!vhlo.tensor_v1<!vhlo.f32_v1>) -> !vhlo.tensor_v1<!vhlo.f32_v1>
     %1 = "vhlo.frob_v1"(%0) : (!vhlo.tensor_v1<!vhlo.f32_v1>) -> !vhlo.tensor_v1<!vhlo.f32_v1>
     %2 = "vhlo.compare_v1"(%1, %1) <{compare_type = #vhlo<comparison_type_v1 NOTYPE>, comparison_direction = #vhlo<comparison_direction_v1 XX>}> : (!vhlo.tensor_v1<!vhlo.f32_v1>, !vhlo.tensor_v1<!vhlo.f32_v1>) -> !vhlo.tensor_v1<!vhlo.bool_v1>
-    %3 = "vhlo.abs_v1"(%1) {foo = #vhlo.mesh_v1<axes = #vhlo.array_v1<[]>>} : (!vhlo.tensor_v1<!vhlo.f32_v1>) -> !vhlo.tensor_v1<!vhlo.q_v1>
+    %3 = "vhlo.abs_v1"(%1) {foo = #vhlo.mesh_v1<axes = #vhlo.array_v1<[#vhlo.string_v1<"x">]>>} : (!vhlo.tensor_v1<!vhlo.f32_v1>) -> !vhlo.tensor_v1<!vhlo.q_v1>
     "vhlo.return_v1"(%1) : (!vhlo.tensor_v1<!vhlo.f32_v1>) -> ()
   }) : () -> ()
 })",
@@ -1403,8 +1426,8 @@ TEST_CASE("stablehlo-legalize-to-vhlo and back: what VHLO cannot say is a diagno
         "error: 5:10: vhlo-legalize-to-stablehlo: unknown VHLO op 'vhlo.frob_v1'\n"
         "error: 6:110: vhlo-legalize-to-stablehlo: attribute 'comparison_direction' of vhlo.compare_v1: 'XX' is not a "
         "case of comparison_direction_v1 in #vhlo<comparison_direction_v1 XX>\n"
-        "error: 7:35: vhlo-legalize-to-stablehlo: attribute 'foo' of vhlo.abs_v1: VHLO attribute #vhlo.mesh_v1 is not "
-        "supported by xlet-translate in #vhlo.mesh_v1<axes = #vhlo.array_v1<[]>>\n"
+        "error: 7:35: vhlo-legalize-to-stablehlo: attribute 'foo' of vhlo.abs_v1: axes of #vhlo.mesh_v1: expected a "
+        "list of mesh axes in #vhlo.mesh_v1<axes = #vhlo.array_v1<[#vhlo.string_v1<\"x\">]>>\n"
         "error: 7:10: vhlo-legalize-to-stablehlo: VHLO type !vhlo.q_v1 is not supported by xlet-translate in "
         "!vhlo.tensor_v1<!vhlo.q_v1>\n");
 }
@@ -1563,4 +1586,227 @@ TEST_CASE("stablehlo-opt's pretty vhlo.func_v1 reads as its generic form") {
                                  "#vhlo.type_v1<!vhlo.func_v1<(!vhlo.tensor_v1<!vhlo.f32_v1>) -> "
                                  "!vhlo.tensor_v1<!vhlo.f32_v1>>>, res_attrs = #vhlo.array_v1<[]>, sym_name = "
                                  "#vhlo.string_v1<\"main\">, sym_visibility = #vhlo.string_v1<\"\">}> ({"));
+}
+
+namespace {
+// A collective over the axes `axes` of a mesh (`mesh`: inline, or a symbol), as a function of its own.
+std::string mesh_case(const std::string& name, const std::string& mesh, const std::string& axes) {
+    return "  func.func @" + name + R"((%a: tensor<4xf32>) -> tensor<4xf32> {
+    %0 = "stablehlo.all_reduce"(%a) ({
+    ^bb0(%p: tensor<f32>, %q: tensor<f32>):
+      %s = stablehlo.add %p, %q : tensor<f32>
+      stablehlo.return %s : tensor<f32>
+    }) {replica_groups = #stablehlo.replica_group_mesh_axes<mesh = )" +
+           mesh + ", axes = [" + axes + R"(]>} : (tensor<4xf32>) -> tensor<4xf32>
+    return %0 : tensor<4xf32>
+  }
+)";
+}
+std::string axis(const std::string& n, int size) {
+    return "#stablehlo.mesh_axis<name = \"" + n + "\", size = " + std::to_string(size) + ">";
+}
+std::string ref(const std::string& n) { return "#stablehlo.axis_ref<name = \"" + n + "\">"; }
+// The replica_groups of each function's collective after the compatibility expander, one a line.
+std::string groups_after(const std::string& module_text, const std::string& target) {
+    std::string out = after(module_text, {{"stablehlo-compatibility-expander", "target=" + target}}), g;
+    if (out.rfind("error: ", 0) == 0) return out;
+    for (std::size_t at = 0; (at = out.find("replica_groups = ", at)) != std::string::npos; at += 17)
+        g += out.substr(at + 17, out.find('}', at) - at - 17) + "\n";
+    return g;
+}
+} // namespace
+
+TEST_CASE("stablehlo-compatibility-expander: replica_group_mesh_axes as dense replica_groups before 1.16.0") {
+    const std::string xy = "#stablehlo.mesh<axes = [" + axis("x", 2) + ", " + axis("y", 2) + "]>";
+    // upstream's mesh_axes_replica_group_compatibility.mlir (an all_reduce for its all_gather and
+    // all_to_all: the rewrite looks at the attribute alone), and meshes checked by hand: x, y, z of
+    // sizes 2, 3, 2 are devices 6x + 2y + z; over (z, x) the groups run along y, each over z then x
+    const std::string xyz =
+        "#stablehlo.mesh<axes = [" + axis("x", 2) + ", " + axis("y", 3) + ", " + axis("z", 2) + "]>";
+    std::string m =
+        "module {\n" +
+        std::string(
+            R"(  "sdy.mesh"() {sym_name = "sdy_mesh", stablehlo.mesh = {axes = [{name = "x", size = 2 : i64}, {name = "y", size = 2 : i64}]}} : () -> ()
+  "sdy.mesh"() {sym_name = "sdy_mesh_dev", stablehlo.mesh = {axes = [{name = "x", size = 2 : i64}, {name = "y", size = 2 : i64}], device_ids = dense<[0, 2, 1, 3]> : tensor<4xi64>}} : () -> ()
+  "sdy.mesh"() {sym_name = "sdy_mesh_max", stablehlo.mesh = {axes = [], device_ids = dense<0> : tensor<1xi64>}} : () -> ()
+  "sdy.mesh"() {sym_name = "rev", mesh = #stablehlo.mesh<axes = [#stablehlo.mesh_axis<name = "x", size = 2>, #stablehlo.mesh_axis<name = "y", size = 3>, #stablehlo.mesh_axis<name = "z", size = 2>], device_ids = dense<[11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0]> : tensor<12xi64>>} : () -> ()
+)") + mesh_case("rgv3_x", xy, ref("x")) +
+        mesh_case("rgv3_y", xy, ref("y")) + mesh_case("sdy_mesh", "@sdy_mesh", ref("x")) +
+        mesh_case("sdy_mesh_dev", "@sdy_mesh_dev", ref("x")) + mesh_case("sdy_mesh_max", "@sdy_mesh_max", "") +
+        mesh_case("all", xy, ref("y") + ", " + ref("x")) + mesh_case("none", xy, "") +
+        mesh_case("zx", xyz, ref("z") + ", " + ref("x")) + mesh_case("zx_rev", "@rev", ref("z") + ", " + ref("x")) +
+        "}\n";
+    CHECK(groups_after(m, "1.15.0") == "dense<[[0, 2], [1, 3]]> : tensor<2x2xi64>\n"
+                                       "dense<[[0, 1], [2, 3]]> : tensor<2x2xi64>\n"
+                                       "dense<[[0, 2], [1, 3]]> : tensor<2x2xi64>\n"
+                                       "dense<[[0, 1], [2, 3]]> : tensor<2x2xi64>\n"
+                                       "dense<0> : tensor<1x1xi64>\n"
+                                       "dense<[[0, 2, 1, 3]]> : tensor<1x4xi64>\n"
+                                       "dense<[[0], [1], [2], [3]]> : tensor<4x1xi64>\n"
+                                       "dense<[[0, 6, 1, 7], [2, 8, 3, 9], [4, 10, 5, 11]]> : tensor<3x4xi64>\n"
+                                       "dense<[[11, 5, 10, 4], [9, 3, 8, 2], [7, 1, 6, 0]]> : tensor<3x4xi64>\n");
+    // kept from 1.16.0 on; with the other rewrites before 1.1.0
+    CHECK(after(m, {{"stablehlo-compatibility-expander", "target=1.16.0"}}) == after(m, {}));
+    CHECK(groups_after(m, "1.0.0") == groups_after(m, "1.15.0"));
+    // what does not flatten: the module is left as it was
+    auto bad = [&](const std::string& mesh, const std::string& axes) {
+        return groups_after("module {\n" + std::string(R"(  "sdy.mesh"() {sym_name = "nomesh"} : () -> ()
+  "sdy.mesh"() {sym_name = "few", stablehlo.mesh = {axes = [{name = "x", size = 2 : i64}], device_ids = dense<[0, 1, 2]> : tensor<3xi64>}} : () -> ()
+)") + mesh_case("f", mesh, axes) +
+                                "}\n",
+                            "1.15.0");
+    };
+    const std::string pre = "error: 9:26: stablehlo-compatibility-expander: replica_groups of stablehlo.all_reduce: ";
+    CHECK(bad("@nowhere", "") == pre + "failed to find mesh symbol @nowhere\n");
+    CHECK(bad("@nomesh", "") == pre + "failed to find mesh attribute on symbol @nomesh\n");
+    CHECK(bad("@few", "") == pre + "the mesh's device_ids are not one id per device (2)\n");
+    CHECK(bad(xy, ref("z")) == pre + "axis 'z' is not an axis of the mesh\n");
+    CHECK(bad(xy, ref("x") + ", " + ref("x")) == pre + "axis 'x' given twice\n");
+    CHECK(bad(xy, "#stablehlo.axis_ref<name = \"x\", sub_axis_info = (1)2>") ==
+          pre + "sub-axes are not supported (axis 'x')\n");
+    CHECK(bad("#stablehlo.mesh<axes = [" + axis("x", 0) + "]>", "") == pre + "mesh axis 'x' of size 0\n");
+    CHECK(bad("#stablehlo.mesh<axes = [" + axis("x", 2) + ", " + axis("x", 2) + "]>", "") ==
+          pre + "mesh axis 'x' given twice\n");
+    CHECK(bad("#stablehlo.mesh<axes = [" + axis("x", 1 << 11) + ", " + axis("y", 1 << 10) + "]>", "") ==
+          pre + "a mesh of more than 2^20 devices\n");
+    CHECK(bad("#stablehlo.mesh<axes = [#stablehlo.mesh_axis<name = \"x\">]>", "") ==
+          pre + "#stablehlo.mesh_axis lacks its size\n");
+    CHECK(bad(xy, "#stablehlo.axis_ref<name = \"x\", sub_axis_info = 2>") ==
+          pre + "expected sub_axis_info = (pre-size)size in #stablehlo.axis_ref\n");
+    CHECK(bad(xy, "#stablehlo.axis_ref<name = 1>") == pre + "expected a string\n");
+}
+
+TEST_CASE("VHLO: the mesh axes of 1.16 and the futures of 1.15, their round trips and versions") {
+    // upstream's attr_replica_group_mesh_axes and op_async_done (stablehlo_legalize_to_vhlo.mlir)
+    const char* src = R"(func.func @f(%arg0: tensor<4x4xf32>) -> tensor<4x4xf32> {
+  %0 = "stablehlo.async_start"(%arg0) ({
+    ^bb0(%barg0: tensor<4x4xf32>):
+    %1 = "stablehlo.all_reduce"(%barg0) ({
+    ^bb0(%arg2: tensor<f32>, %arg3: tensor<f32>):
+      %2 = "stablehlo.add"(%arg2, %arg3) : (tensor<f32>, tensor<f32>) -> tensor<f32>
+      "stablehlo.return"(%2) : (tensor<f32>) -> ()
+    }) {replica_groups = #stablehlo.replica_group_mesh_axes<
+      mesh = @mesh,
+      axes = [
+        #stablehlo.axis_ref<name = "x", sub_axis_info = (1)2>,
+        #stablehlo.axis_ref<name = "y">
+      ]
+    >} : (tensor<4x4xf32>) -> tensor<4x4xf32>
+    "stablehlo.return"(%1) : (tensor<4x4xf32>) -> ()
+  }) : (tensor<4x4xf32>) -> !stablehlo.future<tensor<4x4xf32>>
+  %1 = "stablehlo.async_done"(%0) : (!stablehlo.future<tensor<4x4xf32>>) -> tensor<4x4xf32>
+  func.return %1: tensor<4x4xf32>
+}
+)";
+    std::string v = after(src, {{"stablehlo-legalize-to-vhlo", ""}});
+    CHECK(v == R"(module {
+  "vhlo.func_v1"() <{arg_attrs = #vhlo.array_v1<[]>, function_type = #vhlo.type_v1<!vhlo.func_v1<(!vhlo.tensor_v1<4x4x!vhlo.f32_v1>) -> !vhlo.tensor_v1<4x4x!vhlo.f32_v1>>>, res_attrs = #vhlo.array_v1<[]>, sym_name = #vhlo.string_v1<"f">, sym_visibility = #vhlo.string_v1<"">}> ({
+  ^bb0(%arg0: !vhlo.tensor_v1<4x4x!vhlo.f32_v1>):
+    %0 = "vhlo.async_start_v1"(%arg0) ({
+    ^bb0(%barg0: !vhlo.tensor_v1<4x4x!vhlo.f32_v1>):
+      %1 = "vhlo.all_reduce_v2"(%barg0) <{channel_id = #vhlo.integer_v1<0 : i64>, replica_groups = #vhlo.replica_group_mesh_axes_v1<mesh = #vhlo.string_v1<"mesh">, axes = #vhlo.array_v1<[#vhlo.axis_ref_v1<name = #vhlo.string_v1<"x">, sub_axis_info = #vhlo.sub_axis_info_v1<pre_size = 1, size = 2>>, #vhlo.axis_ref_v1<name = #vhlo.string_v1<"y">>]>>, use_global_device_ids = #vhlo.bool_v1<false>}> ({
+      ^bb0(%arg2: !vhlo.tensor_v1<!vhlo.f32_v1>, %arg3: !vhlo.tensor_v1<!vhlo.f32_v1>):
+        %2 = "vhlo.add_v1"(%arg2, %arg3) : (!vhlo.tensor_v1<!vhlo.f32_v1>, !vhlo.tensor_v1<!vhlo.f32_v1>) -> !vhlo.tensor_v1<!vhlo.f32_v1>
+        "vhlo.return_v1"(%2) : (!vhlo.tensor_v1<!vhlo.f32_v1>) -> ()
+      }) : (!vhlo.tensor_v1<4x4x!vhlo.f32_v1>) -> !vhlo.tensor_v1<4x4x!vhlo.f32_v1>
+      "vhlo.return_v1"(%1) : (!vhlo.tensor_v1<4x4x!vhlo.f32_v1>) -> ()
+    }) : (!vhlo.tensor_v1<4x4x!vhlo.f32_v1>) -> !vhlo.future_v1<!vhlo.tensor_v1<4x4x!vhlo.f32_v1>>
+    %1 = "vhlo.async_done_v1"(%0) : (!vhlo.future_v1<!vhlo.tensor_v1<4x4x!vhlo.f32_v1>>) -> !vhlo.tensor_v1<4x4x!vhlo.f32_v1>
+    "vhlo.return_v1"(%1) : (!vhlo.tensor_v1<4x4x!vhlo.f32_v1>) -> ()
+  }) : () -> ()
+}
+)");
+    // back as written in one run, and from the VHLO text as StableHLO prints it
+    CHECK(after(src, {{"stablehlo-legalize-to-vhlo", ""}, {"vhlo-legalize-to-stablehlo", ""}}) == after(src, {}));
+    std::string back = after(v, {{"vhlo-legalize-to-stablehlo", ""}});
+    CHECK(has(back, "{replica_groups = #stablehlo.replica_group_mesh_axes<mesh = @mesh, axes = "
+                    "[#stablehlo.axis_ref<name = \"x\", sub_axis_info = (1)2>, #stablehlo.axis_ref<name = \"y\">]>}"));
+    CHECK(has(back, "}) : (tensor<4x4xf32>) -> !stablehlo.future<tensor<4x4xf32>>\n"
+                    "    %1 = \"stablehlo.async_done\"(%0) : (!stablehlo.future<tensor<4x4xf32>>) -> tensor<4x4xf32>"));
+    CHECK(after(back, {{"stablehlo-legalize-to-vhlo", ""}}) == v);
+    // the other test programs' mesh (inline, with its own spelling) and future, both ways
+    CHECK(after(mesh_program, {{"stablehlo-legalize-to-vhlo", ""}, {"vhlo-legalize-to-stablehlo", ""}}) ==
+          after(mesh_program, {}));
+    std::string mv = after(mesh_program, {{"stablehlo-legalize-to-vhlo", ""}});
+    CHECK(has(mv, "replica_groups = #vhlo.replica_group_mesh_axes_v1<mesh = #vhlo.mesh_v1<axes = "
+                  "#vhlo.array_v1<[#vhlo.mesh_axis_v1<name = #vhlo.string_v1<\"x\">, size = 2>, "
+                  "#vhlo.mesh_axis_v1<name = #vhlo.string_v1<\"y\">, size = 3>]>>, axes = "
+                  "#vhlo.array_v1<[#vhlo.axis_ref_v1<name = #vhlo.string_v1<\"y\">>]>>"));
+    CHECK(has(after(mv, {{"vhlo-legalize-to-stablehlo", ""}}),
+              "replica_groups = #stablehlo.replica_group_mesh_axes<mesh = #stablehlo.mesh<axes = "
+              "[#stablehlo.mesh_axis<name = \"x\", size = 2>, #stablehlo.mesh_axis<name = \"y\", size = 3>]>, axes = "
+              "[#stablehlo.axis_ref<name = \"y\">]>"));
+    const std::string sharded = "#stablehlo.mesh<axes = [#stablehlo.mesh_axis<name = \"x\", size = 2>], device_ids = "
+                                "dense<[1, 0]> : tensor<2xi64>>";
+    std::string dv =
+        after("module {\n" + mesh_case("d", sharded, ref("x")) + "}\n", {{"stablehlo-legalize-to-vhlo", ""}});
+    CHECK(has(dv, "#vhlo.mesh_v1<axes = #vhlo.array_v1<[#vhlo.mesh_axis_v1<name = #vhlo.string_v1<\"x\">, size = 2>]>, "
+                  "device_ids = #vhlo.tensor_v1<dense<[1, 0]> : tensor<2xi64>>>"));
+    CHECK(has(after(dv, {{"vhlo-legalize-to-stablehlo", ""}}),
+              "mesh = #stablehlo.mesh<axes = [#stablehlo.mesh_axis<name "
+              "= \"x\", size = 2>], device_ids = dense<[1, 0]> : "
+              "tensor<2xi64>>"));
+    // versions: the mesh axes from 1.16.0, the futures and their ops from 1.15.0, a custom call of
+    // futures from 1.17.0 (VhloOps.cpp)
+    CHECK(after(v, {{"vhlo-to-version", "target=1.16.0"}, {"vhlo-to-version", "target=1.20.0"}}) == v);
+    CHECK(after(v, {{"vhlo-to-version", "target=1.15.0"}}) ==
+          "error: 6:100: vhlo-to-version: attribute 'replica_groups' of vhlo.all_reduce_v2 "
+          "(#vhlo.replica_group_mesh_axes_v1<mesh = #vhlo.string_v1<\"mesh\">, axes = "
+          "#vhlo.array_v1<[#vhlo.axis_ref_v1<name = #vhlo.string_v1<\"x\">, sub_axis_info = "
+          "#vhlo.sub_axis_info_v1<pre_size = 1, size = 2>>, #vhlo.axis_ref_v1<name = #vhlo.string_v1<\"y\">>]>>) "
+          "needs version 1.16.0, target is 1.15.0\n");
+    std::string expanded = after(src, {{"stablehlo-compatibility-expander", "target=1.15.0"}});
+    CHECK(expanded == "error: 8:26: stablehlo-compatibility-expander: replica_groups of stablehlo.all_reduce: "
+                      "failed to find mesh symbol @mesh\n");
+    const char* fut = R"(func.func @f(%a: tensor<2xf32>) -> tensor<2xf32> {
+  %0 = "stablehlo.async_start"(%a) ({
+  ^bb0(%b: tensor<2xf32>):
+    "stablehlo.return"(%b) : (tensor<2xf32>) -> ()
+  }) : (tensor<2xf32>) -> !stablehlo.future<tensor<2xf32>>
+  %1 = stablehlo.custom_call @wait(%0) : (!stablehlo.future<tensor<2xf32>>) -> tensor<2xf32>
+  return %1 : tensor<2xf32>
+})";
+    CHECK(has(after(fut, {{"stablehlo-legalize-to-vhlo", ""}, {"vhlo-to-version", "target=1.17.0"}}),
+              "\"vhlo.custom_call_v1\"(%0)"));
+    CHECK(after(fut, {{"stablehlo-legalize-to-vhlo", ""}, {"vhlo-to-version", "target=1.16.0"}}) ==
+          "error: 6:8: vhlo-to-version: 'vhlo.custom_call_v1' with an operand of type "
+          "!vhlo.future_v1<!vhlo.tensor_v1<2x!vhlo.f32_v1>> needs version 1.17.0, target is 1.16.0\n");
+    CHECK(after(fut, {{"stablehlo-legalize-to-vhlo", ""}, {"vhlo-to-version", "target=1.14.0"}}) ==
+          "error: 2:8: vhlo-to-version: 'vhlo.async_start_v1' cannot be converted to version 1.14.0: the op exists "
+          "from 1.15.0 on: vhlo.async_start_v1 in 1.15.0 to 1.20.0 (current)\n"
+          "error: 6:8: vhlo-to-version: 'vhlo.custom_call_v1' with an operand of type "
+          "!vhlo.future_v1<!vhlo.tensor_v1<2x!vhlo.f32_v1>> needs version 1.17.0, target is 1.14.0\n"
+          "error: 6:8: vhlo-to-version: type !vhlo.future_v1<!vhlo.tensor_v1<2x!vhlo.f32_v1>> of "
+          "vhlo.custom_call_v1 needs version 1.15.0, target is 1.14.0\n");
+    // what does not read: positioned parse errors, the VHLO reader's and the legalization's diagnostics
+    CHECK(first_error("func.func @f(%a: !stablehlo.future<tensor<2xf32>, >) {\n  return\n}") ==
+          "1:51: expected a type, found '>) {'");
+    CHECK(first_error("func.func @f(%a: !stablehlo.future) {\n  return\n}") == "1:35: expected '<', found ') {'");
+    auto vread = [&](const std::string& a) {
+        return after(R"(module {
+  "vhlo.func_v1"() <{function_type = #vhlo.type_v1<!vhlo.func_v1<(()) -> ()>>, sym_name = #vhlo.string_v1<"f">}> ({
+    "vhlo.return_v1"() {x = )" +
+                         a + R"(} : () -> ()
+  }) : () -> ()
+})",
+                     {{"vhlo-legalize-to-stablehlo", ""}});
+    };
+    const std::string at = "error: 3:29: vhlo-legalize-to-stablehlo: attribute 'x' of vhlo.return_v1: ";
+    CHECK(vread("#vhlo.axis_ref_v1<name = #vhlo.string_v1<\"x\">, foo = 1>") ==
+          at +
+              "unexpected parameter 'foo' in #vhlo.axis_ref_v1 in #vhlo.axis_ref_v1<name = #vhlo.string_v1<\"x\">, foo "
+              "= 1>\n");
+    CHECK(vread("#vhlo.mesh_axis_v1<name = #vhlo.string_v1<\"x\">>") ==
+          at + "#vhlo.mesh_axis_v1 lacks its size in #vhlo.mesh_axis_v1<name = #vhlo.string_v1<\"x\">>\n");
+    CHECK(vread("#vhlo.sub_axis_info_v1<pre_size = x, size = 1>") ==
+          at + "expected an integer in #vhlo.sub_axis_info_v1<pre_size = x, size = 1>\n");
+    CHECK(vread("#vhlo.replica_group_mesh_axes_v1<mesh = #vhlo.bool_v1<true>, axes = #vhlo.array_v1<[]>>") ==
+          at + "mesh of #vhlo.replica_group_mesh_axes_v1: expected a symbol or a mesh in "
+               "#vhlo.replica_group_mesh_axes_v1<mesh = #vhlo.bool_v1<true>, axes = #vhlo.array_...\n");
+    CHECK(has(vread("#vhlo.type_v1<!vhlo.future_v1<!vhlo.token_v1, !vhlo.tuple_v1<>>>"),
+              "{x = !stablehlo.future<!stablehlo.token, tuple<>>}"));
+    CHECK(after("module {\n" + mesh_case("f", "#stablehlo.mesh<axes = [" + axis("x", 2) + "], foo = 1>", "") + "}\n",
+                {{"stablehlo-legalize-to-vhlo", ""}}) ==
+          "error: 7:26: stablehlo-legalize-to-vhlo: attribute 'replica_groups' of stablehlo.all_reduce: unexpected "
+          "parameter 'foo' in #stablehlo.mesh\n");
 }

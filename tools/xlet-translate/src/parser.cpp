@@ -445,6 +445,17 @@ private:
             std::string name;
             while (!eof() && suffix_char(peek()))
                 name += s_[pos_++];
+            if (name == "stablehlo.future") { // its types read, and spelled as MLIR prints them
+                expect('<');
+                t.k = type::kind::other;
+                t.text = "!stablehlo.future<";
+                for (bool first = true; !accept('>'); first = false) {
+                    if (!first) expect(',');
+                    t.text += (first ? "" : ", ") + type_str(parse_type());
+                }
+                t.text += ">";
+                return t;
+            }
             if (peek() == '<') skip_angle();
             auto it = type_aliases_.find(name);
             if (it != type_aliases_.end()) return reparse_type(it->second, at);

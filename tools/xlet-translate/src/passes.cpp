@@ -136,14 +136,49 @@ std::unique_ptr<op> make_op(const std::string& name, std::vector<value_ref> oper
     return o;
 }
 
-attr int_scalar(std::int64_t v, const char* ty = "i64") {
-    attr a;
-    a.k = attr::kind::integer;
+// Nodes of both forms of an attribute: attr here, the VHLO passes' vnode below (both have the
+// kinds boolean, integer and string, and the fields k, b, i, s, t).
+template<class N>
+N bool_node(bool v) {
+    N a;
+    a.k = N::kind::boolean;
+    a.b = v;
+    return a;
+}
+template<class N>
+N int_node(std::int64_t v, const std::string& ty) { // ty "": untyped, as `5` in a dimension list
+    N a;
+    a.k = N::kind::integer;
     a.i = v;
     a.s = std::to_string(v);
-    a.t.k = type::kind::scalar;
-    a.t.elem = ty;
+    if (!ty.empty()) {
+        a.t.k = type::kind::scalar;
+        a.t.elem = ty;
+    }
     return a;
+}
+template<class N>
+N string_node(const std::string& s) {
+    N a;
+    a.k = N::kind::string;
+    a.s = s;
+    return a;
+}
+
+attr int_scalar(std::int64_t v, const std::string& ty = "i64") { return int_node<attr>(v, ty); }
+attr string_attr(const std::string& s) { return string_node<attr>(s); }
+attr bool_attr(bool v) { return bool_node<attr>(v); }
+attr named(attr a, const std::string& name) {
+    a.name = name;
+    return a;
+}
+// [1, 2]: a list of untyped integers (the fields of dimension numbers and aliases).
+attr int_list_attr(const std::vector<std::int64_t>& v) {
+    attr l;
+    l.k = attr::kind::array;
+    for (auto x : v)
+        l.list.push_back(int_scalar(x, ""));
+    return l;
 }
 attr dense_ints(const std::vector<std::int64_t>& v, const type& t) {
     attr a;
@@ -170,12 +205,6 @@ type tensor_of(std::vector<std::int64_t> dims, const std::string& elem) {
     t.elem = elem;
     return t;
 }
-attr string_attr(const std::string& s) {
-    attr a;
-    a.k = attr::kind::string;
-    a.s = s;
-    return a;
-}
 attr enum_attr(const std::string& kind, const std::string& value) {
     attr a;
     a.k = attr::kind::dialect;
@@ -183,17 +212,27 @@ attr enum_attr(const std::string& kind, const std::string& value) {
     a.raw = kind + " " + value;
     return a;
 }
-attr bool_attr(bool v) {
-    attr a;
-    a.k = attr::kind::boolean;
-    a.b = v;
-    return a;
-}
 attr symbol_attr(const std::string& s) {
     attr a;
     a.k = attr::kind::symbol;
     a.s = s;
     return a;
+}
+
+// A dialect attribute's body as text from its fields, as the parser keeps both.
+attr& with_raw(attr& a) {
+    std::string full = attr_str(a);
+    a.raw = full.substr(a.s.size() + 2, full.size() - a.s.size() - 3);
+    return a;
+}
+// #stablehlo.channel_handle<handle = h, type = t>
+attr channel_handle(std::int64_t h, std::int64_t t, loc at) {
+    attr a;
+    a.k = attr::kind::dialect;
+    a.s = "stablehlo.channel_handle";
+    a.fields = {named(int_scalar(h, ""), "handle"), named(int_scalar(t, ""), "type")};
+    a.at = at;
+    return with_raw(a);
 }
 
 // Renames every use of value `from` to `to` (type `t`) in a region, nested regions included.
@@ -1081,14 +1120,9 @@ bool legalize_deprecated(module& m, const options& opt, std::vector<diagnostic>&
                 attr dd;
                 dd.k = attr::kind::dialect;
                 dd.s = "stablehlo.dot";
-                attr lc, rc;
-                lc.k = rc.k = attr::kind::array;
-                lc.list.push_back(int_scalar(static_cast<std::int64_t>(o.operand_types[0].dims.size()) - 1));
-                rc.list.push_back(int_scalar(0));
-                lc.list[0].t = rc.list[0].t = type{};
-                lc.name = "lhs_contracting_dimensions";
-                rc.name = "rhs_contracting_dimensions";
-                dd.fields = {lc, rc};
+                dd.fields = {named(int_list_attr({static_cast<std::int64_t>(o.operand_types[0].dims.size()) - 1}),
+                                   "lhs_contracting_dimensions"),
+                             named(int_list_attr({0}), "rhs_contracting_dimensions")};
                 o.name = "stablehlo.dot_general";
                 o.set("dot_dimension_numbers", dd);
             } else if (n == "stablehlo.create_token") {
@@ -1221,6 +1255,30 @@ struct builder {
 // ---- stablehlo-compatibility-expander ----------------------------------------------------------
 
 std::optional<vhlo::version> parse_version(const std::string& s); // with the VHLO passes, below
+bool expand_mesh_axes(module& m, std::vector<diagnostic>& errs);  // likewise
+
+// The `target` option's version, from vhlo::minimum_version to vhlo::current_version; nullopt with
+// an error otherwise, in the pass's words: `missing` when there is none, else `invalid` + the text
+// + `expected`.
+std::optional<vhlo::version> target_version(const options& opt, const std::string& pass, const std::string& missing,
+                                            const std::string& invalid, const std::string& expected,
+                                            std::vector<diagnostic>& errs) {
+    auto it = opt.find("target");
+    std::optional<vhlo::version> target = it == opt.end() ? std::nullopt : parse_version(it->second);
+    if (!target) {
+        errs.push_back({{}, pass + ": " + (it == opt.end() ? missing : invalid + it->second + expected)});
+        return std::nullopt;
+    }
+    if (*target < vhlo::minimum_version || vhlo::current_version < *target) {
+        errs.push_back(
+            {{},
+             pass + ": target version " + target->str() + " is " +
+                 (*target < vhlo::minimum_version ? "less than minimum supported " + vhlo::minimum_version.str()
+                                                  : "greater than current version " + vhlo::current_version.str())});
+        return std::nullopt;
+    }
+    return target;
+}
 
 // result_accuracy absent or DEFAULT: upstream's expanders rewrite only those ops (a TOLERANCE or
 // HIGHEST accuracy asks for the op itself).
@@ -1290,25 +1348,10 @@ attr dims_attr(const attr& old, const std::vector<std::pair<const char*, std::ve
     a.k = attr::kind::dialect;
     a.s = old.s;
     a.at = old.at;
-    for (auto& [name, v] : lists) {
-        if (v.empty()) continue;
-        attr l;
-        l.k = attr::kind::array;
-        l.name = name;
-        for (auto x : v) {
-            attr i = int_scalar(x);
-            i.t = type{};
-            l.list.push_back(i);
-        }
-        a.fields.push_back(l);
-    }
-    attr i = int_scalar(ivd);
-    i.t = type{};
-    i.name = "index_vector_dim";
-    a.fields.push_back(i);
-    std::string s = attr_str(a);
-    a.raw = s.substr(a.s.size() + 2, s.size() - a.s.size() - 3);
-    return a;
+    for (auto& [name, v] : lists)
+        if (!v.empty()) a.fields.push_back(named(int_list_attr(v), name));
+    a.fields.push_back(named(int_scalar(ivd, ""), "index_vector_dim"));
+    return with_raw(a);
 }
 
 // Gather / scatter with batching dims (StableHLO 1.1.0) as one without: each batching dim becomes
@@ -1369,31 +1412,20 @@ bool expand_batching(op& o, builder& b) {
 }
 
 // Ops newer than the target version as older ones (upstream's StablehloCompatibilityExpander):
-// before 1.1.0 gather / scatter with batching dims, before 1.4.0 tan. Upstream's two other
-// rewrites have nothing to act on here: FileLineColRange locations (before 1.9.0; xlet-translate
-// prints no locations) and #stablehlo.replica_group_mesh_axes (before 1.16.0).
+// before 1.1.0 gather / scatter with batching dims, before 1.4.0 tan, before 1.16.0
+// #stablehlo.replica_group_mesh_axes as dense replica_groups. Upstream's other rewrite has nothing
+// to act on here: FileLineColRange locations (before 1.9.0; xlet-translate prints no locations).
 bool compatibility_expander(module& m, const options& opt, std::vector<diagnostic>& errs) {
-    auto it = opt.find("target");
-    if (it == opt.end()) {
-        errs.push_back({{}, "stablehlo-compatibility-expander: expected target=#.#.#"});
-        return false;
-    }
-    std::optional<vhlo::version> target = parse_version(it->second);
-    if (!target) {
-        errs.push_back(
-            {{},
-             "stablehlo-compatibility-expander: invalid target version '" + it->second + "'; expected target=#.#.#"});
-        return false;
-    }
-    if (*target < vhlo::minimum_version || vhlo::current_version < *target) {
-        errs.push_back(
-            {{},
-             "stablehlo-compatibility-expander: target version " + target->str() + " is " +
-                 (*target < vhlo::minimum_version ? "less than minimum supported " + vhlo::minimum_version.str()
-                                                  : "greater than current version " + vhlo::current_version.str())});
-        return false;
-    }
+    std::optional<vhlo::version> target =
+        target_version(opt, "stablehlo-compatibility-expander", "expected target=#.#.#", "invalid target version '",
+                       "'; expected target=#.#.#", errs);
+    if (!target) return false;
     const bool batching = *target < vhlo::version{1, 1, 0}, tan = *target < vhlo::version{1, 4, 0};
+    if (*target < vhlo::version{1, 16, 0}) {
+        module c = clone(m); // the module is changed only when every mesh resolves
+        if (!expand_mesh_axes(c, errs)) return false;
+        m = std::move(c);
+    }
     if (!batching && !tan) return true;
     expand_ops(m, [&](op& o, namer& fresh, std::vector<std::unique_ptr<op>>& seq) {
         builder b{fresh, seq, o.at};
@@ -1984,6 +2016,44 @@ bool vhlo_elem(const std::string& e, std::string& out, std::string& why) {
     return false;
 }
 
+// !stablehlo.future<...> (StableHLO 1.15), which the IR keeps as its text.
+bool is_future(const type& t) { return t.k == type::kind::other && t.text.rfind("!stablehlo.future<", 0) == 0; }
+// The types of a future; false (why) if they do not read.
+bool future_types(const type& t, std::vector<type>& out, std::string& why) {
+    const std::size_t head = std::string_view("!stablehlo.future<").size();
+    type list;
+    if (!is_future(t) || t.text.back() != '>' ||
+        !parse_type("tuple<" + t.text.substr(head, t.text.size() - head - 1) + ">", list, why) ||
+        list.k != type::kind::tuple) {
+        why = "unreadable type " + t.text + (why.empty() ? "" : ": " + why);
+        return false;
+    }
+    out = std::move(list.elems);
+    return true;
+}
+type future_of(const std::vector<type>& ts) {
+    type t;
+    t.k = type::kind::other;
+    t.text = "!stablehlo.future<";
+    for (std::size_t i = 0; i < ts.size(); ++i)
+        t.text += (i ? ", " : "") + type_str(ts[i]);
+    t.text += ">";
+    return t;
+}
+
+bool vhlo_type_text(const type& t, std::string& out, std::string& why, bool* pass);
+// Types as VHLO text, joined by ", " after `head`, closed by '>'.
+bool vhlo_types_text(const std::string& head, const std::vector<type>& ts, std::string& out, std::string& why) {
+    out = head;
+    for (std::size_t i = 0; i < ts.size(); ++i) {
+        std::string x;
+        if (!vhlo_type_text(ts[i], x, why, nullptr)) return false;
+        out += (i ? ", " : "") + x;
+    }
+    out += ">";
+    return true;
+}
+
 // A builtin type as VHLO text (!vhlo.tensor_v1<2x!vhlo.f32_v1>). Types of other dialects
 // (!foo.bar) have none: `pass` says so, for allow-other-dialects to keep them as they are.
 bool vhlo_type_text(const type& t, std::string& out, std::string& why, bool* pass = nullptr) {
@@ -2026,16 +2096,8 @@ bool vhlo_type_text(const type& t, std::string& out, std::string& why, bool* pas
         out += ">";
         return true;
     }
-    case type::kind::tuple: {
-        out = "!vhlo.tuple_v1<";
-        for (std::size_t i = 0; i < t.elems.size(); ++i) {
-            std::string x;
-            if (!vhlo_type_text(t.elems[i], x, why)) return false;
-            out += (i ? ", " : "") + x;
-        }
-        out += ">";
-        return true;
-    }
+    case type::kind::tuple:
+        return vhlo_types_text("!vhlo.tuple_v1<", t.elems, out, why);
     case type::kind::token:
         out = "!vhlo.token_v1";
         return true;
@@ -2045,6 +2107,10 @@ bool vhlo_type_text(const type& t, std::string& out, std::string& why, bool* pas
         if (t.text.rfind("!vhlo.", 0) == 0) { // already VHLO
             out = t.text;
             return true;
+        }
+        if (is_future(t)) {
+            std::vector<type> ts;
+            return future_types(t, ts, why) && vhlo_types_text("!vhlo.future_v1<", ts, out, why);
         }
         if (pass && t.text.rfind("!stablehlo.", 0) != 0) *pass = true;
         why = "type " + t.text + " has no VHLO form";
@@ -2059,9 +2125,11 @@ bool vhlo_type_text(const type& t, std::string& out, std::string& why, bool* pas
 // The first StableHLO version with every VHLO type a (builtin) type needs.
 version type_since(const type& t) {
     version v = vhlo::minimum_version;
-    if (t.k == type::kind::tuple)
-        for (auto& e : t.elems)
-            v = std::max(v, type_since(e));
+    std::vector<type> future;
+    std::string why;
+    if (is_future(t) && future_types(t, future, why)) v = version{1, 15, 0};
+    for (auto& e : t.k == type::kind::tuple ? t.elems : future)
+        v = std::max(v, type_since(e));
     if (t.k == type::kind::tensor || t.k == type::kind::scalar) {
         std::string e = t.elem;
         if (is_complex_elem(e) && e.size() > 9) e = e.substr(8, e.size() - 9);
@@ -2129,6 +2197,35 @@ int enum_index(std::string_view kind, std::string_view word) {
     return -1;
 }
 
+// The VHLO attributes of StableHLO 1.16's mesh-axes replica groups (VhloAttrs.td), each printed as
+// struct(params): its parameters in this order, the optional ones ('?') left out when absent. What
+// a parameter holds: an int64_t (int), a #vhlo.string_v1 (string), a #vhlo.tensor_v1 (tensor), a
+// #vhlo.array_v1 of one of these attributes ([name]), or one of them ('|' between choices).
+struct struct_param {
+    std::string_view name, spec, words; // words: the spec for a diagnostic
+};
+struct struct_info {
+    std::string_view name;
+    std::vector<struct_param> params;
+};
+const std::vector<struct_info>& vhlo_structs() {
+    static const std::vector<struct_info> s = {
+        {"sub_axis_info_v1", {{"pre_size", "int", "an integer"}, {"size", "int", "an integer"}}},
+        {"axis_ref_v1", {{"name", "string", "a string"}, {"sub_axis_info", "?sub_axis_info_v1", "a sub-axis info"}}},
+        {"mesh_axis_v1", {{"name", "string", "a string"}, {"size", "int", "an integer"}}},
+        {"mesh_v1", {{"axes", "[mesh_axis_v1]", "a list of mesh axes"}, {"device_ids", "?tensor", "a tensor of i64"}}},
+        {"replica_group_mesh_axes_v1",
+         {{"mesh", "string|mesh_v1", "a symbol or a mesh"}, {"axes", "[axis_ref_v1]", "a list of axis refs"}}},
+    };
+    return s;
+}
+const struct_info* vhlo_struct(std::string_view name) {
+    for (auto& x : vhlo_structs())
+        if (x.name == name) return &x;
+    return nullptr;
+}
+const version structs_since{1, 16, 0};
+
 // A VHLO attribute, structured.
 struct vnode {
     enum class kind {
@@ -2142,7 +2239,8 @@ struct vnode {
         type,        // #vhlo.type_v1<!vhlo.f32_v1>: t (builtin); a function type: fn_in, fn_out
         enumeration, // #vhlo<comparison_direction_v1 LT>: s (kind), word
         accuracy,    // #vhlo.result_accuracy_v1<atol = ., rtol = ., ulps = ., mode = enum>: atol, rtol, i, list[0]
-        alias        // #vhlo.output_operand_alias_v1<outputTupleIndices = [..], operandIndex = ., ...>
+        alias,       // #vhlo.output_operand_alias_v1<outputTupleIndices = [..], operandIndex = ., ...>
+        structure    // #vhlo.mesh_v1<axes = ..., device_ids = ...> (see vhlo_structs): s (mnemonic), keys, list
     } k = kind::boolean;
     bool b = false;
     bool is_fn = false;
@@ -2156,26 +2254,9 @@ struct vnode {
     std::vector<std::int64_t> out_idx, in_idx; // alias: outputTupleIndices, operandTupleIndices
 };
 
-vnode vbool(bool b) {
-    vnode v;
-    v.k = vnode::kind::boolean;
-    v.b = b;
-    return v;
-}
-vnode vint(std::int64_t x, const std::string& ty = "i64") {
-    vnode v;
-    v.k = vnode::kind::integer;
-    v.i = x;
-    v.t.k = type::kind::scalar;
-    v.t.elem = ty;
-    return v;
-}
-vnode vstr(const std::string& s) {
-    vnode v;
-    v.k = vnode::kind::string;
-    v.s = s;
-    return v;
-}
+vnode vbool(bool b) { return bool_node<vnode>(b); }
+vnode vint(std::int64_t x, const std::string& ty = "i64") { return int_node<vnode>(x, ty); }
+vnode vstr(const std::string& s) { return string_node<vnode>(s); }
 vnode venum(const std::string& kind, const std::string& word) {
     vnode v;
     v.k = vnode::kind::enumeration;
@@ -2215,6 +2296,61 @@ vnode vaccuracy_default() {
     v.atol = v.rtol = "0.000000e+00";
     v.list.push_back(venum("result_accuracy_mode_v1", "DEFAULT"));
     return v;
+}
+
+// Whether a struct parameter's value is what its spec (struct_info) says.
+bool fits(const vnode& v, std::string_view spec) {
+    if (!spec.empty() && spec[0] == '?') spec.remove_prefix(1);
+    for (;;) {
+        std::string_view one = spec.substr(0, spec.find('|'));
+        bool good = one == "int"      ? v.k == vnode::kind::integer
+                    : one == "string" ? v.k == vnode::kind::string
+                    : one == "tensor" ? v.k == vnode::kind::tensor && v.data.t.elem == "i64"
+                    : one.size() > 2 && one.front() == '['
+                        ? v.k == vnode::kind::array &&
+                              std::all_of(v.list.begin(), v.list.end(),
+                                          [&](const vnode& e) { return fits(e, one.substr(1, one.size() - 2)); })
+                        : v.k == vnode::kind::structure && v.s == one;
+        if (good) return true;
+        if (one.size() == spec.size()) return false;
+        spec.remove_prefix(one.size() + 1);
+    }
+}
+vnode vstruct(std::string_view name) {
+    vnode v;
+    v.k = vnode::kind::structure;
+    v.s = name;
+    return v;
+}
+// The parameter `key` of a struct; nullptr when absent.
+const vnode* param(const vnode& v, std::string_view key) {
+    for (std::size_t i = 0; i < v.keys.size() && i < v.list.size(); ++i)
+        if (v.keys[i] == key) return &v.list[i];
+    return nullptr;
+}
+// The struct `name` of these parameters (a nullptr: absent), each checked; false (why) otherwise.
+// `get` gives a parameter's value (an int one as an integer vnode).
+template<class Get>
+bool make_struct(std::string_view name, const std::string& what, Get&& get, vnode& out, std::string& why) {
+    const struct_info* si = vhlo_struct(name);
+    out = vstruct(name);
+    why.clear();
+    for (auto& p : si->params) {
+        std::optional<vnode> x = get(p);
+        if (!why.empty()) return false;
+        if (!x) {
+            if (p.spec[0] == '?') continue;
+            why = what + " lacks its " + std::string(p.name);
+            return false;
+        }
+        if (!fits(*x, p.spec)) {
+            why = std::string(p.name) + " of " + what + ": expected " + std::string(p.words);
+            return false;
+        }
+        out.keys.emplace_back(p.name);
+        out.list.push_back(std::move(*x));
+    }
+    return true;
 }
 
 std::string ints_text(const std::vector<std::int64_t>& v) {
@@ -2280,6 +2416,13 @@ std::pair<std::string, std::string> vparts(const vnode& v) {
         return {"vhlo.output_operand_alias_v1", "outputTupleIndices = " + ints_text(v.out_idx) +
                                                     ", operandIndex = " + std::to_string(v.i) +
                                                     ", operandTupleIndices = " + ints_text(v.in_idx)};
+    case vnode::kind::structure: { // int parameters bare, the others as attributes
+        std::string b;
+        for (std::size_t i = 0; i < v.list.size() && i < v.keys.size(); ++i)
+            b += (i ? ", " : "") + v.keys[i] + " = " +
+                 (v.list[i].k == vnode::kind::integer ? std::to_string(v.list[i].i) : vtext(v.list[i]));
+        return {"vhlo." + v.s, b};
+    }
     }
     return {"vhlo", ""};
 }
@@ -2321,6 +2464,35 @@ public:
         bool r = type_body(out);
         --depth_;
         return r;
+    }
+
+    // The body of StableHLO's #stablehlo.axis_ref<name = "x", sub_axis_info = (1)2> (a sub-axis
+    // info has a syntax of its own) as #vhlo.axis_ref_v1.
+    bool stablehlo_axis_ref(vnode& out) {
+        const std::string what = "#stablehlo.axis_ref";
+        std::optional<vnode> name, sub;
+        do {
+            std::string key = word();
+            if (!lit("=")) return fail("expected '=' in " + what);
+            if (key == "name" && !name) {
+                std::string x;
+                if (!string_lit(x)) return false;
+                name = vstr(x);
+            } else if (key == "sub_axis_info" && !sub) {
+                std::int64_t pre = 0, size = 0;
+                if (!lit("(") || !integer(pre) || !lit(")") || !integer(size))
+                    return fail("expected sub_axis_info = (pre-size)size in " + what);
+                sub = vstruct("sub_axis_info_v1");
+                sub->keys = {"pre_size", "size"};
+                sub->list = {vint(pre), vint(size)};
+            } else {
+                return fail("unexpected parameter '" + key + "' in " + what);
+            }
+        } while (lit(","));
+        if (!at_end()) return fail("unexpected text in " + what);
+        std::string why;
+        auto get = [&](const struct_param& p) { return p.name == "name" ? name : sub; };
+        return make_struct("axis_ref_v1", what, get, out, why) || fail(why);
     }
 
     // !vhlo.func_v1<(A, B) -> C, D>: the inputs ((()) when none) and outputs (() when none).
@@ -2479,6 +2651,32 @@ private:
         return true;
     }
 
+    // struct(params): each parameter once, in any order, the optional ones may be left out.
+    bool struct_body(const std::string& m, vnode& out) {
+        const struct_info* si = vhlo_struct(m);
+        const std::string what = "#vhlo." + m;
+        std::vector<std::optional<vnode>> got(si->params.size());
+        if (!peek_is(">")) do {
+                std::string key = word();
+                std::size_t k = 0;
+                while (k < got.size() && si->params[k].name != key)
+                    ++k;
+                if (k == got.size() || got[k]) return fail("unexpected parameter '" + key + "' in " + what);
+                if (!lit("=")) return fail("expected '=' in " + what);
+                vnode x;
+                if (si->params[k].spec == "int") {
+                    if (!integer(x.i)) return false;
+                    x = vint(x.i);
+                } else if (!attribute(x)) {
+                    return false;
+                }
+                got[k] = std::move(x);
+            } while (lit(","));
+        std::string why;
+        auto get = [&](const struct_param& p) { return got[static_cast<std::size_t>(&p - si->params.data())]; };
+        return make_struct(m, what, get, out, why) || fail(why);
+    }
+
     bool attribute_body(vnode& out) {
         if (!lit("#")) return fail("expected a VHLO attribute");
         std::string name = word();
@@ -2600,6 +2798,8 @@ private:
                 if (k == 2 && !ints(out.in_idx)) return false;
             } while (lit(","));
             if (!(seen[0] && seen[1] && seen[2])) return fail("#vhlo.output_operand_alias_v1 lacks a parameter");
+        } else if (vhlo_struct(m)) {
+            if (!struct_body(m, out)) return false;
         } else {
             return fail(m.empty() ? "#" + name + " is not a VHLO attribute"
                                   : "VHLO attribute #" + name + " is not supported by xlet-translate");
@@ -2657,17 +2857,20 @@ private:
             out.elem = "complex<" + e.elem + ">";
             return true;
         }
-        if (m == "tuple_v1") {
-            if (!lit("<")) return fail("expected '<' after !vhlo.tuple_v1");
+        if (m == "tuple_v1" || m == "future_v1") { // <A, B, ...>
+            if (!lit("<")) return fail("expected '<' after !vhlo." + m);
             out.k = type::kind::tuple;
-            if (lit(">")) return true;
-            do {
-                type e;
-                if (!read_type(e)) return false;
-                if (out.elems.size() > 4096) return fail("tuple too long");
-                out.elems.push_back(std::move(e));
-            } while (lit(","));
-            return lit(">") || fail("expected '>' to close !vhlo.tuple_v1");
+            if (!lit(">")) {
+                do {
+                    type e;
+                    if (!read_type(e)) return false;
+                    if (out.elems.size() > 4096) return fail("type list too long");
+                    out.elems.push_back(std::move(e));
+                } while (lit(","));
+                if (!lit(">")) return fail("expected '>' to close !vhlo." + m);
+            }
+            if (m == "future_v1") out = future_of(out.elems);
+            return true;
         }
         if (m == "token_v1") {
             out.k = type::kind::token;
@@ -2888,6 +3091,42 @@ bool to_vnode(const attr& a, vnode& out, std::string& why) {
             out.i = n->i;
             return true;
         }
+        if (a.s == "stablehlo.axis_ref") {
+            vreader r(a.raw);
+            if (r.stablehlo_axis_ref(out)) return true;
+            why = r.why();
+            return false;
+        }
+        // #stablehlo.mesh, mesh_axis, replica_group_mesh_axes: their VHLO structs, parameter for parameter
+        if (a.s.rfind("stablehlo.", 0) == 0 && vhlo_struct(a.s.substr(10) + "_v1")) {
+            const std::string what = "#" + a.s, name = a.s.substr(10) + "_v1";
+            const struct_info* si = vhlo_struct(name);
+            if (a.fields.empty() && !std::all_of(a.raw.begin(), a.raw.end(),
+                                                 [](char c) { return std::isspace(static_cast<unsigned char>(c)); })) {
+                why = "unreadable " + what + "<" + a.raw + ">";
+                return false;
+            }
+            for (std::size_t i = 0; i < a.fields.size(); ++i) {
+                const std::string& k = a.fields[i].name;
+                bool known = std::any_of(si->params.begin(), si->params.end(), [&](auto& p) { return p.name == k; });
+                if (!known || a.field(k) != &a.fields[i]) {
+                    why = "unexpected parameter '" + k + "' in " + what;
+                    return false;
+                }
+            }
+            auto get = [&](const struct_param& p) -> std::optional<vnode> {
+                const attr* f = a.field(std::string(p.name));
+                vnode x;
+                if (!f) return std::nullopt;
+                if (p.spec != "int") {
+                    if (!to_vnode(*f, x, why)) return std::nullopt;
+                } else if (f->k == attr::kind::integer) {
+                    x = vint(f->i);
+                }
+                return x;
+            };
+            return make_struct(name, what, get, out, why);
+        }
         why = "#" + a.s + "<...> has no VHLO form" +
               (a.s.rfind("stablehlo", 0) == 0 ? " (as an attribute of this op)" : "");
         return false;
@@ -3036,7 +3275,7 @@ struct to_vhlo_pass {
     // Whether a value of this (builtin) type changes type in VHLO, so a cast joins it to other dialects.
     static bool changes(const type& t) {
         std::string out, why;
-        return t.k != type::kind::other && vhlo_type_text(t, out, why);
+        return (t.k != type::kind::other || is_future(t)) && vhlo_type_text(t, out, why);
     }
 
     using attrs_t = std::vector<std::pair<std::string, attr>>;
@@ -3502,6 +3741,40 @@ bool legalize_to_vhlo(module& m, const options& opt, std::vector<diagnostic>& er
     return true;
 }
 
+// A VHLO struct (and what it holds) as StableHLO prints it: #stablehlo.mesh<axes=[...]>, the mesh
+// of mesh axes as a symbol, a sub-axis info as (pre-size)size.
+std::string stablehlo_text(const vnode& v, const std::string& key = "") {
+    switch (v.k) {
+    case vnode::kind::integer:
+        return std::to_string(v.i);
+    case vnode::kind::string: {
+        bool bare = !v.s.empty() && (std::isalpha(static_cast<unsigned char>(v.s[0])) || v.s[0] == '_') &&
+                    std::all_of(v.s.begin(), v.s.end(), [](char c) {
+                        return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$' || c == '.';
+                    });
+        return key != "mesh" ? escaped(v.s) : bare ? "@" + v.s : "@" + escaped(v.s);
+    }
+    case vnode::kind::tensor:
+        return attr_str(v.data);
+    case vnode::kind::array: {
+        std::string b;
+        for (auto& e : v.list)
+            b += (b.empty() ? "" : ", ") + stablehlo_text(e);
+        return "[" + b + "]";
+    }
+    case vnode::kind::structure: {
+        std::string n = v.s.substr(0, v.s.size() - 3), b; // mesh_v1 -> mesh
+        const vnode *pre = param(v, "pre_size"), *size = param(v, "size");
+        if (n == "sub_axis_info" && pre && size) return "(" + std::to_string(pre->i) + ")" + std::to_string(size->i);
+        for (std::size_t i = 0; i < v.list.size() && i < v.keys.size(); ++i)
+            b += (i ? ", " : "") + v.keys[i] + (n == "mesh" ? "=" : " = ") + stablehlo_text(v.list[i], v.keys[i]);
+        return "#stablehlo." + n + "<" + b + ">";
+    }
+    default:
+        return vtext(v);
+    }
+}
+
 // A VHLO attribute as its StableHLO / builtin counterpart, where they correspond one to one
 // (the inverse of to_vnode; the op-dependent cases are in from_vhlo_pass::convert_op).
 attr from_vnode(const vnode& v, loc at) {
@@ -3583,47 +3856,34 @@ attr from_vnode(const vnode& v, loc at) {
     case vnode::kind::accuracy: {
         a.k = attr::kind::dialect;
         a.s = "stablehlo.result_accuracy";
-        attr atol, rtol, ulps;
+        attr atol, rtol;
         atol.k = rtol.k = attr::kind::floating;
         atol.s = v.atol;
         rtol.s = v.rtol;
-        ulps.k = attr::kind::integer;
-        ulps.i = v.i;
-        ulps.s = std::to_string(v.i);
         attr mode = from_vnode(v.list.empty() ? venum("result_accuracy_mode_v1", "DEFAULT") : v.list[0], at);
-        atol.name = "atol";
-        rtol.name = "rtol";
-        ulps.name = "ulps";
-        mode.name = "mode";
-        a.fields = {atol, rtol, ulps, mode};
-        a.raw = attr_str(a).substr(a.s.size() + 2);
-        a.raw.pop_back();
+        a.fields = {named(atol, "atol"), named(rtol, "rtol"), named(int_scalar(v.i, ""), "ulps"), named(mode, "mode")};
+        with_raw(a);
         break;
     }
     case vnode::kind::alias: {
         a.k = attr::kind::dialect;
         a.s = "stablehlo.output_operand_alias";
-        auto list = [&](const std::vector<std::int64_t>& xs, const char* name) {
-            attr l;
-            l.k = attr::kind::array;
-            for (auto x : xs) {
-                attr e;
-                e.k = attr::kind::integer;
-                e.i = x;
-                e.s = std::to_string(x);
-                l.list.push_back(e);
-            }
-            l.name = name;
-            return l;
-        };
-        attr idx;
-        idx.k = attr::kind::integer;
-        idx.i = v.i;
-        idx.s = std::to_string(v.i);
-        idx.name = "operand_index";
-        a.fields = {list(v.out_idx, "output_tuple_indices"), idx, list(v.in_idx, "operand_tuple_indices")};
-        a.raw = attr_str(a).substr(a.s.size() + 2);
-        a.raw.pop_back();
+        a.fields = {named(int_list_attr(v.out_idx), "output_tuple_indices"),
+                    named(int_scalar(v.i, ""), "operand_index"),
+                    named(int_list_attr(v.in_idx), "operand_tuple_indices")};
+        with_raw(a);
+        break;
+    }
+    case vnode::kind::structure: {
+        std::string text = stablehlo_text(v), why;
+        if (!parse_attribute(text, a, why)) { // (not expected) kept as text
+            std::size_t lt = text.find('<');
+            a = attr{};
+            a.k = attr::kind::dialect;
+            a.s = text.substr(1, lt - 1);
+            a.raw = text.substr(lt + 1, text.size() - lt - 2);
+        }
+        a.at = at;
         break;
     }
     }
@@ -3819,17 +4079,7 @@ struct from_vhlo_pass {
                 why = std::string(name) + ": expected a tensor of i64";
                 return false;
             }
-            attr l;
-            l.k = attr::kind::array;
-            for (auto x : xs) {
-                attr e;
-                e.k = attr::kind::integer;
-                e.i = x;
-                e.s = std::to_string(x);
-                l.list.push_back(e);
-            }
-            l.name = name;
-            into.fields.push_back(l);
+            into.fields.push_back(named(int_list_attr(xs), name));
             return true;
         };
         auto int_of = [&](const char* name, std::int64_t& x) {
@@ -3848,11 +4098,7 @@ struct from_vhlo_pass {
         if (into == "channel_handle") {
             std::int64_t h = 0, t = 0;
             if (!int_of("channel_id", h) || !int_of("channel_type", t)) return false;
-            a.s = "stablehlo.channel_handle";
-            a.fields = {int_scalar(h), int_scalar(t)};
-            a.fields[0].t = a.fields[1].t = type{};
-            a.fields[0].name = "handle";
-            a.fields[1].name = "type";
+            a = channel_handle(h, t, at);
         } else if (into == "dimension_numbers" && (base == "convolution" || base == "dynamic_conv")) {
             conv_dims d;
             if (!int_of("input_batch_dimension", d.ib) || !int_of("input_feature_dimension", d.if_) ||
@@ -3878,9 +4124,6 @@ struct from_vhlo_pass {
                 if (xs.empty() && std::string(k).find("batching") != std::string::npos) continue;
                 if (!ints_field(k, get(k), a)) return false;
             }
-            for (auto& f : a.fields)
-                for (auto& e : f.list)
-                    e.t = type{};
         } else if (into == "algorithm") {
             int none = 0, present = 0;
             for (const char* k : g.members)
@@ -3909,26 +4152,21 @@ struct from_vhlo_pass {
             for (const char* k : {"lhs_component_count", "rhs_component_count", "num_primitive_operations"}) {
                 std::int64_t x = 0;
                 if (!int_of(k, x)) return false;
-                a.fields.push_back(int_scalar(x));
-                a.fields.back().t = type{};
-                a.fields.back().name = k;
+                a.fields.push_back(named(int_scalar(x, ""), k));
             }
             const vnode* b = get("allow_imprecise_accumulation");
             if (b->k != vnode::kind::boolean) {
                 why = "allow_imprecise_accumulation: expected a boolean";
                 return false;
             }
-            a.fields.push_back(bool_attr(b->b));
-            a.fields.back().name = "allow_imprecise_accumulation";
+            a.fields.push_back(named(bool_attr(b->b), "allow_imprecise_accumulation"));
         } else { // gather / scatter dimension numbers: the empty lists left out, index_vector_dim always
             a.s = base == "scatter" ? "stablehlo.scatter" : "stablehlo.gather";
             for (const char* k : g.members) {
                 if (std::string(k) == "index_vector_dim") {
                     std::int64_t x = 0;
                     if (!int_of(k, x)) return false;
-                    a.fields.push_back(int_scalar(x));
-                    a.fields.back().t = type{};
-                    a.fields.back().name = k;
+                    a.fields.push_back(named(int_scalar(x, ""), k));
                     continue;
                 }
                 std::vector<std::int64_t> xs;
@@ -3938,9 +4176,6 @@ struct from_vhlo_pass {
                 }
                 if (!xs.empty() && !ints_field(k, get(k), a)) return false;
             }
-            for (auto& f : a.fields)
-                for (auto& e : f.list)
-                    e.t = type{};
         }
         if (order && !a.fields.empty()) {
             auto rank = [&](const std::string& n) {
@@ -3950,10 +4185,7 @@ struct from_vhlo_pass {
             std::stable_sort(a.fields.begin(), a.fields.end(),
                              [&](const attr& x, const attr& y) { return rank(x.name) < rank(y.name); });
         }
-        if (a.raw.empty()) { // the body as text too, as the parser keeps it
-            std::string full = attr_str(a);
-            a.raw = full.substr(a.s.size() + 2, full.size() - a.s.size() - 3);
-        }
+        if (!a.fields.empty()) with_raw(a);
         out = std::move(a);
         return true;
     }
@@ -4080,16 +4312,7 @@ struct from_vhlo_pass {
                     error(o.at, o.name + ": channel_id must be an integer");
                     continue;
                 }
-                attr a;
-                a.k = attr::kind::dialect;
-                a.s = "stablehlo.channel_handle";
-                a.fields = {int_scalar(v.i), int_scalar(0)};
-                a.fields[0].t = a.fields[1].t = type{};
-                a.fields[0].name = "handle";
-                a.fields[1].name = "type";
-                a.raw = "handle = " + std::to_string(v.i) + ", type = 0";
-                a.at = at;
-                out.emplace_back("channel_handle", a);
+                out.emplace_back("channel_handle", channel_handle(v.i, 0, at));
                 continue;
             }
             if (e.name == "use_global_device_ids" || (e.name == "has_dynamic_root" && collectives.count(base))) {
@@ -4318,6 +4541,9 @@ bool legalize_to_stablehlo(module& m, const options&, std::vector<diagnostic>& e
 version vnode_since(const vnode& v) {
     version s = vhlo::minimum_version;
     switch (v.k) {
+    case vnode::kind::structure:
+        s = structs_since;
+        [[fallthrough]];
     case vnode::kind::array:
     case vnode::kind::dict:
         for (auto& e : v.list)
@@ -4561,6 +4787,16 @@ struct to_version_pass {
                 error(o.at, "'" + o.name + "' with " + (ffi ? "API_VERSION_TYPED_FFI" : "a dictionary backend_config") +
                                 " needs version 1.3.0, target is " + target.str());
         }
+        if (vhlo::split_version(o.name).first == "vhlo.custom_call" && target < version{1, 17, 0})
+            for (auto& t : o.operand_types) {
+                type b;
+                std::string why;
+                if (is_vhlo_type(t) && read_vtype(t.text, b, why) && is_future(b)) {
+                    error(o.at, "'" + o.name + "' with an operand of type " + t.text +
+                                    " needs version 1.17.0, target is " + target.str());
+                    break;
+                }
+            }
         static const std::set<std::string> reductions = {"vhlo.all_reduce_v1",     "vhlo.reduce_v1",
                                                          "vhlo.reduce_scatter_v1", "vhlo.reduce_window_v1",
                                                          "vhlo.scatter_v1",        "vhlo.select_and_scatter_v1"};
@@ -4621,24 +4857,10 @@ struct to_version_pass {
 };
 
 bool vhlo_to_version(module& m, const options& opt, std::vector<diagnostic>& errs) {
-    auto it = opt.find("target");
-    std::optional<version> target = it == opt.end() ? std::nullopt : parse_version(it->second);
-    if (!target) {
-        errs.push_back({{},
-                        "vhlo-to-version: " +
-                            (it == opt.end() ? std::string("no target version specified")
-                                             : "invalid target version argument '" + it->second + "'") +
-                            "; target version must be of the form #.#.#"});
-        return false;
-    }
-    if (*target < vhlo::minimum_version || vhlo::current_version < *target) {
-        errs.push_back(
-            {{},
-             "vhlo-to-version: target version " + target->str() + " is " +
-                 (*target < vhlo::minimum_version ? "less than minimum supported " + vhlo::minimum_version.str()
-                                                  : "greater than current version " + vhlo::current_version.str())});
-        return false;
-    }
+    std::optional<version> target =
+        target_version(opt, "vhlo-to-version", "no target version specified; target version must be of the form #.#.#",
+                       "invalid target version argument '", "'; target version must be of the form #.#.#", errs);
+    if (!target) return false;
     target->patch = 0; // opset changes bump the minor version: X.Y.Z converts as X.Y.0
     to_version_pass p{*target, errs};
     module c = clone(m);
@@ -4652,6 +4874,162 @@ bool vhlo_to_version(module& m, const options& opt, std::vector<diagnostic>& err
     if (!p.ok) return false;
     m = std::move(c);
     return true;
+}
+
+// ---- stablehlo-compatibility-expander: #stablehlo.replica_group_mesh_axes -----------------------
+
+// A dictionary of a struct's parameters as that struct ({axes = [{name = "x", size = 2 : i64}]}
+// as a mesh_v1: how an sdy.mesh op may hold its mesh).
+bool dict_as_struct(const vnode& d, std::string_view name, vnode& out, std::string& why) {
+    const std::string what = "the mesh dictionary";
+    if (d.k != vnode::kind::dict) {
+        why = what + ": expected a dictionary";
+        return false;
+    }
+    for (auto& k : d.keys) {
+        const auto& ps = vhlo_struct(name)->params;
+        if (std::none_of(ps.begin(), ps.end(), [&](auto& p) { return p.name == k; })) {
+            why = "unexpected entry '" + k + "' in " + what;
+            return false;
+        }
+    }
+    std::string inner;
+    auto get = [&](const struct_param& p) -> std::optional<vnode> {
+        const vnode* x = param(d, p.name);
+        if (!x) return std::nullopt;
+        vnode v = *x;
+        std::string_view elem = p.spec.size() > 2 && p.spec[0] == '[' ? p.spec.substr(1, p.spec.size() - 2) : "";
+        if (v.k == vnode::kind::array && vhlo_struct(elem))
+            for (auto& e : v.list)
+                if (!dict_as_struct(vnode(e), elem, e, inner)) {
+                    why = inner;
+                    return std::nullopt;
+                }
+        return v;
+    };
+    return make_struct(name, what, get, out, why);
+}
+
+// The mesh of a symbol: the `mesh` or `stablehlo.mesh` attribute of the module-level op of that
+// sym_name (a #stablehlo.mesh or a dictionary of its parameters), as upstream looks it up.
+bool find_mesh(const module& m, const std::string& name, vnode& out, std::string& why) {
+    for (auto& o : m.ops) {
+        const attr* sym = o->get("sym_name");
+        if (!sym || sym->k != attr::kind::string || sym->s != name) continue;
+        for (const char* k : {"mesh", "stablehlo.mesh"}) {
+            const attr* a = o->get(k);
+            vnode v;
+            if (!a || !(a->k == attr::kind::dict || (a->k == attr::kind::dialect && a->s == "stablehlo.mesh")))
+                continue;
+            if (!to_vnode(*a, v, why)) return false;
+            if (v.k == vnode::kind::dict) return dict_as_struct(v, "mesh_v1", out, why);
+            out = std::move(v);
+            return true;
+        }
+        why = "failed to find mesh attribute on symbol @" + name;
+        return false;
+    }
+    why = "failed to find mesh symbol @" + name;
+    return false;
+}
+
+// upstream's flattenReplicaGroupMeshAxes: the devices of the mesh (its device_ids, else 0, 1, ...)
+// in row-major order over the axes, transposed to the axes not communicated over followed by the
+// communication axes (in their order), cut into groups of the communication axes' product.
+bool flatten_mesh_axes(const vnode& mesh, const vnode& axes, std::vector<std::vector<std::int64_t>>& groups,
+                       std::string& why) {
+    std::vector<std::string> names;
+    std::vector<std::int64_t> sizes, ids;
+    std::int64_t total = 1;
+    for (auto& a : param(mesh, "axes")->list) {
+        const std::string& n = param(a, "name")->s;
+        std::int64_t size = param(a, "size")->i;
+        if (size < 1 || std::count(names.begin(), names.end(), n) || total > (std::int64_t{1} << 20) / size) {
+            why = size < 1                                    ? "mesh axis '" + n + "' of size " + std::to_string(size)
+                  : std::count(names.begin(), names.end(), n) ? "mesh axis '" + n + "' given twice"
+                                                              : "a mesh of more than 2^20 devices";
+            return false;
+        }
+        names.push_back(n);
+        sizes.push_back(size);
+        total *= size;
+    }
+    if (const vnode* d = param(mesh, "device_ids"); d && num_elements(d->data.t) != 0) {
+        if (!tensor_ints(*d, ids) || static_cast<std::int64_t>(ids.size()) != total) {
+            why = "the mesh's device_ids are not one id per device (" + std::to_string(total) + ")";
+            return false;
+        }
+    } else {
+        for (std::int64_t i = 0; i < total; ++i)
+            ids.push_back(i);
+    }
+    std::vector<std::size_t> perm, comm; // the mesh's axes in the transposed order; the communication axes
+    for (auto& a : axes.list) {
+        const std::string& n = param(a, "name")->s;
+        auto at = static_cast<std::size_t>(std::find(names.begin(), names.end(), n) - names.begin());
+        if (param(a, "sub_axis_info") || at == names.size() || std::count(comm.begin(), comm.end(), at)) {
+            why = param(a, "sub_axis_info") ? "sub-axes are not supported (axis '" + n + "')"
+                  : at == names.size()      ? "axis '" + n + "' is not an axis of the mesh"
+                                            : "axis '" + n + "' given twice";
+            return false;
+        }
+        comm.push_back(at);
+    }
+    std::int64_t per_group = 1;
+    for (std::size_t i = 0; i < names.size(); ++i)
+        if (!std::count(comm.begin(), comm.end(), i)) perm.push_back(i);
+    for (auto c : comm) {
+        perm.push_back(c);
+        per_group *= sizes[c];
+    }
+    std::vector<std::int64_t> stride(names.size(), 1); // of the mesh, row-major
+    for (std::size_t i = names.size(); i-- > 1;)
+        stride[i - 1] = stride[i] * sizes[i];
+    groups.assign(static_cast<std::size_t>(total / per_group), {});
+    for (std::int64_t lin = 0; lin < total; ++lin) {
+        std::int64_t rest = lin, index = 0;
+        for (std::size_t k = perm.size(); k-- > 0;) { // the transposed coordinates, last first
+            index += rest % sizes[perm[k]] * stride[perm[k]];
+            rest /= sizes[perm[k]];
+        }
+        groups[static_cast<std::size_t>(lin / per_group)].push_back(ids[static_cast<std::size_t>(index)]);
+    }
+    return true;
+}
+
+// Every replica_groups = #stablehlo.replica_group_mesh_axes<...> as dense replica groups (upstream's
+// ReplicaGroupMeshAxesExpander, for targets before 1.16.0); the attribute read as VHLO reads it.
+bool expand_mesh_axes(module& m, std::vector<diagnostic>& errs) {
+    bool ok = true;
+    auto visit = [&](op& o) {
+        attr* rg = o.get("replica_groups");
+        if (!rg || rg->k != attr::kind::dialect || rg->s != "stablehlo.replica_group_mesh_axes") return;
+        vnode v, resolved;
+        std::string why;
+        std::vector<std::vector<std::int64_t>> groups;
+        bool good = to_vnode(*rg, v, why);
+        const vnode* mesh = good ? param(v, "mesh") : nullptr;
+        if (good && mesh->k == vnode::kind::string) {
+            good = find_mesh(m, mesh->s, resolved, why);
+            mesh = &resolved;
+        }
+        if (!good || !flatten_mesh_axes(*mesh, *param(v, "axes"), groups, why)) {
+            errs.push_back({rg->at.line ? rg->at : o.at,
+                            "stablehlo-compatibility-expander: replica_groups of " + o.name + ": " + why});
+            ok = false;
+            return;
+        }
+        std::vector<std::int64_t> flat;
+        for (auto& g : groups)
+            flat.insert(flat.end(), g.begin(), g.end());
+        auto n = static_cast<std::int64_t>(groups.size());
+        loc at = rg->at;
+        *rg = dense_ints(flat, tensor_of({n, n ? static_cast<std::int64_t>(groups[0].size()) : 0}, "i64"));
+        rg->at = at;
+    };
+    for (auto& f : m.funcs)
+        walk_ops(f.body, visit);
+    return ok;
 }
 
 bool not_applicable(const std::string& name, const std::string& why, std::vector<diagnostic>& errs) {
@@ -4668,8 +5046,8 @@ const std::vector<pass_info>& known_passes() {
          "shape, tensor and index arith computations to StableHLO on i32, behind unrealized casts",
          "reconcile-casts=true|false"},
         {"stablehlo-canonicalize-dynamism", "dynamic ops with constant shape operands to their static forms", ""},
-        {"stablehlo-compatibility-expander", "ops newer than the target version decomposed (tan, batching dims)",
-         "target=#.#.#"},
+        {"stablehlo-compatibility-expander",
+         "ops newer than the target version decomposed (tan, batching dims, mesh-axes replica groups)", "target=#.#.#"},
         {"stablehlo-complex-math-expander", "complex exp, log, log_plus_one, sqrt in real arithmetic", ""},
         {"stablehlo-convert-to-signless", "si/ui integer types to signless i", ""},
         {"stablehlo-legalize-composite-to-call", "composites replaced by calls of their decomposition", "except=names"},
