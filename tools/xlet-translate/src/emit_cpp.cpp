@@ -1215,6 +1215,8 @@ private:
         const type& t = o.result_types[0];
         std::vector<std::uint8_t> one, bytes;
         std::string why;
+        // unused after a pass (ragged_dot of a batch dimension leaves its group sizes)
+        std::string mu = uses_[o.results[0]] ? "" : "[[maybe_unused]] ";
         std::string id = fresh(o.results[0]);
         bool splat = dense_splat(*v, t, one, why);
         if (!splat && !why.empty()) {
@@ -1234,23 +1236,23 @@ private:
             if (splat) one.assign(bytes.begin(), bytes.begin() + w);
         }
         if (t.dims.empty()) {
-            out_ << ind(depth) << "const " << cpp_type(t) << " " << id << "(" << cpp_scalar(t.elem, one.data())
+            out_ << ind(depth) << mu << "const " << cpp_type(t) << " " << id << "(" << cpp_scalar(t.elem, one.data())
                  << ");\n";
             bind(o.results[0], id, t, false);
         } else if (num_elements(t) == 0) {
-            out_ << ind(depth) << "const " << cpp_type(t) << " " << id << "{};\n";
+            out_ << ind(depth) << mu << "const " << cpp_type(t) << " " << id << "{};\n";
             bind(o.results[0], id, t, false);
         } else if (splat && !need_tensor_.count(o.results[0])) {
             // A splat stays a lazy broadcast of one value however often it is used.
-            out_ << ind(depth) << "const auto " << id << " = xlet::constant<" << cpp_type(t) << ">("
+            out_ << ind(depth) << mu << "const auto " << id << " = xlet::constant<" << cpp_type(t) << ">("
                  << cpp_scalar(t.elem, one.data()) << ");\n";
             bind(o.results[0], id, t, true);
         } else if (splat) {
-            out_ << ind(depth) << "const " << cpp_type(t) << " " << id << " = xlet::constant<" << cpp_type(t) << ">("
-                 << cpp_scalar(t.elem, one.data()) << ");\n";
+            out_ << ind(depth) << mu << "const " << cpp_type(t) << " " << id << " = xlet::constant<" << cpp_type(t)
+                 << ">(" << cpp_scalar(t.elem, one.data()) << ");\n";
             bind(o.results[0], id, t, false);
         } else {
-            out_ << ind(depth) << "static const " << cpp_type(t) << " " << id << " = xlet_translate::from_bytes<"
+            out_ << ind(depth) << mu << "static const " << cpp_type(t) << " " << id << " = xlet_translate::from_bytes<"
                  << cpp_type(t) << ">(\n";
             static const char* hexd = "0123456789abcdef";
             for (std::size_t i = 0; i < bytes.size(); i += 32) {

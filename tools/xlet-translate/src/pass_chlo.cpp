@@ -714,8 +714,11 @@ std::vector<std::int64_t> int_list_of(const attr* a) {
     std::vector<std::int64_t> v;
     if (!a) return v;
     if (a->k == attr::kind::dense)
-        for (auto& e : a->elems)
-            v.push_back(std::stoll(e));
+        for (auto& e : a->elems) {
+            std::int64_t x = -1; // not a number: out of every range
+            std::from_chars(e.data(), e.data() + e.size(), x);
+            v.push_back(x);
+        }
     else
         for (auto& x : a->list)
             v.push_back(x.i);
