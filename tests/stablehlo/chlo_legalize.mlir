@@ -214,4 +214,78 @@ module @chlo_legalize {
     check.expect_eq_const %cc, dense<[1.5, -2.0]> : tensor<2xf64>
     func.return
   }
+  // ragged_dot, its three modes (expected values: Python's integers); mode 1 with an empty group and
+  // groups that do not reach the last row (zeros there)
+  func.func @ragged_dot_modes() {
+    %l = stablehlo.constant dense<[[1.0, 2.0], [3.0, 4.0], [5.0, 6.0], [7.0, 8.0], [9.0, 10.0]]> : tensor<5x2xf32>
+    %r = stablehlo.constant dense<[[[1.0, 0.0], [0.0, 1.0]], [[2.0, 1.0], [0.0, -1.0]], [[0.0, 3.0], [1.0, 1.0]]]> : tensor<3x2x2xf32>
+    %g = stablehlo.constant dense<[0, 3, 1]> : tensor<3xi64>
+    %m1 = "chlo.ragged_dot"(%l, %r, %g) {ragged_dot_dimension_numbers = #chlo.ragged_dot<lhs_batching_dimensions = [], rhs_batching_dimensions = [], lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1], lhs_ragged_dimensions = [0], rhs_group_dimensions = [0]>, precision_config = [#chlo<precision HIGHEST>, #chlo<precision DEFAULT>]} : (tensor<5x2xf32>, tensor<3x2x2xf32>, tensor<3xi64>) -> tensor<5x2xf32>
+    check.expect_eq_const %m1, dense<[[2.0, -1.0], [6.0, -1.0], [10.0, -1.0], [8.0, 29.0], [0.0, 0.0]]> : tensor<5x2xf32>
+    // mode 2: the ragged dimension contracts; groups [0, 1) and [1, 3) of k = 4 (index 3 in none)
+    %l2 = stablehlo.constant dense<[[1, 2, 3, 4], [5, 6, 7, 8]]> : tensor<2x4xi32>
+    %r2 = stablehlo.constant dense<[[1, 0, 2], [0, 1, 1], [1, 1, 0], [2, 0, 1]]> : tensor<4x3xi32>
+    %g2 = stablehlo.constant dense<[1, 2]> : tensor<2xi64>
+    %m2 = "chlo.ragged_dot"(%l2, %r2, %g2) {ragged_dot_dimension_numbers = #chlo.ragged_dot<lhs_batching_dimensions = [], rhs_batching_dimensions = [], lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [0], lhs_ragged_dimensions = [1], rhs_group_dimensions = []>} : (tensor<2x4xi32>, tensor<4x3xi32>, tensor<2xi64>) -> tensor<2x2x3xi32>
+    check.expect_eq_const %m2, dense<[[[1, 0, 2], [5, 0, 10]], [[3, 5, 2], [7, 13, 6]]]> : tensor<2x2x3xi32>
+    // mode 3: the ragged dimension is a batch dimension: dot_general's result
+    %l3 = stablehlo.constant dense<[[[1.0, 2.0], [3.0, 4.0]], [[5.0, 6.0], [7.0, 8.0]], [[9.0, 10.0], [11.0, 12.0]]]> : tensor<3x2x2xf32>
+    %r3 = stablehlo.constant dense<[[[1.0], [1.0]], [[2.0], [0.0]], [[0.0], [-1.0]]]> : tensor<3x2x1xf32>
+    %g3 = stablehlo.constant dense<[2, 1]> : tensor<2xi32>
+    %m3 = "chlo.ragged_dot"(%l3, %r3, %g3) {ragged_dot_dimension_numbers = #chlo.ragged_dot<lhs_batching_dimensions = [0], rhs_batching_dimensions = [0], lhs_contracting_dimensions = [2], rhs_contracting_dimensions = [1], lhs_ragged_dimensions = [0], rhs_group_dimensions = []>} : (tensor<3x2x2xf32>, tensor<3x2x1xf32>, tensor<2xi32>) -> tensor<3x2x1xf32>
+    check.expect_eq_const %m3, dense<[[[3.0], [7.0]], [[10.0], [14.0]], [[-10.0], [-12.0]]]> : tensor<3x2x1xf32>
+    // group sizes per batch index ([b, g]: the pass only; xlet::ragged_dot takes [g])
+    %lb = stablehlo.constant dense<[[[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]], [[7.0, 8.0], [9.0, 10.0], [11.0, 12.0]]]> : tensor<2x3x2xf32>
+    %rb = stablehlo.constant dense<[[[[1.0], [0.0]], [[0.0], [1.0]]], [[[1.0], [1.0]], [[2.0], [-1.0]]]]> : tensor<2x2x2x1xf32>
+    %gb = stablehlo.constant dense<[[1, 2], [3, 0]]> : tensor<2x2xi32>
+    %mb = "chlo.ragged_dot"(%lb, %rb, %gb) {ragged_dot_dimension_numbers = #chlo.ragged_dot<lhs_batching_dimensions = [0], rhs_batching_dimensions = [1], lhs_contracting_dimensions = [2], rhs_contracting_dimensions = [2], lhs_ragged_dimensions = [1], rhs_group_dimensions = [0]>} : (tensor<2x3x2xf32>, tensor<2x2x2x1xf32>, tensor<2x2xi32>) -> tensor<2x3x1xf32>
+    check.expect_eq_const %mb, dense<[[[1.0], [7.0], [11.0]], [[8.0], [10.0], [12.0]]]> : tensor<2x3x1xf32>
+    func.return
+  }
+  // scan: two inputs and two carries along dimension 1 (a carry init of the slice shape, splat and
+  // broadcast constants in the body), a reverse scan with an i1 output, a scan of carries only
+  func.func @scans() {
+    %x = stablehlo.constant dense<[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]> : tensor<2x3xf32>
+    %y = stablehlo.constant dense<[[2, 3, 4], [-1, 5, 2]]> : tensor<2x3xi32>
+    %c0 = stablehlo.constant dense<[0.0, 10.0]> : tensor<2xf32>
+    %c1 = stablehlo.constant dense<1> : tensor<2xi32>
+    %s:4 = chlo.scan(%x, %y) inits (%c0, %c1) dimension=1 {
+    ^bb0(%xe: tensor<2xf32>, %ye: tensor<2xi32>, %a: tensor<2xf32>, %p: tensor<2xi32>):
+      %half = stablehlo.constant dense<0.5> : tensor<2xf32>
+      %one = stablehlo.constant dense<1> : tensor<i32>
+      %ones = stablehlo.broadcast_in_dim %one, dims = [] : (tensor<i32>) -> tensor<2xi32>
+      %ah = stablehlo.multiply %a, %half : tensor<2xf32>
+      %a2 = stablehlo.add %xe, %ah : tensor<2xf32>
+      %yp = stablehlo.multiply %ye, %p : tensor<2xi32>
+      %p2 = stablehlo.add %yp, %ones : tensor<2xi32>
+      stablehlo.return %a2, %p2, %a2, %p2 : tensor<2xf32>, tensor<2xi32>, tensor<2xf32>, tensor<2xi32>
+    } : (tensor<2x3xf32>, tensor<2x3xi32>, tensor<2xf32>, tensor<2xi32>) -> (tensor<2x3xf32>, tensor<2x3xi32>, tensor<2xf32>, tensor<2xi32>)
+    check.expect_eq_const %s#0, dense<[[1.0, 2.5, 4.25], [9.0, 9.5, 10.75]]> : tensor<2x3xf32>
+    check.expect_eq_const %s#1, dense<[[3, 10, 41], [0, 1, 3]]> : tensor<2x3xi32>
+    check.expect_eq_const %s#2, dense<[4.25, 10.75]> : tensor<2xf32>
+    check.expect_eq_const %s#3, dense<[41, 3]> : tensor<2xi32>
+    %v = stablehlo.constant dense<[1.0, 2.0, 0.5, 3.0, 1.0]> : tensor<5xf32>
+    %z = stablehlo.constant dense<0.0> : tensor<f32>
+    %h:3 = chlo.scan(%v) inits (%z) dimension=0 attributes {is_reverse = true} {
+    ^bb0(%ve: tensor<f32>, %c: tensor<f32>):
+      %two = stablehlo.constant dense<2.0> : tensor<f32>
+      %ten = stablehlo.constant dense<10.0> : tensor<f32>
+      %c2 = stablehlo.multiply %c, %two : tensor<f32>
+      %n = stablehlo.add %c2, %ve : tensor<f32>
+      %big = stablehlo.compare GT, %n, %ten : (tensor<f32>, tensor<f32>) -> tensor<i1>
+      stablehlo.return %big, %n, %n : tensor<i1>, tensor<f32>, tensor<f32>
+    } : (tensor<5xf32>, tensor<f32>) -> (tensor<5xi1>, tensor<5xf32>, tensor<f32>)
+    check.expect_eq_const %h#0, dense<[true, true, true, false, false]> : tensor<5xi1>
+    check.expect_eq_const %h#1, dense<[47.0, 23.0, 10.5, 5.0, 1.0]> : tensor<5xf32>
+    check.expect_eq_const %h#2, dense<47.0> : tensor<f32>
+    %w = stablehlo.constant dense<[[1, 2], [3, 4], [5, -6]]> : tensor<3x2xi32>
+    %w0 = stablehlo.constant dense<[100, 0]> : tensor<2xi32>
+    %sum = chlo.scan(%w) inits (%w0) dimension=0 attributes {is_associative = true} {
+    ^bb0(%we: tensor<2xi32>, %acc: tensor<2xi32>):
+      %t = stablehlo.add %acc, %we : tensor<2xi32>
+      stablehlo.return %t : tensor<2xi32>
+    } : (tensor<3x2xi32>, tensor<2xi32>) -> tensor<2xi32>
+    check.expect_eq_const %sum, dense<[109, 0]> : tensor<2xi32>
+    func.return
+  }
 }

@@ -180,4 +180,51 @@ module @heavy_ops {
     check.expect_eq_const %s, dense<[[[1001, 1, 2, 4004], [10, 11, 3013, 13], [20, 21, 22, 23]], [[100, 2103, 102, 103], [1112, 111, 112, 4115], [120, 121, 122, 123]]]> : tensor<2x3x4xi32>
     func.return
   }
+  // chlo.scan as xlet::scan (no pass; the same cases as chlo_legalize.mlir's, there as while loops):
+  // two inputs and two carries along dimension 1 (a carry init of the slice shape, splat and
+  // broadcast constants in the body), a reverse scan with an i1 output, a scan of carries only
+  func.func @scans() {
+    %x = stablehlo.constant dense<[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]> : tensor<2x3xf32>
+    %y = stablehlo.constant dense<[[2, 3, 4], [-1, 5, 2]]> : tensor<2x3xi32>
+    %c0 = stablehlo.constant dense<[0.0, 10.0]> : tensor<2xf32>
+    %c1 = stablehlo.constant dense<1> : tensor<2xi32>
+    %s:4 = chlo.scan(%x, %y) inits (%c0, %c1) dimension=1 {
+    ^bb0(%xe: tensor<2xf32>, %ye: tensor<2xi32>, %a: tensor<2xf32>, %p: tensor<2xi32>):
+      %half = stablehlo.constant dense<0.5> : tensor<2xf32>
+      %one = stablehlo.constant dense<1> : tensor<i32>
+      %ones = stablehlo.broadcast_in_dim %one, dims = [] : (tensor<i32>) -> tensor<2xi32>
+      %ah = stablehlo.multiply %a, %half : tensor<2xf32>
+      %a2 = stablehlo.add %xe, %ah : tensor<2xf32>
+      %yp = stablehlo.multiply %ye, %p : tensor<2xi32>
+      %p2 = stablehlo.add %yp, %ones : tensor<2xi32>
+      stablehlo.return %a2, %p2, %a2, %p2 : tensor<2xf32>, tensor<2xi32>, tensor<2xf32>, tensor<2xi32>
+    } : (tensor<2x3xf32>, tensor<2x3xi32>, tensor<2xf32>, tensor<2xi32>) -> (tensor<2x3xf32>, tensor<2x3xi32>, tensor<2xf32>, tensor<2xi32>)
+    check.expect_eq_const %s#0, dense<[[1.0, 2.5, 4.25], [9.0, 9.5, 10.75]]> : tensor<2x3xf32>
+    check.expect_eq_const %s#1, dense<[[3, 10, 41], [0, 1, 3]]> : tensor<2x3xi32>
+    check.expect_eq_const %s#2, dense<[4.25, 10.75]> : tensor<2xf32>
+    check.expect_eq_const %s#3, dense<[41, 3]> : tensor<2xi32>
+    %v = stablehlo.constant dense<[1.0, 2.0, 0.5, 3.0, 1.0]> : tensor<5xf32>
+    %z = stablehlo.constant dense<0.0> : tensor<f32>
+    %h:3 = chlo.scan(%v) inits (%z) dimension=0 attributes {is_reverse = true} {
+    ^bb0(%ve: tensor<f32>, %c: tensor<f32>):
+      %two = stablehlo.constant dense<2.0> : tensor<f32>
+      %ten = stablehlo.constant dense<10.0> : tensor<f32>
+      %c2 = stablehlo.multiply %c, %two : tensor<f32>
+      %n = stablehlo.add %c2, %ve : tensor<f32>
+      %big = stablehlo.compare GT, %n, %ten : (tensor<f32>, tensor<f32>) -> tensor<i1>
+      stablehlo.return %big, %n, %n : tensor<i1>, tensor<f32>, tensor<f32>
+    } : (tensor<5xf32>, tensor<f32>) -> (tensor<5xi1>, tensor<5xf32>, tensor<f32>)
+    check.expect_eq_const %h#0, dense<[true, true, true, false, false]> : tensor<5xi1>
+    check.expect_eq_const %h#1, dense<[47.0, 23.0, 10.5, 5.0, 1.0]> : tensor<5xf32>
+    check.expect_eq_const %h#2, dense<47.0> : tensor<f32>
+    %w = stablehlo.constant dense<[[1, 2], [3, 4], [5, -6]]> : tensor<3x2xi32>
+    %w0 = stablehlo.constant dense<[100, 0]> : tensor<2xi32>
+    %sum = chlo.scan(%w) inits (%w0) dimension=0 attributes {is_associative = true} {
+    ^bb0(%we: tensor<2xi32>, %acc: tensor<2xi32>):
+      %t = stablehlo.add %acc, %we : tensor<2xi32>
+      stablehlo.return %t : tensor<2xi32>
+    } : (tensor<3x2xi32>, tensor<2xi32>) -> tensor<2xi32>
+    check.expect_eq_const %sum, dense<[109, 0]> : tensor<2xi32>
+    func.return
+  }
 }

@@ -601,6 +601,112 @@ TEST_CASE("chlo-legalize-to-stablehlo: mulhi, the special functions, constant_li
           "error: 2:8: chlo-legalize-to-stablehlo: chlo.constant_like on dynamic shapes (refine the shapes first)\n");
 }
 
+TEST_CASE("chlo-legalize-to-stablehlo: ragged_dot's masks, scan's while loop") {
+    // mode 1: per group, lhs masked to its rows (an iota against start and start + size), times the
+    // group's slice of rhs; the dot_generals summed, chlo's precision made stablehlo's
+    std::string p =
+        after(R"(func.func @f(%l: tensor<3x2xf32>, %r: tensor<2x2x4xf32>, %g: tensor<2xi32>) -> tensor<3x4xf32> {
+  %0 = "chlo.ragged_dot"(%l, %r, %g) {ragged_dot_dimension_numbers = #chlo.ragged_dot<lhs_batching_dimensions = [], rhs_batching_dimensions = [], lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1], lhs_ragged_dimensions = [0], rhs_group_dimensions = [0]>, precision_config = [#chlo<precision HIGHEST>, #chlo<precision DEFAULT>]} : (tensor<3x2xf32>, tensor<2x2x4xf32>, tensor<2xi32>) -> tensor<3x4xf32>
+  return %0 : tensor<3x4xf32>
+})",
+              {{"chlo-legalize-to-stablehlo", ""}});
+    CAPTURE(p);
+    CHECK(has(p, "    %t0 = \"stablehlo.iota\"() {iota_dimension = 0 : i64} : () -> tensor<3x1xi64>\n"
+                 "    %t1 = \"stablehlo.broadcast_in_dim\"(%t0) {broadcast_dimensions = array<i64: 0, 1>} : "
+                 "(tensor<3x1xi64>) -> tensor<3x2xi64>\n"
+                 "    %t2 = \"stablehlo.slice\"(%g) {start_indices = array<i64: 0>, limit_indices = array<i64: 1>, "
+                 "strides = array<i64: 1>} : (tensor<2xi32>) -> tensor<1xi32>\n"
+                 "    %t3 = \"stablehlo.reshape\"(%t2) : (tensor<1xi32>) -> tensor<i32>\n"
+                 "    %t4 = \"stablehlo.convert\"(%t3) : (tensor<i32>) -> tensor<i64>\n"
+                 "    %t5 = \"stablehlo.constant\"() {value = dense<0> : tensor<i64>} : () -> tensor<i64>\n"
+                 "    %t6 = \"stablehlo.add\"(%t5, %t4) : (tensor<i64>, tensor<i64>) -> tensor<i64>\n"));
+    CHECK(has(p, "%t11 = \"stablehlo.and\"(%t8, %t10)"));
+    CHECK(has(p, "%t13 = \"stablehlo.select\"(%t11, %l, %t12)"));
+    CHECK(has(p, "%t16 = \"stablehlo.dot_general\"(%t13, %t15) {dot_dimension_numbers = #stablehlo.dot<"
+                 "lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [0]>, precision_config = "
+                 "[#stablehlo<precision HIGHEST>, #stablehlo<precision DEFAULT>]} : (tensor<3x2xf32>, "
+                 "tensor<2x4xf32>) -> tensor<3x4xf32>"));
+    CHECK(has(p, "%0 = \"stablehlo.add\"(%t16, %t29)"));
+    CHECK(!has(p, "chlo."));
+    // scan: while (i < N) over (i, carries, zeroed outputs); reverse reads and writes N - 1 - i
+    std::string s = after(R"(func.func @s(%x: tensor<4xi32>, %c: tensor<i32>) -> (tensor<4xi32>, tensor<i32>) {
+  %0:2 = chlo.scan(%x) inits (%c) dimension=0 attributes {is_reverse = true} {
+  ^bb0(%a: tensor<i32>, %b: tensor<i32>):
+    %1 = stablehlo.add %a, %b : tensor<i32>
+    stablehlo.return %1, %1 : tensor<i32>, tensor<i32>
+  } : (tensor<4xi32>, tensor<i32>) -> (tensor<4xi32>, tensor<i32>)
+  return %0#0, %0#1 : tensor<4xi32>, tensor<i32>
+})",
+                          {{"chlo-legalize-to-stablehlo", ""}});
+    CAPTURE(s);
+    CHECK(has(
+        s, "    %scan_i5, %r20, %r21 = \"stablehlo.while\"(%t2, %c, %t4) ({\n"
+           "    ^bb0(%scan_c6: tensor<i64>, %scan_c7: tensor<i32>, %scan_c8: tensor<4xi32>):\n"
+           "      %t9 = \"stablehlo.compare\"(%scan_c6, %t1) {comparison_direction = #stablehlo<comparison_direction "
+           "LT>} : (tensor<i64>, tensor<i64>) -> tensor<i1>\n"
+           "      \"stablehlo.return\"(%t9) : (tensor<i1>) -> ()\n"
+           "    }, {\n"
+           "    ^bb0(%scan_i10: tensor<i64>, %b: tensor<i32>, %scan_out11: tensor<4xi32>):\n"
+           "      %t12 = \"stablehlo.constant\"() {value = dense<1> : tensor<i64>} : () -> tensor<i64>\n"
+           "      %t13 = \"stablehlo.subtract\"(%t1, %t12) : (tensor<i64>, tensor<i64>) -> tensor<i64>\n"
+           "      %t14 = \"stablehlo.subtract\"(%t13, %scan_i10) : (tensor<i64>, tensor<i64>) -> tensor<i64>\n"
+           "      %t15 = \"stablehlo.dynamic_slice\"(%x, %t14) {slice_sizes = array<i64: 1>} : (tensor<4xi32>, "
+           "tensor<i64>) -> tensor<1xi32>\n"
+           "      %a = \"stablehlo.reshape\"(%t15) : (tensor<1xi32>) -> tensor<i32>\n"
+           "      %1 = \"stablehlo.add\"(%a, %b) : (tensor<i32>, tensor<i32>) -> tensor<i32>\n"
+           "      %t17 = \"stablehlo.add\"(%scan_i10, %t12) : (tensor<i64>, tensor<i64>) -> tensor<i64>\n"
+           "      %t18 = \"stablehlo.reshape\"(%1) : (tensor<i32>) -> tensor<1xi32>\n"
+           "      %t19 = \"stablehlo.dynamic_update_slice\"(%scan_out11, %t18, %t14) : (tensor<4xi32>, "
+           "tensor<1xi32>, tensor<i64>) -> tensor<4xi32>\n"
+           "      \"stablehlo.return\"(%t17, %1, %t19)"));
+    CHECK(has(s, "\"func.return\"(%r21, %r20)"));
+    // dynamic shapes: a diagnostic
+    CHECK(after(R"(func.func @s(%x: tensor<?xi32>, %c: tensor<i32>) -> tensor<i32> {
+  %0 = chlo.scan(%x) inits (%c) dimension=0 {
+  ^bb0(%a: tensor<i32>, %b: tensor<i32>):
+    stablehlo.return %b : tensor<i32>
+  } : (tensor<?xi32>, tensor<i32>) -> tensor<i32>
+  return %0 : tensor<i32>
+})",
+                {{"chlo-legalize-to-stablehlo", ""}}) ==
+          "error: 2:8: chlo-legalize-to-stablehlo: chlo.scan on dynamic shapes (refine the shapes first)\n");
+}
+
+TEST_CASE("chlo.scan without the pass: xlet::scan, when the body is element-wise on the slices") {
+    auto r = parse_module(R"(func.func @s(%x: tensor<2x3xf32>, %c: tensor<2xf32>) -> (tensor<2x3xf32>, tensor<2xf32>) {
+  %0:2 = chlo.scan(%x) inits (%c) dimension=1 attributes {is_associative = true} {
+  ^bb0(%a: tensor<2xf32>, %b: tensor<2xf32>):
+    %k = stablehlo.constant dense<2.0> : tensor<2xf32>
+    %m = stablehlo.multiply %a, %k : tensor<2xf32>
+    %1 = stablehlo.add %m, %b : tensor<2xf32>
+    stablehlo.return %1, %1 : tensor<2xf32>, tensor<2xf32>
+  } : (tensor<2x3xf32>, tensor<2xf32>) -> (tensor<2x3xf32>, tensor<2xf32>)
+  return %0#0, %0#1 : tensor<2x3xf32>, tensor<2xf32>
+}
+func.func @t(%x: tensor<2x3xf32>, %c: tensor<2xf32>) -> tensor<2xf32> {
+  %0 = chlo.scan(%x) inits (%c) dimension=1 {
+  ^bb0(%a: tensor<2xf32>, %b: tensor<2xf32>):
+    %r = stablehlo.reverse %a, dims = [0] : tensor<2xf32>
+    stablehlo.return %r : tensor<2xf32>
+  } : (tensor<2x3xf32>, tensor<2xf32>) -> tensor<2xf32>
+  return %0 : tensor<2xf32>
+})",
+                          "s.mlir");
+    REQUIRE(r.errors.empty());
+    auto e = emit_cpp(r.mod, {});
+    REQUIRE(e.errors.size() == 1);
+    CHECK(e.errors[0].text == "chlo.scan: its body's stablehlo.reverse is not element-wise on the slices, which "
+                              "xlet::scan needs (try --chlo-legalize-to-stablehlo)");
+    r.mod.funcs.pop_back();
+    e = emit_cpp(r.mod, {});
+    REQUIRE(e.errors.empty());
+    CAPTURE(e.code);
+    CHECK(has(e.code, "xlet::scan<xlet::scan_config{.dimension = 1, .is_associative = true}>(std::forward_as_tuple(x), "
+                      "std::forward_as_tuple(c), [&](float a_s, float b_s) {"));
+    CHECK(has(e.code, "const xlet::f32<> k(0x1p+1f);"));
+    CHECK(has(e.code, "return std::tuple{xlet_translate::scalar(v1), xlet_translate::scalar(v1)};"));
+}
+
 namespace {
 // Upstream's stablehlo_compatibility_expander.mlir cases (gather with i8 indices too small for a
 // batching dim and no index vector dim; scatter; dynamic indices, left alone) and tan, complex and

@@ -15,6 +15,7 @@
 #include <cstring>
 #include <functional>
 #include <map>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -290,6 +291,7 @@ const std::set<std::string> other_ops = {"stablehlo.constant",
                                          "chlo.bessel_i1e",
                                          "chlo.next_after",
                                          "chlo.ragged_dot",
+                                         "chlo.scan",
                                          "stablehlo.all_reduce",
                                          "stablehlo.all_gather",
                                          "stablehlo.reduce_scatter",
@@ -545,6 +547,117 @@ private:
         }
     }
     // Operand, result and region counts the emitter relies on; false (with a diagnostic) if wrong.
+    // chlo.scan as xlet::scan: inputs and inits from operandSegmentSizes, outputs of the inputs'
+    // shape, carries of the slice shape (the inputs' without the scan dimension), and a body that
+    // computes each element of a slice from the same elements alone (element-wise ops, splat
+    // constants, broadcasts of scalars), since xlet::scan's function runs on elements. Other
+    // scans are decomposed by --chlo-legalize-to-stablehlo.
+    struct scan_parts {
+        std::size_t m = 0, k = 0, n = 0;
+        std::int64_t dim = 0;
+        std::vector<std::int64_t> slice;
+    };
+    static std::optional<scan_parts> scan_layout(const op& o) {
+        const attr* seg = o.get("operandSegmentSizes");
+        const attr* d = o.get("dimension");
+        if (!seg || seg->list.size() != 2 || !d || d->k != attr::kind::integer) return std::nullopt;
+        scan_parts p;
+        if (seg->list[0].i < 0 || seg->list[1].i < 0) return std::nullopt;
+        p.m = static_cast<std::size_t>(seg->list[0].i);
+        p.k = static_cast<std::size_t>(seg->list[1].i);
+        p.dim = d->i;
+        if (p.m + p.k != o.operands.size() || o.results.size() < p.k) return std::nullopt;
+        p.n = o.results.size() - p.k;
+        return p;
+    }
+    static bool scan_elementwise(const std::string& n) {
+        static const std::set<std::string> ops = {"stablehlo.compare", "stablehlo.select", "stablehlo.clamp",
+                                                  "stablehlo.convert", "stablehlo.return", "stablehlo.reduce_precision",
+                                                  "chlo.square",       "chlo.conj",        "chlo.is_inf",
+                                                  "chlo.is_pos_inf",   "chlo.is_neg_inf",  "chlo.lgamma",
+                                                  "chlo.erfc",         "chlo.bessel_i1e",  "chlo.next_after"};
+        return unary_ops.count(n) || binary_ops.count(n) || ops.count(n);
+    }
+    bool scan_ok(const op& o) {
+        auto p = scan_layout(o);
+        auto fail = [&](const std::string& why) {
+            error(o.at, "chlo.scan: " + why);
+            return false;
+        };
+        if (!p)
+            return fail("expected operandSegmentSizes = array<i32: inputs, inits>, a dimension and a result per init");
+        if (o.regions.size() != 1 || o.regions[0].blocks.size() != 1 ||
+            o.regions[0].blocks[0].arg_names.size() != p->m + p->k)
+            return fail("expected one body of " + std::to_string(p->m + p->k) + " arguments");
+        if (p->m == 0)
+            return fail("a scan without inputs is not supported by xlet::scan (try --chlo-legalize-to-stablehlo)");
+        const type& x = o.operand_types[0];
+        if (x.k != type::kind::tensor || p->dim < 0 || static_cast<std::size_t>(p->dim) >= x.dims.size())
+            return fail("dimension out of range");
+        p->slice = x.dims;
+        p->slice.erase(p->slice.begin() + p->dim);
+        for (std::size_t j = 0; j < p->m; ++j)
+            if (o.operand_types[j].dims != x.dims) return fail("inputs of different shapes");
+        for (std::size_t j = 0; j < p->n; ++j)
+            if (o.result_types[j].dims != x.dims)
+                return fail("output " + std::to_string(j) +
+                            " is not of the inputs' shape, which xlet::scan needs (try "
+                            "--chlo-legalize-to-stablehlo)");
+        for (std::size_t j = 0; j < p->k; ++j)
+            if (o.result_types[p->n + j].dims != p->slice || o.operand_types[p->m + j].dims != p->slice)
+                return fail("carry " + std::to_string(j) + " is not of the slice shape");
+        if (p->slice.empty()) return true; // a body over scalars: any body
+        for (auto& b : o.regions[0].blocks)
+            for (auto& q : b.ops) {
+                bool ok = q->regions.empty();
+                if (q->name == "stablehlo.constant") {
+                    const attr* v = q->get("value");
+                    ok = ok && v && v->k == attr::kind::dense && !v->is_hex &&
+                         std::all_of(v->elems.begin(), v->elems.end(), [&](auto& e) { return e == v->elems[0]; });
+                } else if (q->name == "stablehlo.broadcast_in_dim") {
+                    ok = ok && q->operand_types.size() == 1 && q->operand_types[0].dims.empty();
+                } else {
+                    ok = ok && scan_elementwise(q->name);
+                    for (auto* ts : {&q->operand_types, &q->result_types})
+                        for (auto& t : *ts)
+                            ok = ok && t.dims == p->slice;
+                }
+                if (!ok)
+                    return fail("its body's " + q->name +
+                                " is not element-wise on the slices, which xlet::scan needs "
+                                "(try --chlo-legalize-to-stablehlo)");
+            }
+        return true;
+    }
+    // The body with every slice-shaped value made a scalar (splat constants one element,
+    // broadcasts of scalars reshapes of rank 0).
+    static region scan_scalar_body(const op& o, const std::vector<std::int64_t>& slice) {
+        region r = clone(o.regions[0]);
+        if (slice.empty()) return r;
+        auto fix = [&](type& t) {
+            if (t.k == type::kind::tensor && t.dims == slice) t.dims.clear();
+        };
+        for (auto& b : r.blocks) {
+            for (auto& t : b.arg_types)
+                fix(t);
+            for (auto& q : b.ops) {
+                for (auto* ts : {&q->operand_types, &q->result_types})
+                    for (auto& t : *ts)
+                        fix(t);
+                if (q->name == "stablehlo.constant") {
+                    if (attr* v = q->get("value")) {
+                        fix(v->t);
+                        v->elems.resize(1);
+                    }
+                } else if (q->name == "stablehlo.broadcast_in_dim") {
+                    q->name = "stablehlo.reshape";
+                    q->attrs.clear();
+                }
+            }
+        }
+        return r;
+    }
+
     bool check_arity(const op& o) {
         const std::string& n = o.name;
         std::size_t no = o.operands.size(), nr = o.results.size(), ng = o.regions.size();
@@ -603,6 +716,7 @@ private:
             return want(no == 2 && nr == 1, "two operands and one result");
         if (n == "stablehlo.rng_bit_generator") return want(no == 1 && nr == 2, "a state and two results");
         if (n == "chlo.ragged_dot") return want(no == 3 && nr == 1, "lhs, rhs, group sizes and one result");
+        if (n == "chlo.scan") return scan_ok(o);
         if (n == "stablehlo.convolution") return want(no == 2 && nr == 1, "two operands and one result");
         if (n == "stablehlo.batch_norm_training") return want(no == 3 && nr == 3, "three operands and three results");
         if (n == "stablehlo.batch_norm_inference") return want(no == 5 && nr == 1, "five operands and one result");
@@ -805,6 +919,9 @@ private:
                         need_tensor_.insert(o->operands[k].name);
                 } else if (n == "stablehlo.pad") {
                     need_tensor_.insert(o->operands[1].name);
+                } else if (n == "chlo.scan") {
+                    for (auto& v : o->operands)
+                        need_tensor_.insert(v.name);
                 } else if (n == "stablehlo.rng" && o->operands.size() == 3) {
                     need_tensor_.insert(o->operands[0].name);
                     need_tensor_.insert(o->operands[1].name);
@@ -947,7 +1064,8 @@ private:
     std::string elem_cpp(const type& t) { return cpp_elem(t.elem); }
 
     // A region as a C++ lambda over scalars (reduce, sort): params are the element types.
-    std::string scalar_lambda(const region& r, int depth, bool returns_bool) {
+    // ret: "scalars" returns one value bare and several as a std::tuple, "scalars_tuple" always a tuple.
+    std::string scalar_lambda(const region& r, int depth, bool returns_bool, const char* ret = "scalars") {
         const block& b = r.blocks[0];
         std::string head = "[&](";
         std::vector<std::string> pnames;
@@ -969,7 +1087,7 @@ private:
             bind(b.arg_names[i], id, b.arg_types[i], false);
         }
         std::string saved_kind = ret_kind_;
-        ret_kind_ = returns_bool ? "bool" : "scalars";
+        ret_kind_ = returns_bool ? "bool" : ret;
         emit_block(b, depth + 1, "lambda");
         ret_kind_ = saved_kind;
         scopes_.pop_back();
@@ -1080,7 +1198,7 @@ private:
         }
         if (ret_kind_ == "bool" || (ret_kind_ == "scalars" && o.operands.size() == 1)) {
             out_ << ind(depth) << "return " << scal(o, 0) << ";\n";
-        } else if (ret_kind_ == "scalars") {
+        } else if (ret_kind_ == "scalars" || ret_kind_ == "scalars_tuple") {
             out_ << ind(depth) << "return std::tuple{";
             for (std::size_t k = 0; k < o.operands.size(); ++k)
                 out_ << (k ? ", " : "") << scal(o, k);
@@ -1101,6 +1219,8 @@ private:
         const type& t = o.result_types[0];
         std::vector<std::uint8_t> one, bytes;
         std::string why;
+        // unused after a pass (ragged_dot of a batch dimension leaves its group sizes)
+        std::string mu = uses_[o.results[0]] ? "" : "[[maybe_unused]] ";
         std::string id = fresh(o.results[0]);
         bool splat = dense_splat(*v, t, one, why);
         if (!splat && !why.empty()) {
@@ -1120,23 +1240,23 @@ private:
             if (splat) one.assign(bytes.begin(), bytes.begin() + w);
         }
         if (t.dims.empty()) {
-            out_ << ind(depth) << "const " << cpp_type(t) << " " << id << "(" << cpp_scalar(t.elem, one.data())
+            out_ << ind(depth) << mu << "const " << cpp_type(t) << " " << id << "(" << cpp_scalar(t.elem, one.data())
                  << ");\n";
             bind(o.results[0], id, t, false);
         } else if (num_elements(t) == 0) {
-            out_ << ind(depth) << "const " << cpp_type(t) << " " << id << "{};\n";
+            out_ << ind(depth) << mu << "const " << cpp_type(t) << " " << id << "{};\n";
             bind(o.results[0], id, t, false);
         } else if (splat && !need_tensor_.count(o.results[0])) {
             // A splat stays a lazy broadcast of one value however often it is used.
-            out_ << ind(depth) << "const auto " << id << " = xlet::constant<" << cpp_type(t) << ">("
+            out_ << ind(depth) << mu << "const auto " << id << " = xlet::constant<" << cpp_type(t) << ">("
                  << cpp_scalar(t.elem, one.data()) << ");\n";
             bind(o.results[0], id, t, true);
         } else if (splat) {
-            out_ << ind(depth) << "const " << cpp_type(t) << " " << id << " = xlet::constant<" << cpp_type(t) << ">("
-                 << cpp_scalar(t.elem, one.data()) << ");\n";
+            out_ << ind(depth) << mu << "const " << cpp_type(t) << " " << id << " = xlet::constant<" << cpp_type(t)
+                 << ">(" << cpp_scalar(t.elem, one.data()) << ");\n";
             bind(o.results[0], id, t, false);
         } else {
-            out_ << ind(depth) << "static const " << cpp_type(t) << " " << id << " = xlet_translate::from_bytes<"
+            out_ << ind(depth) << mu << "static const " << cpp_type(t) << " " << id << " = xlet_translate::from_bytes<"
                  << cpp_type(t) << ">(\n";
             static const char* hexd = "0123456789abcdef";
             for (std::size_t i = 0; i < bytes.size(); i += 32) {
@@ -1875,6 +1995,31 @@ private:
             declare(o, 0,
                     "xlet::ragged_dot<" + dd + out_t + ">(" + val(o, 0) + ", " + val(o, 1) + ", " + val(o, 2) + ")",
                     depth, false);
+            return true;
+        }
+        if (n == "chlo.scan") {
+            auto p = scan_layout(o); // checked by scan_ok
+            std::vector<std::int64_t> slice = o.operand_types[0].dims;
+            slice.erase(slice.begin() + p->dim);
+            const attr* rev = o.get("is_reverse");
+            const attr* assoc = o.get("is_associative");
+            // is_associative is a hint: xlet::scan takes it where an element can stand for a carry
+            bool can_assoc = p->m == p->k;
+            for (std::size_t j = 0; can_assoc && j < p->m; ++j)
+                can_assoc = o.operand_types[j].elem == o.operand_types[p->m + j].elem;
+            std::string cfg = "xlet::scan_config{.dimension = " + std::to_string(p->dim);
+            if (rev && rev->b) cfg += ", .is_reverse = true";
+            if (assoc && assoc->b && can_assoc) cfg += ", .is_associative = true";
+            cfg += "}";
+            std::string xs, inits;
+            for (std::size_t j = 0; j < p->m + p->k; ++j)
+                (j < p->m ? xs : inits) += (j == 0 || j == p->m ? "" : ", ") + val(o, j);
+            region body = scan_scalar_body(o, slice);
+            std::string f = scalar_lambda(body, depth, false, "scalars_tuple");
+            declare_tuple(o,
+                          "xlet::scan<" + cfg + ">(std::forward_as_tuple(" + xs + "), std::forward_as_tuple(" + inits +
+                              "), " + f + ")",
+                          depth);
             return true;
         }
         if (n == "chlo.square") {

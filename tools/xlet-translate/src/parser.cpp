@@ -2202,6 +2202,54 @@ private:
             check_counts(o);
             return;
         }
+        if (n == "chlo.scan") {
+            // `(inputs) inits (inits) dimension=D attributes {..}? region : functional-type`; the
+            // segment sizes are what the generic form spells (and the emitters read)
+            auto values = [&] {
+                std::vector<value_ref> v;
+                expect('(');
+                if (!accept(')')) {
+                    do
+                        v.push_back(parse_value_ref());
+                    while (accept(','));
+                    expect(')');
+                }
+                return v;
+            };
+            o.operands = values();
+            std::size_t m = o.operands.size();
+            expect_kw("inits");
+            for (auto& v : values())
+                o.operands.push_back(v);
+            std::size_t k = o.operands.size() - m;
+            expect_kw("dimension");
+            expect('=');
+            skip_ws();
+            o.set("dimension", int_attr(parse_int(), here()));
+            if (accept_kw("attributes"))
+                for (auto& kv : parse_attr_dict())
+                    merge_attr(o, std::move(kv));
+            o.regions.push_back(parse_region());
+            functional(o);
+            if (o.result_types.size() < k) fail_at(o.at, "chlo.scan: fewer results than inits");
+            auto segments = [&](std::size_t a, std::size_t b) {
+                attr s;
+                s.k = attr::kind::dense_array;
+                s.t.k = type::kind::scalar;
+                s.t.elem = "i32";
+                for (std::size_t x : {a, b}) {
+                    attr e;
+                    e.k = attr::kind::integer;
+                    e.i = static_cast<std::int64_t>(x);
+                    e.s = std::to_string(x);
+                    s.list.push_back(e);
+                }
+                return s;
+            };
+            o.set("operandSegmentSizes", segments(m, k));
+            o.set("resultSegmentSizes", segments(o.result_types.size() - k, k));
+            return;
+        }
         if (n == "chlo.broadcast_compare" || n.rfind("chlo.broadcast_", 0) == 0 || n == "chlo.next_after" ||
             n == "chlo.polygamma" || n == "chlo.zeta" || n == "chlo.mulhi") {
             operands_until_colon(o);

@@ -20,6 +20,7 @@
 #include <limits>
 #include <map>
 #include <numbers>
+#include <optional>
 #include <span>
 #include <string>
 
@@ -693,6 +694,407 @@ val upcast(builder& b, std::vector<val> args, F&& f) {
     return narrow ? b.convert(r, e) : r;
 }
 
+// ---- ragged_dot and scan -----------------------------------------------------------------------
+//
+// As upstream's ConvertRaggedDotOp and ConvertScanOp, on static shapes:
+//   ragged_dot, ragged non-contracting dimension (mode 1, lhs [.., m, k] x rhs [g, .., k, n]): for
+//     each group i, lhs masked to the rows [start_i, start_i + group_sizes[i]) of the ragged
+//     dimension (an iota compared with the two bounds, then select against zeros) times rhs's slice
+//     i of the group dimension, one dot_general per group, summed;
+//   ragged contracting dimension (mode 2, result [g, ...]): the same masks, each dot_general
+//     reshaped to [1, ...], then concatenated along 0;
+//   ragged batch dimension (mode 3): dot_general (the groups only partition the batch).
+//   group_sizes may be [g] or [b.., g] (per-batch starts, broadcast over lhs's leading dims).
+//   scan: a stablehlo.while over an i64 counter i < N: its operands are (i, carries, outputs
+//     zeroed); the body slices each input at position i (N - 1 - i in reverse) with dynamic_slice
+//     and reshape, runs the scan's body on them and the carries, writes each output's slice with
+//     dynamic_update_slice and yields (i + 1, new carries, outputs).
+
+std::vector<std::int64_t> int_list_of(const attr* a) {
+    std::vector<std::int64_t> v;
+    if (!a) return v;
+    if (a->k == attr::kind::dense)
+        for (auto& e : a->elems) {
+            std::int64_t x = -1; // not a number: out of every range
+            std::from_chars(e.data(), e.data() + e.size(), x);
+            v.push_back(x);
+        }
+    else
+        for (auto& x : a->list)
+            v.push_back(x.i);
+    return v;
+}
+attr i64_array(const std::vector<std::int64_t>& v) {
+    attr a;
+    a.k = attr::kind::dense_array;
+    a.t.k = type::kind::scalar;
+    a.t.elem = "i64";
+    for (auto x : v) {
+        attr e;
+        e.k = attr::kind::integer;
+        e.i = x;
+        e.s = std::to_string(x);
+        a.list.push_back(e);
+    }
+    return a;
+}
+attr i64_scalar(std::int64_t v) {
+    attr a;
+    a.k = attr::kind::integer;
+    a.i = v;
+    a.s = std::to_string(v);
+    a.t.k = type::kind::scalar;
+    a.t.elem = "i64";
+    return a;
+}
+type tensor_t(std::vector<std::int64_t> dims, const std::string& elem) {
+    type t;
+    t.k = type::kind::tensor;
+    t.dims = std::move(dims);
+    t.elem = elem;
+    return t;
+}
+std::string zero_text(const std::string& elem) {
+    if (elem == "i1") return "false";
+    if (is_complex_elem(elem)) return "(0.0,0.0)";
+    if (is_float_elem(elem)) return "0.0";
+    return "0";
+}
+std::vector<std::int64_t> iota_vec(std::size_t n) {
+    std::vector<std::int64_t> v(n);
+    for (std::size_t i = 0; i < n; ++i)
+        v[i] = static_cast<std::int64_t>(i);
+    return v;
+}
+
+// A #stablehlo.dot<...> of four lists (empty batch lists left out, as the parser does).
+attr dot_dims_attr(const std::vector<std::int64_t>& lb, const std::vector<std::int64_t>& rb,
+                   const std::vector<std::int64_t>& lc, const std::vector<std::int64_t>& rc) {
+    attr d;
+    d.k = attr::kind::dialect;
+    d.s = "stablehlo.dot";
+    auto list = [&](const char* name, const std::vector<std::int64_t>& v) {
+        attr a;
+        a.k = attr::kind::array;
+        a.name = name;
+        for (auto x : v) {
+            attr e;
+            e.k = attr::kind::integer;
+            e.i = x;
+            e.s = std::to_string(x);
+            a.list.push_back(e);
+        }
+        d.fields.push_back(a);
+    };
+    if (!lb.empty()) list("lhs_batching_dimensions", lb);
+    if (!rb.empty()) list("rhs_batching_dimensions", rb);
+    list("lhs_contracting_dimensions", lc);
+    list("rhs_contracting_dimensions", rc);
+    return d;
+}
+
+// chlo precision -> stablehlo precision (HIGHEST, HIGH, anything else DEFAULT), as upstream.
+std::optional<attr> precision_of(const op& o) {
+    const attr* p = o.get("precision_config");
+    if (!p || p->k != attr::kind::array) return std::nullopt;
+    attr a;
+    a.k = attr::kind::array;
+    for (auto& x : p->list) {
+        std::string w = x.raw.empty() ? x.s : x.raw;
+        attr e;
+        e.k = attr::kind::dialect;
+        e.s = "stablehlo";
+        e.raw = w.find("HIGHEST") != std::string::npos ? "precision HIGHEST"
+                : w.find("HIGH") != std::string::npos  ? "precision HIGH"
+                                                       : "precision DEFAULT";
+        a.list.push_back(e);
+    }
+    return a;
+}
+
+bool ragged_dot(const op& o, builder& b, std::vector<std::unique_ptr<op>>& seq, std::string& why) {
+    if (o.operands.size() != 3 || o.operand_types.size() != 3 || o.results.size() != 1) return false;
+    const type &lt = o.operand_types[0], &rt = o.operand_types[1], &gt = o.operand_types[2], &ot = o.result_types[0];
+    for (const type* t : {&lt, &rt, &gt, &ot})
+        if (t->k != type::kind::tensor) return false;
+    if (!lt.is_static() || !rt.is_static() || !gt.is_static() || !ot.is_static()) {
+        why = "chlo.ragged_dot on dynamic shapes (refine the shapes first)";
+        return false;
+    }
+    const attr* dn = o.get("ragged_dot_dimension_numbers");
+    if (!dn || gt.dims.empty() || !is_integer_elem(gt.elem)) return false;
+    auto lb = int_list_of(dn->field("lhs_batching_dimensions")), rb = int_list_of(dn->field("rhs_batching_dimensions"));
+    auto lc = int_list_of(dn->field("lhs_contracting_dimensions")),
+         rc = int_list_of(dn->field("rhs_contracting_dimensions"));
+    auto lr = int_list_of(dn->field("lhs_ragged_dimensions")), rg = int_list_of(dn->field("rhs_group_dimensions"));
+    std::size_t lrank = lt.dims.size(), rrank = rt.dims.size();
+    auto in = [](std::int64_t d, std::size_t r) { return d >= 0 && static_cast<std::size_t>(d) < r; };
+    if (lr.size() != 1 || !in(lr[0], lrank) || lc.size() != rc.size() || lb.size() != rb.size()) return false;
+    std::optional<attr> prec = precision_of(o);
+    auto dot = [&](const val& l, const val& r, const type& t, const std::vector<std::int64_t>& rbd,
+                   const std::vector<std::int64_t>& rcd) {
+        val v = b.emit("stablehlo.dot_general", {l, r}, t);
+        b.last().set("dot_dimension_numbers", dot_dims_attr(lb, rbd, lc, rcd));
+        if (prec) b.last().set("precision_config", *prec);
+        return v;
+    };
+    val lhs{o.operands[0].name, lt, {}}, rhs{o.operands[1].name, rt, {}}, gs{o.operands[2].name, gt, {}};
+    int mode = lrank < rrank ? 1 : lrank < ot.dims.size() ? 2 : 3;
+    if (mode == 3) {
+        dot(lhs, rhs, ot, rb, rc);
+        seq.back()->results[0] = o.results[0];
+        return true;
+    }
+    const std::int64_t r = lr[0];
+    std::int64_t rhs_ragged = -1; // mode 2: rhs's contracting dimension paired with r
+    for (std::size_t i = 0; i < lc.size(); ++i)
+        if (lc[i] == r) rhs_ragged = rc[i];
+    if (mode == 1 && (rg.size() != 1 || !in(rg[0], rrank))) return false;
+    if (mode == 2 && rhs_ragged < 0) return false;
+    const std::int64_t g = gt.dims.back();
+    if (g <= 0 || (mode == 1 && rt.dims[static_cast<std::size_t>(rg[0])] != g)) return false;
+    std::vector<std::int64_t> batch(gt.dims.begin(), gt.dims.end() - 1);
+    if (batch.size() >= lrank) return false;
+    for (std::size_t d = 0; d < batch.size(); ++d)
+        if (lt.dims[d] != batch[d]) return false; // per-batch sizes run along lhs's leading dimensions
+    // the mask's pieces: start (zeros of the batch shape), the iota of the ragged dimension
+    type bt = tensor_t(batch, "i64"), li = lt;
+    li.elem = "i64";
+    val start = b.literal("0", bt);
+    std::vector<std::int64_t> ishape(lrank, 1);
+    ishape[static_cast<std::size_t>(r)] = lt.dims[static_cast<std::size_t>(r)];
+    val iota = b.emit("stablehlo.iota", {}, tensor_t(ishape, "i64"));
+    b.last().set("iota_dimension", i64_scalar(r));
+    val zero = b.literal(zero_text(lt.elem), lt);
+    val iota_b = b.emit("stablehlo.broadcast_in_dim", {iota}, li);
+    b.last().set("broadcast_dimensions", i64_array(iota_vec(lrank)));
+    std::vector<std::int64_t> rbd = rb, rcd = rc;
+    if (mode == 1) // rhs's dimensions once the group dimension is sliced away
+        for (auto* v : {&rbd, &rcd})
+            for (auto& d : *v)
+                if (d > rg[0]) --d;
+    type part = ot; // mode 2: one group's result
+    if (mode == 2) part.dims.erase(part.dims.begin());
+    std::vector<val> parts;
+    val out;
+    for (std::int64_t i = 0; i < g; ++i) {
+        std::vector<std::int64_t> s0(gt.dims.size(), 0), s1 = gt.dims, st(gt.dims.size(), 1);
+        s0.back() = i;
+        s1.back() = i + 1;
+        std::vector<std::int64_t> sd = batch;
+        sd.push_back(1);
+        val sl = b.emit("stablehlo.slice", {gs}, tensor_t(sd, gt.elem));
+        b.last().set("start_indices", i64_array(s0));
+        b.last().set("limit_indices", i64_array(s1));
+        b.last().set("strides", i64_array(st));
+        val size = b.emit("stablehlo.reshape", {sl}, tensor_t(batch, gt.elem));
+        if (gt.elem != "i64") size = b.convert(size, "i64");
+        val limit = b.add(start, size);
+        auto bcast = [&](const val& v) {
+            val x = b.emit("stablehlo.broadcast_in_dim", {v}, li);
+            b.last().set("broadcast_dimensions", i64_array(iota_vec(batch.size())));
+            return x;
+        };
+        val ge = b.cmp(iota_b, bcast(start), "GE");
+        val lt_ = b.cmp(iota_b, bcast(limit), "LT");
+        val mask = b.emit("stablehlo.and", {ge, lt_}, ge.t);
+        val masked = b.select(mask, lhs, zero);
+        if (mode == 1) {
+            std::size_t gd = static_cast<std::size_t>(rg[0]);
+            std::vector<std::int64_t> r0(rrank, 0), r1 = rt.dims, rs(rrank, 1), sh = rt.dims;
+            r0[gd] = i;
+            r1[gd] = i + 1;
+            sh[gd] = 1;
+            val rsl = b.emit("stablehlo.slice", {rhs}, tensor_t(sh, rt.elem));
+            b.last().set("start_indices", i64_array(r0));
+            b.last().set("limit_indices", i64_array(r1));
+            b.last().set("strides", i64_array(rs));
+            sh.erase(sh.begin() + static_cast<std::ptrdiff_t>(gd));
+            val ri = b.emit("stablehlo.reshape", {rsl}, tensor_t(sh, rt.elem));
+            val d = dot(masked, ri, ot, rbd, rcd);
+            out = i == 0 ? d : b.add(out, d);
+        } else {
+            val d = dot(masked, rhs, part, rb, rc);
+            type one = part;
+            one.dims.insert(one.dims.begin(), 1);
+            parts.push_back(b.emit("stablehlo.reshape", {d}, one));
+        }
+        start = limit;
+    }
+    if (mode == 2) {
+        b.emit("stablehlo.concatenate", parts, ot);
+        b.last().set("dimension", i64_scalar(0));
+    }
+    seq.back()->results[0] = o.results[0];
+    return true;
+}
+
+bool scan(const op& o, const std::function<std::string(const std::string&)>& fresh,
+          std::vector<std::unique_ptr<op>>& seq, std::string& why) {
+    auto seg = int_list_of(o.get("operandSegmentSizes"));
+    const attr* da = o.get("dimension");
+    if (seg.size() != 2 || !da || o.regions.size() != 1 || o.regions[0].blocks.size() != 1) return false;
+    const std::size_t m = static_cast<std::size_t>(seg[0]), k = static_cast<std::size_t>(seg[1]);
+    if (seg[0] < 0 || seg[1] < 0 || m + k != o.operands.size() || o.operand_types.size() != m + k ||
+        o.results.size() < k || o.result_types.size() != o.results.size())
+        return false;
+    const std::size_t n = o.results.size() - k;
+    const block& body = o.regions[0].blocks[0];
+    if (body.arg_names.size() != m + k || body.ops.empty() || body.ops.back()->name != "stablehlo.return" ||
+        body.ops.back()->operands.size() != n + k)
+        return false;
+    for (auto* ts : {&o.operand_types, &o.result_types})
+        for (auto& t : *ts)
+            if (t.k != type::kind::tensor)
+                return false;
+            else if (!t.is_static()) {
+                why = "chlo.scan on dynamic shapes (refine the shapes first)";
+                return false;
+            }
+    const std::int64_t dim = da->i;
+    const std::size_t d = static_cast<std::size_t>(dim);
+    for (std::size_t j = 0; j < m; ++j)
+        if (dim < 0 || d >= o.operand_types[j].dims.size()) return false;
+    for (std::size_t j = 0; j < n; ++j)
+        if (dim < 0 || d >= o.result_types[j].dims.size()) return false;
+    if (m == 0 && n == 0) return false;
+    const loc at = o.at;
+    const type i64 = tensor_t({}, "i64"), i32 = tensor_t({}, "i32");
+    builder b(fresh, seq, at);
+    // N, as an i64 scalar
+    val size;
+    if (m > 0) {
+        size = b.emit("stablehlo.get_dimension_size", {{o.operands[0].name, o.operand_types[0], {}}}, i32);
+        b.last().set("dimension", i64_scalar(dim));
+    } else {
+        size = b.emit("stablehlo.constant", {}, i32);
+        attr v;
+        v.k = attr::kind::dense;
+        v.t = i32;
+        v.elems = {std::to_string(o.result_types[0].dims[d])};
+        b.last().set("value", v);
+    }
+    size = b.convert(size, "i64");
+    // the while's operands: the counter, the inits, the outputs zeroed
+    std::vector<val> ops{b.emit("stablehlo.constant", {}, i64)};
+    {
+        attr v;
+        v.k = attr::kind::dense;
+        v.t = i64;
+        v.elems = {"0"};
+        b.last().set("value", v);
+    }
+    for (std::size_t j = 0; j < k; ++j)
+        ops.push_back({o.operands[m + j].name, o.operand_types[m + j], {}});
+    for (std::size_t j = 0; j < n; ++j) {
+        const type& t = o.result_types[j];
+        val z = b.emit("stablehlo.constant", {}, tensor_t({}, t.elem));
+        attr v;
+        v.k = attr::kind::dense;
+        v.t = tensor_t({}, t.elem);
+        v.elems = {zero_text(t.elem)};
+        b.last().set("value", v);
+        ops.push_back(b.emit("stablehlo.broadcast_in_dim", {z}, t));
+        b.last().set("broadcast_dimensions", i64_array({}));
+    }
+    auto w = std::make_unique<op>();
+    w->name = "stablehlo.while";
+    w->at = at;
+    for (auto& v : ops) {
+        w->operands.push_back({v.name, at});
+        w->operand_types.push_back(v.t);
+        w->result_types.push_back(v.t);
+    }
+    // results: a fresh counter, then the carries and outputs under the scan's own names (the
+    // caller's group-name fix renames what does not form a group)
+    w->results.push_back(fresh("scan_i"));
+    for (std::size_t j = 0; j < k; ++j)
+        w->results.push_back(o.results[n + j]);
+    for (std::size_t j = 0; j < n; ++j)
+        w->results.push_back(o.results[j]);
+    // cond: i < N
+    {
+        region r;
+        r.blocks.emplace_back();
+        block& cb = r.blocks[0];
+        for (auto& v : ops) {
+            cb.arg_names.push_back(fresh("scan_c"));
+            cb.arg_types.push_back(v.t);
+            cb.arg_locs.push_back(at);
+        }
+        builder c(fresh, cb.ops, at);
+        val lt = c.cmp({cb.arg_names[0], i64, {}}, size, "LT");
+        auto ret = std::make_unique<op>();
+        ret->name = "stablehlo.return";
+        ret->at = at;
+        ret->operands.push_back({lt.name, at});
+        ret->operand_types.push_back(lt.t);
+        cb.ops.push_back(std::move(ret));
+        w->regions.push_back(std::move(r));
+    }
+    // body
+    {
+        region r;
+        r.blocks.emplace_back();
+        block& bb = r.blocks[0];
+        bb.arg_names.push_back(fresh("scan_i"));
+        for (std::size_t j = 0; j < k; ++j)
+            bb.arg_names.push_back(body.arg_names[m + j]); // the carries keep the body's names
+        for (std::size_t j = 0; j < n; ++j)
+            bb.arg_names.push_back(fresh("scan_out"));
+        for (auto& v : ops)
+            bb.arg_types.push_back(v.t);
+        bb.arg_locs.assign(ops.size(), at);
+        builder c(fresh, bb.ops, at);
+        val i{bb.arg_names[0], i64, {}};
+        val pos = i;
+        if (o.get("is_reverse") && o.get("is_reverse")->b) {
+            val last = c.sub(size, c.literal("1", i64));
+            pos = c.sub(last, i);
+        }
+        for (std::size_t j = 0; j < m; ++j) {
+            const type& t = o.operand_types[j];
+            std::vector<val> args{{o.operands[j].name, t, {}}};
+            for (std::size_t e = 0; e < t.dims.size(); ++e)
+                args.push_back(e == d ? pos : c.literal("0", i64));
+            std::vector<std::int64_t> sizes = t.dims;
+            sizes[d] = 1;
+            val s = c.emit("stablehlo.dynamic_slice", args, tensor_t(sizes, t.elem));
+            c.last().set("slice_sizes", i64_array(sizes));
+            sizes.erase(sizes.begin() + dim);
+            c.emit("stablehlo.reshape", {s}, tensor_t(sizes, t.elem));
+            bb.ops.back()->results[0] = body.arg_names[j]; // the inputs' slices keep the body's names
+        }
+        const op& term = *body.ops.back();
+        for (std::size_t q = 0; q + 1 < body.ops.size(); ++q)
+            bb.ops.push_back(clone(*body.ops[q]));
+        std::vector<val> yield{c.add(i, c.literal("1", i64))};
+        for (std::size_t j = 0; j < k; ++j)
+            yield.push_back({term.operands[n + j].name, o.operand_types[m + j], {}});
+        for (std::size_t j = 0; j < n; ++j) {
+            const type& t = o.result_types[j];
+            std::vector<std::int64_t> one = t.dims;
+            one[d] = 1;
+            type et = term.operand_types.size() > j ? term.operand_types[j] : tensor_t({}, t.elem);
+            val e = c.emit("stablehlo.reshape", {{term.operands[j].name, et, {}}}, tensor_t(one, t.elem));
+            std::vector<val> args{{bb.arg_names[1 + k + j], t, {}}, e};
+            for (std::size_t x = 0; x < t.dims.size(); ++x)
+                args.push_back(x == d ? pos : c.literal("0", i64));
+            yield.push_back(c.emit("stablehlo.dynamic_update_slice", args, t));
+        }
+        auto ret = std::make_unique<op>();
+        ret->name = "stablehlo.return";
+        ret->at = at;
+        for (auto& v : yield) {
+            ret->operands.push_back({v.name, at});
+            ret->operand_types.push_back(v.t);
+        }
+        bb.ops.push_back(std::move(ret));
+        w->regions.push_back(std::move(r));
+    }
+    seq.push_back(std::move(w));
+    return true;
+}
 } // namespace
 
 bool chlo_decompose_math(const op& o, const std::function<std::string(const std::string&)>& fresh,
@@ -780,6 +1182,19 @@ bool chlo_decompose_math(const op& o, const std::function<std::string(const std:
     if (seq.empty() || seq.back()->results[0] != r.name) b.emit("stablehlo.convert", {r}, rt);
     seq.back()->results[0] = o.results[0];
     return true;
+}
+
+bool chlo_decompose_ragged_dot_scan(op& o, const std::function<std::string(const std::string&)>& fresh,
+                                    std::vector<std::unique_ptr<op>>& seq, std::string& why) {
+    if (o.name == "chlo.ragged_dot") {
+        builder b(fresh, seq, o.at);
+        std::size_t before = seq.size();
+        if (ragged_dot(o, b, seq, why)) return true;
+        seq.resize(before);
+        return false;
+    }
+    if (o.name == "chlo.scan") return scan(o, fresh, seq, why);
+    return false;
 }
 
 } // namespace xlt

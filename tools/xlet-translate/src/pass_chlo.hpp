@@ -18,4 +18,9 @@ namespace xlt {
 bool chlo_decompose_math(const op& o, const std::function<std::string(const std::string&)>& fresh,
                          std::vector<std::unique_ptr<op>>& seq, std::string& why);
 
+// chlo.ragged_dot (masked dot_generals, as upstream) and chlo.scan (a stablehlo.while), on static
+// shapes; the same contract as above.
+bool chlo_decompose_ragged_dot_scan(op& o, const std::function<std::string(const std::string&)>& fresh,
+                                    std::vector<std::unique_ptr<op>>& seq, std::string& why);
+
 } // namespace xlt

@@ -1703,6 +1703,14 @@ bool chlo_legalize(module& m, const options&, std::vector<diagnostic>& errs) {
             }
             return false;
         };
+        if (n == "chlo.ragged_dot" || n == "chlo.scan") { // masked dot_generals, a while loop (pass_chlo.cpp)
+            if (chlo_decompose_ragged_dot_scan(o, name, seq, why)) return true;
+            if (!why.empty()) {
+                errs.push_back({o.at, "chlo-legalize-to-stablehlo: " + why});
+                ok = false;
+            }
+            return false;
+        }
         if (!bin.count(n) && n.rfind("chlo.", 0) == 0 && (math(o) || !why.empty())) return why.empty();
         if (n.rfind("chlo.", 0) != 0 || o.results.empty() || o.operands.empty()) return false;
         if (bin.count(n) && o.operands.size() != (n == "chlo.broadcast_select" ? 3u : 2u)) return false;
@@ -1896,8 +1904,8 @@ bool chlo_legalize(module& m, const options&, std::vector<diagnostic>& errs) {
                 seq.push_back(std::move(sl));
             }
         } else {
-            // ragged_dot, scan, and the ops above on types their decompositions do not cover: kept
-            // (xlet-translate emits those it implements)
+            // the ops above on types their decompositions do not cover: kept (xlet-translate emits
+            // those it implements)
             return false;
         }
         return true;
