@@ -110,11 +110,13 @@ module @collectives attributes {mhlo.num_replicas = 4 : i32, mhlo.num_partitions
         : (!stablehlo.token) -> (tensor<2xf32>, !stablehlo.token)
     return %r#0, %r#1 : tensor<2xf32>, !stablehlo.token
   }
-  // ragged_all_to_all: rows input[input_offsets[j] : + send_sizes[j]] go to device j, at its
-  // output_offsets[j] (offsets in the receiver's output).
+  // ragged_all_to_all (the custom_call JAX writes: StableHLO has no op of its own): rows
+  // input[input_offsets[j] : + send_sizes[j]] go to device j, at its output_offsets[j] (offsets in
+  // the receiver's output).
   func.func @ragged(%in : tensor<4xi32>, %out : tensor<4xi32>, %io : tensor<2xi64>, %ss : tensor<2xi64>,
                     %oo : tensor<2xi64>, %rs : tensor<2xi64>) -> tensor<4xi32> {
-    %r = "stablehlo.ragged_all_to_all"(%in, %out, %io, %ss, %oo, %rs) {replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>}
+    %r = "stablehlo.custom_call"(%in, %out, %io, %ss, %oo, %rs) {call_target_name = "ragged_all_to_all", api_version = 4 : i32,
+        backend_config = {replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>}}
         : (tensor<4xi32>, tensor<4xi32>, tensor<2xi64>, tensor<2xi64>, tensor<2xi64>, tensor<2xi64>) -> tensor<4xi32>
     return %r : tensor<4xi32>
   }

@@ -259,12 +259,14 @@ TEST_CASE("an SPMD program: every device runs, device 0 is recorded, the module 
     // bound at the done (its result): the same module as the synchronous form.
     auto sync = [](replica_context& ctx, const f32<2>& a) {
         auto s = all_reduce(ctx, a, add_fn{});
-        return eval(s + collective_permute(ctx, a, {{0, 1}}) + all_gather<0, 1>(ctx, a, {.replica_groups = {{0}}}));
+        auto p = collective_permute(ctx, a, {{0, 1}});
+        auto g = all_gather<0, 1>(ctx, a, {.replica_groups = {{0}, {1}}});
+        return eval(s + p + g);
     };
     auto async = [](replica_context& ctx, const f32<2>& a) {
         auto h = all_reduce_start(ctx, a, add_fn{});
         auto p = collective_permute_start(ctx, a, {{0, 1}});
-        auto g = all_gather_start<0, 1>(ctx, a, {.replica_groups = {{0}}});
+        auto g = all_gather_start<0, 1>(ctx, a, {.replica_groups = {{0}, {1}}});
         auto s = all_reduce_done(std::move(h));
         return eval(s + collective_permute_done(std::move(p)) + all_gather_done(std::move(g)));
     };

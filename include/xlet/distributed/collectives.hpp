@@ -684,9 +684,16 @@ auto ragged_all_to_all(replica_context& ctx, I&& input, IO&& input_offsets, SS&&
                   "xlet::ragged_all_to_all [C3]: input and output must have the same element type and the same "
                   "dimensions after the first");
     if constexpr (c1 && c2 && c3) {
-        // Traced: StableHLO's operand order (input, output, then the four offset / size arrays).
+        // Traced: the custom_call JAX writes (StableHLO has no op of its own), with its operand
+        // order (input, output, then the four offset / size arrays).
         return trace::heavy(
-            "stablehlo.ragged_all_to_all", [&] { return detail::collective_attrs(o, false); },
+            "stablehlo.custom_call",
+            [&] {
+                return "api_version = 4 : i32, backend_config = {replica_groups = " +
+                       detail::int_rows_attr(o.replica_groups) +
+                       (o.channel_id > 0 ? ", channel_id = " + std::to_string(o.channel_id) + " : i64" : "") +
+                       "}, call_target_name = \"ragged_all_to_all\"";
+            },
             [&] {
             using T = detail::element_of<I>;
             constexpr std::size_t G = Off::extents[0], U = Off::rank == 2 ? Off::extents[Off::rank - 1] : 1;

@@ -298,7 +298,6 @@ const std::set<std::string> other_ops = {"stablehlo.constant",
                                          "stablehlo.all_to_all",
                                          "stablehlo.collective_permute",
                                          "stablehlo.collective_broadcast",
-                                         "stablehlo.ragged_all_to_all",
                                          "stablehlo.replica_id",
                                          "stablehlo.partition_id",
                                          "stablehlo.send",
@@ -320,9 +319,12 @@ bool is_spmd_op(const std::string& n) {
         "stablehlo.all_reduce", "stablehlo.all_gather",         "stablehlo.reduce_scatter",
         "stablehlo.all_to_all", "stablehlo.collective_permute", "stablehlo.collective_broadcast",
         "stablehlo.replica_id", "stablehlo.partition_id",       "stablehlo.send",
-        "stablehlo.recv",       "stablehlo.ragged_all_to_all"};
+        "stablehlo.recv"};
     return ops.count(n) > 0;
 }
+// ... or the custom_call JAX writes for ragged_all_to_all (StableHLO has no op of its own).
+bool is_ragged_all_to_all(const op& o) { return o.name == "stablehlo.custom_call" && o.callee == "ragged_all_to_all"; }
+bool is_spmd(const op& o) { return is_spmd_op(o.name) || is_ragged_all_to_all(o); }
 
 // Whether an op of these names is anywhere in the module.
 bool uses_op(const module& m, const std::set<std::string>& names) {
@@ -353,7 +355,7 @@ std::set<std::string> spmd_functions(const module& m) {
                 for (auto& b : r.blocks)
                     for (auto& o : b.ops) {
                         const attr* dec = o->name == "stablehlo.composite" ? o->get("decomposition") : nullptr;
-                        if (is_spmd_op(o->name) || (o->name == "func.call" && out.count(o->callee)) ||
+                        if (is_spmd(*o) || (o->name == "func.call" && out.count(o->callee)) ||
                             (dec && dec->k == attr::kind::symbol && out.count(dec->s)))
                             spmd = true;
                         for (auto& g : o->regions)
@@ -665,6 +667,9 @@ private:
             if (!ok) error(o.at, n + ": expected " + what);
             return ok;
         };
+        if (is_ragged_all_to_all(o))
+            return want(no == 6 && nr == 1 && ng == 0,
+                        "input, output, input_offsets, send_sizes, output_offsets, recv_sizes and one result");
         if (unary_ops.count(n)) return want(no == 1 && nr == 1 && ng == 0, "one operand and one result");
         if (binary_ops.count(n) || chlo_binary_ops.count(n))
             return want(no == 2 && nr == 1 && ng == 0, "two operands and one result");
@@ -790,9 +795,6 @@ private:
         }
         if (n == "stablehlo.replica_id" || n == "stablehlo.partition_id")
             return want(no == 0 && nr == 1 && ng == 0, "no operand and one result");
-        if (n == "stablehlo.ragged_all_to_all")
-            return want(no == 6 && nr == 1 && ng == 0,
-                        "input, output, input_offsets, send_sizes, output_offsets, recv_sizes and one result");
         if (n == "stablehlo.infeed" || n == "stablehlo.outfeed") {
             bool in = n == "stablehlo.infeed";
             bool ok = in ? no == 1 && nr >= 1 : no >= 1 && nr == 1;
@@ -1520,6 +1522,10 @@ private:
             return;
         }
         if (n == "stablehlo.custom_call") {
+            if (is_ragged_all_to_all(o)) {
+                emit_spmd(o, depth);
+                return;
+            }
             if (o.results.size() != 1) {
                 error(o.at, "stablehlo.custom_call with " + std::to_string(o.results.size()) +
                                 " results is not supported (xlet's custom_call returns one tensor)");
@@ -1596,8 +1602,8 @@ private:
     }
     // A 2-D integer list (replica_groups, source_target_pairs) as nested braces; -1 entries are
     // the padding of unequal groups and are dropped.
-    std::string int_matrix(const op& o, const char* key, bool pairs) {
-        const attr* a = o.get(key);
+    std::string int_matrix(const op& o, const char* key, bool pairs) { return int_matrix(o, o.get(key), key, pairs); }
+    std::string int_matrix(const op& o, const attr* a, const char* key, bool pairs) {
         if (!a) return "{}";
         std::vector<std::int64_t> v = int_list(a);
         std::int64_t cols = a->k == attr::kind::dense && a->t.dims.size() == 2 ? a->t.dims[1] : -1;
@@ -1712,10 +1718,18 @@ private:
                         depth, false);
             return true;
         }
-        if (n == "stablehlo.ragged_all_to_all") { // (xlet's operand order: the input's arrays, then the output's)
+        if (is_ragged_all_to_all(o)) {
+            // JAX's custom_call: backend_config = {replica_groups = ...}; xlet's operand order is
+            // the input's arrays, then the output's.
+            const attr* cfg = o.get("backend_config");
+            const attr* groups = cfg && cfg->k == attr::kind::dict ? cfg->field("replica_groups") : nullptr;
+            const attr* ch = cfg && cfg->k == attr::kind::dict ? cfg->field("channel_id") : nullptr;
+            std::string channel = ch && ch->k == attr::kind::integer ? ", .channel_id = " + std::to_string(ch->i) : "";
             declare(o, 0,
                     "xlet::ragged_all_to_all(xlet_ctx, " + val(o, 0) + ", " + val(o, 2) + ", " + val(o, 3) + ", " +
-                        val(o, 1) + ", " + val(o, 4) + ", " + val(o, 5) + ", " + collective_opts(o) + ")",
+                        val(o, 1) + ", " + val(o, 4) + ", " + val(o, 5) +
+                        ", xlet::collective_opts{.replica_groups = " + int_matrix(o, groups, "replica_groups", false) +
+                        channel + "})",
                     depth, false);
             return true;
         }
@@ -2669,7 +2683,7 @@ bool benchable(const op& o) {
                                                "stablehlo.composite",
                                                "stablehlo.get_dimension_size",
                                                "stablehlo.optimization_barrier"};
-    if (skip.count(o.name) || o.name.rfind("check.", 0) == 0 || o.results.empty() || is_spmd_op(o.name) ||
+    if (skip.count(o.name) || o.name.rfind("check.", 0) == 0 || o.results.empty() || is_spmd(o) ||
         o.name == "interpreter.run_parallel")
         return false;
     for (auto& t : o.operand_types)
