@@ -14,6 +14,8 @@
 // f16 and bf16 are computed in f32 and rounded back, as upstream does.
 #include "pass_chlo.hpp"
 
+#include "attr_values.hpp" // i64_array
+
 #include <charconv>
 #include <cmath>
 #include <cstdint>
@@ -723,20 +725,6 @@ std::vector<std::int64_t> int_list_of(const attr* a) {
         for (auto& x : a->list)
             v.push_back(x.i);
     return v;
-}
-attr i64_array(const std::vector<std::int64_t>& v) {
-    attr a;
-    a.k = attr::kind::dense_array;
-    a.t.k = type::kind::scalar;
-    a.t.elem = "i64";
-    for (auto x : v) {
-        attr e;
-        e.k = attr::kind::integer;
-        e.i = x;
-        e.s = std::to_string(x);
-        a.list.push_back(e);
-    }
-    return a;
 }
 attr i64_scalar(std::int64_t v) {
     attr a;
