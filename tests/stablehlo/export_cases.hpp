@@ -53,9 +53,9 @@ struct reduce_dot {
         // ragged_dot (a mixture of experts: rows 0-1 by expert 0, rows 2-4 by expert 1)
         const s32<2> groups{2, 3};
         auto experts = eval(broadcast_in_dim(w, sizes<2, 6, 3>, dims<1, 2>) * iota<f32<2, 6, 3>, 0>() - 0.5f);
-        auto rd = ragged_dot<ragged_dot_dims{.dot = {.lhs_contracting = {1}, .rhs_contracting = {1}},
-                                             .lhs_ragged = {0},
-                                             .rhs_group = {0}}>(x, experts, groups);
+        auto rd = ragged_dot<ragged_dot_dims{
+            .dot = {.lhs_contracting = {1}, .rhs_contracting = {1}}, .lhs_ragged = {0}, .rhs_group = {0}}>(x, experts,
+                                                                                                           groups);
         return std::make_tuple(s, m, g, bd, rd);
     }
 };
@@ -198,7 +198,8 @@ struct collectives {
         const source_target_pairs_t ring = {{0, 1}, {1, 2}, {2, 3}, {3, 4}, {4, 5}, {5, 6}, {6, 7}, {7, 0}};
         auto s = send(ctx, n * 2, 9, ring);
         auto h = all_gather_start<0, 2>(
-            ctx, n, {.replica_groups = {{0, 4}, {1, 5}, {2, 6}, {3, 7}}, .channel_id = 10, .use_global_device_ids = true});
+            ctx, n,
+            {.replica_groups = {{0, 4}, {1, 5}, {2, 6}, {3, 7}}, .channel_id = 10, .use_global_device_ids = true});
         s32<6> got = recv_done(recv<s32<6>>(ctx, 9, ring));
         send_done(std::move(s));
         auto ag = all_gather_done(std::move(h));

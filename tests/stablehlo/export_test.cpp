@@ -191,9 +191,13 @@ TEST_CASE("what cannot be exported is an xlet::error that says why") {
     CHECK_THROWS_WITH(to_stablehlo([](const f32<4>& a) { return std::get<0>(top_k<2, false>(a)); }, x),
                       doctest::Contains("top_k of the smallest (chlo.top_k has largest only) is not exported yet"));
     // Ops without an export yet refuse, rather than leave a constant of this run's result.
-    CHECK_THROWS_WITH(to_stablehlo([](const f32<4>& a) { return std::get<0>(scan<scan_config{}>(
-                                                       a, 0.0f, [](float e, float c) { return std::tuple{e, c + e}; })); }, x),
-                      doctest::Contains("xlet::to_stablehlo: scan is not exported yet"));
+    CHECK_THROWS_WITH(
+        to_stablehlo(
+            [](const f32<4>& a) {
+                return std::get<0>(scan<scan_config{}>(a, 0.0f, [](float e, float c) { return std::tuple{e, c + e}; }));
+            },
+            x),
+        doctest::Contains("xlet::to_stablehlo: scan is not exported yet"));
     // Code compiled without XLET_TRACE says so rather than record nothing.
     CHECK_THROWS_WITH(to_stablehlo([](const f32<4>& a) { return untraced_unit_op(a); }, x),
                       doctest::Contains("an op ran in code compiled without XLET_TRACE"));
@@ -282,21 +286,20 @@ TEST_CASE("an SPMD program: every device runs, device 0 is recorded, the module 
             return eval(got + a);
         },
         x);
-    CHECK(ring.find("%3 = \"stablehlo.after_all\"() : () -> !stablehlo.token\n"
-                    "    %4 = \"stablehlo.send\"(%2, %3) {channel_handle = #stablehlo.channel_handle<handle = 5, type = "
-                    "1>, is_host_transfer = false, source_target_pairs = dense<[[0, 1], [1, 0]]> : tensor<2x2xi64>} : "
-                    "(tensor<2xf32>, !stablehlo.token) -> !stablehlo.token\n"
-                    "    %5:2 = \"stablehlo.recv\"(%4) {channel_handle = #stablehlo.channel_handle<handle = 5, type = 1>, "
-                    "is_host_transfer = false, source_target_pairs = dense<[[0, 1], [1, 0]]> : tensor<2x2xi64>} : "
-                    "(!stablehlo.token) -> (tensor<2xf32>, !stablehlo.token)\n"
-                    "    %6 = \"stablehlo.add\"(%5#0, %arg0)") != std::string::npos);
+    CHECK(ring.find(
+              "%3 = \"stablehlo.after_all\"() : () -> !stablehlo.token\n"
+              "    %4 = \"stablehlo.send\"(%2, %3) {channel_handle = #stablehlo.channel_handle<handle = 5, type = "
+              "1>, is_host_transfer = false, source_target_pairs = dense<[[0, 1], [1, 0]]> : tensor<2x2xi64>} : "
+              "(tensor<2xf32>, !stablehlo.token) -> !stablehlo.token\n"
+              "    %5:2 = \"stablehlo.recv\"(%4) {channel_handle = #stablehlo.channel_handle<handle = 5, type = 1>, "
+              "is_host_transfer = false, source_target_pairs = dense<[[0, 1], [1, 0]]> : tensor<2x2xi64>} : "
+              "(!stablehlo.token) -> (tensor<2xf32>, !stablehlo.token)\n"
+              "    %6 = \"stablehlo.add\"(%5#0, %arg0)") != std::string::npos);
     // A computation on another thread cannot be recorded.
-    CHECK_THROWS_WITH(to_stablehlo(
-                          [](const f32<2>& a) {
-                              return async_start([](const f32<2>& b) { return eval(b * 2.0f); }, a).done();
-                          },
-                          x),
-                      doctest::Contains("async_start is not exported yet"));
+    CHECK_THROWS_WITH(
+        to_stablehlo(
+            [](const f32<2>& a) { return async_start([](const f32<2>& b) { return eval(b * 2.0f); }, a).done(); }, x),
+        doctest::Contains("async_start is not exported yet"));
 }
 
 TEST_CASE("rng_uniform and rng_normal export as StableHLO's rng (its generator is implementation-defined)") {
@@ -330,31 +333,32 @@ TEST_CASE("infeed and outfeed keep their program order through a chain of tokens
             return eval(reduce(v, 0.0f, add_fn{}, dims<0>) + std::get<1>(w));
         },
         x);
-    CHECK(m == "module @xlet {\n"
-               "  func.func @main(%arg0: tensor<2xf32>) -> (tensor<f32>) {\n"
-               "    %0 = \"stablehlo.after_all\"() : () -> !stablehlo.token\n"
-               "    %1:2 = \"stablehlo.infeed\"(%0) {infeed_config = \"\"} : (!stablehlo.token) -> (tensor<3xf32>, "
-               "!stablehlo.token)\n"
-               "    %2 = \"stablehlo.constant\"() {value = dense<2.0> : tensor<f32>} : () -> tensor<f32>\n"
-               "    %3 = \"stablehlo.broadcast_in_dim\"(%2) {broadcast_dimensions = array<i64>} : (tensor<f32>) -> "
-               "tensor<2xf32>\n"
-               "    %4 = \"stablehlo.multiply\"(%arg0, %3) : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>\n"
-               "    %5 = \"stablehlo.outfeed\"(%4, %1#1) {outfeed_config = \"\"} : (tensor<2xf32>, !stablehlo.token) -> "
-               "!stablehlo.token\n"
-               "    %6:3 = \"stablehlo.infeed\"(%5) {infeed_config = \"\"} : (!stablehlo.token) -> (tensor<2xi32>, "
-               "tensor<f32>, !stablehlo.token)\n"
-               "    %7 = \"stablehlo.outfeed\"(%1#0, %6#0, %6#2) {outfeed_config = \"\"} : (tensor<3xf32>, "
-               "tensor<2xi32>, !stablehlo.token) -> !stablehlo.token\n"
-               "    %8 = \"stablehlo.constant\"() {value = dense<0.0> : tensor<f32>} : () -> tensor<f32>\n"
-               "    %9 = \"stablehlo.reduce\"(%1#0, %8) ({\n"
-               "    ^bb0(%arg1: tensor<f32>, %arg2: tensor<f32>):\n"
-               "      %10 = \"stablehlo.add\"(%arg1, %arg2) : (tensor<f32>, tensor<f32>) -> tensor<f32>\n"
-               "      \"stablehlo.return\"(%10) : (tensor<f32>) -> ()\n"
-               "    }) {dimensions = array<i64: 0>} : (tensor<3xf32>, tensor<f32>) -> tensor<f32>\n"
-               "    %11 = \"stablehlo.add\"(%9, %6#1) : (tensor<f32>, tensor<f32>) -> tensor<f32>\n"
-               "    \"func.return\"(%11) : (tensor<f32>) -> ()\n"
-               "  }\n"
-               "}\n");
+    CHECK(m ==
+          "module @xlet {\n"
+          "  func.func @main(%arg0: tensor<2xf32>) -> (tensor<f32>) {\n"
+          "    %0 = \"stablehlo.after_all\"() : () -> !stablehlo.token\n"
+          "    %1:2 = \"stablehlo.infeed\"(%0) {infeed_config = \"\"} : (!stablehlo.token) -> (tensor<3xf32>, "
+          "!stablehlo.token)\n"
+          "    %2 = \"stablehlo.constant\"() {value = dense<2.0> : tensor<f32>} : () -> tensor<f32>\n"
+          "    %3 = \"stablehlo.broadcast_in_dim\"(%2) {broadcast_dimensions = array<i64>} : (tensor<f32>) -> "
+          "tensor<2xf32>\n"
+          "    %4 = \"stablehlo.multiply\"(%arg0, %3) : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>\n"
+          "    %5 = \"stablehlo.outfeed\"(%4, %1#1) {outfeed_config = \"\"} : (tensor<2xf32>, !stablehlo.token) -> "
+          "!stablehlo.token\n"
+          "    %6:3 = \"stablehlo.infeed\"(%5) {infeed_config = \"\"} : (!stablehlo.token) -> (tensor<2xi32>, "
+          "tensor<f32>, !stablehlo.token)\n"
+          "    %7 = \"stablehlo.outfeed\"(%1#0, %6#0, %6#2) {outfeed_config = \"\"} : (tensor<3xf32>, "
+          "tensor<2xi32>, !stablehlo.token) -> !stablehlo.token\n"
+          "    %8 = \"stablehlo.constant\"() {value = dense<0.0> : tensor<f32>} : () -> tensor<f32>\n"
+          "    %9 = \"stablehlo.reduce\"(%1#0, %8) ({\n"
+          "    ^bb0(%arg1: tensor<f32>, %arg2: tensor<f32>):\n"
+          "      %10 = \"stablehlo.add\"(%arg1, %arg2) : (tensor<f32>, tensor<f32>) -> tensor<f32>\n"
+          "      \"stablehlo.return\"(%10) : (tensor<f32>) -> ()\n"
+          "    }) {dimensions = array<i64: 0>} : (tensor<3xf32>, tensor<f32>) -> tensor<f32>\n"
+          "    %11 = \"stablehlo.add\"(%9, %6#1) : (tensor<f32>, tensor<f32>) -> tensor<f32>\n"
+          "    \"func.return\"(%11) : (tensor<f32>) -> ()\n"
+          "  }\n"
+          "}\n");
     // the program ran: the host sees what it wrote
     CHECK(equal(out.pop<f32<2>>(), f32<2>{2.0f, 4.0f}));
     auto [v, w] = out.pop<std::tuple<f32<3>, s32<2>>>();

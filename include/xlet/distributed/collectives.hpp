@@ -376,7 +376,10 @@ auto traced(const char* name, const Attrs& attrs, Run&& run, const X& x, const F
                 regions = {trace::computation_of<std::tuple<element_of<X>>, trace::args::twice>(*r, *f, name)};
         }
     using R = decltype(run());
-    if constexpr (requires { typename R::value_type; &R::trace_as; }) {
+    if constexpr (requires {
+                      typename R::value_type;
+                      &R::trace_as;
+                  }) {
         // A *_start form: the op is recorded now, its result bound by *_done (async_collective).
         int id = -1;
         if constexpr (trace::compiled_in)
@@ -695,39 +698,41 @@ auto ragged_all_to_all(replica_context& ctx, I&& input, IO&& input_offsets, SS&&
                        "}, call_target_name = \"ragged_all_to_all\"";
             },
             [&] {
-            using T = detail::element_of<I>;
-            constexpr std::size_t G = Off::extents[0], U = Off::rank == 2 ? Off::extents[Off::rank - 1] : 1;
-            Out res(std::forward<O>(output));
-            const auto& in = detail::as_array(std::forward<I>(input));
-            std::vector<std::int64_t> meta(4 * G * U);
-            auto put = [&](std::size_t k, const auto& a) {
-                const auto& arr = detail::as_array(a);
-                for (std::size_t i = 0; i < G * U; ++i)
-                    meta[k * G * U + i] = static_cast<std::int64_t>(arr.data()[i]);
-            };
-            put(0, input_offsets);
-            put(1, send_sizes);
-            put(2, output_offsets);
-            put(3, recv_sizes);
-            const auto mode = detail::mode_of("ragged_all_to_all", o, false);
-            const auto g = detail::group_of("ragged_all_to_all", ctx, mode, o, true, true);
-            if (g.members.size() != G)
-                throw error("ragged_all_to_all", "the offset and size arrays have " + std::to_string(G) +
-                                                     " rows but the group of this device has " +
-                                                     std::to_string(g.members.size()) + " members");
-            const std::size_t row = In::size() / In::extents[0];
-            const detail::ragged_meta m{meta.data(), meta.data() + G * U, meta.data() + 2 * G * U, meta.data() + 3 * G * U,
-                                        U,           row * sizeof(T),     In::extents[0],          Out::extents[0]};
-            const detail::collective_desc d{"ragged_all_to_all",
-                                            detail::operand_label<In>(),
-                                            {static_cast<std::int64_t>(Out::extents[0]), static_cast<std::int64_t>(U)},
-                                            {"output_rows", "updates"},
-                                            o.channel_id,
-                                            mode,
-                                            &o.replica_groups};
-            ctx.transport_().ragged_exchange(ctx, d, g, in.data(), res.data(), m, false);
-            return res;
-        },
+                using T = detail::element_of<I>;
+                constexpr std::size_t G = Off::extents[0], U = Off::rank == 2 ? Off::extents[Off::rank - 1] : 1;
+                Out res(std::forward<O>(output));
+                const auto& in = detail::as_array(std::forward<I>(input));
+                std::vector<std::int64_t> meta(4 * G * U);
+                auto put = [&](std::size_t k, const auto& a) {
+                    const auto& arr = detail::as_array(a);
+                    for (std::size_t i = 0; i < G * U; ++i)
+                        meta[k * G * U + i] = static_cast<std::int64_t>(arr.data()[i]);
+                };
+                put(0, input_offsets);
+                put(1, send_sizes);
+                put(2, output_offsets);
+                put(3, recv_sizes);
+                const auto mode = detail::mode_of("ragged_all_to_all", o, false);
+                const auto g = detail::group_of("ragged_all_to_all", ctx, mode, o, true, true);
+                if (g.members.size() != G)
+                    throw error("ragged_all_to_all", "the offset and size arrays have " + std::to_string(G) +
+                                                         " rows but the group of this device has " +
+                                                         std::to_string(g.members.size()) + " members");
+                const std::size_t row = In::size() / In::extents[0];
+                const detail::ragged_meta m{
+                    meta.data(), meta.data() + G * U, meta.data() + 2 * G * U, meta.data() + 3 * G * U,
+                    U,           row * sizeof(T),     In::extents[0],          Out::extents[0]};
+                const detail::collective_desc d{
+                    "ragged_all_to_all",
+                    detail::operand_label<In>(),
+                    {static_cast<std::int64_t>(Out::extents[0]), static_cast<std::int64_t>(U)},
+                    {"output_rows", "updates"},
+                    o.channel_id,
+                    mode,
+                    &o.replica_groups};
+                ctx.transport_().ragged_exchange(ctx, d, g, in.data(), res.data(), m, false);
+                return res;
+            },
             input, output, input_offsets, send_sizes, output_offsets, recv_sizes);
     }
 }

@@ -799,11 +799,13 @@ private:
             bool in = n == "stablehlo.infeed";
             bool ok = in ? no == 1 && nr >= 1 : no >= 1 && nr == 1;
             const type* tok = !ok ? nullptr : in ? &o.result_types.back() : &o.operand_types.back();
-            ok = ok && tok->k == type::kind::token && (in ? o.operand_types[0] : o.result_types[0]).k == type::kind::token;
+            ok = ok && tok->k == type::kind::token &&
+                 (in ? o.operand_types[0] : o.result_types[0]).k == type::kind::token;
             const auto& data = in ? o.result_types : o.operand_types;
             for (std::size_t k = 0; ok && k + 1 < data.size(); ++k)
                 ok = data[k].k == type::kind::tensor;
-            return want(ok, in ? "a token operand, and tensor results then a token" : "tensor operands then a token, and a token result");
+            return want(ok, in ? "a token operand, and tensor results then a token"
+                               : "tensor operands then a token, and a token result");
         }
         if (n == "stablehlo.rng") {
             std::string d = enum_word(o.get("rng_distribution"));
@@ -1539,7 +1541,8 @@ private:
         }
         if (n == "stablehlo.rng") {
             // The legacy rng draws from an implementation-defined generator: xlet's default one.
-            std::string fn = enum_word(o.get("rng_distribution")) == "NORMAL" ? "xlet::rng_normal" : "xlet::rng_uniform";
+            std::string fn =
+                enum_word(o.get("rng_distribution")) == "NORMAL" ? "xlet::rng_normal" : "xlet::rng_uniform";
             out_ << ind(depth) << "static_cast<void>(" << val(o, 2) << "); // the shape: the result type has it\n";
             declare(o, 0, fn + "<" + cpp_type(rt()) + ">(" + scal(o, 0) + ", " + scal(o, 1) + ")", depth, false);
             return;
@@ -1548,7 +1551,8 @@ private:
             // {tensors..., token}: infeed<T> of one tensor already returns that tuple
             std::size_t k = o.result_types.size() - 1;
             if (k == 0) {
-                declare(o, 0, "std::get<1>(xlet::infeed<std::tuple<>>(infeed_queue(), " + val(o, 0) + "))", depth, false);
+                declare(o, 0, "std::get<1>(xlet::infeed<std::tuple<>>(infeed_queue(), " + val(o, 0) + "))", depth,
+                        false);
             } else if (k == 1) {
                 declare_tuple(o, "xlet::infeed<" + cpp_type(rt()) + ">(infeed_queue(), " + val(o, 0) + ")", depth);
             } else {
@@ -1727,9 +1731,8 @@ private:
             std::string channel = ch && ch->k == attr::kind::integer ? ", .channel_id = " + std::to_string(ch->i) : "";
             declare(o, 0,
                     "xlet::ragged_all_to_all(xlet_ctx, " + val(o, 0) + ", " + val(o, 2) + ", " + val(o, 3) + ", " +
-                        val(o, 1) + ", " + val(o, 4) + ", " + val(o, 5) +
-                        ", xlet::collective_opts{.replica_groups = " + int_matrix(o, groups, "replica_groups", false) +
-                        channel + "})",
+                        val(o, 1) + ", " + val(o, 4) + ", " + val(o, 5) + ", xlet::collective_opts{.replica_groups = " +
+                        int_matrix(o, groups, "replica_groups", false) + channel + "})",
                     depth, false);
             return true;
         }

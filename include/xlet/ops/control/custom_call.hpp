@@ -211,55 +211,57 @@ auto custom_call(custom_call_registry& registry, A&&... operands) {
                 return a += '"';
             },
             [&] {
-            const auto e = registry.find(Target.view());
-            Out out{};
-            auto run = [&](const void** in) {
-                try {
-                    if (e.typed) {
-                        e.fn(&out, in);
-                    } else if constexpr (detail::is_std_tuple<Out>) {
-                        void* outs[std::tuple_size_v<Out>];
-                        std::apply(
-                            [&](auto&... o) {
-                                std::size_t k = 0;
-                                ((outs[k++] = o.data()), ...);
-                            },
-                            out);
-                        e.fn(static_cast<void*>(outs), in);
-                    } else {
-                        e.fn(out.data(), in);
+                const auto e = registry.find(Target.view());
+                Out out{};
+                auto run = [&](const void** in) {
+                    try {
+                        if (e.typed) {
+                            e.fn(&out, in);
+                        } else if constexpr (detail::is_std_tuple<Out>) {
+                            void* outs[std::tuple_size_v<Out>];
+                            std::apply(
+                                [&](auto&... o) {
+                                    std::size_t k = 0;
+                                    ((outs[k++] = o.data()), ...);
+                                },
+                                out);
+                            e.fn(static_cast<void*>(outs), in);
+                        } else {
+                            e.fn(out.data(), in);
+                        }
+                    } catch (...) {
+                        detail::rethrow_in("custom_call", "target '" + std::string(Target.view()) + "'");
                     }
-                } catch (...) {
-                    detail::rethrow_in("custom_call", "target '" + std::string(Target.view()) + "'");
+                };
+                if (e.typed) {
+                    using Sig = Out(tensor_type_of<A>...);
+                    if (e.signature != std::type_index(typeid(Sig)))
+                        throw error("custom_call", "target '" + std::string(Target.view()) + "' was registered as " +
+                                                       e.signature_label + " but is called as " +
+                                                       detail::type_label<Out>() + "(" +
+                                                       detail::type_labels<tensor_type_of<A>...>() + ")");
+                    // The typed form takes tensors: expressions and maps are evaluated into them.
+                    auto held =
+                        std::tuple<decltype(detail::as_parameter<tensor_type_of<A>>(std::forward<A>(operands)))...>(
+                            detail::as_parameter<tensor_type_of<A>>(std::forward<A>(operands))...);
+                    std::apply(
+                        [&](const auto&... h) {
+                            const void* in[sizeof...(A) + 1] = {static_cast<const void*>(&h)..., nullptr};
+                            run(in);
+                        },
+                        held);
+                } else {
+                    auto held = std::tuple<decltype(detail::as_array(std::forward<A>(operands)))...>(
+                        detail::as_array(std::forward<A>(operands))...);
+                    std::apply(
+                        [&](const auto&... h) {
+                            const void* in[sizeof...(A) + 1] = {static_cast<const void*>(h.data())..., nullptr};
+                            run(in);
+                        },
+                        held);
                 }
-            };
-            if (e.typed) {
-                using Sig = Out(tensor_type_of<A>...);
-                if (e.signature != std::type_index(typeid(Sig)))
-                    throw error("custom_call", "target '" + std::string(Target.view()) + "' was registered as " +
-                                                   e.signature_label + " but is called as " + detail::type_label<Out>() +
-                                                   "(" + detail::type_labels<tensor_type_of<A>...>() + ")");
-                // The typed form takes tensors: expressions and maps are evaluated into them.
-                auto held = std::tuple<decltype(detail::as_parameter<tensor_type_of<A>>(std::forward<A>(operands)))...>(
-                    detail::as_parameter<tensor_type_of<A>>(std::forward<A>(operands))...);
-                std::apply(
-                    [&](const auto&... h) {
-                        const void* in[sizeof...(A) + 1] = {static_cast<const void*>(&h)..., nullptr};
-                        run(in);
-                    },
-                    held);
-            } else {
-                auto held = std::tuple<decltype(detail::as_array(std::forward<A>(operands)))...>(
-                    detail::as_array(std::forward<A>(operands))...);
-                std::apply(
-                    [&](const auto&... h) {
-                        const void* in[sizeof...(A) + 1] = {static_cast<const void*>(h.data())..., nullptr};
-                        run(in);
-                    },
-                    held);
-            }
-            return out;
-        },
+                return out;
+            },
             operands...);
     }
 }

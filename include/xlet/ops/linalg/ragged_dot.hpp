@@ -356,10 +356,12 @@ auto ragged_dot_impl(L&& lhs, R&& rhs, const G& group_sizes) {
 // defaults).
 template<ragged_dot_dims D>
 std::string ragged_dot_attrs() {
-    const std::pair<const char*, dim_list> fields[] = {
-        {"lhs_batching_dimensions", D.dot.lhs_batch},         {"rhs_batching_dimensions", D.dot.rhs_batch},
-        {"lhs_contracting_dimensions", D.dot.lhs_contracting}, {"rhs_contracting_dimensions", D.dot.rhs_contracting},
-        {"lhs_ragged_dimensions", D.lhs_ragged},              {"rhs_group_dimensions", D.rhs_group}};
+    const std::pair<const char*, dim_list> fields[] = {{"lhs_batching_dimensions", D.dot.lhs_batch},
+                                                       {"rhs_batching_dimensions", D.dot.rhs_batch},
+                                                       {"lhs_contracting_dimensions", D.dot.lhs_contracting},
+                                                       {"rhs_contracting_dimensions", D.dot.rhs_contracting},
+                                                       {"lhs_ragged_dimensions", D.lhs_ragged},
+                                                       {"rhs_group_dimensions", D.rhs_group}};
     std::string d;
     for (const auto& [name, l] : fields)
         d += std::string(d.empty() ? "" : ", ") + name + " = " + trace::int_list(l);

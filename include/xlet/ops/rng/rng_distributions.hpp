@@ -269,9 +269,10 @@ auto rng_traced(const char* distribution, const A& a, const B& b, Run&& run) {
             std::string dims, type = "tensor<" + std::to_string(Shape::rank) + "xi64>";
             for (std::size_t k = 0; k < Shape::rank; ++k)
                 dims += (k ? ", " : "") + std::to_string(Shape::extents[k]);
-            ins = {trace::init_id<T>(*r, a), trace::init_id<T>(*r, b),
-                   r->emit("stablehlo.constant", {}, {type},
-                           "value = " + (Shape::rank ? "dense<[" + dims + "]>" : std::string("dense<>")) + " : " + type)};
+            ins = {
+                trace::init_id<T>(*r, a), trace::init_id<T>(*r, b),
+                r->emit("stablehlo.constant", {}, {type},
+                        "value = " + (Shape::rank ? "dense<[" + dims + "]>" : std::string("dense<>")) + " : " + type)};
         }
     return trace::run_op(
         r, "stablehlo.rng",
