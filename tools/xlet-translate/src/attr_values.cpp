@@ -226,19 +226,32 @@ std::string enum_word(const attr* a) { // #stablehlo<comparison_direction LT> ->
     return "";
 }
 
-attr i64_array(const std::vector<std::int64_t>& v, loc at) {
+attr int_attr(std::int64_t v, const std::string& ty) {
     attr a;
+    a.k = attr::kind::integer;
+    a.i = v;
+    a.s = std::to_string(v);
+    if (!ty.empty()) {
+        a.t.k = type::kind::scalar;
+        a.t.elem = ty;
+    }
+    return a;
+}
+
+attr int_list_attr(const std::vector<std::int64_t>& v) {
+    attr l;
+    l.k = attr::kind::array;
+    for (auto x : v)
+        l.list.push_back(int_attr(x, ""));
+    return l;
+}
+
+attr i64_array(const std::vector<std::int64_t>& v, loc at) {
+    attr a = int_list_attr(v);
     a.k = attr::kind::dense_array;
     a.at = at;
     a.t.k = type::kind::scalar;
     a.t.elem = "i64";
-    for (auto x : v) {
-        attr e;
-        e.k = attr::kind::integer;
-        e.i = x;
-        e.s = std::to_string(x);
-        a.list.push_back(e);
-    }
     return a;
 }
 

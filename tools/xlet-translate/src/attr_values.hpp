@@ -20,6 +20,10 @@ bool dense_splat(const attr& a, const type& t, std::vector<std::uint8_t>& out, s
 bool dense_bytes(const attr& a, const type& t, std::vector<std::uint8_t>& out, std::string& why);
 // The integers of a list attribute, or of a small integer dense constant; empty if none.
 std::vector<std::int64_t> int_list(const attr* a);
+// An integer attribute (`5 : i64`; ty "": untyped, as `5` in a dimension list).
+attr int_attr(std::int64_t v, const std::string& ty = "i64");
+// [1, 2]: a list of untyped integers (the fields of dimension numbers and aliases).
+attr int_list_attr(const std::vector<std::int64_t>& v);
 // An array<i64: ...> attribute of these integers (what the generic form calls a dimension list).
 attr i64_array(const std::vector<std::int64_t>& v, loc at = {});
 // The last word of an enum attribute: #stablehlo<comparison_direction LT> -> "LT".

@@ -14,7 +14,7 @@
 // f16 and bf16 are computed in f32 and rounded back, as upstream does.
 #include "pass_chlo.hpp"
 
-#include "attr_values.hpp" // i64_array
+#include "attr_values.hpp" // i64_array, int_attr, int_list_attr
 
 #include <charconv>
 #include <cmath>
@@ -726,15 +726,6 @@ std::vector<std::int64_t> int_list_of(const attr* a) {
             v.push_back(x.i);
     return v;
 }
-attr i64_scalar(std::int64_t v) {
-    attr a;
-    a.k = attr::kind::integer;
-    a.i = v;
-    a.s = std::to_string(v);
-    a.t.k = type::kind::scalar;
-    a.t.elem = "i64";
-    return a;
-}
 type tensor_t(std::vector<std::int64_t> dims, const std::string& elem) {
     type t;
     t.k = type::kind::tensor;
@@ -762,16 +753,8 @@ attr dot_dims_attr(const std::vector<std::int64_t>& lb, const std::vector<std::i
     d.k = attr::kind::dialect;
     d.s = "stablehlo.dot";
     auto list = [&](const char* name, const std::vector<std::int64_t>& v) {
-        attr a;
-        a.k = attr::kind::array;
+        attr a = int_list_attr(v);
         a.name = name;
-        for (auto x : v) {
-            attr e;
-            e.k = attr::kind::integer;
-            e.i = x;
-            e.s = std::to_string(x);
-            a.list.push_back(e);
-        }
         d.fields.push_back(a);
     };
     if (!lb.empty()) list("lhs_batching_dimensions", lb);
@@ -852,7 +835,7 @@ bool ragged_dot(const op& o, builder& b, std::vector<std::unique_ptr<op>>& seq, 
     std::vector<std::int64_t> ishape(lrank, 1);
     ishape[static_cast<std::size_t>(r)] = lt.dims[static_cast<std::size_t>(r)];
     val iota = b.emit("stablehlo.iota", {}, tensor_t(ishape, "i64"));
-    b.last().set("iota_dimension", i64_scalar(r));
+    b.last().set("iota_dimension", int_attr(r));
     val zero = b.literal(zero_text(lt.elem), lt);
     val iota_b = b.emit("stablehlo.broadcast_in_dim", {iota}, li);
     b.last().set("broadcast_dimensions", i64_array(iota_vec(lrank)));
@@ -911,7 +894,7 @@ bool ragged_dot(const op& o, builder& b, std::vector<std::unique_ptr<op>>& seq, 
     }
     if (mode == 2) {
         b.emit("stablehlo.concatenate", parts, ot);
-        b.last().set("dimension", i64_scalar(0));
+        b.last().set("dimension", int_attr(0));
     }
     seq.back()->results[0] = o.results[0];
     return true;
@@ -953,7 +936,7 @@ bool scan(const op& o, const std::function<std::string(const std::string&)>& fre
     val size;
     if (m > 0) {
         size = b.emit("stablehlo.get_dimension_size", {{o.operands[0].name, o.operand_types[0], {}}}, i32);
-        b.last().set("dimension", i64_scalar(dim));
+        b.last().set("dimension", int_attr(dim));
     } else {
         size = b.emit("stablehlo.constant", {}, i32);
         attr v;

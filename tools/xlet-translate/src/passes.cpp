@@ -172,14 +172,6 @@ attr named(attr a, const std::string& name) {
     a.name = name;
     return a;
 }
-// [1, 2]: a list of untyped integers (the fields of dimension numbers and aliases).
-attr int_list_attr(const std::vector<std::int64_t>& v) {
-    attr l;
-    l.k = attr::kind::array;
-    for (auto x : v)
-        l.list.push_back(int_scalar(x, ""));
-    return l;
-}
 attr dense_ints(const std::vector<std::int64_t>& v, const type& t) {
     attr a;
     a.k = attr::kind::dense;
