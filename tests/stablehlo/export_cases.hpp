@@ -39,7 +39,8 @@ struct layout {
     }
 };
 
-// Reductions with xlet's monoids, a traceable computation and two operands, dot_general, ragged_dot.
+// Reductions with xlet's monoids, a traceable computation and two operands, dot_general, ragged_dot,
+// scan, scaled_dot.
 struct reduce_dot {
     using args = std::tuple<f32<5, 6>, f32<6, 3>, f32<2, 5, 6>>;
     static auto f(const f32<5, 6>& x, const f32<6, 3>& w, const f32<2, 5, 6>& bx) {
@@ -56,7 +57,13 @@ struct reduce_dot {
         auto rd = ragged_dot<ragged_dot_dims{
             .dot = {.lhs_contracting = {1}, .rhs_contracting = {1}}, .lhs_ragged = {0}, .rhs_group = {0}}>(x, experts,
                                                                                                            groups);
-        return std::make_tuple(s, m, g, bd, rd);
+        // scan (a traceable body, reverse) and scaled_dot (lhs scales in blocks of 3 along the
+        // contracting dimension, one rhs scale per column)
+        auto [sy, sc] = scan<scan_config{.dimension = 1, .is_reverse = true}>(
+            x, 1.0f, traceable([](auto e, auto c) { return std::tuple{c * 0.5f + e, c * 0.5f - e}; }));
+        auto sd = scaled_dot<dot_dims{.lhs_contracting = {1}, .rhs_contracting = {0}}>(
+            x, eval(abs(slice(x, sizes<0, 0>, sizes<5, 2>)) + 0.5f), w, f32<1, 3>{{0.5f, 2.0f, 0.25f}});
+        return std::make_tuple(s, m, g, bd, rd, sy, sc, sd);
     }
 };
 

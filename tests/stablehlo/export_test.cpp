@@ -190,14 +190,14 @@ TEST_CASE("what cannot be exported is an xlet::error that says why") {
     // top_k of the smallest: chlo.top_k has no such form.
     CHECK_THROWS_WITH(to_stablehlo([](const f32<4>& a) { return std::get<0>(top_k<2, false>(a)); }, x),
                       doctest::Contains("top_k of the smallest (chlo.top_k has largest only) is not exported yet"));
-    // Ops without an export yet refuse, rather than leave a constant of this run's result.
+    // A scan's body likewise (it is traced on slices).
     CHECK_THROWS_WITH(
         to_stablehlo(
             [](const f32<4>& a) {
                 return std::get<0>(scan<scan_config{}>(a, 0.0f, [](float e, float c) { return std::tuple{e, c + e}; }));
             },
             x),
-        doctest::Contains("xlet::to_stablehlo: scan is not exported yet"));
+        doctest::Contains("xlet::to_stablehlo: scan: the computation is a C++ callable without a StableHLO form"));
     // Code compiled without XLET_TRACE says so rather than record nothing.
     CHECK_THROWS_WITH(to_stablehlo([](const f32<4>& a) { return untraced_unit_op(a); }, x),
                       doctest::Contains("an op ran in code compiled without XLET_TRACE"));
@@ -385,6 +385,57 @@ TEST_CASE("custom_call exports as stablehlo.custom_call of its target") {
     CHECK(m.find("= \"stablehlo.custom_call\"(%2) {call_target_name = \"my.twice\"} : (tensor<2xf32>) -> "
                  "tensor<2xf32>") != std::string::npos);
     CHECK(equal(seen, f32<2>{4.0f, 6.0f})); // and it ran
+}
+
+TEST_CASE("scan exports as chlo.scan, its body traced once on slices") {
+    f32<2, 3> x{{1, 2, 3}, {4, 5, 6}};
+    auto body = traceable([](auto e, auto c) { return std::tuple{e > 2.0f, c * 0.5f + e}; });
+    const std::string m = to_stablehlo(
+        [&](const f32<2, 3>& a) { return scan<scan_config{.dimension = 1, .is_reverse = true}>(a, 1.0f, body); }, x);
+    // The scalar init broadcast to the carry shape; block arguments of the slice shape; constants
+    // broadcast there; the attributes chlo.scan has, with its operand segments.
+    CHECK(has(m, "\"stablehlo.broadcast_in_dim\"(%0) {broadcast_dimensions = array<i64>} : (tensor<f32>) -> "
+                 "tensor<2xf32>\n    %2:2 = \"chlo.scan\"(%arg0, %1) ({\n    ^bb0(%arg1: tensor<2xf32>, %arg2: "
+                 "tensor<2xf32>):"));
+    CHECK(has(m, "\"stablehlo.return\"(%5, %9) : (tensor<2xi1>, tensor<2xf32>) -> ()\n    }) {dimension = 1 : i64, "
+                 "is_reverse = true, operandSegmentSizes = array<i32: 1, 1>} : (tensor<2x3xf32>, tensor<2xf32>) -> "
+                 "(tensor<2x3xi1>, tensor<2xf32>)"));
+    // Two inputs, an array init and an integer carry returned as it came.
+    const std::string m2 = to_stablehlo(
+        [](const f32<2, 3>& a) {
+            return scan<scan_config{.dimension = 0, .is_associative = false}>(
+                std::forward_as_tuple(a, a), std::tuple{f32<3>{1, 2, 3}, 0},
+                traceable([](auto e, auto f, auto c, auto d) { return std::tuple{e * f + c, c + e, d}; }));
+        },
+        x);
+    CHECK(has(m2, "^bb0(%arg1: tensor<3xf32>, %arg2: tensor<3xf32>, %arg3: tensor<3xf32>, %arg4: tensor<3xi32>):"));
+    CHECK(has(m2, "\"stablehlo.return\"(%5, %6, %arg4)"));
+    CHECK(has(m2, "{dimension = 0 : i64, operandSegmentSizes = array<i32: 2, 2>}"));
+    // And the scan still ran: outputs and the final carry.
+    auto [o, c] = scan<scan_config{.dimension = 1, .is_reverse = true}>(x, 1.0f, body);
+    CHECK(equal(o, pred<2, 3>{{false, false, true}, {true, true, true}}));
+    CHECK(equal(c, f32<2>{2.875f, 8.125f})); // 1 -> 3.5 -> 3.75 -> 2.875; 1 -> 6.5 -> 8.25 -> 8.125
+}
+
+TEST_CASE("scaled_dot exports as its dequantisation (convert, the scales broadcast over their blocks) and a "
+          "dot_general") {
+    f16<4, 8> l{};
+    f16<8, 2> r{};
+    const std::string m = to_stablehlo(
+        [](const f16<4, 8>& a, const f16<8, 2>& b) {
+            return scaled_dot<dot_dims{.lhs_contracting = {1}, .rhs_contracting = {0}}>(a, f32<4, 2>{}, b,
+                                                                                         bf16<1, 1>{});
+        },
+        l, r);
+    // Blocks of 4 along the contracting dimension: 4x2 -> 4x2x4 -> 4x8.
+    CHECK(has(m, "(tensor<4x2xf32>) -> tensor<4x2x4xf32>"));
+    CHECK(has(m, "\"stablehlo.reshape\"(%7) : (tensor<4x2x4xf32>) -> tensor<4x8xf32>"));
+    // One scale for all of rhs; the operands in f32 (the accumulation type), the result in f16.
+    CHECK(has(m, "(tensor<1x1xbf16>) -> tensor<1x1xf32>"));
+    CHECK(has(m, "(tensor<4x8xf16>) -> tensor<4x8xf32>"));
+    CHECK(has(m, "(tensor<4x8xf32>, tensor<8x2xf32>) -> tensor<4x2xf16>"));
+    CHECK(count(m, "stablehlo.multiply") == 2);
+    CHECK(count(m, "stablehlo.dot_general") == 1);
 }
 
 TEST_CASE("a traceable computation is exported op by op, and still runs on scalars") {

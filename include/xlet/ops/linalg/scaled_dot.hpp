@@ -161,6 +161,52 @@ auto dequantise(const X& xin, const S& sin) {
     }
 }
 
+// Exported (to_stablehlo; StableHLO has no scaled dot): the same dequantisation spelled with
+// xlet's ops, so it traces as convert, broadcast_in_dim (each scale repeated over its block: a
+// dimension of size s with blocks of b becomes s x b, then reshaped), multiply, and dot_general's
+// own op after it. Same arithmetic as `dequantise` (an exact widening, one rounded product), so
+// the same bits.
+template<class Acc, class X, class S>
+auto dequantise_ops(const X& x, const S& s) {
+    static constexpr auto xe = shape_of<X>::extents;
+    static constexpr auto se = shape_of<S>::extents;
+    constexpr std::size_t R = xe.size();
+    static constexpr auto split = [](std::size_t d) { return se[d] > 1 && se[d] != xe[d]; };
+    static constexpr std::size_t R2 = [] {
+        std::size_t n = 0;
+        for (std::size_t d = 0; d < R; ++d)
+            n += split(d) ? 2 : 1;
+        return n;
+    }();
+    // The broadcast shape (a split dimension as scale size, block size) and where the scale's
+    // dimensions land in it.
+    static constexpr auto wide = [] {
+        std::pair<std::array<std::int64_t, R2>, std::array<std::int64_t, R>> w{};
+        for (std::size_t d = 0, at = 0; d < R; ++d) {
+            w.second[d] = static_cast<std::int64_t>(at);
+            if (split(d)) {
+                w.first[at++] = static_cast<std::int64_t>(se[d]);
+                w.first[at++] = static_cast<std::int64_t>(xe[d] / se[d]);
+            } else {
+                w.first[at++] = static_cast<std::int64_t>(xe[d]);
+            }
+        }
+        return w;
+    }();
+    // (No convert of what is already Acc, no reshape where no dimension is split.)
+    auto acc = []<class V>(const V& v) {
+        if constexpr (std::is_same_v<element_of<V>, Acc>) return as_node(v);
+        else return convert_element_type<Acc>(v);
+    };
+    return [&]<std::size_t... W, std::size_t... D>(std::index_sequence<W...>, std::index_sequence<D...>) {
+        auto blocks = broadcast_in_dim(acc(s), dims_t<wide.first[W]...>{}, dims_t<wide.second[D]...>{});
+        if constexpr (R2 == R)
+            return eval(acc(x) * blocks);
+        else
+            return eval(acc(x) * reshape(blocks, dims_t<static_cast<std::int64_t>(xe[D])...>{}));
+    }(std::make_index_sequence<R2>{}, std::make_index_sequence<R>{});
+}
+
 } // namespace detail
 
 // ScaledDot(lhs, lhs_scale, rhs, rhs_scale, dimension_numbers, precision_config,
@@ -168,11 +214,14 @@ auto dequantise(const X& xin, const S& sin) {
 template<dot_dims D, class Out = void, precision_config Precision = precision_config{}, expression L, expression LS,
          expression R, expression RS>
 auto scaled_dot(L&& lhs, LS&& lhs_scale, R&& rhs, RS&& rhs_scale) {
-    trace::not_exported("scaled_dot");
     using Rules = detail::scaled_dot_rules<D, L, LS, R, RS, Out>;
     if constexpr (Rules::check()) {
         using Acc = typename detail::dot_types<detail::element_of<L>, Out>::acc;
         using O = typename detail::dot_types<detail::element_of<L>, Out>::out;
+        if constexpr (trace::compiled_in)
+            if (trace::current()) [[unlikely]]
+                return detail::dot_general_traced<D, O, Precision>(detail::dequantise_ops<Acc>(lhs, lhs_scale),
+                                                                   detail::dequantise_ops<Acc>(rhs, rhs_scale));
         const auto dl = detail::dequantise<Acc>(lhs, lhs_scale);
         const auto dr = detail::dequantise<Acc>(rhs, rhs_scale);
         return detail::dot_general_impl<D, O>(dl, dr);

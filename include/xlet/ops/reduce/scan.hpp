@@ -227,12 +227,77 @@ auto scan_run(const Srcs& src, const Inits& inits, const F& f, std::index_sequen
     return std::tuple_cat(std::move(outs), std::move(carries));
 }
 
+// Traced (to_stablehlo): one chlo.scan. Its body computes a slice (the carry shape) from slices,
+// so a traceable f (declared with xlet::traceable) is called once on views of slice-shaped block
+// arguments: an element-wise f is the same computation on every element of a slice.
+template<class T, std::size_t RC, extents_t<RC> CE, std::size_t... I>
+auto slice_map(const T* p, std::index_sequence<I...>) {
+    return tensor_map<const T, CE[I]...>(p);
+}
+// A body result (an expression of the slice shape or rank 0, or a C++ value) as a value of
+// tensor<CE x Want>.
+template<class Want, std::size_t RC, extents_t<RC> CE, class V>
+int scan_result_id(trace::recorder& r, const V& v) {
+    const std::string want = trace::tensor_type<Want, RC>(CE);
+    if constexpr (requires { typename V::xlet_node; } || is_array_leaf<V>) {
+        using E = element_of<V>;
+        int id = trace::value_of(r, v);
+        if constexpr (shape_of<V>::rank == 0 && RC > 0)
+            id = r.emit("stablehlo.broadcast_in_dim", {id}, {trace::tensor_type<E, RC>(CE)},
+                        "broadcast_dimensions = array<i64>");
+        else if constexpr (!same_extents(shape_of<V>::extents, CE))
+            throw error("to_stablehlo", "scan: the computation returned an array that is not of the slice shape");
+        if constexpr (!std::is_same_v<E, Want>) id = r.emit("stablehlo.convert", {id}, {want});
+        return id;
+    } else if constexpr (std::is_convertible_v<V, Want>) {
+        const int id = trace::scalar_value<Want>(r, static_cast<Want>(v));
+        if constexpr (RC == 0) return id;
+        else return r.emit("stablehlo.broadcast_in_dim", {id}, {want}, "broadcast_dimensions = array<i64>");
+    } else {
+        throw error("to_stablehlo", "scan: the computation returned a value without a StableHLO form");
+    }
+}
+template<class Sig, class Cs, std::size_t RC, extents_t<RC> CE, class... In, class F>
+XLET_TRACE_COLD int scan_body(trace::recorder& r, const F& f, std::tuple<In...>*) {
+    if constexpr (trace::is_traceable<F>) {
+        return [&]<class... C, std::size_t... A, std::size_t... O>(std::tuple<C...>*, std::index_sequence<A...>,
+                                                                   std::index_sequence<O...>) {
+            const int g = r.open_region({trace::tensor_type<In, RC>(CE)..., trace::tensor_type<C, RC>(CE)...});
+            int id = r.regions[static_cast<std::size_t>(g)].args.front();
+            // The block arguments live here; f gets views of them (see trace::computation).
+            std::tuple<tensor_of_extents<In, RC, CE>..., tensor_of_extents<C, RC, CE>...> args;
+            std::apply([&](const auto&... a) { (trace::bind(r, a, id++), ...); }, args);
+            const auto res = f(slice_map<typename std::tuple_element_t<A, decltype(args)>::value_type, RC, CE>(
+                std::get<A>(args).data(), std::make_index_sequence<RC>{})...);
+            using Want = decltype(std::tuple_cat(std::declval<typename Sig::outs>(), std::declval<Cs>()));
+            r.close_region({scan_result_id<std::tuple_element_t<O, Want>, RC, CE>(r, std::get<O>(res))...});
+            return g;
+        }(static_cast<Cs*>(nullptr), std::make_index_sequence<sizeof...(In) + std::tuple_size_v<Cs>>{},
+               std::make_index_sequence<Sig::total>{});
+    } else {
+        throw error("to_stablehlo", "scan: the computation is a C++ callable without a StableHLO form; declare it "
+                                    "with xlet::traceable(f)");
+    }
+}
+// A carry's start: an array of the carry shape, or a scalar / rank-0 value broadcast to it.
+template<class C, std::size_t RC, extents_t<RC> CE, class I>
+int scan_init_id(trace::recorder& r, const I& init) {
+    if constexpr (expression<I> && shape_of<I>::rank > 0) {
+        return trace::value_of(r, init);
+    } else {
+        const int id = trace::init_id<C>(r, init);
+        if constexpr (RC == 0) return id;
+        else
+            return r.emit("stablehlo.broadcast_in_dim", {id}, {trace::tensor_type<C, RC>(CE)},
+                          "broadcast_dimensions = array<i64>");
+    }
+}
+
 } // namespace detail
 
 template<scan_config Cfg, class... X, class... I, class F>
 requires(sizeof...(X) > 0 && (expression<X> && ...)) auto scan(std::tuple<X...> xs, const std::tuple<I...>& inits,
                                                                const F& f) {
-    trace::not_exported("scan");
     using X0 = std::remove_cvref_t<std::tuple_element_t<0, std::tuple<X...>>>;
     constexpr std::size_t R = X0::rank;
     using XT = detail::shown_t<X0>;
@@ -264,9 +329,32 @@ requires(sizeof...(X) > 0 && (expression<X> && ...)) auto scan(std::tuple<X...> 
             constexpr extents_t<R - 1> CE = S::carry_extents;
             using Res = detail::scan_result<typename Sig::outs, Cs, R, XE, CE>;
             constexpr std::size_t m = sizeof...(X), k = sizeof...(I), n = Sig::n;
+            trace::recorder* const r = trace::current();
+            std::vector<int> ins, regions;
+            if constexpr (trace::compiled_in)
+                if (r) [[unlikely]] {
+                    ins = trace::operand_ids(*r, xs);
+                    [&]<std::size_t... Ki>(std::index_sequence<Ki...>) {
+                        (ins.push_back(detail::scan_init_id<std::tuple_element_t<Ki, Cs>, R - 1, CE>(
+                             *r, std::get<Ki>(inits))),
+                         ...);
+                    }(std::make_index_sequence<k>{});
+                    regions = {detail::scan_body<Sig, Cs, R - 1, CE>(*r, f, static_cast<Ins*>(nullptr))};
+                }
             auto src = detail::scan_sources(std::move(xs), std::make_index_sequence<m>{});
-            return detail::scan_run<Cfg, S, Sig, Res, Cs>(src, inits, f, std::make_index_sequence<m>{},
-                                                          std::make_index_sequence<k>{}, std::make_index_sequence<n>{});
+            return trace::run_op(
+                r, "chlo.scan",
+                [] {
+                    return "dimension = " + std::to_string(Cfg.dimension) + " : i64" +
+                           (Cfg.is_reverse ? ", is_reverse = true" : "") +
+                           (Cfg.is_associative ? ", is_associative = true" : "") +
+                           ", operandSegmentSizes = array<i32: " + std::to_string(m) + ", " + std::to_string(k) + ">";
+                },
+                std::move(ins), std::move(regions), [&] {
+                    return detail::scan_run<Cfg, S, Sig, Res, Cs>(src, inits, f, std::make_index_sequence<m>{},
+                                                                  std::make_index_sequence<k>{},
+                                                                  std::make_index_sequence<n>{});
+                });
         }
     }
 }
@@ -274,7 +362,6 @@ requires(sizeof...(X) > 0 && (expression<X> && ...)) auto scan(std::tuple<X...> 
 // One input, one carry: returns std::tuple{outputs..., final carry}.
 template<scan_config Cfg, expression X, class I, class F>
 auto scan(X&& x, const I& init, const F& f) {
-    trace::not_exported("scan");
     return scan<Cfg>(std::forward_as_tuple(std::forward<X>(x)), std::tie(init), f);
 }
 
