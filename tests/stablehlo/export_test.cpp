@@ -295,11 +295,42 @@ TEST_CASE("an SPMD program: every device runs, device 0 is recorded, the module 
               "is_host_transfer = false, source_target_pairs = dense<[[0, 1], [1, 0]]> : tensor<2x2xi64>} : "
               "(!stablehlo.token) -> (tensor<2xf32>, !stablehlo.token)\n"
               "    %6 = \"stablehlo.add\"(%5#0, %arg0)") != std::string::npos);
-    // A computation on another thread cannot be recorded.
-    CHECK_THROWS_WITH(
-        to_stablehlo(
-            [](const f32<2>& a) { return async_start([](const f32<2>& b) { return eval(b * 2.0f); }, a).done(); }, x),
-        doctest::Contains("async_start is not exported yet"));
+}
+
+TEST_CASE("async_start exports with its computation as the body (captured values as operands), async_done reads "
+          "the future") {
+    f32<2> x{1, 2};
+    const std::string m = to_stablehlo(
+        [](const f32<2>& a) {
+            auto h = async_start([&](const f32<2>& b) { return eval(b * 2.0f + a); }, eval(a + 1.0f));
+            auto h2 = async_start([](const f32<2>& b, const s32<3>& c) { return std::make_tuple(eval(exp(b)), c); }, a,
+                                  s32<3>{1, 2, 3});
+            auto [e, c] = async_done(std::move(h2));
+            return std::make_tuple(eval(async_done(std::move(h)) - a), e, c);
+        },
+        x);
+    // The captured `a` is the body's second block argument (StableHLO's region is isolated from above).
+    CHECK(has(m, "%3 = \"stablehlo.async_start\"(%2, %arg0) ({\n    ^bb0(%arg1: tensor<2xf32>, %arg2: "
+                 "tensor<2xf32>):"));
+    CHECK(has(m, "\"stablehlo.add\"(%6, %arg2) : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>\n      "
+                 "\"stablehlo.return\"(%7) : (tensor<2xf32>) -> ()\n    }) : (tensor<2xf32>, tensor<2xf32>) -> "
+                 "!stablehlo.future<tensor<2xf32>>"));
+    CHECK(has(m, "-> !stablehlo.future<tensor<2xf32>, tensor<3xi32>>"));
+    CHECK(has(m, "\"stablehlo.async_done\"(%9) : (!stablehlo.future<tensor<2xf32>, tensor<3xi32>>) -> "
+                 "(tensor<2xf32>, tensor<3xi32>)"));
+    CHECK(has(m, "\"stablehlo.async_done\"(%3) : (!stablehlo.future<tensor<2xf32>>) -> tensor<2xf32>"));
+    // An argument passed through unchanged is returned as the block argument.
+    CHECK(has(m, "\"stablehlo.return\"(%10, %arg4)"));
+    // Not traced, it runs as a task.
+    auto h = async_start([&](const f32<2>& b) { return eval(b * 2.0f + x); }, eval(x + 1.0f));
+    CHECK(equal(async_done(std::move(h)), f32<2>{5.0f, 8.0f}));
+    // Only tensors cross.
+    CHECK_THROWS_WITH(to_stablehlo(
+                          [](const f32<2>& a) {
+                              return async_done(async_start([](const f32<2>& b, int k) { return eval(b * k); }, a, 2));
+                          },
+                          x),
+                      doctest::Contains("async_start: arguments and results must be tensors"));
 }
 
 TEST_CASE("rng_uniform and rng_normal export as StableHLO's rng (its generator is implementation-defined)") {

@@ -106,6 +106,51 @@ public:
     }
     int current_region() const { return stack_.back(); }
 
+    // Makes closed region g isolated from above (async_start's body): every value its ops (or
+    // their nested regions) read from outside becomes a new block argument of g; returns those
+    // outer values, in order, for the op to take as extra operands.
+    XLET_TRACE_COLD std::vector<int> isolate(int g) {
+        std::vector<char> inside(types.size(), 0);
+        auto mark = [&](auto& self, int at) -> void {
+            const region& rg = regions[static_cast<std::size_t>(at)];
+            for (int a : rg.args)
+                inside[static_cast<std::size_t>(a)] = 1;
+            for (const op& o : rg.ops) {
+                for (int v : o.results)
+                    inside[static_cast<std::size_t>(v)] = 1;
+                for (int n : o.regions)
+                    self(self, n);
+            }
+        };
+        mark(mark, g);
+        std::vector<int> outer;
+        std::unordered_map<int, int> arg_of;
+        auto lift = [&](int& v) {
+            if (v < 0 || inside[static_cast<std::size_t>(v)]) return;
+            auto [it, fresh] = arg_of.try_emplace(v, -1);
+            if (fresh) {
+                it->second = new_value(types[static_cast<std::size_t>(v)]);
+                regions[static_cast<std::size_t>(g)].args.push_back(it->second);
+                outer.push_back(v);
+            }
+            v = it->second;
+        };
+        auto rename = [&](auto& self, int at) -> void {
+            for (std::size_t k = 0; k < regions[static_cast<std::size_t>(at)].ops.size(); ++k) {
+                op& o = regions[static_cast<std::size_t>(at)].ops[k];
+                for (int& v : o.operands)
+                    lift(v);
+                const std::vector<int> nested = o.regions;
+                for (int n : nested)
+                    self(self, n);
+            }
+            for (std::size_t k = 0; k < regions[static_cast<std::size_t>(at)].results.size(); ++k)
+                lift(regions[static_cast<std::size_t>(at)].results[k]);
+        };
+        rename(rename, g);
+        return outer;
+    }
+
     // Side effects (infeed, outfeed) keep their program order in the module: each takes the
     // region's last token and leaves the one it produces (the first is an after_all of nothing).
     XLET_TRACE_COLD int token_in() {

@@ -143,6 +143,7 @@ class async_computation {
         std::thread thread;
         std::exception_ptr error;
         std::optional<R> result;
+        int traced = -1; // to_stablehlo: the async_start's future, which async_done reads
         void wait() {
             if constexpr (XLET_POOL_THREADS) {
                 if (thread.joinable()) thread.join();
@@ -168,6 +169,12 @@ public:
         if (!s_) throw error("async_done", "the computation was already collected");
         auto s = std::move(s_);
         s->wait();
+        if constexpr (trace::compiled_in)
+            if (s->traced >= 0)
+                if (trace::recorder* r = trace::current()) [[unlikely]] {
+                    std::vector<int> ins{s->traced}, regions;
+                    trace::finish(*r, "stablehlo.async_done", [] { return std::string(); }, ins, regions, *s->result);
+                }
         return std::move(*s->result);
     }
 
@@ -175,12 +182,48 @@ private:
     std::unique_ptr<state> s_;
 };
 
+namespace detail {
+// to_stablehlo: stablehlo.async_start with f's ops as its body. f runs here, on the recording
+// thread (a task elsewhere would be out of the recorder's sight), on copies of the arguments bound
+// to the block arguments; values it captures become operands too (the body is isolated from
+// above); async_done reads the future.
+template<class R, class F, class... A>
+XLET_TRACE_COLD int trace_async_start(trace::recorder& r, const F& f, std::tuple<A...>& args,
+                                      std::optional<R>& result) {
+    if constexpr (!(trace::arrays_only<A> && ...) || !trace::arrays_only<R>) {
+        throw error("to_stablehlo", "async_start: arguments and results must be tensors (or tuples of them)");
+    } else {
+        std::vector<int> ins = std::apply([&](const auto&... a) { return trace::operand_ids(r, a...); }, args);
+        const int g = r.open_region({trace::type_of<A>()...});
+        int id = r.regions[static_cast<std::size_t>(g)].args.empty() ? 0 : r.regions[static_cast<std::size_t>(g)].args.front();
+        std::apply([&](const auto&... a) { (trace::bind(r, a, id++), ...); }, args);
+        result.emplace(std::apply(f, std::as_const(args)));
+        std::vector<int> results;
+        trace::values_of(r, *result, results);
+        r.close_region(std::move(results));
+        for (int v : r.isolate(g))
+            ins.push_back(v);
+        std::vector<std::string> types;
+        trace::result_types<R>(types);
+        std::string future = "!stablehlo.future<";
+        for (std::size_t k = 0; k < types.size(); ++k)
+            future += (k ? ", " : "") + types[k];
+        return r.emit("stablehlo.async_start", std::move(ins), {future + ">"}, {}, {g});
+    }
+}
+} // namespace detail
+
 template<class F, class... A>
 auto async_start(F f, A... args) {
-    trace::not_exported("async_start"); // (f runs on another thread, out of the recorder's sight)
     using R = std::invoke_result_t<const F&, const A&...>;
     auto s = std::make_unique<typename async_computation<R>::state>();
     auto* st = s.get();
+    if constexpr (trace::compiled_in)
+        if (trace::recorder* r = trace::current()) [[unlikely]] {
+            auto held = std::make_tuple(std::move(args)...);
+            st->traced = detail::trace_async_start<R>(*r, f, held, st->result);
+            return async_computation<R>(std::move(s));
+        }
     auto job = [st, f = std::move(f), args = std::make_tuple(std::move(args)...)] {
         st->result.emplace(std::apply(f, args));
     };
