@@ -97,6 +97,7 @@ struct sort_index {
             sort<sort_config{.dimension = 0}>(std::forward_as_tuple(x, eval(iota<s32<4, 6>, 0>())), sort_greater{});
         auto t = sort(x, traceable([](auto a, auto b) { return a > b; }));
         auto [tv, ti] = top_k<2>(x);
+        auto [sv, si] = top_k<3, false>(eval(floor(x * 2.0f))); // the smallest, with ties (lower index first)
         auto g = gather<gather_dims{.offset_dims = {1},
                                     .collapsed_slice_dims = {0},
                                     .start_index_map = {0},
@@ -109,7 +110,7 @@ struct sort_index {
                                                                traceable([](auto a, auto b) { return a + b * 2.0f; }));
         auto ds = dynamic_slice(x, sizes<2, 3>, start, 2);
         auto du = dynamic_update_slice(x, ds, 1, start);
-        return std::make_tuple(s, k, v, t, tv, ti, g, sc, ds, du);
+        return std::make_tuple(s, k, v, t, tv, ti, sv, si, g, sc, ds, du);
     }
 };
 

@@ -187,9 +187,6 @@ TEST_CASE("what cannot be exported is an xlet::error that says why") {
                           },
                           x),
                       doctest::Contains("while_loop: a state that is not made of tensors"));
-    // top_k of the smallest: chlo.top_k has no such form.
-    CHECK_THROWS_WITH(to_stablehlo([](const f32<4>& a) { return std::get<0>(top_k<2, false>(a)); }, x),
-                      doctest::Contains("top_k of the smallest (chlo.top_k has largest only) is not exported yet"));
     // A scan's body likewise (it is traced on slices).
     CHECK_THROWS_WITH(
         to_stablehlo(
@@ -416,6 +413,23 @@ TEST_CASE("custom_call exports as stablehlo.custom_call of its target") {
     CHECK(m.find("= \"stablehlo.custom_call\"(%2) {call_target_name = \"my.twice\"} : (tensor<2xf32>) -> "
                  "tensor<2xf32>") != std::string::npos);
     CHECK(equal(seen, f32<2>{4.0f, 6.0f})); // and it ran
+}
+
+TEST_CASE("top_k of the smallest exports as a stable sort of (x, iota) and slices (chlo.top_k has the largest "
+          "only)") {
+    f32<2, 4> x{{3, 1, 2, 1}, {0, -1, 5, -1}};
+    const std::string m = to_stablehlo([](const f32<2, 4>& a) { return top_k<2, false>(a); }, x);
+    CHECK(has(m, "\"stablehlo.iota\"() {iota_dimension = 1 : i64} : () -> tensor<2x4xi32>"));
+    CHECK(has(m, "comparison_direction = #stablehlo<comparison_direction LT>, compare_type = "
+                 "#stablehlo<comparison_type TOTALORDER>"));
+    CHECK(has(m, "{dimension = 1 : i64, is_stable = true} : (tensor<2x4xf32>, tensor<2x4xi32>) -> "
+                 "(tensor<2x4xf32>, tensor<2x4xi32>)"));
+    CHECK(has(m, "\"stablehlo.slice\"(%1#1) {start_indices = array<i64: 0, 0>, limit_indices = array<i64: 2, 2>, "
+                 "strides = array<i64: 1, 1>} : (tensor<2x4xi32>) -> tensor<2x2xi32>"));
+    CHECK(!has(m, "chlo.top_k"));
+    auto [v, i] = top_k<2, false>(x); // ties: the lower index first
+    CHECK(equal(v, f32<2, 2>{{1, 1}, {-1, -1}}));
+    CHECK(equal(i, s32<2, 2>{{1, 3}, {1, 3}}));
 }
 
 TEST_CASE("scan exports as chlo.scan, its body traced once on slices") {

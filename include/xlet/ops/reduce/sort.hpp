@@ -480,13 +480,6 @@ auto top_k_untraced(X&& x) {
 }
 } // namespace detail
 
-template<std::int64_t K, bool Largest = true, expression X>
-auto top_k(X&& x) {
-    auto run = [&] { return detail::top_k_untraced<K, Largest>(std::forward<X>(x)); };
-    if (!Largest) trace::not_exported("top_k of the smallest (chlo.top_k has largest only)");
-    return trace::heavy(
-        "chlo.top_k", [] { return "k = " + std::to_string(K) + " : i64"; }, run, x);
-}
 
 namespace trace {
 // sort_less / sort_greater: XLA's total order on the first operand (the keys).
@@ -499,5 +492,44 @@ struct form<sort_greater> : compare_form<gt_dir, true> {
     static constexpr std::size_t arity = 2;
 };
 } // namespace trace
+
+namespace detail {
+// Traced top_k of the smallest (chlo.top_k has the largest only): what chlo.top_k decomposes to
+// with the order reversed, a stable sort of (x, iota) by sort_less (ties keep the lower index, as
+// top_k does) and the first k of each.
+template<std::int64_t K, class X, class Run>
+XLET_TRACE_COLD auto top_k_smallest_traced(trace::recorder& r, const X& x, Run& run) {
+    using T = element_of<X>;
+    static constexpr auto E = shape_of<X>::extents;
+    constexpr std::size_t R = E.size();
+    const int v = trace::value_of(r, x);
+    const std::string last = std::to_string(R - 1) + " : i64";
+    const int ix = r.emit("stablehlo.iota", {}, {trace::tensor_type<std::int32_t, R>(E)}, "iota_dimension = " + last);
+    const int g = trace::computation<T, T, std::int32_t, std::int32_t>(r, sort_less{}, "top_k");
+    const int s = r.emit("stablehlo.sort", {v, ix}, {trace::tensor_type<T, R>(E), trace::tensor_type<std::int32_t, R>(E)},
+                         "dimension = " + last + ", is_stable = true", {g});
+    auto out = [&] {
+        trace::pause_if p(&r);
+        return run();
+    }();
+    std::vector<std::int64_t> zeros(R, 0), limits(E.begin(), E.end()), ones(R, 1);
+    limits[R - 1] = K;
+    const std::string attrs = "start_indices = " + trace::i64_array(zeros) +
+                              ", limit_indices = " + trace::i64_array(limits) + ", strides = " + trace::i64_array(ones);
+    trace::bind(r, std::get<0>(out), r.emit("stablehlo.slice", {s}, {trace::type_of<std::tuple_element_t<0, decltype(out)>>()}, attrs));
+    trace::bind(r, std::get<1>(out), r.emit("stablehlo.slice", {s + 1}, {trace::type_of<std::tuple_element_t<1, decltype(out)>>()}, attrs));
+    return out;
+}
+} // namespace detail
+
+template<std::int64_t K, bool Largest = true, expression X>
+auto top_k(X&& x) {
+    auto run = [&] { return detail::top_k_untraced<K, Largest>(std::forward<X>(x)); };
+    if constexpr (!Largest && trace::compiled_in && !std::is_void_v<decltype(run())>)
+        if (trace::recorder* r = trace::current()) [[unlikely]]
+            return detail::top_k_smallest_traced<K>(*r, x, run);
+    return trace::heavy(
+        "chlo.top_k", [] { return "k = " + std::to_string(K) + " : i64"; }, run, x);
+}
 
 } // namespace xlet
