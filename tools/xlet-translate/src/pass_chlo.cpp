@@ -11,11 +11,14 @@
 //   bessel_i1e    Cephes' Chebyshev series on [0, 8] and (8, inf)
 //   next_after    integer steps on the bits
 //   mulhi         the high half of the product in the doubled width (64 bits: four 32-bit parts)
-// f16 and bf16 are computed in f32 and rounded back, as upstream does.
+// f16 and bf16 are computed in f32 and rounded back, as upstream does. On a dynamic (ranked) shape
+// each constant is a rank-0 one dynamic_broadcast_in_dim'ed to the operand's shape (upstream's
+// getConstantLike through shape.shape_of, here in StableHLO as shape-legalize-to-stablehlo writes it).
 #include "pass_chlo.hpp"
 
 #include "attr_values.hpp" // i64_array, int_attr, int_list_attr
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdint>
@@ -131,16 +134,60 @@ public:
         return emit(how, {a}, t);
     }
 
+    // v itself, or the constant of its literal.
+    val made(const val& v) { return v.literal.empty() ? v : make(v.literal, v.t); }
+    // The constants of a dynamic type take the shape of `x` (a value of that rank).
+    void shape_from(const val& x) { like_ = x; }
+
+    // shape.shape_of(x) as shape-legalize-to-stablehlo writes it: each dimension's
+    // get_dimension_size reshaped to tensor<1xi32>, concatenated (tensor<0xi32> for a scalar).
+    val shape_of(const val& x) {
+        type i32;
+        i32.k = type::kind::tensor;
+        i32.elem = "i32";
+        std::vector<val> parts;
+        for (std::size_t d = 0; d < x.t.dims.size(); ++d) {
+            i32.dims = {};
+            val s = emit("stablehlo.get_dimension_size", {x}, i32);
+            last().set("dimension", int_attr(static_cast<std::int64_t>(d)));
+            i32.dims = {1};
+            parts.push_back(emit("stablehlo.reshape", {s}, i32));
+        }
+        i32.dims = {static_cast<std::int64_t>(x.t.dims.size())};
+        if (parts.empty()) { // a scalar's: dense<> : tensor<0xi32>
+            val c = emit("stablehlo.constant", {}, i32);
+            attr a;
+            a.k = attr::kind::dense;
+            a.t = i32;
+            last().set("value", a);
+            return c;
+        }
+        val v = emit("stablehlo.concatenate", parts, i32);
+        last().set("dimension", int_attr(0));
+        return v;
+    }
+
 private:
     val make(const std::string& text, const type& t) {
         std::string key = type_str(t) + " " + text;
         if (auto it = consts_.find(key); it != consts_.end()) return it->second;
-        val v = emit("stablehlo.constant", {}, t);
-        attr a;
-        a.k = attr::kind::dense;
-        a.t = t;
-        a.elems = {text};
-        last().set("value", a);
+        val v;
+        if (t.is_static()) {
+            v = emit("stablehlo.constant", {}, t);
+            attr a;
+            a.k = attr::kind::dense;
+            a.t = t;
+            a.elems = {text};
+            last().set("value", a);
+        } else {
+            // of a dynamic type: the rank-0 constant broadcast to the shape of like_ (made once)
+            type scalar = t;
+            scalar.dims.clear();
+            val c = make(text, scalar);
+            if (shape_.name.empty()) shape_ = shape_of(like_);
+            v = emit("stablehlo.dynamic_broadcast_in_dim", {c, shape_}, t);
+            last().set("broadcast_dimensions", i64_array({}));
+        }
         consts_[key] = v;
         return v;
     }
@@ -149,6 +196,7 @@ private:
     std::vector<std::unique_ptr<op>>& seq_;
     loc at_;
     std::map<std::string, val> consts_;
+    val like_, shape_;
 };
 
 // c[0] x^(n-1) + ... + c[n-1], by Horner's rule.
@@ -1069,7 +1117,7 @@ bool scan(const op& o, const std::function<std::string(const std::string&)>& fre
 } // namespace
 
 bool chlo_decompose_math(const op& o, const std::function<std::string(const std::string&)>& fresh,
-                         std::vector<std::unique_ptr<op>>& seq, std::string& why) {
+                         std::vector<std::unique_ptr<op>>& seq, std::string& /*why*/) {
     static const std::map<std::string, std::size_t> arity = {
         {"chlo.erf", 1},        {"chlo.erfc", 1},       {"chlo.erf_inv", 1},       {"chlo.lgamma", 1},
         {"chlo.digamma", 1},    {"chlo.bessel_i1e", 1}, {"chlo.polygamma", 2},     {"chlo.zeta", 2},
@@ -1093,10 +1141,6 @@ bool chlo_decompose_math(const op& o, const std::function<std::string(const std:
         seq.push_back(std::move(c));
         return true;
     }
-    if (!rt.is_static()) {
-        why = n + " on dynamic shapes (refine the shapes first)";
-        return false;
-    }
     for (auto& t : o.operand_types)
         if (t.k != type::kind::tensor || (n != "chlo.constant_like" && (t.elem != rt.elem || t.dims != rt.dims)))
             return false;
@@ -1108,18 +1152,17 @@ bool chlo_decompose_math(const op& o, const std::function<std::string(const std:
             return false;
         std::string text = v->k == attr::kind::boolean ? (v->b ? "true" : "false") : v->s;
         if (text.empty()) text = std::to_string(v->i);
-        b.emit("stablehlo.constant", {}, rt);
-        attr d;
-        d.k = attr::kind::dense;
-        d.t = rt;
-        d.elems = {text};
-        b.last().set("value", d);
+        // on a dynamic shape, the rank-0 constant broadcast to the operand's shape (as upstream)
+        if (!rt.is_static() && o.operand_types[0].dims.size() != rt.dims.size()) return false;
+        b.shape_from({o.operands[0].name, o.operand_types[0], {}});
+        b.made(b.literal(text, rt));
         seq.back()->results[0] = o.results[0];
         return true;
     }
     std::vector<val> args;
     for (std::size_t k = 0; k < o.operands.size(); ++k)
         args.push_back({o.operands[k].name, o.operand_types[k], {}});
+    b.shape_from(args[0]); // the constants of a dynamic type: of the first operand's shape
     const std::string& e = rt.elem;
     bool f64 = e == "f64";
     val r;
@@ -1152,6 +1195,85 @@ bool chlo_decompose_math(const op& o, const std::function<std::string(const std:
     // the last op defines the result (every decomposition ends in a fresh op)
     if (seq.empty() || seq.back()->results[0] != r.name) b.emit("stablehlo.convert", {r}, rt);
     seq.back()->results[0] = o.results[0];
+    return true;
+}
+
+std::string chlo_shape_of(const std::string& x, const type& t,
+                          const std::function<std::string(const std::string&)>& fresh,
+                          std::vector<std::unique_ptr<op>>& seq, loc at) {
+    builder b(fresh, seq, at);
+    return b.shape_of({x, t, {}}).name;
+}
+
+std::string chlo_splat_dynamic(const std::string& text, const type& t, const std::string& like, const type& like_t,
+                               std::string& shape, const std::function<std::string(const std::string&)>& fresh,
+                               std::vector<std::unique_ptr<op>>& seq, loc at) {
+    builder b(fresh, seq, at);
+    val extents{shape, tensor_t({static_cast<std::int64_t>(like_t.dims.size())}, "i32"), {}};
+    if (shape.empty()) shape = (extents = b.shape_of({like, like_t, {}})).name;
+    val c = b.made(b.literal(text, tensor_t({}, t.elem)));
+    val v = b.emit("stablehlo.dynamic_broadcast_in_dim", {c, extents}, t);
+    b.last().set("broadcast_dimensions", i64_array({}));
+    return v.name;
+}
+
+bool chlo_broadcast_dynamic(const op& o, const std::function<std::string(const std::string&)>& fresh,
+                            std::vector<std::unique_ptr<op>>& seq, std::vector<std::string>& names,
+                            std::vector<type>& types, std::string& why) {
+    if (o.results.empty() || o.result_types.empty() || o.operand_types.size() != o.operands.size()) return false;
+    const type& rt = o.result_types[0];
+    if (rt.k != type::kind::tensor) return false;
+    const std::size_t rank = rt.dims.size();
+    std::size_t low = rank; // the smallest operand rank
+    for (auto& t : o.operand_types) {
+        if (t.k != type::kind::tensor || t.dims.size() > rank) return false;
+        low = std::min(low, t.dims.size());
+    }
+    // broadcast_dimensions: only numpy's left padding (upstream's isLegalNumpyRankedBroadcast)
+    if (const attr* a = o.get("broadcast_dimensions"); a && low < rank) {
+        std::vector<std::int64_t> bd = int_list_of(a), pad;
+        for (std::size_t d = rank - low; d < rank; ++d)
+            pad.push_back(static_cast<std::int64_t>(d));
+        if (bd != pad) {
+            why = o.name + " on dynamic shapes with broadcast_dimensions other than numpy's left padding (upstream "
+                           "does not decompose it either)";
+            return false;
+        }
+    }
+    builder b(fresh, seq, o.at);
+    // the result's extents: each operand's shape padded on the left with 1s to the result's rank,
+    // the maximum of them per dimension
+    val extents;
+    for (std::size_t k = 0; k < o.operands.size(); ++k) {
+        const type& t = o.operand_types[k];
+        type ones = tensor_t({static_cast<std::int64_t>(rank - t.dims.size())}, "i32");
+        val padded = t.dims.empty() ? b.made(b.literal("1", ones)) : b.shape_of({o.operands[k].name, t, {}});
+        if (!t.dims.empty() && t.dims.size() < rank) {
+            padded = b.emit("stablehlo.concatenate", {b.literal("1", ones), padded},
+                            tensor_t({static_cast<std::int64_t>(rank)}, "i32"));
+            b.last().set("dimension", int_attr(0));
+        }
+        extents = k == 0 ? padded : b.bin("maximum", extents, padded);
+    }
+    names.clear();
+    types.clear();
+    for (std::size_t k = 0; k < o.operands.size(); ++k) {
+        const type& t = o.operand_types[k];
+        if (t.dims.empty() && o.name == "chlo.broadcast_select" && k == 0) { // a scalar predicate stays one
+            names.push_back(o.operands[k].name);
+            types.push_back(t);
+            continue;
+        }
+        type want = rt;
+        want.elem = t.elem;
+        std::vector<std::int64_t> dims;
+        for (std::size_t d = rank - t.dims.size(); d < rank; ++d)
+            dims.push_back(static_cast<std::int64_t>(d));
+        val v = b.emit("stablehlo.dynamic_broadcast_in_dim", {{o.operands[k].name, t, {}}, extents}, want);
+        b.last().set("broadcast_dimensions", i64_array(dims));
+        names.push_back(v.name);
+        types.push_back(want);
+    }
     return true;
 }
 

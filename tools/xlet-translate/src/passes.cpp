@@ -613,6 +613,20 @@ private:
             if (o.result_types[0].dims.size() == dims.size()) o.result_types[0].dims = dims;
         };
         if (n == "stablehlo.dynamic_broadcast_in_dim" && known(1)) {
+            // each operand extent must be 1 or the output's (shapes that do not broadcast, 3 and 4)
+            const auto& out = *ints_of(o, 1);
+            std::vector<std::int64_t> bd = int_list(o.get("broadcast_dimensions"));
+            for (std::size_t i = 0; i < bd.size() && i < o.operand_types[0].dims.size(); ++i) {
+                std::int64_t e = o.operand_types[0].dims[i];
+                if (bd[i] < 0 || static_cast<std::size_t>(bd[i]) >= out.size() || e < 0 || e == 1 ||
+                    e == out[static_cast<std::size_t>(bd[i])])
+                    continue;
+                fail(o.at, "stablehlo-refine-shapes: stablehlo.dynamic_broadcast_in_dim of " +
+                               type_str(o.operand_types[0]) + ": dimension " + std::to_string(i) + " (" +
+                               std::to_string(e) + ") is neither 1 nor the output's " +
+                               std::to_string(out[static_cast<std::size_t>(bd[i])]) + " (the shapes do not broadcast)");
+                return;
+            }
             set_result(*ints_of(o, 1));
             o.name = "stablehlo.broadcast_in_dim";
             drop_operands(o, 1);
@@ -1712,16 +1726,25 @@ bool chlo_legalize(module& m, const options&, std::vector<diagnostic>& errs) {
         builder b{fresh, seq, o.at};
         if (auto it = bin.find(n); it != bin.end()) {
             const type& rt = o.result_types[0];
-            if (!rt.is_static()) {
-                errs.push_back(
-                    {o.at, "chlo-legalize-to-stablehlo: " + n + " on dynamic shapes (refine the shapes first)"});
-                ok = false;
-                return false;
-            }
             std::vector<value_ref> args;
             std::vector<type> types;
             std::vector<std::int64_t> bd = int_list(o.get("broadcast_dimensions"));
-            for (std::size_t k = 0; k < o.operands.size(); ++k) {
+            bool dynamic = !rt.is_static();
+            for (auto& t : o.operand_types)
+                dynamic = dynamic || !t.is_static();
+            if (dynamic) { // the extents computed, dynamic_broadcast_in_dim (pass_chlo.cpp)
+                std::vector<std::string> names;
+                if (!chlo_broadcast_dynamic(o, name, seq, names, types, why)) {
+                    if (!why.empty()) {
+                        errs.push_back({o.at, "chlo-legalize-to-stablehlo: " + why});
+                        ok = false;
+                    }
+                    return false;
+                }
+                for (auto& v : names)
+                    args.push_back({v, o.at});
+            }
+            for (std::size_t k = 0; k < o.operands.size() && !dynamic; ++k) {
                 type t = o.operand_types[k];
                 type want = rt;
                 want.elem = t.elem;
@@ -1764,6 +1787,12 @@ bool chlo_legalize(module& m, const options&, std::vector<diagnostic>& errs) {
             return v;
         };
         value_ref x = o.operands.empty() ? value_ref{} : o.operands[0];
+        // a splat of t, which may be dynamic: then a rank-0 constant broadcast to x's shape
+        std::string shape;
+        auto splat = [&](const std::string& text, const type& ty) -> value_ref {
+            if (ty.is_static()) return b.constant(text, ty);
+            return {chlo_splat_dynamic(text, ty, x.name, t, shape, name, seq, o.at), o.at};
+        };
         if (n == "chlo.tan") {
             seq.push_back(make_op("stablehlo.tan", o.operands, o.operand_types, o.results, o.result_types, o.at));
         } else if (n == "chlo.square") {
@@ -1776,15 +1805,15 @@ bool chlo_legalize(module& m, const options&, std::vector<diagnostic>& errs) {
             auto ni = b.emit("stablehlo.negate", {im}, {r}, r);
             b.emit("stablehlo.complex", {re, ni}, {r, r}, rt, o.results[0]);
         } else if (n == "chlo.is_inf" || n == "chlo.is_pos_inf" || n == "chlo.is_neg_inf") {
-            auto inf = b.constant(n == "chlo.is_neg_inf" ? (elem_bits(t.elem) == 64   ? "0xFFF0000000000000"
-                                                            : elem_bits(t.elem) == 32 ? "0xFF800000"
-                                                            : t.elem == "bf16"        ? "0xFF80"
-                                                                                      : "0xFC00")
-                                                         : (elem_bits(t.elem) == 64   ? "0x7FF0000000000000"
-                                                            : elem_bits(t.elem) == 32 ? "0x7F800000"
-                                                            : t.elem == "bf16"        ? "0x7F80"
-                                                                                      : "0x7C00"),
-                                  t);
+            auto inf = splat(n == "chlo.is_neg_inf" ? (elem_bits(t.elem) == 64   ? "0xFFF0000000000000"
+                                                       : elem_bits(t.elem) == 32 ? "0xFF800000"
+                                                       : t.elem == "bf16"        ? "0xFF80"
+                                                                                 : "0xFC00")
+                                                    : (elem_bits(t.elem) == 64   ? "0x7FF0000000000000"
+                                                       : elem_bits(t.elem) == 32 ? "0x7F800000"
+                                                       : t.elem == "bf16"        ? "0x7F80"
+                                                                                 : "0x7C00"),
+                             t);
             value_ref v = x;
             if (n == "chlo.is_inf") v = b.emit("stablehlo.abs", {x}, {t}, t);
             auto r = cmp(v, inf, "EQ");
@@ -1792,7 +1821,7 @@ bool chlo_legalize(module& m, const options&, std::vector<diagnostic>& errs) {
             (void)r;
         } else if (n == "chlo.sinh" || n == "chlo.cosh") {
             // sinh x = (expm1(x) - expm1(-x)) / 2 (accurate near 0); cosh x = (e^x + e^-x) / 2
-            auto half = b.constant("0.5", t);
+            auto half = splat("0.5", t);
             auto nx = b.emit("stablehlo.negate", {x}, {t}, t);
             const char* f = n == "chlo.sinh" ? "stablehlo.exponential_minus_one" : "stablehlo.exponential";
             auto a = b.emit(f, {x}, {t}, t);
@@ -1801,8 +1830,8 @@ bool chlo_legalize(module& m, const options&, std::vector<diagnostic>& errs) {
             b.emit("stablehlo.multiply", {s, half}, {t, t}, rt, o.results[0]);
         } else if (n == "chlo.asin" || n == "chlo.acos") {
             // asin x = 2 atan2(x, 1 + sqrt(1 - x^2)); acos x = 2 atan2(sqrt(1 - x^2), 1 + x)
-            auto one = b.constant("1.0", t);
-            auto two = b.constant("2.0", t);
+            auto one = splat("1.0", t);
+            auto two = splat("2.0", t);
             auto xx = b.emit("stablehlo.multiply", {x, x}, {t, t}, t);
             auto d = b.emit("stablehlo.subtract", {one, xx}, {t, t}, t);
             auto s = b.emit("stablehlo.sqrt", {d}, {t}, t);
@@ -1816,11 +1845,11 @@ bool chlo_legalize(module& m, const options&, std::vector<diagnostic>& errs) {
             }
             b.emit("stablehlo.multiply", {a, two}, {t, t}, rt, o.results[0]);
         } else if (n == "chlo.atan") {
-            auto one = b.constant("1.0", t);
+            auto one = splat("1.0", t);
             b.emit("stablehlo.atan2", {x, one}, {t, t}, rt, o.results[0]);
         } else if (n == "chlo.atanh") {
             // atanh x = (log1p(x) - log1p(-x)) / 2
-            auto half = b.constant("0.5", t);
+            auto half = splat("0.5", t);
             auto nx = b.emit("stablehlo.negate", {x}, {t}, t);
             auto a = b.emit("stablehlo.log_plus_one", {x}, {t}, t);
             auto c = b.emit("stablehlo.log_plus_one", {nx}, {t}, t);
@@ -1828,7 +1857,7 @@ bool chlo_legalize(module& m, const options&, std::vector<diagnostic>& errs) {
             b.emit("stablehlo.multiply", {s, half}, {t, t}, rt, o.results[0]);
         } else if (n == "chlo.asinh" || n == "chlo.acosh") {
             // asinh x = sign(x) log1p(|x| + x^2 / (1 + sqrt(1 + x^2))); acosh x = log(x + sqrt(x^2 - 1))
-            auto one = b.constant("1.0", t);
+            auto one = splat("1.0", t);
             if (n == "chlo.asinh") {
                 auto ax = b.emit("stablehlo.abs", {x}, {t}, t);
                 auto xx = b.emit("stablehlo.multiply", {x, x}, {t, t}, t);
@@ -1853,7 +1882,13 @@ bool chlo_legalize(module& m, const options&, std::vector<diagnostic>& errs) {
             std::size_t r = t.dims.size();
             type it = t;
             it.elem = "i32";
-            auto iota = b.emit("stablehlo.iota", {}, {}, it);
+            // on a dynamic shape (as upstream): a dynamic_iota of x's shape, real_dynamic_slices
+            const bool dyn = !t.is_static();
+            const type shape_t = tensor_of({static_cast<std::int64_t>(r)}, "i32");
+            value_ref extents;
+            if (dyn) extents = {chlo_shape_of(x.name, t, name, seq, o.at), o.at};
+            auto iota =
+                dyn ? b.emit("stablehlo.dynamic_iota", {extents}, {shape_t}, it) : b.emit("stablehlo.iota", {}, {}, it);
             b.last().set("iota_dimension", int_scalar(static_cast<std::int64_t>(r) - 1));
             std::string s = fresh("sorted");
             auto so = make_op("stablehlo.sort", {x, iota}, {t, it}, {s + "#0", s + "#1"}, {t, it}, o.at);
@@ -1886,6 +1921,25 @@ bool chlo_legalize(module& m, const options&, std::vector<diagnostic>& errs) {
             seq.push_back(std::move(so));
             std::vector<std::int64_t> start(r, 0), limit = t.dims, stride(r, 1);
             limit[r - 1] = k;
+            if (dyn) {
+                // limit: x's extents, the last one min(k, it) (k when it is dynamic)
+                if (t.dims[r - 1] >= 0) limit[r - 1] = std::min(k, t.dims[r - 1]);
+                value_ref zeros = b.constant("0", shape_t), ones = b.constant("1", shape_t);
+                value_ref last = b.constant(std::to_string(limit[r - 1]), tensor_of({1}, "i32")), lim = last;
+                if (r > 1) {
+                    type lead_t = tensor_of({static_cast<std::int64_t>(r) - 1}, "i32");
+                    auto lead = b.emit("stablehlo.slice", {extents}, {shape_t}, lead_t);
+                    b.last().set("start_indices", i64_array({0}));
+                    b.last().set("limit_indices", i64_array({static_cast<std::int64_t>(r) - 1}));
+                    b.last().set("strides", i64_array({1}));
+                    lim = b.emit("stablehlo.concatenate", {lead, last}, {lead_t, tensor_of({1}, "i32")}, shape_t);
+                    b.last().set("dimension", int_scalar(0));
+                }
+                for (std::size_t j = 0; j < 2; ++j)
+                    b.emit("stablehlo.real_dynamic_slice", {{s + "#" + std::to_string(j), o.at}, zeros, lim, ones},
+                           {j ? it : t, shape_t, shape_t, shape_t}, o.result_types[j], o.results[j]);
+                return true;
+            }
             for (int j = 0; j < 2; ++j) {
                 auto sl = make_op("stablehlo.slice", {{s + "#" + std::to_string(j), o.at}}, {j ? it : t},
                                   {o.results[static_cast<std::size_t>(j)]},
