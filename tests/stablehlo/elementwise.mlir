@@ -155,4 +155,24 @@ module @elementwise {
     check.expect_eq_const %zz, dense<[(-7.0, 24.0), (0.0, -2.0)]> : tensor<2xcomplex<f32>>
     func.return
   }
+  // Where StableHLO defines more than XLA's op, spelled out by the emitter: the bits of an i1
+  // tensor (element k of the last dimension is bit k, least significant first), complex to i1
+  // (the imaginary part ignored), complex cbrt (|z|^(1/3) cis(arg z / 3)).
+  func.func @stablehlo_only() {
+    %b = stablehlo.constant dense<[[true, false, true, true, false, false, false, true], [false, false, false, false, false, false, false, true]]> : tensor<2x8xi1>
+    %w = stablehlo.bitcast_convert %b : (tensor<2x8xi1>) -> tensor<2xi8>
+    check.expect_eq_const %w, dense<[-115, -128]> : tensor<2xi8>
+    %h = stablehlo.constant dense<1.0> : tensor<f16>
+    %hb = stablehlo.bitcast_convert %h : (tensor<f16>) -> tensor<16xi1>
+    check.expect_eq_const %hb, dense<[false, false, false, false, false, false, false, false, false, false, true, true, true, true, false, false]> : tensor<16xi1>
+    %hh = stablehlo.bitcast_convert %hb : (tensor<16xi1>) -> tensor<f16>
+    check.expect_eq_const %hh, dense<1.0> : tensor<f16>
+    %z = stablehlo.constant dense<[(0.0, 1.0), (-2.0, 0.0), (0.0, 0.0)]> : tensor<3xcomplex<f32>>
+    %p = stablehlo.convert %z : (tensor<3xcomplex<f32>>) -> tensor<3xi1>
+    check.expect_eq_const %p, dense<[false, true, false]> : tensor<3xi1>
+    %c = stablehlo.constant dense<[(-8.0, 0.0), (0.0, 27.0)]> : tensor<2xcomplex<f64>>
+    %r = stablehlo.cbrt %c : tensor<2xcomplex<f64>>
+    check.expect_almost_eq_const %r, dense<[(1.0, 1.7320508075688772), (2.598076211353316, 1.5)]> : tensor<2xcomplex<f64>>
+    func.return
+  }
 }

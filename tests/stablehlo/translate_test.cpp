@@ -180,6 +180,9 @@ TEST_CASE("parse errors carry the line and column of the fault") {
     // unterminated strings and comments at the end
     CHECK(first_error("module @m attributes {a = \"x\n} {}") == "1:29: unterminated string");
     CHECK(first_error("// only a comment") == "");
+    // one function per name, as MLIR's symbol table (the C++ functions would collide)
+    CHECK(first_error("func.func @f() {\n  func.return\n}\nfunc.func private @f() {\n  func.return\n}") ==
+          "4:1: redefinition of symbol @f");
 }
 
 TEST_CASE("nesting deeper than the limit is an error, not a stack overflow") {
@@ -200,7 +203,7 @@ TEST_CASE("every unsupported op and type is reported at once, with its position"
     auto r = parse_module(R"(func.func @f(%x: tensor<?x4xf32>, %y: tensor<4xi4>) -> tensor<4xf32> {
   %0 = "stablehlo.uniform_quantize"() : () -> tensor<ui32>
   %1 = "mydialect.frob"(%z) : (tensor<4xf32>) -> tensor<4xf32>
-  %2 = stablehlo.cbrt %w : tensor<4xcomplex<f32>>
+  %2 = stablehlo.bitcast_convert %w : (tensor<4xi1>) -> tensor<i8>
   return %1 : tensor<4xf32>
 })",
                           "u.mlir");
@@ -216,7 +219,8 @@ TEST_CASE("every unsupported op and type is reported at once, with its position"
     CHECK(msg(1) == "1:35: argument %y has type tensor<4xi4>, which xlet does not support");
     CHECK(msg(2) == "2:8: op 'stablehlo.uniform_quantize' is not supported by xlet-translate");
     CHECK(msg(3) == "3:8: op 'mydialect.frob' is not supported by xlet-translate");
-    CHECK(msg(4) == "4:8: stablehlo.cbrt of a complex tensor is not supported by xlet");
+    CHECK(msg(4) == "4:8: stablehlo.bitcast_convert between i1 and i8: expected a last i1 dimension of the other "
+                    "type's bit width (8, 16, 32 or 64)");
 }
 
 TEST_CASE("collectives: a function that runs them takes the device's context; what xlet cannot run is reported") {

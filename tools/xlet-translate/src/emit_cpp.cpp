@@ -854,11 +854,17 @@ private:
         const std::string& n = o.name;
         if (!check_arity(o)) return false;
         auto elem0 = [&]() -> std::string { return o.operand_types.empty() ? std::string() : o.operand_types[0].elem; };
-        if ((n == "stablehlo.cbrt") && is_complex_elem(elem0()))
-            error(o.at, "stablehlo.cbrt of a complex tensor is not supported by xlet");
         if (n == "stablehlo.bitcast_convert" && !o.result_types.empty() &&
-            (elem0() == "i1" || o.result_types[0].elem == "i1"))
-            error(o.at, "stablehlo.bitcast_convert to or from i1 is not supported by xlet");
+            (elem0() == "i1") != (o.result_types[0].elem == "i1")) {
+            // i1 <-> a type of N bits: the i1 side has one more dimension, of N (8 to 64 bits)
+            const type& bits = elem0() == "i1" ? o.operand_types[0] : o.result_types[0];
+            const type& word = elem0() == "i1" ? o.result_types[0] : o.operand_types[0];
+            const int w = elem_bits(word.elem);
+            if (is_complex_elem(word.elem) || (w != 8 && w != 16 && w != 32 && w != 64) || bits.dims.empty() ||
+                bits.dims.back() != w || bits.dims.size() != word.dims.size() + 1)
+                error(o.at, "stablehlo.bitcast_convert between i1 and " + word.elem +
+                                ": expected a last i1 dimension of the other type's bit width (8, 16, 32 or 64)");
+        }
         if (n == "stablehlo.constant") {
             const attr* v = o.get("value");
             if (!v || v->k != attr::kind::dense) error(o.at, "stablehlo.constant without a dense value");
@@ -1281,6 +1287,19 @@ private:
             emit_return(o, depth, kind);
             return;
         }
+        if (n == "stablehlo.cbrt" && is_complex_elem(opnd_t(0).elem)) {
+            // StableHLO's complex cbrt (xlet's op has no complex form): |z|^(1/3) cis(arg(z) / 3),
+            // computed in double as StableHLO's interpreter does
+            const std::string t = cpp_elem(real_elem(opnd_t(0).elem));
+            declare(o, 0,
+                    "xlet::map([](std::complex<" + t +
+                        "> z) { const double re = z.real(), im = z.imag(), th = std::atan2(im, re) / 3.0, m = "
+                        "std::pow(std::pow(re, 2.0) + std::pow(im, 2.0), 1.0 / 6.0); return std::complex<" +
+                        t + ">(static_cast<" + t + ">(m * std::cos(th)), static_cast<" + t + ">(m * std::sin(th))); }, " +
+                        val(o, 0) + ")",
+                    depth, false);
+            return;
+        }
         if (auto u = unary_ops.find(n); u != unary_ops.end()) {
             declare(o, 0, "xlet::" + u->second + "(" + val(o, 0) + ")", depth, true);
             return;
@@ -1323,18 +1342,49 @@ private:
         if (n == "stablehlo.convert") {
             if (opnd_t(0).elem == rt().elem) {
                 declare(o, 0, val(o, 0), depth, true);
+            } else if (rt().elem == "i1" && is_complex_elem(opnd_t(0).elem)) {
+                // StableHLO: complex to any other type ignores the imaginary part (xlet's op, as
+                // XLA: z != 0)
+                declare(o, 0, "xlet::convert_element_type<bool>(xlet::real(" + val(o, 0) + "))", depth, true);
             } else {
                 declare(o, 0, "xlet::convert_element_type<" + elem_cpp(rt()) + ">(" + val(o, 0) + ")", depth, true);
             }
             return;
         }
         if (n == "stablehlo.bitcast_convert") {
-            int wi = elem_bits(opnd_t(0).elem), wo = elem_bits(rt().elem);
-            std::string e = "xlet::bitcast_convert_type<" + elem_cpp(rt()) + ">(" + val(o, 0) + ")";
+            if ((opnd_t(0).elem == "i1") != (rt().elem == "i1")) {
+                // StableHLO's bits of an i1 tensor (xlet's op refuses pred): element k of the last
+                // dimension is bit k of the word (least significant first), through an unsigned
+                // word of the same width
+                const bool from_bits = opnd_t(0).elem == "i1";
+                const type& word = from_bits ? rt() : opnd_t(0);
+                const type& bits = from_bits ? opnd_t(0) : rt();
+                const int w = elem_bits(word.elem);
+                const std::string u = "std::uint" + std::to_string(w) + "_t";
+                type ut = bits;
+                ut.elem = "ui" + std::to_string(w);
+                const std::string last = std::to_string(bits.dims.size() - 1);
+                const std::string shifts = "xlet::iota<" + cpp_type(ut) + ", " + last + ">()";
+                std::string e;
+                if (from_bits) {
+                    e = "xlet::reduce(xlet::shift_left(xlet::convert_element_type<" + u + ">(" + val(o, 0) + "), " +
+                        shifts + "), " + u + "(0), xlet::or_fn{}, xlet::dims<" + last + ">)";
+                    if (cpp_elem(word.elem) != u) e = "xlet::bitcast_convert_type<" + elem_cpp(rt()) + ">(" + e + ")";
+                } else {
+                    std::string x = cpp_elem(word.elem) == u ? val(o, 0)
+                                                             : "xlet::bitcast_convert_type<" + u + ">(" + val(o, 0) + ")";
+                    std::vector<std::int64_t> keep;
+                    for (std::size_t d = 0; d + 1 < bits.dims.size(); ++d)
+                        keep.push_back(static_cast<std::int64_t>(d));
+                    e = "xlet::ne(xlet::and_(xlet::shift_right_logical(xlet::broadcast_in_dim(" + x + ", xlet::sizes<" +
+                        join_dims(bits.dims) + ">, " + dims_lit(keep) + "), " + shifts + "), " + u + "(1)), " + u +
+                        "(0))";
+                }
+                declare(o, 0, e, depth, false);
+                return;
+            }
             // StableHLO folds / unfolds the last dimension exactly as XLA does: same call.
-            (void)wi;
-            (void)wo;
-            declare(o, 0, e, depth, true);
+            declare(o, 0, "xlet::bitcast_convert_type<" + elem_cpp(rt()) + ">(" + val(o, 0) + ")", depth, true);
             return;
         }
         if (n == "stablehlo.reduce_precision") {

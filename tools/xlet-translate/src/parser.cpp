@@ -924,6 +924,9 @@ private:
         loc at = here();
         if (accept_kw("func.func") || accept_kw("func")) {
             m.funcs.push_back(parse_func(at));
+            for (std::size_t k = 0; k + 1 < m.funcs.size(); ++k)
+                if (m.funcs[k].name == m.funcs.back().name) // as MLIR: one symbol per name
+                    fail_at(at, "redefinition of symbol @" + m.funcs.back().name);
             return;
         }
         if (starts_with("\"func.func\""))
