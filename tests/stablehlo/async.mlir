@@ -52,7 +52,8 @@ module @async attributes {mhlo.num_replicas = 4 : i32, mhlo.num_partitions = 1 :
     %r = "stablehlo.async_done"(%f) : (!stablehlo.future<tensor<4xi64>>) -> tensor<4xi64>
     return %r : tensor<4xi64>
   }
-  // An asynchronous all_reduce (upstream's async_done example), work in between, and the gather.
+  // An asynchronous all_reduce (upstream's async_done example), a task beside it on the device,
+  // work in between, and the gather.
   func.func @reduce_gather(%x : tensor<2xi64>) -> (tensor<2xi64>, tensor<4xi64>) {
     %f = "stablehlo.async_start"(%x) ({
       ^bb0(%b : tensor<2xi64>):
@@ -63,10 +64,18 @@ module @async attributes {mhlo.num_replicas = 4 : i32, mhlo.num_partitions = 1 :
         }) {replica_groups = dense<[[0, 1], [2, 3]]> : tensor<2x2xi64>} : (tensor<2xi64>) -> tensor<2xi64>
         stablehlo.return %r : tensor<2xi64>
     }) : (tensor<2xi64>) -> !stablehlo.future<tensor<2xi64>>
+    %e = "stablehlo.async_start"(%x) ({
+      ^bb0(%b : tensor<2xi64>):
+        %ten = stablehlo.constant dense<10> : tensor<2xi64>
+        %t = stablehlo.multiply %b, %ten : tensor<2xi64>
+        stablehlo.return %t : tensor<2xi64>
+    }) : (tensor<2xi64>) -> !stablehlo.future<tensor<2xi64>>
     %m = stablehlo.multiply %x, %x : tensor<2xi64>
     %g = func.call @gather(%x) : (tensor<2xi64>) -> tensor<4xi64>
     %r = "stablehlo.async_done"(%f) : (!stablehlo.future<tensor<2xi64>>) -> tensor<2xi64>
-    %s = stablehlo.add %r, %m : tensor<2xi64>
+    %te = "stablehlo.async_done"(%e) : (!stablehlo.future<tensor<2xi64>>) -> tensor<2xi64>
+    %rm = stablehlo.add %r, %m : tensor<2xi64>
+    %s = stablehlo.add %rm, %te : tensor<2xi64>
     return %s, %g : tensor<2xi64>, tensor<4xi64>
   }
   func.func @main() {
@@ -90,11 +99,11 @@ module @async attributes {mhlo.num_replicas = 4 : i32, mhlo.num_partitions = 1 :
     %r:8 = "interpreter.run_parallel"(%v0, %v1, %v2, %v3) {programs = [[@reduce_gather], [@reduce_gather], [@reduce_gather], [@reduce_gather]]}
         : (tensor<2xi64>, tensor<2xi64>, tensor<2xi64>, tensor<2xi64>)
         -> (tensor<2xi64>, tensor<4xi64>, tensor<2xi64>, tensor<4xi64>, tensor<2xi64>, tensor<4xi64>, tensor<2xi64>, tensor<4xi64>)
-    // all_reduce over {0, 1} and {2, 3}, plus x * x
-    check.expect_eq_const %r#0, dense<[12, 26]> : tensor<2xi64>
-    check.expect_eq_const %r#2, dense<[111, 422]> : tensor<2xi64>
-    check.expect_eq_const %r#4, dense<[11100, 42200]> : tensor<2xi64>
-    check.expect_eq_const %r#6, dense<[1001100, 4002200]> : tensor<2xi64>
+    // all_reduce over {0, 1} and {2, 3}, plus x * x, plus 10 x
+    check.expect_eq_const %r#0, dense<[22, 46]> : tensor<2xi64>
+    check.expect_eq_const %r#2, dense<[211, 622]> : tensor<2xi64>
+    check.expect_eq_const %r#4, dense<[12100, 44200]> : tensor<2xi64>
+    check.expect_eq_const %r#6, dense<[1011100, 4022200]> : tensor<2xi64>
     // all_gather along 0 over {0, 2} and {3, 1}, in the group's order
     check.expect_eq_const %r#1, dense<[1, 2, 100, 200]> : tensor<4xi64>
     check.expect_eq_const %r#5, dense<[1, 2, 100, 200]> : tensor<4xi64>
