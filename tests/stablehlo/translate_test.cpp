@@ -2062,3 +2062,179 @@ TEST_CASE("VHLO: the mesh axes of 1.16 and the futures of 1.15, their round trip
           "error: 7:26: stablehlo-legalize-to-vhlo: attribute 'replica_groups' of stablehlo.all_reduce: unexpected "
           "parameter 'foo' in #stablehlo.mesh\n");
 }
+
+TEST_CASE("async_start / async_done: a body without collectives as an xlet::async_start task, a body with them in "
+          "place with the device's context, and a future used otherwise is an error") {
+    auto code = [](const char* text) {
+        auto r = parse_module(text, "a.mlir");
+        REQUIRE(r.errors.empty());
+        auto e = emit_cpp(r.mod, {});
+        REQUIRE(e.errors.empty());
+        return e.code;
+    };
+    auto has = [](const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; };
+    // two operands, two results: a task whose lambda reads its block arguments; async_done unpacked
+    std::string task = code(R"(func.func @f(%x: tensor<2xf32>, %y: tensor<2xf32>) -> (tensor<2xf32>, tensor<2xf32>) {
+  %0 = "stablehlo.async_start"(%x, %y) ({
+  ^bb0(%a: tensor<2xf32>, %b: tensor<2xf32>):
+    %s = stablehlo.add %a, %b : tensor<2xf32>
+    %p = stablehlo.multiply %a, %b : tensor<2xf32>
+    stablehlo.return %s, %p : tensor<2xf32>, tensor<2xf32>
+  }) : (tensor<2xf32>, tensor<2xf32>) -> !stablehlo.future<tensor<2xf32>, tensor<2xf32>>
+  %1:2 = "stablehlo.async_done"(%0) : (!stablehlo.future<tensor<2xf32>, tensor<2xf32>>) -> (tensor<2xf32>, tensor<2xf32>)
+  return %1#0, %1#1 : tensor<2xf32>, tensor<2xf32>
+}
+func.func @g(%x: tensor<3xi32>) -> tensor<3xi32> {
+  %0 = "stablehlo.async_start"(%x) ({
+  ^bb0(%a: tensor<3xi32>):
+    %n = stablehlo.negate %a : tensor<3xi32>
+    stablehlo.return %n : tensor<3xi32>
+  }) : (tensor<3xi32>) -> !stablehlo.future<tensor<3xi32>>
+  %1 = "stablehlo.async_done"(%0) : (!stablehlo.future<tensor<3xi32>>) -> tensor<3xi32>
+  return %1 : tensor<3xi32>
+})");
+    CHECK(has(task, "inline std::tuple<xlet::f32<2>, xlet::f32<2>> f(const xlet::f32<2>& x, const xlet::f32<2>& y) {"));
+    CHECK(has(task, "    auto v0 = xlet::async_start([&]([[maybe_unused]] const xlet::f32<2>& a, [[maybe_unused]] "
+                    "const xlet::f32<2>& b) {\n"
+                    "        xlet::f32<2> s = xlet::add(a, b);\n"
+                    "        xlet::f32<2> p = xlet::mul(a, b);\n"
+                    "        return std::tuple<xlet::f32<2>, xlet::f32<2>>{s, p};\n"
+                    "    }, x, y);\n"
+                    "    std::tuple<xlet::f32<2>, xlet::f32<2>> v1_all = xlet::async_done(std::move(v0));\n"
+                    "    auto& v1_0 = std::get<0>(v1_all);\n"));
+    CHECK(has(task, "auto v0 = xlet::async_start([&]([[maybe_unused]] const xlet::s32<3>& a) -> xlet::s32<3> {\n"
+                    "        xlet::s32<3> n = xlet::neg(a);\n        return n;\n    }, x);\n"
+                    "    xlet::s32<3> v1 = xlet::async_done(std::move(v0));"));
+    CHECK(!has(task, "xlet_ctx"));
+
+    // upstream's async_done example (an all_reduce), in a function called by another: both take
+    // the context; the body runs at async_start, async_done reads what it returned
+    std::string ctx = code(R"(func.func @g(%arg0: tensor<4x4xf32>) -> tensor<4x4xf32> {
+  %0 = "stablehlo.async_start"(%arg0) ({
+    ^bb0(%barg0: tensor<4x4xf32>):
+    %1 = "stablehlo.all_reduce"(%barg0) ({
+    ^bb0(%arg2: tensor<f32>, %arg3: tensor<f32>):
+      %2 = "stablehlo.add"(%arg2, %arg3) : (tensor<f32>, tensor<f32>) -> tensor<f32>
+      "stablehlo.return"(%2) : (tensor<f32>) -> ()
+    }) {replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>} : (tensor<4x4xf32>) -> tensor<4x4xf32>
+    "stablehlo.return"(%1) : (tensor<4x4xf32>) -> ()
+  }) : (tensor<4x4xf32>) -> !stablehlo.future<tensor<4x4xf32>>
+  %1 = "stablehlo.async_done"(%0) : (!stablehlo.future<tensor<4x4xf32>>) -> tensor<4x4xf32>
+  func.return %1: tensor<4x4xf32>
+}
+func.func @h(%x: tensor<4x4xf32>) -> tensor<4x4xf32> {
+  %0 = func.call @g(%x) : (tensor<4x4xf32>) -> tensor<4x4xf32>
+  return %0 : tensor<4x4xf32>
+})");
+    CHECK(has(ctx, "inline xlet::f32<4, 4> g(xlet::replica_context& xlet_ctx, const xlet::f32<4, 4>& arg0) {\n"));
+    CHECK(has(ctx, "    const xlet::f32<4, 4> v0 = [&]([[maybe_unused]] const xlet::f32<4, 4>& barg0) -> "
+                   "xlet::f32<4, 4> {\n"
+                   "        xlet::f32<4, 4> v1 = xlet::all_reduce(xlet_ctx, barg0, xlet::add_fn{}, "));
+    CHECK(has(ctx, "        return v1;\n    }(arg0);\n    xlet::f32<4, 4> v1_1 = v0;\n"));
+    CHECK(has(ctx, "inline xlet::f32<4, 4> h(xlet::replica_context& xlet_ctx, const xlet::f32<4, 4>& x) {"));
+    CHECK(has(ctx, "g(xlet_ctx, x)"));
+    CHECK(!has(ctx, "xlet::async_start("));
+
+    // a future read twice, or by an async_done in a nested region: in place too (a task's handle is
+    // read once); a body with ordered effects (an outfeed) too
+    std::string twice =
+        code(R"(func.func @f(%x: tensor<2xf32>, %t: !stablehlo.token) -> (tensor<2xf32>, tensor<2xf32>) {
+  %0 = "stablehlo.async_start"(%x) ({
+  ^bb0(%a: tensor<2xf32>):
+    stablehlo.return %a : tensor<2xf32>
+  }) : (tensor<2xf32>) -> !stablehlo.future<tensor<2xf32>>
+  %1 = "stablehlo.async_done"(%0) : (!stablehlo.future<tensor<2xf32>>) -> tensor<2xf32>
+  %2 = "stablehlo.async_done"(%0) : (!stablehlo.future<tensor<2xf32>>) -> tensor<2xf32>
+  %3 = "stablehlo.async_start"(%x, %t) ({
+  ^bb0(%a: tensor<2xf32>, %u: !stablehlo.token):
+    %o = "stablehlo.outfeed"(%a, %u) : (tensor<2xf32>, !stablehlo.token) -> !stablehlo.token
+    stablehlo.return %a : tensor<2xf32>
+  }) : (tensor<2xf32>, !stablehlo.token) -> !stablehlo.future<tensor<2xf32>>
+  %4 = "stablehlo.async_done"(%3) : (!stablehlo.future<tensor<2xf32>>) -> tensor<2xf32>
+  %5 = stablehlo.add %1, %2 : tensor<2xf32>
+  %6 = "stablehlo.async_start"(%x) ({
+  ^bb0(%a: tensor<2xf32>):
+    stablehlo.return %a : tensor<2xf32>
+  }) : (tensor<2xf32>) -> !stablehlo.future<tensor<2xf32>>
+  %7 = stablehlo.constant dense<0> : tensor<i32>
+  %w:2 = stablehlo.while(%i = %7, %v = %x) : tensor<i32>, tensor<2xf32>
+    cond {
+      %three = stablehlo.constant dense<3> : tensor<i32>
+      %lt = stablehlo.compare LT, %i, %three : (tensor<i32>, tensor<i32>) -> tensor<i1>
+      stablehlo.return %lt : tensor<i1>
+    } do {
+      %one = stablehlo.constant dense<1> : tensor<i32>
+      %j = stablehlo.add %i, %one : tensor<i32>
+      %d = "stablehlo.async_done"(%6) : (!stablehlo.future<tensor<2xf32>>) -> tensor<2xf32>
+      %s = stablehlo.add %d, %v : tensor<2xf32>
+      stablehlo.return %j, %s : tensor<i32>, tensor<2xf32>
+    }
+  %8 = "stablehlo.async_start"(%x) ({
+  ^bb0(%a: tensor<2xf32>):
+    stablehlo.return %a : tensor<2xf32>
+  }) : (tensor<2xf32>) -> !stablehlo.future<tensor<2xf32>>
+  %9 = stablehlo.add %5, %w#1 : tensor<2xf32>
+  return %9, %4 : tensor<2xf32>, tensor<2xf32>
+})");
+    CHECK(has(twice, "const xlet::f32<2> v0 = [&]([[maybe_unused]] const xlet::f32<2>& a) -> xlet::f32<2> {"));
+    CHECK(has(twice, "xlet::f32<2> v1 = v0;\n    xlet::f32<2> v2 = v0;\n"));
+    CHECK(has(twice, "}(x, t);\n"));
+    CHECK(has(twice, "const xlet::f32<2> v6 = [&]("));
+    CHECK(has(twice, "        xlet::f32<2> d = v6;\n"));
+    // a future nobody reads: a task, waited for when its handle goes out of scope
+    CHECK(has(twice,
+              "    [[maybe_unused]] auto v8 = xlet::async_start([&]([[maybe_unused]] const xlet::f32<2>& a_3) -> "
+              "xlet::f32<2> {\n"));
+    CHECK(twice.find("xlet::async_start(") == twice.rfind("xlet::async_start(")); // that one alone
+
+    // a future passed to a function, returned, or read by another op; bodies and results that do
+    // not fit
+    auto bad = parse_module(R"(func.func @k(%f: !stablehlo.future<tensor<2xf32>>) -> tensor<2xf32> {
+  %0 = "stablehlo.async_done"(%f) : (!stablehlo.future<tensor<2xf32>>) -> tensor<2xf32>
+  return %0 : tensor<2xf32>
+}
+func.func @m(%x: tensor<2xf32>) -> !stablehlo.future<tensor<2xf32>> {
+  %0 = "stablehlo.async_start"(%x) ({
+  ^bb0(%a: tensor<2xf32>):
+    stablehlo.return %a : tensor<2xf32>
+  }) : (tensor<2xf32>) -> !stablehlo.future<tensor<2xf32>>
+  %1 = func.call @k(%0) : (!stablehlo.future<tensor<2xf32>>) -> tensor<2xf32>
+  %2 = stablehlo.custom_call @wait(%0) : (!stablehlo.future<tensor<2xf32>>) -> tensor<2xf32>
+  return %0 : !stablehlo.future<tensor<2xf32>>
+}
+func.func @n(%x: tensor<2xf32>) -> tensor<2xi32> {
+  %0 = "stablehlo.async_start"(%x) ({
+    %c = stablehlo.convert %x : (tensor<2xf32>) -> tensor<2xi32>
+    stablehlo.return %c : tensor<2xi32>
+  }) : (tensor<2xf32>) -> !stablehlo.future<tensor<2xi32>>
+  %1 = "stablehlo.async_start"(%x) ({
+  ^bb0(%a: tensor<2xf32>):
+    stablehlo.return %a : tensor<2xf32>
+  }) : (tensor<2xf32>) -> !stablehlo.future<tensor<2xi32>>
+  %2 = "stablehlo.async_done"(%1) : (!stablehlo.future<tensor<2xi32>>) -> tensor<2xf32>
+  return %2 : tensor<2xi32>
+})",
+                            "bad.mlir");
+    REQUIRE(bad.errors.empty());
+    auto b = emit_cpp(bad.mod, {});
+    CHECK(b.code.empty());
+    std::string all;
+    for (auto& d : b.errors)
+        all += std::to_string(d.at.line) + ":" + std::to_string(d.at.col) + ": " + d.text + "\n";
+    const std::string used =
+        " is not supported by xlet-translate (stablehlo.async_done is the only op that reads one)\n";
+    CHECK(all == "1:14: argument %f is a !stablehlo.future, which xlet-translate reads only from "
+                 "stablehlo.async_start into stablehlo.async_done of the same function\n"
+                 "10:8: a !stablehlo.future used by func.call" +
+                     used + "11:8: a !stablehlo.future used by stablehlo.custom_call" + used +
+                     "12:3: a !stablehlo.future used by func.return" + used +
+                     "15:8: stablehlo.async_start: expected a body argument per operand, of its type (the body is "
+                     "isolated from above)\n"
+                     "21:5: stablehlo.async_start: the body returns (tensor<2xf32>), its future holds "
+                     "(tensor<2xi32>)\n"
+                     "23:8: stablehlo.async_done: expected a !stablehlo.future operand and its types as results\n");
+    // --list-ops
+    auto ops = supported_ops();
+    CHECK(std::count(ops.begin(), ops.end(), "stablehlo.async_start") == 1);
+    CHECK(std::count(ops.begin(), ops.end(), "stablehlo.async_done") == 1);
+}

@@ -8,6 +8,7 @@
 #include "emit_cpp.hpp"
 
 #include "attr_values.hpp"
+#include "parser.hpp" // parse_type: the types of a !stablehlo.future
 
 #include <algorithm>
 #include <bit>
@@ -298,6 +299,8 @@ const std::set<std::string> other_ops = {"stablehlo.constant",
                                          "stablehlo.all_to_all",
                                          "stablehlo.collective_permute",
                                          "stablehlo.collective_broadcast",
+                                         "stablehlo.async_start",
+                                         "stablehlo.async_done",
                                          "stablehlo.replica_id",
                                          "stablehlo.partition_id",
                                          "stablehlo.send",
@@ -342,31 +345,65 @@ bool uses_op(const module& m, const std::set<std::string>& names) {
     return false;
 }
 
+// Whether a region runs collectives (directly, in a nested region such as an async_start's
+// body, or through calls and composites of the functions `spmd`): it needs the device's context.
+bool needs_context(const region& r, const std::set<std::string>& spmd) {
+    for (auto& b : r.blocks)
+        for (auto& o : b.ops) {
+            const attr* dec = o->name == "stablehlo.composite" ? o->get("decomposition") : nullptr;
+            if (is_spmd(*o) || (o->name == "func.call" && spmd.count(o->callee)) ||
+                (dec && dec->k == attr::kind::symbol && spmd.count(dec->s)))
+                return true;
+            for (auto& g : o->regions)
+                if (needs_context(g, spmd)) return true;
+        }
+    return false;
+}
+
 // The functions that run collectives (directly, in a region, or through calls and composites).
 std::set<std::string> spmd_functions(const module& m) {
     std::set<std::string> out;
     bool changed = true;
     while (changed) {
         changed = false;
-        for (auto& f : m.funcs) {
-            if (out.count(f.name)) continue;
-            bool spmd = false;
-            std::function<void(const region&)> rec = [&](const region& r) {
-                for (auto& b : r.blocks)
-                    for (auto& o : b.ops) {
-                        const attr* dec = o->name == "stablehlo.composite" ? o->get("decomposition") : nullptr;
-                        if (is_spmd(*o) || (o->name == "func.call" && out.count(o->callee)) ||
-                            (dec && dec->k == attr::kind::symbol && out.count(dec->s)))
-                            spmd = true;
-                        for (auto& g : o->regions)
-                            rec(g);
-                    }
-            };
-            rec(f.body);
-            if (spmd) changed = out.insert(f.name).second;
-        }
+        for (auto& f : m.funcs)
+            if (!out.count(f.name) && needs_context(f.body, out)) changed = out.insert(f.name).second || changed;
     }
     return out;
+}
+
+// !stablehlo.future<...> (StableHLO 1.15), which the IR keeps as its text; its types, false if
+// they do not read.
+bool is_future_type(const type& t) { return t.k == type::kind::other && t.text.rfind("!stablehlo.future<", 0) == 0; }
+bool future_elems(const type& t, std::vector<type>& out) {
+    const std::size_t head = std::string("!stablehlo.future<").size();
+    type list;
+    std::string why;
+    if (!is_future_type(t) || t.text.back() != '>' ||
+        !parse_type("tuple<" + t.text.substr(head, t.text.size() - head - 1) + ">", list, why) ||
+        list.k != type::kind::tuple)
+        return false;
+    out = std::move(list.elems);
+    return true;
+}
+std::string types_str(const std::vector<type>& ts) {
+    std::string s;
+    for (std::size_t i = 0; i < ts.size(); ++i)
+        s += (i ? ", " : "") + type_str(ts[i]);
+    return s;
+}
+// Ops an async_start body that runs as a task must not hold: they act on the host's state in
+// program order (the feeds' queues, the default generator, a custom call's target).
+bool has_ordered_effects(const region& r) {
+    static const std::set<std::string> ops = {"stablehlo.infeed", "stablehlo.outfeed", "stablehlo.rng",
+                                              "stablehlo.custom_call"};
+    for (auto& b : r.blocks)
+        for (auto& o : b.ops) {
+            if (ops.count(o->name) || o->name.rfind("check.", 0) == 0) return true;
+            for (auto& g : o->regions)
+                if (has_ordered_effects(g)) return true;
+        }
+    return false;
 }
 
 bool supported_type(const type& t) {
@@ -492,13 +529,16 @@ private:
             for (auto& a : f.args)
                 check_type(a.t, a.at, "argument %" + a.name);
             for (auto& t : f.results)
-                check_type(t, f.at, "a result of @" + f.name);
+                if (!is_future_type(t)) check_type(t, f.at, "a result of @" + f.name); // (its func.return says)
             validate_region(f.body, f, "func.return", static_cast<long>(f.results.size()), f.at);
         }
     }
     void check_type(const type& t, loc at, const std::string& what) {
         if (supported_type(t)) return;
-        if (t.k == type::kind::tensor && !t.is_static())
+        if (is_future_type(t))
+            error(at, what + " is a !stablehlo.future, which xlet-translate reads only from stablehlo.async_start "
+                             "into stablehlo.async_done of the same function");
+        else if (t.k == type::kind::tensor && !t.is_static())
             error(at, what + " has a dynamic shape " + type_str(t) +
                           " (run --stablehlo-refine-arguments and --stablehlo-refine-shapes first)");
         else if (t.k == type::kind::tensor && !t.bounds.empty())
@@ -528,17 +568,38 @@ private:
                     ok = validate_op(*o);
                 }
                 for (std::size_t i = 0; i < o->result_types.size(); ++i)
-                    check_type(o->result_types[i], o->at, "result %" + o->results[i] + " of " + o->name);
+                    if (o->name != "stablehlo.async_start" || !is_future_type(o->result_types[i])) // (check_arity)
+                        check_type(o->result_types[i], o->at, "result %" + o->results[i] + " of " + o->name);
+                // A future goes from its async_start to async_done: a C++ handle (or the body's results)
+                // in the function's scope, which nothing else reads.
+                if (o->name != "stablehlo.async_done")
+                    for (auto& t : o->operand_types)
+                        if (is_future_type(t)) {
+                            error(o->at, "a !stablehlo.future used by " + o->name +
+                                             " is not supported by xlet-translate (stablehlo.async_done is the only "
+                                             "op that reads one)");
+                            break;
+                        }
                 if (!ok) continue;
                 const std::string& n = o->name;
                 std::size_t nr = o->results.size();
+                std::vector<type> future;
+                if (n == "stablehlo.async_start") future_elems(o->result_types[0], future);
                 for (std::size_t k = 0; k < o->regions.size(); ++k) {
                     long c = n == "stablehlo.sort" || n == "stablehlo.select_and_scatter" ||
                                      n == "stablehlo.all_reduce" || n == "stablehlo.reduce_scatter" ||
                                      (n == "stablehlo.while" && k == 0)
                                  ? 1
-                                 : static_cast<long>(nr);
+                             : n == "stablehlo.async_start" ? static_cast<long>(future.size())
+                                                            : static_cast<long>(nr);
                     validate_region(o->regions[k], f, "stablehlo.return", c, o->at);
+                }
+                if (n == "stablehlo.async_start") {
+                    const block& b = o->regions[0].blocks[0];
+                    const op* last = b.ops.empty() ? nullptr : b.ops.back().get();
+                    if (last && last->name == "stablehlo.return" && last->operand_types != future)
+                        error(last->at, "stablehlo.async_start: the body returns (" + types_str(last->operand_types) +
+                                            "), its future holds (" + types_str(future) + ")");
                 }
             }
             const op* last = b.ops.empty() ? nullptr : b.ops.back().get();
@@ -837,6 +898,22 @@ private:
             return want(no == args && nr == results, std::to_string(args) + " operands and " + std::to_string(results) +
                                                          " results: the programs' arguments and results in order");
         }
+        if (n == "stablehlo.async_start") {
+            std::vector<type> future;
+            if (!want(nr == 1 && ng == 1 && o.regions[0].blocks.size() == 1 && future_elems(o.result_types[0], future),
+                      "one body and a !stablehlo.future result"))
+                return false;
+            const block& b = o.regions[0].blocks[0];
+            bool ok = b.arg_types.size() == no;
+            for (std::size_t k = 0; ok && k < no; ++k)
+                ok = b.arg_types[k] == o.operand_types[k];
+            return want(ok, "a body argument per operand, of its type (the body is isolated from above)");
+        }
+        if (n == "stablehlo.async_done") {
+            std::vector<type> future;
+            return want(no == 1 && ng == 0 && future_elems(o.operand_types[0], future) && o.result_types == future,
+                        "a !stablehlo.future operand and its types as results");
+        }
         if (n == "func.call") {
             const func* f = m_.find(o.callee);
             if (!f) {
@@ -929,7 +1006,7 @@ private:
                         need_tensor_.insert(o->operands[k].name);
                 } else if (n == "stablehlo.pad") {
                     need_tensor_.insert(o->operands[1].name);
-                } else if (n == "chlo.scan") {
+                } else if (n == "chlo.scan" || n == "stablehlo.async_start") { // (async_start copies them)
                     for (auto& v : o->operands)
                         need_tensor_.insert(v.name);
                 } else if (n == "stablehlo.rng" && o->operands.size() == 3) {
@@ -959,6 +1036,68 @@ private:
     }
 
     void find_spmd_functions() { spmd_funcs_ = spmd_functions(m_); }
+
+    // stablehlo.async_start / async_done. A body that needs no device context, has no ordered
+    // effects, and whose future is read by one async_done of its own block (or by none) runs as
+    // an xlet::async_start task, async_done waiting for it. Any other body runs where async_start
+    // is (its collectives with the device's context; StableHLO lets a backend run it synchronously)
+    // and the future holds its results, which every async_done reads.
+    std::set<std::string> async_tasks_;  // per function: the futures (MLIR names) that are tasks
+    std::set<std::string> task_handles_; // per function: the C++ names of their handles
+    void find_async_tasks(const region& r) {
+        for (auto& b : r.blocks)
+            for (auto& o : b.ops) {
+                for (auto& g : o->regions)
+                    find_async_tasks(g);
+                if (o->name != "stablehlo.async_start" || o->results.size() != 1 || o->regions.size() != 1) continue;
+                const std::string& fut = o->results[0];
+                int done = 0;
+                for (auto& q : b.ops)
+                    if (q->name == "stablehlo.async_done" && q->operands.size() == 1 && q->operands[0].name == fut)
+                        ++done;
+                if (done <= 1 && uses_[fut] == done && !needs_context(o->regions[0], spmd_funcs_) &&
+                    !has_ordered_effects(o->regions[0]))
+                    async_tasks_.insert(fut);
+            }
+    }
+    void emit_async_start(const op& o, int depth) {
+        std::vector<type> future;
+        future_elems(o.result_types[0], future);
+        const std::string& fut = o.results[0];
+        bool task = async_tasks_.count(fut) > 0;
+        std::string rtype = future.size() == 1 ? cpp_type(future[0]) : "std::tuple<" + [&] {
+            std::string t;
+            for (std::size_t k = 0; k < future.size(); ++k)
+                t += (k ? ", " : "") + cpp_type(future[k]);
+            return t;
+        }() + ">";
+        std::string body = tensor_lambda(o.regions[0], depth, future.size() == 1 ? "tensor" : "tuple", future);
+        std::string args;
+        for (std::size_t k = 0; k < o.operands.size(); ++k)
+            args += (k ? ", " : "") + val(o, k);
+        std::string h = fresh(fut);
+        std::string mu = uses_[fut] ? "" : "[[maybe_unused]] ";
+        if (task) {
+            out_ << ind(depth) << mu << "auto " << h << " = xlet::async_start(" << body << (args.empty() ? "" : ", ")
+                 << args << ");\n";
+            task_handles_.insert(h);
+        } else {
+            out_ << ind(depth) << "// stablehlo.async_start (" << where(m_, o.at) << ") runs its body here"
+                 << (needs_context(o.regions[0], spmd_funcs_) ? ", with the device's context" : "")
+                 << "; the future holds the results\n";
+            out_ << ind(depth) << mu << "const " << rtype << " " << h << " = " << body << "(" << args << ");\n";
+        }
+        bind(fut, h, o.result_types[0], false);
+    }
+    void emit_async_done(const op& o, int depth) {
+        const value_info* v = lookup(o.operands[0].name);
+        std::string h = val(o, 0);
+        std::string e = v && task_handles_.count(v->cpp) ? "xlet::async_done(std::move(" + h + "))" : h;
+        if (o.results.size() == 1)
+            declare(o, 0, e, depth, false);
+        else
+            declare_tuple(o, e, depth);
+    }
 
     std::string signature(const func& f) {
         std::string ret;
@@ -999,11 +1138,14 @@ private:
 
     void emit_func(const func& f) {
         uses_.clear();
+        async_tasks_.clear();
+        task_handles_.clear();
         need_tensor_.clear();
         idents_.clear();
         scopes_.clear();
         scopes_.emplace_back();
         count_uses(f.body);
+        find_async_tasks(f.body);
         out_ << "// @" << f.name << " (" << where(m_, f.at) << ")\n";
         for (auto& [k, v] : f.attrs)
             if (k == "mhlo.sharding" || k == "jax.result_info") out_ << "// " << k << " = " << attr_str(v) << "\n";
@@ -1128,6 +1270,7 @@ private:
         scopes_.pop_back();
         std::swap(body, out_);
         if (rk == "bool") head += " -> bool";
+        if (rk == "tensor") head += " -> " + cpp_type(rtypes[0]);
         return head + " {\n" + body.str() + ind(depth) + "}";
     }
 
@@ -1206,7 +1349,9 @@ private:
             }
             return;
         }
-        if (ret_kind_ == "bool" || (ret_kind_ == "scalars" && o.operands.size() == 1)) {
+        if (ret_kind_ == "tensor") { // one tensor (an async_start body of one result)
+            out_ << ind(depth) << "return " << val(o, 0) << ";\n";
+        } else if (ret_kind_ == "bool" || (ret_kind_ == "scalars" && o.operands.size() == 1)) {
             out_ << ind(depth) << "return " << scal(o, 0) << ";\n";
         } else if (ret_kind_ == "scalars" || ret_kind_ == "scalars_tuple") {
             out_ << ind(depth) << "return std::tuple{";
@@ -1556,6 +1701,14 @@ private:
         }
         if (n == "stablehlo.create_token") {
             declare(o, 0, "xlet::after_all()", depth, false);
+            return;
+        }
+        if (n == "stablehlo.async_start") {
+            emit_async_start(o, depth);
+            return;
+        }
+        if (n == "stablehlo.async_done") {
+            emit_async_done(o, depth);
             return;
         }
         if (n == "func.call") {
