@@ -68,7 +68,7 @@ struct reduce_dot {
 };
 
 // Control flow: while_loop (a counter and an accumulator, capturing an argument), conditional
-// in its pred and index forms (regions that capture their operands).
+// in its pred and index forms (regions that capture their operands), async_start / async_done.
 struct control {
     using args = std::tuple<f32<6>, s32<>, f32<6>>;
     static auto f(const f32<6>& x, const s32<>& k, const f32<6>& y) {
@@ -83,7 +83,11 @@ struct control {
                                              [](const f32<6>& v) { return eval(v - 1.0f); },
                                              [](const f32<6>& v) { return eval(-v); }),
                              std::forward_as_tuple(x, y, acc));
-        return std::make_tuple(n, acc, c, d);
+        // async_start / async_done: a computation with a captured value and two results
+        auto h = async_start([&](const f32<6>& v, const s32<>& j) { return std::make_tuple(eval(v * y + x), eval(j * 3)); },
+                             acc, k);
+        auto [ha, hb] = async_done(std::move(h));
+        return std::make_tuple(n, acc, c, d, ha, hb);
     }
 };
 

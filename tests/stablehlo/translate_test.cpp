@@ -180,6 +180,8 @@ TEST_CASE("parse errors carry the line and column of the fault") {
     // unterminated strings and comments at the end
     CHECK(first_error("module @m attributes {a = \"x\n} {}") == "1:29: unterminated string");
     CHECK(first_error("// only a comment") == "");
+    CHECK(first_error("func.func @f() {\n  %0 = stablehlo.constant dense<1.0> : tensor<?xf32>\n}") ==
+          "2:40: a dense constant's type must have a static shape, not tensor<?xf32>");
     // one function per name, as MLIR's symbol table (the C++ functions would collide)
     CHECK(first_error("func.func @f() {\n  func.return\n}\nfunc.func private @f() {\n  func.return\n}") ==
           "4:1: redefinition of symbol @f");

@@ -839,10 +839,12 @@ private:
             parse_dense_elem(a, 0);
         }
         expect('>');
-        if (accept(':'))
-            a.t = parse_type();
-        else
-            fail("expected ':' and the type of a dense constant");
+        if (!accept(':')) fail("expected ':' and the type of a dense constant");
+        skip_ws();
+        loc type_at = here();
+        a.t = parse_type();
+        if (a.t.k == type::kind::tensor && !a.t.is_static()) // as MLIR
+            fail_at(type_at, "a dense constant's type must have a static shape, not " + type_str(a.t));
     }
     void parse_dense_elem(attr& a, int depth) {
         if (depth > lim_.max_depth) fail("nesting deeper than " + std::to_string(lim_.max_depth));

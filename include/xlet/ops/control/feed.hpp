@@ -76,7 +76,7 @@ struct feed_message {
     static constexpr std::size_t small_bytes = 64;
     const void* type = nullptr;
     std::string (*type_name)() = nullptr;
-    alignas(64) unsigned char small[small_bytes];
+    alignas(64) unsigned char small[small_bytes]{}; // zeroed: a move copies all of it
     std::unique_ptr<feed_holder> big;
 
     template<class T>
