@@ -1930,6 +1930,44 @@ TEST_CASE("stablehlo-compatibility-expander: replica_group_mesh_axes as dense re
     CHECK(bad(xy, "#stablehlo.axis_ref<name = 1>") == pre + "expected a string\n");
 }
 
+TEST_CASE("VHLO: buffers (memref, 1.13), their round trip and version; the C++ emitter reports them") {
+    // upstream's type_buffer_function_input_output and type_buffer_special_custom_calls
+    const char* src = R"(func.func @io(%arg0: memref<2xf32>) -> memref<2xf32> {
+  func.return %arg0 : memref<2xf32>
+}
+func.func @pin(%arg0: tensor<2x?xf32>) -> tensor<2x?xf32> {
+  %0 = "stablehlo.custom_call"(%arg0) {api_version = 4 : i32, call_target_name = "Pin"} : (tensor<2x?xf32>) -> memref<2x?xf32>
+  %1 = "stablehlo.custom_call"(%0) {api_version = 4 : i32, call_target_name = "Unpin"} : (memref<2x?xf32>) -> tensor<2x?xf32>
+  func.return %1 : tensor<2x?xf32>
+}
+)";
+    std::string v = after(src, {{"stablehlo-legalize-to-vhlo", ""}});
+    CHECK(has(v, "^bb0(%arg0: !vhlo.buffer_v1<2x!vhlo.f32_v1>):\n    \"vhlo.return_v1\"(%arg0) : "
+                 "(!vhlo.buffer_v1<2x!vhlo.f32_v1>) -> ()"));
+    CHECK(has(v, "(!vhlo.tensor_v1<2x?x!vhlo.f32_v1>) -> !vhlo.buffer_v1<2x?x!vhlo.f32_v1>"));
+    CHECK(has(v, "(!vhlo.buffer_v1<2x?x!vhlo.f32_v1>) -> !vhlo.tensor_v1<2x?x!vhlo.f32_v1>"));
+    CHECK(after(src, {{"stablehlo-legalize-to-vhlo", ""}, {"vhlo-legalize-to-stablehlo", ""}}) == after(src, {}));
+    CHECK(has(after(v, {{"vhlo-legalize-to-stablehlo", ""}}),
+              "func.func @io(%arg0: memref<2xf32>) -> (memref<2xf32>) {\n    \"func.return\"(%arg0) : "
+              "(memref<2xf32>) -> ()"));
+    // buffers came with 1.13.0 (custom_call_v2 with 1.14.0: the calls go down to v1 there)
+    CHECK(after(v, {{"vhlo-to-version", "target=1.20.0"}}) == v);
+    std::string v13 = after(v, {{"vhlo-to-version", "target=1.13.0"}});
+    CHECK(has(v13, "%0 = \"vhlo.custom_call_v1\"(%arg0)"));
+    CHECK(has(v13, "(!vhlo.tensor_v1<2x?x!vhlo.f32_v1>) -> !vhlo.buffer_v1<2x?x!vhlo.f32_v1>"));
+    CHECK(after(v, {{"vhlo-to-version", "target=1.12.0"}}).find("error: ") == 0);
+    CHECK(after(v, {{"vhlo-to-version", "target=1.12.0"}}).find("1.13.0") != std::string::npos);
+    // layouts and memory spaces do not read; xlet has no buffers to translate to
+    CHECK(first_error("func.func @f(%a: memref<2xf32, 1>) {\n  func.return\n}") ==
+          "1:18: memref layouts and memory spaces are not supported");
+    auto r = parse_module("func.func @io(%arg0: memref<2xf32>) -> memref<2xf32> {\n  func.return %arg0 : memref<2xf32>\n}",
+                          "m.mlir");
+    REQUIRE(r.errors.empty());
+    auto e = emit_cpp(r.mod, {});
+    REQUIRE(!e.errors.empty());
+    CHECK(e.errors[0].text.find("memref<2xf32>") != std::string::npos);
+}
+
 TEST_CASE("VHLO: the mesh axes of 1.16 and the futures of 1.15, their round trips and versions") {
     // upstream's attr_replica_group_mesh_axes and op_async_done (stablehlo_legalize_to_vhlo.mlir)
     const char* src = R"(func.func @f(%arg0: tensor<4x4xf32>) -> tensor<4x4xf32> {

@@ -364,64 +364,86 @@ private:
         return parse_word();
     }
 
+    // `<dims x elem[, encoding]>` of "tensor" / "memref" (from the '<').
+    type parse_shaped(loc at) {
+        expect('<');
+        type t;
+        t.k = type::kind::tensor;
+        std::size_t count = 1;
+        skip_ws();
+        if (peek() == '*') fail("unranked tensors (tensor<*x...>) are not supported");
+        for (;;) {
+            skip_ws();
+            if (peek() == '?') {
+                ++pos_;
+                t.dims.push_back(-1);
+            } else if (std::isdigit(static_cast<unsigned char>(peek()))) {
+                std::size_t b = pos_;
+                while (!eof() && std::isdigit(static_cast<unsigned char>(peek())))
+                    ++pos_;
+                std::int64_t d = 0;
+                auto r = std::from_chars(s_.data() + b, s_.data() + pos_, d);
+                if (r.ec != std::errc{} || d > (std::int64_t{1} << 40))
+                    fail_at(loc_of(b), "dimension size too large");
+                t.dims.push_back(d);
+                if (d > 0) {
+                    if (count > lim_.max_elements * 64 / static_cast<std::size_t>(d) + 1)
+                        fail_at(at, "tensor type with too many elements");
+                    count *= static_cast<std::size_t>(d);
+                }
+            } else {
+                break;
+            }
+            if (peek() != 'x') fail("expected 'x' after a dimension" + found());
+            ++pos_;
+        }
+        t.elem = parse_elem_type();
+        if (accept(',')) {
+            skip_ws();
+            std::size_t b = pos_;
+            if (starts_with("#stablehlo.bounds<")) {
+                pos_ += 18;
+                for (;;) {
+                    skip_ws();
+                    if (accept('?'))
+                        t.bounds.push_back(-1);
+                    else
+                        t.bounds.push_back(parse_int());
+                    if (accept('>')) break;
+                    expect(',');
+                }
+            } else {
+                skip_balanced_attr();
+                t.encoding = std::string(s_.substr(b, pos_ - b));
+            }
+        }
+        expect('>');
+        return t;
+    }
+
     type parse_type() {
         depth_guard g(*this);
         skip_ws();
         type t;
         loc at = here();
+        if (starts_with("memref<")) {
+            // a buffer (StableHLO 1.13: function arguments and results, custom_call operands): read
+            // as a tensor's dimensions and element type, kept as its text (xlet has no buffers)
+            pos_ += 6;
+            t = parse_shaped(at);
+            if (!t.bounds.empty() || !t.encoding.empty())
+                fail_at(at, "memref layouts and memory spaces are not supported");
+            std::string text = "memref<";
+            for (auto d : t.dims)
+                text += (d < 0 ? std::string("?") : std::to_string(d)) + "x";
+            type m;
+            m.k = type::kind::other;
+            m.text = text + t.elem + ">";
+            return m;
+        }
         if (starts_with("tensor<")) {
-            pos_ += 7;
-            t.k = type::kind::tensor;
-            std::size_t count = 1;
-            skip_ws();
-            if (peek() == '*') fail("unranked tensors (tensor<*x...>) are not supported");
-            for (;;) {
-                skip_ws();
-                if (peek() == '?') {
-                    ++pos_;
-                    t.dims.push_back(-1);
-                } else if (std::isdigit(static_cast<unsigned char>(peek()))) {
-                    std::size_t b = pos_;
-                    while (!eof() && std::isdigit(static_cast<unsigned char>(peek())))
-                        ++pos_;
-                    std::int64_t d = 0;
-                    auto r = std::from_chars(s_.data() + b, s_.data() + pos_, d);
-                    if (r.ec != std::errc{} || d > (std::int64_t{1} << 40))
-                        fail_at(loc_of(b), "dimension size too large");
-                    t.dims.push_back(d);
-                    if (d > 0) {
-                        if (count > lim_.max_elements * 64 / static_cast<std::size_t>(d) + 1)
-                            fail_at(at, "tensor type with too many elements");
-                        count *= static_cast<std::size_t>(d);
-                    }
-                } else {
-                    break;
-                }
-                if (peek() != 'x') fail("expected 'x' after a dimension" + found());
-                ++pos_;
-            }
-            t.elem = parse_elem_type();
-            if (accept(',')) {
-                skip_ws();
-                std::size_t b = pos_;
-                if (starts_with("#stablehlo.bounds<")) {
-                    pos_ += 18;
-                    for (;;) {
-                        skip_ws();
-                        if (accept('?'))
-                            t.bounds.push_back(-1);
-                        else
-                            t.bounds.push_back(parse_int());
-                        if (accept('>')) break;
-                        expect(',');
-                    }
-                } else {
-                    skip_balanced_attr();
-                    t.encoding = std::string(s_.substr(b, pos_ - b));
-                }
-            }
-            expect('>');
-            return t;
+            pos_ += 6;
+            return parse_shaped(at);
         }
         if (starts_with("tuple<")) {
             pos_ += 6;

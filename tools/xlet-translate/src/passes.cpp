@@ -2166,6 +2166,15 @@ bool vhlo_type_text(const type& t, std::string& out, std::string& why, bool* pas
             std::vector<type> ts;
             return future_types(t, ts, why) && vhlo_types_text("!vhlo.future_v1<", ts, out, why);
         }
+        if (t.text.rfind("memref<", 0) == 0) { // memref<2xf32> -> !vhlo.buffer_v1<2x!vhlo.f32_v1> (1.13.0)
+            type shaped;
+            const std::string head = "!vhlo.tensor_v1";
+            if (!parse_type("tensor" + t.text.substr(6), shaped, why) || !vhlo_type_text(shaped, out, why) ||
+                out.rfind(head, 0) != 0)
+                return false;
+            out = "!vhlo.buffer_v1" + out.substr(head.size());
+            return true;
+        }
         if (pass && t.text.rfind("!stablehlo.", 0) != 0) *pass = true;
         why = "type " + t.text + " has no VHLO form";
         return false;
@@ -2182,6 +2191,7 @@ version type_since(const type& t) {
     std::vector<type> future;
     std::string why;
     if (is_future(t) && future_types(t, future, why)) v = version{1, 15, 0};
+    if (t.k == type::kind::other && t.text.rfind("memref<", 0) == 0) v = version{1, 13, 0};
     for (auto& e : t.k == type::kind::tuple ? t.elems : future)
         v = std::max(v, type_since(e));
     if (t.k == type::kind::tensor || t.k == type::kind::scalar) {
@@ -2864,8 +2874,8 @@ private:
     bool type_body(type& out) {
         if (!lit("!vhlo.")) return fail("expected a VHLO type");
         std::string m = word();
-        if (m == "tensor_v1") {
-            if (!lit("<")) return fail("expected '<' after !vhlo.tensor_v1");
+        if (m == "tensor_v1" || m == "buffer_v1") {
+            if (!lit("<")) return fail("expected '<' after !vhlo." + m);
             out.k = type::kind::tensor;
             for (;;) { // dimensions, each followed by 'x'
                 ws();
@@ -2887,6 +2897,16 @@ private:
             if (!read_type(e)) return false;
             if (e.k != type::kind::scalar) return fail("a tensor's element type must be a scalar type");
             out.elem = e.elem;
+            if (m == "buffer_v1") { // memref<dims x elem>
+                if (!lit(">")) return fail("expected '>' to close !vhlo.buffer_v1");
+                std::string text = "memref<";
+                for (auto d : out.dims)
+                    text += (d < 0 ? std::string("?") : std::to_string(d)) + "x";
+                out = type{};
+                out.k = type::kind::other;
+                out.text = text + e.elem + ">";
+                return true;
+            }
             if (lit(",")) {
                 if (!lit("#vhlo.type_extensions_v1") || !lit("<") || !lit("bounds") || !lit("=") || !lit("["))
                     return fail("expected #vhlo.type_extensions_v1<bounds = [...]> as a tensor's encoding");
