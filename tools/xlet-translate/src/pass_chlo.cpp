@@ -167,6 +167,12 @@ public:
         return v;
     }
 
+    // The shape of `like` (shape_from), made once: what the constants of a dynamic type take.
+    val like_shape() {
+        if (shape_.name.empty()) shape_ = shape_of(like_);
+        return shape_;
+    }
+
 private:
     val make(const std::string& text, const type& t) {
         std::string key = type_str(t) + " " + text;
@@ -184,8 +190,7 @@ private:
             type scalar = t;
             scalar.dims.clear();
             val c = make(text, scalar);
-            if (shape_.name.empty()) shape_ = shape_of(like_);
-            v = emit("stablehlo.dynamic_broadcast_in_dim", {c, shape_}, t);
+            v = emit("stablehlo.dynamic_broadcast_in_dim", {c, like_shape()}, t);
             last().set("broadcast_dimensions", i64_array({}));
         }
         consts_[key] = v;
@@ -746,7 +751,7 @@ val upcast(builder& b, std::vector<val> args, F&& f) {
 
 // ---- ragged_dot and scan -----------------------------------------------------------------------
 //
-// As upstream's ConvertRaggedDotOp and ConvertScanOp, on static shapes:
+// As upstream's ConvertRaggedDotOp and ConvertScanOp (static shapes first):
 //   ragged_dot, ragged non-contracting dimension (mode 1, lhs [.., m, k] x rhs [g, .., k, n]): for
 //     each group i, lhs masked to the rows [start_i, start_i + group_sizes[i]) of the ragged
 //     dimension (an iota compared with the two bounds, then select against zeros) times rhs's slice
@@ -759,6 +764,13 @@ val upcast(builder& b, std::vector<val> args, F&& f) {
 //     zeroed); the body slices each input at position i (N - 1 - i in reverse) with dynamic_slice
 //     and reshape, runs the scan's body on them and the carries, writes each output's slice with
 //     dynamic_update_slice and yields (i + 1, new carries, outputs).
+// On dynamic shapes, as upstream, with the extents as get_dimension_size: ragged_dot's iota a
+//   dynamic_iota, its zeros, starts and broadcasts to lhs dynamic_broadcast_in_dim, the slices of
+//   group_sizes and rhs real_dynamic_slice and dynamic_reshape, mode 2's reshapes dynamic_reshape
+//   (a dynamic group count is refused); scan's dynamic inputs sliced by real_dynamic_slice from
+//   [.., pos, ..] to [.., pos + 1, ..] (stablehlo-refine-shapes makes it a dynamic_slice of size 1
+//   again), its dynamic outputs zeroed by dynamic_broadcast_in_dim and updated through a
+//   dynamic_reshape (without inputs, a dynamic result is refused).
 
 std::vector<std::int64_t> int_list_of(const attr* a) {
     std::vector<std::int64_t> v;
@@ -831,15 +843,44 @@ std::optional<attr> precision_of(const op& o) {
     return a;
 }
 
+// A constant tensor<N x elem> of these integers (a splat one made once).
+val const_ints(builder& b, const std::vector<std::int64_t>& v, const std::string& elem) {
+    type t = tensor_t({static_cast<std::int64_t>(v.size())}, elem);
+    if (!v.empty() && std::all_of(v.begin(), v.end(), [&](std::int64_t x) { return x == v[0]; }))
+        return b.made(b.literal(std::to_string(v[0]), t));
+    val c = b.emit("stablehlo.constant", {}, t);
+    attr a;
+    a.k = attr::kind::dense;
+    a.t = t;
+    for (auto x : v)
+        a.elems.push_back(std::to_string(x));
+    b.last().set("value", a);
+    return c;
+}
+// The extent of x's dimension d as tensor<1 x elem>: get_dimension_size (an i32), converted to
+// elem if it is not i32, reshaped.
+val extent1(builder& b, const val& x, std::size_t d, const std::string& elem = "i32") {
+    val s = b.emit("stablehlo.get_dimension_size", {x}, tensor_t({}, "i32"));
+    b.last().set("dimension", int_attr(static_cast<std::int64_t>(d)));
+    if (elem != "i32") s = b.convert(s, elem);
+    return b.emit("stablehlo.reshape", {s}, tensor_t({1}, elem));
+}
+// Rank-1 pieces concatenated (the sum of their lengths).
+val concat1(builder& b, const std::vector<val>& parts, const std::string& elem) {
+    std::int64_t n = 0;
+    for (auto& p : parts)
+        n += p.t.dims.empty() ? 1 : p.t.dims[0];
+    val v = b.emit("stablehlo.concatenate", parts, tensor_t({n}, elem));
+    b.last().set("dimension", int_attr(0));
+    return v;
+}
+
 bool ragged_dot(const op& o, builder& b, std::vector<std::unique_ptr<op>>& seq, std::string& why) {
-    if (o.operands.size() != 3 || o.operand_types.size() != 3 || o.results.size() != 1) return false;
+    if (o.operands.size() != 3 || o.operand_types.size() != 3 || o.results.size() != 1 || o.result_types.size() != 1)
+        return false;
     const type &lt = o.operand_types[0], &rt = o.operand_types[1], &gt = o.operand_types[2], &ot = o.result_types[0];
     for (const type* t : {&lt, &rt, &gt, &ot})
         if (t->k != type::kind::tensor) return false;
-    if (!lt.is_static() || !rt.is_static() || !gt.is_static() || !ot.is_static()) {
-        why = "chlo.ragged_dot on dynamic shapes (refine the shapes first)";
-        return false;
-    }
     const attr* dn = o.get("ragged_dot_dimension_numbers");
     if (!dn || gt.dims.empty() || !is_integer_elem(gt.elem)) return false;
     auto lb = int_list_of(dn->field("lhs_batching_dimensions")), rb = int_list_of(dn->field("rhs_batching_dimensions"));
@@ -859,84 +900,160 @@ bool ragged_dot(const op& o, builder& b, std::vector<std::unique_ptr<op>>& seq, 
     };
     val lhs{o.operands[0].name, lt, {}}, rhs{o.operands[1].name, rt, {}}, gs{o.operands[2].name, gt, {}};
     int mode = lrank < rrank ? 1 : lrank < ot.dims.size() ? 2 : 3;
-    if (mode == 3) {
+    if (mode == 3) { // the groups only partition the batch: dot_general, on any shapes
         dot(lhs, rhs, ot, rb, rc);
         seq.back()->results[0] = o.results[0];
         return true;
     }
     const std::int64_t r = lr[0];
+    const std::size_t ru = static_cast<std::size_t>(r);
     std::int64_t rhs_ragged = -1; // mode 2: rhs's contracting dimension paired with r
     for (std::size_t i = 0; i < lc.size(); ++i)
         if (lc[i] == r) rhs_ragged = rc[i];
     if (mode == 1 && (rg.size() != 1 || !in(rg[0], rrank))) return false;
-    if (mode == 2 && rhs_ragged < 0) return false;
-    const std::int64_t g = gt.dims.back();
-    if (g <= 0 || (mode == 1 && rt.dims[static_cast<std::size_t>(rg[0])] != g)) return false;
+    if (mode == 2 && (rhs_ragged < 0 || ot.dims.empty())) return false;
+    const std::size_t gd = mode == 1 ? static_cast<std::size_t>(rg[0]) : 0; // rhs's group dimension (mode 1)
+    // the group count: group_sizes' last dimension (or, in mode 1, rhs's group dimension)
+    std::int64_t g = gt.dims.back();
+    if (mode == 1 && g < 0) g = rt.dims[gd];
+    if (g < 0) {
+        why = "chlo.ragged_dot with a dynamic group count (upstream does not decompose it either)";
+        return false;
+    }
+    // (one masked dot_general per group: past 4096 groups the op is kept)
+    if (g == 0 || g > 4096 || (mode == 1 && rt.dims[gd] >= 0 && rt.dims[gd] != g)) return false;
     std::vector<std::int64_t> batch(gt.dims.begin(), gt.dims.end() - 1);
     if (batch.size() >= lrank) return false;
-    for (std::size_t d = 0; d < batch.size(); ++d)
-        if (lt.dims[d] != batch[d]) return false; // per-batch sizes run along lhs's leading dimensions
+    for (std::size_t d = 0; d < batch.size(); ++d) // per-batch sizes run along lhs's leading dimensions
+        if (lt.dims[d] >= 0 && batch[d] >= 0 && lt.dims[d] != batch[d]) return false;
+    // On dynamic shapes (as upstream): lhs's shape for the masks and its zeros, group_sizes' batch
+    // extents for the starts and sizes, rhs's extents for its slices (real_dynamic_slice,
+    // dynamic_reshape), each extent a get_dimension_size
+    const bool ldyn = !lt.is_static(), gdyn = !gt.is_static(), rdyn = !rt.is_static();
+    b.shape_from(lhs); // the zeros of a dynamic lhs: a rank-0 zero broadcast to lhs's shape
+    const std::size_t grank = gt.dims.size();
+    val batch_extents; // gdyn: group_sizes' extents but the last, tensor<(rank - 1)xi32>
+    if (gdyn) {
+        val gshape = b.shape_of(gs);
+        batch_extents = b.emit("stablehlo.slice", {gshape}, tensor_t({static_cast<std::int64_t>(grank - 1)}, "i32"));
+        b.last().set("start_indices", i64_array({0}));
+        b.last().set("limit_indices", i64_array({static_cast<std::int64_t>(grank - 1)}));
+        b.last().set("strides", i64_array({1}));
+    }
     // the mask's pieces: start (zeros of the batch shape), the iota of the ragged dimension
     type bt = tensor_t(batch, "i64"), li = lt;
     li.elem = "i64";
     val start = b.literal("0", bt);
+    if (gdyn) {
+        start = b.emit("stablehlo.dynamic_broadcast_in_dim",
+                       {b.made(b.literal("0", tensor_t({}, "i64"))), batch_extents}, bt);
+        b.last().set("broadcast_dimensions", i64_array({}));
+    }
     std::vector<std::int64_t> ishape(lrank, 1);
-    ishape[static_cast<std::size_t>(r)] = lt.dims[static_cast<std::size_t>(r)];
-    val iota = b.emit("stablehlo.iota", {}, tensor_t(ishape, "i64"));
+    ishape[ru] = lt.dims[ru];
+    val iota;
+    if (lt.dims[ru] < 0) { // dynamic_iota of [1, .., size of lhs's ragged dimension, .., 1]
+        std::vector<val> parts;
+        for (std::size_t d = 0; d < lrank; ++d)
+            parts.push_back(d == ru ? extent1(b, lhs, d) : b.made(b.literal("1", tensor_t({1}, "i32"))));
+        val ext = concat1(b, parts, "i32");
+        iota = b.emit("stablehlo.dynamic_iota", {ext}, tensor_t(ishape, "i64"));
+    } else {
+        iota = b.emit("stablehlo.iota", {}, tensor_t(ishape, "i64"));
+    }
     b.last().set("iota_dimension", int_attr(r));
-    val zero = b.literal(zero_text(lt.elem), lt);
-    val iota_b = b.emit("stablehlo.broadcast_in_dim", {iota}, li);
-    b.last().set("broadcast_dimensions", i64_array(iota_vec(lrank)));
+    val zero = b.literal(zero_text(lt.elem), lt); // made where the first select takes it
+    // v broadcast to lhs's shape (of i64) along `dims`
+    auto to_lhs = [&](const val& v, const std::vector<std::int64_t>& dims) {
+        val x = ldyn ? b.emit("stablehlo.dynamic_broadcast_in_dim", {v, b.like_shape()}, li)
+                     : b.emit("stablehlo.broadcast_in_dim", {v}, li);
+        b.last().set("broadcast_dimensions", i64_array(dims));
+        return x;
+    };
+    val iota_b = to_lhs(iota, iota_vec(lrank));
     std::vector<std::int64_t> rbd = rb, rcd = rc;
     if (mode == 1) // rhs's dimensions once the group dimension is sliced away
         for (auto* v : {&rbd, &rcd})
             for (auto& d : *v)
                 if (d > rg[0]) --d;
+    // rdyn, mode 1: rhs's extents, and the shape of one group's rhs (the group dimension dropped)
+    std::vector<val> rext;
+    val rhs_group_shape;
+    if (mode == 1 && rdyn) {
+        std::vector<val> kept;
+        for (std::size_t d = 0; d < rrank; ++d) {
+            rext.push_back(extent1(b, rhs, d));
+            if (d != gd) kept.push_back(rext.back());
+        }
+        rhs_group_shape = concat1(b, kept, "i32");
+    }
     type part = ot; // mode 2: one group's result
     if (mode == 2) part.dims.erase(part.dims.begin());
     std::vector<val> parts;
     val out;
     for (std::int64_t i = 0; i < g; ++i) {
-        std::vector<std::int64_t> s0(gt.dims.size(), 0), s1 = gt.dims, st(gt.dims.size(), 1);
+        std::vector<std::int64_t> s0(grank, 0), s1 = gt.dims, st(grank, 1);
         s0.back() = i;
         s1.back() = i + 1;
         std::vector<std::int64_t> sd = batch;
         sd.push_back(1);
-        val sl = b.emit("stablehlo.slice", {gs}, tensor_t(sd, gt.elem));
-        b.last().set("start_indices", i64_array(s0));
-        b.last().set("limit_indices", i64_array(s1));
-        b.last().set("strides", i64_array(st));
-        val size = b.emit("stablehlo.reshape", {sl}, tensor_t(batch, gt.elem));
+        val sl, size;
+        if (gdyn) { // real_dynamic_slice [0, .., i] to [the batch extents, i + 1]
+            val startv = const_ints(b, s0, "i32");
+            val lim = concat1(b, {batch_extents, const_ints(b, {i + 1}, "i32")}, "i32");
+            val ones = b.made(b.literal("1", tensor_t({static_cast<std::int64_t>(grank)}, "i32")));
+            sl = b.emit("stablehlo.real_dynamic_slice", {gs, startv, lim, ones}, tensor_t(sd, gt.elem));
+            size = b.emit("stablehlo.dynamic_reshape", {sl, batch_extents}, tensor_t(batch, gt.elem));
+        } else {
+            sl = b.emit("stablehlo.slice", {gs}, tensor_t(sd, gt.elem));
+            b.last().set("start_indices", i64_array(s0));
+            b.last().set("limit_indices", i64_array(s1));
+            b.last().set("strides", i64_array(st));
+            size = b.emit("stablehlo.reshape", {sl}, tensor_t(batch, gt.elem));
+        }
         if (gt.elem != "i64") size = b.convert(size, "i64");
         val limit = b.add(start, size);
-        auto bcast = [&](const val& v) {
-            val x = b.emit("stablehlo.broadcast_in_dim", {v}, li);
-            b.last().set("broadcast_dimensions", i64_array(iota_vec(batch.size())));
-            return x;
-        };
-        val ge = b.cmp(iota_b, bcast(start), "GE");
-        val lt_ = b.cmp(iota_b, bcast(limit), "LT");
+        val ge = b.cmp(iota_b, to_lhs(start, iota_vec(batch.size())), "GE");
+        val lt_ = b.cmp(iota_b, to_lhs(limit, iota_vec(batch.size())), "LT");
         val mask = b.emit("stablehlo.and", {ge, lt_}, ge.t);
         val masked = b.select(mask, lhs, zero);
         if (mode == 1) {
-            std::size_t gd = static_cast<std::size_t>(rg[0]);
             std::vector<std::int64_t> r0(rrank, 0), r1 = rt.dims, rs(rrank, 1), sh = rt.dims;
             r0[gd] = i;
             r1[gd] = i + 1;
             sh[gd] = 1;
-            val rsl = b.emit("stablehlo.slice", {rhs}, tensor_t(sh, rt.elem));
-            b.last().set("start_indices", i64_array(r0));
-            b.last().set("limit_indices", i64_array(r1));
-            b.last().set("strides", i64_array(rs));
-            sh.erase(sh.begin() + static_cast<std::ptrdiff_t>(gd));
-            val ri = b.emit("stablehlo.reshape", {rsl}, tensor_t(sh, rt.elem));
+            val rsl, ri;
+            std::vector<std::int64_t> gsh = sh;
+            gsh.erase(gsh.begin() + static_cast<std::ptrdiff_t>(gd));
+            if (rdyn) { // real_dynamic_slice [0, .., i, .., 0] to [rhs's extents, i + 1 at the group dimension]
+                std::vector<val> lim = rext;
+                lim[gd] = const_ints(b, {i + 1}, "i32");
+                val limv = concat1(b, lim, "i32");
+                val startv = const_ints(b, r0, "i32");
+                val ones = b.made(b.literal("1", tensor_t({static_cast<std::int64_t>(rrank)}, "i32")));
+                rsl = b.emit("stablehlo.real_dynamic_slice", {rhs, startv, limv, ones}, tensor_t(sh, rt.elem));
+                ri = b.emit("stablehlo.dynamic_reshape", {rsl, rhs_group_shape}, tensor_t(gsh, rt.elem));
+            } else {
+                rsl = b.emit("stablehlo.slice", {rhs}, tensor_t(sh, rt.elem));
+                b.last().set("start_indices", i64_array(r0));
+                b.last().set("limit_indices", i64_array(r1));
+                b.last().set("strides", i64_array(rs));
+                ri = b.emit("stablehlo.reshape", {rsl}, tensor_t(gsh, rt.elem));
+            }
             val d = dot(masked, ri, ot, rbd, rcd);
             out = i == 0 ? d : b.add(out, d);
         } else {
             val d = dot(masked, rhs, part, rb, rc);
             type one = part;
             one.dims.insert(one.dims.begin(), 1);
-            parts.push_back(b.emit("stablehlo.reshape", {d}, one));
+            if (part.is_static()) {
+                parts.push_back(b.emit("stablehlo.reshape", {d}, one));
+            } else { // dynamic_reshape to [1, the dot's extents]
+                std::vector<val> ext{b.made(b.literal("1", tensor_t({1}, "i32")))};
+                for (std::size_t e = 0; e < part.dims.size(); ++e)
+                    ext.push_back(extent1(b, d, e));
+                parts.push_back(b.emit("stablehlo.dynamic_reshape", {d, concat1(b, ext, "i32")}, one));
+            }
         }
         start = limit;
     }
@@ -964,12 +1081,7 @@ bool scan(const op& o, const std::function<std::string(const std::string&)>& fre
         return false;
     for (auto* ts : {&o.operand_types, &o.result_types})
         for (auto& t : *ts)
-            if (t.k != type::kind::tensor)
-                return false;
-            else if (!t.is_static()) {
-                why = "chlo.scan on dynamic shapes (refine the shapes first)";
-                return false;
-            }
+            if (t.k != type::kind::tensor) return false;
     const std::int64_t dim = da->i;
     const std::size_t d = static_cast<std::size_t>(dim);
     for (std::size_t j = 0; j < m; ++j)
@@ -977,6 +1089,26 @@ bool scan(const op& o, const std::function<std::string(const std::string&)>& fre
     for (std::size_t j = 0; j < n; ++j)
         if (dim < 0 || d >= o.result_types[j].dims.size()) return false;
     if (m == 0 && n == 0) return false;
+    // On dynamic shapes (as upstream): N from the first input, a dynamic output zeroed through
+    // dynamic_broadcast_in_dim to its extents (each dynamic one an input's), a dynamic input
+    // sliced with real_dynamic_slice [.., pos, ..] to [.., pos + 1, ..]. Without inputs nothing
+    // gives a dynamic output's extents: upstream refuses that scan too.
+    for (std::size_t j = 0; j < n; ++j) {
+        const type& t = o.result_types[j];
+        if (t.is_static()) continue;
+        if (m == 0) {
+            why = "chlo.scan with no inputs and a dynamic result (upstream does not decompose it either)";
+            return false;
+        }
+        const type& ref = o.operand_types[j < m ? j : 0]; // the input whose extents a dynamic output takes
+        for (std::size_t e = 0; e < t.dims.size(); ++e)
+            if (t.dims[e] < 0 && e != d && ref.dims.size() != t.dims.size()) {
+                why = "chlo.scan on dynamic shapes: dimension " + std::to_string(e) + " of result " +
+                      std::to_string(j) + " is dynamic and input " + std::to_string(j < m ? j : 0) +
+                      " has another rank (upstream takes that input's shape for it)";
+                return false;
+            }
+    }
     const loc at = o.at;
     const type i64 = tensor_t({}, "i64"), i32 = tensor_t({}, "i32");
     builder b(fresh, seq, at);
@@ -1013,7 +1145,19 @@ bool scan(const op& o, const std::function<std::string(const std::string&)>& fre
         v.t = tensor_t({}, t.elem);
         v.elems = {zero_text(t.elem)};
         b.last().set("value", v);
-        ops.push_back(b.emit("stablehlo.broadcast_in_dim", {z}, t));
+        if (t.is_static()) {
+            ops.push_back(b.emit("stablehlo.broadcast_in_dim", {z}, t));
+        } else { // the extents: static ones as constants, N, the others the reference input's
+            const std::size_t ref = j < m ? j : 0;
+            std::vector<val> ext;
+            for (std::size_t e = 0; e < t.dims.size(); ++e)
+                ext.push_back(
+                    t.dims[e] >= 0
+                        ? const_ints(b, {t.dims[e]}, "i32")
+                        : extent1(b, {o.operands[e == d ? 0 : ref].name, o.operand_types[e == d ? 0 : ref], {}}, e));
+            val shape = concat1(b, ext, "i32");
+            ops.push_back(b.emit("stablehlo.dynamic_broadcast_in_dim", {z, shape}, t));
+        }
         b.last().set("broadcast_dimensions", i64_array({}));
     }
     auto w = std::make_unique<op>();
@@ -1071,17 +1215,44 @@ bool scan(const op& o, const std::function<std::string(const std::string&)>& fre
             val last = c.sub(size, c.literal("1", i64));
             pos = c.sub(last, i);
         }
+        val next; // pos + 1, the limit of a dynamic input's slice (made once)
         for (std::size_t j = 0; j < m; ++j) {
             const type& t = o.operand_types[j];
-            std::vector<val> args{{o.operands[j].name, t, {}}};
-            for (std::size_t e = 0; e < t.dims.size(); ++e)
-                args.push_back(e == d ? pos : c.literal("0", i64));
+            const val x{o.operands[j].name, t, {}};
             std::vector<std::int64_t> sizes = t.dims;
             sizes[d] = 1;
-            val s = c.emit("stablehlo.dynamic_slice", args, tensor_t(sizes, t.elem));
-            c.last().set("slice_sizes", i64_array(sizes));
+            val s;
+            if (t.is_static()) {
+                std::vector<val> args{x};
+                for (std::size_t e = 0; e < t.dims.size(); ++e)
+                    args.push_back(e == d ? pos : c.literal("0", i64));
+                s = c.emit("stablehlo.dynamic_slice", args, tensor_t(sizes, t.elem));
+                c.last().set("slice_sizes", i64_array(sizes));
+            } else { // real_dynamic_slice from [0, .., pos, .., 0] to [extents, with pos + 1 at d]
+                const type one = tensor_t({1}, "i64");
+                if (next.name.empty()) next = c.add(pos, c.literal("1", i64));
+                std::vector<val> starts, limits;
+                for (std::size_t e = 0; e < t.dims.size(); ++e)
+                    starts.push_back(c.emit("stablehlo.reshape", {e == d ? pos : c.literal("0", i64)}, one));
+                val startv = concat1(c, starts, "i64");
+                for (std::size_t e = 0; e < t.dims.size(); ++e)
+                    limits.push_back(e == d           ? c.emit("stablehlo.reshape", {next}, one)
+                                     : t.dims[e] >= 0 ? const_ints(c, {t.dims[e]}, "i64")
+                                                      : extent1(c, x, e, "i64"));
+                val limitv = concat1(c, limits, "i64");
+                val ones = c.made(c.literal("1", tensor_t({static_cast<std::int64_t>(t.dims.size())}, "i64")));
+                s = c.emit("stablehlo.real_dynamic_slice", {x, startv, limitv, ones}, tensor_t(sizes, t.elem));
+            }
             sizes.erase(sizes.begin() + dim);
-            c.emit("stablehlo.reshape", {s}, tensor_t(sizes, t.elem));
+            if (s.t.is_static()) {
+                c.emit("stablehlo.reshape", {s}, tensor_t(sizes, t.elem));
+            } else { // dynamic_reshape to the input's extents but d
+                std::vector<val> ext;
+                for (std::size_t e = 0; e < t.dims.size(); ++e)
+                    if (e != d) ext.push_back(t.dims[e] >= 0 ? const_ints(c, {t.dims[e]}, "i32") : extent1(c, x, e));
+                val shape = concat1(c, ext, "i32"); // not empty: s is dynamic off d
+                c.emit("stablehlo.dynamic_reshape", {s, shape}, tensor_t(sizes, t.elem));
+            }
             bb.ops.back()->results[0] = body.arg_names[j]; // the inputs' slices keep the body's names
         }
         const op& term = *body.ops.back();
@@ -1095,8 +1266,19 @@ bool scan(const op& o, const std::function<std::string(const std::string&)>& fre
             std::vector<std::int64_t> one = t.dims;
             one[d] = 1;
             type et = term.operand_types.size() > j ? term.operand_types[j] : tensor_t({}, t.elem);
-            val e = c.emit("stablehlo.reshape", {{term.operands[j].name, et, {}}}, tensor_t(one, t.elem));
-            std::vector<val> args{{bb.arg_names[1 + k + j], t, {}}, e};
+            const val cur{bb.arg_names[1 + k + j], t, {}};
+            val e;
+            if (tensor_t(one, t.elem).is_static()) {
+                e = c.emit("stablehlo.reshape", {{term.operands[j].name, et, {}}}, tensor_t(one, t.elem));
+            } else { // dynamic_reshape to the output's extents, 1 at d
+                std::vector<val> ext;
+                for (std::size_t x = 0; x < t.dims.size(); ++x)
+                    ext.push_back(x == d || t.dims[x] >= 0 ? const_ints(c, {one[x]}, "i32") : extent1(c, cur, x));
+                val shape = concat1(c, ext, "i32");
+                e = c.emit("stablehlo.dynamic_reshape", {{term.operands[j].name, et, {}}, shape},
+                           tensor_t(one, t.elem));
+            }
+            std::vector<val> args{cur, e};
             for (std::size_t x = 0; x < t.dims.size(); ++x)
                 args.push_back(x == d ? pos : c.literal("0", i64));
             yield.push_back(c.emit("stablehlo.dynamic_update_slice", args, t));

@@ -48,7 +48,10 @@ bool chlo_broadcast_dynamic(const op& o, const std::function<std::string(const s
                             std::vector<type>& types, std::string& why);
 
 // chlo.ragged_dot (masked dot_generals, as upstream) and chlo.scan (a stablehlo.while), on static
-// shapes; the same contract as above.
+// and dynamic (ranked) shapes, as upstream: extents through get_dimension_size, dynamic_iota,
+// real_dynamic_slice, dynamic_reshape and dynamic_broadcast_in_dim. The same contract as above;
+// `why` set for what upstream refuses too (a dynamic group count, a scan without inputs whose
+// result is dynamic).
 bool chlo_decompose_ragged_dot_scan(op& o, const std::function<std::string(const std::string&)>& fresh,
                                     std::vector<std::unique_ptr<op>>& seq, std::string& why);
 

@@ -421,6 +421,7 @@ private:
     std::map<std::string, std::vector<value_fact>> done_; // function -> the facts it was refined with
     std::vector<std::map<std::string, value_fact>> env_;
     namer* fresh_ = nullptr;
+    std::map<std::string, const op*>* defs_ = nullptr; // the function's values -> the ops defining them
 
     void fail(loc at, const std::string& t) {
         errs_.push_back({at, t});
@@ -452,6 +453,9 @@ private:
         namer fresh(f);
         namer* saved = fresh_;
         fresh_ = &fresh;
+        std::map<std::string, const op*> defs;
+        auto* saved_defs = defs_;
+        defs_ = &defs;
         env_.emplace_back();
         for (std::size_t i = 0; i < f.args.size(); ++i) {
             if (!dyn_only_ && i < args.size()) {
@@ -465,6 +469,7 @@ private:
         refine_block(f.body.blocks[0], &f);
         env_.pop_back();
         fresh_ = saved;
+        defs_ = saved_defs;
         return results_of(f);
     }
 
@@ -498,9 +503,12 @@ private:
                 continue;
             }
             std::vector<value_fact> facts = refine_op(o, b, i);
+            while (i < b.ops.size() && b.ops[i].get() != &o) // past the ops refine_op put before o
+                ++i;
             for (std::size_t k = 0; k < o.results.size() && k < facts.size(); ++k) {
                 o.result_types[k] = facts[k].t;
                 env_.back()[o.results[k]] = facts[k];
+                if (defs_) (*defs_)[o.results[k]] = &o;
             }
         }
     }
@@ -549,7 +557,7 @@ private:
             }
             return keep;
         }
-        if (dyn_only_) return canonicalize_only(o, keep);
+        if (dyn_only_) return canonicalize_only(o, keep, b, index);
         if (n == "stablehlo.get_dimension_size") {
             std::int64_t d = o.get("dimension") ? o.get("dimension")->i : 0;
             if (d >= 0 && static_cast<std::size_t>(d) < in(0).dims.size() &&
@@ -578,7 +586,7 @@ private:
         }
         for (std::size_t k = 0; k < r.size() && k < o.result_types.size(); ++k)
             o.result_types[k] = r[k].t;
-        canonicalize(o);
+        canonicalize(o, b, index);
         for (std::size_t k = 0; k < r.size() && k < o.result_types.size(); ++k)
             r[k].t = o.result_types[k];
         return r;
@@ -597,16 +605,157 @@ private:
         }
     }
 
-    std::vector<value_fact> canonicalize_only(op& o, std::vector<value_fact> keep) {
+    std::vector<value_fact> canonicalize_only(op& o, std::vector<value_fact> keep, block& b, std::size_t index) {
         // shape operands must be constants defined in the function for the static form
-        canonicalize(o);
+        canonicalize(o, b, index);
         for (std::size_t k = 0; k < keep.size(); ++k)
             keep[k].t = o.result_types[k];
         return keep;
     }
 
+    // An element of a small integer value as `root[index] + offset` (index -1: root is a scalar;
+    // root empty: the constant `offset`); `exact` names a rank-0 value equal to it, if one is at
+    // hand. Traced through concatenate, reshape, and add / subtract of a constant.
+    struct term {
+        std::string root;
+        std::int64_t index = -1;
+        std::int64_t offset = 0;
+        std::string exact;
+    };
+    std::optional<term> element(const std::string& name, std::size_t i, int depth = 0) {
+        value_fact* v = find(name);
+        if (!v || depth > 32 || v->t.k != type::kind::tensor || v->t.dims.size() > 1 || !is_integer_elem(v->t.elem))
+            return std::nullopt;
+        const bool scalar = v->t.dims.empty();
+        if (!scalar && (v->t.dims[0] < 0 || i >= static_cast<std::size_t>(v->t.dims[0]))) return std::nullopt;
+        if (v->ints && !v->ints->empty()) {
+            const auto& x = *v->ints;
+            if (x.size() != 1 && i >= x.size()) return std::nullopt;
+            return term{"", -1, x.size() == 1 ? x[0] : x[i], scalar ? name : ""};
+        }
+        term opaque{name, scalar ? -1 : static_cast<std::int64_t>(i), 0, scalar ? name : ""};
+        if (!defs_) return opaque;
+        auto d = defs_->find(name);
+        if (d == defs_->end()) return opaque;
+        const op& o = *d->second;
+        if (o.operands.size() != o.operand_types.size() || o.results.size() != 1) return opaque;
+        if (o.name == "stablehlo.concatenate" && !scalar) {
+            for (std::size_t k = 0; k < o.operands.size(); ++k) {
+                const type& t = o.operand_types[k];
+                if (t.dims.size() != 1 || t.dims[0] < 0) return opaque;
+                if (i < static_cast<std::size_t>(t.dims[0])) {
+                    auto r = element(o.operands[k].name, i, depth + 1);
+                    return r ? r : opaque;
+                }
+                i -= static_cast<std::size_t>(t.dims[0]);
+            }
+            return opaque;
+        }
+        if (o.name == "stablehlo.reshape" && o.operands.size() == 1 && o.operand_types[0].dims.size() <= 1 &&
+            o.operand_types[0].elem == v->t.elem) {
+            auto r = element(o.operands[0].name, i, depth + 1);
+            if (!r) return opaque;
+            if (scalar) r->exact = name;
+            return r;
+        }
+        if ((o.name == "stablehlo.add" || o.name == "stablehlo.subtract") && o.operands.size() == 2) {
+            auto a = element(o.operands[0].name, i, depth + 1), c = element(o.operands[1].name, i, depth + 1);
+            if (!a || !c) return opaque;
+            bool sub = o.name == "stablehlo.subtract";
+            auto plus = [](std::int64_t x, std::int64_t y) {
+                return static_cast<std::int64_t>(static_cast<std::uint64_t>(x) + static_cast<std::uint64_t>(y));
+            };
+            term r;
+            if (c->root.empty() && c->index < 0) {
+                r = *a;
+                r.offset = plus(a->offset, sub ? -c->offset : c->offset);
+            } else if (!sub && a->root.empty()) {
+                r = *c;
+                r.offset = plus(c->offset, a->offset);
+            } else {
+                return opaque;
+            }
+            r.exact = scalar ? name : "";
+            return r;
+        }
+        return opaque;
+    }
+
+    // real_dynamic_slice of unit strides whose limit - start is a known constant in every dimension
+    // (limit = add(start, constant), upstream's pattern, or elements such as [i + 1, 3] against
+    // [i, 0]) -> dynamic_slice of those sizes, each start element a rank-0 value: the one it was
+    // made of, a constant, or a slice and reshape of the start operand put before the op.
+    bool real_dynamic_slice_to_dynamic_slice(op& o, block& b, std::size_t index) {
+        if (o.operands.size() != 4 || o.operand_types.size() != 4 || o.result_types.size() != 1) return false;
+        const type &x = o.operand_types[0], &st = o.operand_types[1];
+        if (x.k != type::kind::tensor || st.k != type::kind::tensor || st.dims.size() != 1 ||
+            st.dims[0] != static_cast<std::int64_t>(x.dims.size()) || !is_integer_elem(st.elem) ||
+            o.result_types[0].dims.size() != x.dims.size())
+            return false;
+        const auto& strides = ints_of(o, 3);
+        if (!strides || std::any_of(strides->begin(), strides->end(), [](std::int64_t s) { return s != 1; }))
+            return false;
+        const std::size_t rank = x.dims.size();
+        std::vector<std::int64_t> sizes;
+        std::vector<term> starts;
+        for (std::size_t i = 0; i < rank; ++i) {
+            auto s = element(o.operands[1].name, i), l = element(o.operands[2].name, i);
+            if (!s || !l || s->root != l->root || s->index != l->index) return false;
+            std::int64_t size = l->offset - s->offset;
+            if (size < 0 || (x.dims[i] >= 0 && size > x.dims[i])) return false;
+            sizes.push_back(size);
+            starts.push_back(*s);
+        }
+        const type scalar = tensor_of({}, st.elem);
+        std::vector<value_ref> idx;
+        std::vector<std::unique_ptr<op>> made;
+        for (std::size_t i = 0; i < rank; ++i) {
+            const term& s = starts[i];
+            value_fact* e = s.exact.empty() ? nullptr : find(s.exact);
+            if (e && e->t == scalar) {
+                idx.push_back({s.exact, o.at});
+                continue;
+            }
+            if (s.root.empty()) { // a constant
+                std::string r = (*fresh_)("start");
+                made.push_back(make_op("stablehlo.constant", {}, {}, {r}, {scalar}, o.at));
+                made.back()->set("value", dense_ints({s.offset}, scalar));
+                env_.back()[r] = {scalar, std::vector<std::int64_t>{s.offset}};
+                idx.push_back({r, o.at});
+            } else { // start[i:i+1] reshaped
+                if (!st.is_static()) return false;
+                std::string sl = (*fresh_)("start"), r = (*fresh_)("start");
+                type one = tensor_of({1}, st.elem);
+                made.push_back(make_op("stablehlo.slice", {o.operands[1]}, {st}, {sl}, {one}, o.at));
+                made.back()->set("start_indices", i64_array({static_cast<std::int64_t>(i)}));
+                made.back()->set("limit_indices", i64_array({static_cast<std::int64_t>(i) + 1}));
+                made.back()->set("strides", i64_array({1}));
+                env_.back()[sl] = {one, {}};
+                made.push_back(make_op("stablehlo.reshape", {{sl, o.at}}, {one}, {r}, {scalar}, o.at));
+                env_.back()[r] = {scalar, {}};
+                idx.push_back({r, o.at});
+            }
+        }
+        std::vector<type> types{x};
+        value_ref operand = o.operands[0];
+        o.operands = {operand};
+        for (auto& v : idx) {
+            o.operands.push_back(v);
+            types.push_back(scalar);
+        }
+        o.operand_types = types;
+        o.name = "stablehlo.dynamic_slice";
+        o.set("slice_sizes", i64_array(sizes));
+        o.result_types[0].dims = sizes;
+        for (auto& m : made)
+            if (defs_) (*defs_)[m->results[0]] = m.get();
+        b.ops.insert(b.ops.begin() + static_cast<std::ptrdiff_t>(index), std::make_move_iterator(made.begin()),
+                     std::make_move_iterator(made.end()));
+        return true;
+    }
+
     // Dynamic ops whose shape operands are known become their static forms.
-    void canonicalize(op& o) {
+    void canonicalize(op& o, block& b, std::size_t index) {
         const std::string& n = o.name;
         auto known = [&](std::size_t k) { return k < o.operands.size() && ints_of(o, k).has_value(); };
         auto set_result = [&](const std::vector<std::int64_t>& dims) {
@@ -652,6 +801,8 @@ private:
             set_result(d);
             o.name = "stablehlo.slice";
             drop_operands(o, 1);
+        } else if (n == "stablehlo.real_dynamic_slice" && fresh_) {
+            real_dynamic_slice_to_dynamic_slice(o, b, index);
         } else if (n == "stablehlo.dynamic_pad" && known(2) && known(3) && known(4)) {
             o.set("edge_padding_low", i64_array(*ints_of(o, 2)));
             o.set("edge_padding_high", i64_array(*ints_of(o, 3)));
