@@ -592,6 +592,19 @@ TEST_CASE("chlo-legalize-to-stablehlo: mulhi, the special functions, constant_li
     CHECK(has(e, "%0 = \"stablehlo.convert\"("));
     CHECK(has(e, "{value = dense<676.5203681218851> : tensor<2xf64>}")); // Lanczos' first coefficient
     CHECK(!has(e, "chlo."));
+    // the f8 (and f6 / f4) floats through f32 too, as upstream; next_after on them stays
+    std::string e8 = after(R"(func.func @f(%a: tensor<2xf8E4M3FN>) -> (tensor<2xf8E4M3FN>, tensor<2xf8E4M3FN>) {
+  %0 = chlo.lgamma %a : tensor<2xf8E4M3FN> -> tensor<2xf8E4M3FN>
+  %1 = chlo.next_after %a, %a : tensor<2xf8E4M3FN>, tensor<2xf8E4M3FN> -> tensor<2xf8E4M3FN>
+  return %0, %1 : tensor<2xf8E4M3FN>, tensor<2xf8E4M3FN>
+})",
+                           {{"chlo-legalize-to-stablehlo", ""}});
+    CAPTURE(e8);
+    CHECK(has(e8, "%t0 = \"stablehlo.convert\"(%a) : (tensor<2xf8E4M3FN>) -> tensor<2xf32>"));
+    CHECK(has(e8, "%0 = \"stablehlo.convert\"(%t"));
+    CHECK(has(e8, ": (tensor<2xf32>) -> tensor<2xf8E4M3FN>"));
+    CHECK(has(e8, "\"chlo.next_after\"(%a, %a)"));
+    CHECK(e8.find("chlo.") == e8.rfind("chlo.")); // that one only
     // constant_like: a constant of the result type (on dynamic shapes: see the next test case)
     CHECK(has(after(R"(func.func @f(%a: tensor<2xi64>) -> tensor<2xf32> {
   %0 = "chlo.constant_like"(%a) {value = 3.2 : f32} : (tensor<2xi64>) -> tensor<2xf32>

@@ -735,13 +735,19 @@ val mulhi(builder& b, const val& lhs, const val& rhs) {
 
 // ---- dispatch ------------------------------------------------------------------------------------
 
-bool is_math_float(const std::string& e) { return e == "f16" || e == "bf16" || e == "f32" || e == "f64"; }
+// StableHLO's floats narrower than f16 (f8E4M3FN, f8E5M2, ..., f6E2M3FN, f4E2M1FN).
+bool is_minifloat(const std::string& e) {
+    return e.rfind("f8E", 0) == 0 || e.rfind("f6E", 0) == 0 || e.rfind("f4E", 0) == 0;
+}
+bool is_math_float(const std::string& e) {
+    return e == "f16" || e == "bf16" || e == "f32" || e == "f64" || is_minifloat(e);
+}
 
-// f16 and bf16 through f32, the others as they are.
+// Floats narrower than f32 through f32 (upstream's materializeWithUpcast), the others as they are.
 template<class F>
 val upcast(builder& b, std::vector<val> args, F&& f) {
     std::string e = args[0].t.elem;
-    bool narrow = e == "f16" || e == "bf16";
+    bool narrow = e == "f16" || e == "bf16" || is_minifloat(e);
     if (narrow)
         for (auto& a : args)
             a = b.convert(a, "f32");
@@ -1355,6 +1361,7 @@ bool chlo_decompose_math(const op& o, const std::function<std::string(const std:
     } else {
         if (!is_math_float(e)) return false;
         if (n == "chlo.next_after") {
+            if (is_minifloat(e)) return false; // (their encodings have no common bit-step rule here)
             r = next_after(b, args[0], args[1]);
         } else if (n == "chlo.erf") {
             r = f64 ? erf_f64(b, args[0]) : upcast(b, args, [&](auto& a) { return erf_f32(b, a[0]); });
