@@ -165,6 +165,20 @@ TEST_CASE("spec examples, verbatim") {
     CHECK(same(cb[1], s64<1, 2>{{5, 6}}));
     CHECK(same(cb[2], s64<1, 2>{{5, 6}}));
     CHECK(same(cb[3], s64<1, 2>{{0, 0}}));
+    // ... with a dynamic root (StableHLO 1.20's has_dynamic_root): member 1 of each group, [[2, 1]]
+    // and [[0, 3]]; a root outside the group is an error.
+    auto cr = four.run([](replica_context& ctx) {
+        const s64<1, 2> xs[4] = {{{1, 2}}, {{3, 4}}, {{5, 6}}, {{7, 8}}};
+        return collective_broadcast_from(ctx, 1, xs[ctx.replica_id()], {.replica_groups = {{2, 1}, {0, 3}}});
+    });
+    CHECK(same(cr[0], s64<1, 2>{{7, 8}}));
+    CHECK(same(cr[1], s64<1, 2>{{3, 4}}));
+    CHECK(same(cr[2], s64<1, 2>{{3, 4}}));
+    CHECK(same(cr[3], s64<1, 2>{{7, 8}}));
+    CHECK_THROWS_WITH_AS(four.run([](replica_context& ctx) {
+        return collective_broadcast_from(ctx, 2, s64<1>{1}, {.replica_groups = {{2, 1}, {0, 3}}});
+    }),
+                         doctest::Contains("root 2 is not a member index of a group of 2"), xlet::error);
     // ReplicaId / PartitionId: u32 scalars.
     replica_pool grid(3, 2);
     auto ids = grid.run([](replica_context& ctx) { return std::pair{replica_id(ctx), partition_id(ctx)}; });

@@ -70,6 +70,16 @@ module @collectives attributes {mhlo.num_replicas = 4 : i32, mhlo.num_partitions
       }
     return %p, %b, %id, %w#1 : tensor<2xi64>, tensor<2xi64>, tensor<ui32>, tensor<2xi64>
   }
+  // collective_broadcast with has_dynamic_root (StableHLO 1.20): operand k from member roots[k] of
+  // each group.
+  func.func @roots(%x : tensor<2xi64>) -> (tensor<2xi64>, tensor<2xi64>) {
+    %ten = stablehlo.constant dense<10> : tensor<2xi64>
+    %y = stablehlo.multiply %x, %ten : tensor<2xi64>
+    %r = stablehlo.constant dense<[1, 0]> : tensor<2xi32>
+    %b:2 = "stablehlo.collective_broadcast"(%x, %y, %r) {replica_groups = dense<[[0, 1], [2, 3]]> : tensor<2x2xi64>, has_dynamic_root}
+        : (tensor<2xi64>, tensor<2xi64>, tensor<2xi32>) -> (tensor<2xi64>, tensor<2xi64>)
+    return %b#0, %b#1 : tensor<2xi64>, tensor<2xi64>
+  }
   // 2 replicas x 2 partitions: the process groups of a channel.
   func.func @modes(%x : tensor<2xi64>) -> (tensor<2xi64>, tensor<2xi64>, tensor<2xi64>, tensor<ui32>, tensor<ui32>, tensor<2xi64>) {
     // cross_replica_and_partition: replicas {0, 1} with every partition of theirs
@@ -186,6 +196,15 @@ module @collectives attributes {mhlo.num_replicas = 4 : i32, mhlo.num_partitions
     %v1 = stablehlo.constant dense<[2, -2]> : tensor<2xi64>
     %v2 = stablehlo.constant dense<[3, -3]> : tensor<2xi64>
     %v3 = stablehlo.constant dense<[4, -4]> : tensor<2xi64>
+    %rt:8 = "interpreter.run_parallel"(%v0, %v1, %v2, %v3) {programs = [[@roots], [@roots], [@roots], [@roots]]}
+        : (tensor<2xi64>, tensor<2xi64>, tensor<2xi64>, tensor<2xi64>)
+        -> (tensor<2xi64>, tensor<2xi64>, tensor<2xi64>, tensor<2xi64>, tensor<2xi64>, tensor<2xi64>, tensor<2xi64>, tensor<2xi64>)
+    check.expect_eq_const %rt#0, dense<[2, -2]> : tensor<2xi64>
+    check.expect_eq_const %rt#1, dense<[10, -10]> : tensor<2xi64>
+    check.expect_eq_const %rt#2, dense<[2, -2]> : tensor<2xi64>
+    check.expect_eq_const %rt#3, dense<[10, -10]> : tensor<2xi64>
+    check.expect_eq_const %rt#4, dense<[4, -4]> : tensor<2xi64>
+    check.expect_eq_const %rt#7, dense<[30, -30]> : tensor<2xi64>
     %p:16 = "interpreter.run_parallel"(%v0, %v1, %v2, %v3) {programs = [[@move], [@move], [@move], [@move]]}
         : (tensor<2xi64>, tensor<2xi64>, tensor<2xi64>, tensor<2xi64>)
         -> (tensor<2xi64>, tensor<2xi64>, tensor<ui32>, tensor<2xi64>, tensor<2xi64>, tensor<2xi64>, tensor<ui32>, tensor<2xi64>,

@@ -205,6 +205,7 @@ struct collectives {
         auto a2a = all_to_all<0, 1, 2>(ctx, x, {.replica_groups = {{0, 1}}, .channel_id = 3});
         auto perm = collective_permute(ctx, n, {{0, 2}, {2, 3}, {3, 0}});
         auto bc = collective_broadcast(ctx, x, {.replica_groups = {{2, 1, 0, 3}}});
+        auto bd = collective_broadcast_from(ctx, 1, n, {.replica_groups = {{0, 3}, {1, 2}}}); // has_dynamic_root
         auto ids = convert_element_type<std::int32_t>(replica_id(ctx) * 10u + partition_id(ctx));
         // a ring of send / recv over the 8 devices, and an async all_gather (flattened ids)
         const source_target_pairs_t ring = {{0, 1}, {1, 2}, {2, 3}, {3, 4}, {4, 5}, {5, 6}, {6, 7}, {7, 0}};
@@ -222,7 +223,7 @@ struct collectives {
         s64<2> oo = broadcast(convert_element_type<std::int64_t>(replica_id(ctx) % 2u) * std::int64_t{2}, sizes<2>);
         s32<4> base = constant<s32<4>>(-7);
         auto rr = ragged_all_to_all(ctx, in4, io, ss, base, oo, rsz, {.replica_groups = {{0, 1}, {2, 3}}});
-        return std::make_tuple(sum, eval(big + flat + ids + got), g, rs, a2a, perm, bc, ag, rr);
+        return std::make_tuple(sum, eval(big + flat + ids + got), g, rs, a2a, perm, bc, bd, ag, rr);
     }
 };
 

@@ -182,6 +182,15 @@ TEST_CASE("parse errors carry the line and column of the fault") {
     CHECK(first_error("// only a comment") == "");
     CHECK(first_error("func.func @f() {\n  %0 = stablehlo.constant dense<1.0> : tensor<?xf32>\n}") ==
           "2:40: a dense constant's type must have a static shape, not tensor<?xf32>");
+    // SSA values are defined once per function (sibling regions may reuse a name), as MLIR
+    CHECK(first_error("func.func @f(%a: tensor<f32>) {\n  %a = stablehlo.abs %a : tensor<f32>\n}") ==
+          "2:8: redefinition of SSA value %a");
+    CHECK(first_error("func.func @f(%a: tensor<f32>) {\n  %0 = stablehlo.abs %a : tensor<f32>\n  %0:2 = "
+                      "stablehlo.optimization_barrier %a, %a : tensor<f32>, tensor<f32>\n}") ==
+          "3:10: redefinition of SSA value %0");
+    CHECK(first_error("func.func @f(%a: tensor<f32>) {\n  %0 = \"stablehlo.map\"(%a) ({\n  ^bb0(%a: tensor<f32>):\n  "
+                      "  \"stablehlo.return\"(%a) : (tensor<f32>) -> ()\n  }) {dimensions = array<i64>} : "
+                      "(tensor<f32>) -> tensor<f32>\n}") == "3:8: redefinition of SSA value %a");
     // one function per name, as MLIR's symbol table (the C++ functions would collide)
     CHECK(first_error("func.func @f() {\n  func.return\n}\nfunc.func private @f() {\n  func.return\n}") ==
           "4:1: redefinition of symbol @f");

@@ -624,29 +624,48 @@ Out collective_permute_done(async_collective<Out>&& h) {
     return h.done();
 }
 
+namespace detail {
+// Member `root` of this device's group to every member (root < 0: the first, StableHLO's
+// has_dynamic_root = false).
+template<expression X>
+auto collective_broadcast_impl(replica_context& ctx, X&& x, std::int64_t root, const collective_opts& o) {
+    using T = element_of<X>;
+    using A = tensor_type_of<X>;
+    const auto& a = as_array(std::forward<X>(x));
+    if (o.use_global_device_ids)
+        throw error("collective_broadcast", "use_global_device_ids is not an attribute of collective_broadcast");
+    const auto mode = mode_of("collective_broadcast", o, false);
+    const auto g = group_of("collective_broadcast", ctx, mode, o, false, false);
+    if (root >= 0 && g.me >= 0 && static_cast<std::size_t>(root) >= g.members.size())
+        throw error("collective_broadcast", "root " + std::to_string(root) + " is not a member index of a group of " +
+                                                std::to_string(g.members.size()));
+    A out(no_init);
+    const collective_desc d{"collective_broadcast", operand_label<A>(), {}, {}, o.channel_id, mode, &o.replica_groups};
+    ctx.transport_().copy_from(ctx, d, g, root < 0 ? 0 : root, a.data(), out.data(), A::size() * sizeof(T), false);
+    if (g.me < 0) std::memset(static_cast<void*>(out.data()), 0, A::size() * sizeof(T));
+    return out;
+}
+} // namespace detail
+
 // CollectiveBroadcast(operand, replica_groups, channel_id): each group's first member's operand
 // to every member; a device in no group gets zeros.
 template<expression X>
 auto collective_broadcast(replica_context& ctx, X&& x, const collective_opts& o = {}) {
-    using T = detail::element_of<X>;
-    using A = tensor_type_of<X>;
     return detail::traced<void>(
         "stablehlo.collective_broadcast", [&] { return detail::collective_attrs(o, false); },
-        [&] {
-            const auto& a = detail::as_array(std::forward<X>(x));
-            if (o.use_global_device_ids)
-                throw error("collective_broadcast",
-                            "use_global_device_ids is not an attribute of collective_broadcast");
-            const auto mode = detail::mode_of("collective_broadcast", o, false);
-            const auto g = detail::group_of("collective_broadcast", ctx, mode, o, false, false);
-            A out(detail::no_init);
-            const detail::collective_desc d{
-                "collective_broadcast", detail::operand_label<A>(), {}, {}, o.channel_id, mode, &o.replica_groups};
-            ctx.transport_().copy_from(ctx, d, g, 0, a.data(), out.data(), A::size() * sizeof(T), false);
-            if (g.me < 0) std::memset(static_cast<void*>(out.data()), 0, A::size() * sizeof(T));
-            return out;
-        },
-        x);
+        [&] { return detail::collective_broadcast_impl(ctx, std::forward<X>(x), -1, o); }, x);
+}
+// The same from member `root` of each group, a run-time value of this device (StableHLO 1.20's
+// has_dynamic_root; devices that disagree each read the member they name). C6: 0 <= root < the
+// group's size (xlet::error).
+template<expression X>
+auto collective_broadcast_from(replica_context& ctx, std::int64_t root, X&& x, const collective_opts& o = {}) {
+    if (root < 0) throw error("collective_broadcast", "root " + std::to_string(root) + " is negative");
+    const tensor<std::int32_t, 1> r{static_cast<std::int32_t>(root)}; // the op's root operand, when exported
+    return detail::traced<void>(
+        "stablehlo.collective_broadcast",
+        [&] { return trace::join_attrs({"has_dynamic_root", detail::collective_attrs(o, false)}); },
+        [&] { return detail::collective_broadcast_impl(ctx, std::forward<X>(x), root, o); }, std::tie(x, r));
 }
 
 // RaggedAllToAll(input, input_offsets, send_sizes, output, output_offsets, recv_sizes,

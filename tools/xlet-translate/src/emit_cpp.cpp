@@ -633,6 +633,11 @@ private:
         p.n = o.results.size() - p.k;
         return p;
     }
+    // collective_broadcast's has_dynamic_root (a unit attribute; `= true` as VHLO spells it)
+    static bool dynamic_root(const op& o) {
+        const attr* a = o.get("has_dynamic_root");
+        return a && (a->k == attr::kind::unit || (a->k == attr::kind::boolean && a->b));
+    }
     static bool scan_elementwise(const std::string& n) {
         static const std::set<std::string> ops = {"stablehlo.compare", "stablehlo.select", "stablehlo.clamp",
                                                   "stablehlo.convert", "stablehlo.return", "stablehlo.reduce_precision",
@@ -847,10 +852,12 @@ private:
         if (n == "stablehlo.collective_permute")
             return want(no == 1 && nr == 1 && ng == 0, "one operand and one result");
         if (n == "stablehlo.collective_broadcast") {
-            if (o.get("has_dynamic_root")) {
-                error(o.at, "stablehlo.collective_broadcast with has_dynamic_root (StableHLO 1.20) is not supported by "
-                            "xlet: its source is the first device of each group");
-                return false;
+            if (dynamic_root(o)) { // the roots, tensor<N x i32>, after the N operands
+                const type* r = no >= 2 ? &o.operand_types[no - 1] : nullptr;
+                return want(no >= 2 && nr == no - 1 && ng == 0 && r->k == type::kind::tensor && r->elem == "i32" &&
+                                r->dims == std::vector<std::int64_t>{static_cast<std::int64_t>(nr)},
+                            "with has_dynamic_root, a result per operand and a last operand tensor<" +
+                                std::to_string(no > 0 ? no - 1 : 0) + "xi32> of roots");
             }
             return want(no >= 1 && nr == no && ng == 0, "a result per operand");
         }
@@ -1920,6 +1927,16 @@ private:
             return true;
         }
         if (n == "stablehlo.collective_broadcast") {
+            if (dynamic_root(o)) { // StableHLO 1.20: operand k from member roots[k] of the group
+                const std::string roots = fresh("roots");
+                out_ << ind(depth) << "const auto " << roots << " = xlet::eval(" << val(o, no - 1) << ");\n";
+                for (std::size_t k = 0; k + 1 < no; ++k)
+                    declare(o, k,
+                            "xlet::collective_broadcast_from(xlet_ctx, " + roots + "(" + std::to_string(k) + "), " +
+                                val(o, k) + ", " + collective_opts(o) + ")",
+                            depth, false);
+                return true;
+            }
             for (std::size_t k = 0; k < no; ++k) // several operands: one broadcast each, in order
                 declare(o, k, "xlet::collective_broadcast(xlet_ctx, " + val(o, k) + ", " + collective_opts(o) + ")",
                         depth, false);

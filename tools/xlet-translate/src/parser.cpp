@@ -2329,12 +2329,55 @@ bool parse_type(std::string_view text, type& out, std::string& why, parse_limits
     return parse_one(text, out, why, limits, [](parser& p) { return p.whole_type(); });
 }
 
+namespace {
+// MLIR's SSA scoping: a value is defined once in its function and visible in the regions nested
+// below it; sibling regions may reuse names. (The emitter's C++ names would otherwise shadow.)
+struct ssa_scopes {
+    std::vector<std::set<std::string>> open;
+    bool defined(const std::string& n) const {
+        for (const auto& s : open)
+            if (s.count(n)) return true;
+        return false;
+    }
+    void define(const std::string& full, loc at) {
+        const std::string n = full.substr(0, full.find('#'));
+        if (open.back().count(n)) return; // the other results of one op (%0#1 after %0#0)
+        if (defined(n)) throw parse_error{at, "redefinition of SSA value %" + n};
+        open.back().insert(n);
+    }
+    void region(const xlt::region& r) {
+        for (const block& b : r.blocks) {
+            open.emplace_back();
+            for (std::size_t k = 0; k < b.arg_names.size(); ++k)
+                define(b.arg_names[k], k < b.arg_locs.size() ? b.arg_locs[k] : loc{});
+            for (const auto& o : b.ops) {
+                std::set<std::string> mine; // an op's own results are one definition
+                for (const auto& res : o->results) {
+                    const std::string n = res.substr(0, res.find('#'));
+                    if (mine.insert(n).second && defined(n)) throw parse_error{o->at, "redefinition of SSA value %" + n};
+                }
+                for (const auto& g : o->regions)
+                    region(g);
+                for (const auto& n : mine)
+                    open.back().insert(n);
+            }
+            open.pop_back();
+        }
+    }
+};
+} // namespace
+
 parse_result parse_module(std::string_view text, const std::string& file, parse_limits limits) {
     parse_result r;
     r.mod.file = file;
     parser p(text, limits);
     try {
         module m = p.parse_top();
+        for (const func& f : m.funcs) {
+            ssa_scopes s; // (the arguments are the body's block arguments)
+            s.open.emplace_back();
+            s.region(f.body);
+        }
         m.file = file;
         r.mod = std::move(m);
     } catch (const parse_error& e) {
