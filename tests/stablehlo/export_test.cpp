@@ -474,7 +474,8 @@ TEST_CASE("scaled_dot exports as its dequantisation (convert, the scales broadca
         l, r);
     // Blocks of 4 along the contracting dimension: 4x2 -> 4x2x4 -> 4x8.
     CHECK(has(m, "(tensor<4x2xf32>) -> tensor<4x2x4xf32>"));
-    CHECK(has(m, "\"stablehlo.reshape\"(%7) : (tensor<4x2x4xf32>) -> tensor<4x8xf32>"));
+    CHECK(has(m, "stablehlo.reshape\"(%")); // (the numbering follows the compiler's evaluation order)
+    CHECK(has(m, ") : (tensor<4x2x4xf32>) -> tensor<4x8xf32>"));
     // One scale for all of rhs; the operands in f32 (the accumulation type), the result in f16.
     CHECK(has(m, "(tensor<1x1xbf16>) -> tensor<1x1xf32>"));
     CHECK(has(m, "(tensor<4x8xf16>) -> tensor<4x8xf32>"));

@@ -454,6 +454,17 @@ std::string after(const std::string& text, const std::vector<std::pair<std::stri
     return print_module(r.mod);
 }
 bool has(const std::string& text, const std::string& what) { return text.find(what) != std::string::npos; }
+// What the C++ emitter reports for the module after the passes (which must succeed).
+std::vector<diagnostic> emit_errors_after(const std::string& text,
+                                          const std::vector<std::pair<std::string, std::string>>& passes) {
+    auto r = parse_module(text, "m.mlir");
+    REQUIRE(r.errors.empty());
+    for (auto& [name, opt] : passes) {
+        std::vector<diagnostic> errs;
+        REQUIRE(run_pass(r.mod, name, opt, errs));
+    }
+    return emit_cpp(r.mod, {}).errors;
+}
 
 const char* dyn_main = R"(func.func public @main(%arg0: tensor<?xf32>) -> tensor<?xf32> {
   %0 = stablehlo.add %arg0, %arg0 : tensor<?xf32>
@@ -746,14 +757,7 @@ TEST_CASE("chlo-legalize-to-stablehlo on dynamic shapes, refined: a static modul
                  ": (tensor<3x4xf32>) -> tensor<3x2xf32>"));
     CHECK(has(p, "{value = dense<2.5> : tensor<f32>}"));
     // and the C++ emitter takes it
-    auto r = parse_module(m, "m.mlir");
-    REQUIRE(r.errors.empty());
-    for (auto& [name, opt] : passes) {
-        std::vector<diagnostic> errs;
-        REQUIRE(run_pass(r.mod, name, opt, errs));
-    }
-    auto cpp = emit_cpp(r.mod, {});
-    CHECK(cpp.errors.empty());
+    CHECK(emit_errors_after(m, passes).empty());
     // shapes that do not broadcast (3 against 4): the broadcast of 3 to 4 is refine-shapes' error;
     // 1 against 4 broadcasts
     const char* add = R"(func.func public @main(%x: tensor<?xf32>, %y: tensor<4xf32>) -> tensor<?xf32> {
@@ -1010,14 +1014,7 @@ TEST_CASE("chlo-legalize-to-stablehlo on dynamic shapes, refined: ragged_dot and
         const std::vector<std::pair<std::string, std::string>> passes = {
             {"chlo-legalize-to-stablehlo", ""}, {"stablehlo-refine-arguments", types}, {"stablehlo-refine-shapes", ""}};
         std::string p = after(m, passes);
-        auto r = parse_module(m, "m.mlir");
-        REQUIRE(r.errors.empty());
-        for (auto& [name, opt] : passes) {
-            std::vector<diagnostic> errs;
-            REQUIRE(run_pass(r.mod, name, opt, errs));
-        }
-        auto cpp = emit_cpp(r.mod, {});
-        CHECK(cpp.errors.empty());
+        CHECK(emit_errors_after(m, passes).empty());
         CHECK(!has(p, "?"));
         for (const char* op : {"real_dynamic_slice", "dynamic_reshape", "dynamic_broadcast_in_dim", "dynamic_iota",
                                "get_dimension_size", "shape_refinement_operand_wrapper", "chlo."})
