@@ -226,18 +226,6 @@ std::string enum_word(const attr* a) { // #stablehlo<comparison_direction LT> ->
     return "";
 }
 
-attr int_attr(std::int64_t v, const std::string& ty) {
-    attr a;
-    a.k = attr::kind::integer;
-    a.i = v;
-    a.s = std::to_string(v);
-    if (!ty.empty()) {
-        a.t.k = type::kind::scalar;
-        a.t.elem = ty;
-    }
-    return a;
-}
-
 attr int_list_attr(const std::vector<std::int64_t>& v) {
     attr l;
     l.k = attr::kind::array;

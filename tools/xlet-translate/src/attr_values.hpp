@@ -20,8 +20,21 @@ bool dense_splat(const attr& a, const type& t, std::vector<std::uint8_t>& out, s
 bool dense_bytes(const attr& a, const type& t, std::vector<std::uint8_t>& out, std::string& why);
 // The integers of a list attribute, or of a small integer dense constant; empty if none.
 std::vector<std::int64_t> int_list(const attr* a);
-// An integer attribute (`5 : i64`; ty "": untyped, as `5` in a dimension list).
-attr int_attr(std::int64_t v, const std::string& ty = "i64");
+// An integer of an attribute tree (attr, or the VHLO passes' own node): `5 : i64`; ty "":
+// untyped, as `5` in a dimension list.
+template<class N>
+N int_node(std::int64_t v, const std::string& ty) {
+    N a;
+    a.k = N::kind::integer;
+    a.i = v;
+    a.s = std::to_string(v);
+    if (!ty.empty()) {
+        a.t.k = type::kind::scalar;
+        a.t.elem = ty;
+    }
+    return a;
+}
+inline attr int_attr(std::int64_t v, const std::string& ty = "i64") { return int_node<attr>(v, ty); }
 // [1, 2]: a list of untyped integers (the fields of dimension numbers and aliases).
 attr int_list_attr(const std::vector<std::int64_t>& v);
 // An array<i64: ...> attribute of these integers (what the generic form calls a dimension list).

@@ -146,18 +146,6 @@ N bool_node(bool v) {
     return a;
 }
 template<class N>
-N int_node(std::int64_t v, const std::string& ty) { // ty "": untyped, as `5` in a dimension list
-    N a;
-    a.k = N::kind::integer;
-    a.i = v;
-    a.s = std::to_string(v);
-    if (!ty.empty()) {
-        a.t.k = type::kind::scalar;
-        a.t.elem = ty;
-    }
-    return a;
-}
-template<class N>
 N string_node(const std::string& s) {
     N a;
     a.k = N::kind::string;
@@ -165,7 +153,6 @@ N string_node(const std::string& s) {
     return a;
 }
 
-attr int_scalar(std::int64_t v, const std::string& ty = "i64") { return int_node<attr>(v, ty); }
 attr string_attr(const std::string& s) { return string_node<attr>(s); }
 attr bool_attr(bool v) { return bool_node<attr>(v); }
 attr named(attr a, const std::string& name) {
@@ -222,7 +209,7 @@ attr channel_handle(std::int64_t h, std::int64_t t, loc at) {
     attr a;
     a.k = attr::kind::dialect;
     a.s = "stablehlo.channel_handle";
-    a.fields = {named(int_scalar(h, ""), "handle"), named(int_scalar(t, ""), "type")};
+    a.fields = {named(int_attr(h, ""), "handle"), named(int_attr(t, ""), "type")};
     a.at = at;
     return with_raw(a);
 }
@@ -1243,7 +1230,7 @@ bool wrap_in_composite(module& m, const options& opt, std::vector<diagnostic>& e
                     o.set("name", string_attr(original));
                     if (!ca.fields.empty()) o.set("composite_attributes", ca);
                     o.set("decomposition", symbol_attr(fn));
-                    if (version) o.set("version", int_scalar(version, "i32"));
+                    if (version) o.set("version", int_attr(version, "i32"));
                 }
         };
         rec(f.body);
@@ -1484,7 +1471,7 @@ value_ref batching_indices(builder& b, value_ref idx, type& t, std::int64_t ivd,
     std::vector<type> types;
     for (auto d : bdims) {
         parts.push_back(b.emit("stablehlo.iota", {}, {}, it));
-        b.last().set("iota_dimension", int_scalar(d));
+        b.last().set("iota_dimension", int_attr(d));
         types.push_back(it);
     }
     parts.push_back(idx);
@@ -1492,7 +1479,7 @@ value_ref batching_indices(builder& b, value_ref idx, type& t, std::int64_t ivd,
     type ct = t;
     ct.dims[v] += static_cast<std::int64_t>(bdims.size());
     auto r = b.emit("stablehlo.concatenate", parts, types, ct);
-    b.last().set("dimension", int_scalar(ivd));
+    b.last().set("dimension", int_attr(ivd));
     t = ct;
     return r;
 }
@@ -1507,7 +1494,7 @@ attr dims_attr(const attr& old, const std::vector<std::pair<const char*, std::ve
     a.at = old.at;
     for (auto& [name, v] : lists)
         if (!v.empty()) a.fields.push_back(named(int_list_attr(v), name));
-    a.fields.push_back(named(int_scalar(ivd, ""), "index_vector_dim"));
+    a.fields.push_back(named(int_attr(ivd, ""), "index_vector_dim"));
     return with_raw(a);
 }
 
@@ -2040,10 +2027,10 @@ bool chlo_legalize(module& m, const options&, std::vector<diagnostic>& errs) {
             if (dyn) extents = {chlo_shape_of(x.name, t, name, seq, o.at), o.at};
             auto iota =
                 dyn ? b.emit("stablehlo.dynamic_iota", {extents}, {shape_t}, it) : b.emit("stablehlo.iota", {}, {}, it);
-            b.last().set("iota_dimension", int_scalar(static_cast<std::int64_t>(r) - 1));
+            b.last().set("iota_dimension", int_attr(static_cast<std::int64_t>(r) - 1));
             std::string s = fresh("sorted");
             auto so = make_op("stablehlo.sort", {x, iota}, {t, it}, {s + "#0", s + "#1"}, {t, it}, o.at);
-            so->set("dimension", int_scalar(static_cast<std::int64_t>(r) - 1));
+            so->set("dimension", int_attr(static_cast<std::int64_t>(r) - 1));
             so->set("is_stable", bool_attr(true));
             region cmpr;
             cmpr.blocks.emplace_back();
@@ -2084,7 +2071,7 @@ bool chlo_legalize(module& m, const options&, std::vector<diagnostic>& errs) {
                     b.last().set("limit_indices", i64_array({static_cast<std::int64_t>(r) - 1}));
                     b.last().set("strides", i64_array({1}));
                     lim = b.emit("stablehlo.concatenate", {lead, last}, {lead_t, tensor_of({1}, "i32")}, shape_t);
-                    b.last().set("dimension", int_scalar(0));
+                    b.last().set("dimension", int_attr(0));
                 }
                 for (std::size_t j = 0; j < 2; ++j)
                     b.emit("stablehlo.real_dynamic_slice", {{s + "#" + std::to_string(j), o.at}, zeros, lim, ones},
@@ -4086,7 +4073,7 @@ attr from_vnode(const vnode& v, loc at) {
         atol.s = v.atol;
         rtol.s = v.rtol;
         attr mode = from_vnode(v.list.empty() ? venum("result_accuracy_mode_v1", "DEFAULT") : v.list[0], at);
-        a.fields = {named(atol, "atol"), named(rtol, "rtol"), named(int_scalar(v.i, ""), "ulps"), named(mode, "mode")};
+        a.fields = {named(atol, "atol"), named(rtol, "rtol"), named(int_attr(v.i, ""), "ulps"), named(mode, "mode")};
         with_raw(a);
         break;
     }
@@ -4094,7 +4081,7 @@ attr from_vnode(const vnode& v, loc at) {
         a.k = attr::kind::dialect;
         a.s = "stablehlo.output_operand_alias";
         a.fields = {named(int_list_attr(v.out_idx), "output_tuple_indices"),
-                    named(int_scalar(v.i, ""), "operand_index"),
+                    named(int_attr(v.i, ""), "operand_index"),
                     named(int_list_attr(v.in_idx), "operand_tuple_indices")};
         with_raw(a);
         break;
@@ -4377,7 +4364,7 @@ struct from_vhlo_pass {
             for (const char* k : {"lhs_component_count", "rhs_component_count", "num_primitive_operations"}) {
                 std::int64_t x = 0;
                 if (!int_of(k, x)) return false;
-                a.fields.push_back(named(int_scalar(x, ""), k));
+                a.fields.push_back(named(int_attr(x, ""), k));
             }
             const vnode* b = get("allow_imprecise_accumulation");
             if (b->k != vnode::kind::boolean) {
@@ -4391,7 +4378,7 @@ struct from_vhlo_pass {
                 if (std::string(k) == "index_vector_dim") {
                     std::int64_t x = 0;
                     if (!int_of(k, x)) return false;
-                    a.fields.push_back(named(int_scalar(x, ""), k));
+                    a.fields.push_back(named(int_attr(x, ""), k));
                     continue;
                 }
                 std::vector<std::int64_t> xs;
