@@ -59,8 +59,10 @@ struct reduce_dot {
                                                                                                            groups);
         // scan (a traceable body, reverse) and scaled_dot (lhs scales in blocks of 3 along the
         // contracting dimension, one rhs scale per column)
-        auto [sy, sc] = scan<scan_config{.dimension = 1, .is_reverse = true}>(
-            x, 1.0f, traceable([](auto e, auto c) { return std::tuple{c * 0.5f + e, c * 0.5f - e}; }));
+        auto [sy, sc] =
+            scan<scan_config{.dimension = 1, .is_reverse = true}>(x, 1.0f, traceable([](auto e, auto c) {
+                                                                      return std::tuple{c * 0.5f + e, c * 0.5f - e};
+                                                                  }));
         auto sd = scaled_dot<dot_dims{.lhs_contracting = {1}, .rhs_contracting = {0}}>(
             x, eval(abs(slice(x, sizes<0, 0>, sizes<5, 2>)) + 0.5f), w, f32<1, 3>{{0.5f, 2.0f, 0.25f}});
         return std::make_tuple(s, m, g, bd, rd, sy, sc, sd);
@@ -84,8 +86,8 @@ struct control {
                                              [](const f32<6>& v) { return eval(-v); }),
                              std::forward_as_tuple(x, y, acc));
         // async_start / async_done: a computation with a captured value and two results
-        auto h = async_start([&](const f32<6>& v, const s32<>& j) { return std::make_tuple(eval(v * y + x), eval(j * 3)); },
-                             acc, k);
+        auto h = async_start(
+            [&](const f32<6>& v, const s32<>& j) { return std::make_tuple(eval(v * y + x), eval(j * 3)); }, acc, k);
         auto [ha, hb] = async_done(std::move(h));
         return std::make_tuple(n, acc, c, d, ha, hb);
     }

@@ -450,7 +450,9 @@ TEST_CASE("scan exports as chlo.scan, its body traced once on slices") {
         [](const f32<2, 3>& a) {
             return scan<scan_config{.dimension = 0, .is_associative = false}>(
                 std::forward_as_tuple(a, a), std::tuple{f32<3>{1, 2, 3}, 0},
-                traceable([](auto e, auto f, auto c, auto d) { return std::tuple{e * f + c, c + e, d}; }));
+                traceable([](auto e, auto f, auto c, auto d) {
+                    return std::tuple{e * f + c, c + e, d};
+                }));
         },
         x);
     CHECK(has(m2, "^bb0(%arg1: tensor<3xf32>, %arg2: tensor<3xf32>, %arg3: tensor<3xf32>, %arg4: tensor<3xi32>):"));
@@ -469,7 +471,7 @@ TEST_CASE("scaled_dot exports as its dequantisation (convert, the scales broadca
     const std::string m = to_stablehlo(
         [](const f16<4, 8>& a, const f16<8, 2>& b) {
             return scaled_dot<dot_dims{.lhs_contracting = {1}, .rhs_contracting = {0}}>(a, f32<4, 2>{}, b,
-                                                                                         bf16<1, 1>{});
+                                                                                        bf16<1, 1>{});
         },
         l, r);
     // Blocks of 4 along the contracting dimension: 4x2 -> 4x2x4 -> 4x8.

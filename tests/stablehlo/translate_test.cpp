@@ -2258,8 +2258,8 @@ func.func @pin(%arg0: tensor<2x?xf32>) -> tensor<2x?xf32> {
     // layouts and memory spaces do not read; xlet has no buffers to translate to
     CHECK(first_error("func.func @f(%a: memref<2xf32, 1>) {\n  func.return\n}") ==
           "1:18: memref layouts and memory spaces are not supported");
-    auto r = parse_module("func.func @io(%arg0: memref<2xf32>) -> memref<2xf32> {\n  func.return %arg0 : memref<2xf32>\n}",
-                          "m.mlir");
+    auto r = parse_module(
+        "func.func @io(%arg0: memref<2xf32>) -> memref<2xf32> {\n  func.return %arg0 : memref<2xf32>\n}", "m.mlir");
     REQUIRE(r.errors.empty());
     auto e = emit_cpp(r.mod, {});
     REQUIRE(!e.errors.empty());

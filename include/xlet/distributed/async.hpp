@@ -173,7 +173,8 @@ public:
             if (s->traced >= 0)
                 if (trace::recorder* r = trace::current()) [[unlikely]] {
                     std::vector<int> ins{s->traced}, regions;
-                    trace::finish(*r, "stablehlo.async_done", [] { return std::string(); }, ins, regions, *s->result);
+                    trace::finish(
+                        *r, "stablehlo.async_done", [] { return std::string(); }, ins, regions, *s->result);
                 }
         return std::move(*s->result);
     }
@@ -195,7 +196,9 @@ XLET_TRACE_COLD int trace_async_start(trace::recorder& r, const F& f, std::tuple
     } else {
         std::vector<int> ins = std::apply([&](const auto&... a) { return trace::operand_ids(r, a...); }, args);
         const int g = r.open_region({trace::type_of<A>()...});
-        int id = r.regions[static_cast<std::size_t>(g)].args.empty() ? 0 : r.regions[static_cast<std::size_t>(g)].args.front();
+        int id = r.regions[static_cast<std::size_t>(g)].args.empty()
+                     ? 0
+                     : r.regions[static_cast<std::size_t>(g)].args.front();
         std::apply([&](const auto&... a) { (trace::bind(r, a, id++), ...); }, args);
         result.emplace(std::apply(f, std::as_const(args)));
         std::vector<int> results;

@@ -664,7 +664,9 @@ auto collective_broadcast_from(replica_context& ctx, std::int64_t root, X&& x, c
     const tensor<std::int32_t, 1> r{static_cast<std::int32_t>(root)}; // the op's root operand, when exported
     return detail::traced<void>(
         "stablehlo.collective_broadcast",
-        [&] { return trace::join_attrs({"has_dynamic_root", detail::collective_attrs(o, false)}); },
+        [&] {
+            return trace::join_attrs({"has_dynamic_root", detail::collective_attrs(o, false)});
+        },
         [&] { return detail::collective_broadcast_impl(ctx, std::forward<X>(x), root, o); }, std::tie(x, r));
 }
 

@@ -1447,8 +1447,8 @@ private:
                     "xlet::map([](std::complex<" + t +
                         "> z) { const double re = z.real(), im = z.imag(), th = std::atan2(im, re) / 3.0, m = "
                         "std::pow(std::pow(re, 2.0) + std::pow(im, 2.0), 1.0 / 6.0); return std::complex<" +
-                        t + ">(static_cast<" + t + ">(m * std::cos(th)), static_cast<" + t + ">(m * std::sin(th))); }, " +
-                        val(o, 0) + ")",
+                        t + ">(static_cast<" + t + ">(m * std::cos(th)), static_cast<" + t +
+                        ">(m * std::sin(th))); }, " + val(o, 0) + ")",
                     depth, false);
             return;
         }
@@ -1523,8 +1523,9 @@ private:
                         shifts + "), " + u + "(0), xlet::or_fn{}, xlet::dims<" + last + ">)";
                     if (cpp_elem(word.elem) != u) e = "xlet::bitcast_convert_type<" + elem_cpp(rt()) + ">(" + e + ")";
                 } else {
-                    std::string x = cpp_elem(word.elem) == u ? val(o, 0)
-                                                             : "xlet::bitcast_convert_type<" + u + ">(" + val(o, 0) + ")";
+                    std::string x = cpp_elem(word.elem) == u
+                                        ? val(o, 0)
+                                        : "xlet::bitcast_convert_type<" + u + ">(" + val(o, 0) + ")";
                     std::vector<std::int64_t> keep;
                     for (std::size_t d = 0; d + 1 < bits.dims.size(); ++d)
                         keep.push_back(static_cast<std::int64_t>(d));

@@ -383,8 +383,7 @@ private:
                     ++pos_;
                 std::int64_t d = 0;
                 auto r = std::from_chars(s_.data() + b, s_.data() + pos_, d);
-                if (r.ec != std::errc{} || d > (std::int64_t{1} << 40))
-                    fail_at(loc_of(b), "dimension size too large");
+                if (r.ec != std::errc{} || d > (std::int64_t{1} << 40)) fail_at(loc_of(b), "dimension size too large");
                 t.dims.push_back(d);
                 if (d > 0) {
                     if (count > lim_.max_elements * 64 / static_cast<std::size_t>(d) + 1)
@@ -2354,7 +2353,8 @@ struct ssa_scopes {
                 std::set<std::string> mine; // an op's own results are one definition
                 for (const auto& res : o->results) {
                     const std::string n = res.substr(0, res.find('#'));
-                    if (mine.insert(n).second && defined(n)) throw parse_error{o->at, "redefinition of SSA value %" + n};
+                    if (mine.insert(n).second && defined(n))
+                        throw parse_error{o->at, "redefinition of SSA value %" + n};
                 }
                 for (const auto& g : o->regions)
                     region(g);

@@ -4080,8 +4080,7 @@ attr from_vnode(const vnode& v, loc at) {
     case vnode::kind::alias: {
         a.k = attr::kind::dialect;
         a.s = "stablehlo.output_operand_alias";
-        a.fields = {named(int_list_attr(v.out_idx), "output_tuple_indices"),
-                    named(int_attr(v.i, ""), "operand_index"),
+        a.fields = {named(int_list_attr(v.out_idx), "output_tuple_indices"), named(int_attr(v.i, ""), "operand_index"),
                     named(int_list_attr(v.in_idx), "operand_tuple_indices")};
         with_raw(a);
         break;

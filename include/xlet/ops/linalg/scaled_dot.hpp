@@ -195,8 +195,10 @@ auto dequantise_ops(const X& x, const S& s) {
     }();
     // (No convert of what is already Acc, no reshape where no dimension is split.)
     auto acc = []<class V>(const V& v) {
-        if constexpr (std::is_same_v<element_of<V>, Acc>) return as_node(v);
-        else return convert_element_type<Acc>(v);
+        if constexpr (std::is_same_v<element_of<V>, Acc>)
+            return as_node(v);
+        else
+            return convert_element_type<Acc>(v);
     };
     return [&]<std::size_t... W, std::size_t... D>(std::index_sequence<W...>, std::index_sequence<D...>) {
         auto blocks = broadcast_in_dim(acc(s), dims_t<wide.first[W]...>{}, dims_t<wide.second[D]...>{});
@@ -204,7 +206,8 @@ auto dequantise_ops(const X& x, const S& s) {
             return eval(acc(x) * blocks);
         else
             return eval(acc(x) * reshape(blocks, dims_t<static_cast<std::int64_t>(xe[D])...>{}));
-    }(std::make_index_sequence<R2>{}, std::make_index_sequence<R>{});
+    }
+    (std::make_index_sequence<R2>{}, std::make_index_sequence<R>{});
 }
 
 } // namespace detail

@@ -251,8 +251,10 @@ int scan_result_id(trace::recorder& r, const V& v) {
         return id;
     } else if constexpr (std::is_convertible_v<V, Want>) {
         const int id = trace::scalar_value<Want>(r, static_cast<Want>(v));
-        if constexpr (RC == 0) return id;
-        else return r.emit("stablehlo.broadcast_in_dim", {id}, {want}, "broadcast_dimensions = array<i64>");
+        if constexpr (RC == 0)
+            return id;
+        else
+            return r.emit("stablehlo.broadcast_in_dim", {id}, {want}, "broadcast_dimensions = array<i64>");
     } else {
         throw error("to_stablehlo", "scan: the computation returned a value without a StableHLO form");
     }
@@ -286,7 +288,8 @@ int scan_init_id(trace::recorder& r, const I& init) {
         return trace::value_of(r, init);
     } else {
         const int id = trace::init_id<C>(r, init);
-        if constexpr (RC == 0) return id;
+        if constexpr (RC == 0)
+            return id;
         else
             return r.emit("stablehlo.broadcast_in_dim", {id}, {trace::tensor_type<C, RC>(CE)},
                           "broadcast_dimensions = array<i64>");
@@ -335,10 +338,11 @@ requires(sizeof...(X) > 0 && (expression<X> && ...)) auto scan(std::tuple<X...> 
                 if (r) [[unlikely]] {
                     ins = trace::operand_ids(*r, xs);
                     [&]<std::size_t... Ki>(std::index_sequence<Ki...>) {
-                        (ins.push_back(detail::scan_init_id<std::tuple_element_t<Ki, Cs>, R - 1, CE>(
-                             *r, std::get<Ki>(inits))),
+                        (ins.push_back(
+                             detail::scan_init_id<std::tuple_element_t<Ki, Cs>, R - 1, CE>(*r, std::get<Ki>(inits))),
                          ...);
-                    }(std::make_index_sequence<k>{});
+                    }
+                    (std::make_index_sequence<k>{});
                     regions = {detail::scan_body<Sig, Cs, R - 1, CE>(*r, f, static_cast<Ins*>(nullptr))};
                 }
             auto src = detail::scan_sources(std::move(xs), std::make_index_sequence<m>{});
@@ -350,7 +354,8 @@ requires(sizeof...(X) > 0 && (expression<X> && ...)) auto scan(std::tuple<X...> 
                            (Cfg.is_associative ? ", is_associative = true" : "") +
                            ", operandSegmentSizes = array<i32: " + std::to_string(m) + ", " + std::to_string(k) + ">";
                 },
-                std::move(ins), std::move(regions), [&] {
+                std::move(ins), std::move(regions),
+                [&] {
                     return detail::scan_run<Cfg, S, Sig, Res, Cs>(src, inits, f, std::make_index_sequence<m>{},
                                                                   std::make_index_sequence<k>{},
                                                                   std::make_index_sequence<n>{});

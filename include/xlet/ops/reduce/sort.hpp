@@ -480,7 +480,6 @@ auto top_k_untraced(X&& x) {
 }
 } // namespace detail
 
-
 namespace trace {
 // sort_less / sort_greater: XLA's total order on the first operand (the keys).
 template<>
@@ -506,8 +505,9 @@ XLET_TRACE_COLD auto top_k_smallest_traced(trace::recorder& r, const X& x, Run& 
     const std::string last = std::to_string(R - 1) + " : i64";
     const int ix = r.emit("stablehlo.iota", {}, {trace::tensor_type<std::int32_t, R>(E)}, "iota_dimension = " + last);
     const int g = trace::computation<T, T, std::int32_t, std::int32_t>(r, sort_less{}, "top_k");
-    const int s = r.emit("stablehlo.sort", {v, ix}, {trace::tensor_type<T, R>(E), trace::tensor_type<std::int32_t, R>(E)},
-                         "dimension = " + last + ", is_stable = true", {g});
+    const int s =
+        r.emit("stablehlo.sort", {v, ix}, {trace::tensor_type<T, R>(E), trace::tensor_type<std::int32_t, R>(E)},
+               "dimension = " + last + ", is_stable = true", {g});
     auto out = [&] {
         trace::pause_if p(&r);
         return run();
@@ -516,8 +516,10 @@ XLET_TRACE_COLD auto top_k_smallest_traced(trace::recorder& r, const X& x, Run& 
     limits[R - 1] = K;
     const std::string attrs = "start_indices = " + trace::i64_array(zeros) +
                               ", limit_indices = " + trace::i64_array(limits) + ", strides = " + trace::i64_array(ones);
-    trace::bind(r, std::get<0>(out), r.emit("stablehlo.slice", {s}, {trace::type_of<std::tuple_element_t<0, decltype(out)>>()}, attrs));
-    trace::bind(r, std::get<1>(out), r.emit("stablehlo.slice", {s + 1}, {trace::type_of<std::tuple_element_t<1, decltype(out)>>()}, attrs));
+    trace::bind(r, std::get<0>(out),
+                r.emit("stablehlo.slice", {s}, {trace::type_of<std::tuple_element_t<0, decltype(out)>>()}, attrs));
+    trace::bind(r, std::get<1>(out),
+                r.emit("stablehlo.slice", {s + 1}, {trace::type_of<std::tuple_element_t<1, decltype(out)>>()}, attrs));
     return out;
 }
 } // namespace detail
