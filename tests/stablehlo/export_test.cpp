@@ -498,3 +498,76 @@ TEST_CASE("a traceable computation is exported op by op, and still runs on scala
     f32<> r = reduce(x, 1.0f, f, dims<0>);
     CHECK(r() == 720.0f); // (((((1·1+1)·2+2)·3+6)·4+24)·5+120): run, not traced
 }
+
+TEST_CASE("bounded dynamic sizes export as StableHLO's bounded types: set_dimension_size, the ops on them, "
+          "reduce, get_dimension_size, dynamic_reshape") {
+    f32<6, 2> x{{0, 1}, {2, 3}, {4, 5}, {6, 7}, {8, 9}, {10, 11}};
+    auto f = [](const f32<6, 2>& a, const s32<>& n) {
+        auto b = set_dimension_size<0>(a, n);
+        auto y = eval(b * 2.0f + 1.0f);
+        auto s = reduce(y, 0.0f, add_fn{}, dims<0>); // (statements: the ops are recorded in this order)
+        auto k = reduce(y, 0.0f, add_fn{}, dims<1>);
+        auto g = get_dimension_size<0>(y);
+        auto c = eval(convert_element_type<std::int32_t>(select(y > 4.0f, y, -y)));
+        auto r = dynamic_reshape(y, std::array{2, 4}, sizes<3, 4>, dims<0>);
+        return std::make_tuple(s, k, g, c, r);
+    };
+    const std::string m = to_stablehlo(f, x, s32<>{4});
+    const std::string b = "tensor<?x2xf32, #stablehlo.bounds<6, ?>>";
+    CHECK(has(m, "-> (tensor<2xf32>, tensor<?xf32, #stablehlo.bounds<6>>, tensor<i32>, tensor<?x2xi32, "
+                 "#stablehlo.bounds<6, ?>>, tensor<?x4xf32, #stablehlo.bounds<3, ?>>)"));
+    CHECK(has(m, "%0 = \"stablehlo.set_dimension_size\"(%arg0, %arg1) {dimension = 0 : i64} : (tensor<6x2xf32>, "
+                 "tensor<i32>) -> " + b));
+    // Element-wise ops take the dynamic dimension from their bounded operand (constants stay static).
+    CHECK(has(m, "\"stablehlo.multiply\"(%0, %2) : (" + b + ", tensor<6x2xf32>) -> " + b));
+    CHECK(has(m, "\"stablehlo.compare\"(%6, %16) {comparison_direction = #stablehlo<comparison_direction GT>, "
+                 "compare_type = #stablehlo<comparison_type FLOAT>} : (" + b +
+                     ", tensor<6x2xf32>) -> tensor<?x2xi1, #stablehlo.bounds<6, ?>>"));
+    CHECK(has(m, "\"stablehlo.convert\"(%18) : (" + b + ") -> tensor<?x2xi32, #stablehlo.bounds<6, ?>>"));
+    // A reduce over the dynamic dimension has a static type; one that keeps it, a bounded type.
+    CHECK(has(m, "}) {dimensions = array<i64: 0>} : (" + b + ", tensor<f32>) -> tensor<2xf32>"));
+    CHECK(has(m, "}) {dimensions = array<i64: 1>} : (" + b + ", tensor<f32>) -> tensor<?xf32, #stablehlo.bounds<6>>"));
+    CHECK(has(m, "\"stablehlo.get_dimension_size\"(%6) {dimension = 0 : i64} : (" + b + ") -> tensor<i32>"));
+    CHECK(has(m, "\"stablehlo.dynamic_reshape\"(%6, %20) : (" + b +
+                     ", tensor<2xi64>) -> tensor<?x4xf32, #stablehlo.bounds<3, ?>>"));
+    CHECK(count(m, "stablehlo.set_dimension_size") == 1);
+    CHECK(!has(m, "stablehlo.constant\"() {value = dense<4> : tensor<i32>}")); // the size is the argument
+    // The values are xlet's (the first 4 rows only).
+    auto [s, k, g, c, r] = f(x, s32<>{4});
+    CHECK(equal(s, f32<2>{28, 36}));
+    CHECK(k.size(0) == 4);
+    CHECK(g() == 4);
+    CHECK(r.size(0) == 2);
+    CHECK(r(1, 3) == 15.0f);
+}
+
+TEST_CASE("bounded values: a C++ size is a constant, padded() reads the padding through a static "
+          "set_dimension_size, a bounded value made before tracing is a constant with its sizes") {
+    f32<4> x{1, 2, 3, 4};
+    const std::string m = to_stablehlo(
+        [](const f32<4>& a) {
+            auto b = eval(set_dimension_size<0>(a, 3) * a);
+            auto p = eval(b.padded() + 1.0f);
+            return std::make_tuple(p, reduce(b, 0.0f, add_fn{}, dims<0>));
+        },
+        x);
+    CHECK(has(m, "%0 = \"stablehlo.constant\"() {value = dense<3> : tensor<i32>} : () -> tensor<i32>"));
+    CHECK(has(m, "\"stablehlo.set_dimension_size\"(%arg0, %0) {dimension = 0 : i64} : (tensor<4xf32>, tensor<i32>) "
+                 "-> tensor<?xf32, #stablehlo.bounds<4>>"));
+    // b * a: the static operand is the same array; the product is bounded.
+    CHECK(has(m, "\"stablehlo.multiply\"(%1, %arg0) : (tensor<?xf32, #stablehlo.bounds<4>>, tensor<4xf32>) -> "
+                 "tensor<?xf32, #stablehlo.bounds<4>>"));
+    CHECK(has(m, "\"stablehlo.set_dimension_size\"(%2, %3) {dimension = 0 : i64} : (tensor<?xf32, "
+                 "#stablehlo.bounds<4>>, tensor<i32>) -> tensor<4xf32>"));
+    CHECK(has(m, "value = dense<4> : tensor<i32>"));
+
+    const auto made = eval(set_dimension_size<0>(x, 2)); // untraced
+    const std::string m2 = to_stablehlo([&](const f32<4>& a) { return eval(made + a); }, x);
+    CHECK(has(m2, "value = dense<\"0x0000803F000000400000404000008040\"> : tensor<4xf32>"));
+    CHECK(has(m2, "value = dense<2> : tensor<i32>"));
+    CHECK(has(m2, "\"stablehlo.add\"(%2, %arg0) : (tensor<?xf32, #stablehlo.bounds<4>>, tensor<4xf32>) -> "
+                  "tensor<?xf32, #stablehlo.bounds<4>>"));
+    // An out-of-range size is still the op's error while exporting.
+    CHECK_THROWS_WITH(to_stablehlo([](const f32<4>& a) { return eval(set_dimension_size<0>(a, 5)); }, x),
+                      doctest::Contains("set_dimension_size"));
+}

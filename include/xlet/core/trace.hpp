@@ -58,6 +58,15 @@ struct region {
     std::string terminator = "stablehlo.return";
 };
 
+// A value an object carries itself instead of its storage (xlet::bounded: its run-time sizes live
+// beside a static expression, so no storage holds the bounded value): which recorder, the id, and
+// the region that defines it (usable while that region is open).
+struct carried {
+    const void* rec = nullptr;
+    int id = -1;
+    int region = -1;
+};
+
 class recorder {
 public:
     std::vector<std::string> types; // by value id
@@ -168,20 +177,112 @@ public:
         const std::uint64_t h = hash(p, bytes);
         for (auto& b : v)
             if (b.type == type) {
-                b = {std::string(type), h, id, stack_.back()};
+                b = {std::string(type), h, id, stack_.back(), false};
                 return;
             }
-        v.push_back({std::string(type), h, id, stack_.back()});
+        v.push_back({std::string(type), h, id, stack_.back(), false});
     }
     // The value stored at p, if a traced op wrote it there, the contents are still what it wrote,
     // and it was defined in a region that is open (an enclosing one); -1 otherwise.
     XLET_TRACE_COLD int find(const void* p, std::size_t bytes, std::string_view type) const {
-        auto it = bound_.find(p);
-        if (it == bound_.end()) return -1;
-        for (const auto& b : it->second)
-            if (b.type == type && b.hash == hash(p, bytes) && is_open(b.region)) return b.id;
-        return -1;
+        return lookup(p, bytes, type, false);
     }
+    // The padded contents of bounded value id (a static type) live at p: reading them as a static
+    // array needs the sizes taken off first (padding_of, eval/bounded.hpp).
+    XLET_TRACE_COLD void bind_padding(const void* p, std::size_t bytes, std::string_view type, int id) {
+        bind(p, bytes, type, id);
+        for (auto& b : bound_[p])
+            if (b.type == type) b.padding = true;
+    }
+    XLET_TRACE_COLD int padding_of(const void* p, std::size_t bytes, std::string_view type) const {
+        return lookup(p, bytes, type, true);
+    }
+    // Storage that stops holding a value it was bound to (a placeholder that goes away).
+    XLET_TRACE_COLD void forget(const void* p) { bound_.erase(p); }
+    carried carry(int id) const { return {this, id, stack_.back()}; }
+    int carried_id(const carried& c) const { return c.rec == this && c.id >= 0 && is_open(c.region) ? c.id : -1; }
+
+    // The ops appended to the current region from index `first` on applied an element-wise
+    // function to bounded values (eval/bounded.hpp): a result dimension that a bounded operand
+    // supplies (same rank and extent, dynamic there) is dynamic, as in XLA's shape inference.
+    XLET_TRACE_COLD void retype_bounded(std::size_t first) {
+        auto& ops = regions[static_cast<std::size_t>(stack_.back())].ops;
+        for (std::size_t k = first; k < ops.size(); ++k) {
+            op& o = ops[k];
+            if (o.name == "stablehlo.set_dimension_size" || o.name == "stablehlo.get_dimension_size") continue;
+            for (int res : o.results) {
+                std::string& t = types[static_cast<std::size_t>(res)];
+                unsigned rm = 0;
+                const auto rd = type_dims(t, rm);
+                unsigned mask = 0;
+                for (int a : o.operands) {
+                    unsigned am = 0;
+                    const auto ad = type_dims(types[static_cast<std::size_t>(a)], am);
+                    if (ad.size() == rd.size())
+                        for (std::size_t d = 0; d < rd.size(); ++d)
+                            if (((am >> d) & 1u) && ad[d] == rd[d]) mask |= 1u << d;
+                }
+                if (mask) t = bounded_type(t, mask);
+            }
+        }
+    }
+
+    // StableHLO's type of a bounded value: the dimensions of static type t in mask become "?"
+    // bounded by their extent (tensor<10x4xf32> -> tensor<?x4xf32, #stablehlo.bounds<10, ?>>).
+    static std::string bounded_type(std::string_view t, unsigned mask) {
+        unsigned old = 0;
+        const auto dims = type_dims(t, old);
+        mask |= old;
+        if (mask == 0) return std::string(t);
+        std::size_t at = t.find('<') + 1; // past the dimensions: the element type
+        for (std::size_t d = 0; d < dims.size(); ++d)
+            at = t.find('x', at) + 1;
+        const std::size_t end = t.find(", #stablehlo.bounds");
+        std::string s = "tensor<", b;
+        for (std::size_t d = 0; d < dims.size(); ++d) {
+            const bool dyn = (mask >> d) & 1u;
+            s += (dyn ? std::string("?") : std::to_string(dims[d])) + "x";
+            b += (d ? ", " : "") + (dyn ? std::to_string(dims[d]) : std::string("?"));
+        }
+        s.append(t.substr(at, (end == std::string_view::npos ? t.size() - 1 : end) - at));
+        return s + ", #stablehlo.bounds<" + b + ">>";
+    }
+    // The dimensions of a tensor type printed here (a "?" reads as its bound); mask gets the
+    // dynamic ones.
+    static std::vector<std::size_t> type_dims(std::string_view t, unsigned& mask) {
+        std::vector<std::size_t> dims;
+        std::vector<std::size_t> bounds;
+        mask = 0;
+        std::size_t i = t.find('<');
+        if (i == std::string_view::npos) return dims;
+        const std::size_t bat = t.find("#stablehlo.bounds<");
+        if (bat != std::string_view::npos)
+            for (std::size_t j = bat + 18; j < t.size() && t[j] != '>';) {
+                std::size_t v = 0;
+                while (j < t.size() && t[j] >= '0' && t[j] <= '9')
+                    v = v * 10 + static_cast<std::size_t>(t[j++] - '0');
+                bounds.push_back(v);
+                while (j < t.size() && t[j] != ',' && t[j] != '>')
+                    ++j;
+                if (j < t.size() && t[j] == ',') j += 2;
+            }
+        for (++i; i < t.size();) {
+            std::size_t j = i, v = 0;
+            const bool dyn = t[j] == '?';
+            if (dyn) ++j;
+            while (j < t.size() && t[j] >= '0' && t[j] <= '9')
+                v = v * 10 + static_cast<std::size_t>(t[j++] - '0');
+            if (j == i || j >= t.size() || t[j] != 'x') break; // the element type
+            if (dyn) {
+                mask |= 1u << dims.size();
+                v = dims.size() < bounds.size() ? bounds[dims.size()] : 0;
+            }
+            dims.push_back(v);
+            i = j + 1;
+        }
+        return dims;
+    }
+
     // A copy or move of storage: the destination holds what the source held.
     XLET_TRACE_COLD void copied(const void* from, const void* to) {
         if (from == to) return;
@@ -200,7 +301,15 @@ private:
         std::uint64_t hash;
         int id;
         int region;
+        bool padding = false;
     };
+    int lookup(const void* p, std::size_t bytes, std::string_view type, bool padding) const {
+        auto it = bound_.find(p);
+        if (it == bound_.end()) return -1;
+        for (const auto& b : it->second)
+            if (b.type == type && b.padding == padding && b.hash == hash(p, bytes) && is_open(b.region)) return b.id;
+        return -1;
+    }
     std::unordered_map<const void*, std::vector<binding>> bound_;
     std::vector<int> stack_;
     std::unordered_map<int, int> tokens_; // region -> its last side effect's token

@@ -9,6 +9,7 @@
 // reduction. `padded()` hands out the static expression for any other op, padding included.
 #pragma once
 #include <array>
+#include <memory>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -50,6 +51,25 @@ public:
         for (auto s : size_) n *= s;
         return n;
     }
+    // Export (stablehlo/export.hpp): the value of the traced program this one is, when an op
+    // recorded it; else a constant of the padded contents with its sizes set.
+    const trace::carried& traced() const { return traced_; }
+    void traced(const trace::carried& c) { traced_ = c; }
+    XLET_TRACE_COLD int trace(trace::recorder& r) const {
+        if (const int id = r.carried_id(traced_); id >= 0) return id;
+        int v = trace::value_of(r, e_);
+        const std::string t = trace::type_of<E>();
+        unsigned m = 0;
+        for (std::size_t d = 0; d < rank; ++d)
+            if (is_dynamic(d)) {
+                const int s = trace::scalar_value<std::int32_t>(r, static_cast<std::int32_t>(size_[d]));
+                m |= 1u << d;
+                v = r.emit("stablehlo.set_dimension_size", {v, s}, {trace::recorder::bounded_type(t, m)},
+                           "dimension = " + std::to_string(d) + " : i64");
+            }
+        return v;
+    }
+
     // The static expression over the whole bound (padding included).
     const E& padded() const& { return e_; }
     E&& padded() && { return std::move(e_); }
@@ -69,6 +89,7 @@ public:
 private:
     E e_;
     std::array<std::size_t, rank> size_;
+    trace::carried traced_;
 };
 
 namespace detail {
@@ -133,6 +154,79 @@ void lift_sizes(const char* op, std::array<std::size_t, R>& size, std::array<boo
     }
 }
 
+// Export of the ops that materialise bounded values (dynamic_dims.hpp). A result's type: a
+// bounded one's dynamic dimensions as "?" with their bounds.
+template<class T>
+std::string result_type() {
+    if constexpr (bounded_operand<T>) return trace::recorder::bounded_type(trace::type_of<typename T::expr_type>(), T::dynamic_mask);
+    else return trace::type_of<T>();
+}
+// A materialised result is value id: a bounded one carries it, and its storage holds the padding
+// (read statically through padding_of, trace::memory_value); a tensor's storage holds it.
+template<class T>
+XLET_TRACE_COLD void attach(trace::recorder& r, T& out, int& id) {
+    if constexpr (bounded_operand<T>) {
+        out.traced(r.carry(id));
+        using P = typename T::expr_type;
+        r.bind_padding(out.padded().data(), P::num_elements * sizeof(typename P::value_type), trace::type_of<P>(), id);
+    } else if constexpr (is_array_leaf<T>) {
+        trace::bind(r, out, id);
+    } else {
+        std::apply([&](auto&... o) { (attach(r, o, id), ...); }, out);
+        return;
+    }
+    ++id;
+}
+// `run()` computes the op with the recorder paused; while exporting, `emit(r, result_types)` first
+// records it (its operands are still whole) and returns its first result id.
+template<class Run, class Emit>
+auto traced_op(Run&& run, Emit&& emit) {
+    using Res = std::invoke_result_t<Run&>;
+    trace::recorder* const r = trace::current();
+    int id = -1;
+    if constexpr (trace::compiled_in)
+        if (r) [[unlikely]] {
+            std::vector<std::string> types;
+            if constexpr (bounded_operand<Res> || is_array_leaf<Res>)
+                types.push_back(result_type<Res>());
+            else
+                [&]<class... T>(std::tuple<T...>*) { (types.push_back(result_type<T>()), ...); }(static_cast<Res*>(nullptr));
+            id = emit(*r, types);
+        }
+    Res out = [&] {
+        trace::pause_if p(r);
+        return run();
+    }();
+    if (id >= 0) [[unlikely]]
+        attach(*r, out, id);
+    return out;
+}
+
+// Export: f applied to the operands with each bounded one standing for its value (a placeholder
+// array bound to it), the ops retyped with the dynamic dimensions they inherit.
+template<class F, class... X>
+XLET_TRACE_COLD int trace_lift(trace::recorder& r, const F& f, const X&... x) {
+    auto hold = [&](const auto& v) {
+        using V = std::remove_cvref_t<decltype(v)>;
+        if constexpr (bounded_operand<V>) {
+            auto p = std::make_unique<tensor_type_of<typename V::expr_type>>();
+            trace::bind(r, *p, v.trace(r));
+            return p;
+        } else {
+            return &v;
+        }
+    };
+    std::tuple held{hold(x)...}; // (braces: left to right, as the ops are recorded)
+    const std::size_t first = r.regions[static_cast<std::size_t>(r.current_region())].ops.size();
+    const int id = std::apply([&](const auto&... h) { return trace::value_of(r, f(std::as_const(*h)...)); }, held);
+    r.retype_bounded(first);
+    auto drop = [&](const auto& h) {
+        if constexpr (!std::is_pointer_v<std::remove_cvref_t<decltype(h)>>) r.forget(h->data());
+    };
+    std::apply([&](const auto&... h) { (drop(h), ...); }, held);
+    return id;
+}
+
 // Apply a static op f to the static expressions of the operands and carry the sizes over.
 template<class F, class... X>
 auto lift(const char* op, F&& f, X&&... x) {
@@ -142,7 +236,15 @@ auto lift(const char* op, F&& f, X&&... x) {
     std::array<std::size_t, R> size = E;
     std::array<bool, R> set{};
     (lift_sizes<R, E>(op, size, set, x), ...);
-    return bounded<N, lifted_mask<R, E, X...>()>(f(unbound(std::forward<X>(x))...), size, op);
+    trace::recorder* const r = trace::current();
+    int id = -1;
+    if constexpr (trace::compiled_in)
+        if (r) [[unlikely]]
+            id = trace_lift(*r, f, x...);
+    bounded<N, lifted_mask<R, E, X...>()> out(f(unbound(std::forward<X>(x))...), size, op);
+    if (id >= 0) [[unlikely]]
+        out.traced(r->carry(id));
+    return out;
 }
 
 } // namespace detail

@@ -60,6 +60,23 @@ struct plain_form {
         static constexpr std::string_view name = Name;                                                                 \
     };
 
+// A bounded value (eval/bounded.hpp) read as the static array of its padded contents: its sizes
+// set to the bounds, so StableHLO's type is static (the padding is unspecified there, computed in xlet).
+XLET_TRACE_COLD inline int padded_view(recorder& r, int b, const std::string& type) {
+    unsigned mask = 0;
+    const auto dims = recorder::type_dims(r.types[static_cast<std::size_t>(b)], mask);
+    int v = b;
+    for (std::size_t d = 0; d < dims.size(); ++d)
+        if ((mask >> d) & 1u) {
+            mask &= ~(1u << d);
+            const std::int32_t bound = static_cast<std::int32_t>(dims[d]);
+            const int c = r.emit("stablehlo.constant", {}, {"tensor<i32>"}, "value = " + dense_literal(&bound, {}, "tensor<i32>"));
+            v = r.emit("stablehlo.set_dimension_size", {v, c}, {recorder::bounded_type(type, mask)},
+                       "dimension = " + std::to_string(d) + " : i64");
+        }
+    return v;
+}
+
 // The value held by memory (a tensor, tensor_map, or the leaf of an expression): what a traced op
 // wrote there, or else a constant of its current contents.
 template<class T, std::size_t R>
@@ -68,6 +85,7 @@ XLET_TRACE_COLD int memory_value(recorder& r, const T* p, const extents_t<R>& e)
     const std::size_t bytes = product(e) * sizeof(T);
     int id = r.find(p, bytes, type);
     if (id >= 0) return id;
+    if (const int b = r.padding_of(p, bytes, type); b >= 0) return padded_view(r, b, type);
     if (r.leaves_are_arguments && r.current_region() == 0) {
         id = r.argument(type);
         r.bind(p, bytes, type, id);
@@ -236,7 +254,7 @@ void bind_results(recorder& r, const R& res, int& id) {
 }
 template<class R>
 void values_of(recorder& r, const R& res, std::vector<int>& out) {
-    if constexpr (is_array_leaf<R> || requires { typename R::xlet_node; }) {
+    if constexpr (is_array_leaf<R> || requires { typename R::xlet_node; } || requires { res.trace(r); }) {
         out.push_back(value_of(r, res));
     } else {
         std::apply([&](const auto&... e) { (values_of(r, e, out), ...); }, res);

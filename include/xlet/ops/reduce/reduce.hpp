@@ -118,7 +118,6 @@ auto reduce_nodes(const Nodes& nodes, const Inits& inits, const F& f,
     std::vector<int> ins, regions;
     if constexpr (trace::compiled_in)
         if (r) [[unlikely]] {
-            if (dyn_size) throw error("to_stablehlo", "reduce: a bounded dynamic size has no static StableHLO form");
             ins = trace::operand_ids(*r, nodes);
             (ins.push_back(trace::init_id<typename std::remove_cvref_t<std::tuple_element_t<I, Nodes>>::value_type>(
                  *r, std::get<I>(inits))),
