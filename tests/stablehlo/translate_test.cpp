@@ -247,7 +247,8 @@ TEST_CASE("every unsupported op and type is reported at once, with its position"
 }
 
 TEST_CASE("bounded dynamic types: xlet::bounded in C++; other ops on them, and results of another type, reported") {
-    std::string all = emit_errors(R"(func.func @f(%x: tensor<?x4xf32, #stablehlo.bounds<10, ?>>, %y: tensor<?xf32>, %s: tensor<i32>, %z: tensor<f32>, %w: tensor<8x4xf32>) -> tensor<4x?xf32, #stablehlo.bounds<?, 10>> {
+    std::string all = emit_errors(
+        R"(func.func @f(%x: tensor<?x4xf32, #stablehlo.bounds<10, ?>>, %y: tensor<?xf32>, %s: tensor<i32>, %z: tensor<f32>, %w: tensor<8x4xf32>) -> tensor<4x?xf32, #stablehlo.bounds<?, 10>> {
   %0 = stablehlo.transpose %x, dims = [1, 0] : (tensor<?x4xf32, #stablehlo.bounds<10, ?>>) -> tensor<4x?xf32, #stablehlo.bounds<?, 10>>
   %1 = stablehlo.dot_general %x, %x, contracting_dims = [1] x [1] : (tensor<?x4xf32, #stablehlo.bounds<10, ?>>, tensor<?x4xf32, #stablehlo.bounds<10, ?>>) -> tensor<?x?xf32, #stablehlo.bounds<10, 10>>
   %2 = stablehlo.add %x, %x : (tensor<?x4xf32, #stablehlo.bounds<10, ?>>, tensor<?x4xf32, #stablehlo.bounds<10, ?>>) -> tensor<10x4xf32>
@@ -256,32 +257,35 @@ TEST_CASE("bounded dynamic types: xlet::bounded in C++; other ops on them, and r
   %5 = stablehlo.multiply %x, %w : (tensor<?x4xf32, #stablehlo.bounds<10, ?>>, tensor<8x4xf32>) -> tensor<?x4xf32, #stablehlo.bounds<10, ?>>
   return %0 : tensor<4x?xf32, #stablehlo.bounds<?, 10>>
 })");
-    const std::string why = " is not supported here (xlet-translate imports bounded dynamic shapes into the element-wise "
-                            "ops of one and two operands but complex cbrt, compare, select, clamp, convert, reduce, "
-                            "get_dimension_size, set_dimension_size, dynamic_reshape, func.call, func.return and the "
-                            "check ops)\n";
-    CHECK(all ==
-          "1:61: argument %y has a dynamic shape tensor<?xf32> (run --stablehlo-refine-arguments and "
-          "--stablehlo-refine-shapes first)\n"
-          "2:8: stablehlo.transpose: bounded dynamic type tensor<?x4xf32, #stablehlo.bounds<10, ?>>" + why +
-              "3:8: stablehlo.dot_general: bounded dynamic type tensor<?x4xf32, #stablehlo.bounds<10, ?>>" + why +
-              "4:8: stablehlo.add: result %2 has type tensor<10x4xf32>, expected tensor<?x4xf32, #stablehlo.bounds<10, "
-              "?>> (the operands' bounded dynamic dimensions stay dynamic)\n"
-              "5:8: stablehlo.reduce: result %3 has type tensor<10xf32>, expected tensor<?xf32, #stablehlo.bounds<10>> "
-              "(a kept bounded dynamic dimension stays dynamic, a reduced one is reduced within its size)\n"
-              "6:8: stablehlo.set_dimension_size: result %4 has type tensor<?x4xf32, #stablehlo.bounds<10, ?>>, expected "
-              "tensor<?x?xf32, #stablehlo.bounds<10, 4>> (dimension 1 is dynamic, bounded by the operand's extent)\n"
-              "7:8: stablehlo.multiply: operand type tensor<8x4xf32> is not of the shape of the result tensor<?x4xf32, "
-              "#stablehlo.bounds<10, ?>> (with bounded dynamic operands, xlet needs the static ones of the bounds' "
-              "shape)\n");
+    const std::string why =
+        " is not supported here (xlet-translate imports bounded dynamic shapes into the element-wise "
+        "ops of one and two operands but complex cbrt, compare, select, clamp, convert, reduce, "
+        "get_dimension_size, set_dimension_size, dynamic_reshape, func.call, func.return and the "
+        "check ops)\n";
+    CHECK(
+        all ==
+        "1:61: argument %y has a dynamic shape tensor<?xf32> (run --stablehlo-refine-arguments and "
+        "--stablehlo-refine-shapes first)\n"
+        "2:8: stablehlo.transpose: bounded dynamic type tensor<?x4xf32, #stablehlo.bounds<10, ?>>" +
+            why + "3:8: stablehlo.dot_general: bounded dynamic type tensor<?x4xf32, #stablehlo.bounds<10, ?>>" + why +
+            "4:8: stablehlo.add: result %2 has type tensor<10x4xf32>, expected tensor<?x4xf32, #stablehlo.bounds<10, "
+            "?>> (the operands' bounded dynamic dimensions stay dynamic)\n"
+            "5:8: stablehlo.reduce: result %3 has type tensor<10xf32>, expected tensor<?xf32, #stablehlo.bounds<10>> "
+            "(a kept bounded dynamic dimension stays dynamic, a reduced one is reduced within its size)\n"
+            "6:8: stablehlo.set_dimension_size: result %4 has type tensor<?x4xf32, #stablehlo.bounds<10, ?>>, expected "
+            "tensor<?x?xf32, #stablehlo.bounds<10, 4>> (dimension 1 is dynamic, bounded by the operand's extent)\n"
+            "7:8: stablehlo.multiply: operand type tensor<8x4xf32> is not of the shape of the result tensor<?x4xf32, "
+            "#stablehlo.bounds<10, ?>> (with bounded dynamic operands, xlet needs the static ones of the bounds' "
+            "shape)\n");
 
     // what is imported: the C++ types, an element-wise op fused lazily, the sizes through a call
-    auto ok = parse_module(R"(func.func @g(%x: tensor<?x4xf32, #stablehlo.bounds<10, ?>>) -> tensor<?x4xf32, #stablehlo.bounds<10, ?>> {
+    auto ok = parse_module(
+        R"(func.func @g(%x: tensor<?x4xf32, #stablehlo.bounds<10, ?>>) -> tensor<?x4xf32, #stablehlo.bounds<10, ?>> {
   %0 = stablehlo.negate %x : tensor<?x4xf32, #stablehlo.bounds<10, ?>>
   %1 = stablehlo.abs %0 : tensor<?x4xf32, #stablehlo.bounds<10, ?>>
   return %1 : tensor<?x4xf32, #stablehlo.bounds<10, ?>>
 })",
-                           "g.mlir");
+        "g.mlir");
     REQUIRE(ok.errors.empty());
     auto g = emit_cpp(ok.mod, {});
     REQUIRE(g.errors.empty());
@@ -294,7 +298,8 @@ TEST_CASE("bounded dynamic types: xlet::bounded in C++; other ops on them, and r
 
     // #stablehlo.bounds as StableHLO's verifier reads it: a parse error; a `?` without a bound is dynamic
     auto arg = [](const std::string& t) { return first_error("func.func @f(%x: " + t + ") {\n  func.return\n}"); };
-    CHECK(arg("tensor<?x4xf32, #stablehlo.bounds<10>>") == "1:34: #stablehlo.bounds has 1 bounds for a tensor of rank 2");
+    CHECK(arg("tensor<?x4xf32, #stablehlo.bounds<10>>") ==
+          "1:34: #stablehlo.bounds has 1 bounds for a tensor of rank 2");
     CHECK(arg("tensor<?x4xf32, #stablehlo.bounds<10, 4>>") == "1:56: static dimension 1 cannot have a bound");
     CHECK(arg("tensor<?x4xf32, #stablehlo.bounds<10, x>>") == "1:56: expected an integer, found 'x>>) {'");
     CHECK(arg("tensor<?x4xf32, #stablehlo.bounds<-1, ?>>") == "1:52: bound -1 out of range");

@@ -796,8 +796,10 @@ private:
         if (n == "stablehlo.select" || n == "stablehlo.clamp")
             return want(no == 3 && nr == 1, "three operands and one result");
         if (n == "stablehlo.pad") return want(no == 2 && nr == 1, "two operands and one result");
-        if (n == "stablehlo.set_dimension_size") return want(no == 2 && nr == 1 && ng == 0, "an operand, a size and one result");
-        if (n == "stablehlo.dynamic_reshape") return want(no == 2 && nr == 1 && ng == 0, "an operand, a shape and one result");
+        if (n == "stablehlo.set_dimension_size")
+            return want(no == 2 && nr == 1 && ng == 0, "an operand, a size and one result");
+        if (n == "stablehlo.dynamic_reshape")
+            return want(no == 2 && nr == 1 && ng == 0, "an operand, a shape and one result");
         if (n == "stablehlo.dot" || n == "stablehlo.dot_general")
             return want(no == 2 && nr == 1, "two operands and one result");
         if (n == "stablehlo.concatenate" || n == "stablehlo.dynamic_slice" || n == "stablehlo.tuple" ||
@@ -1036,7 +1038,8 @@ private:
             for (auto& t : *ts)
                 if (!b && is_bounded(t)) b = &t;
         if (!b || n == "func.call" || n == "func.return" || n.rfind("check.", 0) == 0 ||
-            n == "stablehlo.get_dimension_size" || n == "stablehlo.set_dimension_size" || n == "stablehlo.dynamic_reshape")
+            n == "stablehlo.get_dimension_size" || n == "stablehlo.set_dimension_size" ||
+            n == "stablehlo.dynamic_reshape")
             return;
         const bool complex_cbrt = n == "stablehlo.cbrt" && is_complex_elem(o.operand_types[0].elem); // (xlet::map)
         if ((unary_ops.count(n) && !complex_cbrt) || binary_ops.count(n) || n == "stablehlo.compare" ||
@@ -1049,8 +1052,10 @@ private:
             for (auto& t : o.operand_types)
                 if (t.dims.size() == r.dims.size()) {
                     if (padded_dims(t) != p) {
-                        error(o.at, n + ": operand type " + type_str(t) + " is not of the shape of the result " + type_str(r) +
-                                        " (with bounded dynamic operands, xlet needs the static ones of the bounds' shape)");
+                        error(o.at,
+                              n + ": operand type " + type_str(t) + " is not of the shape of the result " +
+                                  type_str(r) +
+                                  " (with bounded dynamic operands, xlet needs the static ones of the bounds' shape)");
                         return;
                     }
                     m |= dynamic_mask(t);
@@ -1073,21 +1078,23 @@ private:
                     kept.push_back(p[d]);
                 }
             for (std::size_t i = 0; i < o.results.size(); ++i)
-                expect_result(o, i, bounded_type(o.result_types[i].elem, kept, km),
-                              "a kept bounded dynamic dimension stays dynamic, a reduced one is reduced within its size");
+                expect_result(
+                    o, i, bounded_type(o.result_types[i].elem, kept, km),
+                    "a kept bounded dynamic dimension stays dynamic, a reduced one is reduced within its size");
             return;
         }
-        error(o.at, n + ": bounded dynamic type " + type_str(*b) +
-                        " is not supported here (xlet-translate imports bounded dynamic shapes into the element-wise "
-                        "ops of one and two operands but complex cbrt, compare, select, clamp, convert, reduce, "
-                        "get_dimension_size, set_dimension_size, dynamic_reshape, func.call, func.return and the check ops)");
+        error(o.at,
+              n + ": bounded dynamic type " + type_str(*b) +
+                  " is not supported here (xlet-translate imports bounded dynamic shapes into the element-wise "
+                  "ops of one and two operands but complex cbrt, compare, select, clamp, convert, reduce, "
+                  "get_dimension_size, set_dimension_size, dynamic_reshape, func.call, func.return and the check ops)");
     }
     // Result k must have type e (but its element type): what the xlet op returns.
     void expect_result(const op& o, std::size_t k, const type& e, const std::string& why) {
         const type& r = o.result_types[k];
         if (r.dims != e.dims || padded_dims(r) != padded_dims(e))
-            error(o.at, o.name + ": result %" + o.results[k] + " has type " + type_str(r) + ", expected " + type_str(e) +
-                            " (" + why + ")");
+            error(o.at, o.name + ": result %" + o.results[k] + " has type " + type_str(r) + ", expected " +
+                            type_str(e) + " (" + why + ")");
     }
 
     // -- helpers ---------------------------------------------------------------------------
@@ -1325,9 +1332,9 @@ private:
         if (lazy) {
             // a bounded expression: the tensor type of its static expression and its mask
             const std::string d = "decltype(" + id + ")";
-            const std::string got = is_bounded(t) ? "xlet::bounded<xlet::tensor_type_of<" + d + "::expr_type>, " + d +
-                                                        "::dynamic_mask>"
-                                                  : "xlet::tensor_type_of<" + d + ">";
+            const std::string got =
+                is_bounded(t) ? "xlet::bounded<xlet::tensor_type_of<" + d + "::expr_type>, " + d + "::dynamic_mask>"
+                              : "xlet::tensor_type_of<" + d + ">";
             out_ << ind(depth) << "auto " << id << " = " << expr << ";\n";
             out_ << ind(depth) << "static_assert(std::is_same_v<" << got << ", " << cpp_type(t) << ">, \"%" << name
                  << " at " << where(m_, o.at) << " is not " << type_str(t) << "\");\n";

@@ -412,7 +412,8 @@ private:
                         // a bound on a dynamic dimension only; and the limits of a dimension here
                         std::int64_t v = parse_int();
                         std::size_t d = t.bounds.size();
-                        if (v < 0 || v > (std::int64_t{1} << 40)) fail_at(bat, "bound " + std::to_string(v) + " out of range");
+                        if (v < 0 || v > (std::int64_t{1} << 40))
+                            fail_at(bat, "bound " + std::to_string(v) + " out of range");
                         if (d < t.dims.size() && t.dims[d] >= 0)
                             fail_at(bat, "static dimension " + std::to_string(d) + " cannot have a bound");
                         if (v > 0) { // the bounded shape counts, as the dimensions above
