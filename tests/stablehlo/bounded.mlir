@@ -21,6 +21,11 @@ module @bounded {
     "check.expect_eq_const"(%s) {value = dense<[[11.0, 12.0, 13.0], [14.0, 15.0, 16.0]]> : tensor<2x3xf32>} : (tensor<?x3xf32, #stablehlo.bounds<4, ?>>) -> ()
     %m = "stablehlo.multiply"(%s, %b) : (tensor<?x3xf32, #stablehlo.bounds<4, ?>>, tensor<?x3xf32, #stablehlo.bounds<4, ?>>) -> tensor<?x3xf32, #stablehlo.bounds<4, ?>>
     "check.expect_eq_const"(%m) {value = dense<[[11.0, 24.0, 39.0], [56.0, 75.0, 96.0]]> : tensor<2x3xf32>} : (tensor<?x3xf32, #stablehlo.bounds<4, ?>>) -> ()
+    // the size set to the bound, with a static result type (as xlet::to_stablehlo writes padded()):
+    // the whole of %s, with the padding its add computed from %b's (the rows of %v past 2)
+    %four = stablehlo.constant dense<4> : tensor<i32>
+    %whole = stablehlo.set_dimension_size %s, %four, dim = 0 : (tensor<?x3xf32, #stablehlo.bounds<4, ?>>, tensor<i32>) -> tensor<4x3xf32>
+    check.expect_eq_const %whole, dense<[[11.0, 12.0, 13.0], [14.0, 15.0, 16.0], [17.0, 18.0, 19.0], [20.0, 21.0, 22.0]]> : tensor<4x3xf32>
     // a second dynamic dimension (generic form), then its sizes
     %one = stablehlo.constant dense<1> : tensor<i32>
     %bb = "stablehlo.set_dimension_size"(%m, %one) {dimension = 1 : i64} : (tensor<?x3xf32, #stablehlo.bounds<4, ?>>, tensor<i32>) -> tensor<?x?xf32, #stablehlo.bounds<4, 3>>

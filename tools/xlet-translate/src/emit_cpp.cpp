@@ -559,6 +559,15 @@ private:
                "template<class T>\nT from_bytes(const char* p) {\n    __asm__(\"\" : \"+r\"(p));\n    T t;\n"
                "    std::memcpy(static_cast<void*>(t.data()), p, sizeof(typename T::value_type) * T::size());\n"
                "    return t;\n}\n"
+               "// A bounded value as the static type of the bounds that the module gives it: each size must\n"
+               "// be its bound (a static dimension's size is its extent), so the static tensor is the value.\n"
+               "template<class B>\nconst auto& whole(const B& b) {\n"
+               "    for (std::size_t d = 0; d < B::rank; ++d)\n"
+               "        if (b.size(d) != B::bounds[d])\n"
+               "            throw xlet::error(\"set_dimension_size\", \"size \" + std::to_string(b.size(d)) + \" of dimension \" +\n"
+               "                              std::to_string(d) + \" is not the extent \" + std::to_string(B::bounds[d]) +\n"
+               "                              \" of the static result type\");\n"
+               "    return b.padded();\n}\n"
                "// The element of a rank-0 tensor or expression.\n"
                "template<class E>\nauto scalar(const E& e) {\n"
                "    if constexpr (requires { e.data(); }) return e.data()[0];\n"
@@ -1020,7 +1029,8 @@ private:
             if (!d || d->k != attr::kind::integer || d->i < 0 ||
                 static_cast<std::size_t>(d->i) >= std::min<std::size_t>(x.dims.size(), 32)) // (a mask of 32 bits)
                 error(o.at, n + ": expected a dimension of the operand " + type_str(x));
-            else if (x.is_static() || is_bounded(x))
+            else if ((x.is_static() || is_bounded(x)) && // (a static result of the bounds: see emit_op)
+                     !(o.result_types[0].is_static() && o.result_types[0].dims == padded_dims(x)))
                 expect_result(o, 0, bounded_type(o.result_types[0].elem, padded_dims(x), dynamic_mask(x) | 1u << d->i),
                               "dimension " + std::to_string(d->i) + " is dynamic, bounded by the operand's extent");
         }
@@ -1842,10 +1852,13 @@ private:
             // the run-time size of a bounded operand's dynamic dimension, the extent of a static one
             // (s32<>); set: the operand with that dimension dynamic, of the size of a tensor<i32>
             const bool get = n == "stablehlo.get_dimension_size";
-            declare(o, 0,
-                    "xlet::" + n.substr(10) + "<" + std::to_string(o.get("dimension") ? o.get("dimension")->i : 0) +
-                        ">(" + val(o, 0) + (get ? "" : ", " + val(o, 1)) + ")",
-                    depth, !get);
+            std::string e = "xlet::" + n.substr(10) + "<" +
+                            std::to_string(o.get("dimension") ? o.get("dimension")->i : 0) + ">(" + val(o, 0) +
+                            (get ? "" : ", " + val(o, 1)) + ")";
+            // set to a static result type (the bounds', as xlet::to_stablehlo writes padded()): the
+            // type says every size is its bound, checked at run time, so the static tensor is the value
+            const bool whole = !get && !is_bounded(rt());
+            declare(o, 0, whole ? "xlet_translate::whole(" + e + ")" : e, depth, !get && !whole);
             return;
         }
         if (n == "stablehlo.dynamic_reshape") {
