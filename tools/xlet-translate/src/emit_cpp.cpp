@@ -71,9 +71,54 @@ std::string join_dims(const std::vector<std::int64_t>& d) {
     return s;
 }
 
+// ---- bounded dynamic types ---------------------------------------------------------------------
+// tensor<?x4xf32, #stablehlo.bounds<10, ?>>: every `?` has a bound (the parser refuses a bound on a
+// static dimension). In C++ xlet::bounded<xlet::f32<10, 4>, 1u>: the tensor of the bounds and a
+// run-time size for each dynamic dimension (bit d of the mask). A `?` without a bound is dynamic.
+bool is_bounded(const type& t) {
+    if (t.k != type::kind::tensor || t.bounds.size() != t.dims.size() || t.dims.size() > 32) return false;
+    bool dynamic = false;
+    for (std::size_t d = 0; d < t.dims.size(); ++d)
+        if (t.dims[d] < 0) {
+            if (t.bounds[d] < 0) return false;
+            dynamic = true;
+        }
+    return dynamic;
+}
+bool any_bounded(const std::vector<type>& ts) { return std::any_of(ts.begin(), ts.end(), is_bounded); }
+// The dimensions with each `?` replaced by its bound, and the mask of the dynamic ones.
+std::vector<std::int64_t> padded_dims(const type& t) {
+    std::vector<std::int64_t> p = t.dims;
+    for (std::size_t d = 0; d < p.size() && d < t.bounds.size(); ++d)
+        if (p[d] < 0) p[d] = t.bounds[d];
+    return p;
+}
+unsigned dynamic_mask(const type& t) {
+    unsigned m = 0;
+    for (std::size_t d = 0; is_bounded(t) && d < t.dims.size(); ++d)
+        if (t.dims[d] < 0) m |= 1u << d;
+    return m;
+}
+// The tensor type over `padded` whose dimensions in `mask` are dynamic, bounded by their extent.
+type bounded_type(const std::string& elem, const std::vector<std::int64_t>& padded, unsigned mask) {
+    type t;
+    t.k = type::kind::tensor;
+    t.elem = elem;
+    t.dims = padded;
+    for (std::size_t d = 0; mask && d < padded.size(); ++d) {
+        bool dyn = ((mask >> d) & 1u) != 0;
+        t.bounds.push_back(dyn ? padded[d] : -1);
+        if (dyn) t.dims[d] = -1;
+    }
+    return t;
+}
+
 std::string cpp_type(const type& t) {
     switch (t.k) {
     case type::kind::tensor:
+        if (is_bounded(t))
+            return "xlet::bounded<xlet::" + alias_elem(t.elem) + "<" + join_dims(padded_dims(t)) + ">, " +
+                   std::to_string(dynamic_mask(t)) + "u>";
         return "xlet::" + alias_elem(t.elem) + "<" + join_dims(t.dims) + ">";
     case type::kind::token:
         return "xlet::token";
@@ -261,6 +306,8 @@ const std::set<std::string> other_ops = {"stablehlo.constant",
                                          "stablehlo.get_tuple_element",
                                          "stablehlo.optimization_barrier",
                                          "stablehlo.get_dimension_size",
+                                         "stablehlo.set_dimension_size",
+                                         "stablehlo.dynamic_reshape",
                                          "stablehlo.return",
                                          "func.return",
                                          "func.call",
@@ -413,8 +460,8 @@ bool supported_type(const type& t) {
             if (!supported_type(e)) return false;
         return true;
     }
-    return t.k == type::kind::tensor && !alias_elem(t.elem).empty() && t.is_static() && t.bounds.empty() &&
-           t.encoding.empty();
+    // (bounds on a static type are all `?`: the parser refuses others)
+    return t.k == type::kind::tensor && !alias_elem(t.elem).empty() && t.is_static() && t.encoding.empty();
 }
 
 std::string where(const module& m, loc at) {
@@ -512,6 +559,15 @@ private:
                "template<class T>\nT from_bytes(const char* p) {\n    __asm__(\"\" : \"+r\"(p));\n    T t;\n"
                "    std::memcpy(static_cast<void*>(t.data()), p, sizeof(typename T::value_type) * T::size());\n"
                "    return t;\n}\n"
+               "// A bounded value as the static type of the bounds that the module gives it: each size must\n"
+               "// be its bound (a static dimension's size is its extent), so the static tensor is the value.\n"
+               "template<class B>\nconst auto& whole(const B& b) {\n"
+               "    for (std::size_t d = 0; d < B::rank; ++d)\n"
+               "        if (b.size(d) != B::bounds[d])\n"
+               "            throw xlet::error(\"set_dimension_size\", \"size \" + std::to_string(b.size(d)) +\n"
+               "                              \" of dimension \" + std::to_string(d) + \" is not the extent \" +\n"
+               "                              std::to_string(B::bounds[d]) + \" of the static result type\");\n"
+               "    return b.padded();\n}\n"
                "// The element of a rank-0 tensor or expression.\n"
                "template<class E>\nauto scalar(const E& e) {\n"
                "    if constexpr (requires { e.data(); }) return e.data()[0];\n"
@@ -534,15 +590,13 @@ private:
         }
     }
     void check_type(const type& t, loc at, const std::string& what) {
-        if (supported_type(t)) return;
+        if (supported_type(t) || (is_bounded(t) && !alias_elem(t.elem).empty())) return;
         if (is_future_type(t))
             error(at, what + " is a !stablehlo.future, which xlet-translate reads only from stablehlo.async_start "
                              "into stablehlo.async_done of the same function");
         else if (t.k == type::kind::tensor && !t.is_static())
             error(at, what + " has a dynamic shape " + type_str(t) +
                           " (run --stablehlo-refine-arguments and --stablehlo-refine-shapes first)");
-        else if (t.k == type::kind::tensor && !t.bounds.empty())
-            error(at, what + " has a bounded dynamic shape " + type_str(t) + ", which xlet-translate does not import");
         else if (t.k == type::kind::tensor && !t.encoding.empty())
             error(at, what + " has a tensor encoding xlet does not support: " + type_str(t));
         else
@@ -751,6 +805,10 @@ private:
         if (n == "stablehlo.select" || n == "stablehlo.clamp")
             return want(no == 3 && nr == 1, "three operands and one result");
         if (n == "stablehlo.pad") return want(no == 2 && nr == 1, "two operands and one result");
+        if (n == "stablehlo.set_dimension_size")
+            return want(no == 2 && nr == 1 && ng == 0, "an operand, a size and one result");
+        if (n == "stablehlo.dynamic_reshape")
+            return want(no == 2 && nr == 1 && ng == 0, "an operand, a shape and one result");
         if (n == "stablehlo.dot" || n == "stablehlo.dot_general")
             return want(no == 2 && nr == 1, "two operands and one result");
         if (n == "stablehlo.concatenate" || n == "stablehlo.dynamic_slice" || n == "stablehlo.tuple" ||
@@ -964,7 +1022,89 @@ private:
             if (!d || d->k != attr::kind::dialect || (d->fields.empty() && !d->raw.empty()))
                 error(o.at, "stablehlo.dot_general: unreadable dot_dimension_numbers");
         }
+        if (n == "stablehlo.set_dimension_size") {
+            // xlet::set_dimension_size makes dimension d dynamic, bounded by the operand's extent there
+            const type& x = o.operand_types[0];
+            const attr* d = o.get("dimension");
+            if (!d || d->k != attr::kind::integer || d->i < 0 ||
+                static_cast<std::size_t>(d->i) >= std::min<std::size_t>(x.dims.size(), 32)) // (a mask of 32 bits)
+                error(o.at, n + ": expected a dimension of the operand " + type_str(x));
+            else if ((x.is_static() || is_bounded(x)) && // (a static result of the bounds: see emit_op)
+                     !(o.result_types[0].is_static() && o.result_types[0].dims == padded_dims(x)))
+                expect_result(o, 0, bounded_type(o.result_types[0].elem, padded_dims(x), dynamic_mask(x) | 1u << d->i),
+                              "dimension " + std::to_string(d->i) + " is dynamic, bounded by the operand's extent");
+        }
+        validate_bounded(o);
         return true;
+    }
+
+    // Bounded dynamic types (#stablehlo.bounds) go to the xlet ops that carry run-time sizes: the
+    // element-wise ops, convert, select, clamp, reduce, get/set_dimension_size and dynamic_reshape
+    // (and calls, returns and checks). Any other op would read the padding (b.padded()): an error.
+    void validate_bounded(const op& o) {
+        const std::string& n = o.name;
+        const type* b = nullptr;
+        for (auto* ts : {&o.operand_types, &o.result_types})
+            for (auto& t : *ts)
+                if (!b && is_bounded(t)) b = &t;
+        if (!b || n == "func.call" || n == "func.return" || n.rfind("check.", 0) == 0 ||
+            n == "stablehlo.get_dimension_size" || n == "stablehlo.set_dimension_size" ||
+            n == "stablehlo.dynamic_reshape")
+            return;
+        const bool complex_cbrt = n == "stablehlo.cbrt" && is_complex_elem(o.operand_types[0].elem); // (xlet::map)
+        if ((unary_ops.count(n) && !complex_cbrt) || binary_ops.count(n) || n == "stablehlo.compare" ||
+            n == "stablehlo.select" || n == "stablehlo.clamp" || n == "stablehlo.convert") {
+            // detail::lift: a dimension an operand of the result's rank has dynamic is dynamic; the
+            // static operands are of the bounds' shape (xlet reads them within the sizes)
+            const type& r = o.result_types[0];
+            const std::vector<std::int64_t> p = padded_dims(r);
+            unsigned m = 0;
+            for (auto& t : o.operand_types)
+                if (t.dims.size() == r.dims.size()) {
+                    if (padded_dims(t) != p) {
+                        error(o.at,
+                              n + ": operand type " + type_str(t) + " is not of the shape of the result " +
+                                  type_str(r) +
+                                  " (with bounded dynamic operands, xlet needs the static ones of the bounds' shape)");
+                        return;
+                    }
+                    m |= dynamic_mask(t);
+                }
+            expect_result(o, 0, bounded_type(r.elem, p, m), "the operands' bounded dynamic dimensions stay dynamic");
+            return;
+        }
+        if (n == "stablehlo.reduce") {
+            // a reduced dynamic dimension stops at its size; a kept one stays dynamic
+            const std::size_t k = o.operands.size() / 2;
+            const std::vector<std::int64_t> rd = int_list(o.get("dimensions")), p = padded_dims(o.operand_types[0]);
+            unsigned m = 0;
+            for (std::size_t i = 0; i < k; ++i)
+                m |= dynamic_mask(o.operand_types[i]);
+            std::vector<std::int64_t> kept;
+            unsigned km = 0;
+            for (std::size_t d = 0; d < p.size(); ++d)
+                if (std::find(rd.begin(), rd.end(), static_cast<std::int64_t>(d)) == rd.end()) {
+                    if ((m >> d) & 1u) km |= 1u << kept.size();
+                    kept.push_back(p[d]);
+                }
+            for (std::size_t i = 0; i < o.results.size(); ++i)
+                expect_result(
+                    o, i, bounded_type(o.result_types[i].elem, kept, km),
+                    "a kept bounded dynamic dimension stays dynamic, a reduced one is reduced within its size");
+            return;
+        }
+        error(o.at,
+              n + ": bounded dynamic type " + type_str(*b) +
+                  " is not supported here (xlet-translate imports bounded dynamic shapes into the element-wise "
+                  "ops of one and two operands but complex cbrt, compare, select, clamp, convert, reduce, "
+                  "get_dimension_size, set_dimension_size, dynamic_reshape, func.call, func.return and the check ops)");
+    }
+    // Result k must have type e (but its element type): what the xlet op returns.
+    void expect_result(const op& o, std::size_t k, const type& e, const std::string& why) {
+        const type& r = o.result_types[k];
+        if (r.dims != e.dims || padded_dims(r) != padded_dims(e))
+            error(o.at, o.name + ": result %" + o.results[k] + " has type " + type_str(r) + ", expected " +
+                            type_str(e) + " (" + why + ")");
     }
 
     // -- helpers ---------------------------------------------------------------------------
@@ -1022,6 +1162,13 @@ private:
                 } else if (n == "stablehlo.dynamic_slice" || n == "stablehlo.dynamic_update_slice") {
                     for (std::size_t k = n == "stablehlo.dynamic_slice" ? 1 : 2; k < o->operands.size(); ++k)
                         need_tensor_.insert(o->operands[k].name);
+                } else if (n == "stablehlo.dynamic_reshape") {
+                    need_tensor_.insert(o->operands[1].name); // its sizes are read through data()
+                } else if (n == "func.call" || n == "func.return") {
+                    // a bounded value passed or returned has its declared type (bounded<E, M> of an
+                    // expression E does not convert to bounded<tensor, M> as an expression does to a tensor)
+                    for (std::size_t k = 0; k < o->operands.size() && k < o->operand_types.size(); ++k)
+                        if (is_bounded(o->operand_types[k])) need_tensor_.insert(o->operands[k].name);
                 }
             }
     }
@@ -1193,13 +1340,21 @@ private:
         bool lazy = may_be_lazy && uses_[name] == 1 && !need_tensor_.count(name) && t.k == type::kind::tensor &&
                     chain <= max_fused_ops;
         if (lazy) {
+            // a bounded expression: the tensor type of its static expression and its mask
+            const std::string d = "decltype(" + id + ")";
+            const std::string got =
+                is_bounded(t) ? "xlet::bounded<xlet::tensor_type_of<" + d + "::expr_type>, " + d + "::dynamic_mask>"
+                              : "xlet::tensor_type_of<" + d + ">";
             out_ << ind(depth) << "auto " << id << " = " << expr << ";\n";
-            out_ << ind(depth) << "static_assert(std::is_same_v<xlet::tensor_type_of<decltype(" << id << ")>, "
-                 << cpp_type(t) << ">, \"%" << name << " at " << where(m_, o.at) << " is not " << type_str(t)
-                 << "\");\n";
+            out_ << ind(depth) << "static_assert(std::is_same_v<" << got << ", " << cpp_type(t) << ">, \"%" << name
+                 << " at " << where(m_, o.at) << " is not " << type_str(t) << "\");\n";
         } else {
-            out_ << ind(depth) << (uses_[name] ? "" : "[[maybe_unused]] ") << cpp_type(t) << " " << id << " = " << expr
-                 << ";\n";
+            // a bounded value is evaluated with its sizes (xlet::eval), unless the op returns the
+            // bounded tensor itself (a call, reduce, dynamic_reshape)
+            const bool eval = is_bounded(t) && o.name != "func.call" && o.name != "stablehlo.reduce" &&
+                              o.name != "stablehlo.dynamic_reshape";
+            out_ << ind(depth) << (uses_[name] ? "" : "[[maybe_unused]] ") << cpp_type(t) << " " << id << " = "
+                 << (eval ? "xlet::eval(" + expr + ")" : expr) << ";\n";
         }
         bind(name, id, t, lazy);
         if (lazy) scopes_.back()[name].depth = chain;
@@ -1693,11 +1848,31 @@ private:
             }
             return;
         }
-        if (n == "stablehlo.get_dimension_size") {
-            declare(o, 0,
-                    "xlet::get_dimension_size<" + std::to_string(o.get("dimension") ? o.get("dimension")->i : 0) +
-                        ">(" + val(o, 0) + ")",
-                    depth, false);
+        if (n == "stablehlo.get_dimension_size" || n == "stablehlo.set_dimension_size") {
+            // the run-time size of a bounded operand's dynamic dimension, the extent of a static one
+            // (s32<>); set: the operand with that dimension dynamic, of the size of a tensor<i32>
+            const bool get = n == "stablehlo.get_dimension_size";
+            std::string e = "xlet::" + n.substr(10) + "<" +
+                            std::to_string(o.get("dimension") ? o.get("dimension")->i : 0) + ">(" + val(o, 0) +
+                            (get ? "" : ", " + val(o, 1)) + ")";
+            // set to a static result type (the bounds', as xlet::to_stablehlo writes padded()): the
+            // type says every size is its bound, checked at run time, so the static tensor is the value
+            const bool whole = !get && !is_bounded(rt());
+            declare(o, 0, whole ? "xlet_translate::whole(" + e + ")" : e, depth, !get && !whole);
+            return;
+        }
+        if (n == "stablehlo.dynamic_reshape") {
+            // xlet::dynamic_reshape(x, sizes, bounds, dynamic dims): the result's bounds (its
+            // extents when static) and its `?` dimensions
+            const type& r = rt();
+            std::vector<std::int64_t> dyn;
+            for (std::size_t d = 0; d < r.dims.size(); ++d)
+                if (r.dims[d] < 0) dyn.push_back(static_cast<std::int64_t>(d));
+            std::string e = "xlet::dynamic_reshape(" + val(o, 0) + ", " + val(o, 1) + ", xlet::sizes<" +
+                            join_dims(padded_dims(r)) + ">, " + dims_lit(dyn) + ")";
+            // a static result: no dimension is dynamic, the library checked each size against its
+            // extent, so the static tensor is the whole value (no size is dropped)
+            declare(o, 0, is_bounded(r) ? e : e + ".padded()", depth, false);
             return;
         }
         if (n == "stablehlo.after_all") {
@@ -2616,7 +2791,8 @@ private:
             const attr* v = o.get("value");
             std::vector<std::uint8_t> bytes;
             std::string why;
-            type t = o.operand_types[0];
+            // of a bounded operand (the generic form gives its type), the value's type: the sizes expected
+            type t = is_bounded(o.operand_types[0]) ? v->t : o.operand_types[0];
             std::string id = fresh("expected");
             bool splat = dense_splat(*v, t, bytes, why);
             if (!splat && why.empty() && dense_bytes(*v, t, bytes, why)) {
@@ -2714,17 +2890,70 @@ std::string show(const E& v) {
     else if constexpr (std::is_integral_v<E>) return std::to_string(v);
     else { char b[64]; std::snprintf(b, sizeof b, "%.9g", static_cast<double>(v)); return b; }
 }
+// A value's run-time sizes (a bounded value's sizes, a tensor's extents) and its storage (of the
+// bounds, for a bounded value).
+template<class V>
+std::vector<std::size_t> sizes_of(const V& v) {
+    if constexpr (requires { v.sizes(); }) return {v.sizes().begin(), v.sizes().end()};
+    else return {V::extents.begin(), V::extents.end()};
+}
+template<class V>
+const auto& storage_of(const V& v) {
+    if constexpr (requires { v.padded(); }) return v.padded();
+    else return v;
+}
+inline std::string show_list(const std::vector<std::size_t>& v) {
+    std::string s = "[";
+    for (std::size_t d = 0; d < v.size(); ++d) {
+        if (d) s += ", ";
+        s += std::to_string(v[d]);
+    }
+    return s + "]";
+}
 template<class A, class B, class P>
 void compare(const A& got_e, const B& want_e, const char* where, const char* what, P ok) {
     auto got = xlet::eval(got_e);
     auto want = xlet::eval(want_e);
-    for (std::size_t i = 0; i < got.size(); ++i)
-        if (!ok(got.data()[i], want.data()[i])) {
+    if constexpr (requires { got.sizes(); } || requires { want.sizes(); }) {
+        // a bounded value: its sizes must be the expected ones, and its elements within them are
+        // compared (past a size is padding, no part of the value)
+        const auto size = sizes_of(got), expected = sizes_of(want);
+        if (size != expected) {
             ++failed;
-            std::printf("%s: %s failed at flat index %zu: got %s, expected %s\n", where, what, i,
-                        show(got.data()[i]).c_str(), show(want.data()[i]).c_str());
+            std::printf("%s: %s failed: got sizes %s, expected %s\n", where, what, show_list(size).c_str(),
+                        show_list(expected).c_str());
             return;
         }
+        const auto& g = storage_of(got);
+        const auto& w = storage_of(want);
+        using G = std::remove_cvref_t<decltype(g)>;
+        using W = std::remove_cvref_t<decltype(w)>;
+        std::vector<std::size_t> i(size.size());
+        std::size_t n = 1;
+        for (auto s : size) n *= s;
+        for (std::size_t k = 0; k < n; ++k) {
+            std::size_t a = 0, b = 0; // row-major offsets in each storage
+            for (std::size_t d = 0; d < i.size(); ++d) {
+                a = a * G::extents[d] + i[d];
+                b = b * W::extents[d] + i[d];
+            }
+            if (!ok(g.data()[a], w.data()[b])) {
+                ++failed;
+                std::printf("%s: %s failed at index %s: got %s, expected %s\n", where, what, show_list(i).c_str(),
+                            show(g.data()[a]).c_str(), show(w.data()[b]).c_str());
+                return;
+            }
+            for (std::size_t d = i.size(); d-- > 0 && ++i[d] == size[d];) i[d] = 0; // row-major odometer
+        }
+    } else {
+        for (std::size_t i = 0; i < got.size(); ++i)
+            if (!ok(got.data()[i], want.data()[i])) {
+                ++failed;
+                std::printf("%s: %s failed at flat index %zu: got %s, expected %s\n", where, what, i,
+                            show(got.data()[i]).c_str(), show(want.data()[i]).c_str());
+                return;
+            }
+    }
     ++passed;
 }
 template<class A, class B>
@@ -2914,7 +3143,7 @@ bool benchable(const op& o) {
         if (t.k != type::kind::tensor) return false;
     for (auto& t : o.result_types)
         if (t.k != type::kind::tensor) return false;
-    return true;
+    return !any_bounded(o.operand_types) && !any_bounded(o.result_types); // (no inputs of run-time sizes)
 }
 
 std::string short_op(const std::string& n) {
@@ -2940,7 +3169,10 @@ emit_result emit_bench(const module& m, const emit_options& opt) {
     // Functions that run collectives need a replica pool: not benchmarked (docs/stablehlo.md).
     const std::set<std::string> spmd = spmd_functions(m);
     for (auto& f : m.funcs) {
-        if (!f.is_public() || f.results.empty() || spmd.count(f.name)) continue;
+        // (bounded arguments or results: the benchmark has no run-time sizes to give)
+        if (!f.is_public() || f.results.empty() || spmd.count(f.name) || any_bounded(f.results) ||
+            std::any_of(f.args.begin(), f.args.end(), [](const func_arg& a) { return is_bounded(a.t); }))
+            continue;
         double total = 0;
         int k = 0;
         // the ops of f's body and of the functions it calls (JAX puts the work in private ones)

@@ -404,13 +404,31 @@ private:
                 pos_ += 18;
                 for (;;) {
                     skip_ws();
-                    if (accept('?'))
+                    loc bat = here();
+                    if (accept('?')) {
                         t.bounds.push_back(-1);
-                    else
-                        t.bounds.push_back(parse_int());
+                    } else {
+                        // StableHLO's verifier of the encoding (MLIR runs it as it builds the type):
+                        // a bound on a dynamic dimension only; and the limits of a dimension here
+                        std::int64_t v = parse_int();
+                        std::size_t d = t.bounds.size();
+                        if (v < 0 || v > (std::int64_t{1} << 40))
+                            fail_at(bat, "bound " + std::to_string(v) + " out of range");
+                        if (d < t.dims.size() && t.dims[d] >= 0)
+                            fail_at(bat, "static dimension " + std::to_string(d) + " cannot have a bound");
+                        if (v > 0) { // the bounded shape counts, as the dimensions above
+                            if (count > lim_.max_elements * 64 / static_cast<std::size_t>(v) + 1)
+                                fail_at(at, "tensor type with too many elements");
+                            count *= static_cast<std::size_t>(v);
+                        }
+                        t.bounds.push_back(v);
+                    }
                     if (accept('>')) break;
                     expect(',');
                 }
+                if (t.bounds.size() != t.dims.size())
+                    fail_at(loc_of(b), "#stablehlo.bounds has " + std::to_string(t.bounds.size()) +
+                                           " bounds for a tensor of rank " + std::to_string(t.dims.size()));
             } else {
                 skip_balanced_attr();
                 t.encoding = std::string(s_.substr(b, pos_ - b));
