@@ -246,6 +246,30 @@ TEST_CASE("every unsupported op and type is reported at once, with its position"
                     "type's bit width (8, 16, 32 or 64)");
 }
 
+TEST_CASE("custom_call @check.*: the runner's checks with the interpreter's tolerances; other forms reported") {
+    auto r = parse_module(R"(func.func @main() {
+  %a = stablehlo.constant dense<1.0> : tensor<2xf32>
+  stablehlo.custom_call @check.expect_close(%a, %a) {has_side_effect = true} : (tensor<2xf32>, tensor<2xf32>) -> ()
+  stablehlo.custom_call @check.expect_almost_eq(%a, %a) {has_side_effect = true} : (tensor<2xf32>, tensor<2xf32>) -> ()
+  %e = stablehlo.custom_call @check.eq(%a, %a) : (tensor<2xf32>, tensor<2xf32>) -> tensor<i1>
+  return
+})",
+                          "c.mlir");
+    REQUIRE(r.errors.empty());
+    auto e = emit_cpp(r.mod, {});
+    REQUIRE(e.errors.empty());
+    CHECK(e.code.find("xlet_translate::check::expect_close(a, a, 0, 3, \"c.mlir:3:3\");") != std::string::npos);
+    CHECK(e.code.find("xlet_translate::check::expect_almost_eq(a, a, 0.001, \"c.mlir:4:3\");") != std::string::npos);
+    CHECK(e.code.find("xlet_translate::check::eq(a, a, \"c.mlir:5:8\")") != std::string::npos);
+    CHECK(emit_errors(R"(func.func @main() {
+  %a = stablehlo.constant dense<1.0> : tensor<2xf32>
+  stablehlo.custom_call @check.expect_eq(%a) {has_side_effect = true} : (tensor<2xf32>) -> ()
+  %e = stablehlo.custom_call @check.eq(%a, %a) : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xi1>
+  return
+})") == "3:3: stablehlo.custom_call: expected two operands and no result\n"
+        "4:8: stablehlo.custom_call: expected a tensor<i1> result\n");
+}
+
 TEST_CASE("bounded dynamic types: xlet::bounded in C++; other ops on them, and results of another type, reported") {
     std::string all = emit_errors(
         R"(func.func @f(%x: tensor<?x4xf32, #stablehlo.bounds<10, ?>>, %y: tensor<?xf32>, %s: tensor<i32>, %z: tensor<f32>, %w: tensor<8x4xf32>) -> tensor<4x?xf32, #stablehlo.bounds<?, 10>> {

@@ -1,7 +1,11 @@
-// Checks of bounded values that must fail (CTest stablehlo_bounded_failing matches the runner's
+// Checks of bounded values that must fail (CTest stablehlo_failing_bounded_checks matches the runner's
 // messages): sizes other than the expected extents, and an element within the sizes that differs.
 // Padding is no part of a value: the last check, of two values that differ only there, passes.
 // And a static result type of set_dimension_size whose size is not the extent throws.
+// expect: expect_eq failed: got sizes \[3\], expected \[4\]
+// expect: expect_eq failed at index \[2\]: got 3, expected 5
+// expect: @static_result threw: xlet::set_dimension_size: size 3 of dimension 0 is not the extent 4 of the static result type
+// expect: 1 passed, 3 failed
 module @bounded_checks {
   func.func @main() {
     %v = stablehlo.constant dense<[1.0, 2.0, 3.0, 4.0]> : tensor<4xf32>

@@ -374,6 +374,14 @@ bool is_spmd_op(const std::string& n) {
 }
 // ... or the custom_call JAX writes for ragged_all_to_all (StableHLO has no op of its own).
 bool is_ragged_all_to_all(const op& o) { return o.name == "stablehlo.custom_call" && o.callee == "ragged_all_to_all"; }
+// ... or the checks of StableHLO's JAX-generated test data (stablehlo/testdata), which its
+// interpreter evaluates as custom calls: @check.expect_eq / expect_almost_eq / expect_close, and
+// @check.eq, which also returns whether they were equal.
+bool is_check_call(const op& o) {
+    return o.name == "stablehlo.custom_call" &&
+           (o.callee == "check.expect_eq" || o.callee == "check.expect_almost_eq" ||
+            o.callee == "check.expect_close" || o.callee == "check.eq");
+}
 bool is_spmd(const op& o) { return is_spmd_op(o.name) || is_ragged_all_to_all(o); }
 
 // Whether an op of these names is anywhere in the module.
@@ -611,7 +619,7 @@ private:
                     check_type(b.arg_types[i], b.arg_locs.size() > i ? b.arg_locs[i] : loc{},
                                "block argument %" + b.arg_names[i]);
             for (auto& o : b.ops) {
-                if (o->name.rfind("check.", 0) == 0) uses_check_ = true;
+                if (o->name.rfind("check.", 0) == 0 || is_check_call(*o)) uses_check_ = true;
                 bool known = unary_ops.count(o->name) || binary_ops.count(o->name) || chlo_binary_ops.count(o->name) ||
                              other_ops.count(o->name);
                 bool ok = false;
@@ -811,6 +819,11 @@ private:
             return want(no == 2 && nr == 1 && ng == 0, "an operand, a shape and one result");
         if (n == "stablehlo.dot" || n == "stablehlo.dot_general")
             return want(no == 2 && nr == 1, "two operands and one result");
+        if (is_check_call(o)) {
+            if (o.callee != "check.eq") return want(no == 2 && nr == 0, "two operands and no result");
+            return want(no == 2 && nr <= 1 && ng == 0, "two operands and at most one result") &&
+                   (nr == 0 || want(type_str(o.result_types[0]) == "tensor<i1>", "a tensor<i1> result"));
+        }
         if (n == "stablehlo.concatenate" || n == "stablehlo.dynamic_slice" || n == "stablehlo.tuple" ||
             n == "stablehlo.custom_call")
             return want(no >= 1 && nr == 1 && ng == 0, "operands and one result");
@@ -1914,6 +1927,10 @@ private:
                 emit_spmd(o, depth);
                 return;
             }
+            if (is_check_call(o)) {
+                emit_check_call(o, depth);
+                return;
+            }
             if (o.results.size() != 1) {
                 error(o.at, "stablehlo.custom_call with " + std::to_string(o.results.size()) +
                                 " results is not supported (xlet's custom_call returns one tensor)");
@@ -2845,6 +2862,23 @@ private:
             return;
         }
     }
+    // The interpreter's meaning (stablehlo-translate --interpret): expect_almost_eq within 0.001,
+    // expect_close within 3 ULP, check.eq exact on integers and pred, within 1e-4 otherwise.
+    void emit_check_call(const op& o, int depth) {
+        const std::string at = "\"" + where(m_, o.at) + "\"", args = val(o, 0) + ", " + val(o, 1) + ", ";
+        const std::string& c = o.callee;
+        if (c == "check.eq") {
+            const std::string e = "xlet_translate::check::eq(" + args + at + ")";
+            if (o.results.empty()) out_ << ind(depth) << "(void)" << e << ";\n";
+            else declare(o, 0, e, depth, false);
+            return;
+        }
+        out_ << ind(depth) << "xlet_translate::check::"
+             << (c == "check.expect_eq"          ? "expect_eq(" + args
+                 : c == "check.expect_almost_eq" ? "expect_almost_eq(" + args + "0.001, "
+                                                 : "expect_close(" + args + "0, 3, ")
+             << at << ");\n";
+    }
     static std::string tolerance(const op& o) {
         const attr* t = o.get("tolerance");
         if (!t) return "1e-4";
@@ -2994,6 +3028,15 @@ void expect_close(const A& got, const B& want, std::uint64_t lo, std::uint64_t h
         std::uint64_t d = ulp_distance(a, b);
         return d >= lo && d <= hi;
     });
+}
+// custom_call @check.eq: the comparison's answer as a pred (a failure is also counted).
+template<class A, class B>
+xlet::tensor<bool> eq(const A& got, const B& want, const char* where) {
+    const int before = failed;
+    using T = typename std::remove_cvref_t<B>::value_type;
+    if constexpr (std::is_integral_v<T>) expect_eq(got, want, where);
+    else expect_almost_eq(got, want, 1e-4, where);
+    return xlet::tensor<bool>{failed == before};
 }
 } // namespace xlet_translate::check
 #endif
