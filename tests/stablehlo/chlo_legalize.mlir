@@ -44,6 +44,30 @@ module @chlo_legalize {
     check.expect_close %acosh, %acosh_ref, max_ulp_difference = 4 : tensor<4xf32>, tensor<4xf32>
     func.return
   }
+  // Upstream's formulas where the textbook ones fail: acosh next to 1 (log(x + sqrt(x^2 - 1))
+  // cancels) and near the largest float (x^2 overflows); cosh and sinh of 89 (e^89 overflows f32,
+  // cosh does not; x + log 1/2 rounds, hence upstream's 16 ULP there); sinh and cosh of f16 computed in f32 (log 1/2 in f16 is 4 ULP of the result off).
+  func.func @edges() {
+    %x_acosh = stablehlo.constant dense<[1.0000001192092896, 3.0000000054977558e+38]> : tensor<2xf32>
+    %acosh = chlo.acosh %x_acosh : tensor<2xf32> -> tensor<2xf32>
+    %acosh_ref = stablehlo.constant dense<[0.00048828125, 89.28999328613281]> : tensor<2xf32>
+    check.expect_close %acosh, %acosh_ref, max_ulp_difference = 4 : tensor<2xf32>, tensor<2xf32>
+    %x89 = stablehlo.constant dense<[89.0, -89.0]> : tensor<2xf32>
+    %cosh = chlo.cosh %x89 : tensor<2xf32> -> tensor<2xf32>
+    %cosh_ref = stablehlo.constant dense<[2.2448063889081578e+38, 2.2448063889081578e+38]> : tensor<2xf32>
+    check.expect_close %cosh, %cosh_ref, max_ulp_difference = 20 : tensor<2xf32>, tensor<2xf32>
+    %sinh = chlo.sinh %x89 : tensor<2xf32> -> tensor<2xf32>
+    %sinh_ref = stablehlo.constant dense<[2.2448063889081578e+38, -2.2448063889081578e+38]> : tensor<2xf32>
+    check.expect_close %sinh, %sinh_ref, max_ulp_difference = 20 : tensor<2xf32>, tensor<2xf32>
+    %h = stablehlo.constant dense<4.83203125> : tensor<f16>
+    %sinh_h = chlo.sinh %h : tensor<f16> -> tensor<f16>
+    %sinh_h_ref = stablehlo.constant dense<62.71875> : tensor<f16>
+    check.expect_close %sinh_h, %sinh_h_ref, max_ulp_difference = 1 : tensor<f16>, tensor<f16>
+    %cosh_h = chlo.cosh %h : tensor<f16> -> tensor<f16>
+    %cosh_h_ref = stablehlo.constant dense<62.75> : tensor<f16>
+    check.expect_close %cosh_h, %cosh_h_ref, max_ulp_difference = 1 : tensor<f16>, tensor<f16>
+    func.return
+  }
   func.func @broadcasting_and_top_k() {
     %m = stablehlo.constant dense<[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]> : tensor<2x3xf32>
     %v = stablehlo.constant dense<[10.0, 20.0, 30.0]> : tensor<3xf32>

@@ -229,6 +229,25 @@ struct collectives {
     }
 };
 
+// Bounded dynamic sizes: set_dimension_size by a size computed from an argument, element-wise
+// ops, compare/select/convert on the bounded value, reduce over and along the dynamic dimension,
+// get_dimension_size, dynamic_reshape to a shape computed in the program.
+struct bounded_dims {
+    using args = std::tuple<f32<6, 2>, s32<>>;
+    static auto f(const f32<6, 2>& x, const s32<>& k) {
+        s32<> n = clamp(0, k, 3) * 2; // 0, 2, 4 or 6 rows
+        auto b = set_dimension_size<0>(x, n);
+        auto y = eval(b * 2.0f + exp(b));
+        auto c = eval(convert_element_type<std::int32_t>(select(y > 4.0f, y, -y)));
+        auto s = reduce(y, 0.0f, add_fn{}, dims<0>);
+        auto m = reduce(y, -1e30f, max_fn{}, dims<1>);
+        auto g = get_dimension_size<0>(y);
+        s32<2> shape = concatenate<0>(reshape(n / 2, sizes<1>), s32<1>{4});
+        auto r = dynamic_reshape(y, shape, sizes<3, 4>, dims<0>);
+        return std::make_tuple(s, m, g, c, r);
+    }
+};
+
 } // namespace export_cases
 
 // clang-format off
@@ -242,5 +261,6 @@ struct collectives {
   X(fft_linalg_rng) \
   X(elementwise_more) \
   X(batch_norm_misc) \
-  X(collectives)
+  X(collectives) \
+  X(bounded_dims)
 // clang-format on

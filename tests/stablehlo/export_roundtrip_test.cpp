@@ -31,7 +31,7 @@ void fill(T& t, std::mt19937& g) {
 
 template<class A>
 auto materialise(const A& a) {
-    if constexpr (requires { typename A::xlet_node; })
+    if constexpr (requires { typename A::xlet_node; } || requires { a.padded(); }) // (an array or a bounded value)
         return xlet::eval(a);
     else
         return std::apply([](const auto&... e) { return std::make_tuple(xlet::eval(e)...); }, a);
@@ -39,7 +39,11 @@ auto materialise(const A& a) {
 
 template<class A, class B>
 void same_bits(const A& want, const B& got) {
-    if constexpr (requires { typename A::xlet_node; }) {
+    if constexpr (requires { want.padded(); }) { // a bounded value: the sizes, then every element
+        static_assert(std::is_same_v<A, B>, "the translated function returns other types");
+        CHECK(want.sizes() == got.sizes());
+        same_bits(want.padded(), got.padded());
+    } else if constexpr (requires { typename A::xlet_node; }) {
         static_assert(std::is_same_v<A, B>, "the translated function returns other types");
         INFO("result of type ", xlet::trace::type_of<A>());
         CHECK(std::memcmp(want.data(), got.data(), sizeof(typename A::value_type) * A::size()) == 0);

@@ -1861,6 +1861,15 @@ bool chlo_legalize(module& m, const options&, std::vector<diagnostic>& errs) {
         if (!bin.count(n) && (o.operands.size() != 1 || o.results.size() != (n == "chlo.top_k" ? 2u : 1u)))
             return false;
         if (n == "chlo.top_k" && o.operand_types[0].dims.empty()) return false;
+        // On complex numbers, upstream's asin, asinh and acosh rest on a dedicated kernel (Hull et
+        // al.'s, accurate near the branch cuts) that this pass does not have: a diagnostic, not a
+        // formula that loses digits there.
+        if ((n == "chlo.asin" || n == "chlo.asinh" || n == "chlo.acosh") && is_complex_elem(o.operand_types[0].elem)) {
+            errs.push_back({o.at, "chlo-legalize-to-stablehlo: " + n + " on " + o.operand_types[0].elem +
+                                      " is not legalized (upstream's complex asin/acos kernel is not implemented)"});
+            ok = false;
+            return false;
+        }
         builder b{fresh, seq, o.at};
         if (auto it = bin.find(n); it != bin.end()) {
             const type& rt = o.result_types[0];
@@ -1911,7 +1920,7 @@ bool chlo_legalize(module& m, const options&, std::vector<diagnostic>& errs) {
             seq.push_back(std::move(r));
             return true;
         }
-        const type& t = o.operand_types.empty() ? o.result_types[0] : o.operand_types[0];
+        type t = o.operand_types.empty() ? o.result_types[0] : o.operand_types[0];
         const type& rt = o.result_types[0];
         auto cmp = [&](value_ref a, value_ref c, const char* dir) {
             type pt = t;
@@ -1927,7 +1936,8 @@ bool chlo_legalize(module& m, const options&, std::vector<diagnostic>& errs) {
         value_ref x = o.operands.empty() ? value_ref{} : o.operands[0];
         // a splat of t, which may be dynamic: then a rank-0 constant broadcast to x's shape
         std::string shape;
-        auto splat = [&](const std::string& text, const type& ty) -> value_ref {
+        auto splat = [&](std::string text, const type& ty) -> value_ref {
+            if (is_complex_elem(ty.elem) && text.front() != '(') text = "(" + text + ", 0.0)"; // (re, im)
             if (ty.is_static()) return b.constant(text, ty);
             return {chlo_splat_dynamic(text, ty, x.name, t, shape, name, seq, o.at), o.at};
         };
@@ -1958,14 +1968,40 @@ bool chlo_legalize(module& m, const options&, std::vector<diagnostic>& errs) {
             seq.back()->results[0] = o.results[0];
             (void)r;
         } else if (n == "chlo.sinh" || n == "chlo.cosh") {
-            // sinh x = (expm1(x) - expm1(-x)) / 2 (accurate near 0); cosh x = (e^x + e^-x) / 2
+            // As upstream: e^(x + log 1/2) -+ e^(log 1/2 - x), which overflows only where the result
+            // does; a real sinh of |x| < 1 as (expm1(x) + expm1(x) / (expm1(x) + 1)) / 2 (no
+            // cancellation near 0).
+            const bool small = n == "chlo.sinh" && !is_complex_elem(t.elem);
+            // f16 and bf16 computed in f32 (as upstream: log 1/2 in f16 is already 4 ULP off)
+            const bool up = t.elem == "f16" || t.elem == "bf16";
+            const type t16 = t;
+            if (up) {
+                type f = t;
+                f.elem = "f32";
+                x = b.emit("stablehlo.convert", {x}, {t16}, f);
+                t = f;
+            }
+            const type rt2 = up ? t : rt;
+            const std::string res = up ? fresh("up") : o.results[0];
             auto half = splat("0.5", t);
-            auto nx = b.emit("stablehlo.negate", {x}, {t}, t);
-            const char* f = n == "chlo.sinh" ? "stablehlo.exponential_minus_one" : "stablehlo.exponential";
-            auto a = b.emit(f, {x}, {t}, t);
-            auto c = b.emit(f, {nx}, {t}, t);
-            auto s = b.emit(n == "chlo.sinh" ? "stablehlo.subtract" : "stablehlo.add", {a, c}, {t, t}, t);
-            b.emit("stablehlo.multiply", {s, half}, {t, t}, rt, o.results[0]);
+            auto lh = b.emit("stablehlo.log", {half}, {t}, t);
+            auto ea = b.emit("stablehlo.exponential", {b.emit("stablehlo.add", {x, lh}, {t, t}, t)}, {t}, t);
+            auto es = b.emit("stablehlo.exponential", {b.emit("stablehlo.subtract", {lh, x}, {t, t}, t)}, {t}, t);
+            const char* f = n == "chlo.sinh" ? "stablehlo.subtract" : "stablehlo.add";
+            if (!small) {
+                b.emit(f, {ea, es}, {t, t}, rt2, res);
+            } else {
+                auto large = b.emit(f, {ea, es}, {t, t}, t);
+                auto one = splat("1.0", t);
+                auto e = b.emit("stablehlo.exponential_minus_one", {x}, {t}, t);
+                auto q = b.emit("stablehlo.divide", {e, b.emit("stablehlo.add", {e, one}, {t, t}, t)}, {t, t}, t);
+                auto sm = b.emit("stablehlo.multiply", {half, b.emit("stablehlo.add", {e, q}, {t, t}, t)}, {t, t}, t);
+                auto lt = cmp(b.emit("stablehlo.abs", {x}, {t}, t), one, "LT");
+                type pt = t;
+                pt.elem = "i1";
+                b.emit("stablehlo.select", {lt, sm, large}, {pt, t, t}, rt2, res);
+            }
+            if (up) b.emit("stablehlo.convert", {value_ref{res, o.at}}, {t}, rt, o.results[0]);
         } else if (n == "chlo.asin" || n == "chlo.acos") {
             // asin x = 2 atan2(x, 1 + sqrt(1 - x^2)); acos x = 2 atan2(sqrt(1 - x^2), 1 + x)
             auto one = splat("1.0", t);
@@ -2008,11 +2044,23 @@ bool chlo_legalize(module& m, const options&, std::vector<diagnostic>& errs) {
                 auto sg = b.emit("stablehlo.sign", {x}, {t}, t);
                 b.emit("stablehlo.multiply", {sg, l}, {t, t}, rt, o.results[0]);
             } else {
-                auto xx = b.emit("stablehlo.multiply", {x, x}, {t, t}, t);
-                auto d = b.emit("stablehlo.subtract", {xx, one}, {t, t}, t);
-                auto s = b.emit("stablehlo.sqrt", {d}, {t}, t);
-                auto a = b.emit("stablehlo.add", {x, s}, {t, t}, t);
-                b.emit("stablehlo.log", {a}, {t}, rt, o.results[0]);
+                // As upstream: log1p(sqrt(x - 1) (sqrt(x + 1) + sqrt(x - 1))) (no cancellation near 1;
+                // NaN below 1), and log 2 + log x from max / 2 on (no overflow).
+                auto two = splat("2.0", t);
+                auto sm = b.emit("stablehlo.sqrt", {b.emit("stablehlo.subtract", {x, one}, {t, t}, t)}, {t}, t);
+                auto sp = b.emit("stablehlo.sqrt", {b.emit("stablehlo.add", {x, one}, {t, t}, t)}, {t}, t);
+                auto p = b.emit("stablehlo.multiply", {sm, b.emit("stablehlo.add", {sp, sm}, {t, t}, t)}, {t, t}, t);
+                auto near = b.emit("stablehlo.log_plus_one", {p}, {t}, t);
+                auto far = b.emit("stablehlo.add", {b.emit("stablehlo.log", {two}, {t}, t), b.emit("stablehlo.log", {x}, {t}, t)},
+                                  {t, t}, t);
+                const std::string max = elem_bits(t.elem) == 64   ? "0x7FEFFFFFFFFFFFFF"
+                                        : elem_bits(t.elem) == 32 ? "0x7F7FFFFF"
+                                        : t.elem == "bf16"        ? "0x7F7F"
+                                                                  : "0x7BFF";
+                auto big = cmp(x, b.emit("stablehlo.divide", {splat(max, t), two}, {t, t}, t), "GE");
+                type pt = t;
+                pt.elem = "i1";
+                b.emit("stablehlo.select", {big, far, near}, {pt, t, t}, rt, o.results[0]);
             }
         } else if (n == "chlo.top_k") {
             // sort (values, iota) descending along the last dimension, then slice the first k
