@@ -31,7 +31,8 @@ void fill(T& t, std::mt19937& g) {
 
 template<class A>
 auto materialise(const A& a) {
-    if constexpr (requires { typename A::xlet_node; } || requires { a.padded(); }) // (an array or a bounded value)
+    if constexpr (
+        requires { typename A::xlet_node; } || requires { a.padded(); }) // (an array or a bounded value)
         return xlet::eval(a);
     else
         return std::apply([](const auto&... e) { return std::make_tuple(xlet::eval(e)...); }, a);

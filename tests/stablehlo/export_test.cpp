@@ -519,12 +519,13 @@ TEST_CASE("bounded dynamic sizes export as StableHLO's bounded types: set_dimens
     CHECK(has(m, "-> (tensor<2xf32>, tensor<?xf32, #stablehlo.bounds<6>>, tensor<i32>, tensor<?x2xi32, "
                  "#stablehlo.bounds<6, ?>>, tensor<?x4xf32, #stablehlo.bounds<3, ?>>)"));
     CHECK(has(m, "%0 = \"stablehlo.set_dimension_size\"(%arg0, %arg1) {dimension = 0 : i64} : (tensor<6x2xf32>, "
-                 "tensor<i32>) -> " + b));
+                 "tensor<i32>) -> " +
+                     b));
     // Element-wise ops take the dynamic dimension from their bounded operand (constants stay static).
     CHECK(has(m, "\"stablehlo.multiply\"(%0, %2) : (" + b + ", tensor<6x2xf32>) -> " + b));
     CHECK(has(m, "\"stablehlo.compare\"(%6, %15) {comparison_direction = #stablehlo<comparison_direction GT>, "
-                 "compare_type = #stablehlo<comparison_type FLOAT>} : (" + b +
-                     ", tensor<6x2xf32>) -> tensor<?x2xi1, #stablehlo.bounds<6, ?>>"));
+                 "compare_type = #stablehlo<comparison_type FLOAT>} : (" +
+                     b + ", tensor<6x2xf32>) -> tensor<?x2xi1, #stablehlo.bounds<6, ?>>"));
     CHECK(has(m, "\"stablehlo.convert\"(%18) : (" + b + ") -> tensor<?x2xi32, #stablehlo.bounds<6, ?>>"));
     // A reduce over the dynamic dimension has a static type; one that keeps it, a bounded type.
     CHECK(has(m, "}) {dimensions = array<i64: 0>} : (" + b + ", tensor<f32>) -> tensor<2xf32>"));

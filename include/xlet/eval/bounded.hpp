@@ -158,8 +158,10 @@ void lift_sizes(const char* op, std::array<std::size_t, R>& size, std::array<boo
 // bounded one's dynamic dimensions as "?" with their bounds.
 template<class T>
 std::string result_type() {
-    if constexpr (bounded_operand<T>) return trace::recorder::bounded_type(trace::type_of<typename T::expr_type>(), T::dynamic_mask);
-    else return trace::type_of<T>();
+    if constexpr (bounded_operand<T>)
+        return trace::recorder::bounded_type(trace::type_of<typename T::expr_type>(), T::dynamic_mask);
+    else
+        return trace::type_of<T>();
 }
 // A materialised result is value id: a bounded one carries it, and its storage holds the padding
 // (read statically through padding_of, trace::memory_value); a tensor's storage holds it.
@@ -190,7 +192,9 @@ auto traced_op(Run&& run, Emit&& emit) {
             if constexpr (bounded_operand<Res> || is_array_leaf<Res>)
                 types.push_back(result_type<Res>());
             else
-                [&]<class... T>(std::tuple<T...>*) { (types.push_back(result_type<T>()), ...); }(static_cast<Res*>(nullptr));
+                [&]<class... T>(std::tuple<T...>*) {
+                    (types.push_back(result_type<T>()), ...);
+                }(static_cast<Res*>(nullptr));
             id = emit(*r, types);
         }
     Res out = [&] {

@@ -70,7 +70,8 @@ XLET_TRACE_COLD inline int padded_view(recorder& r, int b, const std::string& ty
         if ((mask >> d) & 1u) {
             mask &= ~(1u << d);
             const std::int32_t bound = static_cast<std::int32_t>(dims[d]);
-            const int c = r.emit("stablehlo.constant", {}, {"tensor<i32>"}, "value = " + dense_literal(&bound, {}, "tensor<i32>"));
+            const int c = r.emit("stablehlo.constant", {}, {"tensor<i32>"},
+                                 "value = " + dense_literal(&bound, {}, "tensor<i32>"));
             v = r.emit("stablehlo.set_dimension_size", {v, c}, {recorder::bounded_type(type, mask)},
                        "dimension = " + std::to_string(d) + " : i64");
         }
@@ -254,7 +255,8 @@ void bind_results(recorder& r, const R& res, int& id) {
 }
 template<class R>
 void values_of(recorder& r, const R& res, std::vector<int>& out) {
-    if constexpr (is_array_leaf<R> || requires { typename R::xlet_node; } || requires { res.trace(r); }) {
+    if constexpr (
+        is_array_leaf<R> || requires { typename R::xlet_node; } || requires { res.trace(r); }) {
         out.push_back(value_of(r, res));
     } else {
         std::apply([&](const auto&... e) { (values_of(r, e, out), ...); }, res);

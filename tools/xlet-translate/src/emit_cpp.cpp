@@ -379,8 +379,8 @@ bool is_ragged_all_to_all(const op& o) { return o.name == "stablehlo.custom_call
 // @check.eq, which also returns whether they were equal.
 bool is_check_call(const op& o) {
     return o.name == "stablehlo.custom_call" &&
-           (o.callee == "check.expect_eq" || o.callee == "check.expect_almost_eq" ||
-            o.callee == "check.expect_close" || o.callee == "check.eq");
+           (o.callee == "check.expect_eq" || o.callee == "check.expect_almost_eq" || o.callee == "check.expect_close" ||
+            o.callee == "check.eq");
 }
 bool is_spmd(const op& o) { return is_spmd_op(o.name) || is_ragged_all_to_all(o); }
 
@@ -2869,8 +2869,10 @@ private:
         const std::string& c = o.callee;
         if (c == "check.eq") {
             const std::string e = "xlet_translate::check::eq(" + args + at + ")";
-            if (o.results.empty()) out_ << ind(depth) << "(void)" << e << ";\n";
-            else declare(o, 0, e, depth, false);
+            if (o.results.empty())
+                out_ << ind(depth) << "(void)" << e << ";\n";
+            else
+                declare(o, 0, e, depth, false);
             return;
         }
         out_ << ind(depth) << "xlet_translate::check::"

@@ -2051,8 +2051,9 @@ bool chlo_legalize(module& m, const options&, std::vector<diagnostic>& errs) {
                 auto sp = b.emit("stablehlo.sqrt", {b.emit("stablehlo.add", {x, one}, {t, t}, t)}, {t}, t);
                 auto p = b.emit("stablehlo.multiply", {sm, b.emit("stablehlo.add", {sp, sm}, {t, t}, t)}, {t, t}, t);
                 auto near = b.emit("stablehlo.log_plus_one", {p}, {t}, t);
-                auto far = b.emit("stablehlo.add", {b.emit("stablehlo.log", {two}, {t}, t), b.emit("stablehlo.log", {x}, {t}, t)},
-                                  {t, t}, t);
+                auto far =
+                    b.emit("stablehlo.add",
+                           {b.emit("stablehlo.log", {two}, {t}, t), b.emit("stablehlo.log", {x}, {t}, t)}, {t, t}, t);
                 const std::string max = elem_bits(t.elem) == 64   ? "0x7FEFFFFFFFFFFFFF"
                                         : elem_bits(t.elem) == 32 ? "0x7F7FFFFF"
                                         : t.elem == "bf16"        ? "0x7F7F"
