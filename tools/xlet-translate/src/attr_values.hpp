@@ -39,6 +39,10 @@ inline attr int_attr(std::int64_t v, const std::string& ty = "i64") { return int
 attr int_list_attr(const std::vector<std::int64_t>& v);
 // An array<i64: ...> attribute of these integers (what the generic form calls a dimension list).
 attr i64_array(const std::vector<std::int64_t>& v, loc at = {});
+// A float (of f32, or f64) as MLIR's printer writes it in a dense constant or a VHLO float:
+// "1.000000e+00" when six digits read back to the same value, else the shortest of up to 9 / 17
+// significant digits, "0.333333343", "-2.14748365E+9"; a hex literal when neither has a '.'.
+std::string mlir_float_literal(double v, bool f64);
 // The last word of an enum attribute: #stablehlo<comparison_direction LT> -> "LT".
 std::string enum_word(const attr* a);
 

@@ -5,6 +5,7 @@
 #include "passes.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cctype>
 #include <charconv>
 #include <cstdlib>
@@ -17,6 +18,7 @@
 #include "attr_values.hpp"
 #include "parser.hpp"
 #include "pass_chlo.hpp"
+#include "pass_quant.hpp"
 #include "pass_shape_legalize.hpp"
 #include "vhlo_ops.hpp"
 
@@ -1351,7 +1353,8 @@ void fix_group_names(func& f, namer& fresh) {
         replace_uses(f.body, from, to.first, to.second);
 }
 
-void expand_ops(module& m, const expander& expand) {
+// `done(f)`, when given, runs on each function once its ops are expanded.
+void expand_ops(module& m, const expander& expand, const std::function<void(func&, namer&)>& done = {}) {
     for (auto& f : m.funcs) {
         namer fresh(f);
         std::function<void(region&)> rec = [&](region& r) {
@@ -1372,6 +1375,7 @@ void expand_ops(module& m, const expander& expand) {
             }
         };
         rec(f.body);
+        if (done) done(f, fresh);
         fix_group_names(f, fresh);
     }
 }
@@ -2238,8 +2242,30 @@ bool is_int_name(std::string_view e) {
     return e == "index" || (elem_by_builtin(e) && !is_float_name(e) && e != "none" && e != "i1");
 }
 
-// An element type (f32, complex<f32>) as VHLO text; false if VHLO has none (si32, quantized ...).
+// An element type (f32, complex<f32>) as VHLO text; false if VHLO has none (si32 ...).
 bool vhlo_elem(const std::string& e, std::string& out, std::string& why) {
+    if (auto q = quant_of(e)) {
+        // !vhlo.quant_v1<!vhlo.i8_v1:!vhlo.f32_v1, 3.400000e+01:16, -128:127, 1> and, per axis,
+        // !vhlo.quant_per_axis_v1<!vhlo.i8_v1:!vhlo.f32_v1, 0, [3.400000e+01, ...], [16, ...], -128:127, 1>:
+        // the storage type signless (MLIR's u8 is a signless i8), flags 1 when signed
+        std::string st, ex;
+        if (!vhlo_elem("i" + std::to_string(q->bits), st, why) || !vhlo_elem(q->expressed, ex, why)) return false;
+        out = "!vhlo." + std::string(q->per_axis() ? "quant_per_axis_v1<" : "quant_v1<") + st + ":" + ex + ", ";
+        if (q->per_axis()) {
+            out += std::to_string(q->axis) + ", [";
+            for (std::size_t i = 0; i < q->scales.size(); ++i)
+                out += (i ? ", " : "") + mlir_float_literal(q->scales[i], true);
+            out += "], [";
+            for (std::size_t i = 0; i < q->zero_points.size(); ++i)
+                out += (i ? ", " : "") + std::to_string(q->zero_points[i]);
+            out += "]";
+        } else {
+            out += mlir_float_literal(q->scales[0], true) + ":" + std::to_string(q->zero_points[0]);
+        }
+        out += ", " + std::to_string(q->storage_min) + ":" + std::to_string(q->storage_max) + ", " +
+               (q->is_signed ? "1" : "0") + ">";
+        return true;
+    }
     if (is_complex_elem(e) && e.back() == '>') {
         std::string inner;
         if (!vhlo_elem(e.substr(8, e.size() - 9), inner, why)) return false;
@@ -2250,9 +2276,8 @@ bool vhlo_elem(const std::string& e, std::string& out, std::string& why) {
         out = "!vhlo." + std::string(x->vhlo);
         return true;
     }
-    why = e.rfind("si", 0) == 0       ? "signed integer type " + e + " has no VHLO form (use signless integers)"
-          : e.rfind("!quant", 0) == 0 ? "quantized element types are issue #26 (not supported yet)"
-                                      : "element type " + e + " has no VHLO form";
+    why = e.rfind("si", 0) == 0 ? "signed integer type " + e + " has no VHLO form (use signless integers)"
+                                : "element type " + elem_str(e) + " has no VHLO form";
     return false;
 }
 
@@ -2383,6 +2408,11 @@ version type_since(const type& t) {
     if (t.k == type::kind::tensor || t.k == type::kind::scalar) {
         std::string e = t.elem;
         if (is_complex_elem(e) && e.size() > 9) e = e.substr(8, e.size() - 9);
+        if (auto q = quant_of(e)) { // !vhlo.quant_v1 0.9.0, !vhlo.quant_per_axis_v1 0.18.0
+            if (q->per_axis()) v = std::max(v, version{0, 18, 0});
+            if (const elem_info* x = elem_by_builtin(q->expressed)) v = std::max(v, x->since);
+            e = "i" + std::to_string(q->bits);
+        }
         if (const elem_info* x = elem_by_builtin(e)) v = std::max(v, x->since);
     }
     return v;
@@ -3057,6 +3087,54 @@ private:
         return lit(">") || fail("expected '>' to close #" + name);
     }
 
+    // The body of !vhlo.quant_v1<...> / !vhlo.quant_per_axis_v1<...> (from '<') as the quantized
+    // element type, checked as the parser checks it.
+    bool quant_body(const std::string& m, type& out) {
+        const std::string what = "!vhlo." + m;
+        type st, ex;
+        if (!lit("<") || !read_type(st) || !lit(":") || !read_type(ex) || !lit(","))
+            return fail("expected " + what + "<storage:expressed, ...>");
+        quant_type q;
+        auto scale = [&](double& v) {
+            std::string text;
+            if (!number(text)) return false;
+            if (text.size() > 2 && (text[1] == 'x' || text[1] == 'X'))
+                v = std::bit_cast<double>(static_cast<std::uint64_t>(std::strtoull(text.c_str() + 2, nullptr, 16)));
+            else
+                v = std::strtod(text.c_str(), nullptr);
+            return true;
+        };
+        if (m == "quant_v1") {
+            q.scales.resize(1);
+            q.zero_points.resize(1);
+            if (!scale(q.scales[0]) || !lit(":") || !integer(q.zero_points[0]) || !lit(","))
+                return fail("expected scale:zero_point in " + what);
+        } else {
+            if (!integer(q.axis) || !lit(",") || !lit("[")) return fail("expected the quantization dimension in " + what);
+            do {
+                if (q.scales.size() > 4096) return fail("too many scales in " + what);
+                if (!scale(q.scales.emplace_back())) return false;
+            } while (lit(","));
+            if (!lit("]") || !lit(",") || !ints(q.zero_points) || !lit(",")) return fail("expected [zero points] in " + what);
+            if (q.axis < 0 || q.axis > 2147483647) return fail("quantization dimension out of range in " + what);
+        }
+        std::int64_t flags = 0;
+        if (!integer(q.storage_min) || !lit(":") || !integer(q.storage_max) || !lit(",") || !integer(flags) ||
+            !lit(">"))
+            return fail("expected storage_min:storage_max, flags> in " + what);
+        const elem_info* si = st.k == type::kind::scalar ? elem_by_builtin(st.elem) : nullptr;
+        if (!si || !is_int_name(st.elem) || st.elem == "index" || (flags != 0 && flags != 1) ||
+            (flags == 1 && st.elem[0] == 'u') || ex.k != type::kind::scalar)
+            return fail("bad storage type or flags in " + what);
+        q.is_signed = flags == 1;
+        q.bits = std::atoi(st.elem.c_str() + (st.elem[0] == 'u' ? 2 : 1));
+        q.expressed = ex.elem;
+        if (std::string why = q.check(); !why.empty()) return fail(why + " in " + what);
+        out.k = type::kind::scalar;
+        out.elem = quant_elem(q);
+        return true;
+    }
+
     bool type_body(type& out) {
         if (!lit("!vhlo.")) return fail("expected a VHLO type");
         std::string m = word();
@@ -3083,6 +3161,8 @@ private:
             if (!read_type(e)) return false;
             if (e.k != type::kind::scalar) return fail("a tensor's element type must be a scalar type");
             out.elem = e.elem;
+            if (auto q = quant_of(e.elem))
+                if (std::string why = quant_check_tensor(*q, out.dims); !why.empty()) return fail(why);
             if (m == "buffer_v1") { // memref<dims x elem>
                 if (!lit(">")) return fail("expected '>' to close !vhlo.buffer_v1");
                 std::string text = "memref<";
@@ -3136,6 +3216,7 @@ private:
             out.k = type::kind::token;
             return true;
         }
+        if (m == "quant_v1" || m == "quant_per_axis_v1") return quant_body(m, out);
         if (const elem_info* x = elem_by_vhlo(m)) {
             out.k = type::kind::scalar;
             out.elem = std::string(x->builtin);
@@ -5291,6 +5372,73 @@ bool expand_mesh_axes(module& m, std::vector<diagnostic>& errs) {
     return ok;
 }
 
+// ---- the quantization passes (pass_quant.cpp) -----------------------------------------------------
+
+// stablehlo-legalize-qdq-to-quantized-op, stablehlo-legalize-quantized-op-to-qdq and
+// stablehlo-legalize-quant-to-math over the module: each op rewritten by pass_quant.cpp, the uses of
+// the results it moved renamed, and after quant-to-math every quantized type (function signatures,
+// block arguments, the ops kept) its storage type. On an error the module is left as it was.
+bool quant_pass(module& m, const std::string& pass, std::vector<diagnostic>& errs) {
+    module w = clone(m);
+    bool ok = true;
+    if (pass == "stablehlo-legalize-qdq-to-quantized-op") {
+        for (auto& f : w.funcs) {
+            namer fresh(f);
+            quant_fuse_qdq(f, [&](const std::string& base) { return fresh(base); });
+        }
+        m = std::move(w);
+        return true;
+    }
+    const bool math = pass == "stablehlo-legalize-quant-to-math";
+    std::vector<std::pair<std::string, std::string>> renames;
+    auto retype_all = [](func& f) {
+        for (auto& a : f.args)
+            quant_storage_types(a.t);
+        for (auto& t : f.results)
+            quant_storage_types(t);
+        walk_ops(f.body, [](op& o) {
+            for (auto& t : o.operand_types)
+                quant_storage_types(t);
+            for (auto& t : o.result_types)
+                quant_storage_types(t);
+            for (auto& [k, a] : o.attrs)
+                if (a.k == attr::kind::dense || a.k == attr::kind::type_attr) quant_storage_types(a.t);
+            for (auto& g : o.regions)
+                for (auto& b : g.blocks)
+                    for (auto& t : b.arg_types)
+                        quant_storage_types(t);
+        });
+    };
+    expand_ops(
+        w,
+        [&](op& o, namer& fresh, std::vector<std::unique_ptr<op>>& seq) {
+            quant_rewrite r;
+            std::string why;
+            fresh_name name = [&](const std::string& base) { return fresh(base); };
+            bool done = math ? quant_op_to_math(o, name, r, why) : quant_op_to_qdq(o, name, r);
+            if (!why.empty()) {
+                errs.push_back({o.at, pass + ": " + why});
+                ok = false;
+            }
+            if (!done) return false;
+            seq = std::move(r.seq);
+            renames.insert(renames.end(), r.renames.begin(), r.renames.end());
+            return true;
+        },
+        [&](func& f, namer&) {
+            for (auto& [from, to] : renames)
+                walk_ops(f.body, [&](op& o) {
+                    for (auto& v : o.operands)
+                        if (v.name == from) v.name = to;
+                });
+            renames.clear();
+            if (math) retype_all(f);
+        });
+    if (!ok) return false;
+    m = std::move(w);
+    return true;
+}
+
 bool not_applicable(const std::string& name, const std::string& why, std::vector<diagnostic>& errs) {
     errs.push_back({{}, name + ": " + why});
     return false;
@@ -5312,9 +5460,11 @@ const std::vector<pass_info>& known_passes() {
         {"stablehlo-legalize-composite-to-call", "composites replaced by calls of their decomposition", "except=names"},
         {"stablehlo-legalize-deprecated-ops", "deprecated ops (RFC #2283) to their supported equivalents",
          "fail-on-unused=true|false"},
-        {"stablehlo-legalize-qdq-to-quantized-op", "quantization: issue #26", ""},
-        {"stablehlo-legalize-quant-to-math", "quantization: issue #26", ""},
-        {"stablehlo-legalize-quantized-op-to-qdq", "quantization: issue #26", ""},
+        {"stablehlo-legalize-qdq-to-quantized-op",
+         "dequantize -> float op -> quantize fused into the op on quantized values (nothing deleted)", ""},
+        {"stablehlo-legalize-quant-to-math",
+         "quantized ops to integer and float arithmetic on the storage types (no quantized type left)", ""},
+        {"stablehlo-legalize-quantized-op-to-qdq", "quantized ops to dequantize -> float op -> quantize", ""},
         {"stablehlo-legalize-to-vhlo",
          "StableHLO to VHLO 1.20.0: vhlo.*_vN ops, VHLO types and attributes, every default spelled out; "
          "ops of other dialects kept behind unrealized casts with allow-other-dialects",
@@ -5355,7 +5505,7 @@ bool run_pass(module& m, const std::string& name, const std::string& text, std::
     if (name == "shape-legalize-to-stablehlo") return shape_legalize_to_stablehlo(m, opt, errors);
     if (name == "stablehlo-legalize-qdq-to-quantized-op" || name == "stablehlo-legalize-quant-to-math" ||
         name == "stablehlo-legalize-quantized-op-to-qdq")
-        return not_applicable(name, "quantized types are issue #26 (not implemented yet)", errors);
+        return quant_pass(m, name, errors);
     for (auto& p : known_passes())
         if (p.name == name) return not_applicable(name, "not implemented yet (docs/passes.md)", errors);
     errors.push_back({{}, "unknown pass --" + name});
