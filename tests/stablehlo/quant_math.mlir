@@ -147,4 +147,16 @@ module @quant_math {
     check.expect_eq_const %h, dense<[[5.0]]> : tensor<1x1xf32>
     func.return
   }
+  // convolution (NHWC) of a lhs with zero point 2, padded (low 1, high 0) with its zero point:
+  // the real values [[0, 1, 2], [3, 4, 5], [6, 7, 8]] padded with 0s, correlated with [[1, 0], [0, 1]]
+  func.func @convolution() {
+    %l = stablehlo.constant dense<[[[[2], [3], [4]], [[5], [6], [7]], [[8], [9], [10]]]]> : tensor<1x3x3x1xi8>
+    %k = stablehlo.constant dense<[[[[1]], [[0]]], [[[0]], [[1]]]]> : tensor<2x2x1x1xi8>
+    %ql = stablehlo.bitcast_convert %l : (tensor<1x3x3x1xi8>) -> tensor<1x3x3x1x!quant.uniform<i8:f32, 1.0:2>>
+    %qk = stablehlo.bitcast_convert %k : (tensor<2x2x1x1xi8>) -> tensor<2x2x1x1x!quant.uniform<i8:f32, 1.0>>
+    %c = stablehlo.convolution(%ql, %qk) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {stride = [1, 1], pad = [[1, 0], [1, 0]], lhs_dilate = [1, 1], rhs_dilate = [1, 1]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x3x3x1x!quant.uniform<i8:f32, 1.0:2>>, tensor<2x2x1x1x!quant.uniform<i8:f32, 1.0>>) -> tensor<1x3x3x1x!quant.uniform<i32:f32, 1.0>>
+    %s = stablehlo.bitcast_convert %c : (tensor<1x3x3x1x!quant.uniform<i32:f32, 1.0>>) -> tensor<1x3x3x1xi32>
+    check.expect_eq_const %s, dense<[[[[0], [1], [2]], [[3], [4], [6]], [[6], [10], [12]]]]> : tensor<1x3x3x1xi32>
+    func.return
+  }
 }

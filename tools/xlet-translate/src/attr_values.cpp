@@ -4,6 +4,7 @@
 #include <bit>
 #include <cctype>
 #include <cerrno>
+#include <charconv>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -375,6 +376,80 @@ std::string mlir_float_literal(double v, bool f64) {
     else
         std::snprintf(buf, sizeof buf, "0x%X", static_cast<unsigned>(std::bit_cast<std::uint32_t>(static_cast<float>(v))));
     return buf;
+}
+
+bool read_conv_dims(const attr& a, conv_dims& d, std::string& why) {
+    why = "unreadable convolution dimension_numbers";
+    if (a.k != attr::kind::dialect) return false;
+    if (!a.fields.empty()) {
+        auto one = [&](const char* k, std::int64_t& v) {
+            const attr* f = a.field(k);
+            if (!f || f->k != attr::kind::integer) return false;
+            v = f->i;
+            return true;
+        };
+        if (!one("input_batch_dimension", d.ib) || !one("input_feature_dimension", d.if_) ||
+            !one("kernel_input_feature_dimension", d.kif) || !one("kernel_output_feature_dimension", d.kof) ||
+            !one("output_batch_dimension", d.ob) || !one("output_feature_dimension", d.of))
+            return false;
+        d.is = int_list(a.field("input_spatial_dimensions"));
+        d.ks = int_list(a.field("kernel_spatial_dimensions"));
+        d.os = int_list(a.field("output_spatial_dimensions"));
+        return true;
+    }
+    // three bracketed layouts: letters name the batch / feature dimensions, numbers the spatial ones
+    std::vector<std::vector<std::string>> groups;
+    std::string cur;
+    bool in = false;
+    for (char c : a.raw) {
+        if (c == '[') {
+            if (in || groups.size() == 3) return false;
+            in = true;
+            groups.emplace_back();
+            cur.clear();
+        } else if (c == ']' || (c == ',' && in)) {
+            if (!in || cur.empty()) {
+                if (c == ']' && in && groups.back().empty()) { // []
+                    in = false;
+                    continue;
+                }
+                return false;
+            }
+            groups.back().push_back(cur);
+            cur.clear();
+            if (c == ']') in = false;
+        } else if (in && !std::isspace(static_cast<unsigned char>(c))) {
+            cur += c;
+        }
+    }
+    if (groups.size() != 3 || in) return false;
+    auto side = [&](const std::vector<std::string>& g, char x, char y, std::int64_t& px, std::int64_t& py,
+                    std::vector<std::int64_t>& sp) {
+        px = py = -1;
+        std::size_t n = g.size();
+        if (n < 2 || n > 64) return false;
+        sp.assign(n - 2, -1);
+        for (std::size_t i = 0; i < n; ++i) {
+            const std::string& e = g[i];
+            auto pos = static_cast<std::int64_t>(i);
+            if (e.size() == 1 && e[0] == x && px < 0)
+                px = pos;
+            else if (e.size() == 1 && e[0] == y && py < 0)
+                py = pos;
+            else {
+                std::size_t k = 0;
+                auto r = std::from_chars(e.data(), e.data() + e.size(), k);
+                if (r.ec != std::errc{} || r.ptr != e.data() + e.size() || k >= sp.size() || sp[k] >= 0) return false;
+                sp[k] = pos;
+            }
+        }
+        return px >= 0 && py >= 0;
+    };
+    if (!side(groups[0], 'b', 'f', d.ib, d.if_, d.is) || !side(groups[1], 'i', 'o', d.kif, d.kof, d.ks) ||
+        !side(groups[2], 'b', 'f', d.ob, d.of, d.os))
+        return false;
+    why.clear();
+    return true;
 }
 
 attr int_list_attr(const std::vector<std::int64_t>& v) {

@@ -373,17 +373,92 @@ bool read_dot_dims(const op& o, dot_like_dims& d, std::string& why) {
     return true;
 }
 
-// dot_general / dot of a per-tensor quantized lhs and an rhs and result both per tensor or both
-// per axis: the i32 dot product, its zero-point offset, scaled by lhs_scale * rhs_scale /
-// result_scale (when that is not within 0.001 of 1), plus the result's zero point, converted
-// (truncated, not clamped, as upstream) to the storage type.
-void dot_quantized(builder& b, const op& o, const val& lhs, const val& rhs, const dot_like_dims& d) {
+// The dimensions of a quantized convolution as a dot product's, for the layouts upstream handles
+// (NHWC, NCHW, NDHWC, NCDHW), with its conditions: the kernel's (and a per-axis result's) zero
+// points 0, a per-axis kernel quantized along its last dimension with one result / kernel scale
+// ratio, no lhs dilation. False: the convolution goes through dequantize / quantize.
+bool conv_dot_dims(const op& o, const quant_type& rq, const quant_type& resq, dot_like_dims& d) {
+    auto zero = [](const quant_type& q) {
+        return std::all_of(q.zero_points.begin(), q.zero_points.end(), [](std::int64_t z) { return z == 0; });
+    };
+    if (!zero(rq) || (rq.per_axis() && !zero(resq))) return false;
+    if (rq.per_axis()) {
+        if (rq.axis != static_cast<std::int64_t>(o.operand_types[1].dims.size()) - 1 ||
+            resq.scales.size() != rq.scales.size())
+            return false;
+        double first = resq.scales[0] / rq.scales[0];
+        for (std::size_t i = 0; i < rq.scales.size(); ++i)
+            if (std::abs((resq.scales[i] / rq.scales[i] - first) / first) > 0.001) return false;
+    }
+    for (auto x : int_list(o.get("lhs_dilation")))
+        if (x != 1) return false;
+    conv_dims c;
+    std::string why;
+    const attr* a = o.get("dimension_numbers");
+    if (!a || !read_conv_dims(*a, c, why)) return false;
+    using v = std::vector<std::int64_t>;
+    auto is = [&](std::int64_t ib, std::int64_t if_, v is, std::int64_t kif, std::int64_t kof, v ks) {
+        return c.ib == ib && c.if_ == if_ && c.is == is && c.kif == kif && c.kof == kof && c.ks == ks && c.ob == ib &&
+               c.of == if_ && c.os == is;
+    };
+    if (is(0, 3, {1, 2}, 2, 3, {0, 1})) // lhs (b, 0, 1, f) x rhs (0, 1, i, o) -> (b, 0, 1, f)
+        d = {{0}, {1, 2}, {3}, {}, {0, 1}, {2}};
+    else if (is(0, 1, {2, 3}, 1, 0, {2, 3})) // (b, f, 0, 1) x (o, i, 0, 1) -> (b, f, 0, 1)
+        d = {{0}, {2, 3}, {1}, {}, {2, 3}, {1}};
+    else if (is(0, 4, {1, 2, 3}, 3, 4, {0, 1, 2})) // (b, 0, 1, 2, f) x (0, 1, 2, i, o) -> (b, 0, 1, 2, f)
+        d = {{0}, {1, 2, 3}, {4}, {}, {0, 1, 2}, {3}};
+    else if (is(0, 1, {2, 3, 4}, 0, 1, {2, 3, 4})) // (b, f, 0, 1, 2) x (o, i, 0, 1, 2) -> (b, f, 0, 1, 2), as upstream
+        d = {{0}, {2, 3, 4}, {1}, {}, {2, 3, 4}, {1}};
+    else
+        return false;
+    return true;
+}
+
+// The integer convolution: lhs padded with its zero point first (a stablehlo.pad, the convolution
+// then unpadded), as padding with zeros would add (0 - zero_point) terms.
+val conv_kernel(builder& b, const op& o, val& lhs, const val& rhs, const dot_like_dims& d, std::int64_t lhs_zp,
+                const type& it) {
+    std::vector<std::int64_t> pad = int_list(o.get("padding"));
+    auto attrs = o.attrs;
+    if (std::any_of(pad.begin(), pad.end(), [](std::int64_t x) { return x != 0; })) {
+        std::size_t rank = lhs.t.dims.size();
+        std::vector<std::int64_t> low(rank, 0), high(rank, 0);
+        for (std::size_t i = 0; i < d.lhs_spatial.size() && 2 * i + 1 < pad.size(); ++i) {
+            low[static_cast<std::size_t>(d.lhs_spatial[i])] = pad[2 * i];
+            high[static_cast<std::size_t>(d.lhs_spatial[i])] = pad[2 * i + 1];
+        }
+        type pt = lhs.t;
+        for (std::size_t i = 0; i < rank; ++i)
+            if (pt.dims[i] >= 0) pt.dims[i] += low[i] + high[i];
+        val zp = b.ints({lhs_zp}, true, lhs.t.elem);
+        lhs = b.emit("stablehlo.pad", {lhs, zp}, pt);
+        b.last().set("edge_padding_low", i64_array(low));
+        b.last().set("edge_padding_high", i64_array(high));
+        b.last().set("interior_padding", i64_array(std::vector<std::int64_t>(rank, 0)));
+        attr zeros;
+        zeros.k = attr::kind::dense;
+        zeros.t = tensor_t({static_cast<std::int64_t>(rank) - 2, 2}, "i64");
+        zeros.elems = {"0"};
+        for (auto& [k, a] : attrs)
+            if (k == "padding") a = zeros;
+    }
+    val res = b.emit("stablehlo.convolution", {lhs, rhs}, it);
+    b.last().attrs = attrs;
+    return res;
+}
+
+// dot_general, dot or convolution of a per-tensor quantized lhs and an rhs and result both per
+// tensor or both per axis: the i32 dot product (convolution), its zero-point offset, scaled by
+// lhs_scale * rhs_scale / result_scale (when that is not within 0.001 of 1), plus the result's zero
+// point, converted (truncated, not clamped, as upstream) to the storage type.
+void dot_quantized(builder& b, const op& o, val lhs, const val& rhs, const dot_like_dims& d) {
     const type& rt = o.result_types[0];
     quant_type lq = *quant_of_type(o.operand_types[0]), rq = *quant_of_type(o.operand_types[1]),
                resq = *quant_of_type(rt);
     type it = retyped(rt, "i32"), ft = retyped(rt, "f32");
-    val res = b.emit("stablehlo.dot_general", {lhs, rhs}, it);
-    b.last().attrs = o.attrs;
+    val res = o.name == "stablehlo.convolution" ? conv_kernel(b, o, lhs, rhs, d, lq.zero_points[0], it)
+                                                : b.emit("stablehlo.dot_general", {lhs, rhs}, it);
+    if (o.name != "stablehlo.convolution") b.last().attrs = o.attrs;
     if (o.name == "stablehlo.dot") {
         attr dd;
         dd.k = attr::kind::dialect;
@@ -664,18 +739,24 @@ bool quant_op_to_math(const op& o, const fresh_name& fresh, quant_rewrite& out, 
                 b.bcast("subtract", sum, b.ints(l->zero_points, false), it, l->axis);
             done = true;
         }
-    } else if ((n == "stablehlo.dot_general" || n == "stablehlo.dot") && well_formed(o, 2, 1) &&
-               o.operand_types[0].k == type::kind::tensor && o.operand_types[1].k == type::kind::tensor) {
+    } else if ((n == "stablehlo.dot_general" || n == "stablehlo.dot" || n == "stablehlo.convolution") &&
+               well_formed(o, 2, 1) && o.operand_types[0].k == type::kind::tensor &&
+               o.operand_types[1].k == type::kind::tensor) {
         auto l = q_of(o.operand_types[0]), r = q_of(o.operand_types[1]), res = q_of(o.result_types[0]);
         bool quantized = l && !l->per_axis() && r && res && r->per_axis() == res->per_axis();
         bool hybrid = !l && r && !res && !has_quant_type(o.result_types[0]);
-        if (quantized || hybrid) {
-            dot_like_dims d;
-            if (!read_dot_dims(o, d, why)) return false;
-            if (quantized)
+        dot_like_dims d;
+        if (hybrid) {
+            dot_hybrid(b, o, storage_val(0), storage_val(1));
+            done = true;
+        } else if (quantized && n == "stablehlo.convolution") {
+            if (conv_dot_dims(o, *r, *res, d)) {
                 dot_quantized(b, o, storage_val(0), storage_val(1), d);
-            else
-                dot_hybrid(b, o, storage_val(0), storage_val(1));
+                done = true;
+            }
+        } else if (quantized) {
+            if (!read_dot_dims(o, d, why)) return false;
+            dot_quantized(b, o, storage_val(0), storage_val(1), d);
             done = true;
         }
     }
