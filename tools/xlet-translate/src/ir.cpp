@@ -22,6 +22,14 @@ bool type::is_static() const {
     return true;
 }
 
+type tensor_type(std::vector<std::int64_t> dims, const std::string& elem) {
+    type t;
+    t.k = type::kind::tensor;
+    t.dims = std::move(dims);
+    t.elem = elem;
+    return t;
+}
+
 const attr* attr::field(const std::string& key) const {
     for (auto& f : fields)
         if (f.name == key) return &f;

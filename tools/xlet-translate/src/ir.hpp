@@ -36,6 +36,7 @@ struct type {
     bool is_static() const;
     bool operator==(const type&) const = default;
 };
+type tensor_type(std::vector<std::int64_t> dims, const std::string& elem); // tensor<dims x elem>
 
 // An attribute, kept structured where the emitters need it and as text where they do not.
 struct attr {

@@ -1793,6 +1793,20 @@ private:
             dn.s = "stablehlo.conv";
             dn.raw = std::string(s_.substr(b, pos_ - b));
             dn.at = dat;
+            // three layouts, and between them only 'x' and "->" (the raw text is printed again: a
+            // comment or another op caught in it would not read back)
+            conv_dims cd;
+            std::string why;
+            int level = 0;
+            bool clean = true;
+            for (char c : dn.raw) {
+                level += c == '[' ? 1 : c == ']' ? -1 : 0;
+                if (level == 0 && c != ']' && c != 'x' && c != '-' && c != '>' &&
+                    !std::isspace(static_cast<unsigned char>(c)))
+                    clean = false;
+            }
+            if (!clean || !read_conv_dims(dn, cd, why))
+                fail_at(dat, "expected dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]");
             o.set("dimension_numbers", dn);
             expect(',');
             expect_kw("window");

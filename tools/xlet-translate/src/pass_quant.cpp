@@ -38,13 +38,6 @@ type retyped(type t, const std::string& elem) {
     t.elem = elem;
     return t;
 }
-type tensor_t(std::vector<std::int64_t> dims, const std::string& elem) {
-    type t;
-    t.k = type::kind::tensor;
-    t.dims = std::move(dims);
-    t.elem = elem;
-    return t;
-}
 std::optional<quant_type> quant_of_type(const type& t) {
     if (t.k != type::kind::tensor) return std::nullopt;
     return quant_of(t.elem);
@@ -100,7 +93,7 @@ public:
         std::vector<std::string> e;
         for (double x : v)
             e.push_back(mlir_float_literal(static_cast<float>(x), false));
-        return constant(e, scalar ? tensor_t({}, "f32") : tensor_t({static_cast<std::int64_t>(v.size())}, "f32"));
+        return constant(e, scalar ? tensor_type({}, "f32") : tensor_type({static_cast<std::int64_t>(v.size())}, "f32"));
     }
     val f32(double v) { return f32s({v}, true); }
     // integer constants of `elem` (each value wrapped to its width, as upstream's static_cast)
@@ -108,7 +101,7 @@ public:
         std::vector<std::string> e;
         for (std::int64_t x : v)
             e.push_back(std::to_string(elem == "i32" ? static_cast<std::int32_t>(static_cast<std::uint32_t>(x)) : x));
-        return constant(e, scalar ? tensor_t({}, elem) : tensor_t({static_cast<std::int64_t>(v.size())}, elem));
+        return constant(e, scalar ? tensor_type({}, elem) : tensor_type({static_cast<std::int64_t>(v.size())}, elem));
     }
     val i32(std::int64_t v) { return ints({v}, true); }
 
@@ -233,11 +226,11 @@ val zero_point_partial_offset(builder& b, const val& tensor, std::int64_t other_
         if (!contains(reduction, static_cast<std::int64_t>(i))) out_dims.push_back(tensor.t.dims[i]);
     val x = b.convert(tensor, "i32");
     val init = b.ints({0}, true);
-    val r = b.emit("stablehlo.reduce", {x, init}, tensor_t(out_dims, "i32"));
+    val r = b.emit("stablehlo.reduce", {x, init}, tensor_type(out_dims, "i32"));
     op& red = b.last();
     red.set("dimensions", i64_array(reduction));
     block body;
-    type scalar = tensor_t({}, "i32");
+    type scalar = tensor_type({}, "i32");
     body.arg_names = {b.fresh()("a"), b.fresh()("a")};
     body.arg_types = {scalar, scalar};
     body.arg_locs = {b.at(), b.at()};
@@ -262,12 +255,12 @@ val dynamic_output_dims(builder& b, const val& output) {
             parts.push_back(b.ints({output.t.dims[i]}, false, "i64"));
             continue;
         }
-        val d = b.emit("stablehlo.get_dimension_size", {output}, tensor_t({}, "i32"));
+        val d = b.emit("stablehlo.get_dimension_size", {output}, tensor_type({}, "i32"));
         b.last().set("dimension", int_attr(static_cast<std::int64_t>(i)));
         d = b.convert(d, "i64");
-        parts.push_back(b.emit("stablehlo.reshape", {d}, tensor_t({1}, "i64")));
+        parts.push_back(b.emit("stablehlo.reshape", {d}, tensor_type({1}, "i64")));
     }
-    val c = b.emit("stablehlo.concatenate", parts, tensor_t({static_cast<std::int64_t>(parts.size())}, "i64"));
+    val c = b.emit("stablehlo.concatenate", parts, tensor_type({static_cast<std::int64_t>(parts.size())}, "i64"));
     b.last().set("dimension", int_attr(0));
     return c;
 }
@@ -324,16 +317,16 @@ std::optional<val> zero_point_offset(builder& b, const val& lhs, const val& rhs,
             std::int64_t e = rhs.t.dims[static_cast<std::size_t>(i)];
             if (e < 0) {
                 dynamic = true;
-                val s = b.emit("stablehlo.get_dimension_size", {rhs}, tensor_t({}, "i32"));
+                val s = b.emit("stablehlo.get_dimension_size", {rhs}, tensor_type({}, "i32"));
                 b.last().set("dimension", int_attr(i));
-                dynamic_total = b.emit("stablehlo.multiply", {dynamic_total, s}, tensor_t({}, "i32"));
+                dynamic_total = b.emit("stablehlo.multiply", {dynamic_total, s}, tensor_type({}, "i32"));
             } else {
                 total *= static_cast<std::uint32_t>(e);
             }
         }
         val offset = b.i32(static_cast<std::int64_t>(static_cast<std::uint32_t>(lhs_zp) *
                                                      static_cast<std::uint32_t>(rhs_zp) * total));
-        if (dynamic) offset = b.emit("stablehlo.multiply", {offset, dynamic_total}, tensor_t({}, "i32"));
+        if (dynamic) offset = b.emit("stablehlo.multiply", {offset, dynamic_total}, tensor_type({}, "i32"));
         result = b.bcast("subtract", *result, offset, result->t);
     }
     return result;
@@ -343,17 +336,15 @@ bool read_dot_dims(const op& o, dot_like_dims& d, std::string& why) {
     if (o.name == "stablehlo.dot") {
         d.lhs_contracting = {static_cast<std::int64_t>(o.operand_types[0].dims.size()) - 1};
         d.rhs_contracting = {0};
-        return true;
-    }
-    const attr* a = o.get("dot_dimension_numbers");
-    if (!a) {
+    } else if (const attr* a = o.get("dot_dimension_numbers")) {
+        d.lhs_batching = int_list(a->field("lhs_batching_dimensions"));
+        d.rhs_batching = int_list(a->field("rhs_batching_dimensions"));
+        d.lhs_contracting = int_list(a->field("lhs_contracting_dimensions"));
+        d.rhs_contracting = int_list(a->field("rhs_contracting_dimensions"));
+    } else {
         why = o.name + " without dot_dimension_numbers";
         return false;
     }
-    d.lhs_batching = int_list(a->field("lhs_batching_dimensions"));
-    d.rhs_batching = int_list(a->field("rhs_batching_dimensions"));
-    d.lhs_contracting = int_list(a->field("lhs_contracting_dimensions"));
-    d.rhs_contracting = int_list(a->field("rhs_contracting_dimensions"));
     for (auto* v : {&d.lhs_batching, &d.lhs_contracting})
         for (auto x : *v)
             if (x < 0 || x >= static_cast<std::int64_t>(o.operand_types[0].dims.size())) {
@@ -366,8 +357,13 @@ bool read_dot_dims(const op& o, dot_like_dims& d, std::string& why) {
                 why = o.name + ": a dimension number out of range";
                 return false;
             }
-    if (d.lhs_contracting.empty() && !d.rhs_contracting.empty()) {
-        why = o.name + ": contracting dimensions of one side only";
+    auto distinct = [](std::vector<std::int64_t> v) {
+        std::sort(v.begin(), v.end());
+        return std::adjacent_find(v.begin(), v.end()) == v.end();
+    };
+    if (d.lhs_contracting.size() != d.rhs_contracting.size() || d.lhs_batching.size() != d.rhs_batching.size() ||
+        !distinct(concat(d.lhs_batching, d.lhs_contracting)) || !distinct(concat(d.rhs_batching, d.rhs_contracting))) {
+        why = o.name + ": malformed dot_dimension_numbers";
         return false;
     }
     return true;
@@ -396,6 +392,10 @@ bool conv_dot_dims(const op& o, const quant_type& rq, const quant_type& resq, do
     std::string why;
     const attr* a = o.get("dimension_numbers");
     if (!a || !read_conv_dims(*a, c, why)) return false;
+    std::size_t rank = c.is.size() + 2;
+    if (o.operand_types[0].dims.size() != rank || o.operand_types[1].dims.size() != rank ||
+        o.result_types[0].dims.size() != rank)
+        return false;
     using v = std::vector<std::int64_t>;
     auto is = [&](std::int64_t ib, std::int64_t if_, v is, std::int64_t kif, std::int64_t kof, v ks) {
         return c.ib == ib && c.if_ == if_ && c.is == is && c.kif == kif && c.kof == kof && c.ks == ks && c.ob == ib &&
@@ -437,7 +437,7 @@ val conv_kernel(builder& b, const op& o, val& lhs, const val& rhs, const dot_lik
         b.last().set("interior_padding", i64_array(std::vector<std::int64_t>(rank, 0)));
         attr zeros;
         zeros.k = attr::kind::dense;
-        zeros.t = tensor_t({static_cast<std::int64_t>(rank) - 2, 2}, "i64");
+        zeros.t = tensor_type({static_cast<std::int64_t>(rank) - 2, 2}, "i64");
         zeros.elems = {"0"};
         for (auto& [k, a] : attrs)
             if (k == "padding") a = zeros;
@@ -708,6 +708,11 @@ bool quant_op_to_math(const op& o, const fresh_name& fresh, quant_rewrite& out, 
         } else {
             if (in->per_axis() && res->per_axis() && in->axis != res->axis) {
                 why = "Cannot requantize while changing quantization_axis";
+                return false;
+            }
+            if (in->per_axis() && res->per_axis() && in->scales.size() != res->scales.size()) {
+                why = "per-axis types of " + std::to_string(in->scales.size()) + " and " +
+                      std::to_string(res->scales.size()) + " scales";
                 return false;
             }
             type out_t = o.result_types[0];

@@ -179,13 +179,6 @@ attr dense_float(const std::string& text, const type& t) {
     a.elems.push_back(text);
     return a;
 }
-type tensor_of(std::vector<std::int64_t> dims, const std::string& elem) {
-    type t;
-    t.k = type::kind::tensor;
-    t.dims = std::move(dims);
-    t.elem = elem;
-    return t;
-}
 attr enum_attr(const std::string& kind, const std::string& value) {
     attr a;
     a.k = attr::kind::dialect;
@@ -348,7 +341,7 @@ bool refine_arguments(module& m, const options& opt, std::vector<diagnostic>& er
         }
         // %c = constant dense<dims>; %w = custom_call @stablehlo.shape_refinement_operand_wrapper(%arg, %c)
         std::string c = fresh("c"), w = fresh("w");
-        type ct = tensor_of({static_cast<std::int64_t>(now.dims.size())}, "i64");
+        type ct = tensor_type({static_cast<std::int64_t>(now.dims.size())}, "i64");
         auto co = make_op("stablehlo.constant", {}, {}, {c}, {ct}, f->args[i].at);
         co->set("value", dense_ints(now.dims, ct));
         // uses of the argument read the wrapper from now on
@@ -695,7 +688,7 @@ private:
             sizes.push_back(size);
             starts.push_back(*s);
         }
-        const type scalar = tensor_of({}, st.elem);
+        const type scalar = tensor_type({}, st.elem);
         std::vector<value_ref> idx;
         std::vector<std::unique_ptr<op>> made;
         for (std::size_t i = 0; i < rank; ++i) {
@@ -714,7 +707,7 @@ private:
             } else { // start[i:i+1] reshaped
                 if (!st.is_static()) return false;
                 std::string sl = (*fresh_)("start"), r = (*fresh_)("start");
-                type one = tensor_of({1}, st.elem);
+                type one = tensor_type({1}, st.elem);
                 made.push_back(make_op("stablehlo.slice", {o.operands[1]}, {st}, {sl}, {one}, o.at));
                 made.back()->set("start_indices", i64_array({static_cast<std::int64_t>(i)}));
                 made.back()->set("limit_indices", i64_array({static_cast<std::int64_t>(i) + 1}));
@@ -811,7 +804,7 @@ private:
             auto p = *ints_of(o, 2);
             attr pa;
             pa.k = attr::kind::dense;
-            pa.t = tensor_of({static_cast<std::int64_t>(p.size() / 2), 2}, "i64");
+            pa.t = tensor_type({static_cast<std::int64_t>(p.size() / 2), 2}, "i64");
             for (auto x : p)
                 pa.elems.push_back(std::to_string(x));
             o.set("padding", pa);
@@ -930,7 +923,7 @@ private:
             if (n == "stablehlo.map" && !o.regions.empty()) {
                 std::vector<type> args;
                 for (auto& t : o.operand_types)
-                    args.push_back(tensor_of({}, t.elem));
+                    args.push_back(tensor_type({}, t.elem));
                 refine_region(o.regions[0], args);
             }
             return with(dims);
@@ -958,8 +951,8 @@ private:
             if (n == "stablehlo.sort" && !o.regions.empty()) {
                 std::vector<type> args;
                 for (auto& t : o.operand_types) {
-                    args.push_back(tensor_of({}, t.elem));
-                    args.push_back(tensor_of({}, t.elem));
+                    args.push_back(tensor_type({}, t.elem));
+                    args.push_back(tensor_type({}, t.elem));
                 }
                 refine_region(o.regions[0], args);
             }
@@ -1036,7 +1029,7 @@ private:
             std::size_t k = o.results.size();
             std::vector<type> args;
             for (std::size_t i = 0; i < 2 * k && i < o.operand_types.size() + k; ++i)
-                args.push_back(tensor_of({}, o.operand_types[k + i % k].elem));
+                args.push_back(tensor_type({}, o.operand_types[k + i % k].elem));
             refine_region(o.regions[0], args);
             std::vector<value_fact> r = keep;
             for (std::size_t j = 0; j < k; ++j) {
@@ -2074,7 +2067,7 @@ bool chlo_legalize(module& m, const options&, std::vector<diagnostic>& errs) {
             it.elem = "i32";
             // on a dynamic shape (as upstream): a dynamic_iota of x's shape, real_dynamic_slices
             const bool dyn = !t.is_static();
-            const type shape_t = tensor_of({static_cast<std::int64_t>(r)}, "i32");
+            const type shape_t = tensor_type({static_cast<std::int64_t>(r)}, "i32");
             value_ref extents;
             if (dyn) extents = {chlo_shape_of(x.name, t, name, seq, o.at), o.at};
             auto iota =
@@ -2087,14 +2080,14 @@ bool chlo_legalize(module& m, const options&, std::vector<diagnostic>& errs) {
             region cmpr;
             cmpr.blocks.emplace_back();
             block& cb = cmpr.blocks[0];
-            type st = tensor_of({}, t.elem), si = tensor_of({}, "i32");
+            type st = tensor_type({}, t.elem), si = tensor_type({}, "i32");
             // names unique in the function: MLIR forbids a block argument that shadows a value
             std::string na = fresh("lhs"), nb = fresh("rhs"), nc = fresh("lhs"), nd = fresh("rhs"), ng = fresh("gt");
             cb.arg_names = {na, nb, nc, nd};
             cb.arg_types = {st, st, si, si};
             cb.arg_locs.assign(4, o.at);
             auto c =
-                make_op("stablehlo.compare", {{na, o.at}, {nb, o.at}}, {st, st}, {ng}, {tensor_of({}, "i1")}, o.at);
+                make_op("stablehlo.compare", {{na, o.at}, {nb, o.at}}, {st, st}, {ng}, {tensor_type({}, "i1")}, o.at);
             attr d;
             d.k = attr::kind::dialect;
             d.s = "stablehlo";
@@ -2106,7 +2099,7 @@ bool chlo_legalize(module& m, const options&, std::vector<diagnostic>& errs) {
             ct.raw = "comparison_type TOTALORDER";
             c->set("compare_type", ct);
             cb.ops.push_back(std::move(c));
-            cb.ops.push_back(make_op("stablehlo.return", {{ng, o.at}}, {tensor_of({}, "i1")}, {}, {}, o.at));
+            cb.ops.push_back(make_op("stablehlo.return", {{ng, o.at}}, {tensor_type({}, "i1")}, {}, {}, o.at));
             so->regions.push_back(std::move(cmpr));
             seq.push_back(std::move(so));
             std::vector<std::int64_t> start(r, 0), limit = t.dims, stride(r, 1);
@@ -2115,14 +2108,14 @@ bool chlo_legalize(module& m, const options&, std::vector<diagnostic>& errs) {
                 // limit: x's extents, the last one min(k, it) (k when it is dynamic)
                 if (t.dims[r - 1] >= 0) limit[r - 1] = std::min(k, t.dims[r - 1]);
                 value_ref zeros = b.constant("0", shape_t), ones = b.constant("1", shape_t);
-                value_ref last = b.constant(std::to_string(limit[r - 1]), tensor_of({1}, "i32")), lim = last;
+                value_ref last = b.constant(std::to_string(limit[r - 1]), tensor_type({1}, "i32")), lim = last;
                 if (r > 1) {
-                    type lead_t = tensor_of({static_cast<std::int64_t>(r) - 1}, "i32");
+                    type lead_t = tensor_type({static_cast<std::int64_t>(r) - 1}, "i32");
                     auto lead = b.emit("stablehlo.slice", {extents}, {shape_t}, lead_t);
                     b.last().set("start_indices", i64_array({0}));
                     b.last().set("limit_indices", i64_array({static_cast<std::int64_t>(r) - 1}));
                     b.last().set("strides", i64_array({1}));
-                    lim = b.emit("stablehlo.concatenate", {lead, last}, {lead_t, tensor_of({1}, "i32")}, shape_t);
+                    lim = b.emit("stablehlo.concatenate", {lead, last}, {lead_t, tensor_type({1}, "i32")}, shape_t);
                     b.last().set("dimension", int_attr(0));
                 }
                 for (std::size_t j = 0; j < 2; ++j)
@@ -2566,7 +2559,7 @@ vnode vtype_of(const std::string& elem) {
 vnode vtensor(const std::vector<std::int64_t>& vals, std::vector<std::int64_t> dims, const std::string& elem = "i64") {
     vnode v;
     v.k = vnode::kind::tensor;
-    v.data = dense_ints(vals, tensor_of(std::move(dims), elem));
+    v.data = dense_ints(vals, tensor_type(std::move(dims), elem));
     return v;
 }
 vnode vi64s(const std::vector<std::int64_t>& vals) { return vtensor(vals, {static_cast<std::int64_t>(vals.size())}); }
@@ -5287,7 +5280,7 @@ bool expand_mesh_axes(module& m, std::vector<diagnostic>& errs) {
             flat.insert(flat.end(), g.begin(), g.end());
         auto n = static_cast<std::int64_t>(groups.size());
         loc at = rg->at;
-        *rg = dense_ints(flat, tensor_of({n, n ? static_cast<std::int64_t>(groups[0].size()) : 0}, "i64"));
+        *rg = dense_ints(flat, tensor_type({n, n ? static_cast<std::int64_t>(groups[0].size()) : 0}, "i64"));
         rg->at = at;
     };
     for (auto& f : m.funcs)
@@ -5349,10 +5342,10 @@ bool quant_pass(module& m, const std::string& pass, std::vector<diagnostic>& err
             return true;
         },
         [&](func& f, namer&) {
-            for (auto& [from, to] : renames)
+            for (auto& rename : renames) // (a lambda of Clang 14 cannot capture a structured binding)
                 walk_ops(f.body, [&](op& o) {
                     for (auto& v : o.operands)
-                        if (v.name == from) v.name = to;
+                        if (v.name == rename.first) v.name = rename.second;
                 });
             renames.clear();
             if (math) retype_all(f);
