@@ -660,7 +660,8 @@ const char* seed_add = R"(func.func @main(%arg0: tensor<2xf32>, %arg1: tensor<2x
 })";
 // The seed's three quantization examples (stablehlo-legalize-qdq-to-quantized-op's input spells
 // its storage ui8, the output u8: MLIR of that time printed unsigned storage as u8).
-const char* seed_qdq = R"(func.func @add(%arg0: tensor<16x16x!quant.uniform<ui8:f32, 34.0:16>>) -> tensor<16x16x!quant.uniform<ui8:f32, 34.0:16>> {
+const char* seed_qdq =
+    R"(func.func @add(%arg0: tensor<16x16x!quant.uniform<ui8:f32, 34.0:16>>) -> tensor<16x16x!quant.uniform<ui8:f32, 34.0:16>> {
   %0 = stablehlo.uniform_dequantize %arg0 : (tensor<16x16x!quant.uniform<ui8:f32, 34.0:16>>) -> tensor<16x16xf32>
   %1 = stablehlo.abs %0 : tensor<16x16xf32>
   %2 = stablehlo.uniform_quantize %1 : (tensor<16x16xf32>) -> tensor<16x16x!quant.uniform<ui8:f32, 34.0:16>>
@@ -669,14 +670,17 @@ const char* seed_qdq = R"(func.func @add(%arg0: tensor<16x16x!quant.uniform<ui8:
 // A quantized element type of each form: default zero point, storage range, unsigned (ui8 and u8),
 // si16, i4, i32, bf16 / f16 expressed, per axis (along a dynamic dimension too); scales that %e
 // prints exactly (MLIR's pretty form is lossy otherwise, VHLO's is not: quant_inexact_scales).
-const char* quant_types_module = R"(func.func @t(%a: tensor<2x!quant.uniform<i8:f32, 0.5:-3>>, %b: tensor<!quant.uniform<i8:f32, 1.0>>, %c: tensor<4x!quant.uniform<i8<-127:127>:f32, 5.000000e-03>>, %d: tensor<2x!quant.uniform<ui8:f32, 34.0:16>>, %e: tensor<2x!quant.uniform<u16:bf16, 2.5:65535>>, %f: tensor<3x2x!quant.uniform<i8:f32:1, {0.1:2, 0.2:-1}>>, %g: tensor<?x3x4x2x!quant.uniform<i32:f32:3, {2.5E-5:3,5.0E-5:2}>>, %h: tensor<2x!quant.uniform<i4:f16, 0.00390625>>, %i: tensor<2x!quant.uniform<si16:f32, 1e-3:-32768>>) -> tensor<2x!quant.uniform<i8:f32, 0.5:-3>> {
+const char* quant_types_module =
+    R"(func.func @t(%a: tensor<2x!quant.uniform<i8:f32, 0.5:-3>>, %b: tensor<!quant.uniform<i8:f32, 1.0>>, %c: tensor<4x!quant.uniform<i8<-127:127>:f32, 5.000000e-03>>, %d: tensor<2x!quant.uniform<ui8:f32, 34.0:16>>, %e: tensor<2x!quant.uniform<u16:bf16, 2.5:65535>>, %f: tensor<3x2x!quant.uniform<i8:f32:1, {0.1:2, 0.2:-1}>>, %g: tensor<?x3x4x2x!quant.uniform<i32:f32:3, {2.5E-5:3,5.0E-5:2}>>, %h: tensor<2x!quant.uniform<i4:f16, 0.00390625>>, %i: tensor<2x!quant.uniform<si16:f32, 1e-3:-32768>>) -> tensor<2x!quant.uniform<i8:f32, 0.5:-3>> {
   %0 = stablehlo.add %a, %a : tensor<2x!quant.uniform<i8:f32, 0.5:-3>>
   return %0 : tensor<2x!quant.uniform<i8:f32, 0.5:-3>>
 })";
-const char* quant_inexact_scales = R"(func.func @t(%g: tensor<?x3x4x2x!quant.uniform<i32:f32:3, {2.9455460163317514E-5:3,5.8952903030815205E-5:2}>>, %h: tensor<2x!quant.uniform<i4:f16, 0.0039215686>>, %j: tensor<?x!quant.uniform<u8:f32:0, {16777215.0:255}>>) {
+const char* quant_inexact_scales =
+    R"(func.func @t(%g: tensor<?x3x4x2x!quant.uniform<i32:f32:3, {2.9455460163317514E-5:3,5.8952903030815205E-5:2}>>, %h: tensor<2x!quant.uniform<i4:f16, 0.0039215686>>, %j: tensor<?x!quant.uniform<u8:f32:0, {16777215.0:255}>>) {
   return
 })";
-const char* seed_quant_add = R"(func.func @add(%arg0: tensor<!quant.uniform<i8:f32,1.0:0>>, %arg1: tensor<!quant.uniform<i8:f32,2.0:1>>) ->  tensor<!quant.uniform<i8:f32,3.0:2>> {
+const char* seed_quant_add =
+    R"(func.func @add(%arg0: tensor<!quant.uniform<i8:f32,1.0:0>>, %arg1: tensor<!quant.uniform<i8:f32,2.0:1>>) ->  tensor<!quant.uniform<i8:f32,3.0:2>> {
   %0 = "stablehlo.add"(%arg0, %arg1) : (tensor<!quant.uniform<i8:f32,1.0:0>>, tensor<!quant.uniform<i8:f32,2.0:1>>) -> tensor<!quant.uniform<i8:f32,3.0:2>>
   func.return %0 : tensor<!quant.uniform<i8:f32,3.0:2>>
 })";
@@ -2762,7 +2766,8 @@ TEST_CASE("quantized element types: MLIR's spellings read, printed as MLIR print
                              {{"stablehlo-legalize-quant-to-math", ""}});
     CHECK(has(math, "dense<0.00392156839> : tensor<f32>")); // f32(0.0039215686); f32(3.921569e-03) is 0.00392156886
     // a module: the pretty and generic forms, function types and block arguments
-    std::string p = after(R"(func.func @f(%a: tensor<4x!quant.uniform<i8:f32, 0.5:1>>) -> tensor<!quant.uniform<i8:f32, 0.5:1>> {
+    std::string p =
+        after(R"(func.func @f(%a: tensor<4x!quant.uniform<i8:f32, 0.5:1>>) -> tensor<!quant.uniform<i8:f32, 0.5:1>> {
   %init = "stablehlo.bitcast_convert"(%a) : (tensor<4x!quant.uniform<i8:f32, 0.5:1>>) -> tensor<4x!quant.uniform<i8:f32, 0.5:1>>
   %0 = stablehlo.reduce(%a init: %a) across dimensions = [0] : (tensor<4x!quant.uniform<i8:f32, 0.5:1>>, tensor<4x!quant.uniform<i8:f32, 0.5:1>>) -> tensor<!quant.uniform<i8:f32, 0.5:1>>
     reducer(%x: tensor<!quant.uniform<i8:f32, 0.5:1>>, %y: tensor<!quant.uniform<i8:f32, 0.5:1>>) {
@@ -2771,7 +2776,7 @@ TEST_CASE("quantized element types: MLIR's spellings read, printed as MLIR print
     }
   return %0 : tensor<!quant.uniform<i8:f32, 0.5:1>>
 })",
-                          {});
+              {});
     CHECK(has(p, "^bb0(%x: tensor<!quant.uniform<i8:f32, 5.000000e-01:1>>, %y: tensor<!quant.uniform<i8:f32, "
                  "5.000000e-01:1>>):"));
     CHECK(has(p, "\"stablehlo.maximum\"(%x, %y) : (tensor<!quant.uniform<i8:f32, 5.000000e-01:1>>, "
@@ -2805,7 +2810,8 @@ TEST_CASE("quantized element types: what StableHLO's verifier refuses is a parse
         {"i8:f32:0, {1.0, 2.0, 3.0}", "1:49: dimension 0 of size 2 has 3 scales"},
         {"i8:f32:-1, {1.0}", "1:49: quantization dimension -1 out of range"},
         {"i8:f32:0, 1.0", "1:52: expected '{' and a scale per slice of the quantization dimension"},
-        {"i8:f32, {1.0}", "1:51: a per-tensor quantized type has one scale (a list {...} needs a quantization dimension)"},
+        {"i8:f32, {1.0}",
+         "1:51: a per-tensor quantized type has one scale (a list {...} needs a quantization dimension)"},
         {"i8:f32, 1.0:2:3", "1:55: expected '>', found ':3>>) {'"},
     };
     for (auto& fault : faults) {
@@ -2856,7 +2862,8 @@ TEST_CASE("stablehlo-legalize-qdq-to-quantized-op: the seed's example, and what 
     std::string once = after(seed_qdq, {{"stablehlo-legalize-qdq-to-quantized-op", ""}});
     CHECK(after(once, {{"stablehlo-legalize-qdq-to-quantized-op", ""}}) == once);
     // two dequantized operands, the op's attributes kept, the quantize in a nested region
-    std::string p = after(R"(func.func @f(%a: tensor<4x!quant.uniform<i8:f32, 0.5>>, %b: tensor<4x!quant.uniform<i8:f32, 0.25:1>>, %p: tensor<i1>) -> tensor<4x!quant.uniform<i8:f32, 1.0>> {
+    std::string p = after(
+        R"(func.func @f(%a: tensor<4x!quant.uniform<i8:f32, 0.5>>, %b: tensor<4x!quant.uniform<i8:f32, 0.25:1>>, %p: tensor<i1>) -> tensor<4x!quant.uniform<i8:f32, 1.0>> {
   %0 = stablehlo.uniform_dequantize %a : (tensor<4x!quant.uniform<i8:f32, 0.5>>) -> tensor<4xf32>
   %1 = stablehlo.uniform_dequantize %b : (tensor<4x!quant.uniform<i8:f32, 0.25:1>>) -> tensor<4xf32>
   %2 = stablehlo.compare GT, %0, %1, FLOAT : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xi1>
@@ -2870,13 +2877,14 @@ TEST_CASE("stablehlo-legalize-qdq-to-quantized-op: the seed's example, and what 
   }) : (tensor<i1>) -> tensor<4x!quant.uniform<i8:f32, 1.0>>
   return %4 : tensor<4x!quant.uniform<i8:f32, 1.0>>
 })",
-                          {{"stablehlo-legalize-qdq-to-quantized-op", ""}});
+        {{"stablehlo-legalize-qdq-to-quantized-op", ""}});
     CAPTURE(p);
-    CHECK(has(p, "%3 = \"stablehlo.add\"(%0, %1) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>\n"
-                 "    %q0 = \"stablehlo.add\"(%a, %b) : (tensor<4x!quant.uniform<i8:f32, 5.000000e-01>>, "
-                 "tensor<4x!quant.uniform<i8:f32, 2.500000e-01:1>>) -> tensor<4x!quant.uniform<i8:f32, 1.000000e+00>>\n"));
+    CHECK(has(p,
+              "%3 = \"stablehlo.add\"(%0, %1) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>\n"
+              "    %q0 = \"stablehlo.add\"(%a, %b) : (tensor<4x!quant.uniform<i8:f32, 5.000000e-01>>, "
+              "tensor<4x!quant.uniform<i8:f32, 2.500000e-01:1>>) -> tensor<4x!quant.uniform<i8:f32, 1.000000e+00>>\n"));
     CHECK(has(p, "\"stablehlo.return\"(%q0)"));
-    CHECK(has(p, "\"stablehlo.return\"(%6)")); // a dequantize is not an op with dequantized operands
+    CHECK(has(p, "\"stablehlo.return\"(%6)"));  // a dequantize is not an op with dequantized operands
     CHECK(!has(p, "\"stablehlo.compare\"(%a")); // its quantize is missing
 }
 
@@ -2891,13 +2899,14 @@ TEST_CASE("stablehlo-legalize-quantized-op-to-qdq: the seed's example, multi-res
   }
 }
 )");
-    std::string p = after(R"(func.func @bn(%x: tensor<2x2x!quant.uniform<i8:f32, 0.5>>, %s: tensor<2x!quant.uniform<i8:f32, 0.5>>, %o: tensor<2xf32>) -> (tensor<2x2x!quant.uniform<i8:f32, 0.5>>, tensor<2xf32>, tensor<2x!quant.uniform<i8:f32, 0.25>>, tensor<2x2xi1>, tensor<2x2x!quant.uniform<i8:f32, 0.5>>) {
+    std::string p = after(
+        R"(func.func @bn(%x: tensor<2x2x!quant.uniform<i8:f32, 0.5>>, %s: tensor<2x!quant.uniform<i8:f32, 0.5>>, %o: tensor<2xf32>) -> (tensor<2x2x!quant.uniform<i8:f32, 0.5>>, tensor<2xf32>, tensor<2x!quant.uniform<i8:f32, 0.25>>, tensor<2x2xi1>, tensor<2x2x!quant.uniform<i8:f32, 0.5>>) {
   %0:3 = "stablehlo.batch_norm_training"(%x, %s, %o) {epsilon = 0.001 : f32, feature_index = 1 : i64} : (tensor<2x2x!quant.uniform<i8:f32, 0.5>>, tensor<2x!quant.uniform<i8:f32, 0.5>>, tensor<2xf32>) -> (tensor<2x2x!quant.uniform<i8:f32, 0.5>>, tensor<2xf32>, tensor<2x!quant.uniform<i8:f32, 0.25>>)
   %1 = stablehlo.compare LT, %x, %0#0, FLOAT : (tensor<2x2x!quant.uniform<i8:f32, 0.5>>, tensor<2x2x!quant.uniform<i8:f32, 0.5>>) -> tensor<2x2xi1>
   %2 = stablehlo.transpose %x, dims = [1, 0] : (tensor<2x2x!quant.uniform<i8:f32, 0.5>>) -> tensor<2x2x!quant.uniform<i8:f32, 0.5>>
   return %0#0, %0#1, %0#2, %1, %2 : tensor<2x2x!quant.uniform<i8:f32, 0.5>>, tensor<2xf32>, tensor<2x!quant.uniform<i8:f32, 0.25>>, tensor<2x2xi1>, tensor<2x2x!quant.uniform<i8:f32, 0.5>>
 })",
-                          {{"stablehlo-legalize-quantized-op-to-qdq", ""}});
+        {{"stablehlo-legalize-quantized-op-to-qdq", ""}});
     CAPTURE(p);
     CHECK(has(p, "%q2:3 = \"stablehlo.batch_norm_training\"(%q0, %q1, %o) {epsilon = 0.001 : f32, feature_index = 1 : "
                  "i64} : (tensor<2x2xf32>, tensor<2xf32>, tensor<2xf32>) -> (tensor<2x2xf32>, tensor<2xf32>, "
@@ -2969,7 +2978,8 @@ TEST_CASE("stablehlo-legalize-quant-to-math: per-axis types, requantization, dot
     auto math = [](const std::string& m) { return after(m, {{"stablehlo-legalize-quant-to-math", ""}}); };
     // per axis: scales and zero points as vectors broadcast along the axis; unsigned storage stays
     // unsigned; a bf16 expressed type through f32
-    std::string p = math(R"(func.func @f(%x: tensor<2x3xf32>, %q: tensor<2x3x!quant.uniform<i8:f32:1, {0.5:1, 0.25, 1.0:-2}>>, %b: tensor<4x!quant.uniform<u8:bf16, 0.1:128>>) -> (tensor<2x3x!quant.uniform<i8:f32:1, {0.5:1, 0.25, 1.0:-2}>>, tensor<2x3xf32>, tensor<4xbf16>) {
+    std::string p = math(
+        R"(func.func @f(%x: tensor<2x3xf32>, %q: tensor<2x3x!quant.uniform<i8:f32:1, {0.5:1, 0.25, 1.0:-2}>>, %b: tensor<4x!quant.uniform<u8:bf16, 0.1:128>>) -> (tensor<2x3x!quant.uniform<i8:f32:1, {0.5:1, 0.25, 1.0:-2}>>, tensor<2x3xf32>, tensor<4xbf16>) {
   %0 = stablehlo.uniform_quantize %x : (tensor<2x3xf32>) -> tensor<2x3x!quant.uniform<i8:f32:1, {0.5:1, 0.25, 1.0:-2}>>
   %1 = stablehlo.uniform_dequantize %q : (tensor<2x3x!quant.uniform<i8:f32:1, {0.5:1, 0.25, 1.0:-2}>>) -> tensor<2x3xf32>
   %2 = stablehlo.uniform_dequantize %b : (tensor<4x!quant.uniform<u8:bf16, 0.1:128>>) -> tensor<4xbf16>
@@ -3004,7 +3014,8 @@ TEST_CASE("stablehlo-legalize-quant-to-math: per-axis types, requantization, dot
 }
 )");
     // requantization per axis (upstream's requantize_per_channel): merged scales [2, 0.5], zero points [-5, -2]
-    p = math(R"(func.func @f(%a: tensor<2x2x!quant.uniform<i8:f32:1, {1.000000e+01:3, 5.000000e+00:2}>>) -> tensor<2x2x!quant.uniform<i8:f32:1, {5.000000e+00:1, 1.000000e+01:-1}>> {
+    p = math(
+        R"(func.func @f(%a: tensor<2x2x!quant.uniform<i8:f32:1, {1.000000e+01:3, 5.000000e+00:2}>>) -> tensor<2x2x!quant.uniform<i8:f32:1, {5.000000e+00:1, 1.000000e+01:-1}>> {
   %0 = stablehlo.uniform_quantize %a : (tensor<2x2x!quant.uniform<i8:f32:1, {1.000000e+01:3, 5.000000e+00:2}>>) -> tensor<2x2x!quant.uniform<i8:f32:1, {5.000000e+00:1, 1.000000e+01:-1}>>
   return %0 : tensor<2x2x!quant.uniform<i8:f32:1, {5.000000e+00:1, 1.000000e+01:-1}>>
 })");
@@ -3018,11 +3029,14 @@ TEST_CASE("stablehlo-legalize-quant-to-math: per-axis types, requantization, dot
     CHECK(has(p, "\"stablehlo.clamp\"(%cst5, %q4, %cst6)"));
     // dot_general (upstream's dot_general case): the rhs's contribution to the zero-point offset
     // reduced, broadcast to the result, scaled with the result by 2 * 1 / 4
-    p = math(R"(func.func @dot_general(%arg0: tensor<2x5x6x!quant.uniform<i8:f32, 2.000000e+00:3>>, %arg1: tensor<6x8x2x!quant.uniform<i8:f32, 1.000000e+00:0>>) -> tensor<2x5x8x!quant.uniform<i32:f32, 4.000000e+00:7>> {
+    p = math(
+        R"(func.func @dot_general(%arg0: tensor<2x5x6x!quant.uniform<i8:f32, 2.000000e+00:3>>, %arg1: tensor<6x8x2x!quant.uniform<i8:f32, 1.000000e+00:0>>) -> tensor<2x5x8x!quant.uniform<i32:f32, 4.000000e+00:7>> {
   %0 = "stablehlo.dot_general"(%arg0, %arg1) {dot_dimension_numbers = #stablehlo.dot<lhs_batching_dimensions = [0], rhs_batching_dimensions = [2], lhs_contracting_dimensions = [2], rhs_contracting_dimensions = [0]>} : (tensor<2x5x6x!quant.uniform<i8:f32, 2.000000e+00:3>>, tensor<6x8x2x!quant.uniform<i8:f32, 1.000000e+00:0>>) -> tensor<2x5x8x!quant.uniform<i32:f32, 4.000000e+00:7>>
   return %0 : tensor<2x5x8x!quant.uniform<i32:f32, 4.000000e+00:7>>
 })");
-    CHECK(has(p, R"(    %q0 = "stablehlo.dot_general"(%arg0, %arg1) {dot_dimension_numbers = #stablehlo.dot<lhs_batching_dimensions = [0], rhs_batching_dimensions = [2], lhs_contracting_dimensions = [2], rhs_contracting_dimensions = [0]>} : (tensor<2x5x6xi8>, tensor<6x8x2xi8>) -> tensor<2x5x8xi32>
+    CHECK(has(
+        p,
+        R"(    %q0 = "stablehlo.dot_general"(%arg0, %arg1) {dot_dimension_numbers = #stablehlo.dot<lhs_batching_dimensions = [0], rhs_batching_dimensions = [2], lhs_contracting_dimensions = [2], rhs_contracting_dimensions = [0]>} : (tensor<2x5x6xi8>, tensor<6x8x2xi8>) -> tensor<2x5x8xi32>
     %q1 = "stablehlo.convert"(%arg1) : (tensor<6x8x2xi8>) -> tensor<6x8x2xi32>
     %c2 = "stablehlo.constant"() {value = dense<0> : tensor<i32>} : () -> tensor<i32>
     %q3 = "stablehlo.reduce"(%q1, %c2) ({
@@ -3046,12 +3060,14 @@ TEST_CASE("stablehlo-legalize-quant-to-math: per-axis types, requantization, dot
     %0 = "stablehlo.convert"(%q20) : (tensor<2x5x8xi32>) -> tensor<2x5x8xi32>
 )"));
     // both zero points and a dynamic contracting dimension: zp_l * zp_r * K with K from get_dimension_size
-    p = math(R"(func.func @f(%a: tensor<2x?x!quant.uniform<i8:f32, 2.0:3>>, %b: tensor<?x2x!quant.uniform<i8:f32, 1.0:3>>) -> tensor<2x2x!quant.uniform<i32:f32, 1.0:3>> {
+    p = math(
+        R"(func.func @f(%a: tensor<2x?x!quant.uniform<i8:f32, 2.0:3>>, %b: tensor<?x2x!quant.uniform<i8:f32, 1.0:3>>) -> tensor<2x2x!quant.uniform<i32:f32, 1.0:3>> {
   %0 = stablehlo.dot %a, %b : (tensor<2x?x!quant.uniform<i8:f32, 2.0:3>>, tensor<?x2x!quant.uniform<i8:f32, 1.0:3>>) -> tensor<2x2x!quant.uniform<i32:f32, 1.0:3>>
   return %0 : tensor<2x2x!quant.uniform<i32:f32, 1.0:3>>
 })");
-    CHECK(has(p, "%q0 = \"stablehlo.dot_general\"(%a, %b) {dot_dimension_numbers = #stablehlo.dot<lhs_contracting_dimensions "
-                 "= [1], rhs_contracting_dimensions = [0]>} : (tensor<2x?xi8>, tensor<?x2xi8>) -> tensor<2x2xi32>"));
+    CHECK(has(
+        p, "%q0 = \"stablehlo.dot_general\"(%a, %b) {dot_dimension_numbers = #stablehlo.dot<lhs_contracting_dimensions "
+           "= [1], rhs_contracting_dimensions = [0]>} : (tensor<2x?xi8>, tensor<?x2xi8>) -> tensor<2x2xi32>"));
     CHECK(has(p, "%q23 = \"stablehlo.get_dimension_size\"(%b) {dimension = 0 : i64} : (tensor<?x2xi8>) -> tensor<i32>\n"
                  "    %q24 = \"stablehlo.multiply\"(%c22, %q23) : (tensor<i32>, tensor<i32>) -> tensor<i32>\n"
                  "    %c25 = \"stablehlo.constant\"() {value = dense<9> : tensor<i32>} : () -> tensor<i32>\n"
@@ -3059,7 +3075,8 @@ TEST_CASE("stablehlo-legalize-quant-to-math: per-axis types, requantization, dot
                  "    %q27 = \"chlo.broadcast_subtract\"(%q21, %q26) : (tensor<2x2xi32>, tensor<i32>) -> "
                  "tensor<2x2xi32>\n"));
     // a dynamic result: the zero-point contribution dynamic_broadcast_in_dim'ed to its extents
-    p = math(R"(func.func @f(%a: tensor<?x3x!quant.uniform<i8:f32, 1.0:1>>, %b: tensor<3x4x!quant.uniform<i8:f32, 1.0:2>>) -> tensor<?x4x!quant.uniform<i32:f32, 1.0>> {
+    p = math(
+        R"(func.func @f(%a: tensor<?x3x!quant.uniform<i8:f32, 1.0:1>>, %b: tensor<3x4x!quant.uniform<i8:f32, 1.0:2>>) -> tensor<?x4x!quant.uniform<i32:f32, 1.0>> {
   %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<?x3x!quant.uniform<i8:f32, 1.0:1>>, tensor<3x4x!quant.uniform<i8:f32, 1.0:2>>) -> tensor<?x4x!quant.uniform<i32:f32, 1.0>>
   return %0 : tensor<?x4x!quant.uniform<i32:f32, 1.0>>
 })");
@@ -3073,7 +3090,8 @@ TEST_CASE("stablehlo-legalize-quant-to-math: per-axis types, requantization, dot
     CHECK(has(p, "\"stablehlo.dynamic_broadcast_in_dim\"(%q24, %q14) {broadcast_dimensions = array<i64: 1>} : "
                  "(tensor<4xi32>, tensor<2xi64>) -> tensor<?x4xi32>")); // the extents made once
     // convolution (upstream's conv2d_static_padding): lhs padded with its zero point, the kernel's sum
-    p = math(R"(func.func @conv(%arg0: tensor<128x28x28x1x!quant.uniform<i8:f32, 2.000000e+00:4>>, %arg1: tensor<3x3x1x128x!quant.uniform<i8:f32, 3.000000e+00:0>>) -> tensor<128x29x33x128x!quant.uniform<i32:f32, 1.000000e+00:5>> {
+    p = math(
+        R"(func.func @conv(%arg0: tensor<128x28x28x1x!quant.uniform<i8:f32, 2.000000e+00:4>>, %arg1: tensor<3x3x1x128x!quant.uniform<i8:f32, 3.000000e+00:0>>) -> tensor<128x29x33x128x!quant.uniform<i32:f32, 1.000000e+00:5>> {
   %0 = stablehlo.convolution(%arg0, %arg1) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {stride = [1, 1], pad = [[1, 2], [3, 4]], lhs_dilate = [1, 1], rhs_dilate = [1, 1]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<128x28x28x1x!quant.uniform<i8:f32, 2.000000e+00:4>>, tensor<3x3x1x128x!quant.uniform<i8:f32, 3.000000e+00:0>>) -> tensor<128x29x33x128x!quant.uniform<i32:f32, 1.000000e+00:5>>
   return %0 : tensor<128x29x33x128x!quant.uniform<i32:f32, 1.000000e+00:5>>
 })");
@@ -3085,15 +3103,18 @@ TEST_CASE("stablehlo-legalize-quant-to-math: per-axis types, requantization, dot
     CHECK(has(p, "{broadcast_dimensions = array<i64: 3>} : (tensor<128xi32>) -> tensor<128x29x33x128xi32>"));
     CHECK(has(p, "dense<6.000000e+00> : tensor<f32>"));
     // a convolution upstream does not lower (a kernel zero point): through dequantize / quantize
-    p = math(R"(func.func @conv(%arg0: tensor<1x4x4x1x!quant.uniform<i8:f32, 2.0:4>>, %arg1: tensor<3x3x1x2x!quant.uniform<i8:f32, 3.0:1>>) -> tensor<1x2x2x2x!quant.uniform<i32:f32, 1.0:5>> {
+    p = math(
+        R"(func.func @conv(%arg0: tensor<1x4x4x1x!quant.uniform<i8:f32, 2.0:4>>, %arg1: tensor<3x3x1x2x!quant.uniform<i8:f32, 3.0:1>>) -> tensor<1x2x2x2x!quant.uniform<i32:f32, 1.0:5>> {
   %0 = stablehlo.convolution(%arg0, %arg1) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x4x4x1x!quant.uniform<i8:f32, 2.0:4>>, tensor<3x3x1x2x!quant.uniform<i8:f32, 3.0:1>>) -> tensor<1x2x2x2x!quant.uniform<i32:f32, 1.0:5>>
   return %0 : tensor<1x2x2x2x!quant.uniform<i32:f32, 1.0:5>>
 })");
-    CHECK(has(p, "\"stablehlo.convolution\"(%q0, %q1) {dimension_numbers = #stablehlo.conv<[b, 0, 1, f]x[0, 1, i, "
-                 "o]->[b, 0, 1, f]>, batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x4x4x1xf32>, "
-                 "tensor<3x3x1x2xf32>) -> tensor<1x2x2x2xf32>"));
+    CHECK(has(p,
+              "\"stablehlo.convolution\"(%q0, %q1) {dimension_numbers = #stablehlo.conv<[b, 0, 1, f]x[0, 1, i, "
+              "o]->[b, 0, 1, f]>, batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x4x4x1xf32>, "
+              "tensor<3x3x1x2xf32>) -> tensor<1x2x2x2xf32>"));
     // hybrid (a float lhs, quantized weights per axis): the weights dequantized behind an optimization_barrier
-    p = math(R"(func.func @f(%a: tensor<3x2xf32>, %w: tensor<2x2x!quant.uniform<i8:f32:1, {3.0:1, 4.0:-1}>>) -> tensor<3x2xf32> {
+    p = math(
+        R"(func.func @f(%a: tensor<3x2xf32>, %w: tensor<2x2x!quant.uniform<i8:f32:1, {3.0:1, 4.0:-1}>>) -> tensor<3x2xf32> {
   %0 = stablehlo.dot_general %a, %w, contracting_dims = [1] x [0] : (tensor<3x2xf32>, tensor<2x2x!quant.uniform<i8:f32:1, {3.0:1, 4.0:-1}>>) -> tensor<3x2xf32>
   return %0 : tensor<3x2xf32>
 })");
@@ -3111,7 +3132,8 @@ TEST_CASE("stablehlo-legalize-quant-to-math: add, the ops that move integers, th
     auto math = [](const std::string& m) { return after(m, {{"stablehlo-legalize-quant-to-math", ""}}); };
     // add of one type: no requantization (a convert to i32), no clamp for i32 storage; per axis with i32
     // storage (a bias): the integers added, the zero points subtracted along the axis
-    std::string p = math(R"(func.func @f(%a: tensor<2x!quant.uniform<i32:f32, 1.0:3>>, %b: tensor<?x2x!quant.uniform<i32:f32:1, {2.0:3, 1.5:2}>>) -> (tensor<2x!quant.uniform<i32:f32, 1.0:3>>, tensor<?x2x!quant.uniform<i32:f32:1, {2.0:3, 1.5:2}>>) {
+    std::string p = math(
+        R"(func.func @f(%a: tensor<2x!quant.uniform<i32:f32, 1.0:3>>, %b: tensor<?x2x!quant.uniform<i32:f32:1, {2.0:3, 1.5:2}>>) -> (tensor<2x!quant.uniform<i32:f32, 1.0:3>>, tensor<?x2x!quant.uniform<i32:f32:1, {2.0:3, 1.5:2}>>) {
   %0 = stablehlo.add %a, %a : tensor<2x!quant.uniform<i32:f32, 1.0:3>>
   %1 = stablehlo.add %b, %b : tensor<?x2x!quant.uniform<i32:f32:1, {2.0:3, 1.5:2}>>
   return %0, %1 : tensor<2x!quant.uniform<i32:f32, 1.0:3>>, tensor<?x2x!quant.uniform<i32:f32:1, {2.0:3, 1.5:2}>>
@@ -3127,7 +3149,8 @@ TEST_CASE("stablehlo-legalize-quant-to-math: add, the ops that move integers, th
 )"));
     // ops that move the integers keep them (types to the storage type), max / min of one type too;
     // other element-wise ops, and max of two types, through dequantize / f32 op / quantize
-    p = math(R"(func.func @f(%a: tensor<2x3x!quant.uniform<i8:f32, 0.5:1>>, %b: tensor<2x3x!quant.uniform<i8:f32, 0.25>>, %c: tensor<2x3xi1>) -> (tensor<3x2x!quant.uniform<i8:f32, 0.5:1>>, tensor<2x3x!quant.uniform<i8:f32, 0.5:1>>, tensor<2x3x!quant.uniform<i8:f32, 0.5:1>>, tensor<2x3x!quant.uniform<i8:f32, 0.5:1>>, tensor<2x3xi1>) {
+    p = math(
+        R"(func.func @f(%a: tensor<2x3x!quant.uniform<i8:f32, 0.5:1>>, %b: tensor<2x3x!quant.uniform<i8:f32, 0.25>>, %c: tensor<2x3xi1>) -> (tensor<3x2x!quant.uniform<i8:f32, 0.5:1>>, tensor<2x3x!quant.uniform<i8:f32, 0.5:1>>, tensor<2x3x!quant.uniform<i8:f32, 0.5:1>>, tensor<2x3x!quant.uniform<i8:f32, 0.5:1>>, tensor<2x3xi1>) {
   %0 = stablehlo.transpose %a, dims = [1, 0] : (tensor<2x3x!quant.uniform<i8:f32, 0.5:1>>) -> tensor<3x2x!quant.uniform<i8:f32, 0.5:1>>
   %1 = stablehlo.maximum %a, %a : tensor<2x3x!quant.uniform<i8:f32, 0.5:1>>
   %2 = stablehlo.maximum %a, %b : (tensor<2x3x!quant.uniform<i8:f32, 0.5:1>>, tensor<2x3x!quant.uniform<i8:f32, 0.25>>) -> tensor<2x3x!quant.uniform<i8:f32, 0.5:1>>
@@ -3136,7 +3159,8 @@ TEST_CASE("stablehlo-legalize-quant-to-math: add, the ops that move integers, th
   return %0, %1, %2, %3, %4 : tensor<3x2x!quant.uniform<i8:f32, 0.5:1>>, tensor<2x3x!quant.uniform<i8:f32, 0.5:1>>, tensor<2x3x!quant.uniform<i8:f32, 0.5:1>>, tensor<2x3x!quant.uniform<i8:f32, 0.5:1>>, tensor<2x3xi1>
 })");
     CAPTURE(p);
-    CHECK(has(p, "%0 = \"stablehlo.transpose\"(%a) {permutation = array<i64: 1, 0>} : (tensor<2x3xi8>) -> tensor<3x2xi8>"));
+    CHECK(has(
+        p, "%0 = \"stablehlo.transpose\"(%a) {permutation = array<i64: 1, 0>} : (tensor<2x3xi8>) -> tensor<3x2xi8>"));
     CHECK(has(p, "%1 = \"stablehlo.maximum\"(%a, %a) : (tensor<2x3xi8>, tensor<2x3xi8>) -> tensor<2x3xi8>"));
     CHECK(has(p, "\"stablehlo.maximum\"(%q0, %q1) : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>"));
     CHECK(has(p, "%3 = \"stablehlo.select\"(%c, %a, %1) : (tensor<2x3xi1>, tensor<2x3xi8>, tensor<2x3xi8>) -> "
@@ -3144,17 +3168,19 @@ TEST_CASE("stablehlo-legalize-quant-to-math: add, the ops that move integers, th
     CHECK(has(p, "%4 = \"stablehlo.compare\"("));
     CHECK(!has(p, "quant"));
     // what upstream cannot legalize: every such op reported at its position, the module as it was
-    const char* bad = R"(func.func @f(%a: tensor<2x2x!quant.uniform<i8:f32:0, {1.0:3, 5.0:2}>>, %b: tensor<2x!quant.uniform<i8:f32, 1.0>>) -> tensor<2x2x!quant.uniform<i8:f32:1, {5.0:1, 10.0:-1}>> {
+    const char* bad =
+        R"(func.func @f(%a: tensor<2x2x!quant.uniform<i8:f32:0, {1.0:3, 5.0:2}>>, %b: tensor<2x!quant.uniform<i8:f32, 1.0>>) -> tensor<2x2x!quant.uniform<i8:f32:1, {5.0:1, 10.0:-1}>> {
   %0 = "stablehlo.uniform_quantize"(%a) : (tensor<2x2x!quant.uniform<i8:f32:0, {1.0:3, 5.0:2}>>) -> tensor<2x2x!quant.uniform<i8:f32:1, {5.0:1, 10.0:-1}>>
   %1 = stablehlo.reverse %b, dims = [0] : tensor<2x!quant.uniform<i8:f32, 1.0>>
   %2 = stablehlo.uniform_dequantize %b : (tensor<2x!quant.uniform<i8:f32, 1.0>>) -> tensor<2xi32>
   return %0 : tensor<2x2x!quant.uniform<i8:f32:1, {5.0:1, 10.0:-1}>>
 })";
-    CHECK(math(bad) == "error: 2:8: stablehlo-legalize-quant-to-math: Cannot requantize while changing quantization_axis\n"
-                       "error: 3:8: stablehlo-legalize-quant-to-math: failed to legalize operation 'stablehlo.reverse' "
-                       "that was explicitly marked illegal\n"
-                       "error: 4:8: stablehlo-legalize-quant-to-math: stablehlo.uniform_dequantize from "
-                       "tensor<2x!quant.uniform<i8:f32, 1.000000e+00>> to tensor<2xi32>\n");
+    CHECK(math(bad) ==
+          "error: 2:8: stablehlo-legalize-quant-to-math: Cannot requantize while changing quantization_axis\n"
+          "error: 3:8: stablehlo-legalize-quant-to-math: failed to legalize operation 'stablehlo.reverse' "
+          "that was explicitly marked illegal\n"
+          "error: 4:8: stablehlo-legalize-quant-to-math: stablehlo.uniform_dequantize from "
+          "tensor<2x!quant.uniform<i8:f32, 1.000000e+00>> to tensor<2xi32>\n");
     CHECK(fails_unchanged(bad, "stablehlo-legalize-quant-to-math").size() == 3);
 }
 
@@ -3190,9 +3216,10 @@ TEST_CASE("VHLO: quantized types as !vhlo.quant_v1 / !vhlo.quant_per_axis_v1, th
     CHECK(has(old, ": vhlo-to-version: type !vhlo.tensor_v1<3x2x!vhlo.quant_per_axis_v1<!vhlo.i8_v1:!vhlo.f32_v1, 1, "
                    "[1.000000e-01, 2.000000e-01], [2, -1], -128:127, 1>> of vhlo.func_v1 needs version 0.18.0, target "
                    "is 0.17.0"));
-    std::string one = after("func.func @f(%a: tensor<2x!quant.uniform<i8:f32, 0.5>>) -> tensor<2x!quant.uniform<i8:f32, "
-                            "0.5>> {\n  return %a : tensor<2x!quant.uniform<i8:f32, 0.5>>\n}",
-                            {{"stablehlo-legalize-to-vhlo", ""}, {"vhlo-to-version", "target=0.9.0"}});
+    std::string one =
+        after("func.func @f(%a: tensor<2x!quant.uniform<i8:f32, 0.5>>) -> tensor<2x!quant.uniform<i8:f32, "
+              "0.5>> {\n  return %a : tensor<2x!quant.uniform<i8:f32, 0.5>>\n}",
+              {{"stablehlo-legalize-to-vhlo", ""}, {"vhlo-to-version", "target=0.9.0"}});
     CHECK(has(one, "!vhlo.quant_v1<!vhlo.i8_v1:!vhlo.f32_v1, 5.000000e-01:0, -128:127, 1>"));
     // what a quant_v1 must be
     auto bad = [](const std::string& q) {
@@ -3206,7 +3233,8 @@ TEST_CASE("VHLO: quantized types as !vhlo.quant_v1 / !vhlo.quant_per_axis_v1, th
     };
     CHECK(has(bad("!vhlo.quant_v1<!vhlo.i8_v1:!vhlo.f32_v1, 0.000000e+00:0, -128:127, 1>"),
               "scale 0 is not positive and finite in !vhlo.quant_v1"));
-    CHECK(has(bad("!vhlo.quant_v1<!vhlo.i8_v1:!vhlo.f32_v1, 1.000000e+00:0, -128:127, 2>"), "bad storage type or flags"));
+    CHECK(
+        has(bad("!vhlo.quant_v1<!vhlo.i8_v1:!vhlo.f32_v1, 1.000000e+00:0, -128:127, 2>"), "bad storage type or flags"));
     CHECK(has(bad("!vhlo.quant_per_axis_v1<!vhlo.i8_v1:!vhlo.f32_v1, 1, [1.0], [0], -128:127, 1>"),
               "quantization dimension 1 is not a dimension of a tensor of rank 1"));
     CHECK(has(bad("!vhlo.quant_v1<!vhlo.ui8_v1:!vhlo.f32_v1, 1.000000e+00:3, 0:255, 0>"),

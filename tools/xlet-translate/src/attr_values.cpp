@@ -321,9 +321,9 @@ std::string apfloat_text(double v, unsigned mant_bits, unsigned precision, unsig
     }
     const int nd = static_cast<int>(digits.size());
     auto digit = [&](int i) { return static_cast<char>('0' + digits[static_cast<std::size_t>(nd - 1 - i)]); };
-    bool scientific = !max_padding || (exp >= 0 ? exp > static_cast<int>(max_padding) ||
-                                                      nd + exp > static_cast<int>(precision)
-                                                : exp + nd - 1 < 0 && -(exp + nd - 1) > static_cast<int>(max_padding));
+    bool scientific =
+        !max_padding || (exp >= 0 ? exp > static_cast<int>(max_padding) || nd + exp > static_cast<int>(precision)
+                                  : exp + nd - 1 < 0 && -(exp + nd - 1) > static_cast<int>(max_padding));
     if (scientific) {
         exp += nd - 1;
         out += digit(0);
@@ -374,7 +374,8 @@ std::string mlir_float_literal(double v, bool f64) {
     if (f64)
         std::snprintf(buf, sizeof buf, "0x%llX", static_cast<unsigned long long>(std::bit_cast<std::uint64_t>(v)));
     else
-        std::snprintf(buf, sizeof buf, "0x%X", static_cast<unsigned>(std::bit_cast<std::uint32_t>(static_cast<float>(v))));
+        std::snprintf(buf, sizeof buf, "0x%X",
+                      static_cast<unsigned>(std::bit_cast<std::uint32_t>(static_cast<float>(v))));
     return buf;
 }
 

@@ -628,12 +628,12 @@ private:
                              other_ops.count(o->name);
                 bool ok = false;
                 if (!known) {
-                    error(o->at, "op '" + o->name + "' is not supported by xlet-translate" +
-                                     (o->name.rfind("chlo.", 0) == 0 ? " (try --chlo-legalize-to-stablehlo)"
-                                      : o->name == "stablehlo.uniform_quantize" ||
-                                              o->name == "stablehlo.uniform_dequantize"
-                                          ? " (try --stablehlo-legalize-quant-to-math)"
-                                          : ""));
+                    error(o->at,
+                          "op '" + o->name + "' is not supported by xlet-translate" +
+                              (o->name.rfind("chlo.", 0) == 0 ? " (try --chlo-legalize-to-stablehlo)"
+                               : o->name == "stablehlo.uniform_quantize" || o->name == "stablehlo.uniform_dequantize"
+                                   ? " (try --stablehlo-legalize-quant-to-math)"
+                                   : ""));
                 } else {
                     ok = validate_op(*o);
                 }

@@ -100,7 +100,7 @@ struct quant_type {
 };
 bool is_quant_elem(const std::string& e);
 std::optional<quant_type> quant_of(const std::string& elem); // nullopt if e is not a quantized element type
-std::string quant_elem(const quant_type& q);                // the exact spelling kept in type::elem
+std::string quant_elem(const quant_type& q);                 // the exact spelling kept in type::elem
 // Of a tensor of this quantized element type: C12, C13 of the spec; "" when they hold.
 std::string quant_check_tensor(const quant_type& q, const std::vector<std::int64_t>& dims);
 // An element type as MLIR prints it (a quantized one with each scale as printf's %e).

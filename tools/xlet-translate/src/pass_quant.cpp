@@ -56,7 +56,8 @@ int int_bits(const std::string& e) { // i8 -> 8, ui16 -> 16
 
 class builder {
 public:
-    builder(const fresh_name& fresh, std::vector<std::unique_ptr<op>>& seq, loc at) : fresh_(fresh), seq_(seq), at_(at) {}
+    builder(const fresh_name& fresh, std::vector<std::unique_ptr<op>>& seq, loc at)
+        : fresh_(fresh), seq_(seq), at_(at) {}
 
     val emit(const std::string& name, const std::vector<val>& args, const type& rt) {
         auto o = std::make_unique<op>();
@@ -212,7 +213,9 @@ struct dot_like_dims {
     std::vector<std::int64_t> lhs_batching, lhs_spatial, lhs_contracting, rhs_batching, rhs_spatial, rhs_contracting;
 };
 
-bool contains(const std::vector<std::int64_t>& v, std::int64_t x) { return std::find(v.begin(), v.end(), x) != v.end(); }
+bool contains(const std::vector<std::int64_t>& v, std::int64_t x) {
+    return std::find(v.begin(), v.end(), x) != v.end();
+}
 std::vector<std::int64_t> concat(std::vector<std::int64_t> a, const std::vector<std::int64_t>& b) {
     a.insert(a.end(), b.begin(), b.end());
     return a;
@@ -291,9 +294,8 @@ val broadcast_zp_contribution(builder& b, const val& zp, const std::vector<std::
 // zp_l * rhs + zp_r * lhs - zp_l * zp_r * (product of the contracting extents), each term summed
 // over the contracting (and spatial) dimensions and broadcast to the result; none when both zero
 // points are 0.
-std::optional<val> zero_point_offset(builder& b, const val& lhs, const val& rhs, const val& output,
-                                     std::int64_t lhs_zp, std::int64_t rhs_zp, const type& out_t,
-                                     const dot_like_dims& d) {
+std::optional<val> zero_point_offset(builder& b, const val& lhs, const val& rhs, const val& output, std::int64_t lhs_zp,
+                                     std::int64_t rhs_zp, const type& out_t, const dot_like_dims& d) {
     std::optional<val> result, out_dims;
     if (rhs_zp != 0) {
         auto reduction = concat(d.lhs_spatial, d.lhs_contracting);
@@ -324,8 +326,8 @@ std::optional<val> zero_point_offset(builder& b, const val& lhs, const val& rhs,
                 total *= static_cast<std::uint32_t>(e);
             }
         }
-        val offset = b.i32(static_cast<std::int64_t>(static_cast<std::uint32_t>(lhs_zp) *
-                                                     static_cast<std::uint32_t>(rhs_zp) * total));
+        val offset = b.i32(
+            static_cast<std::int64_t>(static_cast<std::uint32_t>(lhs_zp) * static_cast<std::uint32_t>(rhs_zp) * total));
         if (dynamic) offset = b.emit("stablehlo.multiply", {offset, dynamic_total}, tensor_type({}, "i32"));
         result = b.bcast("subtract", *result, offset, result->t);
     }
@@ -509,27 +511,46 @@ void dot_hybrid(builder& b, const op& o, const val& lhs, const val& rhs) {
 
 // The ops upstream decomposes into dequantize / float op / quantize (its QDQ patterns).
 const std::set<std::string>& qdq_ops() {
-    static const std::set<std::string> s = {
-        "stablehlo.abs",          "stablehlo.add",
-        "stablehlo.atan2",        "stablehlo.batch_norm_grad",
-        "stablehlo.batch_norm_inference", "stablehlo.batch_norm_training",
-        "stablehlo.cbrt",         "stablehlo.ceil",
-        "stablehlo.cholesky",     "stablehlo.clamp",
-        "stablehlo.compare",      "stablehlo.convolution",
-        "stablehlo.cosine",       "stablehlo.divide",
-        "stablehlo.dot_general",  "stablehlo.dot",
-        "stablehlo.exponential_minus_one", "stablehlo.exponential",
-        "stablehlo.floor",        "stablehlo.log_plus_one",
-        "stablehlo.logistic",     "stablehlo.log",
-        "stablehlo.maximum",      "stablehlo.minimum",
-        "stablehlo.multiply",     "stablehlo.negate",
-        "stablehlo.power",        "stablehlo.reduce_precision",
-        "stablehlo.remainder",    "stablehlo.round_nearest_afz",
-        "stablehlo.round_nearest_even", "stablehlo.rsqrt",
-        "stablehlo.select",       "stablehlo.sign",
-        "stablehlo.sine",         "stablehlo.sqrt",
-        "stablehlo.subtract",     "stablehlo.tanh",
-        "stablehlo.tan",          "stablehlo.triangular_solve"};
+    static const std::set<std::string> s = {"stablehlo.abs",
+                                            "stablehlo.add",
+                                            "stablehlo.atan2",
+                                            "stablehlo.batch_norm_grad",
+                                            "stablehlo.batch_norm_inference",
+                                            "stablehlo.batch_norm_training",
+                                            "stablehlo.cbrt",
+                                            "stablehlo.ceil",
+                                            "stablehlo.cholesky",
+                                            "stablehlo.clamp",
+                                            "stablehlo.compare",
+                                            "stablehlo.convolution",
+                                            "stablehlo.cosine",
+                                            "stablehlo.divide",
+                                            "stablehlo.dot_general",
+                                            "stablehlo.dot",
+                                            "stablehlo.exponential_minus_one",
+                                            "stablehlo.exponential",
+                                            "stablehlo.floor",
+                                            "stablehlo.log_plus_one",
+                                            "stablehlo.logistic",
+                                            "stablehlo.log",
+                                            "stablehlo.maximum",
+                                            "stablehlo.minimum",
+                                            "stablehlo.multiply",
+                                            "stablehlo.negate",
+                                            "stablehlo.power",
+                                            "stablehlo.reduce_precision",
+                                            "stablehlo.remainder",
+                                            "stablehlo.round_nearest_afz",
+                                            "stablehlo.round_nearest_even",
+                                            "stablehlo.rsqrt",
+                                            "stablehlo.select",
+                                            "stablehlo.sign",
+                                            "stablehlo.sine",
+                                            "stablehlo.sqrt",
+                                            "stablehlo.subtract",
+                                            "stablehlo.tanh",
+                                            "stablehlo.tan",
+                                            "stablehlo.triangular_solve"};
     return s;
 }
 
@@ -537,14 +558,27 @@ const std::set<std::string>& qdq_ops() {
 // ConvertGenericOp, and the function signature and return); func.call too (upstream has no pattern
 // for it, and a call of a converted function must follow its signature).
 const std::set<std::string>& storage_ops() {
-    static const std::set<std::string> s = {
-        "stablehlo.bitcast_convert", "stablehlo.broadcast_in_dim", "stablehlo.composite",
-        "stablehlo.concatenate",     "stablehlo.constant",         "stablehlo.dynamic_reshape",
-        "stablehlo.dynamic_slice",   "stablehlo.gather",           "stablehlo.maximum",
-        "stablehlo.minimum",         "stablehlo.pad",              "stablehlo.reduce_window",
-        "stablehlo.reshape",         "stablehlo.return",           "stablehlo.select",
-        "stablehlo.slice",           "stablehlo.transpose",        "stablehlo.get_dimension_size",
-        "stablehlo.dynamic_broadcast_in_dim", "func.return",       "func.call"};
+    static const std::set<std::string> s = {"stablehlo.bitcast_convert",
+                                            "stablehlo.broadcast_in_dim",
+                                            "stablehlo.composite",
+                                            "stablehlo.concatenate",
+                                            "stablehlo.constant",
+                                            "stablehlo.dynamic_reshape",
+                                            "stablehlo.dynamic_slice",
+                                            "stablehlo.gather",
+                                            "stablehlo.maximum",
+                                            "stablehlo.minimum",
+                                            "stablehlo.pad",
+                                            "stablehlo.reduce_window",
+                                            "stablehlo.reshape",
+                                            "stablehlo.return",
+                                            "stablehlo.select",
+                                            "stablehlo.slice",
+                                            "stablehlo.transpose",
+                                            "stablehlo.get_dimension_size",
+                                            "stablehlo.dynamic_broadcast_in_dim",
+                                            "func.return",
+                                            "func.call"};
     return s;
 }
 
@@ -658,7 +692,8 @@ void quant_fuse_qdq(func& f, const fresh_name& fresh) {
         fused->result_types = q->result_types;
         renames.emplace_back(q->results[0], fused->results[0]);
         block* bl = defs[c->results[0]].second;
-        auto at = std::find_if(bl->ops.begin(), bl->ops.end(), [&](const std::unique_ptr<op>& x) { return x.get() == c; });
+        auto at =
+            std::find_if(bl->ops.begin(), bl->ops.end(), [&](const std::unique_ptr<op>& x) { return x.get() == c; });
         bl->ops.insert(at + 1, std::move(fused));
     }
     // the quantize ops' uses read the fused ops (those stay, unused: the pass deletes nothing)

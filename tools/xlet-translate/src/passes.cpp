@@ -3103,12 +3103,14 @@ private:
             if (!scale(q.scales[0]) || !lit(":") || !integer(q.zero_points[0]) || !lit(","))
                 return fail("expected scale:zero_point in " + what);
         } else {
-            if (!integer(q.axis) || !lit(",") || !lit("[")) return fail("expected the quantization dimension in " + what);
+            if (!integer(q.axis) || !lit(",") || !lit("["))
+                return fail("expected the quantization dimension in " + what);
             do {
                 if (q.scales.size() > 4096) return fail("too many scales in " + what);
                 if (!scale(q.scales.emplace_back())) return false;
             } while (lit(","));
-            if (!lit("]") || !lit(",") || !ints(q.zero_points) || !lit(",")) return fail("expected [zero points] in " + what);
+            if (!lit("]") || !lit(",") || !ints(q.zero_points) || !lit(","))
+                return fail("expected [zero points] in " + what);
             if (q.axis < 0 || q.axis > 2147483647) return fail("quantization dimension out of range in " + what);
         }
         std::int64_t flags = 0;
