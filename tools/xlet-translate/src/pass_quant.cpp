@@ -22,6 +22,7 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <string_view>
 
 #include "attr_values.hpp"
 
@@ -509,48 +510,26 @@ void dot_hybrid(builder& b, const op& o, const val& lhs, const val& rhs) {
 
 // ---- which ops -----------------------------------------------------------------------------
 
+// A set of op names from their words ("abs add"; stablehlo's without the dialect).
+std::set<std::string> op_names(std::string_view words) {
+    std::set<std::string> s;
+    for (std::size_t b = 0; b < words.size();) {
+        std::size_t e = std::min(words.find(' ', b), words.size());
+        std::string w(words.substr(b, e - b));
+        s.insert(w.find('.') == std::string::npos ? "stablehlo." + w : w);
+        b = e + 1;
+    }
+    return s;
+}
+
 // The ops upstream decomposes into dequantize / float op / quantize (its QDQ patterns).
 const std::set<std::string>& qdq_ops() {
-    static const std::set<std::string> s = {"stablehlo.abs",
-                                            "stablehlo.add",
-                                            "stablehlo.atan2",
-                                            "stablehlo.batch_norm_grad",
-                                            "stablehlo.batch_norm_inference",
-                                            "stablehlo.batch_norm_training",
-                                            "stablehlo.cbrt",
-                                            "stablehlo.ceil",
-                                            "stablehlo.cholesky",
-                                            "stablehlo.clamp",
-                                            "stablehlo.compare",
-                                            "stablehlo.convolution",
-                                            "stablehlo.cosine",
-                                            "stablehlo.divide",
-                                            "stablehlo.dot_general",
-                                            "stablehlo.dot",
-                                            "stablehlo.exponential_minus_one",
-                                            "stablehlo.exponential",
-                                            "stablehlo.floor",
-                                            "stablehlo.log_plus_one",
-                                            "stablehlo.logistic",
-                                            "stablehlo.log",
-                                            "stablehlo.maximum",
-                                            "stablehlo.minimum",
-                                            "stablehlo.multiply",
-                                            "stablehlo.negate",
-                                            "stablehlo.power",
-                                            "stablehlo.reduce_precision",
-                                            "stablehlo.remainder",
-                                            "stablehlo.round_nearest_afz",
-                                            "stablehlo.round_nearest_even",
-                                            "stablehlo.rsqrt",
-                                            "stablehlo.select",
-                                            "stablehlo.sign",
-                                            "stablehlo.sine",
-                                            "stablehlo.sqrt",
-                                            "stablehlo.subtract",
-                                            "stablehlo.tanh",
-                                            "stablehlo.tan",
-                                            "stablehlo.triangular_solve"};
+    static const std::set<std::string> s = op_names(
+        "abs add atan2 batch_norm_grad batch_norm_inference batch_norm_training cbrt ceil cholesky clamp "
+        "compare convolution cosine divide dot_general dot exponential_minus_one exponential floor "
+        "log_plus_one logistic log maximum minimum multiply negate power reduce_precision remainder "
+        "round_nearest_afz round_nearest_even rsqrt select sign sine sqrt subtract tanh tan "
+        "triangular_solve");
     return s;
 }
 
@@ -558,27 +537,10 @@ const std::set<std::string>& qdq_ops() {
 // ConvertGenericOp, and the function signature and return); func.call too (upstream has no pattern
 // for it, and a call of a converted function must follow its signature).
 const std::set<std::string>& storage_ops() {
-    static const std::set<std::string> s = {"stablehlo.bitcast_convert",
-                                            "stablehlo.broadcast_in_dim",
-                                            "stablehlo.composite",
-                                            "stablehlo.concatenate",
-                                            "stablehlo.constant",
-                                            "stablehlo.dynamic_reshape",
-                                            "stablehlo.dynamic_slice",
-                                            "stablehlo.gather",
-                                            "stablehlo.maximum",
-                                            "stablehlo.minimum",
-                                            "stablehlo.pad",
-                                            "stablehlo.reduce_window",
-                                            "stablehlo.reshape",
-                                            "stablehlo.return",
-                                            "stablehlo.select",
-                                            "stablehlo.slice",
-                                            "stablehlo.transpose",
-                                            "stablehlo.get_dimension_size",
-                                            "stablehlo.dynamic_broadcast_in_dim",
-                                            "func.return",
-                                            "func.call"};
+    static const std::set<std::string> s = op_names(
+        "bitcast_convert broadcast_in_dim composite concatenate constant dynamic_reshape dynamic_slice "
+        "gather maximum minimum pad reduce_window reshape return select slice transpose "
+        "get_dimension_size dynamic_broadcast_in_dim func.return func.call");
     return s;
 }
 
