@@ -524,12 +524,12 @@ std::set<std::string> op_names(std::string_view words) {
 
 // The ops upstream decomposes into dequantize / float op / quantize (its QDQ patterns).
 const std::set<std::string>& qdq_ops() {
-    static const std::set<std::string> s = op_names(
-        "abs add atan2 batch_norm_grad batch_norm_inference batch_norm_training cbrt ceil cholesky clamp "
-        "compare convolution cosine divide dot_general dot exponential_minus_one exponential floor "
-        "log_plus_one logistic log maximum minimum multiply negate power reduce_precision remainder "
-        "round_nearest_afz round_nearest_even rsqrt select sign sine sqrt subtract tanh tan "
-        "triangular_solve");
+    static const std::set<std::string> s =
+        op_names("abs add atan2 batch_norm_grad batch_norm_inference batch_norm_training cbrt ceil cholesky clamp "
+                 "compare convolution cosine divide dot_general dot exponential_minus_one exponential floor "
+                 "log_plus_one logistic log maximum minimum multiply negate power reduce_precision remainder "
+                 "round_nearest_afz round_nearest_even rsqrt select sign sine sqrt subtract tanh tan "
+                 "triangular_solve");
     return s;
 }
 
@@ -537,10 +537,10 @@ const std::set<std::string>& qdq_ops() {
 // ConvertGenericOp, and the function signature and return); func.call too (upstream has no pattern
 // for it, and a call of a converted function must follow its signature).
 const std::set<std::string>& storage_ops() {
-    static const std::set<std::string> s = op_names(
-        "bitcast_convert broadcast_in_dim composite concatenate constant dynamic_reshape dynamic_slice "
-        "gather maximum minimum pad reduce_window reshape return select slice transpose "
-        "get_dimension_size dynamic_broadcast_in_dim func.return func.call");
+    static const std::set<std::string> s =
+        op_names("bitcast_convert broadcast_in_dim composite concatenate constant dynamic_reshape dynamic_slice "
+                 "gather maximum minimum pad reduce_window reshape return select slice transpose "
+                 "get_dimension_size dynamic_broadcast_in_dim func.return func.call");
     return s;
 }
 
