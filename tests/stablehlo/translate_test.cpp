@@ -11,6 +11,7 @@
 #include <sstream>
 #include <string>
 
+#include "attr_values.hpp"
 #include "emit_cpp.hpp"
 #include "parser.hpp"
 #include "passes.hpp"
@@ -240,7 +241,8 @@ TEST_CASE("every unsupported op and type is reported at once, with its position"
     CHECK(msg(0) == "1:14: argument %x has a dynamic shape tensor<?x4xf32> (run --stablehlo-refine-arguments and "
                     "--stablehlo-refine-shapes first)");
     CHECK(msg(1) == "1:35: argument %y has type tensor<4xi4>, which xlet does not support");
-    CHECK(msg(2) == "2:8: op 'stablehlo.uniform_quantize' is not supported by xlet-translate");
+    CHECK(msg(2) == "2:8: op 'stablehlo.uniform_quantize' is not supported by xlet-translate (try "
+                    "--stablehlo-legalize-quant-to-math)");
     CHECK(msg(3) == "3:8: op 'mydialect.frob' is not supported by xlet-translate");
     CHECK(msg(4) == "4:8: stablehlo.bitcast_convert between i1 and i8: expected a last i1 dimension of the other "
                     "type's bit width (8, 16, 32 or 64)");
@@ -355,7 +357,7 @@ func.func @h() -> tensor<4xf32> {
           std::string::npos);
     CHECK(e.code.find("xlet::collective_permute(xlet_ctx, x, xlet::source_target_pairs_t{{0, 1}}, 0)") !=
           std::string::npos);
-    CHECK(e.code.find("g(xlet_ctx, x)") != std::string::npos);
+    CHECK(e.code.find("(g)(xlet_ctx, x)") != std::string::npos);
     CHECK(e.code.find("xlet::replica_pool(1, 1).run(") != std::string::npos);
 
     std::string all = emit_errors(R"(func.func @s(%x: tensor<4xf32>, %t: !stablehlo.token) -> !stablehlo.token {
@@ -558,6 +560,17 @@ std::vector<diagnostic> emit_errors_after(const std::string& text,
     return emit_cpp(r.mod, {}).errors;
 }
 
+// The diagnostics of a pass that fails on the module, which it must leave as it was.
+std::vector<diagnostic> fails_unchanged(const std::string& text, const std::string& pass) {
+    auto r = parse_module(text, "p.mlir");
+    REQUIRE(r.errors.empty());
+    std::string before = print_module(r.mod);
+    std::vector<diagnostic> errs;
+    CHECK(!run_pass(r.mod, pass, "", errs));
+    CHECK(print_module(r.mod) == before);
+    return errs;
+}
+
 const char* dyn_main = R"(func.func public @main(%arg0: tensor<?xf32>) -> tensor<?xf32> {
   %0 = stablehlo.add %arg0, %arg0 : tensor<?xf32>
   return %0 : tensor<?xf32>
@@ -644,6 +657,32 @@ const char* seed_tan = R"(func.func @tan_op_non_complex(%arg0: tensor<4xf64>) ->
 const char* seed_add = R"(func.func @main(%arg0: tensor<2xf32>, %arg1: tensor<2xf32>) -> tensor<2xf32> {
   %0 = stablehlo.add %arg0, %arg1 : tensor<2xf32>
   return %0 : tensor<2xf32>
+})";
+// The seed's three quantization examples (stablehlo-legalize-qdq-to-quantized-op's input spells
+// its storage ui8, the output u8: MLIR of that time printed unsigned storage as u8).
+const char* seed_qdq =
+    R"(func.func @add(%arg0: tensor<16x16x!quant.uniform<ui8:f32, 34.0:16>>) -> tensor<16x16x!quant.uniform<ui8:f32, 34.0:16>> {
+  %0 = stablehlo.uniform_dequantize %arg0 : (tensor<16x16x!quant.uniform<ui8:f32, 34.0:16>>) -> tensor<16x16xf32>
+  %1 = stablehlo.abs %0 : tensor<16x16xf32>
+  %2 = stablehlo.uniform_quantize %1 : (tensor<16x16xf32>) -> tensor<16x16x!quant.uniform<ui8:f32, 34.0:16>>
+  func.return %2 : tensor<16x16x!quant.uniform<ui8:f32, 34.0:16>>
+})";
+// A quantized element type of each form: default zero point, storage range, unsigned (ui8 and u8),
+// si16, i4, i32, bf16 / f16 expressed, per axis (along a dynamic dimension too); scales that %e
+// prints exactly (MLIR's pretty form is lossy otherwise, VHLO's is not: quant_inexact_scales).
+const char* quant_types_module =
+    R"(func.func @t(%a: tensor<2x!quant.uniform<i8:f32, 0.5:-3>>, %b: tensor<!quant.uniform<i8:f32, 1.0>>, %c: tensor<4x!quant.uniform<i8<-127:127>:f32, 5.000000e-03>>, %d: tensor<2x!quant.uniform<ui8:f32, 34.0:16>>, %e: tensor<2x!quant.uniform<u16:bf16, 2.5:65535>>, %f: tensor<3x2x!quant.uniform<i8:f32:1, {0.1:2, 0.2:-1}>>, %g: tensor<?x3x4x2x!quant.uniform<i32:f32:3, {2.5E-5:3,5.0E-5:2}>>, %h: tensor<2x!quant.uniform<i4:f16, 0.00390625>>, %i: tensor<2x!quant.uniform<si16:f32, 1e-3:-32768>>) -> tensor<2x!quant.uniform<i8:f32, 0.5:-3>> {
+  %0 = stablehlo.add %a, %a : tensor<2x!quant.uniform<i8:f32, 0.5:-3>>
+  return %0 : tensor<2x!quant.uniform<i8:f32, 0.5:-3>>
+})";
+const char* quant_inexact_scales =
+    R"(func.func @t(%g: tensor<?x3x4x2x!quant.uniform<i32:f32:3, {2.9455460163317514E-5:3,5.8952903030815205E-5:2}>>, %h: tensor<2x!quant.uniform<i4:f16, 0.0039215686>>, %j: tensor<?x!quant.uniform<u8:f32:0, {16777215.0:255}>>) {
+  return
+})";
+const char* seed_quant_add =
+    R"(func.func @add(%arg0: tensor<!quant.uniform<i8:f32,1.0:0>>, %arg1: tensor<!quant.uniform<i8:f32,2.0:1>>) ->  tensor<!quant.uniform<i8:f32,3.0:2>> {
+  %0 = "stablehlo.add"(%arg0, %arg1) : (tensor<!quant.uniform<i8:f32,1.0:0>>, tensor<!quant.uniform<i8:f32,2.0:1>>) -> tensor<!quant.uniform<i8:f32,3.0:2>>
+  func.return %0 : tensor<!quant.uniform<i8:f32,3.0:2>>
 })";
 const char* seed_deprecated = R"(func.func @f(%a: tensor<3xf32>, %m: tensor<3x3xf32>) -> tensor<2x3xf32> {
   %0 = stablehlo.broadcast %a, sizes = [2] : (tensor<3xf32>) -> tensor<2x3xf32>
@@ -1415,8 +1454,10 @@ TEST_CASE("stablehlo-legalize-deprecated-ops and stablehlo-convert-to-signless")
 TEST_CASE("pass options and names are checked") {
     CHECK(after(dyn_main, {{"stablehlo-refine-arguments", "types"}}) ==
           "error: stablehlo-refine-arguments: expected key=value in the pass options, found 'types'\n");
-    CHECK(after(dyn_main, {{"stablehlo-legalize-quant-to-math", ""}}) ==
-          "error: stablehlo-legalize-quant-to-math: quantized types are issue #26 (not implemented yet)\n");
+    // without quantized types the quantization passes change nothing
+    for (const char* p : {"stablehlo-legalize-quant-to-math", "stablehlo-legalize-quantized-op-to-qdq",
+                          "stablehlo-legalize-qdq-to-quantized-op"})
+        CHECK(after(dyn_main, {{p, ""}}) == after(dyn_main, {}));
     CHECK(after(dyn_main, {{"no-such-pass", ""}}) == "error: unknown pass --no-such-pass\n");
     CHECK(known_passes().size() == 17);
 }
@@ -1807,12 +1848,7 @@ TEST_CASE("shape-legalize-to-stablehlo: what cannot be legalized is a diagnostic
   }) : (!shape.witness) -> tensor<?x2xf32>
   return %1 : tensor<?x2xf32>
 })";
-    auto r = parse_module(m, "p.mlir");
-    REQUIRE(r.errors.empty());
-    std::string before = print_module(r.mod);
-    std::vector<diagnostic> errs;
-    CHECK(!run_pass(r.mod, "shape-legalize-to-stablehlo", "", errs));
-    CHECK(print_module(r.mod) == before);
+    auto errs = fails_unchanged(m, "shape-legalize-to-stablehlo");
     REQUIRE(errs.size() == 3);
     CHECK(errs[0].at.line == 4);
     CHECK(errs[0].text == "shape-legalize-to-stablehlo: failed to legalize operation 'tensor.empty': no rewrite to "
@@ -2104,6 +2140,13 @@ TEST_CASE("vhlo-legalize-to-stablehlo: the round trip gives every test module an
                         after(seed_add, {{"stablehlo-wrap-in-composite", "op-names=stablehlo.add version=3"}}));
     inputs.emplace_back("deprecated", seed_deprecated);
     inputs.emplace_back("refined", after(dyn_main, {{"stablehlo-refine-arguments", "types=tensor<16xf32>"}}));
+    // quantized types (!vhlo.quant_v1, !vhlo.quant_per_axis_v1), and the quantization passes' results
+    inputs.emplace_back("qdq", seed_qdq);
+    inputs.emplace_back("qdq fused", after(seed_qdq, {{"stablehlo-legalize-qdq-to-quantized-op", ""}}));
+    inputs.emplace_back("quant add", seed_quant_add);
+    inputs.emplace_back("quant add qdq", after(seed_quant_add, {{"stablehlo-legalize-quantized-op-to-qdq", ""}}));
+    inputs.emplace_back("quant add math", after(seed_quant_add, {{"stablehlo-legalize-quant-to-math", ""}}));
+    inputs.emplace_back("quant types", quant_types_module);
     for (auto& input : inputs) {
         const std::string& name = input.first;
         const std::string& text = input.second;
@@ -2562,7 +2605,7 @@ func.func @h(%x: tensor<4x4xf32>) -> tensor<4x4xf32> {
                    "        xlet::f32<4, 4> v1 = xlet::all_reduce(xlet_ctx, barg0, xlet::add_fn{}, "));
     CHECK(has(ctx, "        return v1;\n    }(arg0);\n    xlet::f32<4, 4> v1_1 = v0;\n"));
     CHECK(has(ctx, "inline xlet::f32<4, 4> h(xlet::replica_context& xlet_ctx, const xlet::f32<4, 4>& x) {"));
-    CHECK(has(ctx, "g(xlet_ctx, x)"));
+    CHECK(has(ctx, "(g)(xlet_ctx, x)"));
     CHECK(!has(ctx, "xlet::async_start("));
 
     // a future read twice, or by an async_done in a nested region: in place too (a task's handle is
@@ -2667,4 +2710,533 @@ func.func @n(%x: tensor<2xf32>) -> tensor<2xi32> {
     auto ops = supported_ops();
     CHECK(std::count(ops.begin(), ops.end(), "stablehlo.async_start") == 1);
     CHECK(std::count(ops.begin(), ops.end(), "stablehlo.async_done") == 1);
+}
+
+// ---- quantized element types and the quantization passes (issue #26) ---------------------------
+
+TEST_CASE("quantized element types: MLIR's spellings read, printed as MLIR prints them, scales kept exact") {
+    // as written -> as printed (raw_ostream's %e for a scale, the default storage range and zero
+    // point left out, unsigned storage as u8, per-axis parameters joined by ',')
+    const std::vector<std::pair<std::string, std::string>> forms = {
+        {"tensor<2x!quant.uniform<i8:f32, 0.5:-3>>", "tensor<2x!quant.uniform<i8:f32, 5.000000e-01:-3>>"},
+        {"tensor<!quant.uniform<i8:f32,1.0:0>>", "tensor<!quant.uniform<i8:f32, 1.000000e+00>>"},
+        {"tensor<4x!quant.uniform<i8<-127:127>:f32, 5.000000e-03>>",
+         "tensor<4x!quant.uniform<i8<-127:127>:f32, 5.000000e-03>>"},
+        {"tensor<4x!quant.uniform<i8<-128:127>:f32, 2>>", "tensor<4x!quant.uniform<i8:f32, 2.000000e+00>>"},
+        {"tensor<16x16x!quant.uniform<ui8:f32, 34.0:16>>", "tensor<16x16x!quant.uniform<u8:f32, 3.400000e+01:16>>"},
+        {"tensor<16x16x!quant.uniform<u8:f32, 3.400000e+01:16>>",
+         "tensor<16x16x!quant.uniform<u8:f32, 3.400000e+01:16>>"},
+        {"tensor<2x!quant.uniform<u16<0:1000>:bf16, 2.5:1000>>",
+         "tensor<2x!quant.uniform<u16<0:1000>:bf16, 2.500000e+00:1000>>"},
+        {"tensor<2x!quant.uniform<si16:f16, 1e-3:-32768>>", "tensor<2x!quant.uniform<i16:f16, 1.000000e-03:-32768>>"},
+        {"tensor<2x!quant.uniform<i4:f32, 0.0039215686:7>>", "tensor<2x!quant.uniform<i4:f32, 3.921569e-03:7>>"},
+        {"tensor<2x!quant.uniform<i32:f32, 3>>", "tensor<2x!quant.uniform<i32:f32, 3.000000e+00>>"},
+        {"tensor<3x2x!quant.uniform<i8:f32:1, {0.1:2, 0.2:-1}>>",
+         "tensor<3x2x!quant.uniform<i8:f32:1, {1.000000e-01:2,2.000000e-01:-1}>>"},
+        {"tensor<?x3x4x2x!quant.uniform<i32:f32:3, {2.9455460163317514E-5:3,5.8952903030815205E-5}>>",
+         "tensor<?x3x4x2x!quant.uniform<i32:f32:3, {2.945546e-05:3,5.895290e-05}>>"},
+        {"tensor<?x!quant.uniform<i8:f32:0, {1.0, 2.0, 3.0}>>",
+         "tensor<?x!quant.uniform<i8:f32:0, {1.000000e+00,2.000000e+00,3.000000e+00}>>"},
+        {"!quant.uniform<i8:f32, 0.5>", "!quant.uniform<i8:f32, 5.000000e-01>"},
+    };
+    for (auto& form : forms) { // (Clang 14's lambdas, CAPTURE's, cannot capture a structured binding)
+        CAPTURE(form.first);
+        type t, again;
+        std::string why;
+        REQUIRE(parse_type(form.first, t, why));
+        CHECK(type_str(t) == form.second);
+        REQUIRE(parse_type(type_str(t), again, why));
+        CHECK(type_str(again) == form.second);
+    }
+    // the scale is the double of its decimal text (printed to 7 digits, computed with all of them)
+    type t;
+    std::string why;
+    REQUIRE(parse_type("tensor<1x!quant.uniform<ui8<1:200>:bf16:0, {0.0039215686:7}>>", t, why));
+    auto q = quant_of(t.elem);
+    REQUIRE(q);
+    CHECK(q->scales == std::vector<double>{0.0039215686});
+    CHECK(q->zero_points == std::vector<std::int64_t>{7});
+    CHECK((!q->is_signed && q->bits == 8 && q->storage_min == 1 && q->storage_max == 200 && q->axis == 0));
+    CHECK(q->expressed == "bf16");
+    CHECK(q->storage() == "ui8");
+    std::string math = after("func.func @f(%x: tensor<2xf32>) -> tensor<2x!quant.uniform<i8:f32, 0.0039215686>> {\n"
+                             "  %0 = stablehlo.uniform_quantize %x : (tensor<2xf32>) -> "
+                             "tensor<2x!quant.uniform<i8:f32, 0.0039215686>>\n  return %0 : "
+                             "tensor<2x!quant.uniform<i8:f32, 0.0039215686>>\n}",
+                             {{"stablehlo-legalize-quant-to-math", ""}});
+    CHECK(has(math, "dense<0.00392156839> : tensor<f32>")); // f32(0.0039215686); f32(3.921569e-03) is 0.00392156886
+    // a module: the pretty and generic forms, function types and block arguments
+    std::string p =
+        after(R"(func.func @f(%a: tensor<4x!quant.uniform<i8:f32, 0.5:1>>) -> tensor<!quant.uniform<i8:f32, 0.5:1>> {
+  %init = "stablehlo.bitcast_convert"(%a) : (tensor<4x!quant.uniform<i8:f32, 0.5:1>>) -> tensor<4x!quant.uniform<i8:f32, 0.5:1>>
+  %0 = stablehlo.reduce(%a init: %a) across dimensions = [0] : (tensor<4x!quant.uniform<i8:f32, 0.5:1>>, tensor<4x!quant.uniform<i8:f32, 0.5:1>>) -> tensor<!quant.uniform<i8:f32, 0.5:1>>
+    reducer(%x: tensor<!quant.uniform<i8:f32, 0.5:1>>, %y: tensor<!quant.uniform<i8:f32, 0.5:1>>) {
+      %m = stablehlo.maximum %x, %y : tensor<!quant.uniform<i8:f32, 0.5:1>>
+      stablehlo.return %m : tensor<!quant.uniform<i8:f32, 0.5:1>>
+    }
+  return %0 : tensor<!quant.uniform<i8:f32, 0.5:1>>
+})",
+              {});
+    CHECK(has(p, "^bb0(%x: tensor<!quant.uniform<i8:f32, 5.000000e-01:1>>, %y: tensor<!quant.uniform<i8:f32, "
+                 "5.000000e-01:1>>):"));
+    CHECK(has(p, "\"stablehlo.maximum\"(%x, %y) : (tensor<!quant.uniform<i8:f32, 5.000000e-01:1>>, "
+                 "tensor<!quant.uniform<i8:f32, 5.000000e-01:1>>) -> tensor<!quant.uniform<i8:f32, 5.000000e-01:1>>"));
+    CHECK(after(p, {}) == p);
+}
+
+TEST_CASE("quantized element types: what StableHLO's verifier refuses is a parse error at its token") {
+    auto err = [](const std::string& elem, const std::string& shape = "2x") {
+        return first_error("func.func @f(%a: tensor<" + shape + "!quant.uniform<" + elem + ">>) {\n  return\n}");
+    };
+    // (the element type, in tensor<2x...>; the first error, line:column: text)
+    const std::vector<std::pair<std::string, std::string>> faults = {
+        {"i8:f32, 0.0", "1:50: scale 0 is not positive and finite"},
+        {"i8:f32, -1.5:3", "1:50: scale -1.5 is not positive and finite"},
+        {"i8:f32, inf", "1:50: scale inf is not positive and finite"},
+        {"i8:f32, 1e999", "1:50: scale 1e999 is out of range"},
+        {"i8:f32, 0x10", "1:50: expected a scale (a float literal), found '0x10'"},
+        {"i8:f32:0, {1.0, -2.0}", "1:58: scale -2 is not positive and finite"},
+        {"i8:f32, 1.0:128", "1:54: zero point 128 is outside the storage range [-128, 127]"},
+        {"u8:f32, 1.0:-1", "1:54: zero point -1 is outside the storage range [0, 255]"},
+        {"i8<-127:127>:f32, 1.0:-128", "1:64: zero point -128 is outside the storage range [-127, 127]"},
+        {"i8<10:20>:f32, 1.0", "1:57: zero point 0 is outside the storage range [10, 20]"},
+        {"i8<-128:128>:f32, 1.0", "1:45: storage range [-128, 128] is not a range within i8 [-128, 127]"},
+        {"u8<5:5>:f32, 1.0:5", "1:45: storage range [5, 5] is not a range within u8 [0, 255]"},
+        {"i7:f32, 1.0", "1:42: the storage type of a quantized type must have 2, 4, 8, 16 or 32 bits (got 7)"},
+        {"i64:f32, 1.0", "1:42: the storage type of a quantized type must have 2, 4, 8, 16 or 32 bits (got 64)"},
+        {"f8:f32, 1.0", "1:42: expected the storage type of a quantized type (i8, ui8, u8 ...), found 'f8'"},
+        {"i8:i32, 1.0", "1:45: the expressed type of a quantized type must be f16, bf16, f32 or f64 (got i32)"},
+        {"i8:f32:1, {1.0, 2.0}", "1:49: quantization dimension 1 is not a dimension of a tensor of rank 1"},
+        {"i8:f32:0, {1.0, 2.0, 3.0}", "1:49: dimension 0 of size 2 has 3 scales"},
+        {"i8:f32:-1, {1.0}", "1:49: quantization dimension -1 out of range"},
+        {"i8:f32:0, 1.0", "1:52: expected '{' and a scale per slice of the quantization dimension"},
+        {"i8:f32, {1.0}",
+         "1:51: a per-tensor quantized type has one scale (a list {...} needs a quantization dimension)"},
+        {"i8:f32, 1.0:2:3", "1:55: expected '>', found ':3>>) {'"},
+    };
+    for (auto& fault : faults) {
+        CAPTURE(fault.first);
+        CHECK(err(fault.first) == fault.second);
+    }
+    // a tensor of rank 0 has no quantization dimension
+    auto r = parse_module("func.func @f(%a: tensor<!quant.uniform<i8:f32:0, {1.0}>>) {\n  return\n}", "q.mlir");
+    REQUIRE(r.errors.size() == 1);
+    CHECK(r.errors[0].at.col == 47);
+    CHECK(r.errors[0].text == "quantization dimension 0 is not a dimension of a tensor of rank 0");
+    // truncated texts: errors, never a crash (the mutation test covers more)
+    std::string whole = "func.func @f(%a: tensor<2x!quant.uniform<u8<1:9>:f32:0, {0.5:2,1.0:3}>>) {\n  return\n}";
+    CHECK(parse_module(whole, "q.mlir").errors.empty());
+    for (std::size_t n = 1; n < whole.size(); ++n)
+        CHECK(!parse_module(whole.substr(0, n), "q.mlir").errors.empty());
+}
+
+TEST_CASE("MLIR's float printing of the passes' constants and VHLO's scales (APFloat::toString)") {
+    CHECK(mlir_float_literal(1.0 / 3, false) == "0.333333343");
+    CHECK(mlir_float_literal(4.0 / 3, false) == "1.33333337");
+    CHECK(mlir_float_literal(2.0 / 3, false) == "0.666666686");
+    CHECK(mlir_float_literal(2, false) == "2.000000e+00");
+    CHECK(mlir_float_literal(-128, false) == "-1.280000e+02");
+    CHECK(mlir_float_literal(-2147483648.0, false) == "-2.14748365E+9");
+    CHECK(mlir_float_literal(2147483647.0, false) == "2.14748365E+9"); // rounded to f32 first
+    CHECK(mlir_float_literal(0, false) == "0.000000e+00");
+    CHECK(mlir_float_literal(0.1, false) == "1.000000e-01");
+    CHECK(mlir_float_literal(123456.7, false) == "123456.703");
+    CHECK(mlir_float_literal(16777215, false) == "0x4B7FFFFF"); // neither form has a '.'
+    CHECK(mlir_float_literal(2.9455460163317514E-5, true) == "2.9455460163317514E-5");
+    CHECK(mlir_float_literal(0.0039215686, true) == "0.0039215685999999996");
+    CHECK(mlir_float_literal(1.0 / 3, true) == "0.33333333333333331");
+}
+
+TEST_CASE("stablehlo-legalize-qdq-to-quantized-op: the seed's example, and what upstream does not fuse") {
+    CHECK(after(seed_qdq, {{"stablehlo-legalize-qdq-to-quantized-op", ""}}) == R"(module {
+  func.func @add(%arg0: tensor<16x16x!quant.uniform<u8:f32, 3.400000e+01:16>>) -> (tensor<16x16x!quant.uniform<u8:f32, 3.400000e+01:16>>) {
+    %0 = "stablehlo.uniform_dequantize"(%arg0) : (tensor<16x16x!quant.uniform<u8:f32, 3.400000e+01:16>>) -> tensor<16x16xf32>
+    %1 = "stablehlo.abs"(%0) : (tensor<16x16xf32>) -> tensor<16x16xf32>
+    %q0 = "stablehlo.abs"(%arg0) : (tensor<16x16x!quant.uniform<u8:f32, 3.400000e+01:16>>) -> tensor<16x16x!quant.uniform<u8:f32, 3.400000e+01:16>>
+    %2 = "stablehlo.uniform_quantize"(%1) : (tensor<16x16xf32>) -> tensor<16x16x!quant.uniform<u8:f32, 3.400000e+01:16>>
+    "func.return"(%q0) : (tensor<16x16x!quant.uniform<u8:f32, 3.400000e+01:16>>) -> ()
+  }
+}
+)");
+    // a second run finds the quantize unused: nothing more
+    std::string once = after(seed_qdq, {{"stablehlo-legalize-qdq-to-quantized-op", ""}});
+    CHECK(after(once, {{"stablehlo-legalize-qdq-to-quantized-op", ""}}) == once);
+    // two dequantized operands, the op's attributes kept, the quantize in a nested region
+    std::string p = after(
+        R"(func.func @f(%a: tensor<4x!quant.uniform<i8:f32, 0.5>>, %b: tensor<4x!quant.uniform<i8:f32, 0.25:1>>, %p: tensor<i1>) -> tensor<4x!quant.uniform<i8:f32, 1.0>> {
+  %0 = stablehlo.uniform_dequantize %a : (tensor<4x!quant.uniform<i8:f32, 0.5>>) -> tensor<4xf32>
+  %1 = stablehlo.uniform_dequantize %b : (tensor<4x!quant.uniform<i8:f32, 0.25:1>>) -> tensor<4xf32>
+  %2 = stablehlo.compare GT, %0, %1, FLOAT : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xi1>
+  %3 = stablehlo.add %0, %1 : tensor<4xf32>
+  %4 = "stablehlo.if"(%p) ({
+    %5 = stablehlo.uniform_quantize %3 : (tensor<4xf32>) -> tensor<4x!quant.uniform<i8:f32, 1.0>>
+    stablehlo.return %5 : tensor<4x!quant.uniform<i8:f32, 1.0>>
+  }, {
+    %6 = stablehlo.uniform_quantize %0 : (tensor<4xf32>) -> tensor<4x!quant.uniform<i8:f32, 1.0>>
+    stablehlo.return %6 : tensor<4x!quant.uniform<i8:f32, 1.0>>
+  }) : (tensor<i1>) -> tensor<4x!quant.uniform<i8:f32, 1.0>>
+  return %4 : tensor<4x!quant.uniform<i8:f32, 1.0>>
+})",
+        {{"stablehlo-legalize-qdq-to-quantized-op", ""}});
+    CAPTURE(p);
+    CHECK(has(p,
+              "%3 = \"stablehlo.add\"(%0, %1) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>\n"
+              "    %q0 = \"stablehlo.add\"(%a, %b) : (tensor<4x!quant.uniform<i8:f32, 5.000000e-01>>, "
+              "tensor<4x!quant.uniform<i8:f32, 2.500000e-01:1>>) -> tensor<4x!quant.uniform<i8:f32, 1.000000e+00>>\n"));
+    CHECK(has(p, "\"stablehlo.return\"(%q0)"));
+    CHECK(has(p, "\"stablehlo.return\"(%6)"));  // a dequantize is not an op with dequantized operands
+    CHECK(!has(p, "\"stablehlo.compare\"(%a")); // its quantize is missing
+}
+
+TEST_CASE("stablehlo-legalize-quantized-op-to-qdq: the seed's example, multi-result ops, ops it keeps") {
+    CHECK(after(seed_quant_add, {{"stablehlo-legalize-quantized-op-to-qdq", ""}}) == R"(module {
+  func.func @add(%arg0: tensor<!quant.uniform<i8:f32, 1.000000e+00>>, %arg1: tensor<!quant.uniform<i8:f32, 2.000000e+00:1>>) -> (tensor<!quant.uniform<i8:f32, 3.000000e+00:2>>) {
+    %q0 = "stablehlo.uniform_dequantize"(%arg0) : (tensor<!quant.uniform<i8:f32, 1.000000e+00>>) -> tensor<f32>
+    %q1 = "stablehlo.uniform_dequantize"(%arg1) : (tensor<!quant.uniform<i8:f32, 2.000000e+00:1>>) -> tensor<f32>
+    %q2 = "stablehlo.add"(%q0, %q1) : (tensor<f32>, tensor<f32>) -> tensor<f32>
+    %0 = "stablehlo.uniform_quantize"(%q2) : (tensor<f32>) -> tensor<!quant.uniform<i8:f32, 3.000000e+00:2>>
+    "func.return"(%0) : (tensor<!quant.uniform<i8:f32, 3.000000e+00:2>>) -> ()
+  }
+}
+)");
+    std::string p = after(
+        R"(func.func @bn(%x: tensor<2x2x!quant.uniform<i8:f32, 0.5>>, %s: tensor<2x!quant.uniform<i8:f32, 0.5>>, %o: tensor<2xf32>) -> (tensor<2x2x!quant.uniform<i8:f32, 0.5>>, tensor<2xf32>, tensor<2x!quant.uniform<i8:f32, 0.25>>, tensor<2x2xi1>, tensor<2x2x!quant.uniform<i8:f32, 0.5>>) {
+  %0:3 = "stablehlo.batch_norm_training"(%x, %s, %o) {epsilon = 0.001 : f32, feature_index = 1 : i64} : (tensor<2x2x!quant.uniform<i8:f32, 0.5>>, tensor<2x!quant.uniform<i8:f32, 0.5>>, tensor<2xf32>) -> (tensor<2x2x!quant.uniform<i8:f32, 0.5>>, tensor<2xf32>, tensor<2x!quant.uniform<i8:f32, 0.25>>)
+  %1 = stablehlo.compare LT, %x, %0#0, FLOAT : (tensor<2x2x!quant.uniform<i8:f32, 0.5>>, tensor<2x2x!quant.uniform<i8:f32, 0.5>>) -> tensor<2x2xi1>
+  %2 = stablehlo.transpose %x, dims = [1, 0] : (tensor<2x2x!quant.uniform<i8:f32, 0.5>>) -> tensor<2x2x!quant.uniform<i8:f32, 0.5>>
+  return %0#0, %0#1, %0#2, %1, %2 : tensor<2x2x!quant.uniform<i8:f32, 0.5>>, tensor<2xf32>, tensor<2x!quant.uniform<i8:f32, 0.25>>, tensor<2x2xi1>, tensor<2x2x!quant.uniform<i8:f32, 0.5>>
+})",
+        {{"stablehlo-legalize-quantized-op-to-qdq", ""}});
+    CAPTURE(p);
+    CHECK(has(p, "%q2:3 = \"stablehlo.batch_norm_training\"(%q0, %q1, %o) {epsilon = 0.001 : f32, feature_index = 1 : "
+                 "i64} : (tensor<2x2xf32>, tensor<2xf32>, tensor<2xf32>) -> (tensor<2x2xf32>, tensor<2xf32>, "
+                 "tensor<2xf32>)\n"
+                 "    %q3 = \"stablehlo.uniform_quantize\"(%q2#0) : (tensor<2x2xf32>) -> "
+                 "tensor<2x2x!quant.uniform<i8:f32, 5.000000e-01>>\n"
+                 "    %q4 = \"stablehlo.uniform_quantize\"(%q2#2) : (tensor<2xf32>) -> "
+                 "tensor<2x!quant.uniform<i8:f32, 2.500000e-01>>\n"));
+    CHECK(has(p, "\"stablehlo.uniform_dequantize\"(%q3)")); // the compare reads the new result
+    CHECK(has(p, "%1 = \"stablehlo.compare\"(%q5, %q6)"));  // an i1 result: no quantize after it
+    CHECK(has(p, "%2 = \"stablehlo.transpose\"(%x)"));      // not one of upstream's ops: kept
+    CHECK(has(p, "\"func.return\"(%q3, %q2#1, %q4, %1, %2)"));
+    auto r = parse_module(p, "qdq.mlir");
+    CHECK(r.errors.empty());
+}
+
+TEST_CASE("stablehlo-legalize-quant-to-math: the seed's example op for op, with MLIR's constants") {
+    CHECK(after(seed_quant_add, {{"stablehlo-legalize-quant-to-math", ""}}) == R"(module {
+  func.func @add(%arg0: tensor<i8>, %arg1: tensor<i8>) -> (tensor<i8>) {
+    %q0 = "stablehlo.convert"(%arg0) : (tensor<i8>) -> tensor<f32>
+    %cst1 = "stablehlo.constant"() {value = dense<0.333333343> : tensor<f32>} : () -> tensor<f32>
+    %q2 = "chlo.broadcast_multiply"(%q0, %cst1) : (tensor<f32>, tensor<f32>) -> tensor<f32>
+    %cst3 = "stablehlo.constant"() {value = dense<2.000000e+00> : tensor<f32>} : () -> tensor<f32>
+    %q4 = "chlo.broadcast_add"(%q2, %cst3) : (tensor<f32>, tensor<f32>) -> tensor<f32>
+    %q5 = "stablehlo.round_nearest_even"(%q4) : (tensor<f32>) -> tensor<f32>
+    %q6 = "stablehlo.convert"(%q5) : (tensor<f32>) -> tensor<i32>
+    %q7 = "stablehlo.convert"(%arg1) : (tensor<i8>) -> tensor<f32>
+    %cst8 = "stablehlo.constant"() {value = dense<0.666666686> : tensor<f32>} : () -> tensor<f32>
+    %q9 = "chlo.broadcast_multiply"(%q7, %cst8) : (tensor<f32>, tensor<f32>) -> tensor<f32>
+    %cst10 = "stablehlo.constant"() {value = dense<1.33333337> : tensor<f32>} : () -> tensor<f32>
+    %q11 = "chlo.broadcast_add"(%q9, %cst10) : (tensor<f32>, tensor<f32>) -> tensor<f32>
+    %q12 = "stablehlo.round_nearest_even"(%q11) : (tensor<f32>) -> tensor<f32>
+    %q13 = "stablehlo.convert"(%q12) : (tensor<f32>) -> tensor<i32>
+    %c14 = "stablehlo.constant"() {value = dense<2> : tensor<i32>} : () -> tensor<i32>
+    %q15 = "chlo.broadcast_add"(%q6, %q13) : (tensor<i32>, tensor<i32>) -> tensor<i32>
+    %q16 = "chlo.broadcast_subtract"(%q15, %c14) : (tensor<i32>, tensor<i32>) -> tensor<i32>
+    %c17 = "stablehlo.constant"() {value = dense<-128> : tensor<i32>} : () -> tensor<i32>
+    %c18 = "stablehlo.constant"() {value = dense<127> : tensor<i32>} : () -> tensor<i32>
+    %q19 = "stablehlo.clamp"(%c17, %q16, %c18) : (tensor<i32>, tensor<i32>, tensor<i32>) -> tensor<i32>
+    %0 = "stablehlo.convert"(%q19) : (tensor<i32>) -> tensor<i8>
+    "func.return"(%0) : (tensor<i8>) -> ()
+  }
+}
+)");
+    // the C++ emitter reports quantized types, and translates the pass's result (chlo's broadcasting
+    // ops as they are, or after chlo-legalize-to-stablehlo)
+    CHECK(emit_errors(seed_quant_add) ==
+          "1:16: argument %arg0 has the quantized type tensor<!quant.uniform<i8:f32, 1.000000e+00>>, which the C++ "
+          "emitter does not support yet (issue #26: run --stablehlo-legalize-quant-to-math first)\n"
+          "1:61: argument %arg1 has the quantized type tensor<!quant.uniform<i8:f32, 2.000000e+00:1>>, which the C++ "
+          "emitter does not support yet (issue #26: run --stablehlo-legalize-quant-to-math first)\n"
+          "1:1: a result of @add has the quantized type tensor<!quant.uniform<i8:f32, 3.000000e+00:2>>, which the C++ "
+          "emitter does not support yet (issue #26: run --stablehlo-legalize-quant-to-math first)\n"
+          "2:8: result %0 of stablehlo.add has the quantized type tensor<!quant.uniform<i8:f32, 3.000000e+00:2>>, "
+          "which the C++ emitter does not support yet (issue #26: run --stablehlo-legalize-quant-to-math first)\n");
+    CHECK(has(emit_errors(seed_qdq), "2:8: op 'stablehlo.uniform_dequantize' is not supported by xlet-translate (try "
+                                     "--stablehlo-legalize-quant-to-math)\n"));
+    for (auto& passes : std::vector<std::vector<std::pair<std::string, std::string>>>{
+             {{"stablehlo-legalize-quant-to-math", ""}},
+             {{"stablehlo-legalize-quant-to-math", ""}, {"chlo-legalize-to-stablehlo", ""}},
+             {{"stablehlo-legalize-quantized-op-to-qdq", ""}, {"stablehlo-legalize-quant-to-math", ""}}})
+        for (const char* m : {seed_quant_add, seed_qdq}) {
+            CAPTURE(m);
+            CHECK(emit_errors_after(m, passes).empty());
+        }
+}
+
+TEST_CASE("stablehlo-legalize-quant-to-math: per-axis types, requantization, dot_general, convolution, hybrids") {
+    auto math = [](const std::string& m) { return after(m, {{"stablehlo-legalize-quant-to-math", ""}}); };
+    // per axis: scales and zero points as vectors broadcast along the axis; unsigned storage stays
+    // unsigned; a bf16 expressed type through f32
+    std::string p = math(
+        R"(func.func @f(%x: tensor<2x3xf32>, %q: tensor<2x3x!quant.uniform<i8:f32:1, {0.5:1, 0.25, 1.0:-2}>>, %b: tensor<4x!quant.uniform<u8:bf16, 0.1:128>>) -> (tensor<2x3x!quant.uniform<i8:f32:1, {0.5:1, 0.25, 1.0:-2}>>, tensor<2x3xf32>, tensor<4xbf16>) {
+  %0 = stablehlo.uniform_quantize %x : (tensor<2x3xf32>) -> tensor<2x3x!quant.uniform<i8:f32:1, {0.5:1, 0.25, 1.0:-2}>>
+  %1 = stablehlo.uniform_dequantize %q : (tensor<2x3x!quant.uniform<i8:f32:1, {0.5:1, 0.25, 1.0:-2}>>) -> tensor<2x3xf32>
+  %2 = stablehlo.uniform_dequantize %b : (tensor<4x!quant.uniform<u8:bf16, 0.1:128>>) -> tensor<4xbf16>
+  return %0, %1, %2 : tensor<2x3x!quant.uniform<i8:f32:1, {0.5:1, 0.25, 1.0:-2}>>, tensor<2x3xf32>, tensor<4xbf16>
+})");
+    CHECK(p == R"(module {
+  func.func @f(%x: tensor<2x3xf32>, %q: tensor<2x3xi8>, %b: tensor<4xui8>) -> (tensor<2x3xi8>, tensor<2x3xf32>, tensor<4xbf16>) {
+    %cst0 = "stablehlo.constant"() {value = dense<[5.000000e-01, 2.500000e-01, 1.000000e+00]> : tensor<3xf32>} : () -> tensor<3xf32>
+    %cst1 = "stablehlo.constant"() {value = dense<[1.000000e+00, 0.000000e+00, -2.000000e+00]> : tensor<3xf32>} : () -> tensor<3xf32>
+    %cst2 = "stablehlo.constant"() {value = dense<-1.280000e+02> : tensor<f32>} : () -> tensor<f32>
+    %cst3 = "stablehlo.constant"() {value = dense<1.270000e+02> : tensor<f32>} : () -> tensor<f32>
+    %q4 = "chlo.broadcast_divide"(%x, %cst0) {broadcast_dimensions = array<i64: 1>} : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+    %q5 = "chlo.broadcast_add"(%q4, %cst1) {broadcast_dimensions = array<i64: 1>} : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+    %q6 = "stablehlo.clamp"(%cst2, %q5, %cst3) : (tensor<f32>, tensor<2x3xf32>, tensor<f32>) -> tensor<2x3xf32>
+    %q7 = "stablehlo.round_nearest_even"(%q6) : (tensor<2x3xf32>) -> tensor<2x3xf32>
+    %0 = "stablehlo.convert"(%q7) : (tensor<2x3xf32>) -> tensor<2x3xi8>
+    %cst9 = "stablehlo.constant"() {value = dense<[5.000000e-01, 2.500000e-01, 1.000000e+00]> : tensor<3xf32>} : () -> tensor<3xf32>
+    %c10 = "stablehlo.constant"() {value = dense<[1, 0, -2]> : tensor<3xi32>} : () -> tensor<3xi32>
+    %q11 = "stablehlo.convert"(%q) : (tensor<2x3xi8>) -> tensor<2x3xi32>
+    %q12 = "chlo.broadcast_subtract"(%q11, %c10) {broadcast_dimensions = array<i64: 1>} : (tensor<2x3xi32>, tensor<3xi32>) -> tensor<2x3xi32>
+    %q13 = "stablehlo.convert"(%q12) : (tensor<2x3xi32>) -> tensor<2x3xf32>
+    %1 = "chlo.broadcast_multiply"(%q13, %cst9) {broadcast_dimensions = array<i64: 1>} : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+    %cst15 = "stablehlo.constant"() {value = dense<1.000000e-01> : tensor<f32>} : () -> tensor<f32>
+    %c16 = "stablehlo.constant"() {value = dense<128> : tensor<i32>} : () -> tensor<i32>
+    %q17 = "stablehlo.convert"(%b) : (tensor<4xui8>) -> tensor<4xi32>
+    %q18 = "chlo.broadcast_subtract"(%q17, %c16) : (tensor<4xi32>, tensor<i32>) -> tensor<4xi32>
+    %q19 = "stablehlo.convert"(%q18) : (tensor<4xi32>) -> tensor<4xf32>
+    %q20 = "chlo.broadcast_multiply"(%q19, %cst15) : (tensor<4xf32>, tensor<f32>) -> tensor<4xf32>
+    %2 = "stablehlo.convert"(%q20) : (tensor<4xf32>) -> tensor<4xbf16>
+    "func.return"(%0, %1, %2) : (tensor<2x3xi8>, tensor<2x3xf32>, tensor<4xbf16>) -> ()
+  }
+}
+)");
+    // requantization per axis (upstream's requantize_per_channel): merged scales [2, 0.5], zero points [-5, -2]
+    p = math(
+        R"(func.func @f(%a: tensor<2x2x!quant.uniform<i8:f32:1, {1.000000e+01:3, 5.000000e+00:2}>>) -> tensor<2x2x!quant.uniform<i8:f32:1, {5.000000e+00:1, 1.000000e+01:-1}>> {
+  %0 = stablehlo.uniform_quantize %a : (tensor<2x2x!quant.uniform<i8:f32:1, {1.000000e+01:3, 5.000000e+00:2}>>) -> tensor<2x2x!quant.uniform<i8:f32:1, {5.000000e+00:1, 1.000000e+01:-1}>>
+  return %0 : tensor<2x2x!quant.uniform<i8:f32:1, {5.000000e+00:1, 1.000000e+01:-1}>>
+})");
+    CHECK(has(p, "%q0 = \"stablehlo.convert\"(%a) : (tensor<2x2xi8>) -> tensor<2x2xf32>\n"
+                 "    %cst1 = \"stablehlo.constant\"() {value = dense<[2.000000e+00, 5.000000e-01]> : tensor<2xf32>} : "
+                 "() -> tensor<2xf32>\n"
+                 "    %q2 = \"chlo.broadcast_multiply\"(%q0, %cst1) {broadcast_dimensions = array<i64: 1>} : "
+                 "(tensor<2x2xf32>, tensor<2xf32>) -> tensor<2x2xf32>\n"
+                 "    %cst3 = \"stablehlo.constant\"() {value = dense<[-5.000000e+00, -2.000000e+00]> : "
+                 "tensor<2xf32>} : () -> tensor<2xf32>\n"));
+    CHECK(has(p, "\"stablehlo.clamp\"(%cst5, %q4, %cst6)"));
+    // dot_general (upstream's dot_general case): the rhs's contribution to the zero-point offset
+    // reduced, broadcast to the result, scaled with the result by 2 * 1 / 4
+    p = math(
+        R"(func.func @dot_general(%arg0: tensor<2x5x6x!quant.uniform<i8:f32, 2.000000e+00:3>>, %arg1: tensor<6x8x2x!quant.uniform<i8:f32, 1.000000e+00:0>>) -> tensor<2x5x8x!quant.uniform<i32:f32, 4.000000e+00:7>> {
+  %0 = "stablehlo.dot_general"(%arg0, %arg1) {dot_dimension_numbers = #stablehlo.dot<lhs_batching_dimensions = [0], rhs_batching_dimensions = [2], lhs_contracting_dimensions = [2], rhs_contracting_dimensions = [0]>} : (tensor<2x5x6x!quant.uniform<i8:f32, 2.000000e+00:3>>, tensor<6x8x2x!quant.uniform<i8:f32, 1.000000e+00:0>>) -> tensor<2x5x8x!quant.uniform<i32:f32, 4.000000e+00:7>>
+  return %0 : tensor<2x5x8x!quant.uniform<i32:f32, 4.000000e+00:7>>
+})");
+    CHECK(has(
+        p,
+        R"(    %q0 = "stablehlo.dot_general"(%arg0, %arg1) {dot_dimension_numbers = #stablehlo.dot<lhs_batching_dimensions = [0], rhs_batching_dimensions = [2], lhs_contracting_dimensions = [2], rhs_contracting_dimensions = [0]>} : (tensor<2x5x6xi8>, tensor<6x8x2xi8>) -> tensor<2x5x8xi32>
+    %q1 = "stablehlo.convert"(%arg1) : (tensor<6x8x2xi8>) -> tensor<6x8x2xi32>
+    %c2 = "stablehlo.constant"() {value = dense<0> : tensor<i32>} : () -> tensor<i32>
+    %q3 = "stablehlo.reduce"(%q1, %c2) ({
+    ^bb0(%a4: tensor<i32>, %a5: tensor<i32>):
+      %q6 = "stablehlo.add"(%a4, %a5) : (tensor<i32>, tensor<i32>) -> tensor<i32>
+      "stablehlo.return"(%q6) : (tensor<i32>) -> ()
+    }) {dimensions = array<i64: 0>} : (tensor<6x8x2xi32>, tensor<i32>) -> tensor<8x2xi32>
+    %c8 = "stablehlo.constant"() {value = dense<3> : tensor<i32>} : () -> tensor<i32>
+    %q9 = "chlo.broadcast_multiply"(%q3, %c8) : (tensor<8x2xi32>, tensor<i32>) -> tensor<8x2xi32>
+    %q10 = "stablehlo.broadcast_in_dim"(%q9) {broadcast_dimensions = array<i64: 2, 0>} : (tensor<8x2xi32>) -> tensor<2x5x8xi32>
+    %cst11 = "stablehlo.constant"() {value = dense<5.000000e-01> : tensor<f32>} : () -> tensor<f32>
+    %q12 = "stablehlo.convert"(%q0) : (tensor<2x5x8xi32>) -> tensor<2x5x8xf32>
+    %q13 = "chlo.broadcast_multiply"(%q12, %cst11) : (tensor<2x5x8xf32>, tensor<f32>) -> tensor<2x5x8xf32>
+    %q14 = "stablehlo.convert"(%q13) : (tensor<2x5x8xf32>) -> tensor<2x5x8xi32>
+    %q15 = "stablehlo.convert"(%q10) : (tensor<2x5x8xi32>) -> tensor<2x5x8xf32>
+    %q16 = "chlo.broadcast_multiply"(%q15, %cst11) : (tensor<2x5x8xf32>, tensor<f32>) -> tensor<2x5x8xf32>
+    %q17 = "stablehlo.convert"(%q16) : (tensor<2x5x8xf32>) -> tensor<2x5x8xi32>
+    %c18 = "stablehlo.constant"() {value = dense<7> : tensor<i32>} : () -> tensor<i32>
+    %q19 = "chlo.broadcast_subtract"(%c18, %q17) : (tensor<i32>, tensor<2x5x8xi32>) -> tensor<2x5x8xi32>
+    %q20 = "chlo.broadcast_add"(%q14, %q19) : (tensor<2x5x8xi32>, tensor<2x5x8xi32>) -> tensor<2x5x8xi32>
+    %0 = "stablehlo.convert"(%q20) : (tensor<2x5x8xi32>) -> tensor<2x5x8xi32>
+)"));
+    // both zero points and a dynamic contracting dimension: zp_l * zp_r * K with K from get_dimension_size
+    p = math(
+        R"(func.func @f(%a: tensor<2x?x!quant.uniform<i8:f32, 2.0:3>>, %b: tensor<?x2x!quant.uniform<i8:f32, 1.0:3>>) -> tensor<2x2x!quant.uniform<i32:f32, 1.0:3>> {
+  %0 = stablehlo.dot %a, %b : (tensor<2x?x!quant.uniform<i8:f32, 2.0:3>>, tensor<?x2x!quant.uniform<i8:f32, 1.0:3>>) -> tensor<2x2x!quant.uniform<i32:f32, 1.0:3>>
+  return %0 : tensor<2x2x!quant.uniform<i32:f32, 1.0:3>>
+})");
+    CHECK(has(
+        p, "%q0 = \"stablehlo.dot_general\"(%a, %b) {dot_dimension_numbers = #stablehlo.dot<lhs_contracting_dimensions "
+           "= [1], rhs_contracting_dimensions = [0]>} : (tensor<2x?xi8>, tensor<?x2xi8>) -> tensor<2x2xi32>"));
+    CHECK(has(p, "%q23 = \"stablehlo.get_dimension_size\"(%b) {dimension = 0 : i64} : (tensor<?x2xi8>) -> tensor<i32>\n"
+                 "    %q24 = \"stablehlo.multiply\"(%c22, %q23) : (tensor<i32>, tensor<i32>) -> tensor<i32>\n"
+                 "    %c25 = \"stablehlo.constant\"() {value = dense<9> : tensor<i32>} : () -> tensor<i32>\n"
+                 "    %q26 = \"stablehlo.multiply\"(%c25, %q24) : (tensor<i32>, tensor<i32>) -> tensor<i32>\n"
+                 "    %q27 = \"chlo.broadcast_subtract\"(%q21, %q26) : (tensor<2x2xi32>, tensor<i32>) -> "
+                 "tensor<2x2xi32>\n"));
+    // a dynamic result: the zero-point contribution dynamic_broadcast_in_dim'ed to its extents
+    p = math(
+        R"(func.func @f(%a: tensor<?x3x!quant.uniform<i8:f32, 1.0:1>>, %b: tensor<3x4x!quant.uniform<i8:f32, 1.0:2>>) -> tensor<?x4x!quant.uniform<i32:f32, 1.0>> {
+  %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<?x3x!quant.uniform<i8:f32, 1.0:1>>, tensor<3x4x!quant.uniform<i8:f32, 1.0:2>>) -> tensor<?x4x!quant.uniform<i32:f32, 1.0>>
+  return %0 : tensor<?x4x!quant.uniform<i32:f32, 1.0>>
+})");
+    CHECK(has(p, "\"stablehlo.get_dimension_size\"(%q0) {dimension = 0 : i64} : (tensor<?x4xi32>) -> tensor<i32>"));
+    CHECK(has(p, "%q12 = \"stablehlo.reshape\"(%q11) : (tensor<i64>) -> tensor<1xi64>"));
+    CHECK(has(p, "%c13 = \"stablehlo.constant\"() {value = dense<4> : tensor<1xi64>} : () -> tensor<1xi64>"));
+    CHECK(has(p, "\"stablehlo.concatenate\"(%q12, %c13) {dimension = 0 : i64} : (tensor<1xi64>, tensor<1xi64>) -> "
+                 "tensor<2xi64>"));
+    CHECK(has(p, "\"stablehlo.dynamic_broadcast_in_dim\"(%q9, %q14) {broadcast_dimensions = array<i64: 0>} : "
+                 "(tensor<?xi32>, tensor<2xi64>) -> tensor<?x4xi32>"));
+    CHECK(has(p, "\"stablehlo.dynamic_broadcast_in_dim\"(%q24, %q14) {broadcast_dimensions = array<i64: 1>} : "
+                 "(tensor<4xi32>, tensor<2xi64>) -> tensor<?x4xi32>")); // the extents made once
+    // convolution (upstream's conv2d_static_padding): lhs padded with its zero point, the kernel's sum
+    p = math(
+        R"(func.func @conv(%arg0: tensor<128x28x28x1x!quant.uniform<i8:f32, 2.000000e+00:4>>, %arg1: tensor<3x3x1x128x!quant.uniform<i8:f32, 3.000000e+00:0>>) -> tensor<128x29x33x128x!quant.uniform<i32:f32, 1.000000e+00:5>> {
+  %0 = stablehlo.convolution(%arg0, %arg1) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {stride = [1, 1], pad = [[1, 2], [3, 4]], lhs_dilate = [1, 1], rhs_dilate = [1, 1]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<128x28x28x1x!quant.uniform<i8:f32, 2.000000e+00:4>>, tensor<3x3x1x128x!quant.uniform<i8:f32, 3.000000e+00:0>>) -> tensor<128x29x33x128x!quant.uniform<i32:f32, 1.000000e+00:5>>
+  return %0 : tensor<128x29x33x128x!quant.uniform<i32:f32, 1.000000e+00:5>>
+})");
+    CHECK(has(p, R"(    %c0 = "stablehlo.constant"() {value = dense<4> : tensor<i8>} : () -> tensor<i8>
+    %q1 = "stablehlo.pad"(%arg0, %c0) {edge_padding_low = array<i64: 0, 1, 3, 0>, edge_padding_high = array<i64: 0, 2, 4, 0>, interior_padding = array<i64: 0, 0, 0, 0>} : (tensor<128x28x28x1xi8>, tensor<i8>) -> tensor<128x31x35x1xi8>
+    %q2 = "stablehlo.convolution"(%q1, %arg1) {dimension_numbers = #stablehlo.conv<[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]>, window_strides = array<i64: 1, 1>, padding = dense<0> : tensor<2x2xi64>, lhs_dilation = array<i64: 1, 1>, rhs_dilation = array<i64: 1, 1>, batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<128x31x35x1xi8>, tensor<3x3x1x128xi8>) -> tensor<128x29x33x128xi32>
+)"));
+    CHECK(has(p, "}) {dimensions = array<i64: 0, 1, 2>} : (tensor<3x3x1x128xi32>, tensor<i32>) -> tensor<128xi32>"));
+    CHECK(has(p, "{broadcast_dimensions = array<i64: 3>} : (tensor<128xi32>) -> tensor<128x29x33x128xi32>"));
+    CHECK(has(p, "dense<6.000000e+00> : tensor<f32>"));
+    // a convolution upstream does not lower (a kernel zero point): through dequantize / quantize
+    p = math(
+        R"(func.func @conv(%arg0: tensor<1x4x4x1x!quant.uniform<i8:f32, 2.0:4>>, %arg1: tensor<3x3x1x2x!quant.uniform<i8:f32, 3.0:1>>) -> tensor<1x2x2x2x!quant.uniform<i32:f32, 1.0:5>> {
+  %0 = stablehlo.convolution(%arg0, %arg1) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x4x4x1x!quant.uniform<i8:f32, 2.0:4>>, tensor<3x3x1x2x!quant.uniform<i8:f32, 3.0:1>>) -> tensor<1x2x2x2x!quant.uniform<i32:f32, 1.0:5>>
+  return %0 : tensor<1x2x2x2x!quant.uniform<i32:f32, 1.0:5>>
+})");
+    CHECK(has(p,
+              "\"stablehlo.convolution\"(%q0, %q1) {dimension_numbers = #stablehlo.conv<[b, 0, 1, f]x[0, 1, i, "
+              "o]->[b, 0, 1, f]>, batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x4x4x1xf32>, "
+              "tensor<3x3x1x2xf32>) -> tensor<1x2x2x2xf32>"));
+    // hybrid (a float lhs, quantized weights per axis): the weights dequantized behind an optimization_barrier
+    p = math(
+        R"(func.func @f(%a: tensor<3x2xf32>, %w: tensor<2x2x!quant.uniform<i8:f32:1, {3.0:1, 4.0:-1}>>) -> tensor<3x2xf32> {
+  %0 = stablehlo.dot_general %a, %w, contracting_dims = [1] x [0] : (tensor<3x2xf32>, tensor<2x2x!quant.uniform<i8:f32:1, {3.0:1, 4.0:-1}>>) -> tensor<3x2xf32>
+  return %0 : tensor<3x2xf32>
+})");
+    CHECK(has(p, R"(    %q0 = "stablehlo.optimization_barrier"(%w) : (tensor<2x2xi8>) -> tensor<2x2xi8>
+    %cst1 = "stablehlo.constant"() {value = dense<[3.000000e+00, 4.000000e+00]> : tensor<2xf32>} : () -> tensor<2xf32>
+    %cst2 = "stablehlo.constant"() {value = dense<[1.000000e+00, -1.000000e+00]> : tensor<2xf32>} : () -> tensor<2xf32>
+    %q3 = "stablehlo.convert"(%q0) : (tensor<2x2xi8>) -> tensor<2x2xf32>
+    %q4 = "chlo.broadcast_subtract"(%q3, %cst2) {broadcast_dimensions = array<i64: 1>} : (tensor<2x2xf32>, tensor<2xf32>) -> tensor<2x2xf32>
+    %q5 = "chlo.broadcast_multiply"(%q4, %cst1) {broadcast_dimensions = array<i64: 1>} : (tensor<2x2xf32>, tensor<2xf32>) -> tensor<2x2xf32>
+    %0 = "stablehlo.dot_general"(%a, %q5) {dot_dimension_numbers = #stablehlo.dot<lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [0]>} : (tensor<3x2xf32>, tensor<2x2xf32>) -> tensor<3x2xf32>
+)"));
+}
+
+TEST_CASE("stablehlo-legalize-quant-to-math: add, the ops that move integers, the fallback, and what fails") {
+    auto math = [](const std::string& m) { return after(m, {{"stablehlo-legalize-quant-to-math", ""}}); };
+    // add of one type: no requantization (a convert to i32), no clamp for i32 storage; per axis with i32
+    // storage (a bias): the integers added, the zero points subtracted along the axis
+    std::string p = math(
+        R"(func.func @f(%a: tensor<2x!quant.uniform<i32:f32, 1.0:3>>, %b: tensor<?x2x!quant.uniform<i32:f32:1, {2.0:3, 1.5:2}>>) -> (tensor<2x!quant.uniform<i32:f32, 1.0:3>>, tensor<?x2x!quant.uniform<i32:f32:1, {2.0:3, 1.5:2}>>) {
+  %0 = stablehlo.add %a, %a : tensor<2x!quant.uniform<i32:f32, 1.0:3>>
+  %1 = stablehlo.add %b, %b : tensor<?x2x!quant.uniform<i32:f32:1, {2.0:3, 1.5:2}>>
+  return %0, %1 : tensor<2x!quant.uniform<i32:f32, 1.0:3>>, tensor<?x2x!quant.uniform<i32:f32:1, {2.0:3, 1.5:2}>>
+})");
+    CHECK(has(p, R"(    %q0 = "stablehlo.convert"(%a) : (tensor<2xi32>) -> tensor<2xi32>
+    %q1 = "stablehlo.convert"(%a) : (tensor<2xi32>) -> tensor<2xi32>
+    %c2 = "stablehlo.constant"() {value = dense<3> : tensor<i32>} : () -> tensor<i32>
+    %q3 = "chlo.broadcast_add"(%q0, %q1) : (tensor<2xi32>, tensor<2xi32>) -> tensor<2xi32>
+    %0 = "chlo.broadcast_subtract"(%q3, %c2) : (tensor<2xi32>, tensor<i32>) -> tensor<2xi32>
+    %q5 = "stablehlo.add"(%b, %b) : (tensor<?x2xi32>, tensor<?x2xi32>) -> tensor<?x2xi32>
+    %c6 = "stablehlo.constant"() {value = dense<[3, 2]> : tensor<2xi32>} : () -> tensor<2xi32>
+    %1 = "chlo.broadcast_subtract"(%q5, %c6) {broadcast_dimensions = array<i64: 1>} : (tensor<?x2xi32>, tensor<2xi32>) -> tensor<?x2xi32>
+)"));
+    // ops that move the integers keep them (types to the storage type), max / min of one type too;
+    // other element-wise ops, and max of two types, through dequantize / f32 op / quantize
+    p = math(
+        R"(func.func @f(%a: tensor<2x3x!quant.uniform<i8:f32, 0.5:1>>, %b: tensor<2x3x!quant.uniform<i8:f32, 0.25>>, %c: tensor<2x3xi1>) -> (tensor<3x2x!quant.uniform<i8:f32, 0.5:1>>, tensor<2x3x!quant.uniform<i8:f32, 0.5:1>>, tensor<2x3x!quant.uniform<i8:f32, 0.5:1>>, tensor<2x3x!quant.uniform<i8:f32, 0.5:1>>, tensor<2x3xi1>) {
+  %0 = stablehlo.transpose %a, dims = [1, 0] : (tensor<2x3x!quant.uniform<i8:f32, 0.5:1>>) -> tensor<3x2x!quant.uniform<i8:f32, 0.5:1>>
+  %1 = stablehlo.maximum %a, %a : tensor<2x3x!quant.uniform<i8:f32, 0.5:1>>
+  %2 = stablehlo.maximum %a, %b : (tensor<2x3x!quant.uniform<i8:f32, 0.5:1>>, tensor<2x3x!quant.uniform<i8:f32, 0.25>>) -> tensor<2x3x!quant.uniform<i8:f32, 0.5:1>>
+  %3 = stablehlo.select %c, %a, %1 : tensor<2x3xi1>, tensor<2x3x!quant.uniform<i8:f32, 0.5:1>>
+  %4 = stablehlo.compare GT, %a, %b, FLOAT : (tensor<2x3x!quant.uniform<i8:f32, 0.5:1>>, tensor<2x3x!quant.uniform<i8:f32, 0.25>>) -> tensor<2x3xi1>
+  return %0, %1, %2, %3, %4 : tensor<3x2x!quant.uniform<i8:f32, 0.5:1>>, tensor<2x3x!quant.uniform<i8:f32, 0.5:1>>, tensor<2x3x!quant.uniform<i8:f32, 0.5:1>>, tensor<2x3x!quant.uniform<i8:f32, 0.5:1>>, tensor<2x3xi1>
+})");
+    CAPTURE(p);
+    CHECK(has(
+        p, "%0 = \"stablehlo.transpose\"(%a) {permutation = array<i64: 1, 0>} : (tensor<2x3xi8>) -> tensor<3x2xi8>"));
+    CHECK(has(p, "%1 = \"stablehlo.maximum\"(%a, %a) : (tensor<2x3xi8>, tensor<2x3xi8>) -> tensor<2x3xi8>"));
+    CHECK(has(p, "\"stablehlo.maximum\"(%q0, %q1) : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>"));
+    CHECK(has(p, "%3 = \"stablehlo.select\"(%c, %a, %1) : (tensor<2x3xi1>, tensor<2x3xi8>, tensor<2x3xi8>) -> "
+                 "tensor<2x3xi8>"));
+    CHECK(has(p, "%4 = \"stablehlo.compare\"("));
+    CHECK(!has(p, "quant"));
+    // what upstream cannot legalize: every such op reported at its position, the module as it was
+    const char* bad =
+        R"(func.func @f(%a: tensor<2x2x!quant.uniform<i8:f32:0, {1.0:3, 5.0:2}>>, %b: tensor<2x!quant.uniform<i8:f32, 1.0>>) -> tensor<2x2x!quant.uniform<i8:f32:1, {5.0:1, 10.0:-1}>> {
+  %0 = "stablehlo.uniform_quantize"(%a) : (tensor<2x2x!quant.uniform<i8:f32:0, {1.0:3, 5.0:2}>>) -> tensor<2x2x!quant.uniform<i8:f32:1, {5.0:1, 10.0:-1}>>
+  %1 = stablehlo.reverse %b, dims = [0] : tensor<2x!quant.uniform<i8:f32, 1.0>>
+  %2 = stablehlo.uniform_dequantize %b : (tensor<2x!quant.uniform<i8:f32, 1.0>>) -> tensor<2xi32>
+  return %0 : tensor<2x2x!quant.uniform<i8:f32:1, {5.0:1, 10.0:-1}>>
+})";
+    CHECK(math(bad) ==
+          "error: 2:8: stablehlo-legalize-quant-to-math: Cannot requantize while changing quantization_axis\n"
+          "error: 3:8: stablehlo-legalize-quant-to-math: failed to legalize operation 'stablehlo.reverse' "
+          "that was explicitly marked illegal\n"
+          "error: 4:8: stablehlo-legalize-quant-to-math: stablehlo.uniform_dequantize from "
+          "tensor<2x!quant.uniform<i8:f32, 1.000000e+00>> to tensor<2xi32>\n");
+    CHECK(fails_unchanged(bad, "stablehlo-legalize-quant-to-math").size() == 3);
+}
+
+TEST_CASE("VHLO: quantized types as !vhlo.quant_v1 / !vhlo.quant_per_axis_v1, their versions") {
+    std::string v = after(quant_types_module, {{"stablehlo-legalize-to-vhlo", ""}});
+    CAPTURE(v);
+    // as StableHLO's stablehlo_legalize_to_vhlo.mlir spells them: storage signless (u8: flags 0),
+    // the scale as MLIR prints an f64, the zero point and the storage range always
+    for (const char* spelled :
+         {"!vhlo.tensor_v1<2x!vhlo.quant_v1<!vhlo.i8_v1:!vhlo.f32_v1, 5.000000e-01:-3, -128:127, 1>>",
+          "!vhlo.tensor_v1<!vhlo.quant_v1<!vhlo.i8_v1:!vhlo.f32_v1, 1.000000e+00:0, -128:127, 1>>",
+          "!vhlo.tensor_v1<4x!vhlo.quant_v1<!vhlo.i8_v1:!vhlo.f32_v1, 5.000000e-03:0, -127:127, 1>>",
+          "!vhlo.tensor_v1<2x!vhlo.quant_v1<!vhlo.i8_v1:!vhlo.f32_v1, 3.400000e+01:16, 0:255, 0>>",
+          "!vhlo.tensor_v1<2x!vhlo.quant_v1<!vhlo.i16_v1:!vhlo.bf16_v1, 2.500000e+00:65535, 0:65535, 0>>",
+          "!vhlo.tensor_v1<3x2x!vhlo.quant_per_axis_v1<!vhlo.i8_v1:!vhlo.f32_v1, 1, [1.000000e-01, 2.000000e-01], "
+          "[2, -1], -128:127, 1>>",
+          "!vhlo.tensor_v1<?x3x4x2x!vhlo.quant_per_axis_v1<!vhlo.i32_v1:!vhlo.f32_v1, 3, [2.500000e-05, "
+          "5.000000e-05], [3, 2], -2147483648:2147483647, 1>>",
+          "!vhlo.quant_v1<!vhlo.i4_v1:!vhlo.f16_v1, 3.906250e-03:0, -8:7, 1>"})
+        CHECK(has(v, spelled));
+    CHECK(after(v, {{"vhlo-legalize-to-stablehlo", ""}}) == after(quant_types_module, {}));
+    // scales %e does not print exactly: VHLO prints them as MLIR prints an f64 (17 digits, or hex),
+    // and its text reads back to the same scales
+    std::string vi = after(quant_inexact_scales, {{"stablehlo-legalize-to-vhlo", ""}});
+    CHECK(has(vi, "!vhlo.tensor_v1<?x3x4x2x!vhlo.quant_per_axis_v1<!vhlo.i32_v1:!vhlo.f32_v1, 3, "
+                  "[2.9455460163317514E-5, 5.8952903030815205E-5], [3, 2], -2147483648:2147483647, 1>>"));
+    CHECK(has(vi, "!vhlo.quant_v1<!vhlo.i4_v1:!vhlo.f16_v1, 0.0039215685999999996:0, -8:7, 1>"));
+    CHECK(has(vi, "!vhlo.quant_per_axis_v1<!vhlo.i8_v1:!vhlo.f32_v1, 0, [0x416FFFFFE0000000], [255], 0:255, 0>"));
+    CHECK(after(vi, {{"vhlo-legalize-to-stablehlo", ""}, {"stablehlo-legalize-to-vhlo", ""}}) == vi);
+    // a per-axis type is 0.18.0's; per tensor 0.9.0's
+    std::string old = after(v, {{"vhlo-to-version", "target=0.17.0"}});
+    CHECK(has(old, "error: 3:"));
+    CHECK(has(old, ": vhlo-to-version: type !vhlo.tensor_v1<3x2x!vhlo.quant_per_axis_v1<!vhlo.i8_v1:!vhlo.f32_v1, 1, "
+                   "[1.000000e-01, 2.000000e-01], [2, -1], -128:127, 1>> of vhlo.func_v1 needs version 0.18.0, target "
+                   "is 0.17.0"));
+    std::string one =
+        after("func.func @f(%a: tensor<2x!quant.uniform<i8:f32, 0.5>>) -> tensor<2x!quant.uniform<i8:f32, "
+              "0.5>> {\n  return %a : tensor<2x!quant.uniform<i8:f32, 0.5>>\n}",
+              {{"stablehlo-legalize-to-vhlo", ""}, {"vhlo-to-version", "target=0.9.0"}});
+    CHECK(has(one, "!vhlo.quant_v1<!vhlo.i8_v1:!vhlo.f32_v1, 5.000000e-01:0, -128:127, 1>"));
+    // what a quant_v1 must be
+    auto bad = [](const std::string& q) {
+        return after("module {\n  \"vhlo.func_v1\"() <{arg_attrs = #vhlo.array_v1<[]>, function_type = "
+                     "#vhlo.type_v1<!vhlo.func_v1<(!vhlo.tensor_v1<2x" +
+                         q +
+                         ">) -> ()>>, res_attrs = #vhlo.array_v1<[]>, sym_name = #vhlo.string_v1<\"f\">, "
+                         "sym_visibility = #vhlo.string_v1<\"\">}> ({\n  ^bb0(%a: !vhlo.tensor_v1<2x" +
+                         q + ">):\n    \"vhlo.return_v1\"() : () -> ()\n  }) : () -> ()\n}",
+                     {{"vhlo-legalize-to-stablehlo", ""}});
+    };
+    CHECK(has(bad("!vhlo.quant_v1<!vhlo.i8_v1:!vhlo.f32_v1, 0.000000e+00:0, -128:127, 1>"),
+              "scale 0 is not positive and finite in !vhlo.quant_v1"));
+    CHECK(
+        has(bad("!vhlo.quant_v1<!vhlo.i8_v1:!vhlo.f32_v1, 1.000000e+00:0, -128:127, 2>"), "bad storage type or flags"));
+    CHECK(has(bad("!vhlo.quant_per_axis_v1<!vhlo.i8_v1:!vhlo.f32_v1, 1, [1.0], [0], -128:127, 1>"),
+              "quantization dimension 1 is not a dimension of a tensor of rank 1"));
+    CHECK(has(bad("!vhlo.quant_v1<!vhlo.ui8_v1:!vhlo.f32_v1, 1.000000e+00:3, 0:255, 0>"),
+              "")); // an unsigned storage type reads as u8
 }

@@ -4,6 +4,7 @@
 #include <bit>
 #include <cctype>
 #include <cerrno>
+#include <charconv>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -224,6 +225,232 @@ std::string enum_word(const attr* a) { // #stablehlo<comparison_direction LT> ->
         return w;
     }
     return "";
+}
+
+namespace {
+// A natural number of any size (base 2^32, least significant limb first): the decimal digits of
+// a float, exactly, as LLVM's APFloat computes them.
+struct big {
+    std::vector<std::uint32_t> limb;
+    void mul(std::uint32_t m) {
+        std::uint64_t carry = 0;
+        for (auto& x : limb) {
+            std::uint64_t v = std::uint64_t{x} * m + carry;
+            x = static_cast<std::uint32_t>(v);
+            carry = v >> 32;
+        }
+        if (carry) limb.push_back(static_cast<std::uint32_t>(carry));
+    }
+    std::uint32_t divmod(std::uint32_t m) { // *this /= m; the remainder
+        std::uint64_t r = 0;
+        for (std::size_t i = limb.size(); i-- > 0;) {
+            std::uint64_t v = (r << 32) | limb[i];
+            limb[i] = static_cast<std::uint32_t>(v / m);
+            r = v % m;
+        }
+        while (!limb.empty() && limb.back() == 0)
+            limb.pop_back();
+        return static_cast<std::uint32_t>(r);
+    }
+    unsigned bits() const {
+        return limb.empty() ? 0 : 32 * static_cast<unsigned>(limb.size() - 1) + std::bit_width(limb.back());
+    }
+};
+
+// APFloat::toString(Str, precision, max_padding, truncate_zero) of a finite float of `mant_bits`
+// significand bits (24: f32, 53: f64): the exact decimal digits, cut to `precision` significant
+// ones (0: 2 + mant_bits * 59 / 196) rounding half up, written plainly or in scientific notation.
+std::string apfloat_text(double v, unsigned mant_bits, unsigned precision, unsigned max_padding, bool truncate_zero) {
+    std::string out = std::signbit(v) ? "-" : "";
+    if (v == 0) {
+        if (max_padding) return out + "0.0";
+        if (truncate_zero) return out + "0.0E+0";
+        return out + "0.0" + std::string(precision > 1 ? precision - 1 : 0, '0') + "e+00";
+    }
+    if (!precision) precision = 2 + mant_bits * 59 / 196;
+    int e2 = 0;
+    double m = std::frexp(std::fabs(v), &e2);
+    std::uint64_t sig = static_cast<std::uint64_t>(std::ldexp(m, 53));
+    e2 -= 53;
+    while (!(sig & 1)) {
+        sig >>= 1;
+        ++e2;
+    }
+    big n;
+    n.limb = {static_cast<std::uint32_t>(sig), static_cast<std::uint32_t>(sig >> 32)};
+    if (!n.limb[1]) n.limb.pop_back();
+    int exp = 0; // the value is n * 10^exp
+    if (e2 >= 0) {
+        for (int k = 0; k < e2; ++k)
+            n.mul(2);
+    } else {
+        for (int k = 0; k < -e2; ++k)
+            n.mul(5);
+        exp = e2;
+    }
+    // no more bits than the precision needs (196/59 overestimates log2 10), truncating
+    unsigned required = (precision * 196 + 58) / 59, used = n.bits();
+    if (used > required)
+        for (unsigned t = (used - required) * 59 / 196; t > 0; --t) {
+            n.divmod(10);
+            ++exp;
+        }
+    std::vector<int> digits; // least significant first, trailing zeros dropped
+    while (!n.limb.empty()) {
+        int d = static_cast<int>(n.divmod(10));
+        if (digits.empty() && d == 0)
+            ++exp;
+        else
+            digits.push_back(d);
+    }
+    if (digits.size() > precision) { // round half up to `precision` digits
+        std::size_t first = digits.size() - precision;
+        if (digits[first - 1] < 5) {
+            while (first < digits.size() && digits[first] == 0)
+                ++first;
+        } else {
+            for (; first < digits.size() && digits[first] == 9; ++first) {
+            }
+            if (first < digits.size()) ++digits[first];
+        }
+        exp += static_cast<int>(first);
+        if (first == digits.size())
+            digits = {1};
+        else
+            digits.erase(digits.begin(), digits.begin() + static_cast<std::ptrdiff_t>(first));
+    }
+    const int nd = static_cast<int>(digits.size());
+    auto digit = [&](int i) { return static_cast<char>('0' + digits[static_cast<std::size_t>(nd - 1 - i)]); };
+    bool scientific =
+        !max_padding || (exp >= 0 ? exp > static_cast<int>(max_padding) || nd + exp > static_cast<int>(precision)
+                                  : exp + nd - 1 < 0 && -(exp + nd - 1) > static_cast<int>(max_padding));
+    if (scientific) {
+        exp += nd - 1;
+        out += digit(0);
+        out += '.';
+        if (nd == 1 && truncate_zero) out += '0';
+        for (int i = 1; i < nd; ++i)
+            out += digit(i);
+        if (!truncate_zero && static_cast<int>(precision) > nd - 1)
+            out += std::string(static_cast<std::size_t>(static_cast<int>(precision) - nd + 1), '0');
+        out += truncate_zero ? 'E' : 'e';
+        out += exp >= 0 ? '+' : '-';
+        std::string e = std::to_string(exp < 0 ? -exp : exp);
+        if (!truncate_zero && e.size() < 2) e = "0" + e;
+        return out + e;
+    }
+    if (exp >= 0) {
+        for (int i = 0; i < nd; ++i)
+            out += digit(i);
+        return out + std::string(static_cast<std::size_t>(exp), '0');
+    }
+    int whole = exp + nd;
+    int i = 0;
+    if (whole > 0) {
+        for (; i < whole; ++i)
+            out += digit(i);
+        out += '.';
+    } else {
+        out += "0." + std::string(static_cast<std::size_t>(-whole), '0');
+    }
+    for (; i < nd; ++i)
+        out += digit(i);
+    return out;
+}
+} // namespace
+
+std::string mlir_float_literal(double v, bool f64) {
+    if (!f64) v = static_cast<float>(v);
+    if (std::isfinite(v)) {
+        unsigned mant = f64 ? 53 : 24;
+        std::string s = apfloat_text(v, mant, 6, 0, false);
+        // it must read back to the same value (in the float's own type, rounded once)
+        if (f64 ? std::strtod(s.c_str(), nullptr) == v : static_cast<double>(std::strtof(s.c_str(), nullptr)) == v)
+            return s;
+        s = apfloat_text(v, mant, 0, 3, true);
+        if (s.find('.') != std::string::npos) return s;
+    }
+    char buf[24];
+    if (f64)
+        std::snprintf(buf, sizeof buf, "0x%llX", static_cast<unsigned long long>(std::bit_cast<std::uint64_t>(v)));
+    else
+        std::snprintf(buf, sizeof buf, "0x%X",
+                      static_cast<unsigned>(std::bit_cast<std::uint32_t>(static_cast<float>(v))));
+    return buf;
+}
+
+bool read_conv_dims(const attr& a, conv_dims& d, std::string& why) {
+    why = "unreadable convolution dimension_numbers";
+    if (a.k != attr::kind::dialect) return false;
+    if (!a.fields.empty()) {
+        auto one = [&](const char* k, std::int64_t& v) {
+            const attr* f = a.field(k);
+            if (!f || f->k != attr::kind::integer) return false;
+            v = f->i;
+            return true;
+        };
+        if (!one("input_batch_dimension", d.ib) || !one("input_feature_dimension", d.if_) ||
+            !one("kernel_input_feature_dimension", d.kif) || !one("kernel_output_feature_dimension", d.kof) ||
+            !one("output_batch_dimension", d.ob) || !one("output_feature_dimension", d.of))
+            return false;
+        d.is = int_list(a.field("input_spatial_dimensions"));
+        d.ks = int_list(a.field("kernel_spatial_dimensions"));
+        d.os = int_list(a.field("output_spatial_dimensions"));
+        return true;
+    }
+    // three bracketed layouts: letters name the batch / feature dimensions, numbers the spatial ones
+    std::vector<std::vector<std::string>> groups;
+    std::string cur;
+    bool in = false;
+    for (char c : a.raw) {
+        if (c == '[') {
+            if (in || groups.size() == 3) return false;
+            in = true;
+            groups.emplace_back();
+            cur.clear();
+        } else if (c == ']' || (c == ',' && in)) {
+            if (!in || cur.empty()) {
+                if (c == ']' && in && groups.back().empty()) { // []
+                    in = false;
+                    continue;
+                }
+                return false;
+            }
+            groups.back().push_back(cur);
+            cur.clear();
+            if (c == ']') in = false;
+        } else if (in && !std::isspace(static_cast<unsigned char>(c))) {
+            cur += c;
+        }
+    }
+    if (groups.size() != 3 || in) return false;
+    auto side = [&](const std::vector<std::string>& g, char x, char y, std::int64_t& px, std::int64_t& py,
+                    std::vector<std::int64_t>& sp) {
+        px = py = -1;
+        std::size_t n = g.size();
+        if (n < 2 || n > 64) return false;
+        sp.assign(n - 2, -1);
+        for (std::size_t i = 0; i < n; ++i) {
+            const std::string& e = g[i];
+            auto pos = static_cast<std::int64_t>(i);
+            if (e.size() == 1 && e[0] == x && px < 0)
+                px = pos;
+            else if (e.size() == 1 && e[0] == y && py < 0)
+                py = pos;
+            else {
+                std::size_t k = 0;
+                auto r = std::from_chars(e.data(), e.data() + e.size(), k);
+                if (r.ec != std::errc{} || r.ptr != e.data() + e.size() || k >= sp.size() || sp[k] >= 0) return false;
+                sp[k] = pos;
+            }
+        }
+        return px >= 0 && py >= 0;
+    };
+    if (!side(groups[0], 'b', 'f', d.ib, d.if_, d.is) || !side(groups[1], 'i', 'o', d.kif, d.kof, d.ks) ||
+        !side(groups[2], 'b', 'f', d.ob, d.of, d.os))
+        return false;
+    why.clear();
+    return true;
 }
 
 attr int_list_attr(const std::vector<std::int64_t>& v) {

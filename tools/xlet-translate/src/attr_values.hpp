@@ -39,6 +39,17 @@ inline attr int_attr(std::int64_t v, const std::string& ty = "i64") { return int
 attr int_list_attr(const std::vector<std::int64_t>& v);
 // An array<i64: ...> attribute of these integers (what the generic form calls a dimension list).
 attr i64_array(const std::vector<std::int64_t>& v, loc at = {});
+// A float (of f32, or f64) as MLIR's printer writes it in a dense constant or a VHLO float:
+// "1.000000e+00" when six digits read back to the same value, else the shortest of up to 9 / 17
+// significant digits, "0.333333343", "-2.14748365E+9"; a hex literal when neither has a '.'.
+std::string mlir_float_literal(double v, bool f64);
+// A convolution's dimension numbers (#stablehlo.conv<[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]>, or
+// its fields): batch, feature and spatial dimensions of input, kernel and output.
+struct conv_dims {
+    std::int64_t ib = 0, if_ = 0, kif = 0, kof = 0, ob = 0, of = 0;
+    std::vector<std::int64_t> is, ks, os;
+};
+bool read_conv_dims(const attr& a, conv_dims& d, std::string& why);
 // The last word of an enum attribute: #stablehlo<comparison_direction LT> -> "LT".
 std::string enum_word(const attr* a);
 

@@ -602,6 +602,10 @@ private:
         if (is_future_type(t))
             error(at, what + " is a !stablehlo.future, which xlet-translate reads only from stablehlo.async_start "
                              "into stablehlo.async_done of the same function");
+        else if ((t.k == type::kind::tensor || t.k == type::kind::scalar) && is_quant_elem(t.elem))
+            error(at, what + " has the quantized type " + type_str(t) +
+                          ", which the C++ emitter does not support yet (issue #26: run "
+                          "--stablehlo-legalize-quant-to-math first)");
         else if (t.k == type::kind::tensor && !t.is_static())
             error(at, what + " has a dynamic shape " + type_str(t) +
                           " (run --stablehlo-refine-arguments and --stablehlo-refine-shapes first)");
@@ -624,8 +628,12 @@ private:
                              other_ops.count(o->name);
                 bool ok = false;
                 if (!known) {
-                    error(o->at, "op '" + o->name + "' is not supported by xlet-translate" +
-                                     (o->name.rfind("chlo.", 0) == 0 ? " (try --chlo-legalize-to-stablehlo)" : ""));
+                    error(o->at,
+                          "op '" + o->name + "' is not supported by xlet-translate" +
+                              (o->name.rfind("chlo.", 0) == 0 ? " (try --chlo-legalize-to-stablehlo)"
+                               : o->name == "stablehlo.uniform_quantize" || o->name == "stablehlo.uniform_dequantize"
+                                   ? " (try --stablehlo-legalize-quant-to-math)"
+                                   : ""));
                 } else {
                     ok = validate_op(*o);
                 }
@@ -1909,7 +1917,9 @@ private:
         }
         if (n == "func.call") {
             auto it = fname_.find(o.callee);
-            std::string e = (it == fname_.end() ? sanitize(o.callee) : it->second) + "(";
+            // (f)(...): the module's function, not an xlet op of its name that argument-dependent
+            // lookup would prefer for expression arguments (@add called with a lazy operand)
+            std::string e = "(" + (it == fname_.end() ? sanitize(o.callee) : it->second) + ")(";
             if (spmd_funcs_.count(o.callee)) e += o.operands.empty() ? "xlet_ctx" : "xlet_ctx, ";
             for (std::size_t k = 0; k < o.operands.size(); ++k)
                 e += (k ? ", " : "") + val(o, k);

@@ -1,8 +1,13 @@
 #include "ir.hpp"
 
 #include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <sstream>
+#include <string_view>
 
 namespace xlt {
 
@@ -15,6 +20,14 @@ bool type::is_static() const {
     for (auto d : dims)
         if (d < 0) return false;
     return true;
+}
+
+type tensor_type(std::vector<std::int64_t> dims, const std::string& elem) {
+    type t;
+    t.k = type::kind::tensor;
+    t.dims = std::move(dims);
+    t.elem = elem;
+    return t;
 }
 
 const attr* attr::field(const std::string& key) const {
@@ -158,13 +171,147 @@ int elem_bits(const std::string& e) {
     return 0;
 }
 
+// ---- quantized element types ---------------------------------------------------------------
+
+std::string quant_type::storage() const { return (is_signed ? "i" : "ui") + std::to_string(bits); }
+
+std::string quant_type::check() const {
+    if (bits != 2 && bits != 4 && bits != 8 && bits != 16 && bits != 32)
+        return "the storage type of a quantized type must have 2, 4, 8, 16 or 32 bits (got " + std::to_string(bits) +
+               ")";
+    std::int64_t lo = is_signed ? -(std::int64_t{1} << (bits - 1)) : 0;
+    std::int64_t hi = is_signed ? (std::int64_t{1} << (bits - 1)) - 1 : (std::int64_t{1} << bits) - 1;
+    std::string st = (is_signed ? "i" : "u") + std::to_string(bits);
+    if (storage_min < lo || storage_max > hi || storage_min >= storage_max)
+        return "storage range [" + std::to_string(storage_min) + ", " + std::to_string(storage_max) +
+               "] is not a range within " + st + " [" + std::to_string(lo) + ", " + std::to_string(hi) + "]";
+    if (expressed != "f32" && expressed != "bf16" && expressed != "f16" && expressed != "f64")
+        return "the expressed type of a quantized type must be f16, bf16, f32 or f64 (got " + expressed + ")";
+    if (scales.empty() || scales.size() != zero_points.size()) return "a quantized type needs a scale per zero point";
+    if (axis < -1 || (axis == -1 && scales.size() != 1))
+        return "a per-tensor quantized type has one scale and zero point";
+    for (std::size_t i = 0; i < scales.size(); ++i) {
+        if (!std::isfinite(scales[i]) || !(scales[i] > 0)) {
+            char buf[48];
+            std::snprintf(buf, sizeof buf, "%g", scales[i]);
+            return std::string("scale ") + buf + " is not positive and finite";
+        }
+        if (zero_points[i] < storage_min || zero_points[i] > storage_max)
+            return "zero point " + std::to_string(zero_points[i]) + " is outside the storage range [" +
+                   std::to_string(storage_min) + ", " + std::to_string(storage_max) + "]";
+    }
+    return "";
+}
+
+std::string quant_check_tensor(const quant_type& q, const std::vector<std::int64_t>& dims) {
+    if (!q.per_axis()) return "";
+    if (q.axis >= static_cast<std::int64_t>(dims.size()))
+        return "quantization dimension " + std::to_string(q.axis) + " is not a dimension of a tensor of rank " +
+               std::to_string(dims.size());
+    std::int64_t d = dims[static_cast<std::size_t>(q.axis)];
+    if (d >= 0 && d != static_cast<std::int64_t>(q.scales.size()))
+        return "dimension " + std::to_string(q.axis) + " of size " + std::to_string(d) + " has " +
+               std::to_string(q.scales.size()) + " scales";
+    return "";
+}
+
+bool is_quant_elem(const std::string& e) { return e.rfind("!quant.uniform<", 0) == 0; }
+
+namespace {
+std::string quant_spelling(const quant_type& q, bool exact) {
+    std::string s = "!quant.uniform<" + std::string(q.is_signed ? "i" : "u") + std::to_string(q.bits);
+    quant_type d; // the default storage range of this storage type
+    d.storage_min = q.is_signed ? -(std::int64_t{1} << (q.bits - 1)) : 0;
+    d.storage_max = q.is_signed ? (std::int64_t{1} << (q.bits - 1)) - 1 : (std::int64_t{1} << q.bits) - 1;
+    if (q.storage_min != d.storage_min || q.storage_max != d.storage_max)
+        s += "<" + std::to_string(q.storage_min) + ":" + std::to_string(q.storage_max) + ">";
+    s += ":" + q.expressed;
+    if (q.per_axis()) s += ":" + std::to_string(q.axis);
+    s += ", ";
+    if (q.per_axis()) s += "{";
+    for (std::size_t i = 0; i < q.scales.size(); ++i) {
+        char buf[64];
+        if (exact) { // the shortest decimal that reads back to the same double
+            auto r = std::to_chars(buf, buf + sizeof buf, q.scales[i]);
+            *r.ptr = '\0';
+        } else { // raw_ostream's operator<<(double): printf's %e
+            std::snprintf(buf, sizeof buf, "%e", q.scales[i]);
+        }
+        s += (i ? "," : "") + std::string(buf);
+        if (q.zero_points[i] != 0) s += ":" + std::to_string(q.zero_points[i]);
+    }
+    if (q.per_axis()) s += "}";
+    return s + ">";
+}
+} // namespace
+
+std::string quant_elem(const quant_type& q) { return quant_spelling(q, true); }
+
+std::optional<quant_type> quant_of(const std::string& e) {
+    if (!is_quant_elem(e)) return std::nullopt;
+    std::string_view s(e);
+    std::size_t p = 15; // after "!quant.uniform<"
+    auto lit = [&](char c) {
+        if (p < s.size() && s[p] == c) {
+            ++p;
+            return true;
+        }
+        return false;
+    };
+    auto integer = [&](std::int64_t& v) {
+        auto r = std::from_chars(s.data() + p, s.data() + s.size(), v);
+        if (r.ec != std::errc{}) return false;
+        p = static_cast<std::size_t>(r.ptr - s.data());
+        return true;
+    };
+    quant_type q;
+    std::int64_t bits = 0;
+    if (lit('i'))
+        q.is_signed = true;
+    else if (lit('u'))
+        q.is_signed = false;
+    else
+        return std::nullopt;
+    if (!integer(bits) || bits < 1 || bits > 32) return std::nullopt;
+    q.bits = static_cast<int>(bits);
+    q.storage_min = q.is_signed ? -(std::int64_t{1} << (q.bits - 1)) : 0;
+    q.storage_max = q.is_signed ? (std::int64_t{1} << (q.bits - 1)) - 1 : (std::int64_t{1} << q.bits) - 1;
+    if (lit('<') && !(integer(q.storage_min) && lit(':') && integer(q.storage_max) && lit('>'))) return std::nullopt;
+    if (!lit(':')) return std::nullopt;
+    std::size_t b = p;
+    while (p < s.size() && std::isalnum(static_cast<unsigned char>(s[p])))
+        ++p;
+    q.expressed = std::string(s.substr(b, p - b));
+    if (lit(':') && !integer(q.axis)) return std::nullopt;
+    if (!lit(',') || !lit(' ')) return std::nullopt;
+    bool list = lit('{');
+    do {
+        double scale = 0;
+        std::int64_t zp = 0;
+        auto r = std::from_chars(s.data() + p, s.data() + s.size(), scale);
+        if (r.ec != std::errc{}) return std::nullopt;
+        p = static_cast<std::size_t>(r.ptr - s.data());
+        if (lit(':') && !integer(zp)) return std::nullopt;
+        q.scales.push_back(scale);
+        q.zero_points.push_back(zp);
+    } while (list && lit(','));
+    if ((list && !lit('}')) || !lit('>') || p != s.size() || list != q.per_axis()) return std::nullopt;
+    return q;
+}
+
+std::string elem_str(const std::string& e) {
+    if (!is_quant_elem(e)) return e;
+    auto q = quant_of(e);
+    return q ? quant_spelling(*q, false) : e;
+}
+
 std::string type_str(const type& t) {
     switch (t.k) {
     case type::kind::tensor: {
         std::string s = "tensor<";
         for (auto d : t.dims)
             s += (d < 0 ? std::string("?") : std::to_string(d)) + "x";
-        s += t.elem;
+        s += elem_str(t.elem);
         if (!t.bounds.empty()) {
             s += ", #stablehlo.bounds<";
             for (std::size_t i = 0; i < t.bounds.size(); ++i)
@@ -184,7 +331,7 @@ std::string type_str(const type& t) {
     case type::kind::token:
         return "!stablehlo.token";
     case type::kind::scalar:
-        return t.elem;
+        return elem_str(t.elem);
     case type::kind::other:
         return t.text;
     case type::kind::none:

@@ -24,6 +24,7 @@ struct diagnostic {
 
 // A type: a ranked tensor (dims; -1 is `?`), a tuple, a token, or an element type alone
 // (`f32` in `1.0 : f32`). Element types keep MLIR's spelling: i1 i8 ui8 f32 bf16 complex<f32> ...
+// but a quantized element type, which is kept exact: see quant_type below.
 struct type {
     enum class kind { none, tensor, tuple, token, scalar, other } k = kind::none;
     std::vector<std::int64_t> dims;
@@ -35,6 +36,7 @@ struct type {
     bool is_static() const;
     bool operator==(const type&) const = default;
 };
+type tensor_type(std::vector<std::int64_t> dims, const std::string& elem); // tensor<dims x elem>
 
 // An attribute, kept structured where the emitters need it and as text where they do not.
 struct attr {
@@ -73,6 +75,36 @@ struct attr {
 
     const attr* field(const std::string& key) const;
 };
+
+// A uniform quantized element type, MLIR's !quant.uniform<i8<-127:127>:f32:1, {0.5:-3, 0.25}>:
+// integers of a storage type in [storage_min, storage_max] standing for (i - zero_point) * scale
+// of the expressed type, per tensor (axis -1, one scale) or per slice of dimension `axis`.
+// In type::elem it is spelled as MLIR spells it but with each scale in the shortest decimal that
+// reads back to the same double ("0.1", where MLIR prints 1.000000e-01), so that the passes see
+// the exact scale; elem_str gives MLIR's spelling, which the printer writes.
+struct quant_type {
+    bool is_signed = true;
+    int bits = 8;
+    std::int64_t storage_min = -128, storage_max = 127;
+    std::string expressed = "f32";
+    std::int64_t axis = -1;
+    std::vector<double> scales;
+    std::vector<std::int64_t> zero_points;
+    bool operator==(const quant_type&) const = default;
+    bool per_axis() const { return axis >= 0; }
+    // Its integer element type: i8, or ui8 for unsigned storage (MLIR keeps u8 in a signless i8; xlet
+    // keeps the unsigned values unsigned).
+    std::string storage() const;
+    // The spec's constraints of the type alone (C3, C5-C7, C9-C11); "" when it satisfies them.
+    std::string check() const;
+};
+bool is_quant_elem(const std::string& e);
+std::optional<quant_type> quant_of(const std::string& elem); // nullopt if e is not a quantized element type
+std::string quant_elem(const quant_type& q);                 // the exact spelling kept in type::elem
+// Of a tensor of this quantized element type: C12, C13 of the spec; "" when they hold.
+std::string quant_check_tensor(const quant_type& q, const std::vector<std::int64_t>& dims);
+// An element type as MLIR prints it (a quantized one with each scale as printf's %e).
+std::string elem_str(const std::string& e);
 
 struct op;
 

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <cmath>
 #include <cstring>
 #include <map>
 #include <set>
@@ -348,8 +349,10 @@ private:
     }
 
     // ---- types -------------------------------------------------------------------------------
-    std::string parse_elem_type() {
+    // `dims`: those of the tensor whose element type this is (none for an element type alone).
+    std::string parse_elem_type(const std::vector<std::int64_t>* dims = nullptr) {
         skip_ws();
+        if (starts_with("!quant.uniform<")) return parse_quant_uniform(dims);
         if (starts_with("complex<")) {
             pos_ += 8;
             std::string inner = parse_elem_type();
@@ -362,6 +365,94 @@ private:
             fail("expected an element type");
         }
         return parse_word();
+    }
+
+    // !quant.uniform<storage[<min:max>]:expressed[:axis], scale[:zero_point] | {scale[:zero_point], ...}>
+    // (MLIR's quant dialect: storage i8 / si8, unsigned ui8 or u8), checked as StableHLO checks a
+    // quantized element type (the spec's C1-C13: a storage range within the storage type, positive
+    // finite scales, zero points within the storage range, one scale per slice of a dimension of
+    // the tensor); each fault a parse error at its token. Its exact spelling (ir.hpp).
+    std::string parse_quant_uniform(const std::vector<std::int64_t>* dims) {
+        pos_ += 15; // "!quant.uniform<"
+        quant_type q;
+        skip_ws();
+        loc st = here();
+        std::string storage = parse_word();
+        std::string_view w = storage;
+        if (w.rfind("ui", 0) == 0 || w.rfind("si", 0) == 0)
+            w.remove_prefix(2);
+        else if (w.rfind("i", 0) == 0 || w.rfind("u", 0) == 0)
+            w.remove_prefix(1);
+        else
+            fail_at(st, "expected the storage type of a quantized type (i8, ui8, u8 ...), found '" + storage + "'");
+        q.is_signed = storage[0] == 's' || storage[0] == 'i';
+        int bits = 0;
+        auto r = std::from_chars(w.data(), w.data() + w.size(), bits);
+        if (w.empty() || r.ec != std::errc{} || r.ptr != w.data() + w.size() || bits < 1 || bits > 64)
+            fail_at(st, "expected the storage type of a quantized type (i8, ui8, u8 ...), found '" + storage + "'");
+        q.bits = bits;
+        if (bits != 2 && bits != 4 && bits != 8 && bits != 16 && bits != 32) fail_at(st, q.check());
+        q.storage_min = q.is_signed ? -(std::int64_t{1} << (bits - 1)) : 0;
+        q.storage_max = q.is_signed ? (std::int64_t{1} << (bits - 1)) - 1 : (std::int64_t{1} << bits) - 1;
+        q.scales = {1.0}; // (a valid scale and zero point until they are read)
+        if (peek() == '<') {
+            ++pos_;
+            loc rt = here();
+            q.storage_min = parse_int();
+            expect(':');
+            q.storage_max = parse_int();
+            expect('>');
+            q.zero_points = {q.storage_min};
+            if (std::string why = q.check(); !why.empty()) fail_at(rt, why);
+        }
+        q.zero_points = {q.storage_min};
+        expect(':');
+        skip_ws();
+        loc et = here();
+        q.expressed = parse_word();
+        if (std::string why = q.check(); !why.empty()) fail_at(et, why);
+        loc axis_at{};
+        if (accept(':')) {
+            skip_ws();
+            axis_at = here();
+            q.axis = parse_int();
+            if (q.axis < 0 || q.axis > 2147483647)
+                fail_at(axis_at, "quantization dimension " + std::to_string(q.axis) + " out of range");
+        }
+        expect(',');
+        q.scales.clear();
+        q.zero_points.clear();
+        bool list = accept('{');
+        if (list != q.per_axis())
+            fail(list ? "a per-tensor quantized type has one scale (a list {...} needs a quantization dimension)"
+                      : "expected '{' and a scale per slice of the quantization dimension");
+        do {
+            skip_ws();
+            loc sat = here();
+            std::string text = parse_number_text();
+            double scale = 0;
+            auto sr = std::from_chars(text.data(), text.data() + text.size(), scale);
+            if (sr.ec == std::errc::result_out_of_range) fail_at(sat, "scale " + text + " is out of range");
+            if (sr.ec != std::errc{} || sr.ptr != text.data() + text.size())
+                fail_at(sat, "expected a scale (a float literal), found '" + text + "'");
+            std::int64_t zp = 0;
+            loc zat = sat;
+            if (accept(':')) {
+                skip_ws();
+                zat = here();
+                zp = parse_int();
+            }
+            if (q.scales.size() >= lim_.max_elements) fail_at(sat, "too many scales");
+            q.scales.push_back(scale);
+            q.zero_points.push_back(zp);
+            if (!std::isfinite(scale) || !(scale > 0)) fail_at(sat, q.check());
+            if (std::string why = q.check(); !why.empty()) fail_at(zat, why);
+        } while (list && accept(','));
+        if (list) expect('}');
+        expect('>');
+        if (dims)
+            if (std::string why = quant_check_tensor(q, *dims); !why.empty()) fail_at(axis_at, why);
+        return quant_elem(q);
     }
 
     // `<dims x elem[, encoding]>` of "tensor" / "memref" (from the '<').
@@ -396,7 +487,7 @@ private:
             if (peek() != 'x') fail("expected 'x' after a dimension" + found());
             ++pos_;
         }
-        t.elem = parse_elem_type();
+        t.elem = parse_elem_type(&t.dims);
         if (accept(',')) {
             skip_ws();
             std::size_t b = pos_;
@@ -455,7 +546,7 @@ private:
                 text += (d < 0 ? std::string("?") : std::to_string(d)) + "x";
             type m;
             m.k = type::kind::other;
-            m.text = text + t.elem + ">";
+            m.text = text + elem_str(t.elem) + ">";
             return m;
         }
         if (starts_with("tensor<")) {
@@ -484,6 +575,12 @@ private:
             std::string name;
             while (!eof() && suffix_char(peek()))
                 name += s_[pos_++];
+            if (name == "quant.uniform" && peek() == '<') { // a quantized element type alone
+                pos_ = b;
+                t.k = type::kind::scalar;
+                t.elem = parse_quant_uniform(nullptr);
+                return t;
+            }
             if (name == "stablehlo.future") { // its types read, and spelled as MLIR prints them
                 expect('<');
                 t.k = type::kind::other;
@@ -1696,6 +1793,20 @@ private:
             dn.s = "stablehlo.conv";
             dn.raw = std::string(s_.substr(b, pos_ - b));
             dn.at = dat;
+            // three layouts, and between them only 'x' and "->" (the raw text is printed again: a
+            // comment or another op caught in it would not read back)
+            conv_dims cd;
+            std::string why;
+            int level = 0;
+            bool clean = true;
+            for (char c : dn.raw) {
+                level += c == '[' ? 1 : c == ']' ? -1 : 0;
+                if (level == 0 && c != ']' && c != 'x' && c != '-' && c != '>' &&
+                    !std::isspace(static_cast<unsigned char>(c)))
+                    clean = false;
+            }
+            if (!clean || !read_conv_dims(dn, cd, why))
+                fail_at(dat, "expected dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]");
             o.set("dimension_numbers", dn);
             expect(',');
             expect_kw("window");

@@ -792,13 +792,6 @@ std::vector<std::int64_t> int_list_of(const attr* a) {
             v.push_back(x.i);
     return v;
 }
-type tensor_t(std::vector<std::int64_t> dims, const std::string& elem) {
-    type t;
-    t.k = type::kind::tensor;
-    t.dims = std::move(dims);
-    t.elem = elem;
-    return t;
-}
 std::string zero_text(const std::string& elem) {
     if (elem == "i1") return "false";
     if (is_complex_elem(elem)) return "(0.0,0.0)";
@@ -851,7 +844,7 @@ std::optional<attr> precision_of(const op& o) {
 
 // A constant tensor<N x elem> of these integers (a splat one made once).
 val const_ints(builder& b, const std::vector<std::int64_t>& v, const std::string& elem) {
-    type t = tensor_t({static_cast<std::int64_t>(v.size())}, elem);
+    type t = tensor_type({static_cast<std::int64_t>(v.size())}, elem);
     if (!v.empty() && std::all_of(v.begin(), v.end(), [&](std::int64_t x) { return x == v[0]; }))
         return b.made(b.literal(std::to_string(v[0]), t));
     val c = b.emit("stablehlo.constant", {}, t);
@@ -866,17 +859,17 @@ val const_ints(builder& b, const std::vector<std::int64_t>& v, const std::string
 // The extent of x's dimension d as tensor<1 x elem>: get_dimension_size (an i32), converted to
 // elem if it is not i32, reshaped.
 val extent1(builder& b, const val& x, std::size_t d, const std::string& elem = "i32") {
-    val s = b.emit("stablehlo.get_dimension_size", {x}, tensor_t({}, "i32"));
+    val s = b.emit("stablehlo.get_dimension_size", {x}, tensor_type({}, "i32"));
     b.last().set("dimension", int_attr(static_cast<std::int64_t>(d)));
     if (elem != "i32") s = b.convert(s, elem);
-    return b.emit("stablehlo.reshape", {s}, tensor_t({1}, elem));
+    return b.emit("stablehlo.reshape", {s}, tensor_type({1}, elem));
 }
 // Rank-1 pieces concatenated (the sum of their lengths).
 val concat1(builder& b, const std::vector<val>& parts, const std::string& elem) {
     std::int64_t n = 0;
     for (auto& p : parts)
         n += p.t.dims.empty() ? 1 : p.t.dims[0];
-    val v = b.emit("stablehlo.concatenate", parts, tensor_t({n}, elem));
+    val v = b.emit("stablehlo.concatenate", parts, tensor_type({n}, elem));
     b.last().set("dimension", int_attr(0));
     return v;
 }
@@ -941,18 +934,18 @@ bool ragged_dot(const op& o, builder& b, std::vector<std::unique_ptr<op>>& seq, 
     val batch_extents; // gdyn: group_sizes' extents but the last, tensor<(rank - 1)xi32>
     if (gdyn) {
         val gshape = b.shape_of(gs);
-        batch_extents = b.emit("stablehlo.slice", {gshape}, tensor_t({static_cast<std::int64_t>(grank - 1)}, "i32"));
+        batch_extents = b.emit("stablehlo.slice", {gshape}, tensor_type({static_cast<std::int64_t>(grank - 1)}, "i32"));
         b.last().set("start_indices", i64_array({0}));
         b.last().set("limit_indices", i64_array({static_cast<std::int64_t>(grank - 1)}));
         b.last().set("strides", i64_array({1}));
     }
     // the mask's pieces: start (zeros of the batch shape), the iota of the ragged dimension
-    type bt = tensor_t(batch, "i64"), li = lt;
+    type bt = tensor_type(batch, "i64"), li = lt;
     li.elem = "i64";
     val start = b.literal("0", bt);
     if (gdyn) {
         start = b.emit("stablehlo.dynamic_broadcast_in_dim",
-                       {b.made(b.literal("0", tensor_t({}, "i64"))), batch_extents}, bt);
+                       {b.made(b.literal("0", tensor_type({}, "i64"))), batch_extents}, bt);
         b.last().set("broadcast_dimensions", i64_array({}));
     }
     std::vector<std::int64_t> ishape(lrank, 1);
@@ -961,11 +954,11 @@ bool ragged_dot(const op& o, builder& b, std::vector<std::unique_ptr<op>>& seq, 
     if (lt.dims[ru] < 0) { // dynamic_iota of [1, .., size of lhs's ragged dimension, .., 1]
         std::vector<val> parts;
         for (std::size_t d = 0; d < lrank; ++d)
-            parts.push_back(d == ru ? extent1(b, lhs, d) : b.made(b.literal("1", tensor_t({1}, "i32"))));
+            parts.push_back(d == ru ? extent1(b, lhs, d) : b.made(b.literal("1", tensor_type({1}, "i32"))));
         val ext = concat1(b, parts, "i32");
-        iota = b.emit("stablehlo.dynamic_iota", {ext}, tensor_t(ishape, "i64"));
+        iota = b.emit("stablehlo.dynamic_iota", {ext}, tensor_type(ishape, "i64"));
     } else {
-        iota = b.emit("stablehlo.iota", {}, tensor_t(ishape, "i64"));
+        iota = b.emit("stablehlo.iota", {}, tensor_type(ishape, "i64"));
     }
     b.last().set("iota_dimension", int_attr(r));
     val zero = b.literal(zero_text(lt.elem), lt); // made where the first select takes it
@@ -1007,15 +1000,15 @@ bool ragged_dot(const op& o, builder& b, std::vector<std::unique_ptr<op>>& seq, 
         if (gdyn) { // real_dynamic_slice [0, .., i] to [the batch extents, i + 1]
             val startv = const_ints(b, s0, "i32");
             val lim = concat1(b, {batch_extents, const_ints(b, {i + 1}, "i32")}, "i32");
-            val ones = b.made(b.literal("1", tensor_t({static_cast<std::int64_t>(grank)}, "i32")));
-            sl = b.emit("stablehlo.real_dynamic_slice", {gs, startv, lim, ones}, tensor_t(sd, gt.elem));
-            size = b.emit("stablehlo.dynamic_reshape", {sl, batch_extents}, tensor_t(batch, gt.elem));
+            val ones = b.made(b.literal("1", tensor_type({static_cast<std::int64_t>(grank)}, "i32")));
+            sl = b.emit("stablehlo.real_dynamic_slice", {gs, startv, lim, ones}, tensor_type(sd, gt.elem));
+            size = b.emit("stablehlo.dynamic_reshape", {sl, batch_extents}, tensor_type(batch, gt.elem));
         } else {
-            sl = b.emit("stablehlo.slice", {gs}, tensor_t(sd, gt.elem));
+            sl = b.emit("stablehlo.slice", {gs}, tensor_type(sd, gt.elem));
             b.last().set("start_indices", i64_array(s0));
             b.last().set("limit_indices", i64_array(s1));
             b.last().set("strides", i64_array(st));
-            size = b.emit("stablehlo.reshape", {sl}, tensor_t(batch, gt.elem));
+            size = b.emit("stablehlo.reshape", {sl}, tensor_type(batch, gt.elem));
         }
         if (gt.elem != "i64") size = b.convert(size, "i64");
         val limit = b.add(start, size);
@@ -1036,15 +1029,15 @@ bool ragged_dot(const op& o, builder& b, std::vector<std::unique_ptr<op>>& seq, 
                 lim[gd] = const_ints(b, {i + 1}, "i32");
                 val limv = concat1(b, lim, "i32");
                 val startv = const_ints(b, r0, "i32");
-                val ones = b.made(b.literal("1", tensor_t({static_cast<std::int64_t>(rrank)}, "i32")));
-                rsl = b.emit("stablehlo.real_dynamic_slice", {rhs, startv, limv, ones}, tensor_t(sh, rt.elem));
-                ri = b.emit("stablehlo.dynamic_reshape", {rsl, rhs_group_shape}, tensor_t(gsh, rt.elem));
+                val ones = b.made(b.literal("1", tensor_type({static_cast<std::int64_t>(rrank)}, "i32")));
+                rsl = b.emit("stablehlo.real_dynamic_slice", {rhs, startv, limv, ones}, tensor_type(sh, rt.elem));
+                ri = b.emit("stablehlo.dynamic_reshape", {rsl, rhs_group_shape}, tensor_type(gsh, rt.elem));
             } else {
-                rsl = b.emit("stablehlo.slice", {rhs}, tensor_t(sh, rt.elem));
+                rsl = b.emit("stablehlo.slice", {rhs}, tensor_type(sh, rt.elem));
                 b.last().set("start_indices", i64_array(r0));
                 b.last().set("limit_indices", i64_array(r1));
                 b.last().set("strides", i64_array(rs));
-                ri = b.emit("stablehlo.reshape", {rsl}, tensor_t(gsh, rt.elem));
+                ri = b.emit("stablehlo.reshape", {rsl}, tensor_type(gsh, rt.elem));
             }
             val d = dot(masked, ri, ot, rbd, rcd);
             out = i == 0 ? d : b.add(out, d);
@@ -1055,7 +1048,7 @@ bool ragged_dot(const op& o, builder& b, std::vector<std::unique_ptr<op>>& seq, 
             if (part.is_static()) {
                 parts.push_back(b.emit("stablehlo.reshape", {d}, one));
             } else { // dynamic_reshape to [1, the dot's extents]
-                std::vector<val> ext{b.made(b.literal("1", tensor_t({1}, "i32")))};
+                std::vector<val> ext{b.made(b.literal("1", tensor_type({1}, "i32")))};
                 for (std::size_t e = 0; e < part.dims.size(); ++e)
                     ext.push_back(extent1(b, d, e));
                 parts.push_back(b.emit("stablehlo.dynamic_reshape", {d, concat1(b, ext, "i32")}, one));
@@ -1116,7 +1109,7 @@ bool scan(const op& o, const std::function<std::string(const std::string&)>& fre
             }
     }
     const loc at = o.at;
-    const type i64 = tensor_t({}, "i64"), i32 = tensor_t({}, "i32");
+    const type i64 = tensor_type({}, "i64"), i32 = tensor_type({}, "i32");
     builder b(fresh, seq, at);
     // N, as an i64 scalar
     val size;
@@ -1145,10 +1138,10 @@ bool scan(const op& o, const std::function<std::string(const std::string&)>& fre
         ops.push_back({o.operands[m + j].name, o.operand_types[m + j], {}});
     for (std::size_t j = 0; j < n; ++j) {
         const type& t = o.result_types[j];
-        val z = b.emit("stablehlo.constant", {}, tensor_t({}, t.elem));
+        val z = b.emit("stablehlo.constant", {}, tensor_type({}, t.elem));
         attr v;
         v.k = attr::kind::dense;
-        v.t = tensor_t({}, t.elem);
+        v.t = tensor_type({}, t.elem);
         v.elems = {zero_text(t.elem)};
         b.last().set("value", v);
         if (t.is_static()) {
@@ -1232,10 +1225,10 @@ bool scan(const op& o, const std::function<std::string(const std::string&)>& fre
                 std::vector<val> args{x};
                 for (std::size_t e = 0; e < t.dims.size(); ++e)
                     args.push_back(e == d ? pos : c.literal("0", i64));
-                s = c.emit("stablehlo.dynamic_slice", args, tensor_t(sizes, t.elem));
+                s = c.emit("stablehlo.dynamic_slice", args, tensor_type(sizes, t.elem));
                 c.last().set("slice_sizes", i64_array(sizes));
             } else { // real_dynamic_slice from [0, .., pos, .., 0] to [extents, with pos + 1 at d]
-                const type one = tensor_t({1}, "i64");
+                const type one = tensor_type({1}, "i64");
                 if (next.name.empty()) next = c.add(pos, c.literal("1", i64));
                 std::vector<val> starts, limits;
                 for (std::size_t e = 0; e < t.dims.size(); ++e)
@@ -1246,18 +1239,18 @@ bool scan(const op& o, const std::function<std::string(const std::string&)>& fre
                                      : t.dims[e] >= 0 ? const_ints(c, {t.dims[e]}, "i64")
                                                       : extent1(c, x, e, "i64"));
                 val limitv = concat1(c, limits, "i64");
-                val ones = c.made(c.literal("1", tensor_t({static_cast<std::int64_t>(t.dims.size())}, "i64")));
-                s = c.emit("stablehlo.real_dynamic_slice", {x, startv, limitv, ones}, tensor_t(sizes, t.elem));
+                val ones = c.made(c.literal("1", tensor_type({static_cast<std::int64_t>(t.dims.size())}, "i64")));
+                s = c.emit("stablehlo.real_dynamic_slice", {x, startv, limitv, ones}, tensor_type(sizes, t.elem));
             }
             sizes.erase(sizes.begin() + dim);
             if (s.t.is_static()) {
-                c.emit("stablehlo.reshape", {s}, tensor_t(sizes, t.elem));
+                c.emit("stablehlo.reshape", {s}, tensor_type(sizes, t.elem));
             } else { // dynamic_reshape to the input's extents but d
                 std::vector<val> ext;
                 for (std::size_t e = 0; e < t.dims.size(); ++e)
                     if (e != d) ext.push_back(t.dims[e] >= 0 ? const_ints(c, {t.dims[e]}, "i32") : extent1(c, x, e));
                 val shape = concat1(c, ext, "i32"); // not empty: s is dynamic off d
-                c.emit("stablehlo.dynamic_reshape", {s, shape}, tensor_t(sizes, t.elem));
+                c.emit("stablehlo.dynamic_reshape", {s, shape}, tensor_type(sizes, t.elem));
             }
             bb.ops.back()->results[0] = body.arg_names[j]; // the inputs' slices keep the body's names
         }
@@ -1271,18 +1264,18 @@ bool scan(const op& o, const std::function<std::string(const std::string&)>& fre
             const type& t = o.result_types[j];
             std::vector<std::int64_t> one = t.dims;
             one[d] = 1;
-            type et = term.operand_types.size() > j ? term.operand_types[j] : tensor_t({}, t.elem);
+            type et = term.operand_types.size() > j ? term.operand_types[j] : tensor_type({}, t.elem);
             const val cur{bb.arg_names[1 + k + j], t, {}};
             val e;
-            if (tensor_t(one, t.elem).is_static()) {
-                e = c.emit("stablehlo.reshape", {{term.operands[j].name, et, {}}}, tensor_t(one, t.elem));
+            if (tensor_type(one, t.elem).is_static()) {
+                e = c.emit("stablehlo.reshape", {{term.operands[j].name, et, {}}}, tensor_type(one, t.elem));
             } else { // dynamic_reshape to the output's extents, 1 at d
                 std::vector<val> ext;
                 for (std::size_t x = 0; x < t.dims.size(); ++x)
                     ext.push_back(x == d || t.dims[x] >= 0 ? const_ints(c, {one[x]}, "i32") : extent1(c, cur, x));
                 val shape = concat1(c, ext, "i32");
                 e = c.emit("stablehlo.dynamic_reshape", {{term.operands[j].name, et, {}}, shape},
-                           tensor_t(one, t.elem));
+                           tensor_type(one, t.elem));
             }
             std::vector<val> args{cur, e};
             for (std::size_t x = 0; x < t.dims.size(); ++x)
@@ -1398,9 +1391,9 @@ std::string chlo_splat_dynamic(const std::string& text, const type& t, const std
                                std::string& shape, const std::function<std::string(const std::string&)>& fresh,
                                std::vector<std::unique_ptr<op>>& seq, loc at) {
     builder b(fresh, seq, at);
-    val extents{shape, tensor_t({static_cast<std::int64_t>(like_t.dims.size())}, "i32"), {}};
+    val extents{shape, tensor_type({static_cast<std::int64_t>(like_t.dims.size())}, "i32"), {}};
     if (shape.empty()) shape = (extents = b.shape_of({like, like_t, {}})).name;
-    val c = b.made(b.literal(text, tensor_t({}, t.elem)));
+    val c = b.made(b.literal(text, tensor_type({}, t.elem)));
     val v = b.emit("stablehlo.dynamic_broadcast_in_dim", {c, extents}, t);
     b.last().set("broadcast_dimensions", i64_array({}));
     return v.name;
@@ -1435,11 +1428,11 @@ bool chlo_broadcast_dynamic(const op& o, const std::function<std::string(const s
     val extents;
     for (std::size_t k = 0; k < o.operands.size(); ++k) {
         const type& t = o.operand_types[k];
-        type ones = tensor_t({static_cast<std::int64_t>(rank - t.dims.size())}, "i32");
+        type ones = tensor_type({static_cast<std::int64_t>(rank - t.dims.size())}, "i32");
         val padded = t.dims.empty() ? b.made(b.literal("1", ones)) : b.shape_of({o.operands[k].name, t, {}});
         if (!t.dims.empty() && t.dims.size() < rank) {
             padded = b.emit("stablehlo.concatenate", {b.literal("1", ones), padded},
-                            tensor_t({static_cast<std::int64_t>(rank)}, "i32"));
+                            tensor_type({static_cast<std::int64_t>(rank)}, "i32"));
             b.last().set("dimension", int_attr(0));
         }
         extents = k == 0 ? padded : b.bin("maximum", extents, padded);

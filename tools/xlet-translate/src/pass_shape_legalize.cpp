@@ -37,13 +37,6 @@ type scalar_type_of(const std::string& elem) {
     t.elem = elem;
     return t;
 }
-type ranked(std::vector<std::int64_t> dims, const std::string& elem) {
-    type t;
-    t.k = type::kind::tensor;
-    t.dims = std::move(dims);
-    t.elem = elem;
-    return t;
-}
 bool is_index(const type& t) { return t.k == type::kind::scalar && t.elem == "index"; }
 bool is_tensor_of(const type& t, const char* elem) { return t.k == type::kind::tensor && t.elem == elem; }
 bool index_like(const type& t) { return is_index(t) || is_tensor_of(t, "index"); }
@@ -61,7 +54,7 @@ attr i64_attr(std::int64_t v) {
 attr dense_i32(const std::vector<std::int64_t>& vals, std::vector<std::int64_t> dims) {
     attr a;
     a.k = attr::kind::dense;
-    a.t = ranked(std::move(dims), "i32");
+    a.t = tensor_type(std::move(dims), "i32");
     for (auto v : vals)
         a.elems.push_back(std::to_string(static_cast<std::int32_t>(static_cast<std::uint32_t>(v))));
     return a;
@@ -152,33 +145,33 @@ private:
         return emit("stablehlo.constant", {}, t, {{"value", a}});
     }
     value reshape(const value& v, std::vector<std::int64_t> dims) {
-        return emit("stablehlo.reshape", {v}, ranked(std::move(dims), "i32"));
+        return emit("stablehlo.reshape", {v}, tensor_type(std::move(dims), "i32"));
     }
     value concatenate(const std::vector<value>& parts) {
         std::int64_t n = 0;
         for (auto& p : parts)
             n += p.t.dims.empty() ? 0 : p.t.dims[0];
-        return emit("stablehlo.concatenate", parts, ranked({n}, "i32"), {{"dimension", i64_attr(0)}});
+        return emit("stablehlo.concatenate", parts, tensor_type({n}, "i32"), {{"dimension", i64_attr(0)}});
     }
     value slice(const value& v, const std::vector<std::int64_t>& start) {
         std::vector<std::int64_t> limit, ones(start.size(), 1);
         for (auto s : start)
             limit.push_back(s + 1);
         return emit(
-            "stablehlo.slice", {v}, ranked(ones, "i32"),
+            "stablehlo.slice", {v}, tensor_type(ones, "i32"),
             {{"start_indices", i64_array(start)}, {"limit_indices", i64_array(limit)}, {"strides", i64_array(ones)}});
     }
     value dimension_size(const value& v, std::int64_t d) {
-        return emit("stablehlo.get_dimension_size", {v}, ranked({}, "i32"), {{"dimension", i64_attr(d)}});
+        return emit("stablehlo.get_dimension_size", {v}, tensor_type({}, "i32"), {{"dimension", i64_attr(d)}});
     }
 
     // index -> tensor<i32>, tensor<Nxindex> -> tensor<Nxi32>, tensor<...xi32> as it is; nothing
     // for anything else (a dynamic tensor among them).
     std::optional<value> to_i32(const value& v) {
-        if (is_index(v.t)) return cast(v, ranked({}, "i32"));
+        if (is_index(v.t)) return cast(v, tensor_type({}, "i32"));
         if (v.t.k != type::kind::tensor || !v.t.is_static()) return std::nullopt;
         if (v.t.elem == "i32") return v;
-        if (v.t.elem == "index") return cast(v, ranked(v.t.dims, "i32"));
+        if (v.t.elem == "index") return cast(v, tensor_type(v.t.dims, "i32"));
         return std::nullopt;
     }
     // The way back: tensor<i32> -> index, tensor<Nxi32> -> tensor<Nxindex>, index as it is.
@@ -187,7 +180,7 @@ private:
         if (v.t.k != type::kind::tensor || !v.t.is_static()) return std::nullopt;
         if (v.t.elem == "index") return v;
         if (v.t.elem != "i32") return std::nullopt;
-        return cast(v, v.t.dims.empty() ? scalar_type_of("index") : ranked(v.t.dims, "index"));
+        return cast(v, v.t.dims.empty() ? scalar_type_of("index") : tensor_type(v.t.dims, "index"));
     }
     // A constant index as a stablehlo.constant, anything else through to_i32.
     std::optional<value> const_or_i32(const value& v) {
@@ -335,11 +328,11 @@ private:
             if (out.k != type::kind::scalar || !is_integer_elem(out.elem))
                 throw failure{"index to " + ts(out) + " is not supported"};
             value r = *to_i32(in);
-            if (out.elem != "i32") r = emit("stablehlo.convert", {r}, ranked({}, out.elem));
+            if (out.elem != "i32") r = emit("stablehlo.convert", {r}, tensor_type({}, out.elem));
             return cast(r, out);
         }
         if (in.t.k != type::kind::tensor && index_like(out)) // iN -> tensor<iN> -> index
-            return cast(cast(in, ranked({}, in.t.elem)), out);
+            return cast(cast(in, tensor_type({}, in.t.elem)), out);
         std::optional<value> r;
         if (index_like(in.t))
             r = to_i32(in);

@@ -5,6 +5,7 @@
 #include "passes.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cctype>
 #include <charconv>
 #include <cstdlib>
@@ -17,6 +18,7 @@
 #include "attr_values.hpp"
 #include "parser.hpp"
 #include "pass_chlo.hpp"
+#include "pass_quant.hpp"
 #include "pass_shape_legalize.hpp"
 #include "vhlo_ops.hpp"
 
@@ -176,13 +178,6 @@ attr dense_float(const std::string& text, const type& t) {
     a.t = t;
     a.elems.push_back(text);
     return a;
-}
-type tensor_of(std::vector<std::int64_t> dims, const std::string& elem) {
-    type t;
-    t.k = type::kind::tensor;
-    t.dims = std::move(dims);
-    t.elem = elem;
-    return t;
 }
 attr enum_attr(const std::string& kind, const std::string& value) {
     attr a;
@@ -346,7 +341,7 @@ bool refine_arguments(module& m, const options& opt, std::vector<diagnostic>& er
         }
         // %c = constant dense<dims>; %w = custom_call @stablehlo.shape_refinement_operand_wrapper(%arg, %c)
         std::string c = fresh("c"), w = fresh("w");
-        type ct = tensor_of({static_cast<std::int64_t>(now.dims.size())}, "i64");
+        type ct = tensor_type({static_cast<std::int64_t>(now.dims.size())}, "i64");
         auto co = make_op("stablehlo.constant", {}, {}, {c}, {ct}, f->args[i].at);
         co->set("value", dense_ints(now.dims, ct));
         // uses of the argument read the wrapper from now on
@@ -693,7 +688,7 @@ private:
             sizes.push_back(size);
             starts.push_back(*s);
         }
-        const type scalar = tensor_of({}, st.elem);
+        const type scalar = tensor_type({}, st.elem);
         std::vector<value_ref> idx;
         std::vector<std::unique_ptr<op>> made;
         for (std::size_t i = 0; i < rank; ++i) {
@@ -712,7 +707,7 @@ private:
             } else { // start[i:i+1] reshaped
                 if (!st.is_static()) return false;
                 std::string sl = (*fresh_)("start"), r = (*fresh_)("start");
-                type one = tensor_of({1}, st.elem);
+                type one = tensor_type({1}, st.elem);
                 made.push_back(make_op("stablehlo.slice", {o.operands[1]}, {st}, {sl}, {one}, o.at));
                 made.back()->set("start_indices", i64_array({static_cast<std::int64_t>(i)}));
                 made.back()->set("limit_indices", i64_array({static_cast<std::int64_t>(i) + 1}));
@@ -809,7 +804,7 @@ private:
             auto p = *ints_of(o, 2);
             attr pa;
             pa.k = attr::kind::dense;
-            pa.t = tensor_of({static_cast<std::int64_t>(p.size() / 2), 2}, "i64");
+            pa.t = tensor_type({static_cast<std::int64_t>(p.size() / 2), 2}, "i64");
             for (auto x : p)
                 pa.elems.push_back(std::to_string(x));
             o.set("padding", pa);
@@ -928,7 +923,7 @@ private:
             if (n == "stablehlo.map" && !o.regions.empty()) {
                 std::vector<type> args;
                 for (auto& t : o.operand_types)
-                    args.push_back(tensor_of({}, t.elem));
+                    args.push_back(tensor_type({}, t.elem));
                 refine_region(o.regions[0], args);
             }
             return with(dims);
@@ -956,8 +951,8 @@ private:
             if (n == "stablehlo.sort" && !o.regions.empty()) {
                 std::vector<type> args;
                 for (auto& t : o.operand_types) {
-                    args.push_back(tensor_of({}, t.elem));
-                    args.push_back(tensor_of({}, t.elem));
+                    args.push_back(tensor_type({}, t.elem));
+                    args.push_back(tensor_type({}, t.elem));
                 }
                 refine_region(o.regions[0], args);
             }
@@ -1034,7 +1029,7 @@ private:
             std::size_t k = o.results.size();
             std::vector<type> args;
             for (std::size_t i = 0; i < 2 * k && i < o.operand_types.size() + k; ++i)
-                args.push_back(tensor_of({}, o.operand_types[k + i % k].elem));
+                args.push_back(tensor_type({}, o.operand_types[k + i % k].elem));
             refine_region(o.regions[0], args);
             std::vector<value_fact> r = keep;
             for (std::size_t j = 0; j < k; ++j) {
@@ -1351,7 +1346,8 @@ void fix_group_names(func& f, namer& fresh) {
         replace_uses(f.body, from, to.first, to.second);
 }
 
-void expand_ops(module& m, const expander& expand) {
+// `done(f)`, when given, runs on each function once its ops are expanded.
+void expand_ops(module& m, const expander& expand, const std::function<void(func&, namer&)>& done = {}) {
     for (auto& f : m.funcs) {
         namer fresh(f);
         std::function<void(region&)> rec = [&](region& r) {
@@ -1372,6 +1368,7 @@ void expand_ops(module& m, const expander& expand) {
             }
         };
         rec(f.body);
+        if (done) done(f, fresh);
         fix_group_names(f, fresh);
     }
 }
@@ -2071,7 +2068,7 @@ bool chlo_legalize(module& m, const options&, std::vector<diagnostic>& errs) {
             it.elem = "i32";
             // on a dynamic shape (as upstream): a dynamic_iota of x's shape, real_dynamic_slices
             const bool dyn = !t.is_static();
-            const type shape_t = tensor_of({static_cast<std::int64_t>(r)}, "i32");
+            const type shape_t = tensor_type({static_cast<std::int64_t>(r)}, "i32");
             value_ref extents;
             if (dyn) extents = {chlo_shape_of(x.name, t, name, seq, o.at), o.at};
             auto iota =
@@ -2084,14 +2081,14 @@ bool chlo_legalize(module& m, const options&, std::vector<diagnostic>& errs) {
             region cmpr;
             cmpr.blocks.emplace_back();
             block& cb = cmpr.blocks[0];
-            type st = tensor_of({}, t.elem), si = tensor_of({}, "i32");
+            type st = tensor_type({}, t.elem), si = tensor_type({}, "i32");
             // names unique in the function: MLIR forbids a block argument that shadows a value
             std::string na = fresh("lhs"), nb = fresh("rhs"), nc = fresh("lhs"), nd = fresh("rhs"), ng = fresh("gt");
             cb.arg_names = {na, nb, nc, nd};
             cb.arg_types = {st, st, si, si};
             cb.arg_locs.assign(4, o.at);
             auto c =
-                make_op("stablehlo.compare", {{na, o.at}, {nb, o.at}}, {st, st}, {ng}, {tensor_of({}, "i1")}, o.at);
+                make_op("stablehlo.compare", {{na, o.at}, {nb, o.at}}, {st, st}, {ng}, {tensor_type({}, "i1")}, o.at);
             attr d;
             d.k = attr::kind::dialect;
             d.s = "stablehlo";
@@ -2103,7 +2100,7 @@ bool chlo_legalize(module& m, const options&, std::vector<diagnostic>& errs) {
             ct.raw = "comparison_type TOTALORDER";
             c->set("compare_type", ct);
             cb.ops.push_back(std::move(c));
-            cb.ops.push_back(make_op("stablehlo.return", {{ng, o.at}}, {tensor_of({}, "i1")}, {}, {}, o.at));
+            cb.ops.push_back(make_op("stablehlo.return", {{ng, o.at}}, {tensor_type({}, "i1")}, {}, {}, o.at));
             so->regions.push_back(std::move(cmpr));
             seq.push_back(std::move(so));
             std::vector<std::int64_t> start(r, 0), limit = t.dims, stride(r, 1);
@@ -2112,14 +2109,14 @@ bool chlo_legalize(module& m, const options&, std::vector<diagnostic>& errs) {
                 // limit: x's extents, the last one min(k, it) (k when it is dynamic)
                 if (t.dims[r - 1] >= 0) limit[r - 1] = std::min(k, t.dims[r - 1]);
                 value_ref zeros = b.constant("0", shape_t), ones = b.constant("1", shape_t);
-                value_ref last = b.constant(std::to_string(limit[r - 1]), tensor_of({1}, "i32")), lim = last;
+                value_ref last = b.constant(std::to_string(limit[r - 1]), tensor_type({1}, "i32")), lim = last;
                 if (r > 1) {
-                    type lead_t = tensor_of({static_cast<std::int64_t>(r) - 1}, "i32");
+                    type lead_t = tensor_type({static_cast<std::int64_t>(r) - 1}, "i32");
                     auto lead = b.emit("stablehlo.slice", {extents}, {shape_t}, lead_t);
                     b.last().set("start_indices", i64_array({0}));
                     b.last().set("limit_indices", i64_array({static_cast<std::int64_t>(r) - 1}));
                     b.last().set("strides", i64_array({1}));
-                    lim = b.emit("stablehlo.concatenate", {lead, last}, {lead_t, tensor_of({1}, "i32")}, shape_t);
+                    lim = b.emit("stablehlo.concatenate", {lead, last}, {lead_t, tensor_type({1}, "i32")}, shape_t);
                     b.last().set("dimension", int_attr(0));
                 }
                 for (std::size_t j = 0; j < 2; ++j)
@@ -2239,8 +2236,30 @@ bool is_int_name(std::string_view e) {
     return e == "index" || (elem_by_builtin(e) && !is_float_name(e) && e != "none" && e != "i1");
 }
 
-// An element type (f32, complex<f32>) as VHLO text; false if VHLO has none (si32, quantized ...).
+// An element type (f32, complex<f32>) as VHLO text; false if VHLO has none (si32 ...).
 bool vhlo_elem(const std::string& e, std::string& out, std::string& why) {
+    if (auto q = quant_of(e)) {
+        // !vhlo.quant_v1<!vhlo.i8_v1:!vhlo.f32_v1, 3.400000e+01:16, -128:127, 1> and, per axis,
+        // !vhlo.quant_per_axis_v1<!vhlo.i8_v1:!vhlo.f32_v1, 0, [3.400000e+01, ...], [16, ...], -128:127, 1>:
+        // the storage type signless (MLIR's u8 is a signless i8), flags 1 when signed
+        std::string st, ex;
+        if (!vhlo_elem("i" + std::to_string(q->bits), st, why) || !vhlo_elem(q->expressed, ex, why)) return false;
+        out = "!vhlo." + std::string(q->per_axis() ? "quant_per_axis_v1<" : "quant_v1<") + st + ":" + ex + ", ";
+        if (q->per_axis()) {
+            out += std::to_string(q->axis) + ", [";
+            for (std::size_t i = 0; i < q->scales.size(); ++i)
+                out += (i ? ", " : "") + mlir_float_literal(q->scales[i], true);
+            out += "], [";
+            for (std::size_t i = 0; i < q->zero_points.size(); ++i)
+                out += (i ? ", " : "") + std::to_string(q->zero_points[i]);
+            out += "]";
+        } else {
+            out += mlir_float_literal(q->scales[0], true) + ":" + std::to_string(q->zero_points[0]);
+        }
+        out += ", " + std::to_string(q->storage_min) + ":" + std::to_string(q->storage_max) + ", " +
+               (q->is_signed ? "1" : "0") + ">";
+        return true;
+    }
     if (is_complex_elem(e) && e.back() == '>') {
         std::string inner;
         if (!vhlo_elem(e.substr(8, e.size() - 9), inner, why)) return false;
@@ -2251,9 +2270,8 @@ bool vhlo_elem(const std::string& e, std::string& out, std::string& why) {
         out = "!vhlo." + std::string(x->vhlo);
         return true;
     }
-    why = e.rfind("si", 0) == 0       ? "signed integer type " + e + " has no VHLO form (use signless integers)"
-          : e.rfind("!quant", 0) == 0 ? "quantized element types are issue #26 (not supported yet)"
-                                      : "element type " + e + " has no VHLO form";
+    why = e.rfind("si", 0) == 0 ? "signed integer type " + e + " has no VHLO form (use signless integers)"
+                                : "element type " + elem_str(e) + " has no VHLO form";
     return false;
 }
 
@@ -2384,6 +2402,11 @@ version type_since(const type& t) {
     if (t.k == type::kind::tensor || t.k == type::kind::scalar) {
         std::string e = t.elem;
         if (is_complex_elem(e) && e.size() > 9) e = e.substr(8, e.size() - 9);
+        if (auto q = quant_of(e)) { // !vhlo.quant_v1 0.9.0, !vhlo.quant_per_axis_v1 0.18.0
+            if (q->per_axis()) v = std::max(v, version{0, 18, 0});
+            if (const elem_info* x = elem_by_builtin(q->expressed)) v = std::max(v, x->since);
+            e = "i" + std::to_string(q->bits);
+        }
         if (const elem_info* x = elem_by_builtin(e)) v = std::max(v, x->since);
     }
     return v;
@@ -2537,7 +2560,7 @@ vnode vtype_of(const std::string& elem) {
 vnode vtensor(const std::vector<std::int64_t>& vals, std::vector<std::int64_t> dims, const std::string& elem = "i64") {
     vnode v;
     v.k = vnode::kind::tensor;
-    v.data = dense_ints(vals, tensor_of(std::move(dims), elem));
+    v.data = dense_ints(vals, tensor_type(std::move(dims), elem));
     return v;
 }
 vnode vi64s(const std::vector<std::int64_t>& vals) { return vtensor(vals, {static_cast<std::int64_t>(vals.size())}); }
@@ -3058,6 +3081,56 @@ private:
         return lit(">") || fail("expected '>' to close #" + name);
     }
 
+    // The body of !vhlo.quant_v1<...> / !vhlo.quant_per_axis_v1<...> (from '<') as the quantized
+    // element type, checked as the parser checks it.
+    bool quant_body(const std::string& m, type& out) {
+        const std::string what = "!vhlo." + m;
+        type st, ex;
+        if (!lit("<") || !read_type(st) || !lit(":") || !read_type(ex) || !lit(","))
+            return fail("expected " + what + "<storage:expressed, ...>");
+        quant_type q;
+        auto scale = [&](double& v) {
+            std::string text;
+            if (!number(text)) return false;
+            if (text.size() > 2 && (text[1] == 'x' || text[1] == 'X'))
+                v = std::bit_cast<double>(static_cast<std::uint64_t>(std::strtoull(text.c_str() + 2, nullptr, 16)));
+            else
+                v = std::strtod(text.c_str(), nullptr);
+            return true;
+        };
+        if (m == "quant_v1") {
+            q.scales.resize(1);
+            q.zero_points.resize(1);
+            if (!scale(q.scales[0]) || !lit(":") || !integer(q.zero_points[0]) || !lit(","))
+                return fail("expected scale:zero_point in " + what);
+        } else {
+            if (!integer(q.axis) || !lit(",") || !lit("["))
+                return fail("expected the quantization dimension in " + what);
+            do {
+                if (q.scales.size() > 4096) return fail("too many scales in " + what);
+                if (!scale(q.scales.emplace_back())) return false;
+            } while (lit(","));
+            if (!lit("]") || !lit(",") || !ints(q.zero_points) || !lit(","))
+                return fail("expected [zero points] in " + what);
+            if (q.axis < 0 || q.axis > 2147483647) return fail("quantization dimension out of range in " + what);
+        }
+        std::int64_t flags = 0;
+        if (!integer(q.storage_min) || !lit(":") || !integer(q.storage_max) || !lit(",") || !integer(flags) ||
+            !lit(">"))
+            return fail("expected storage_min:storage_max, flags> in " + what);
+        const elem_info* si = st.k == type::kind::scalar ? elem_by_builtin(st.elem) : nullptr;
+        if (!si || !is_int_name(st.elem) || st.elem == "index" || (flags != 0 && flags != 1) ||
+            (flags == 1 && st.elem[0] == 'u') || ex.k != type::kind::scalar)
+            return fail("bad storage type or flags in " + what);
+        q.is_signed = flags == 1;
+        q.bits = std::atoi(st.elem.c_str() + (st.elem[0] == 'u' ? 2 : 1));
+        q.expressed = ex.elem;
+        if (std::string why = q.check(); !why.empty()) return fail(why + " in " + what);
+        out.k = type::kind::scalar;
+        out.elem = quant_elem(q);
+        return true;
+    }
+
     bool type_body(type& out) {
         if (!lit("!vhlo.")) return fail("expected a VHLO type");
         std::string m = word();
@@ -3084,6 +3157,8 @@ private:
             if (!read_type(e)) return false;
             if (e.k != type::kind::scalar) return fail("a tensor's element type must be a scalar type");
             out.elem = e.elem;
+            if (auto q = quant_of(e.elem))
+                if (std::string why = quant_check_tensor(*q, out.dims); !why.empty()) return fail(why);
             if (m == "buffer_v1") { // memref<dims x elem>
                 if (!lit(">")) return fail("expected '>' to close !vhlo.buffer_v1");
                 std::string text = "memref<";
@@ -3137,6 +3212,7 @@ private:
             out.k = type::kind::token;
             return true;
         }
+        if (m == "quant_v1" || m == "quant_per_axis_v1") return quant_body(m, out);
         if (const elem_info* x = elem_by_vhlo(m)) {
             out.k = type::kind::scalar;
             out.elem = std::string(x->builtin);
@@ -3402,83 +3478,6 @@ bool to_vnode(const attr& a, vnode& out, std::string& why) {
 
 // Convolution dimension numbers: #stablehlo.conv<[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]> (or
 // written with their nine fields).
-struct conv_dims {
-    std::int64_t ib = 0, if_ = 0, kif = 0, kof = 0, ob = 0, of = 0;
-    std::vector<std::int64_t> is, ks, os;
-};
-bool read_conv_dims(const attr& a, conv_dims& d, std::string& why) {
-    why = "unreadable convolution dimension_numbers";
-    if (a.k != attr::kind::dialect) return false;
-    if (!a.fields.empty()) {
-        auto one = [&](const char* k, std::int64_t& v) {
-            const attr* f = a.field(k);
-            if (!f || f->k != attr::kind::integer) return false;
-            v = f->i;
-            return true;
-        };
-        if (!one("input_batch_dimension", d.ib) || !one("input_feature_dimension", d.if_) ||
-            !one("kernel_input_feature_dimension", d.kif) || !one("kernel_output_feature_dimension", d.kof) ||
-            !one("output_batch_dimension", d.ob) || !one("output_feature_dimension", d.of))
-            return false;
-        d.is = int_list(a.field("input_spatial_dimensions"));
-        d.ks = int_list(a.field("kernel_spatial_dimensions"));
-        d.os = int_list(a.field("output_spatial_dimensions"));
-        return true;
-    }
-    // three bracketed layouts: letters name the batch / feature dimensions, numbers the spatial ones
-    std::vector<std::vector<std::string>> groups;
-    std::string cur;
-    bool in = false;
-    for (char c : a.raw) {
-        if (c == '[') {
-            if (in || groups.size() == 3) return false;
-            in = true;
-            groups.emplace_back();
-            cur.clear();
-        } else if (c == ']' || (c == ',' && in)) {
-            if (!in || cur.empty()) {
-                if (c == ']' && in && groups.back().empty()) { // []
-                    in = false;
-                    continue;
-                }
-                return false;
-            }
-            groups.back().push_back(cur);
-            cur.clear();
-            if (c == ']') in = false;
-        } else if (in && !std::isspace(static_cast<unsigned char>(c))) {
-            cur += c;
-        }
-    }
-    if (groups.size() != 3 || in) return false;
-    auto side = [&](const std::vector<std::string>& g, char x, char y, std::int64_t& px, std::int64_t& py,
-                    std::vector<std::int64_t>& sp) {
-        px = py = -1;
-        std::size_t n = g.size();
-        if (n < 2 || n > 64) return false;
-        sp.assign(n - 2, -1);
-        for (std::size_t i = 0; i < n; ++i) {
-            const std::string& e = g[i];
-            auto pos = static_cast<std::int64_t>(i);
-            if (e.size() == 1 && e[0] == x && px < 0)
-                px = pos;
-            else if (e.size() == 1 && e[0] == y && py < 0)
-                py = pos;
-            else {
-                std::size_t k = 0;
-                auto r = std::from_chars(e.data(), e.data() + e.size(), k);
-                if (r.ec != std::errc{} || r.ptr != e.data() + e.size() || k >= sp.size() || sp[k] >= 0) return false;
-                sp[k] = pos;
-            }
-        }
-        return px >= 0 && py >= 0;
-    };
-    if (!side(groups[0], 'b', 'f', d.ib, d.if_, d.is) || !side(groups[1], 'i', 'o', d.kif, d.kof, d.ks) ||
-        !side(groups[2], 'b', 'f', d.ob, d.of, d.os))
-        return false;
-    why.clear();
-    return true;
-}
 // The compact form MLIR prints; false if the numbers do not describe three layouts.
 bool conv_dims_text(const conv_dims& d, std::string& out) {
     auto side = [](std::size_t n, std::int64_t px, char x, std::int64_t py, char y, const std::vector<std::int64_t>& sp,
@@ -5284,12 +5283,79 @@ bool expand_mesh_axes(module& m, std::vector<diagnostic>& errs) {
             flat.insert(flat.end(), g.begin(), g.end());
         auto n = static_cast<std::int64_t>(groups.size());
         loc at = rg->at;
-        *rg = dense_ints(flat, tensor_of({n, n ? static_cast<std::int64_t>(groups[0].size()) : 0}, "i64"));
+        *rg = dense_ints(flat, tensor_type({n, n ? static_cast<std::int64_t>(groups[0].size()) : 0}, "i64"));
         rg->at = at;
     };
     for (auto& f : m.funcs)
         walk_ops(f.body, visit);
     return ok;
+}
+
+// ---- the quantization passes (pass_quant.cpp) -----------------------------------------------------
+
+// stablehlo-legalize-qdq-to-quantized-op, stablehlo-legalize-quantized-op-to-qdq and
+// stablehlo-legalize-quant-to-math over the module: each op rewritten by pass_quant.cpp, the uses of
+// the results it moved renamed, and after quant-to-math every quantized type (function signatures,
+// block arguments, the ops kept) its storage type. On an error the module is left as it was.
+bool quant_pass(module& m, const std::string& pass, std::vector<diagnostic>& errs) {
+    module w = clone(m);
+    bool ok = true;
+    if (pass == "stablehlo-legalize-qdq-to-quantized-op") {
+        for (auto& f : w.funcs) {
+            namer fresh(f);
+            quant_fuse_qdq(f, [&](const std::string& base) { return fresh(base); });
+        }
+        m = std::move(w);
+        return true;
+    }
+    const bool math = pass == "stablehlo-legalize-quant-to-math";
+    std::vector<std::pair<std::string, std::string>> renames;
+    auto retype_all = [](func& f) {
+        for (auto& a : f.args)
+            quant_storage_types(a.t);
+        for (auto& t : f.results)
+            quant_storage_types(t);
+        walk_ops(f.body, [](op& o) {
+            for (auto& t : o.operand_types)
+                quant_storage_types(t);
+            for (auto& t : o.result_types)
+                quant_storage_types(t);
+            for (auto& [k, a] : o.attrs)
+                if (a.k == attr::kind::dense || a.k == attr::kind::type_attr) quant_storage_types(a.t);
+            for (auto& g : o.regions)
+                for (auto& b : g.blocks)
+                    for (auto& t : b.arg_types)
+                        quant_storage_types(t);
+        });
+    };
+    expand_ops(
+        w,
+        [&](op& o, namer& fresh, std::vector<std::unique_ptr<op>>& seq) {
+            quant_rewrite r;
+            std::string why;
+            fresh_name name = [&](const std::string& base) { return fresh(base); };
+            bool done = math ? quant_op_to_math(o, name, r, why) : quant_op_to_qdq(o, name, r);
+            if (!why.empty()) {
+                errs.push_back({o.at, pass + ": " + why});
+                ok = false;
+            }
+            if (!done) return false;
+            seq = std::move(r.seq);
+            renames.insert(renames.end(), r.renames.begin(), r.renames.end());
+            return true;
+        },
+        [&](func& f, namer&) {
+            for (auto& rename : renames) // (a lambda of Clang 14 cannot capture a structured binding)
+                walk_ops(f.body, [&](op& o) {
+                    for (auto& v : o.operands)
+                        if (v.name == rename.first) v.name = rename.second;
+                });
+            renames.clear();
+            if (math) retype_all(f);
+        });
+    if (!ok) return false;
+    m = std::move(w);
+    return true;
 }
 
 bool not_applicable(const std::string& name, const std::string& why, std::vector<diagnostic>& errs) {
@@ -5313,9 +5379,11 @@ const std::vector<pass_info>& known_passes() {
         {"stablehlo-legalize-composite-to-call", "composites replaced by calls of their decomposition", "except=names"},
         {"stablehlo-legalize-deprecated-ops", "deprecated ops (RFC #2283) to their supported equivalents",
          "fail-on-unused=true|false"},
-        {"stablehlo-legalize-qdq-to-quantized-op", "quantization: issue #26", ""},
-        {"stablehlo-legalize-quant-to-math", "quantization: issue #26", ""},
-        {"stablehlo-legalize-quantized-op-to-qdq", "quantization: issue #26", ""},
+        {"stablehlo-legalize-qdq-to-quantized-op",
+         "dequantize -> float op -> quantize fused into the op on quantized values (nothing deleted)", ""},
+        {"stablehlo-legalize-quant-to-math",
+         "quantized ops to integer and float arithmetic on the storage types (no quantized type left)", ""},
+        {"stablehlo-legalize-quantized-op-to-qdq", "quantized ops to dequantize -> float op -> quantize", ""},
         {"stablehlo-legalize-to-vhlo",
          "StableHLO to VHLO 1.20.0: vhlo.*_vN ops, VHLO types and attributes, every default spelled out; "
          "ops of other dialects kept behind unrealized casts with allow-other-dialects",
@@ -5356,7 +5424,7 @@ bool run_pass(module& m, const std::string& name, const std::string& text, std::
     if (name == "shape-legalize-to-stablehlo") return shape_legalize_to_stablehlo(m, opt, errors);
     if (name == "stablehlo-legalize-qdq-to-quantized-op" || name == "stablehlo-legalize-quant-to-math" ||
         name == "stablehlo-legalize-quantized-op-to-qdq")
-        return not_applicable(name, "quantized types are issue #26 (not implemented yet)", errors);
+        return quant_pass(m, name, errors);
     for (auto& p : known_passes())
         if (p.name == name) return not_applicable(name, "not implemented yet (docs/passes.md)", errors);
     errors.push_back({{}, "unknown pass --" + name});
