@@ -60,6 +60,13 @@ struct plain_form {
         static constexpr std::string_view name = Name;                                                                 \
     };
 
+// A constant of one value, rank 0.
+template<class T>
+int scalar_value(recorder& r, const T& v) {
+    const std::string type = tensor_type<T, 0>({});
+    return r.emit("stablehlo.constant", {}, {type}, "value = " + dense_literal(&v, {}, type));
+}
+
 // A bounded value (eval/bounded.hpp) read as the static array of its padded contents: its sizes
 // set to the bounds, so StableHLO's type is static (the padding is unspecified there, computed in xlet).
 XLET_TRACE_COLD inline int padded_view(recorder& r, int b, const std::string& type) {
@@ -69,9 +76,7 @@ XLET_TRACE_COLD inline int padded_view(recorder& r, int b, const std::string& ty
     for (std::size_t d = 0; d < dims.size(); ++d)
         if ((mask >> d) & 1u) {
             mask &= ~(1u << d);
-            const std::int32_t bound = static_cast<std::int32_t>(dims[d]);
-            const int c = r.emit("stablehlo.constant", {}, {"tensor<i32>"},
-                                 "value = " + dense_literal(&bound, {}, "tensor<i32>"));
+            const int c = scalar_value<std::int32_t>(r, static_cast<std::int32_t>(dims[d]));
             v = r.emit("stablehlo.set_dimension_size", {v, c}, {recorder::bounded_type(type, mask)},
                        "dimension = " + std::to_string(d) + " : i64");
         }
@@ -98,12 +103,6 @@ XLET_TRACE_COLD int memory_value(recorder& r, const T* p, const extents_t<R>& e)
     return id;
 }
 
-// A constant of one value, rank 0.
-template<class T>
-int scalar_value(recorder& r, const T& v) {
-    const std::string type = tensor_type<T, 0>({});
-    return r.emit("stablehlo.constant", {}, {type}, "value = " + dense_literal(&v, {}, type));
-}
 
 inline std::string shaped(const std::vector<std::size_t>& dims, std::string_view elem) {
     std::string s = "tensor<";
