@@ -102,11 +102,39 @@ struct axis_consts {
     }();
 };
 
+// The SIMD forms of the per-tensor functors: f32 lanes (f16 / bf16 too, rounded after each step
+// as the scalar form) and stored integers of up to 16 bits, whose conversions to and from f32 are
+// exact (i32 storage, f64 expressed types: the scalar form). Every lane gets the scalar form's bits.
+template<class Q>
+inline constexpr bool simd_quant = std::is_same_v<compute_t<expressed_t<Q>>, float> && sizeof(storage_t<Q>) <= 2;
+
+template<class E, class B>
+inline B round_batch_to(const B& b) {
+    if constexpr (std::is_same_v<E, half>) return round_to_half(b);
+    else if constexpr (std::is_same_v<E, bfloat16>) return round_to_bfloat16(b);
+    else return b;
+}
+
 template<class Q>
 struct dequantize_fn {
     static constexpr double cost = 2;
     static compute_t<expressed_t<Q>> scalar(storage_t<Q> q) {
         return dequantize_value<Q>(q, Q::zero_point, quant_consts<Q>::scale);
+    }
+    template<class Out, std::size_t N>
+    requires(simd_quant<Q> && vec<float, N>::simd) static vec<float, N> on_vec(const vec<storage_t<Q>, N>& q) {
+        using B = xsimd::batch<float>;
+        using E = expressed_t<Q>;
+        alignas(64) std::array<storage_t<Q>, N> in;
+        q.store_lanes(in.data());
+        alignas(64) std::array<float, N> d; // stored - zero_point, exact in f32 for 16-bit storage
+        for (std::size_t i = 0; i < N; ++i)
+            d[i] = static_cast<float>(static_cast<std::int32_t>(in[i]) - static_cast<std::int32_t>(Q::zero_point));
+        vec<float, N> r;
+        const B s(quant_consts<Q>::scale);
+        for (std::size_t k = 0; k < N / B::size; ++k)
+            r.r.b[k] = round_batch_to<E>(round_batch_to<E>(B::load_aligned(d.data() + k * B::size)) * s);
+        return r;
     }
 };
 template<class Q>
@@ -121,6 +149,32 @@ struct quantize_fn {
     static constexpr double cost = 4;
     static storage_t<Q> scalar(compute_t<expressed_t<Q>> x) {
         return quantize_value<Q>(x, quant_consts<Q>::scale, quant_consts<Q>::zero_point);
+    }
+    template<class Out, std::size_t N>
+    requires(simd_quant<Q> && vec<float, N>::simd) static vec<storage_t<Q>, N> on_vec(const vec<float, N>& x) {
+        using B = xsimd::batch<float>;
+        using I = xsimd::batch<std::int32_t>;
+        using E = expressed_t<Q>;
+        static_assert(I::size == B::size);
+        const B s(quant_consts<Q>::scale), z(quant_consts<Q>::zero_point);
+        const B lo(expressed_const_int<E>(element_traits<Q>::storage_min));
+        const B hi(expressed_const_int<E>(element_traits<Q>::storage_max));
+        const I ilo(static_cast<std::int32_t>(element_traits<Q>::storage_min));
+        const I ihi(static_cast<std::int32_t>(element_traits<Q>::storage_max));
+        alignas(64) std::array<std::int32_t, N> ints;
+        for (std::size_t k = 0; k < N / B::size; ++k) {
+            B y = round_batch_to<E>(round_batch_to<E>(x.r.b[k] / s) + z);
+            y = xsimd::select(y < lo, lo, y); // NaN stays NaN, as in the scalar form
+            y = xsimd::select(y > hi, hi, y);
+            y = xsimd::select(xsimd::isnan(y), B(0), xsimd::nearbyint(y));
+            // |y| <= 2^16: exact in i32; clamped as integers (a bf16 32767 is 32768, NaN's 0 may be
+            // outside a storage range such as <1:255>)
+            const I i = xsimd::batch_cast<std::int32_t>(y);
+            xsimd::min(xsimd::max(i, ilo), ihi).store_aligned(ints.data() + k * B::size);
+        }
+        alignas(64) std::array<storage_t<Q>, N> out;
+        for (std::size_t i = 0; i < N; ++i) out[i] = static_cast<storage_t<Q>>(ints[i]);
+        return vec<storage_t<Q>, N>::from_lanes(out.data());
     }
 };
 template<class Q>

@@ -7,6 +7,7 @@
 //   static constexpr double cost;                   work per element relative to an add
 //   static auto scalar(C... x);                     on compute types (f16/bf16 as float)
 //   static auto simd(xsimd::batch<C>... b);         optional; used when it compiles for the types
+//   static vec<Out, N> on_vec<Out, N>(vec<C, N>...); optional; a whole-vec form (lane types differ)
 #pragma once
 #include <algorithm>
 #include <tuple>
@@ -76,11 +77,20 @@ vec<Out, N> apply_pred_first(const vec<P, N>& p, const vec<Cs, N>&... in) {
     return r;
 }
 
+// A functor's own form on whole vecs, for a type change whose lanes do not match one register
+// (quant/: float lanes to and from 8- and 16-bit stored integers).
+template<class F, class Out, std::size_t N, class... Cs>
+concept vec_form = requires(const vec<Cs, N>&... v) {
+    { F::template on_vec<Out, N>(v...) } -> std::same_as<vec<Out, N>>;
+};
+
 template<class F, class Out, std::size_t N, class... Cs>
 vec<Out, N> apply_vec(const vec<Cs, N>&... in) {
     using V = vec<Out, N>;
     V r;
-    if constexpr (simd_form<F, Out, N, Cs...>) {
+    if constexpr (vec_form<F, Out, N, Cs...>) {
+        return F::template on_vec<Out, N>(in...);
+    } else if constexpr (simd_form<F, Out, N, Cs...>) {
         for (std::size_t k = 0; k < V::simd_regs::count; ++k)
             r.r.b[k] = F::simd(in.r.b[k]...);
     } else if constexpr (pred_first_form<F, Out, N, Cs...>()) {
