@@ -91,6 +91,22 @@ struct quant_rules {
                   "xlet::" #name " [C7]: per-axis quantized operands are for add only, the result per-axis "        \
                   "exactly when an operand is, on the same quantization dimension");
 
+// op(a, b) and op(a, b, dims<...>) with a quantized operand: detail::quant_<op><void>(...), the
+// overloads more constrained than the float op's (elementwise.hpp), so they win for quantized operands.
+#define XLET_QUANT_OVERLOADS(name)                                                                                     \
+    template<class L, class R>                                                                                         \
+    requires((::xlet::expression<L> || ::xlet::expression<R>)&&::xlet::detail::operand<L> &&                           \
+             ::xlet::detail::operand<R> && ::xlet::detail::any_quantized<L, R>) auto                                   \
+    name(L&& l, R&& r) {                                                                                               \
+        return detail::quant_##name<void>(std::forward<L>(l), std::forward<R>(r));                                     \
+    }                                                                                                                  \
+    template<class L, class R, std::int64_t... B>                                                                      \
+    requires((::xlet::expression<L> || ::xlet::expression<R>)&&::xlet::detail::operand<L> &&                           \
+             ::xlet::detail::operand<R> && ::xlet::detail::any_quantized<L, R>) auto                                   \
+    name(L&& l, R&& r, ::xlet::dims_t<B...> bd) {                                                                      \
+        return detail::quant_##name<void>(std::forward<L>(l), std::forward<R>(r), bd);                                 \
+    }
+
 // op(a, b), op<R>(a, b), op(a, b, dims<...>), op<R>(a, b, dims<...>) on quantized operands.
 #define XLET_QUANT_BINARY_OP(name, IsAdd)                                                                              \
     namespace detail {                                                                                                 \
@@ -103,26 +119,15 @@ struct quant_rules {
                 ::xlet::uniform_dequantize(std::forward<L>(l)), ::xlet::uniform_dequantize(std::forward<R>(r)), bd...)); \
     }                                                                                                                  \
     }                                                                                                                  \
-    template<class L, class R>                                                                                         \
-    requires((::xlet::expression<L> || ::xlet::expression<R>)&&::xlet::detail::operand<L> &&                           \
-             ::xlet::detail::operand<R> && ::xlet::detail::any_quantized<L, R>) auto                                   \
-    name(L&& l, R&& r) {                                                                                               \
-        return detail::quant_##name<void>(std::forward<L>(l), std::forward<R>(r));                                             \
-    }                                                                                                                  \
-    template<class L, class R, std::int64_t... B>                                                                      \
-    requires((::xlet::expression<L> || ::xlet::expression<R>)&&::xlet::detail::operand<L> &&                           \
-             ::xlet::detail::operand<R> && ::xlet::detail::any_quantized<L, R>) auto                                   \
-    name(L&& l, R&& r, ::xlet::dims_t<B...> bd) {                                                                      \
-        return detail::quant_##name<void>(std::forward<L>(l), std::forward<R>(r), bd);                                         \
-    }                                                                                                                  \
+    XLET_QUANT_OVERLOADS(name)                                                                                         \
     template<class Out, class L, class R>                                                                              \
     requires(::xlet::element<Out> && ::xlet::detail::any_quantized<L, R>) auto name(L&& l, R&& r) {                    \
-        return detail::quant_##name<Out>(std::forward<L>(l), std::forward<R>(r));                                              \
+        return detail::quant_##name<Out>(std::forward<L>(l), std::forward<R>(r));                                      \
     }                                                                                                                  \
     template<class Out, class L, class R, std::int64_t... B>                                                           \
     requires(::xlet::element<Out> && ::xlet::detail::any_quantized<L, R>) auto name(L&& l, R&& r,                      \
                                                                                     ::xlet::dims_t<B...> bd) {         \
-        return detail::quant_##name<Out>(std::forward<L>(l), std::forward<R>(r), bd);                                          \
+        return detail::quant_##name<Out>(std::forward<L>(l), std::forward<R>(r), bd);                                  \
     }
 
 // op(q): the operand's type.
@@ -136,12 +141,12 @@ struct quant_rules {
             return ::xlet::uniform_quantize<T_>(::xlet::name(::xlet::uniform_dequantize(std::forward<X>(x))));         \
     }
 
-// Comparisons: pred from the dequantized values.
+// Comparisons: pred from the dequantized values (Out: always void).
 #define XLET_QUANT_COMPARE_OP(name)                                                                                    \
     namespace detail {                                                                                                 \
-    template<class L, class R, class... B>                                                                             \
+    template<class Out, class L, class R, class... B>                                                                  \
     auto quant_##name(L&& l, R&& r, B... bd) {                                                                         \
-        using Rules_ = ::xlet::detail::quant_rules<false, void, L, R>;                                                 \
+        using Rules_ = ::xlet::detail::quant_rules<false, Out, L, R>;                                                  \
         static_assert(::xlet::diag::got<Rules_::c5, ::xlet::detail::shown_t<L>, ::xlet::detail::shown_t<R>>::value,    \
                       "xlet::" #name " [C5]: with a quantized operand, every operand must be a quantized tensor");     \
         static_assert(::xlet::diag::got<Rules_::c6, ::xlet::detail::shown_t<L>, ::xlet::detail::shown_t<R>>::value,    \
@@ -153,18 +158,7 @@ struct quant_rules {
                                 ::xlet::uniform_dequantize(std::forward<R>(r)), bd...);                                \
     }                                                                                                                  \
     }                                                                                                                  \
-    template<class L, class R>                                                                                         \
-    requires((::xlet::expression<L> || ::xlet::expression<R>)&&::xlet::detail::operand<L> &&                           \
-             ::xlet::detail::operand<R> && ::xlet::detail::any_quantized<L, R>) auto                                   \
-    name(L&& l, R&& r) {                                                                                               \
-        return detail::quant_##name(std::forward<L>(l), std::forward<R>(r));                                                   \
-    }                                                                                                                  \
-    template<class L, class R, std::int64_t... B>                                                                      \
-    requires((::xlet::expression<L> || ::xlet::expression<R>)&&::xlet::detail::operand<L> &&                           \
-             ::xlet::detail::operand<R> && ::xlet::detail::any_quantized<L, R>) auto                                   \
-    name(L&& l, R&& r, ::xlet::dims_t<B...> bd) {                                                                      \
-        return detail::quant_##name(std::forward<L>(l), std::forward<R>(r), bd);                                               \
-    }
+    XLET_QUANT_OVERLOADS(name)
 
 namespace xlet {
 
@@ -264,3 +258,4 @@ requires(element<Out>&& is_quantized<detail::element_of<X>>) auto clamp(Lo&& lo,
 #undef XLET_QUANT_BINARY_OP
 #undef XLET_QUANT_UNARY_OP
 #undef XLET_QUANT_COMPARE_OP
+#undef XLET_QUANT_OVERLOADS

@@ -191,6 +191,25 @@ consteval bool is_zero_points(const zero_points_t<N>&) {
     return true;
 }
 
+// Every scale of a list S, rounded to E, passes p; every zero point of Z is in [lo, hi]. (True for
+// a list of the wrong kind: another rule reports it.)
+template<class E, auto S>
+consteval bool every_scale(bool (*p)(double)) {
+    if constexpr (is_scales(S)) {
+        for (std::size_t i = 0; i < S.size(); ++i)
+            if (!p(rounded_scale<E>(S[i]))) return false;
+    }
+    return true;
+}
+template<auto Z>
+consteval bool zero_points_within(std::int64_t lo, std::int64_t hi) {
+    if constexpr (is_zero_points(Z)) {
+        for (std::size_t i = 0; i < Z.size(); ++i)
+            if (Z[i] < lo || Z[i] > hi) return false;
+    }
+    return true;
+}
+
 // Count copies of the one entry of a list (broadcast_in_dim of a size-1 quantization dimension);
 // Count 0: the list itself.
 template<auto L, std::size_t Count>
@@ -218,50 +237,60 @@ struct axis_moved {
     using type = typename Q::template with_axis<A, Count>;
 };
 
+// What both kinds of quantized element share: the stored integer, the storage and expressed types
+// and the storage range, their rules (C1, C3, C4), construction from a stored integer, equality of
+// stored integers and printing.
+template<class Derived, class Storage, class Expressed, std::int64_t StorageMin, std::int64_t StorageMax>
+struct element_base {
+    using storage_type = typename storage_info<Storage>::type;
+    using storage_tag = Storage;
+    using expressed_type = Expressed;
+    static constexpr bool xlet_quantized = true;
+    static constexpr int storage_bits = storage_info<Storage>::bits;
+    static constexpr std::int64_t storage_min = StorageMin, storage_max = StorageMax;
+
+    static_assert(diag::got<storage_info<Storage>::ok, Storage>::value,
+                  "xlet::quant::uniform [C1]: the storage type must be quant::i4, quant::u4, std::int8_t, "
+                  "std::uint8_t, std::int16_t, std::uint16_t or std::int32_t");
+    static_assert(diag::got<storage_info<Storage>::min <= StorageMin && StorageMin < StorageMax &&
+                                StorageMax <= storage_info<Storage>::max,
+                            Storage>::value,
+                  "xlet::quant::uniform [C3]: need min_value(storage) <= storage_min < storage_max <= "
+                  "max_value(storage)");
+    static_assert(diag::got<expressed_ok<Expressed>, Expressed>::value,
+                  "xlet::quant::uniform [C4]: the expressed type must be f16, bf16, f32 or f64");
+
+    storage_type stored; // the stored integer; (stored - zero_point) * scale is the value
+
+    element_base() = default;
+    // From a stored integer (not a real value: uniform_quantize makes those).
+    template<std::integral I>
+    requires(!std::is_same_v<I, bool>) constexpr element_base(I i) noexcept : stored(static_cast<storage_type>(i)) {}
+    friend constexpr bool operator==(const Derived& a, const Derived& b) noexcept { return a.stored == b.stored; }
+    friend std::ostream& operator<<(std::ostream& os, const Derived& q) {
+        return os << static_cast<std::int64_t>(q.stored);
+    }
+};
+
 } // namespace detail
 
 // Per-tensor quantization: one scale and zero point for the whole tensor.
 template<class Storage, class Expressed, scale_t Scale, std::int64_t ZeroPoint = 0,
          std::int64_t StorageMin = detail::storage_info<Storage>::min,
          std::int64_t StorageMax = detail::storage_info<Storage>::max>
-struct uniform {
-    using storage_type = typename detail::storage_info<Storage>::type;
-    using storage_tag = Storage;
-    using expressed_type = Expressed;
-    static constexpr bool xlet_quantized = true;
+struct uniform : detail::element_base<uniform<Storage, Expressed, Scale, ZeroPoint, StorageMin, StorageMax>, Storage,
+                                      Expressed, StorageMin, StorageMax> {
+    using detail::element_base<uniform, Storage, Expressed, StorageMin, StorageMax>::element_base;
     static constexpr bool per_axis = false;
-    static constexpr int storage_bits = detail::storage_info<Storage>::bits;
-    static constexpr std::int64_t storage_min = StorageMin, storage_max = StorageMax;
-    static constexpr double scale = Scale.value();            // as written
+    static constexpr double scale = Scale.value(); // as written
     static constexpr std::int64_t zero_point = ZeroPoint;
 
-    static_assert(diag::got<detail::storage_info<Storage>::ok, Storage>::value,
-                  "xlet::quant::uniform [C1]: the storage type must be quant::i4, quant::u4, std::int8_t, "
-                  "std::uint8_t, std::int16_t, std::uint16_t or std::int32_t");
-    static_assert(diag::got<detail::storage_info<Storage>::min <= StorageMin && StorageMin < StorageMax &&
-                                StorageMax <= detail::storage_info<Storage>::max,
-                            Storage>::value,
-                  "xlet::quant::uniform [C3]: need min_value(storage) <= storage_min < storage_max <= "
-                  "max_value(storage)");
-    static_assert(diag::got<detail::expressed_ok<Expressed>, Expressed>::value,
-                  "xlet::quant::uniform [C4]: the expressed type must be f16, bf16, f32 or f64");
     static_assert(detail::positive(detail::rounded_scale<Expressed>(Scale.value())),
                   "xlet::quant::uniform [C5]: the scale, rounded to the expressed type, must be > 0");
     static_assert(detail::finite(detail::rounded_scale<Expressed>(Scale.value())),
                   "xlet::quant::uniform [C6]: the scale, rounded to the expressed type, must be finite");
     static_assert(StorageMin <= ZeroPoint && ZeroPoint <= StorageMax,
                   "xlet::quant::uniform [C7]: the zero point must be within [storage_min, storage_max]");
-
-    storage_type stored; // the stored integer; (stored - zero_point) * scale is the value
-
-    uniform() = default;
-    // From a stored integer (not a real value: uniform_quantize makes those).
-    template<std::integral I>
-    requires(!std::is_same_v<I, bool>) constexpr uniform(I i) noexcept : stored(static_cast<storage_type>(i)) {}
-    friend constexpr bool operator==(const uniform&, const uniform&) = default;
-    friend std::ostream& operator<<(std::ostream& os, const uniform& q) {
-        return os << static_cast<std::int64_t>(q.stored);
-    }
 
     static constexpr auto name_text = [] {
         detail::text<96> t;
@@ -284,14 +313,11 @@ struct uniform {
 template<class Storage, class Expressed, std::int64_t Axis, auto Scales, auto ZeroPoints,
          std::int64_t StorageMin = detail::storage_info<Storage>::min,
          std::int64_t StorageMax = detail::storage_info<Storage>::max>
-struct uniform_per_axis {
-    using storage_type = typename detail::storage_info<Storage>::type;
-    using storage_tag = Storage;
-    using expressed_type = Expressed;
-    static constexpr bool xlet_quantized = true;
+struct uniform_per_axis
+    : detail::element_base<uniform_per_axis<Storage, Expressed, Axis, Scales, ZeroPoints, StorageMin, StorageMax>,
+                           Storage, Expressed, StorageMin, StorageMax> {
+    using detail::element_base<uniform_per_axis, Storage, Expressed, StorageMin, StorageMax>::element_base;
     static constexpr bool per_axis = true;
-    static constexpr int storage_bits = detail::storage_info<Storage>::bits;
-    static constexpr std::int64_t storage_min = StorageMin, storage_max = StorageMax;
     static constexpr std::int64_t axis = Axis;
     static constexpr auto scales = Scales;
     static constexpr auto zero_points = ZeroPoints;
@@ -304,56 +330,19 @@ struct uniform_per_axis {
     using with_axis = uniform_per_axis<Storage, Expressed, A, detail::repeated<Scales, Count>(),
                                        detail::repeated<ZeroPoints, Count>(), StorageMin, StorageMax>;
 
-    static_assert(diag::got<detail::storage_info<Storage>::ok, Storage>::value,
-                  "xlet::quant::uniform_per_axis [C1]: the storage type must be quant::i4, quant::u4, std::int8_t, "
-                  "std::uint8_t, std::int16_t, std::uint16_t or std::int32_t");
-    static_assert(diag::got<detail::storage_info<Storage>::min <= StorageMin && StorageMin < StorageMax &&
-                                StorageMax <= detail::storage_info<Storage>::max,
-                            Storage>::value,
-                  "xlet::quant::uniform_per_axis [C3]: need min_value(storage) <= storage_min < storage_max <= "
-                  "max_value(storage)");
-    static_assert(diag::got<detail::expressed_ok<Expressed>, Expressed>::value,
-                  "xlet::quant::uniform_per_axis [C4]: the expressed type must be f16, bf16, f32 or f64");
     static_assert(detail::is_scales(Scales) && detail::is_zero_points(ZeroPoints),
                   "xlet::quant::uniform_per_axis: the scales are quant::scales(...), the zero points "
                   "quant::zero_points(...)");
     static constexpr bool params_ok = detail::is_scales(Scales) && detail::is_zero_points(ZeroPoints);
-    static_assert(!params_ok || [] {
-        if constexpr (params_ok) {
-            for (std::size_t i = 0; i < Scales.size(); ++i)
-                if (!detail::positive(detail::rounded_scale<Expressed>(Scales[i]))) return false;
-        }
-        return true;
-    }(), "xlet::quant::uniform_per_axis [C5]: every scale, rounded to the expressed type, must be > 0");
-    static_assert(!params_ok || [] {
-        if constexpr (params_ok) {
-            for (std::size_t i = 0; i < Scales.size(); ++i)
-                if (!detail::finite(detail::rounded_scale<Expressed>(Scales[i]))) return false;
-        }
-        return true;
-    }(), "xlet::quant::uniform_per_axis [C6]: every scale, rounded to the expressed type, must be finite");
-    static_assert(!params_ok || [] {
-        if constexpr (params_ok) {
-            for (std::size_t i = 0; i < ZeroPoints.size(); ++i)
-                if (ZeroPoints[i] < StorageMin || ZeroPoints[i] > StorageMax) return false;
-        }
-        return true;
-    }(), "xlet::quant::uniform_per_axis [C7]: every zero point must be within [storage_min, storage_max]");
-    static_assert(!params_ok || [] {
-        if constexpr (params_ok) return Scales.size() == ZeroPoints.size();
-        else return true;
-    }(), "xlet::quant::uniform_per_axis [C9]: need as many zero points as scales");
+    static_assert(detail::every_scale<Expressed, Scales>(detail::positive),
+                  "xlet::quant::uniform_per_axis [C5]: every scale, rounded to the expressed type, must be > 0");
+    static_assert(detail::every_scale<Expressed, Scales>(detail::finite),
+                  "xlet::quant::uniform_per_axis [C6]: every scale, rounded to the expressed type, must be finite");
+    static_assert(detail::zero_points_within<ZeroPoints>(StorageMin, StorageMax),
+                  "xlet::quant::uniform_per_axis [C7]: every zero point must be within [storage_min, storage_max]");
+    static_assert(!params_ok || Scales.size() == ZeroPoints.size(),
+                  "xlet::quant::uniform_per_axis [C9]: need as many zero points as scales");
     static_assert(Axis >= 0, "xlet::quant::uniform_per_axis [C11]: the quantization dimension must be >= 0");
-
-    storage_type stored;
-
-    uniform_per_axis() = default;
-    template<std::integral I>
-    requires(!std::is_same_v<I, bool>) constexpr uniform_per_axis(I i) noexcept : stored(static_cast<storage_type>(i)) {}
-    friend constexpr bool operator==(const uniform_per_axis&, const uniform_per_axis&) = default;
-    friend std::ostream& operator<<(std::ostream& os, const uniform_per_axis& q) {
-        return os << static_cast<std::int64_t>(q.stored);
-    }
 
     static constexpr auto name_text = [] {
         detail::text<64 + 32 * (axis_size == 0 ? 1 : axis_size)> t;

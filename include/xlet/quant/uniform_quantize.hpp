@@ -194,8 +194,14 @@ auto axis_operand(const std::array<T, N>& values) {
     return make_view<R, E, broadcast_map<1, extents_t<1>{N}, R, E, dim>()>(leaf{{}, values.data()});
 }
 
-template<class X>
-inline constexpr bool quantized_operand = is_quantized<element_of<X>>;
+// F(x, scales, zero points) of element type T: a per-axis type Q's parameter arrays along its
+// quantization dimension of x's shape.
+template<class F, class T, class Q, class X, class A, class B>
+auto per_axis_map(X&& x, const A& scales, const B& zero_points) {
+    using N = node_t<X>;
+    return make_map<F, T>(as_node(std::forward<X>(x)), axis_operand<Q, N::rank, N::extents>(scales),
+                          axis_operand<Q, N::rank, N::extents>(zero_points));
+}
 
 // C2 of uniform_quantize: the result type's expressed type against the operand's element type.
 template<class Q, class T>
@@ -219,11 +225,9 @@ auto uniform_dequantize(X&& x) {
     if constexpr (is_quantized<T>) {
         using E = expressed_t<T>;
         if constexpr (is_per_axis_quantized<T>) {
-            using N = detail::node_t<X>;
             using K = detail::axis_consts<T>;
-            return detail::make_map<detail::dequantize_axis_fn<T>, E>(
-                detail::as_node(std::forward<X>(x)), detail::axis_operand<T, N::rank, N::extents>(K::scale),
-                detail::axis_operand<T, N::rank, N::extents>(K::zero_point_int));
+            return detail::per_axis_map<detail::dequantize_axis_fn<T>, E, T>(std::forward<X>(x), K::scale,
+                                                                            K::zero_point_int);
         } else {
             return detail::make_map<detail::dequantize_fn<T>, E>(detail::as_node(std::forward<X>(x)));
         }
@@ -250,9 +254,7 @@ auto uniform_quantize(X&& x) {
             return uniform_quantize<Q>(uniform_dequantize(std::forward<X>(x)));
         } else if constexpr (is_per_axis_quantized<Q>) {
             using K = detail::axis_consts<Q>;
-            return detail::make_map<detail::quantize_axis_fn<Q>, Q>(
-                detail::as_node(std::forward<X>(x)), detail::axis_operand<Q, N::rank, N::extents>(K::scale),
-                detail::axis_operand<Q, N::rank, N::extents>(K::zero_point));
+            return detail::per_axis_map<detail::quantize_axis_fn<Q>, Q, Q>(std::forward<X>(x), K::scale, K::zero_point);
         } else {
             return detail::make_map<detail::quantize_fn<Q>, Q>(detail::as_node(std::forward<X>(x)));
         }
