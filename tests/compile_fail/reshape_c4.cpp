@@ -1,4 +1,4 @@
-// expect: xlet::reshape [C4]: a per-axis quantized operand's quantization dimension must remain a dimension of the result
+// expect: xlet::reshape [C4]: a per-axis quantized operand's quantization dimension must remain a dimension
 #include <xlet/xlet.hpp>
 using namespace xlet;
 void f() {
