@@ -1,4 +1,4 @@
-// expect: xlet::quant::uniform_per_axis [C13]: the tensor's size along the quantization dimension must equal the number of scales
+// expect: xlet::quant::uniform_per_axis [C13]: the tensor's size along the quantization dimension must equal
 #include <xlet/xlet.hpp>
 using namespace xlet;
 void f() {
