@@ -52,13 +52,15 @@ r::dims_t dims_of() {
 template<class A>
 r::array<std::int64_t> stored(const A& a) {
     std::vector<std::int64_t> v;
-    for (const auto& e : a) v.push_back(static_cast<std::int64_t>(e.stored));
+    for (const auto& e : a)
+        v.push_back(static_cast<std::int64_t>(e.stored));
     return r::array<std::int64_t>(dims_of<A>(), std::move(v));
 }
 template<class A>
 A from_stored(const r::array<std::int64_t>& x) {
     A a;
-    for (std::size_t i = 0; i < a.size(); ++i) a.data()[i].stored = static_cast<decltype(a.data()[i].stored)>(x.data[i]);
+    for (std::size_t i = 0; i < a.size(); ++i)
+        a.data()[i].stored = static_cast<decltype(a.data()[i].stored)>(x.data[i]);
     return a;
 }
 template<class A>
@@ -94,8 +96,10 @@ inline std::size_t int_mismatches(const r::array<std::int64_t>& got, const r::ar
 
 template<class E>
 E expressed(double v) {
-    if constexpr (std::is_same_v<E, float> || std::is_same_v<E, double>) return static_cast<E>(v);
-    else return E(v);
+    if constexpr (std::is_same_v<E, float> || std::is_same_v<E, double>)
+        return static_cast<E>(v);
+    else
+        return E(v);
 }
 
 // Inputs for quantize: values around every stored integer of the range (and 16 beyond it) at
@@ -118,17 +122,33 @@ A quantize_inputs(std::uint32_t seed) {
         const double zp = static_cast<double>(q.zero_points[p]);
         double v;
         switch (f % 7) {
-        case 0: v = (k - zp) * s; break;
-        case 1: v = (k - zp + 0.5) * s; break;
-        case 2: v = (k - zp - 0.5) * s; break;
-        case 3: v = (k - zp + frac(g)) * s; break;
+        case 0:
+            v = (k - zp) * s;
+            break;
+        case 1:
+            v = (k - zp + 0.5) * s;
+            break;
+        case 2:
+            v = (k - zp - 0.5) * s;
+            break;
+        case 3:
+            v = (k - zp + frac(g)) * s;
+            break;
         case 4: {
-            const double special[] = {0.0, -0.0, std::numeric_limits<double>::infinity(),
-                                      -std::numeric_limits<double>::infinity(), std::nan(""), 1e300, -1e300, 1e-300};
+            const double special[] = {0.0,
+                                      -0.0,
+                                      std::numeric_limits<double>::infinity(),
+                                      -std::numeric_limits<double>::infinity(),
+                                      std::nan(""),
+                                      1e300,
+                                      -1e300,
+                                      1e-300};
             v = special[(f / 7) % 8];
             break;
         }
-        default: v = (k - zp + frac(g)) * s; break;
+        default:
+            v = (k - zp + frac(g)) * s;
+            break;
         }
         a.data()[f] = expressed<E>(v);
         r::detail_quant::next_index(idx, dims);
@@ -142,7 +162,8 @@ A random_stored(std::uint32_t seed) {
     std::mt19937_64 g(seed);
     std::uniform_int_distribution<std::int64_t> d(Q::storage_min, Q::storage_max);
     A a;
-    for (auto& e : a) e.stored = static_cast<decltype(e.stored)>(d(g));
+    for (auto& e : a)
+        e.stored = static_cast<decltype(e.stored)>(d(g));
     a.data()[0].stored = static_cast<decltype(a.data()[0].stored)>(Q::storage_min);
     a.data()[a.size() - 1].stored = static_cast<decltype(a.data()[0].stored)>(Q::storage_max);
     return a;

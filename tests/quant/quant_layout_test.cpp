@@ -21,7 +21,8 @@ template<std::size_t... D>
 std::pair<tensor<Q, D...>, s32<D...>> random_pair(std::uint32_t seed) {
     const auto q = qt::random_stored<Q, tensor<Q, D...>>(seed);
     s32<D...> s;
-    for (std::size_t i = 0; i < q.size(); ++i) s.data()[i] = q.data()[i].stored;
+    for (std::size_t i = 0; i < q.size(); ++i)
+        s.data()[i] = q.data()[i].stored;
     return {q, s};
 }
 template<class QA, class SA>
@@ -41,10 +42,12 @@ TEST_CASE("data movement keeps the stored integers: i32 storage") {
     CHECK(same_integers(eval(reshape(transpose(q, dims<1, 0>), sizes<2, 12>)),
                         eval(reshape(transpose(s, dims<1, 0>), sizes<2, 12>))));
     CHECK(same_integers(eval(collapse(q, dims<0, 1>)), eval(collapse(s, dims<0, 1>))));
-    CHECK(same_integers(eval(slice(q, dims<1, 0>, dims<4, 6>, dims<2, 3>)), eval(slice(s, dims<1, 0>, dims<4, 6>, dims<2, 3>))));
+    CHECK(same_integers(eval(slice(q, dims<1, 0>, dims<4, 6>, dims<2, 3>)),
+                        eval(slice(s, dims<1, 0>, dims<4, 6>, dims<2, 3>))));
     CHECK(same_integers(eval(rev(q, dims<0, 1>)), eval(rev(s, dims<0, 1>))));
     CHECK(same_integers(eval(broadcast(q, sizes<3>)), eval(broadcast(s, sizes<3>))));
-    CHECK(same_integers(eval(broadcast_in_dim(q, sizes<4, 5, 6>, dims<0, 2>)), eval(broadcast_in_dim(s, sizes<4, 5, 6>, dims<0, 2>))));
+    CHECK(same_integers(eval(broadcast_in_dim(q, sizes<4, 5, 6>, dims<0, 2>)),
+                        eval(broadcast_in_dim(s, sizes<4, 5, 6>, dims<0, 2>))));
     CHECK(same_integers(eval(concatenate<1>(q, rev(q, dims<1>))), eval(concatenate<1>(s, rev(s, dims<1>)))));
     CHECK(same_integers(eval(concatenate<0>(q, q, q)), eval(concatenate<0>(s, s, s))));
     const Q pv{-2147483647 - 1};
@@ -54,7 +57,10 @@ TEST_CASE("data movement keeps the stored integers: i32 storage") {
     auto [u, us] = random_pair<2, 2>(2);
     CHECK(same_integers(dynamic_update_slice(q, u, 1, 5), dynamic_update_slice(s, us, 1, 5)));
     s32<3, 1> idx{{3}, {0}, {3}};
-    constexpr gather_dims G{.offset_dims = {1}, .collapsed_slice_dims = {0}, .start_index_map = {0}, .index_vector_dim = 1,
+    constexpr gather_dims G{.offset_dims = {1},
+                            .collapsed_slice_dims = {0},
+                            .start_index_map = {0},
+                            .index_vector_dim = 1,
                             .slice_sizes = {1, 6}};
     CHECK(same_integers(gather<G>(q, idx), gather<G>(s, idx)));
     CHECK(same_integers(eval(copy(q)), s));
@@ -83,7 +89,8 @@ TEST_CASE("data movement keeps the stored integers: the transpose kernel, tiles,
     tensor<Q8, 70, 130> bt = transpose(b, dims<1, 0>);
     bool ok = true;
     for (std::size_t i = 0; i < 130; ++i)
-        for (std::size_t j = 0; j < 70; ++j) ok = ok && bt(j, i) == b(i, j);
+        for (std::size_t j = 0; j < 70; ++j)
+            ok = ok && bt(j, i) == b(i, j);
     CHECK(ok);
     // A transposed operand inside an element-wise tree runs in tiles; requantizing to the same
     // type (i8, f32: exact) through the fused pass gives the transposed integers.
@@ -134,5 +141,6 @@ TEST_CASE("per-axis types follow their quantization dimension through layout ops
     CHECK(equal(eval(r3), eval(r2)));
     // per-axis add after a transpose: operands on the same dimension
     tensor<detail::with_quant_axis_t<P, 2>, 4, 2, 3> sum = add(t, t);
-    CHECK(equal(sum, tensor<detail::with_quant_axis_t<P, 2>, 4, 2, 3>(uniform_quantize<detail::with_quant_axis_t<P, 2>>(dt + dt))));
+    CHECK(equal(sum, tensor<detail::with_quant_axis_t<P, 2>, 4, 2, 3>(
+                         uniform_quantize<detail::with_quant_axis_t<P, 2>>(dt + dt))));
 }

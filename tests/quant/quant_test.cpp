@@ -62,7 +62,8 @@ std::vector<std::int64_t> ints(const A& a) {
 template<class A>
 std::vector<double> reals(const A& a) {
     std::vector<double> v;
-    for (auto e : a) v.push_back(static_cast<double>(e));
+    for (auto e : a)
+        v.push_back(static_cast<double>(e));
     return v;
 }
 
@@ -85,7 +86,8 @@ TEST_CASE("quantized element types: layout, traits, names") {
     static_assert(element_traits<QI4>::storage_min == -8 && element_traits<QI4>::storage_max == 7);
     static_assert(element_traits<QU4>::storage_min == 0 && element_traits<QU4>::storage_max == 15);
     static_assert(QI8narrow::storage_min == -127 && QI8narrow::storage_max == 127);
-    static_assert(element_traits<PA1>::axis == 1 && element_traits<PA1>::axis_size == 3 && element_traits<QI8>::axis == -1);
+    static_assert(element_traits<PA1>::axis == 1 && element_traits<PA1>::axis_size == 3 &&
+                  element_traits<QI8>::axis == -1);
     // The scale is exact: the bits of the double written.
     static_assert(QI8b::scale == 0.1 && PA1::scales[1] == 0.03 && PA1::zero_points[2] == -128);
     // The per-axis type along another dimension, and a size-1 dimension's one scale repeated.
@@ -94,7 +96,8 @@ TEST_CASE("quantized element types: layout, traits, names") {
     using One = quant::uniform_per_axis<std::int8_t, float, 0, scales(0.5), zero_points(3)>;
     using Rep = detail::with_quant_axis_t<One, 1, 3>;
     static_assert(Rep::axis == 1 && Rep::axis_size == 3 && Rep::scales[2] == 0.5 && Rep::zero_points[1] == 3);
-    static_assert(std::is_same_v<detail::with_quant_axis_t<QI8, 3>, QI8> && std::is_same_v<detail::with_quant_axis_t<float, 3>, float>);
+    static_assert(std::is_same_v<detail::with_quant_axis_t<QI8, 3>, QI8> &&
+                  std::is_same_v<detail::with_quant_axis_t<float, 3>, float>);
 
     CHECK(xla_name<QI8> == "!quant.uniform<i8:f32, 5.000000e-01:2>");
     CHECK(xla_name<QU8> == "!quant.uniform<u8:f32, 3.400000e+01:16>");
@@ -157,7 +160,8 @@ TEST_CASE("spec: the seed passes' quantized examples") {
     // stablehlo-legalize-qdq-to-quantized-op: dequantize -> abs -> quantize on ui8:f32, 34.0:16,
     // and the fused abs of the quantized tensor, agree.
     qt_t<QU8, 16, 16> x;
-    for (std::size_t i = 0; i < x.size(); ++i) x.data()[i] = QU8{i % 256};
+    for (std::size_t i = 0; i < x.size(); ++i)
+        x.data()[i] = QU8{i % 256};
     qt_t<QU8, 16, 16> qdq = uniform_quantize<QU8>(abs(uniform_dequantize(x)));
     qt_t<QU8, 16, 16> fused = abs(x);
     CHECK(equal(qdq, fused));
@@ -442,8 +446,8 @@ TEST_CASE("element-wise binary ops: dequantize_op_quantize against the reference
     // bf16 expressed: the op rounds to bf16 too
     const auto x = qt::random_stored<QBF, qt_t<QBF, 50>>(46);
     const auto y = qt::random_stored<QBF, qt_t<QBF, 50>>(47);
-    CHECK(qt::int_mismatches(qt::stored(qt_t<QBF, 50>(x * y)), ref_dqd<QBF, bfloat16>(std::multiplies<float>{}, x, y)) ==
-          0);
+    CHECK(qt::int_mismatches(qt::stored(qt_t<QBF, 50>(x * y)),
+                             ref_dqd<QBF, bfloat16>(std::multiplies<float>{}, x, y)) == 0);
     CHECK(qt::int_mismatches(qt::stored(qt_t<QBF, 50>(x + y)), ref_dqd<QBF, bfloat16>(std::plus<float>{}, x, y)) == 0);
 }
 
@@ -507,17 +511,20 @@ TEST_CASE("compare, select and clamp on quantized operands") {
         CHECK(s.data()[i] == (lt_ab.data()[i] ? a.data()[i] : b.data()[i]));
     U s2 = select<QI8c>(lt_ab, a, c);
     r::array<float> sel = da;
-    for (std::size_t i = 0; i < a.size(); ++i) sel.data[i] = lt_ab.data()[i] ? da.data[i] : dc.data[i];
+    for (std::size_t i = 0; i < a.size(); ++i)
+        sel.data[i] = lt_ab.data()[i] ? da.data[i] : dc.data[i];
     CHECK(qt::int_mismatches(qt::stored(s2), r::quantize<float>(sel, qt::qtype_of<QI8c>())) == 0);
     // clamp: min and max of the operand's baseline type, scalars or the operand's shape
     qt_t<QI8c> lo{-24}; // -2.0
     qt_t<QI8> hi{8};    // 3.0
     T k = clamp(lo, a, hi);
     r::array<float> cl = da;
-    for (auto& v : cl.data) v = std::min(std::max(v, -2.0f), 3.0f);
+    for (auto& v : cl.data)
+        v = std::min(std::max(v, -2.0f), 3.0f);
     CHECK(qt::int_mismatches(qt::stored(k), r::quantize<float>(cl, qt::qtype_of<QI8>())) == 0);
     U k2 = clamp<QI8c>(b, a, c); // elementwise bounds, another result type
-    for (std::size_t i = 0; i < a.size(); ++i) cl.data[i] = std::min(std::max(da.data[i], db.data[i]), dc.data[i]);
+    for (std::size_t i = 0; i < a.size(); ++i)
+        cl.data[i] = std::min(std::max(da.data[i], db.data[i]), dc.data[i]);
     CHECK(qt::int_mismatches(qt::stored(k2), r::quantize<float>(cl, qt::qtype_of<QI8c>())) == 0);
 }
 
@@ -561,8 +568,8 @@ TEST_CASE("fusion: requantizing exp(dequantize(q)) + 1 is one pass without a flo
     const long before = allocations.load();
     out = e; // below the threading threshold: the caller's thread, nothing allocated
     CHECK(allocations.load() == before);
-    CHECK(qt::int_mismatches(qt::stored(out),
-                             ref_dqd<Q2, float>([](float x) { return std::exp(x) + 1.0f; }, q), 1) == 0);
+    CHECK(qt::int_mismatches(qt::stored(out), ref_dqd<Q2, float>([](float x) { return std::exp(x) + 1.0f; }, q), 1) ==
+          0);
     // per-axis operands fuse the same way (their parameters are constant arrays read in place)
     const auto p = qt::random_stored<PA2, qt_t<PA2, 2, 3, 4>>(82);
     auto pe = uniform_quantize<PA2>(tanh(uniform_dequantize(p)) * 2.0f);
@@ -571,6 +578,6 @@ TEST_CASE("fusion: requantizing exp(dequantize(q)) + 1 is one pass without a flo
     const long before2 = allocations.load();
     po = pe;
     CHECK(allocations.load() == before2);
-    CHECK(qt::int_mismatches(qt::stored(po),
-                             ref_dqd<PA2, float>([](float x) { return std::tanh(x) * 2.0f; }, p), 1) == 0);
+    CHECK(qt::int_mismatches(qt::stored(po), ref_dqd<PA2, float>([](float x) { return std::tanh(x) * 2.0f; }, p), 1) ==
+          0);
 }

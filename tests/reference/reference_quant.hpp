@@ -30,27 +30,41 @@ namespace detail_quant {
 // One op of E: operands as float (double for f64), one rounding to E.
 template<class E>
 E e_of(double v) {
-    if constexpr (std::is_same_v<E, double>) return v;
-    else if constexpr (std::is_same_v<E, float>) return static_cast<float>(v);
-    else return E(v);
+    if constexpr (std::is_same_v<E, double>)
+        return v;
+    else if constexpr (std::is_same_v<E, float>)
+        return static_cast<float>(v);
+    else
+        return E(v);
 }
 template<class E>
 E e_of_int(std::int64_t v) {
-    if constexpr (std::is_same_v<E, double>) return static_cast<double>(v);
-    else if constexpr (std::is_same_v<E, float>) return static_cast<float>(v);
-    else return E(v); // xlet::half / bfloat16: one rounding from the integer
+    if constexpr (std::is_same_v<E, double>)
+        return static_cast<double>(v);
+    else if constexpr (std::is_same_v<E, float>)
+        return static_cast<float>(v);
+    else
+        return E(v); // xlet::half / bfloat16: one rounding from the integer
 }
 template<class E>
 auto wide(E x) {
-    if constexpr (std::is_same_v<E, double>) return x;
-    else return static_cast<float>(x);
+    if constexpr (std::is_same_v<E, double>)
+        return x;
+    else
+        return static_cast<float>(x);
 }
 template<class E>
-E mul(E a, E b) { return E(wide(a) * wide(b)); }
+E mul(E a, E b) {
+    return E(wide(a) * wide(b));
+}
 template<class E>
-E div(E a, E b) { return E(wide(a) / wide(b)); }
+E div(E a, E b) {
+    return E(wide(a) / wide(b));
+}
 template<class E>
-E add(E a, E b) { return E(wide(a) + wide(b)); }
+E add(E a, E b) {
+    return E(wide(a) + wide(b));
+}
 // clamp(min, x, max) = min(max(x, min), max), IEEE: NaN propagates.
 template<class E>
 E clamp(E lo, E x, E hi) {

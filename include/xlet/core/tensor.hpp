@@ -159,15 +159,19 @@ void print_nested(std::ostream& os, const T* p, const extents_t<R>& e, std::size
 // shape's (C12 of StableHLO's quantized tensor types) and has one scale per index (C13).
 template<class T, std::size_t R>
 consteval bool quant_axis_in_rank() {
-    if constexpr (is_per_axis_quantized<T>) return quant_axis<T>() < static_cast<std::int64_t>(R);
-    else return true;
+    if constexpr (is_per_axis_quantized<T>)
+        return quant_axis<T>() < static_cast<std::int64_t>(R);
+    else
+        return true;
 }
 template<class T, std::size_t R>
 consteval bool quant_axis_sized(const extents_t<R>& e) {
     if constexpr (is_per_axis_quantized<T>) {
         constexpr auto a = quant_axis<T>();
-        if constexpr (a < 0 || a >= static_cast<std::int64_t>(R)) return true; // C12's message
-        else return e[static_cast<std::size_t>(a)] == quant_axis_size<T>();
+        if constexpr (a < 0 || a >= static_cast<std::int64_t>(R))
+            return true; // C12's message
+        else
+            return e[static_cast<std::size_t>(a)] == quant_axis_size<T>();
     } else {
         return true;
     }

@@ -39,37 +39,47 @@ inline constexpr bool any_quantized = is_quantized<element_of<L>> || is_quantize
 // looser agreement add asks for (storage and expressed types).
 template<class A, class B>
 consteval bool same_storage_expressed() {
-    if constexpr (!is_quantized<A> || !is_quantized<B>) return false;
-    else return std::is_same_v<typename A::storage_tag, typename B::storage_tag> &&
-                std::is_same_v<expressed_t<A>, expressed_t<B>>;
+    if constexpr (!is_quantized<A> || !is_quantized<B>)
+        return false;
+    else
+        return std::is_same_v<typename A::storage_tag, typename B::storage_tag> &&
+               std::is_same_v<expressed_t<A>, expressed_t<B>>;
 }
 template<class A, class B>
 consteval bool same_baseline() {
-    if constexpr (!same_storage_expressed<A, B>()) return false;
-    else return A::storage_min == B::storage_min && A::storage_max == B::storage_max &&
-                quant_axis<A>() == quant_axis<B>();
+    if constexpr (!same_storage_expressed<A, B>())
+        return false;
+    else
+        return A::storage_min == B::storage_min && A::storage_max == B::storage_max &&
+               quant_axis<A>() == quant_axis<B>();
 }
 
 // The rules of an n-ary op on quantized operands Ts... (all of them operands; C++ values and
 // float tensors fail C5) with result Out (void: the operands' common type).
 template<bool IsAdd, class Out, class... X>
 struct quant_rules {
-    static constexpr bool c5 = (expression<X> && ...) && (is_quantized<element_of<X>> && ...) &&
-                               (std::is_void_v<Out> || is_quantized<Out>);
+    static constexpr bool c5 =
+        (expression<X> && ...) && (is_quantized<element_of<X>> && ...) && (std::is_void_v<Out> || is_quantized<Out>);
     using first = element_of<std::tuple_element_t<0, std::tuple<X...>>>;
     static constexpr bool c8 = !std::is_void_v<Out> || (std::is_same_v<first, element_of<X>> && ...);
     using result = std::conditional_t<std::is_void_v<Out>, first, Out>;
     static constexpr bool c6 = [] {
-        if constexpr (!c5) return true; // C5's message
-        else if constexpr (IsAdd) return (same_storage_expressed<element_of<X>, result>() && ...);
-        else return (same_baseline<element_of<X>, result>() && ...);
+        if constexpr (!c5)
+            return true; // C5's message
+        else if constexpr (IsAdd)
+            return (same_storage_expressed<element_of<X>, result>() && ...);
+        else
+            return (same_baseline<element_of<X>, result>() && ...);
     }();
     static constexpr bool c7 = [] {
-        if constexpr (!c5) return true;
+        if constexpr (!c5)
+            return true;
         else if constexpr (IsAdd)
             return (is_per_axis_quantized<element_of<X>> || ...) == is_per_axis_quantized<result> &&
-                   ((!is_per_axis_quantized<element_of<X>> || quant_axis<element_of<X>>() == quant_axis<result>()) && ...);
-        else return !(is_per_axis_quantized<element_of<X>> || ...) && !is_per_axis_quantized<result>;
+                   ((!is_per_axis_quantized<element_of<X>> || quant_axis<element_of<X>>() == quant_axis<result>()) &&
+                    ...);
+        else
+            return !(is_per_axis_quantized<element_of<X>> || ...) && !is_per_axis_quantized<result>;
     }();
     static constexpr bool ok = c5 && c6 && c7 && c8;
 };
@@ -79,16 +89,16 @@ struct quant_rules {
 // The four rules' static_asserts, in the op's name.
 #define XLET_QUANT_RULES(name, Rules, ...)                                                                             \
     static_assert(::xlet::diag::got<Rules::c5, __VA_ARGS__>::value,                                                    \
-                  "xlet::" #name " [C5]: with a quantized operand, every operand and the result must be quantized " \
+                  "xlet::" #name " [C5]: with a quantized operand, every operand and the result must be quantized "    \
                   "tensors");                                                                                          \
     static_assert(::xlet::diag::got<Rules::c8, __VA_ARGS__>::value,                                                    \
-                  "xlet::" #name " [C8]: operands of different quantized types need the result type: " #name        \
+                  "xlet::" #name " [C8]: operands of different quantized types need the result type: " #name           \
                   "<R>(...)");                                                                                         \
     static_assert(::xlet::diag::got<Rules::c6, __VA_ARGS__>::value,                                                    \
-                  "xlet::" #name " [C6]: quantized operands and result must differ in scales and zero points "      \
-                  "only (add: must have one storage type and one expressed type)");                                  \
+                  "xlet::" #name " [C6]: quantized operands and result must differ in scales and zero points "         \
+                  "only (add: must have one storage type and one expressed type)");                                    \
     static_assert(::xlet::diag::got<Rules::c7, __VA_ARGS__>::value,                                                    \
-                  "xlet::" #name " [C7]: per-axis quantized operands are for add only, the result per-axis "        \
+                  "xlet::" #name " [C7]: per-axis quantized operands are for add only, the result per-axis "           \
                   "exactly when an operand is, on the same quantization dimension");
 
 // op(a, b) and op(a, b, dims<...>) with a quantized operand: detail::quant_<op><void>(...), the
@@ -115,8 +125,9 @@ struct quant_rules {
         using Rules_ = ::xlet::detail::quant_rules<IsAdd, Out, L, R>;                                                  \
         XLET_QUANT_RULES(name, Rules_, ::xlet::detail::shown_t<L>, ::xlet::detail::shown_t<R>, Out)                    \
         if constexpr (Rules_::ok)                                                                                      \
-            return ::xlet::uniform_quantize<typename Rules_::result>(::xlet::name(                                    \
-                ::xlet::uniform_dequantize(std::forward<L>(l)), ::xlet::uniform_dequantize(std::forward<R>(r)), bd...)); \
+            return ::xlet::uniform_quantize<typename Rules_::result>(                                                  \
+                ::xlet::name(::xlet::uniform_dequantize(std::forward<L>(l)),                                           \
+                             ::xlet::uniform_dequantize(std::forward<R>(r)), bd...));                                  \
     }                                                                                                                  \
     }                                                                                                                  \
     XLET_QUANT_OVERLOADS(name)                                                                                         \
@@ -135,7 +146,7 @@ struct quant_rules {
     template<::xlet::expression X>                                                                                     \
     requires(::xlet::is_quantized<::xlet::detail::element_of<X>>) auto name(X&& x) {                                   \
         using T_ = ::xlet::detail::element_of<X>;                                                                      \
-        static_assert(::xlet::diag::got<!::xlet::is_per_axis_quantized<T_>, ::xlet::detail::shown_t<X>>::value,       \
+        static_assert(::xlet::diag::got<!::xlet::is_per_axis_quantized<T_>, ::xlet::detail::shown_t<X>>::value,        \
                       "xlet::" #name " [C7]: per-axis quantized operands are for add only");                           \
         if constexpr (!::xlet::is_per_axis_quantized<T_>)                                                              \
             return ::xlet::uniform_quantize<T_>(::xlet::name(::xlet::uniform_dequantize(std::forward<X>(x))));         \
@@ -217,8 +228,9 @@ auto quant_select(P&& pred, A&& on_true, B&& on_false) {
     using Rules = quant_rules<false, Out, A, B>;
     XLET_QUANT_RULES(select, Rules, shown_t<A>, shown_t<B>, Out)
     if constexpr (Rules::ok)
-        return uniform_quantize<typename Rules::result>(select(std::forward<P>(pred), uniform_dequantize(std::forward<A>(on_true)),
-                                                                 uniform_dequantize(std::forward<B>(on_false))));
+        return uniform_quantize<typename Rules::result>(select(std::forward<P>(pred),
+                                                               uniform_dequantize(std::forward<A>(on_true)),
+                                                               uniform_dequantize(std::forward<B>(on_false))));
 }
 template<class Out, class Lo, class X, class Hi>
 auto quant_clamp(Lo&& lo, X&& x, Hi&& hi) {
@@ -227,14 +239,14 @@ auto quant_clamp(Lo&& lo, X&& x, Hi&& hi) {
     XLET_QUANT_RULES(clamp, Rules, shown_t<Lo>, shown_t<X>, shown_t<Hi>, Out)
     if constexpr (Rules::ok)
         return uniform_quantize<typename Rules::result>(clamp(uniform_dequantize(std::forward<Lo>(lo)),
-                                                                uniform_dequantize(std::forward<X>(x)),
-                                                                uniform_dequantize(std::forward<Hi>(hi))));
+                                                              uniform_dequantize(std::forward<X>(x)),
+                                                              uniform_dequantize(std::forward<Hi>(hi))));
 }
 } // namespace detail
 
 template<expression P, class A, class B>
-requires((expression<A> || expression<B>)&&detail::operand<A>&& detail::operand<B>&& detail::any_quantized<A, B>) auto
-select(P&& pred, A&& on_true, B&& on_false) {
+requires((expression<A> || expression<B>)&&detail::operand<A>&& detail::operand<B>&&
+             detail::any_quantized<A, B>) auto select(P&& pred, A&& on_true, B&& on_false) {
     return detail::quant_select<void>(std::forward<P>(pred), std::forward<A>(on_true), std::forward<B>(on_false));
 }
 template<class Out, expression P, class A, class B>
@@ -244,7 +256,7 @@ requires(element<Out>&& detail::any_quantized<A, B>) auto select(P&& pred, A&& o
 
 template<class Lo, expression X, class Hi>
 requires(detail::operand<Lo>&& detail::operand<Hi>&& is_quantized<detail::element_of<X>>) auto clamp(Lo&& lo, X&& x,
-                                                                                                       Hi&& hi) {
+                                                                                                     Hi&& hi) {
     return detail::quant_clamp<void>(std::forward<Lo>(lo), std::forward<X>(x), std::forward<Hi>(hi));
 }
 template<class Out, class Lo, expression X, class Hi>

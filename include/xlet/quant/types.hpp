@@ -110,8 +110,10 @@ inline constexpr bool expressed_ok =
 // (C4's message is the one to see then).
 template<class E>
 constexpr double rounded_scale(double s) {
-    if constexpr (expressed_ok<E>) return static_cast<double>(E(s));
-    else return 1;
+    if constexpr (expressed_ok<E>)
+        return static_cast<double>(E(s));
+    else
+        return 1;
 }
 constexpr bool positive(double s) { return s > 0; }
 constexpr bool finite(double s) { return s == s && s <= std::numeric_limits<double>::max(); }
@@ -135,13 +137,16 @@ struct text {
             d[k++] = static_cast<char>('0' + u % 10);
             u /= 10;
         } while (u != 0);
-        while (k > 0) put(std::string_view(&d[--k], 1));
+        while (k > 0)
+            put(std::string_view(&d[--k], 1));
     }
     constexpr void put_sci(double v) { // v > 0 and finite (C5, C6); else "?"
         if (!(v > 0) || !finite(v)) return put("?");
         int e = 0;
-        while (v >= 10) v /= 10, ++e;
-        while (v < 1) v *= 10, --e;
+        while (v >= 10)
+            v /= 10, ++e;
+        while (v < 1)
+            v *= 10, --e;
         auto digits = static_cast<std::int64_t>(v * 1e6 + 0.5);
         if (digits >= 10000000) digits /= 10, ++e;
         const char m[] = {static_cast<char>('0' + digits / 1000000), '.'};
@@ -170,8 +175,10 @@ constexpr void put_storage(T& t) {
 }
 template<class E>
 constexpr std::string_view expressed_name() {
-    if constexpr (expressed_ok<E>) return element_traits<E>::name;
-    else return "?";
+    if constexpr (expressed_ok<E>)
+        return element_traits<E>::name;
+    else
+        return "?";
 }
 
 template<class S>
@@ -220,11 +227,13 @@ consteval auto repeated() {
         std::remove_cvref_t<decltype(L)> one = L;
         if constexpr (requires { one.bits; }) {
             scales_t<Count> r{};
-            for (auto& b : r.bits) b = one.bits[0];
+            for (auto& b : r.bits)
+                b = one.bits[0];
             return r;
         } else {
             zero_points_t<Count> r{};
-            for (auto& z : r.v) z = one.v[0];
+            for (auto& z : r.v)
+                z = one.v[0];
             return r;
         }
     }
@@ -252,9 +261,9 @@ struct element_base {
     static_assert(diag::got<storage_info<Storage>::ok, Storage>::value,
                   "xlet::quant::uniform [C1]: the storage type must be quant::i4, quant::u4, std::int8_t, "
                   "std::uint8_t, std::int16_t, std::uint16_t or std::int32_t");
-    static_assert(diag::got<storage_info<Storage>::min <= StorageMin && StorageMin < StorageMax &&
-                                StorageMax <= storage_info<Storage>::max,
-                            Storage>::value,
+    static_assert(diag::got < storage_info<Storage>::min <= StorageMin && StorageMin < StorageMax &&
+                      StorageMax <= storage_info<Storage>::max,
+                  Storage > ::value,
                   "xlet::quant::uniform [C3]: need min_value(storage) <= storage_min < storage_max <= "
                   "max_value(storage)");
     static_assert(diag::got<expressed_ok<Expressed>, Expressed>::value,
@@ -322,8 +331,10 @@ struct uniform_per_axis
     static constexpr auto scales = Scales;
     static constexpr auto zero_points = ZeroPoints;
     static constexpr std::size_t axis_size = [] {
-        if constexpr (detail::is_scales(Scales)) return Scales.size();
-        else return std::size_t{0};
+        if constexpr (detail::is_scales(Scales))
+            return Scales.size();
+        else
+            return std::size_t{0};
     }();
     // The same parameters along dimension A of another array (Count: one scale repeated).
     template<std::int64_t A, std::size_t Count = 0>
@@ -383,12 +394,16 @@ requires(Q::xlet_quantized) struct element_traits<Q> {
     static constexpr std::int64_t storage_min = Q::storage_min, storage_max = Q::storage_max;
     static constexpr bool per_axis = Q::per_axis;
     static constexpr std::int64_t axis = [] {
-        if constexpr (Q::per_axis) return Q::axis;
-        else return std::int64_t{-1};
+        if constexpr (Q::per_axis)
+            return Q::axis;
+        else
+            return std::int64_t{-1};
     }();
     static constexpr std::size_t axis_size = [] {
-        if constexpr (Q::per_axis) return Q::axis_size;
-        else return std::size_t{1};
+        if constexpr (Q::per_axis)
+            return Q::axis_size;
+        else
+            return std::size_t{1};
     }();
     template<std::int64_t A, std::size_t Count>
     using with_axis = typename quant::detail::axis_moved<Q, A, Count>::type;

@@ -34,8 +34,10 @@ namespace xlet::detail {
 // The spec's convert(integer, expressed_type): one rounding to the expressed type.
 template<class E>
 inline compute_t<E> expressed_from(std::int64_t i) {
-    if constexpr (is_narrow_float<E>) return static_cast<float>(E(i));
-    else return static_cast<compute_t<E>>(i);
+    if constexpr (is_narrow_float<E>)
+        return static_cast<float>(E(i));
+    else
+        return static_cast<compute_t<E>>(i);
 }
 template<class E>
 constexpr compute_t<E> expressed_const(double d) {
@@ -49,7 +51,7 @@ constexpr compute_t<E> expressed_const_int(std::int64_t i) {
 // dequantize(x) of one element.
 template<class Q>
 inline compute_t<expressed_t<Q>> dequantize_value(storage_t<Q> q, std::int64_t zero_point,
-                                                   compute_t<expressed_t<Q>> scale) {
+                                                  compute_t<expressed_t<Q>> scale) {
     using E = expressed_t<Q>;
     return round_scalar_to_storage<E>(expressed_from<E>(static_cast<std::int64_t>(q) - zero_point) * scale);
 }
@@ -87,17 +89,20 @@ struct axis_consts {
     static constexpr std::size_t n = Q::axis_size;
     static constexpr std::array<C, n> scale = [] {
         std::array<C, n> a{};
-        for (std::size_t i = 0; i < n; ++i) a[i] = expressed_const<E>(Q::scales[i]);
+        for (std::size_t i = 0; i < n; ++i)
+            a[i] = expressed_const<E>(Q::scales[i]);
         return a;
     }();
     static constexpr std::array<C, n> zero_point = [] {
         std::array<C, n> a{};
-        for (std::size_t i = 0; i < n; ++i) a[i] = expressed_const_int<E>(Q::zero_points[i]);
+        for (std::size_t i = 0; i < n; ++i)
+            a[i] = expressed_const_int<E>(Q::zero_points[i]);
         return a;
     }();
     static constexpr std::array<std::int64_t, n> zero_point_int = [] {
         std::array<std::int64_t, n> a{};
-        for (std::size_t i = 0; i < n; ++i) a[i] = Q::zero_points[i];
+        for (std::size_t i = 0; i < n; ++i)
+            a[i] = Q::zero_points[i];
         return a;
     }();
 };
@@ -110,9 +115,12 @@ inline constexpr bool simd_quant = std::is_same_v<compute_t<expressed_t<Q>>, flo
 
 template<class E, class B>
 inline B round_batch_to(const B& b) {
-    if constexpr (std::is_same_v<E, half>) return round_to_half(b);
-    else if constexpr (std::is_same_v<E, bfloat16>) return round_to_bfloat16(b);
-    else return b;
+    if constexpr (std::is_same_v<E, half>)
+        return round_to_half(b);
+    else if constexpr (std::is_same_v<E, bfloat16>)
+        return round_to_bfloat16(b);
+    else
+        return b;
 }
 
 template<class Q>
@@ -122,7 +130,7 @@ struct dequantize_fn {
         return dequantize_value<Q>(q, Q::zero_point, quant_consts<Q>::scale);
     }
     template<class Out, std::size_t N>
-    requires(simd_quant<Q> && vec<float, N>::simd) static vec<float, N> on_vec(const vec<storage_t<Q>, N>& q) {
+    requires(simd_quant<Q>&& vec<float, N>::simd) static vec<float, N> on_vec(const vec<storage_t<Q>, N>& q) {
         using B = xsimd::batch<float>;
         using E = expressed_t<Q>;
         alignas(64) std::array<storage_t<Q>, N> in;
@@ -151,7 +159,7 @@ struct quantize_fn {
         return quantize_value<Q>(x, quant_consts<Q>::scale, quant_consts<Q>::zero_point);
     }
     template<class Out, std::size_t N>
-    requires(simd_quant<Q> && vec<float, N>::simd) static vec<storage_t<Q>, N> on_vec(const vec<float, N>& x) {
+    requires(simd_quant<Q>&& vec<float, N>::simd) static vec<storage_t<Q>, N> on_vec(const vec<float, N>& x) {
         using B = xsimd::batch<float>;
         using I = xsimd::batch<std::int32_t>;
         using E = expressed_t<Q>;
@@ -173,7 +181,8 @@ struct quantize_fn {
             xsimd::min(xsimd::max(i, ilo), ihi).store_aligned(ints.data() + k * B::size);
         }
         alignas(64) std::array<storage_t<Q>, N> out;
-        for (std::size_t i = 0; i < N; ++i) out[i] = static_cast<storage_t<Q>>(ints[i]);
+        for (std::size_t i = 0; i < N; ++i)
+            out[i] = static_cast<storage_t<Q>>(ints[i]);
         return vec<storage_t<Q>, N>::from_lanes(out.data());
     }
 };
@@ -206,9 +215,12 @@ auto per_axis_map(X&& x, const A& scales, const B& zero_points) {
 // C2 of uniform_quantize: the result type's expressed type against the operand's element type.
 template<class Q, class T>
 consteval bool quantize_types_ok() {
-    if constexpr (!is_quantized<Q>) return false;
-    else if constexpr (is_quantized<T>) return std::is_same_v<expressed_t<Q>, expressed_t<T>>;
-    else return std::is_same_v<expressed_t<Q>, T>;
+    if constexpr (!is_quantized<Q>)
+        return false;
+    else if constexpr (is_quantized<T>)
+        return std::is_same_v<expressed_t<Q>, expressed_t<T>>;
+    else
+        return std::is_same_v<expressed_t<Q>, T>;
 }
 
 } // namespace xlet::detail
@@ -227,7 +239,7 @@ auto uniform_dequantize(X&& x) {
         if constexpr (is_per_axis_quantized<T>) {
             using K = detail::axis_consts<T>;
             return detail::per_axis_map<detail::dequantize_axis_fn<T>, E, T>(std::forward<X>(x), K::scale,
-                                                                            K::zero_point_int);
+                                                                             K::zero_point_int);
         } else {
             return detail::make_map<detail::dequantize_fn<T>, E>(detail::as_node(std::forward<X>(x)));
         }

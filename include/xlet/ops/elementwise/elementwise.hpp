@@ -212,12 +212,11 @@ using element_of = typename element_of_impl<X>::type;
 // a float into an integer array. A quantized element only from a value of its own type (a literal
 // would be ambiguous: a stored integer or a real value?).
 template<class V, class T>
-inline constexpr bool scalar_fits = std::is_same_v<V, T> ||
-                                    (std::is_integral_v<V> && !std::is_same_v<V, bool> && !std::is_same_v<T, bool> &&
-                                     !is_quantized<T>) ||
-                                    ((std::is_floating_point_v<V> || is_narrow_float<V>)&&(is_float<T> ||
-                                                                                           is_complex<T>)) ||
-                                    (is_complex<V> && is_complex<T>);
+inline constexpr bool
+    scalar_fits = std::is_same_v<V, T> ||
+                  (std::is_integral_v<V> && !std::is_same_v<V, bool> && !std::is_same_v<T, bool> && !is_quantized<T>) ||
+                  ((std::is_floating_point_v<V> || is_narrow_float<V>)&&(is_float<T> || is_complex<T>)) ||
+                  (is_complex<V> && is_complex<T>);
 
 template<class T, class V>
 compute_t<T> scalar_as(V v) {

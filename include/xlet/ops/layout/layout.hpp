@@ -85,7 +85,8 @@ template<std::size_t Ri, std::size_t Ro>
 constexpr std::int64_t reshaped_axis(const extents_t<Ri>& in, std::int64_t a, const extents_t<Ro>& out) {
     if (a < 0 || a >= static_cast<std::int64_t>(Ri)) return -1;
     std::size_t before = 1;
-    for (std::size_t i = 0; i < static_cast<std::size_t>(a); ++i) before *= in[i];
+    for (std::size_t i = 0; i < static_cast<std::size_t>(a); ++i)
+        before *= in[i];
     std::size_t acc = 1;
     for (std::size_t k = 0; k < Ro; ++k) {
         if (acc == before && out[k] == in[static_cast<std::size_t>(a)]) return static_cast<std::int64_t>(k);
@@ -117,7 +118,8 @@ auto broadcast(X&& x, dims_t<S...>) {
             }
             return m;
         }();
-        using T = detail::with_quant_axis_t<typename N::value_type, detail::quant_axis<typename N::value_type>() + static_cast<std::int64_t>(Rn)>;
+        using T = detail::with_quant_axis_t<typename N::value_type, detail::quant_axis<typename N::value_type>() +
+                                                                        static_cast<std::int64_t>(Rn)>;
         return detail::make_view<R, E, Map, T>(detail::as_node(std::forward<X>(x)));
     }
 }
@@ -157,7 +159,8 @@ auto broadcast_in_dim(X&& x, dims_t<S...>, dims_t<B...>) {
                                           ? E[static_cast<std::size_t>(na < 0 ? 0 : na)]
                                           : 0;
         using T = detail::with_quant_axis_t<V, na, count>;
-        return detail::make_view<R, E, detail::broadcast_map<N::rank, N::extents, R, E, bd>(), T>(detail::as_node(std::forward<X>(x)));
+        return detail::make_view<R, E, detail::broadcast_map<N::rank, N::extents, R, E, bd>(), T>(
+            detail::as_node(std::forward<X>(x)));
     }
 }
 
@@ -319,7 +322,8 @@ auto reshape(X&& x) {
     // (A per-axis quantized target names where the quantization dimension goes.)
     using V = typename Shape::value_type;
     constexpr bool c3 = std::is_same_v<V, detail::element_of<X>> ||
-                        (is_per_axis_quantized<V> && std::is_same_v<V, detail::with_quant_axis_t<detail::element_of<X>, detail::quant_axis<V>()>>);
+                        (is_per_axis_quantized<V> &&
+                         std::is_same_v<V, detail::with_quant_axis_t<detail::element_of<X>, detail::quant_axis<V>()>>);
     static_assert(diag::got<c3, detail::shown_t<X>, Shape>::value, "xlet::reshape [C3]: the target shape must have the operand's element type");
     if constexpr (c3)
         return [&]<std::size_t... I>(std::index_sequence<I...>) {
