@@ -15,3 +15,4 @@
 #include "ops/rng.hpp"
 #include "ops/control.hpp"
 #include "distributed.hpp"
+#include "quant.hpp"

@@ -155,6 +155,28 @@ void print_nested(std::ostream& os, const T* p, const extents_t<R>& e, std::size
     os << '}';
 }
 
+// A per-axis quantized element type fits a shape when its quantization dimension is one of the
+// shape's (C12 of StableHLO's quantized tensor types) and has one scale per index (C13).
+template<class T, std::size_t R>
+consteval bool quant_axis_in_rank() {
+    if constexpr (is_per_axis_quantized<T>)
+        return quant_axis<T>() < static_cast<std::int64_t>(R);
+    else
+        return true;
+}
+template<class T, std::size_t R>
+consteval bool quant_axis_sized(const extents_t<R>& e) {
+    if constexpr (is_per_axis_quantized<T>) {
+        constexpr auto a = quant_axis<T>();
+        if constexpr (a < 0 || a >= static_cast<std::int64_t>(R))
+            return true; // C12's message
+        else
+            return e[static_cast<std::size_t>(a)] == quant_axis_size<T>();
+    } else {
+        return true;
+    }
+}
+
 // Shared element access and shape of tensor and tensor_map (CRTP over data()).
 template<class Derived, class T, std::size_t... D>
 struct array_base {
@@ -162,6 +184,12 @@ struct array_base {
     using xlet_node = void;
     static constexpr std::size_t rank = sizeof...(D);
     static constexpr extents_t<rank> extents{D...};
+    static_assert(diag::got<quant_axis_in_rank<value_type, rank>(), value_type, diag::dimensions<D...>>::value,
+                  "xlet::quant::uniform_per_axis [C12]: the quantization dimension must be a dimension of the "
+                  "tensor (< rank)");
+    static_assert(diag::got<quant_axis_sized<value_type, rank>(extents), value_type, diag::dimensions<D...>>::value,
+                  "xlet::quant::uniform_per_axis [C13]: the tensor's size along the quantization dimension must "
+                  "equal the number of scales");
     static constexpr std::size_t num_elements = (D * ... * std::size_t{1});
     // The element count, as std::array spells it: t.size(), and T::size() in constant expressions.
     static constexpr std::size_t size() noexcept { return num_elements; }

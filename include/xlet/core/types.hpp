@@ -11,9 +11,12 @@
 
 namespace xlet {
 
-enum class kind { pred, signed_int, unsigned_int, floating, complex };
+enum class kind { pred, signed_int, unsigned_int, floating, complex, quantized };
 
-template<class T> struct element_traits; // only the 15 XLA element types have traits
+// The 15 XLA element types have traits here; the uniform quantized types of quant/ add theirs
+// (kind::quantized, compute_type = their storage integer: see is_quantized below).
+template<class T>
+struct element_traits;
 
 namespace detail {
 template<class T, kind K, int Bits, class Compute, char... Name>
@@ -65,6 +68,56 @@ template<class T> inline constexpr bool is_unsigned_int = detail::kind_is<T>(kin
 template<class T> inline constexpr bool is_integer = is_signed_int<T> || is_unsigned_int<T>;
 template<class T> inline constexpr bool is_float = detail::kind_is<T>(kind::floating);
 template<class T> inline constexpr bool is_complex = detail::kind_is<T>(kind::complex);
+// Uniform quantized element types (quant/types.hpp). Their compute type is their storage integer:
+// data movement copies the stored integers bit for bit (eval/vec.hpp loads and stores them as
+// that integer), and arithmetic on them exists only through uniform_dequantize / uniform_quantize.
+template<class T>
+inline constexpr bool is_quantized = detail::kind_is<T>(kind::quantized);
+namespace detail {
+template<class T>
+consteval bool per_axis_of() {
+    if constexpr (is_quantized<T>)
+        return element_traits<T>::per_axis;
+    else
+        return false;
+}
+} // namespace detail
+template<class T>
+inline constexpr bool is_per_axis_quantized = detail::per_axis_of<T>();
+
+namespace detail {
+// Per-axis quantized types name their quantization dimension, so a layout op that moves
+// dimensions gives its result the type with that dimension moved to A (Count > 0: the dimension
+// had size 1 and is broadcast to Count, its one scale and zero point repeated). Any other type
+// stays as it is.
+template<class T, std::int64_t A, std::size_t Count = 0>
+struct with_quant_axis {
+    using type = T;
+};
+template<class T, std::int64_t A, std::size_t Count>
+requires(is_per_axis_quantized<T>) struct with_quant_axis<T, A, Count> {
+    using type = typename element_traits<T>::template with_axis<A, Count>;
+};
+template<class T, std::int64_t A, std::size_t Count = 0>
+using with_quant_axis_t = typename with_quant_axis<T, A, Count>::type;
+
+// The quantization dimension of a per-axis quantized type (-1 for any other type), and the number
+// of its scales (1 for any other type).
+template<class T>
+consteval std::int64_t quant_axis() {
+    if constexpr (is_per_axis_quantized<T>)
+        return element_traits<T>::axis;
+    else
+        return -1;
+}
+template<class T>
+consteval std::size_t quant_axis_size() {
+    if constexpr (is_per_axis_quantized<T>)
+        return element_traits<T>::axis_size;
+    else
+        return 1;
+}
+} // namespace detail
 // f16/bf16: stored narrow, computed in f32.
 template<class T> inline constexpr bool is_narrow_float = std::is_same_v<T, half> || std::is_same_v<T, bfloat16>;
 

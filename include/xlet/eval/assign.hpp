@@ -242,8 +242,11 @@ struct evaluator {
                 rest /= P.size[k];
             }
             auto cur = e.template cursor<R, M, P>(o);
-            transpose_2d<S>(cur.p, ss, dst + row_offset<R, P>(dst_view, o), ds, nt, inner,
-                            E::size() * sizeof(S) >= stream_threshold_bytes);
+            // (Quantized elements as their stored integers: a per-axis type's transpose has
+            // another element type than its operand, the same integers.)
+            using I = std::remove_pointer_t<decltype(stored_integers(dst))>;
+            transpose_2d<I>(stored_integers(cur.p), ss, stored_integers(dst + row_offset<R, P>(dst_view, o)), ds, nt,
+                            inner, E::size() * sizeof(S) >= stream_threshold_bytes);
         }
     }
 

@@ -5,6 +5,7 @@
 #include "../core/simd.hpp" // first: the intrinsic headers before TBB reads them (see there)
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -101,10 +102,13 @@ struct vec {
 };
 
 // Narrow floats: loads widen exactly, stores narrow exactly (values are already rounded).
+// Quantized elements load and store as their stored integers, bit for bit.
 template<class S>
 inline compute_t<S> widen(S x) {
     if constexpr (is_narrow_float<S>)
         return static_cast<float>(x);
+    else if constexpr (is_quantized<S>)
+        return std::bit_cast<compute_t<S>>(x);
     else
         return x;
 }
@@ -112,8 +116,24 @@ template<class S>
 inline S narrow(compute_t<S> x) {
     if constexpr (is_narrow_float<S>)
         return S(x);
+    else if constexpr (is_quantized<S>)
+        return std::bit_cast<S>(x);
     else
         return x;
+}
+
+// The memory of an array of quantized elements as the array of their stored integers (a quantized
+// element is a standard-layout struct holding only that integer), so the loads and stores below
+// take the storage integer's SIMD paths.
+template<class S>
+inline auto* stored_integers(S* p) {
+    if constexpr (is_quantized<std::remove_const_t<S>>) {
+        using I = compute_t<std::remove_const_t<S>>;
+        static_assert(sizeof(I) == sizeof(S) && alignof(I) == alignof(S));
+        return reinterpret_cast<std::conditional_t<std::is_const_v<S>, const I*, I*>>(p);
+    } else {
+        return p;
+    }
 }
 
 // Round an f32 compute value to what storage type S can hold (identity for other types).
@@ -148,7 +168,9 @@ template<std::size_t N, std::ptrdiff_t Stride, class S>
 inline vec<compute_t<S>, N> load_vec(const S* p) {
     using C = compute_t<S>;
     using V = vec<C, N>;
-    if constexpr (Stride == 0) {
+    if constexpr (is_quantized<S>) {
+        return load_vec<N, Stride>(stored_integers(p));
+    } else if constexpr (Stride == 0) {
         return V::broadcast(widen(*p));
     } else if constexpr (Stride == 1 && V::simd && !is_narrow_float<S>) {
         return V::from_lanes(p);
@@ -449,7 +471,9 @@ inline xsimd::batch_bool<T> load_mask(const bool* in) {
 template<std::size_t N, std::ptrdiff_t Stride, class S>
 XLET_ALWAYS_INLINE vec<compute_t<S>, N> load_vec_partial(const S* p, std::size_t n) {
     using V = vec<compute_t<S>, N>;
-    if constexpr (Stride == 1 && V::simd && has_masked_lanes<S>) {
+    if constexpr (is_quantized<S>) {
+        return load_vec_partial<N, Stride>(stored_integers(p), n);
+    } else if constexpr (Stride == 1 && V::simd && has_masked_lanes<S>) {
         using B = typename V::simd_regs::batch;
         const B fill(p[0]);
         // One element (a rank-0 operand): a broadcast load, which, unlike a masked load, is
@@ -476,7 +500,9 @@ XLET_ALWAYS_INLINE vec<compute_t<S>, N> load_vec_partial(const S* p, std::size_t
 template<class S, std::size_t N>
 inline void store_vec(S* p, const vec<compute_t<S>, N>& v) {
     using V = vec<compute_t<S>, N>;
-    if constexpr (V::simd && !is_narrow_float<S>) {
+    if constexpr (is_quantized<S>) {
+        store_vec<compute_t<S>, N>(stored_integers(p), v);
+    } else if constexpr (V::simd && !is_narrow_float<S>) {
         v.store_lanes(p);
     } else if constexpr (V::simd && std::is_same_v<S, half>) {
         for (std::size_t k = 0; k < V::simd_regs::count; ++k)
@@ -548,7 +574,10 @@ inline void stream_fence() {
 template<class S, std::size_t N>
 XLET_ALWAYS_INLINE void store_vec_partial(S* p, const vec<compute_t<S>, N>& v, std::size_t n) {
     using V = vec<compute_t<S>, N>;
-    if constexpr (V::simd && has_masked_lanes<S>) {
+    if constexpr (is_quantized<S>) {
+        store_vec_partial<compute_t<S>, N>(stored_integers(p), v, n);
+        return;
+    } else if constexpr (V::simd && has_masked_lanes<S>) {
         using B = typename V::simd_regs::batch;
         if (n == 1) { // a plain store: a later scalar or broadcast load is forwarded from it
             p[0] = v.r.b[0].get(0);

@@ -7,8 +7,10 @@
 
 namespace xlet::detail {
 
-template<class C, std::size_t R, extents_t<R> E, index_map<C::rank, R> Map>
-struct view_node : node_shape<typename C::value_type, R, E> {
+// T: the element type of the view, C's unless a layout op moves a per-axis quantized type's
+// quantization dimension (the stored integers are the same; only the type says where the axis is).
+template<class C, std::size_t R, extents_t<R> E, index_map<C::rank, R> Map, class T = typename C::value_type>
+struct view_node : node_shape<T, R, E> {
     static constexpr std::size_t lanes = C::lanes;
     static constexpr double cost = C::cost;
     static constexpr std::size_t leaf_count = C::leaf_count;
@@ -40,14 +42,15 @@ struct view_node : node_shape<typename C::value_type, R, E> {
     bool may_alias(const void* b, const void* e) const { return child.template may_alias<Ro, compose(Map, M), D>(b, e); }
 };
 
-template<std::size_t R, extents_t<R> E, auto Map, class C>
+template<std::size_t R, extents_t<R> E, auto Map, class T = void, class C>
 auto make_view(C&& c) {
     using X = std::remove_cvref_t<C>;
+    using V = std::conditional_t<std::is_void_v<T>, typename X::value_type, T>;
     if constexpr (X::viewable) {
-        return view_node<X, R, E, Map>{{}, X(std::forward<C>(c))};
+        return view_node<X, R, E, Map, V>{{}, X(std::forward<C>(c))};
     } else { // pad, concatenate: evaluate once, then view the result
-        using T = tensor_type_of<X>;
-        return view_node<array_node<T, true>, R, E, Map>{{}, array_node<T, true>{{}, T(c)}};
+        using A = tensor_type_of<X>;
+        return view_node<array_node<A, true>, R, E, Map, V>{{}, array_node<A, true>{{}, A(c)}};
     }
 }
 

@@ -121,7 +121,8 @@ requires(sizeof...(K) <= 1 && sizeof...(B) <= 1) auto compare(L&& l, R&& r, B...
     constexpr bool signed_ok = type != comparison_type::SIGNED || is_signed_int<T>;
     constexpr bool unsigned_ok = type != comparison_type::UNSIGNED || is_unsigned_int<T> || is_pred<T>;
     constexpr bool total_ok = type != comparison_type::TOTALORDER || is_float<T>;
-    constexpr bool float_ok = type != comparison_type::FLOAT || is_float<T> || is_complex<T>;
+    // Quantized operands compare as their dequantized values (FLOAT; quant/elementwise.hpp).
+    constexpr bool float_ok = type != comparison_type::FLOAT || is_float<T> || is_complex<T> || is_quantized<T>;
     using LT = detail::shown_t<decltype(detail::unbound(std::declval<L>()))>;
     using RT = detail::shown_t<decltype(detail::unbound(std::declval<R>()))>;
     static_assert(diag::got<signed_ok, LT, RT>::value,
@@ -134,11 +135,12 @@ requires(sizeof...(K) <= 1 && sizeof...(B) <= 1) auto compare(L&& l, R&& r, B...
                   "xlet::compare [C3]: comparison_type::FLOAT needs a floating or complex element type");
     if constexpr (signed_ok && unsigned_ok && total_ok && float_ok) {
         constexpr bool total = type == comparison_type::TOTALORDER;
+// (Unqualified: quantized operands find quant/elementwise.hpp's eq ... lt, declared later.)
 #define XLET_COMPARE_CASE(DIR, dir)                                                                                    \
     if constexpr (D == comparison_direction::DIR && total)                                                             \
-        return ::xlet::dir##_total(std::forward<L>(l), std::forward<R>(r), broadcast_dimensions...);                   \
+        return dir##_total(std::forward<L>(l), std::forward<R>(r), broadcast_dimensions...);                           \
     else if constexpr (D == comparison_direction::DIR)                                                                 \
-        return ::xlet::dir(std::forward<L>(l), std::forward<R>(r), broadcast_dimensions...);
+        return dir(std::forward<L>(l), std::forward<R>(r), broadcast_dimensions...);
         XLET_COMPARE_CASE(EQ, eq)
         else XLET_COMPARE_CASE(NE, ne) else XLET_COMPARE_CASE(GE, ge) else XLET_COMPARE_CASE(
             GT, gt) else XLET_COMPARE_CASE(LE, le) else XLET_COMPARE_CASE(LT, lt)

@@ -1,5 +1,7 @@
 // ConvertElementType, BitcastConvertType and ReducePrecision.
-//   convert_element_type<U>(x)    element-wise; C1 U is an element type. Complex → non-complex
+//   convert_element_type<U>(x)    element-wise; C1 U is an element type; C2 neither x's element
+//                                 type nor U is quantized (the spec's convert takes tensors only;
+//                                 uniform_quantize / uniform_dequantize convert). Complex → non-complex
 //                                 drops the imaginary part (StableHLO, XLA) and converts the real
 //                                 part; complex → pred is z != 0. Values: docs/semantics.md.
 //   bitcast_convert_type<U>(x)    same width: element-wise, lazy. Different widths (not
@@ -91,7 +93,11 @@ namespace xlet {
 
 template<element U, expression X>
 auto convert_element_type(X&& x) {
-    return detail::make_map<detail::convert_fn<U>, U>(detail::as_node(std::forward<X>(x)));
+    constexpr bool c2 = !is_quantized<detail::element_of<X>> && !is_quantized<U>;
+    static_assert(diag::got<c2, detail::shown_t<X>, tensor<U>>::value,
+                  "xlet::convert_element_type [C2]: quantized types convert with uniform_quantize and "
+                  "uniform_dequantize (quant/), not convert");
+    if constexpr (c2) return detail::make_map<detail::convert_fn<U>, U>(detail::as_node(std::forward<X>(x)));
 }
 
 template<element U, expression X>

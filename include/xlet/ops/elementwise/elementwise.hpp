@@ -7,6 +7,7 @@
 //   static constexpr double cost;                   work per element relative to an add
 //   static auto scalar(C... x);                     on compute types (f16/bf16 as float)
 //   static auto simd(xsimd::batch<C>... b);         optional; used when it compiles for the types
+//   static vec<Out, N> on_vec<Out, N>(vec<C, N>...); optional; a whole-vec form (lane types differ)
 #pragma once
 #include <algorithm>
 #include <tuple>
@@ -76,11 +77,20 @@ vec<Out, N> apply_pred_first(const vec<P, N>& p, const vec<Cs, N>&... in) {
     return r;
 }
 
+// A functor's own form on whole vecs, for a type change whose lanes do not match one register
+// (quant/: float lanes to and from 8- and 16-bit stored integers).
+template<class F, class Out, std::size_t N, class... Cs>
+concept vec_form = requires(const vec<Cs, N>&... v) {
+    { F::template on_vec<Out, N>(v...) } -> std::same_as<vec<Out, N>>;
+};
+
 template<class F, class Out, std::size_t N, class... Cs>
 vec<Out, N> apply_vec(const vec<Cs, N>&... in) {
     using V = vec<Out, N>;
     V r;
-    if constexpr (simd_form<F, Out, N, Cs...>) {
+    if constexpr (vec_form<F, Out, N, Cs...>) {
+        return F::template on_vec<Out, N>(in...);
+    } else if constexpr (simd_form<F, Out, N, Cs...>) {
         for (std::size_t k = 0; k < V::simd_regs::count; ++k)
             r.r.b[k] = F::simd(in.r.b[k]...);
     } else if constexpr (pred_first_form<F, Out, N, Cs...>()) {
@@ -199,17 +209,20 @@ using element_of = typename element_of_impl<X>::type;
 
 // May a C++ value of type V stand for an element of type T? Same type always; an integer literal
 // for any numeric type; a floating literal for floating and complex types. Never silently narrows
-// a float into an integer array.
+// a float into an integer array. A quantized element only from a value of its own type (a literal
+// would be ambiguous: a stored integer or a real value?).
 template<class V, class T>
-inline constexpr bool scalar_fits = std::is_same_v<V, T> ||
-                                    (std::is_integral_v<V> && !std::is_same_v<V, bool> && !std::is_same_v<T, bool>) ||
-                                    ((std::is_floating_point_v<V> || is_narrow_float<V>)&&(is_float<T> ||
-                                                                                           is_complex<T>)) ||
-                                    (is_complex<V> && is_complex<T>);
+inline constexpr bool
+    scalar_fits = std::is_same_v<V, T> ||
+                  (std::is_integral_v<V> && !std::is_same_v<V, bool> && !std::is_same_v<T, bool> && !is_quantized<T>) ||
+                  ((std::is_floating_point_v<V> || is_narrow_float<V>)&&(is_float<T> || is_complex<T>)) ||
+                  (is_complex<V> && is_complex<T>);
 
 template<class T, class V>
 compute_t<T> scalar_as(V v) {
-    if constexpr (is_complex<T>)
+    if constexpr (is_quantized<T>)
+        return widen(static_cast<T>(v));
+    else if constexpr (is_complex<T>)
         return compute_t<T>(static_cast<compute_t<T>>(v));
     else if constexpr (is_narrow_float<V>)
         return static_cast<compute_t<T>>(static_cast<float>(v));

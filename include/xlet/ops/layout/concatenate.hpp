@@ -141,12 +141,15 @@ auto concatenate(X&&... x) {
             }
         }();
         static_assert(diag::got<c2, detail::shown_t<X>...>::value, "xlet::concatenate [C2]: operands must have the same element type");
+        static_assert(diag::got<!is_per_axis_quantized<T>, detail::shown_t<X>...>::value,
+                      "xlet::concatenate [I1]: the operands must not be per-axis quantized (the spec's concatenate "
+                      "takes per-tensor quantized tensors only)");
         static_assert(diag::got<c3, detail::shown_t<X>...>::value, "xlet::concatenate [C3]: operands must have the same rank");
         static_assert(diag::got<c4, detail::shown_t<X>..., diag::dimensions<Dimension>>::value,
                       "xlet::concatenate [C4]: dimension must be in [0, rank)");
         static_assert(diag::got<c5, detail::shown_t<X>..., diag::dimensions<Dimension>>::value,
                       "xlet::concatenate [C5]: operands must have equal sizes in every dimension but the concatenated one");
-        if constexpr (c2 && c3 && c4 && c5) {
+        if constexpr (c2 && c3 && c4 && c5 && !is_per_axis_quantized<T>) {
             constexpr std::size_t K = static_cast<std::size_t>(Dimension);
             constexpr auto E = [] {
                 auto e = First::extents;

@@ -82,7 +82,10 @@ requires((detail::start_index<S> || detail::start_array<S>)&&...) auto dynamic_s
     constexpr bool c1 = sizeof...(S) == R && sizeof...(Z) == R;
     static_assert(diag::got<c1, detail::shown_t<X>, diag::dimensions<Z...>>::value,
                   "xlet::dynamic_slice [C1]: needs one slice size and one start index per operand dimension");
-    if constexpr (c1) {
+    static_assert(diag::got<!is_per_axis_quantized<T>, detail::shown_t<X>>::value,
+                  "xlet::dynamic_slice [I1]: the operand must not be per-axis quantized (the spec's dynamic_slice "
+                  "takes per-tensor quantized tensors only)");
+    if constexpr (c1 && !is_per_axis_quantized<T>) {
         static constexpr auto sz = dims_t<Z...>::value;
         constexpr bool c2 = [] {
             for (std::size_t i = 0; i < R; ++i)
@@ -135,7 +138,10 @@ requires((detail::start_index<S> || detail::start_array<S>)&&...) auto dynamic_u
     static_assert(
         diag::got<c2, detail::shown_t<X>, detail::shown_t<U>>::value,
         "xlet::dynamic_update_slice [C2]: update must have the operand's rank and element type and fit inside it");
-    if constexpr (c1 && c2) {
+    static_assert(diag::got<!is_per_axis_quantized<T>, detail::shown_t<X>>::value,
+                  "xlet::dynamic_update_slice [I1]: the operand must not be per-axis quantized (the spec's "
+                  "dynamic_update_slice takes per-tensor quantized tensors only)");
+    if constexpr (c1 && c2 && !is_per_axis_quantized<T>) {
         auto run = [&] {
             tensor_type_of<N> out(x);
             auto up = eval(update);

@@ -254,6 +254,9 @@ auto gather_untraced(X&& operand, I&& start_indices) {
     using P = detail::gather_plan<G, NX::rank, NX::extents, NI::rank, NI::extents>;
     using XT = detail::shown_t<X>;
     using IT = detail::shown_t<I>;
+    static_assert(diag::got<!is_per_axis_quantized<T>, XT>::value,
+                  "xlet::gather [I1]: the operand must not be per-axis quantized (the spec's gather takes "
+                  "per-tensor quantized tensors only)");
     static_assert(
         diag::got<P::c1, XT, IT>::value,
         "xlet::gather [C1]: rank(operand) must equal |offset_dims| + |collapsed_slice_dims| + |operand_batching_dims|");

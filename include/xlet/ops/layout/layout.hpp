@@ -15,6 +15,13 @@
 //   reshape(x, dims<order...>, sizes<...>)   = reshape(transpose(x, order), sizes); C2 permutation.
 //   reshape<f32<3, 2>>(x)                    the target as a type; C3 same element type.
 //   collapse(x, dims<...>)                   C1 consecutive, increasing, in range.
+// Quantized operands (quant/): the stored integers move untouched. A per-axis quantized operand's
+// quantization dimension follows its data through broadcast, broadcast_in_dim, transpose and
+// reshape (the result's element type names the new dimension; broadcast_in_dim of a size-1
+// quantization dimension repeats its one scale, spec C6); reshape C4: the quantization dimension
+// must survive as a dimension of the same size with the same number of elements before it (spec
+// C3). rev, slice I1 (pad, concatenate, dynamic_slice, dynamic_update_slice, gather too): per-tensor
+// quantized operands only, as the spec's operand types (its label I1) say.
 #pragma once
 #include "../elementwise/elementwise.hpp"
 
@@ -43,8 +50,8 @@ constexpr extents_t<N> to_extents(const std::array<std::int64_t, N>& a) {
 }
 
 // Reshape of a linear node: leaves are addressed through the flat row-major index of the new shape.
-template<class C, std::size_t R, extents_t<R> E>
-struct reshape_node : node_shape<typename C::value_type, R, E> {
+template<class C, std::size_t R, extents_t<R> E, class T = typename C::value_type>
+struct reshape_node : node_shape<T, R, E> {
     static constexpr std::size_t lanes = C::lanes;
     static constexpr double cost = C::cost;
     static constexpr std::size_t leaf_count = C::leaf_count;
@@ -71,6 +78,23 @@ struct reshape_node : node_shape<typename C::value_type, R, E> {
     bool may_alias(const void* b, const void* e) const { return child.template may_alias<Ro, flat<Ro, M>(), D>(b, e); }
 };
 
+// Where a per-axis quantization dimension a of an operand of extents In lands in a reshape to
+// extents Out: the first result dimension of In's size along a with as many elements before it
+// (-1: none, reshape's C4).
+template<std::size_t Ri, std::size_t Ro>
+constexpr std::int64_t reshaped_axis(const extents_t<Ri>& in, std::int64_t a, const extents_t<Ro>& out) {
+    if (a < 0 || a >= static_cast<std::int64_t>(Ri)) return -1;
+    std::size_t before = 1;
+    for (std::size_t i = 0; i < static_cast<std::size_t>(a); ++i)
+        before *= in[i];
+    std::size_t acc = 1;
+    for (std::size_t k = 0; k < Ro; ++k) {
+        if (acc == before && out[k] == in[static_cast<std::size_t>(a)]) return static_cast<std::int64_t>(k);
+        acc *= out[k];
+    }
+    return -1;
+}
+
 } // namespace detail
 
 template<expression X, std::int64_t... S>
@@ -94,7 +118,9 @@ auto broadcast(X&& x, dims_t<S...>) {
             }
             return m;
         }();
-        return detail::make_view<R, E, Map>(detail::as_node(std::forward<X>(x)));
+        using T = detail::with_quant_axis_t<typename N::value_type, detail::quant_axis<typename N::value_type>() +
+                                                                        static_cast<std::int64_t>(Rn)>;
+        return detail::make_view<R, E, Map, T>(detail::as_node(std::forward<X>(x)));
     }
 }
 
@@ -124,7 +150,17 @@ auto broadcast_in_dim(X&& x, dims_t<S...>, dims_t<B...>) {
     static_assert(diag::got<c4, XT, SD, BD>::value, "xlet::broadcast_in_dim [C4]: each operand dimension must have size 1 or the size of the output dimension it maps to");
     if constexpr (c1 && c2 && c3 && c4) {
         constexpr auto E = detail::to_extents(out);
-        return detail::make_view<R, E, detail::broadcast_map<N::rank, N::extents, R, E, bd>()>(detail::as_node(std::forward<X>(x)));
+        // A per-axis quantization dimension a goes to bd[a], its one scale repeated when it had size 1.
+        using V = typename N::value_type;
+        constexpr std::int64_t a = detail::quant_axis<V>();
+        constexpr std::int64_t na = a < 0 ? -1 : bd[static_cast<std::size_t>(a < 0 ? 0 : a)];
+        constexpr std::size_t count = a >= 0 && N::extents[static_cast<std::size_t>(a < 0 ? 0 : a)] == 1 &&
+                                              E[static_cast<std::size_t>(na < 0 ? 0 : na)] != 1
+                                          ? E[static_cast<std::size_t>(na < 0 ? 0 : na)]
+                                          : 0;
+        using T = detail::with_quant_axis_t<V, na, count>;
+        return detail::make_view<R, E, detail::broadcast_map<N::rank, N::extents, R, E, bd>(), T>(
+            detail::as_node(std::forward<X>(x)));
     }
 }
 
@@ -154,7 +190,15 @@ auto transpose(X&& x, dims_t<P...>) {
             }
             return m;
         }();
-        return detail::make_view<R, E, Map>(detail::as_node(std::forward<X>(x)));
+        // A per-axis quantization dimension a becomes the output dimension j with perm[j] = a (spec C4).
+        using V = typename N::value_type;
+        constexpr std::int64_t a = detail::quant_axis<V>();
+        constexpr std::int64_t na = [] {
+            for (std::size_t j = 0; j < R; ++j)
+                if (perm[j] == a) return static_cast<std::int64_t>(j);
+            return std::int64_t{-1};
+        }();
+        return detail::make_view<R, E, Map, detail::with_quant_axis_t<V, na>>(detail::as_node(std::forward<X>(x)));
     }
 }
 
@@ -166,7 +210,10 @@ auto rev(X&& x, dims_t<D...>) {
     using XT = detail::shown_t<X>;
     static_assert(diag::got<dims_in_range(d, R), XT, diag::dimensions<D...>>::value, "xlet::rev [C1]: dimensions must be in range");
     static_assert(diag::got<dims_unique(d), XT, diag::dimensions<D...>>::value, "xlet::rev [C2]: dimensions must be unique");
-    if constexpr (dims_in_range(d, R) && dims_unique(d)) {
+    static_assert(diag::got<!is_per_axis_quantized<typename N::value_type>, XT>::value,
+                  "xlet::rev [I1]: the operand must not be per-axis quantized (the spec's reverse takes per-tensor "
+                  "quantized tensors only)");
+    if constexpr (dims_in_range(d, R) && dims_unique(d) && !is_per_axis_quantized<typename N::value_type>) {
         constexpr auto Map = [] {
             auto m = detail::identity_map<R>();
             for (auto k : d) {
@@ -208,7 +255,11 @@ auto slice(X&& x, dims_t<S...>, dims_t<L...>, dims_t<T...>) {
     static_assert(diag::got<c1, XT, DS, DL, DT>::value, "xlet::slice [C1]: start_indices, limit_indices and strides need one entry per dimension");
     static_assert(diag::got<c2, XT, DS, DL>::value, "xlet::slice [C2]: need 0 <= start <= limit <= dimension size");
     static_assert(diag::got<c3, XT, DT>::value, "xlet::slice [C3]: strides must be >= 1");
-    if constexpr (c1 && c2 && c3) {
+    constexpr bool c4 = !is_per_axis_quantized<typename N::value_type>;
+    static_assert(diag::got<c4, XT>::value,
+                  "xlet::slice [I1]: the operand must not be per-axis quantized (the spec's slice takes per-tensor "
+                  "quantized tensors only)");
+    if constexpr (c1 && c2 && c3 && c4) {
         constexpr auto E = [] {
             extents_t<R> e{};
             for (std::size_t i = 0; i < R; ++i) e[i] = static_cast<std::size_t>((li[i] - st[i] + sd[i] - 1) / sd[i]);
@@ -237,15 +288,22 @@ auto reshape(X&& x, dims_t<S...>) {
     constexpr bool c1 = detail::all_nonnegative(dims_t<S...>::value) && product(E) == N::size();
     static_assert(diag::got<c1, detail::shown_t<X>, diag::dimensions<S...>>::value,
                   "xlet::reshape [C1]: new_sizes must hold exactly the operand's number of elements");
-    if constexpr (c1) {
+    using V = typename N::value_type;
+    constexpr std::int64_t na = detail::reshaped_axis(N::extents, detail::quant_axis<V>(), E);
+    constexpr bool c4 = !is_per_axis_quantized<V> || na >= 0;
+    static_assert(diag::got<c4, detail::shown_t<X>, diag::dimensions<S...>>::value,
+                  "xlet::reshape [C4]: a per-axis quantized operand's quantization dimension must remain a "
+                  "dimension of the result, of the same size, with as many elements before it");
+    if constexpr (c1 && c4) {
         constexpr std::size_t R = sizeof...(S);
+        using T = detail::with_quant_axis_t<V, na>;
         if constexpr (N::linear) {
-            return detail::reshape_node<N, R, E>{{}, detail::as_node(std::forward<X>(x))};
+            return detail::reshape_node<N, R, E, T>{{}, detail::as_node(std::forward<X>(x))};
         } else {
             // A view that reorders elements: evaluate it once, then view the result's memory.
             auto t = eval(x);
             using Nt = detail::node_t<decltype(t)>;
-            return detail::reshape_node<Nt, R, E>{{}, detail::as_node(std::move(t))};
+            return detail::reshape_node<Nt, R, E, T>{{}, detail::as_node(std::move(t))};
         }
     }
 }
@@ -261,7 +319,11 @@ auto reshape(X&& x, dims_t<P...> order, dims_t<S...> new_sizes) {
 template<class Shape, expression X>
     requires is_array_leaf<Shape>
 auto reshape(X&& x) {
-    constexpr bool c3 = std::is_same_v<typename Shape::value_type, detail::element_of<X>>;
+    // (A per-axis quantized target names where the quantization dimension goes.)
+    using V = typename Shape::value_type;
+    constexpr bool c3 = std::is_same_v<V, detail::element_of<X>> ||
+                        (is_per_axis_quantized<V> &&
+                         std::is_same_v<V, detail::with_quant_axis_t<detail::element_of<X>, detail::quant_axis<V>()>>);
     static_assert(diag::got<c3, detail::shown_t<X>, Shape>::value, "xlet::reshape [C3]: the target shape must have the operand's element type");
     if constexpr (c3)
         return [&]<std::size_t... I>(std::index_sequence<I...>) {

@@ -282,9 +282,12 @@ auto pad(X&& x, V&& value) {
         static_assert(diag::got<c3, XT>::value, "xlet::pad [C3]: every padded dimension must have a size >= 0");
         static_assert(diag::got<c4, XT, detail::shown_t<V>>::value,
                       "xlet::pad [C4]: the padding value must be a scalar of the operand's element type");
+        static_assert(diag::got<!is_per_axis_quantized<T>, XT>::value,
+                      "xlet::pad [I1]: the operand must not be per-axis quantized (the spec's pad takes per-tensor "
+                      "quantized tensors only)");
         if constexpr (c2 && c3 && c4 && R == 0) {
             return detail::as_node(std::forward<X>(x)); // nothing to pad
-        } else if constexpr (c2 && c3 && c4) {
+        } else if constexpr (c2 && c3 && c4 && !is_per_axis_quantized<T>) {
             constexpr auto E = [] {
                 extents_t<R> e{};
                 for (std::size_t d = 0; d < R; ++d)
