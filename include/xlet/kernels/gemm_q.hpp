@@ -129,6 +129,15 @@ inline S requantize_one(std::int32_t acc, std::size_t j, const requant_table& t,
     return static_cast<S>(std::clamp(i, r.ilo, r.ihi));
 }
 
+// Columns [j0, n) of a row by the scalar form (a function of its own, so that GCC does not reason
+// about the SIMD loop's end inside it).
+template<class S>
+[[gnu::noinline]] void requantize_tail(const std::int32_t* acc, std::size_t j0, std::size_t n, const requant_table& t,
+                                       const requant_range& r, S* out, std::ptrdiff_t os) {
+    for (std::size_t j = j0; j < n; ++j)
+        out[static_cast<std::ptrdiff_t>(j) * os] = requantize_one<S>(acc[j], j, t, r);
+}
+
 // out[j * os] for j < n from acc[j] (one row of the result).
 template<class S>
 void requantize_row(const std::int32_t* acc, std::size_t n, const requant_table& t, const requant_range& r, S* out,
@@ -165,8 +174,7 @@ void requantize_row(const std::int32_t* acc, std::size_t n, const requant_table&
                 out[static_cast<std::ptrdiff_t>(j + u) * os] = static_cast<S>(tmp[u]);
         }
     }
-    for (; j < n; ++j)
-        out[static_cast<std::ptrdiff_t>(j) * os] = requantize_one<S>(acc[j], j, t, r);
+    requantize_tail(acc, j, n, t, r, out, os);
 }
 
 } // namespace xlet::detail
