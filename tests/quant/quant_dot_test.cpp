@@ -217,6 +217,62 @@ TEST_CASE("quantized dot: 32-bit results, the exact path (M = 1) and the f32 pat
           std::vector<std::int64_t>{2057, static_cast<std::int64_t>(std::nearbyint(f1))});
 }
 
+TEST_CASE("the module pass's cases: tests/stablehlo/quant_math.mlir's integers from the library") {
+    // --stablehlo-legalize-quant-to-math lowers these dot_generals to integer and f32 ops that
+    // requantize as the library does; the runner of quant_math.mlir checks the same integers
+    using L1 = quant::uniform<std::int8_t, float, scale(0.5), -1>;
+    using R1 = quant::uniform<std::int8_t, float, scale(0.5), 0>;
+    using O1 = quant::uniform<std::int8_t, float, scale(1.0), 3>;
+    CHECK(ints(dot_general<mk, O1>(tensor<L1, 2, 2>{{100, -100}, {127, 127}}, tensor<R1, 2, 2>{{100, 50}, {-100, 50}})) ==
+          std::vector<std::int64_t>{127, 28, 3, 127});
+    using L2 = quant::uniform<std::int8_t, float, scale(1.0), 0>;
+    using L3 = quant::uniform<std::int8_t, float, scale(1.0), 2>;
+    using W2 = quant::uniform_per_axis<std::int8_t, float, 1, scales(0.5, 0.25), zero_points(0, 0)>;
+    using OP = quant::uniform_per_axis<std::int8_t, float, 1, scales(1.0, 0.5), zero_points(1, -1)>;
+    using O32 = quant::uniform_per_axis<std::int32_t, float, 1, scales(0.5, 0.1), zero_points(10, -10)>;
+    const tensor<L2, 2, 2> l{{1, 2}, {3, 4}};
+    const tensor<W2, 2, 2> w{{1, 2}, {3, -4}};
+    CHECK(ints(dot_general<mk, L2>(l, w)) == std::vector<std::int64_t>{4, -2, 8, -2});
+    CHECK(ints(dot_general<mk, OP>(l, w)) == std::vector<std::int64_t>{4, -4, 8, -6});
+    CHECK(ints(dot_general<mk, O32>(tensor<L3, 2, 2>{{3, 4}, {5, 6}}, w)) == std::vector<std::int64_t>{17, -25, 25, -35});
+    using LR = quant::uniform<std::int8_t, float, scale(0.05), -5>;
+    using WR = quant::uniform_per_axis<std::int8_t, float, 1, scales(0.01, 0.003, 0.02, 0.007, 0.05),
+                                       zero_points(0, 0, 0, 0, 0)>;
+    using RR = quant::uniform_per_axis<std::int8_t, float, 1, scales(0.1, 0.05, 0.3, 0.02, 0.9),
+                                       zero_points(3, -7, 0, 100, -128)>;
+    using RU = quant::uniform<std::uint8_t, float, scale(0.25), 128>;
+    const tensor<LR, 4, 7> a{{-72, 68, -23, 118, 122, 118, -106},
+                             {53, -6, -123, 124, 31, -78, 74},
+                             {105, -54, 14, -110, 72, 66, -51},
+                             {33, -27, 45, -53, 10, 100, 94}};
+    const tensor<WR, 7, 5> b{{-116, 85, -15, 81, 15},  {-81, -35, -48, 49, -51},  {108, -108, -121, -124, -97},
+                             {-94, -69, -109, 36, 111}, {-68, 90, 119, 93, -90},   {49, -116, 15, -8, -120},
+                             {46, 121, 97, 42, 46}};
+    CHECK(ints(dot_general<mk, RR>(a, b)) == std::vector<std::int64_t>{-92, -97, -22, 127, -128, -128, 83, 34, 127, -28,
+                                                                       -1,  21,  52,  127, -128, 83,   2,  42, 79,  -128});
+    CHECK(ints(dot_general<mk, RU>(a, b)) == std::vector<std::int64_t>{90,  110, 102, 144, 0, 60,  146, 169, 172, 255,
+                                                                       127, 134, 190, 135, 0, 160, 130, 179, 126, 0});
+    check_dot<mk, RR>(a, b);
+    check_dot<mk, RU>(a, b);
+    // convolutions: padding with the zero point (i32, M = 1), a per-axis kernel
+    constexpr conv_config nhwc{.padding_low = {1, 1}, .padding_high = {0, 0},
+                               .dimension_numbers = conv_layout("NHWC", "HWIO", "NHWC")};
+    using CL = quant::uniform<std::int8_t, float, scale(1.0), 2>;
+    using CK = quant::uniform<std::int8_t, float, scale(1.0), 0>;
+    using CO = quant::uniform<std::int32_t, float, scale(1.0), 0>;
+    tensor<CL, 1, 3, 3, 1> cl;
+    tensor<CK, 2, 2, 1, 1> ck;
+    for (std::size_t i = 0; i < 9; ++i)
+        cl.data()[i].stored = static_cast<std::int8_t>(i + 2);
+    ck.data()[0].stored = ck.data()[3].stored = 1;
+    CHECK(ints(conv_general_dilated<nhwc, CO>(cl, ck)) == std::vector<std::int64_t>{0, 1, 2, 3, 4, 6, 6, 10, 12});
+    using PK = quant::uniform_per_axis<std::int8_t, float, 3, scales(0.5, 0.25), zero_points(0, 0)>;
+    constexpr conv_config plain{.dimension_numbers = conv_layout("NHWC", "HWIO", "NHWC")};
+    const tensor<CK, 1, 2, 2, 1> pl{{{{1}, {2}}, {{3}, {4}}}};
+    const tensor<PK, 1, 1, 1, 2> pk{{{{2, -3}}}};
+    CHECK(ints(conv_general_dilated<plain, CK>(pl, pk)) == std::vector<std::int64_t>{1, -1, 2, -2, 3, -2, 4, -3});
+}
+
 // =================================================================================================
 // 2. Differential tests
 // =================================================================================================
