@@ -1,4 +1,4 @@
-// expect: xlet::conv_general_dilated [C28]: with a quantized operand, rhs must be quantized and the result quantized exactly when lhs is
+// expect: xlet::conv_general_dilated [C28]: with a quantized operand, rhs must be quantized and the result quantized
 #include <xlet/xlet.hpp>
 using namespace xlet;
 using namespace xlet::quant;

@@ -1,4 +1,4 @@
-// expect: xlet::conv_general_dilated [C29]: a per-axis quantized rhs must be quantized along kernel_output_feature_dimension
+// expect: xlet::conv_general_dilated [C29]: a per-axis quantized rhs must be quantized along
 #include <xlet/xlet.hpp>
 using namespace xlet;
 using namespace xlet::quant;

@@ -1,4 +1,4 @@
-// expect: xlet::conv_general_dilated [C30]: a per-axis quantized result must be quantized along output_feature_dimension
+// expect: xlet::conv_general_dilated [C30]: a per-axis quantized result must be quantized along
 #include <xlet/xlet.hpp>
 using namespace xlet;
 using namespace xlet::quant;

@@ -1,4 +1,4 @@
-// expect: xlet::conv_general_dilated [C34]: with a float lhs (hybrid), lhs's type, rhs's expressed type and the result type must be the same
+// expect: xlet::conv_general_dilated [C34]: with a float lhs (hybrid), lhs's type, rhs's expressed type and the result
 #include <xlet/xlet.hpp>
 using namespace xlet;
 using namespace xlet::quant;

@@ -1,4 +1,4 @@
-// expect: xlet::conv_general_dilated [I1]: lhs must be a tensor or a per-tensor quantized tensor, not per-axis quantized
+// expect: xlet::conv_general_dilated [I1]: lhs must be a tensor or a per-tensor quantized tensor, not per-axis
 #include <xlet/xlet.hpp>
 using namespace xlet;
 using namespace xlet::quant;

@@ -1,4 +1,4 @@
-// expect: xlet::dot_general [C14]: with a quantized operand, rhs must be quantized and the result quantized exactly when lhs is
+// expect: xlet::dot_general [C14]: with a quantized operand, rhs must be quantized and the result quantized exactly
 #include <xlet/xlet.hpp>
 using namespace xlet;
 using namespace xlet::quant;

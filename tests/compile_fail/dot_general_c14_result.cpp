@@ -1,4 +1,4 @@
-// expect: xlet::dot_general [C14]: quantized operands of different types need the result type (the preferred element type)
+// expect: xlet::dot_general [C14]: quantized operands of different types need the result type (the preferred element
 #include <xlet/xlet.hpp>
 using namespace xlet;
 using namespace xlet::quant;

@@ -1,4 +1,4 @@
-// expect: xlet::dot_general [C16]: a per-axis quantized rhs's quantization dimension must not be a contracting dimension
+// expect: xlet::dot_general [C16]: a per-axis quantized rhs's quantization dimension must not be a contracting
 #include <xlet/xlet.hpp>
 using namespace xlet;
 using namespace xlet::quant;

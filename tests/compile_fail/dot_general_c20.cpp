@@ -1,4 +1,4 @@
-// expect: xlet::dot_general [C20]: with a float lhs (hybrid), lhs's type, rhs's expressed type and the result type must be the same
+// expect: xlet::dot_general [C20]: with a float lhs (hybrid), lhs's type, rhs's expressed type and the result type
 #include <xlet/xlet.hpp>
 using namespace xlet;
 using namespace xlet::quant;

@@ -1,4 +1,4 @@
-// expect: xlet::dot_general [C25]: a per-axis quantized result must be quantized along the result dimension that holds rhs's quantization dimension
+// expect: xlet::dot_general [C25]: a per-axis quantized result must be quantized along the result dimension that holds
 #include <xlet/xlet.hpp>
 using namespace xlet;
 using namespace xlet::quant;

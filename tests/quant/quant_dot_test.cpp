@@ -85,7 +85,8 @@ r::conv_desc ref_conv(std::int64_t rank) {
     const conv_dims& n = Cf.dimension_numbers;
     d.input_batch_dimension = n.input_batch_dimension;
     d.input_feature_dimension = n.input_feature_dimension;
-    d.input_spatial_dimensions = spatial(n.input_spatial_dimensions, n.input_batch_dimension, n.input_feature_dimension);
+    d.input_spatial_dimensions =
+        spatial(n.input_spatial_dimensions, n.input_batch_dimension, n.input_feature_dimension);
     d.kernel_input_feature_dimension = n.kernel_input_feature_dimension;
     d.kernel_output_feature_dimension = n.kernel_output_feature_dimension;
     d.kernel_spatial_dimensions =
@@ -223,8 +224,9 @@ TEST_CASE("the module pass's cases: tests/stablehlo/quant_math.mlir's integers f
     using L1 = quant::uniform<std::int8_t, float, scale(0.5), -1>;
     using R1 = quant::uniform<std::int8_t, float, scale(0.5), 0>;
     using O1 = quant::uniform<std::int8_t, float, scale(1.0), 3>;
-    CHECK(ints(dot_general<mk, O1>(tensor<L1, 2, 2>{{100, -100}, {127, 127}}, tensor<R1, 2, 2>{{100, 50}, {-100, 50}})) ==
-          std::vector<std::int64_t>{127, 28, 3, 127});
+    CHECK(
+        ints(dot_general<mk, O1>(tensor<L1, 2, 2>{{100, -100}, {127, 127}}, tensor<R1, 2, 2>{{100, 50}, {-100, 50}})) ==
+        std::vector<std::int64_t>{127, 28, 3, 127});
     using L2 = quant::uniform<std::int8_t, float, scale(1.0), 0>;
     using L3 = quant::uniform<std::int8_t, float, scale(1.0), 2>;
     using W2 = quant::uniform_per_axis<std::int8_t, float, 1, scales(0.5, 0.25), zero_points(0, 0)>;
@@ -234,7 +236,8 @@ TEST_CASE("the module pass's cases: tests/stablehlo/quant_math.mlir's integers f
     const tensor<W2, 2, 2> w{{1, 2}, {3, -4}};
     CHECK(ints(dot_general<mk, L2>(l, w)) == std::vector<std::int64_t>{4, -2, 8, -2});
     CHECK(ints(dot_general<mk, OP>(l, w)) == std::vector<std::int64_t>{4, -4, 8, -6});
-    CHECK(ints(dot_general<mk, O32>(tensor<L3, 2, 2>{{3, 4}, {5, 6}}, w)) == std::vector<std::int64_t>{17, -25, 25, -35});
+    CHECK(ints(dot_general<mk, O32>(tensor<L3, 2, 2>{{3, 4}, {5, 6}}, w)) ==
+          std::vector<std::int64_t>{17, -25, 25, -35});
     using LR = quant::uniform<std::int8_t, float, scale(0.05), -5>;
     using WR = quant::uniform_per_axis<std::int8_t, float, 1, scales(0.01, 0.003, 0.02, 0.007, 0.05),
                                        zero_points(0, 0, 0, 0, 0)>;
@@ -245,18 +248,19 @@ TEST_CASE("the module pass's cases: tests/stablehlo/quant_math.mlir's integers f
                              {53, -6, -123, 124, 31, -78, 74},
                              {105, -54, 14, -110, 72, 66, -51},
                              {33, -27, 45, -53, 10, 100, 94}};
-    const tensor<WR, 7, 5> b{{-116, 85, -15, 81, 15},  {-81, -35, -48, 49, -51},  {108, -108, -121, -124, -97},
-                             {-94, -69, -109, 36, 111}, {-68, 90, 119, 93, -90},   {49, -116, 15, -8, -120},
+    const tensor<WR, 7, 5> b{{-116, 85, -15, 81, 15},   {-81, -35, -48, 49, -51}, {108, -108, -121, -124, -97},
+                             {-94, -69, -109, 36, 111}, {-68, 90, 119, 93, -90},  {49, -116, 15, -8, -120},
                              {46, 121, 97, 42, 46}};
-    CHECK(ints(dot_general<mk, RR>(a, b)) == std::vector<std::int64_t>{-92, -97, -22, 127, -128, -128, 83, 34, 127, -28,
-                                                                       -1,  21,  52,  127, -128, 83,   2,  42, 79,  -128});
+    CHECK(ints(dot_general<mk, RR>(a, b)) == std::vector<std::int64_t>{-92,  -97, -22, 127, -128, -128, 83,
+                                                                       34,   127, -28, -1,  21,   52,   127,
+                                                                       -128, 83,  2,   42,  79,   -128});
     CHECK(ints(dot_general<mk, RU>(a, b)) == std::vector<std::int64_t>{90,  110, 102, 144, 0, 60,  146, 169, 172, 255,
                                                                        127, 134, 190, 135, 0, 160, 130, 179, 126, 0});
     check_dot<mk, RR>(a, b);
     check_dot<mk, RU>(a, b);
     // convolutions: padding with the zero point (i32, M = 1), a per-axis kernel
-    constexpr conv_config nhwc{.padding_low = {1, 1}, .padding_high = {0, 0},
-                               .dimension_numbers = conv_layout("NHWC", "HWIO", "NHWC")};
+    constexpr conv_config nhwc{
+        .padding_low = {1, 1}, .padding_high = {0, 0}, .dimension_numbers = conv_layout("NHWC", "HWIO", "NHWC")};
     using CL = quant::uniform<std::int8_t, float, scale(1.0), 2>;
     using CK = quant::uniform<std::int8_t, float, scale(1.0), 0>;
     using CO = quant::uniform<std::int32_t, float, scale(1.0), 0>;
@@ -349,8 +353,8 @@ TEST_CASE("differential: batch dimensions, per-axis rhs along a free or a batch 
     constexpr dot_dims tr{.lhs_batch = {1}, .rhs_batch = {2}, .lhs_contracting = {0}, .rhs_contracting = {0}};
     using WT = quant::uniform_per_axis<std::int8_t, float, 1, scales(0.01, 0.02, 0.03, 0.04, 0.05),
                                        zero_points(0, 0, 0, 0, 0)>;
-    using RT = quant::uniform_per_axis<std::int8_t, float, 2, scales(0.5, 0.4, 0.3, 0.2, 0.1),
-                                       zero_points(0, -1, 1, -2, 2)>;
+    using RT =
+        quant::uniform_per_axis<std::int8_t, float, 2, scales(0.5, 0.4, 0.3, 0.2, 0.1), zero_points(0, -1, 1, -2, 2)>;
     check_dot<tr, RT>(rnd<A, 6, 2, 3>(39), rnd<WT, 6, 5, 2>(40));
     constexpr dot_dims two{.lhs_contracting = {0, 2}, .rhs_contracting = {1, 0}};
     using W2 = quant::uniform_per_axis<std::int8_t, float, 2, scales(0.01, 0.02, 0.03, 0.04, 0.05),
@@ -436,8 +440,8 @@ TEST_CASE("quantized convolution: NHWC 3x3, padding and stride, per-axis kernels
     using KP = quant::uniform_per_axis<std::int8_t, float, 3, scales(0.01, 0.02, 0.005, 0.04, 0.03),
                                        zero_points(0, 3, -2, 127, -128)>;
     using R = quant::uniform<std::int8_t, float, scale(0.25), 1>;
-    using RP = quant::uniform_per_axis<std::int8_t, float, 3, scales(0.2, 0.3, 0.1, 0.5, 0.6),
-                                       zero_points(0, -3, 4, 10, -10)>;
+    using RP =
+        quant::uniform_per_axis<std::int8_t, float, 3, scales(0.2, 0.3, 0.1, 0.5, 0.6), zero_points(0, -3, 4, 10, -10)>;
     constexpr conv_config c1{.window_strides = {1, 1},
                              .padding_low = {1, 1},
                              .padding_high = {1, 1},

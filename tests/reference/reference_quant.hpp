@@ -195,8 +195,8 @@ quant_dot_ref requantize_all(const array<std::int64_t>& sums, const array<double
     for (std::int64_t f = 0; f < sums.size(); ++f) {
         const auto [rc, oc] = channel(unflatten(f, sums.dims));
         const auto u = static_cast<std::size_t>(f);
-        out.exact.data[u] = requantize_sum(sums.data[u], l.scales[0], r.scales[rc], res.scales[oc],
-                                           res.zero_points[oc], res.storage_min, res.storage_max, wide);
+        out.exact.data[u] = requantize_sum(sums.data[u], l.scales[0], r.scales[rc], res.scales[oc], res.zero_points[oc],
+                                           res.storage_min, res.storage_max, wide);
         out.spec.data[u] =
             spec_round(reals.data[u], res.scales[oc], res.zero_points[oc], res.storage_min, res.storage_max);
     }
@@ -218,7 +218,8 @@ inline quant_dot_ref quant_dot_general(const array<std::int64_t>& lhs, const qty
         for (std::size_t i = 0; i < d.rhs_batch.size(); ++i)
             if (d.rhs_batch[i] == r.axis) rdim = static_cast<std::int64_t>(i);
         for (std::size_t i = 0; i < rf.size(); ++i)
-            if (rf[i] == r.axis) rdim = static_cast<std::int64_t>(d.rhs_batch.size()) + nlf + static_cast<std::int64_t>(i);
+            if (rf[i] == r.axis)
+                rdim = static_cast<std::int64_t>(d.rhs_batch.size()) + nlf + static_cast<std::int64_t>(i);
         if (rdim < 0) fail("quant_dot_general: rhs quantized along a contracting dimension");
     }
     return requantize_all(sums, reals, l, r, res, wide, [&](const dims_t& oi) {

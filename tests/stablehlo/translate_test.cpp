@@ -3135,7 +3135,9 @@ TEST_CASE("stablehlo-legalize-quant-to-math: per-axis types, requantization, dot
   %0 = stablehlo.convolution(%arg0, %arg1) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x4x4x1x!quant.uniform<i8:f32, 2.0:4>>, tensor<3x3x1x2x!quant.uniform<i8:f32:3, {3.0, 0.5}>>) -> tensor<1x2x2x2x!quant.uniform<i8:f32:3, {1.0:5, 2.0:-5}>>
   return %0 : tensor<1x2x2x2x!quant.uniform<i8:f32:3, {1.0:5, 2.0:-5}>>
 })");
-    CHECK(has(p, R"(    %cst13 = "stablehlo.constant"() {value = dense<[6.000000e+00, 5.000000e-01]> : tensor<2xf32>} : () -> tensor<2xf32>
+    CHECK(has(
+        p,
+        R"(    %cst13 = "stablehlo.constant"() {value = dense<[6.000000e+00, 5.000000e-01]> : tensor<2xf32>} : () -> tensor<2xf32>
     %q14 = "chlo.broadcast_multiply"(%q12, %cst13) {broadcast_dimensions = array<i64: 3>} : (tensor<1x2x2x2xf32>, tensor<2xf32>) -> tensor<1x2x2x2xf32>
     %cst15 = "stablehlo.constant"() {value = dense<[5.000000e+00, -5.000000e+00]> : tensor<2xf32>} : () -> tensor<2xf32>
     %q16 = "chlo.broadcast_add"(%q14, %cst15) {broadcast_dimensions = array<i64: 3>} : (tensor<1x2x2x2xf32>, tensor<2xf32>) -> tensor<1x2x2x2xf32>

@@ -45,8 +45,7 @@ struct quant_conv_rules {
     using TR = element_of<R>;
     using types = quant_dot_types<element_of<L>, TR, Out>;
     using result = typename types::result;
-    static constexpr bool c29 =
-        !is_per_axis_quantized<TR> || !shape::dims_ok || quant_axis<TR>() == shape::ker.a;
+    static constexpr bool c29 = !is_per_axis_quantized<TR> || !shape::dims_ok || quant_axis<TR>() == shape::ker.a;
     static constexpr bool c30 =
         !is_per_axis_quantized<result> || !shape::dims_ok || quant_axis<result>() == shape::out.b;
     static constexpr bool ok = shape::shape_ok && types::ok && c29 && c30;
@@ -66,8 +65,7 @@ void quant_conv_input(X&& x, S fill, S* dst) {
         constexpr auto sb = st[static_cast<std::size_t>(Rules::in.a)], sf = st[static_cast<std::size_t>(Rules::in.b)];
         for (std::size_t n = 0; n < Rules::lb; ++n)
             for (std::size_t f = 0; f < Rules::lf; ++f)
-                dst[n * Rules::lf + f] =
-                    src[static_cast<std::ptrdiff_t>(n) * sb + static_cast<std::ptrdiff_t>(f) * sf];
+                dst[n * Rules::lf + f] = src[static_cast<std::ptrdiff_t>(n) * sb + static_cast<std::ptrdiff_t>(f) * sf];
     }
 }
 

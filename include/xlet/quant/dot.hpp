@@ -44,8 +44,8 @@ namespace xlet::detail {
 template<class TL, class TR, class Out>
 struct quant_dot_types {
     static constexpr bool lhs_q = is_quantized<TL>, rhs_q = is_quantized<TR>;
-    using result = std::conditional_t<!std::is_void_v<Out>, Out,
-                                      std::conditional_t<!lhs_q || std::is_same_v<TL, TR>, TL, void>>;
+    using result =
+        std::conditional_t<!std::is_void_v<Out>, Out, std::conditional_t<!lhs_q || std::is_same_v<TL, TR>, TL, void>>;
     static constexpr bool i1 = !is_per_axis_quantized<TL>;
     static constexpr bool given = !std::is_void_v<result>;
     static constexpr bool kind = rhs_q && (!given || is_quantized<result> == lhs_q);
@@ -59,7 +59,8 @@ struct quant_dot_types {
     }();
     static constexpr bool expressed = [] {
         if constexpr (quantized)
-            return std::is_same_v<expressed_t<TL>, expressed_t<TR>> && std::is_same_v<expressed_t<TL>, expressed_t<result>>;
+            return std::is_same_v<expressed_t<TL>, expressed_t<TR>> &&
+                   std::is_same_v<expressed_t<TL>, expressed_t<result>>;
         else
             return true;
     }();
@@ -91,7 +92,7 @@ consteval bool zero_points_zero() {
 
 // The element-type rules' static_asserts, in the op's name (OP) with its labels of the spec's
 // C14 (KIND), C17, C18, C19 and C20 (dot_general) or C28, C31-C34 (convolution).
-#define XLET_QUANT_DOT_TYPE_ASSERTS(OP, KIND, STORAGE, EXPRESSED, GRANULARITY, HYBRID, Types, ...)                    \
+#define XLET_QUANT_DOT_TYPE_ASSERTS(OP, KIND, STORAGE, EXPRESSED, GRANULARITY, HYBRID, Types, ...)                     \
     static_assert(::xlet::diag::got<Types::i1, __VA_ARGS__>::value,                                                    \
                   OP " [I1]: lhs must be a tensor or a per-tensor quantized tensor, not per-axis quantized");          \
     static_assert(::xlet::diag::got<Types::kind, __VA_ARGS__>::value,                                                  \
@@ -154,8 +155,8 @@ struct quant_dot_params {
         return r;
     }();
     static constexpr bool zb_zero = zero_points_zero<QR>();
-    static constexpr requant_range range = make_requant_range(element_traits<QO>::storage_min,
-                                                              element_traits<QO>::storage_max);
+    static constexpr requant_range range =
+        make_requant_range(element_traits<QO>::storage_min, element_traits<QO>::storage_max);
     static constexpr bool wide = sizeof(storage_t<QO>) == 4;
     // Column j of an epilogue reads channel c; k: the contraction length, col_sum: sum_k B[k, j].
     static void set(requant_table& t, std::size_t j, std::size_t c, std::size_t k, std::int32_t col_sum) {
@@ -223,7 +224,7 @@ struct quant_dot_general_rules {
     static_assert(::xlet::diag::got<Rules::c16, __VA_ARGS__>::value,                                                   \
                   OP " [C16]: a per-axis quantized rhs's quantization dimension must not be a contracting dimension"); \
     static_assert(::xlet::diag::got<Rules::c25, __VA_ARGS__>::value,                                                   \
-                  OP " [C25]: a per-axis quantized result must be quantized along the result dimension that holds "   \
+                  OP " [C25]: a per-axis quantized result must be quantized along the result dimension that holds "    \
                      "rhs's quantization dimension")
 
 // The product of stored integers, batch by batch, and its requantization into out (of type QO):
@@ -272,8 +273,7 @@ void quant_dot_run(const S* a, dot_side sa, const S* b, dot_side sb, SO* out) {
     if constexpr (NB > 1 && M * N * KK < dot_batch_task_work) {
         if (NB * M * N * std::max<std::size_t>(KK, 1) >= gemm_parallel_work) {
             tbb::this_task_arena::isolate([&] {
-                gemm_for(true, NB,
-                         std::max<std::size_t>(1, gemm_parallel_work / std::max<std::size_t>(1, M * N * KK)),
+                gemm_for(true, NB, std::max<std::size_t>(1, gemm_parallel_work / std::max<std::size_t>(1, M * N * KK)),
                          [&](std::size_t q0, std::size_t q1) {
                              scratch<std::int32_t> acc(M * N);
                              requant_table t(N);

@@ -383,8 +383,7 @@ bool read_dot_dims(const op& o, dot_like_dims& d, std::string& why) {
 // quantized along their output feature dimensions (any scales: the combined scales are a vector),
 // no lhs dilation. False: the convolution goes through dequantize / quantize.
 bool conv_dot_dims(const op& o, const quant_type& rq, const quant_type& resq, dot_like_dims& d) {
-    if (std::any_of(rq.zero_points.begin(), rq.zero_points.end(), [](std::int64_t z) { return z != 0; }))
-        return false;
+    if (std::any_of(rq.zero_points.begin(), rq.zero_points.end(), [](std::int64_t z) { return z != 0; })) return false;
     for (auto x : int_list(o.get("lhs_dilation")))
         if (x != 1) return false;
     conv_dims c;
@@ -833,11 +832,10 @@ bool quant_op_to_math(const op& o, const fresh_name& fresh, quant_rewrite& out, 
             if (!read_dot_dims(o, d, why)) return false;
             // a per-axis rhs: zero points 0 (dot_general C15), the result along its dimension
             if (r->per_axis()) d.channel_axis = dot_result_dim(o, d, r->axis);
-            const bool axes_ok =
-                !r->per_axis() ||
-                (d.channel_axis >= 0 &&
-                 std::all_of(r->zero_points.begin(), r->zero_points.end(), [](std::int64_t z) { return z == 0; }) &&
-                 (!res->per_axis() || res->axis == d.channel_axis));
+            const bool axes_ok = !r->per_axis() || (d.channel_axis >= 0 &&
+                                                    std::all_of(r->zero_points.begin(), r->zero_points.end(),
+                                                                [](std::int64_t z) { return z == 0; }) &&
+                                                    (!res->per_axis() || res->axis == d.channel_axis));
             if (axes_ok) {
                 dot_quantized(b, o, storage_val(0), storage_val(1), d);
                 done = true;
