@@ -16,6 +16,7 @@
 // Compile-fail tests of the rules: tests/compile_fail/dot_general_{i1,c14_*,c15..c20,c25}.cpp,
 // dot_{c4,c16}_quantized.cpp, conv_general_dilated_{i1,c28_*,c29..c34}.cpp.
 #define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
+#include "conv_common.hpp"
 #include "quant_common.hpp"
 
 namespace {
@@ -63,50 +64,13 @@ void check_dot(const A& a, const B& b, std::int64_t spec_tol = 1) {
     if (spec_tol >= 0) CHECK(qt::int_mismatches(g, ref.spec, spec_tol) == 0);
 }
 
-// Cf's attributes for the reference; empty spatial lists: the dimensions that are neither batch
-// nor feature, in increasing order (as conv_dims says), of a rank-N convolution.
-template<conv_config Cf>
-r::conv_desc ref_conv(std::int64_t rank) {
-    auto spatial = [rank](const dim_list& l, std::int64_t a, std::int64_t b) {
-        r::dims_t v = ref_list(l);
-        if (v.empty())
-            for (std::int64_t d = 0; d < rank; ++d)
-                if (d != a && d != b) v.push_back(d);
-        return v;
-    };
-    r::conv_desc d;
-    d.window_strides = ref_list(Cf.window_strides);
-    d.padding_low = ref_list(Cf.padding_low);
-    d.padding_high = ref_list(Cf.padding_high);
-    d.lhs_dilation = ref_list(Cf.lhs_dilation);
-    d.rhs_dilation = ref_list(Cf.rhs_dilation);
-    for (std::size_t i = 0; i < Cf.window_reversal.size(); ++i)
-        d.window_reversal.push_back(Cf.window_reversal[i] != 0);
-    const conv_dims& n = Cf.dimension_numbers;
-    d.input_batch_dimension = n.input_batch_dimension;
-    d.input_feature_dimension = n.input_feature_dimension;
-    d.input_spatial_dimensions =
-        spatial(n.input_spatial_dimensions, n.input_batch_dimension, n.input_feature_dimension);
-    d.kernel_input_feature_dimension = n.kernel_input_feature_dimension;
-    d.kernel_output_feature_dimension = n.kernel_output_feature_dimension;
-    d.kernel_spatial_dimensions =
-        spatial(n.kernel_spatial_dimensions, n.kernel_input_feature_dimension, n.kernel_output_feature_dimension);
-    d.output_batch_dimension = n.output_batch_dimension;
-    d.output_feature_dimension = n.output_feature_dimension;
-    d.output_spatial_dimensions =
-        spatial(n.output_spatial_dimensions, n.output_batch_dimension, n.output_feature_dimension);
-    d.feature_group_count = Cf.feature_group_count;
-    d.batch_group_count = Cf.batch_group_count;
-    return d;
-}
-
 template<conv_config Cf, class QO, class A, class B>
 void check_conv(const A& a, const B& b) {
     const auto got = conv_general_dilated<Cf, QO>(a, b);
     using QL = typename A::value_type;
     using QR = typename B::value_type;
     const auto ref = r::quant_conv(qt::stored(a), qref<QL>(), qt::stored(b), qref<QR>(), qref<QO>(),
-                                   sizeof(storage_t<QO>) == 4, ref_conv<Cf>(A::rank));
+                                   sizeof(storage_t<QO>) == 4, ct::ref_desc<Cf, A, B>());
     const auto g = qt::stored(got);
     REQUIRE(g.dims == ref.exact.dims);
     CHECK(qt::int_mismatches(g, ref.exact) == 0);
@@ -536,7 +500,7 @@ TEST_CASE("hybrid convolution: the float convolution on the dequantized kernel")
     const auto want = conv_general_dilated<c>(x, kf);
     static_assert(std::is_same_v<decltype(h), decltype(want)>);
     CHECK(std::memcmp(h.data(), want.data(), sizeof(float) * h.size()) == 0);
-    const auto ref = r::conv<double>(qt::ref_of(x), qt::ref_of(kf), ref_conv<c>(4));
+    const auto ref = r::conv<double>(qt::ref_of(x), qt::ref_of(kf), ct::ref_desc<c, decltype(x), decltype(kf)>());
     for (std::size_t i = 0; i < h.size(); ++i)
         CHECK(std::fabs(h.data()[i] - ref.data[i]) <= 1e-5 * (1 + std::fabs(ref.data[i])));
 }
