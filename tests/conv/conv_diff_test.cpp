@@ -9,48 +9,16 @@
 // K the number of products per output; integers are exact modulo 2^32.
 #define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include "dot_common.hpp"
-#include "reference/reference_conv.hpp"
+#include "conv_common.hpp"
 
 namespace {
-
-template<xlet::conv_config C, class L, class R>
-xlet_ref::conv_desc ref_desc() {
-    using Rules = xlet::detail::conv_rules<C, L, R, void>;
-    xlet_ref::conv_desc d;
-    auto list = [](const xlet::dim_list& l) {
-        xlet_ref::dims_t v;
-        for (std::size_t i = 0; i < l.size(); ++i)
-            v.push_back(l[i]);
-        return v;
-    };
-    d.window_strides = list(C.window_strides);
-    d.padding_low = list(C.padding_low);
-    d.padding_high = list(C.padding_high);
-    d.lhs_dilation = list(C.lhs_dilation);
-    d.rhs_dilation = list(C.rhs_dilation);
-    for (std::size_t i = 0; i < C.window_reversal.size(); ++i)
-        d.window_reversal.push_back(C.window_reversal[i] == 1);
-    const auto& D = C.dimension_numbers;
-    d.input_batch_dimension = D.input_batch_dimension;
-    d.input_feature_dimension = D.input_feature_dimension;
-    d.input_spatial_dimensions = list(Rules::in.sp);
-    d.kernel_input_feature_dimension = D.kernel_input_feature_dimension;
-    d.kernel_output_feature_dimension = D.kernel_output_feature_dimension;
-    d.kernel_spatial_dimensions = list(Rules::ker.sp);
-    d.output_batch_dimension = D.output_batch_dimension;
-    d.output_feature_dimension = D.output_feature_dimension;
-    d.output_spatial_dimensions = list(Rules::out.sp);
-    d.feature_group_count = C.feature_group_count;
-    d.batch_group_count = C.batch_group_count;
-    return d;
-}
 
 template<class T, class Out, class L, class R, xlet::conv_config C>
 void run_case() {
     const auto lhs = dt::random<L>();
     const auto rhs = dt::random<R>();
     const auto got = xlet::conv_general_dilated<C, Out>(lhs, rhs);
-    const auto desc = ref_desc<C, L, R>();
+    const auto desc = ct::ref_desc<C, L, R>();
     const auto rl = lt::ref_of_array(lhs), rr = lt::ref_of_array(rhs);
     const std::size_t k = static_cast<std::size_t>(
         R::size() / std::max<std::size_t>(

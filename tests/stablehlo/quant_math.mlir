@@ -124,8 +124,9 @@ module @quant_math {
     check.expect_eq_const %sp, dense<[[2, 1], [6, 5]]> : tensor<2x2xi8>
     func.return
   }
-  // dot_general of quantized operands: dot(l - 1, r - 2) exactly (combined scale 1); with a
-  // combined scale of 0.25 the f32 product is converted (truncated, as upstream) to i32
+  // dot_general of quantized operands: dot(l - 1, r - 2) exactly (combined scale 1, i32 storage:
+  // acc + zero point); with a combined scale of 0.25, [[19, 22], [43, 50]] * 0.25 = [[4.75, 5.5],
+  // [10.75, 12.5]] rounded half to even (upstream truncates: [[4, 5], [10, 12]])
   func.func @dot() {
     %l = stablehlo.constant dense<[[1, 2], [3, 4]]> : tensor<2x2xi8>
     %r = stablehlo.constant dense<[[5, 6], [7, 8]]> : tensor<2x2xi8>
@@ -138,7 +139,7 @@ module @quant_math {
     %hr = stablehlo.bitcast_convert %r : (tensor<2x2xi8>) -> tensor<2x2x!quant.uniform<i8:f32, 0.5>>
     %e = stablehlo.dot_general %hl, %hr, contracting_dims = [1] x [0] : (tensor<2x2x!quant.uniform<i8:f32, 0.5>>, tensor<2x2x!quant.uniform<i8:f32, 0.5>>) -> tensor<2x2x!quant.uniform<i32:f32, 1.0>>
     %se = stablehlo.bitcast_convert %e : (tensor<2x2x!quant.uniform<i32:f32, 1.0>>) -> tensor<2x2xi32>
-    check.expect_eq_const %se, dense<[[4, 5], [10, 12]]> : tensor<2x2xi32>
+    check.expect_eq_const %se, dense<[[5, 6], [11, 12]]> : tensor<2x2xi32>
     // hybrid: f32 lhs, quantized weights (0.5, zero point 1) dequantized: [1, 2] . [1, 2] = 5
     %x = stablehlo.constant dense<[[1.0, 2.0]]> : tensor<1x2xf32>
     %w = stablehlo.constant dense<[[3], [5]]> : tensor<2x1xi8>
@@ -157,6 +158,67 @@ module @quant_math {
     %c = stablehlo.convolution(%ql, %qk) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {stride = [1, 1], pad = [[1, 0], [1, 0]], lhs_dilate = [1, 1], rhs_dilate = [1, 1]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x3x3x1x!quant.uniform<i8:f32, 1.0:2>>, tensor<2x2x1x1x!quant.uniform<i8:f32, 1.0>>) -> tensor<1x3x3x1x!quant.uniform<i32:f32, 1.0>>
     %s = stablehlo.bitcast_convert %c : (tensor<1x3x3x1x!quant.uniform<i32:f32, 1.0>>) -> tensor<1x3x3x1xi32>
     check.expect_eq_const %s, dense<[[[[0], [1], [2]], [[3], [4], [6]], [[6], [10], [12]]]]> : tensor<1x3x3x1xi32>
+    func.return
+  }
+  // requantized to i8 (0.5 * 0.5 / 1, zero point 3): l + 1 = [[101, -99], [128, 128]] times r =
+  // [[20000, 100], [0, 12800]], * 0.25 + 3 = [[5003, 28], [3, 3203]], saturated at 127
+  func.func @dot_requantize() {
+    %l = stablehlo.constant dense<[[100, -100], [127, 127]]> : tensor<2x2xi8>
+    %r = stablehlo.constant dense<[[100, 50], [-100, 50]]> : tensor<2x2xi8>
+    %ql = stablehlo.bitcast_convert %l : (tensor<2x2xi8>) -> tensor<2x2x!quant.uniform<i8:f32, 0.5:-1>>
+    %qr = stablehlo.bitcast_convert %r : (tensor<2x2xi8>) -> tensor<2x2x!quant.uniform<i8:f32, 0.5>>
+    %d = stablehlo.dot_general %ql, %qr, contracting_dims = [1] x [0] : (tensor<2x2x!quant.uniform<i8:f32, 0.5:-1>>, tensor<2x2x!quant.uniform<i8:f32, 0.5>>) -> tensor<2x2x!quant.uniform<i8:f32, 1.0:3>>
+    %s = stablehlo.bitcast_convert %d : (tensor<2x2x!quant.uniform<i8:f32, 1.0:3>>) -> tensor<2x2xi8>
+    check.expect_eq_const %s, dense<[[127, 28], [3, 127]]> : tensor<2x2xi8>
+    func.return
+  }
+  // per-axis weights (scales 0.5, 0.25 along dimension 1): the sums [[7, -6], [15, -10]] times
+  // [0.5, 0.25] = [[3.5, -1.5], [7.5, -2.5]] (ties to even); a per-axis i8 result {1.0:1, 0.5:-1}
+  // (combined scales 0.5, 0.5): [[4.5, -4], [8.5, -6]]; a per-axis i32 result {0.5:10, 0.1:-10}
+  // (combined scales 1, f32(0.25 / f32(0.1)) = 2.5): column 0 exact (+ 10), column 1 * 2.5 - 10
+  func.func @dot_per_axis() {
+    %l = stablehlo.constant dense<[[1, 2], [3, 4]]> : tensor<2x2xi8>
+    %l2 = stablehlo.constant dense<[[3, 4], [5, 6]]> : tensor<2x2xi8>
+    %r = stablehlo.constant dense<[[1, 2], [3, -4]]> : tensor<2x2xi8>
+    %ql = stablehlo.bitcast_convert %l : (tensor<2x2xi8>) -> tensor<2x2x!quant.uniform<i8:f32, 1.0>>
+    %ql2 = stablehlo.bitcast_convert %l2 : (tensor<2x2xi8>) -> tensor<2x2x!quant.uniform<i8:f32, 1.0:2>>
+    %qr = stablehlo.bitcast_convert %r : (tensor<2x2xi8>) -> tensor<2x2x!quant.uniform<i8:f32:1, {0.5, 0.25}>>
+    %a = stablehlo.dot_general %ql, %qr, contracting_dims = [1] x [0] : (tensor<2x2x!quant.uniform<i8:f32, 1.0>>, tensor<2x2x!quant.uniform<i8:f32:1, {0.5, 0.25}>>) -> tensor<2x2x!quant.uniform<i8:f32, 1.0>>
+    %sa = stablehlo.bitcast_convert %a : (tensor<2x2x!quant.uniform<i8:f32, 1.0>>) -> tensor<2x2xi8>
+    check.expect_eq_const %sa, dense<[[4, -2], [8, -2]]> : tensor<2x2xi8>
+    %b = stablehlo.dot_general %ql, %qr, contracting_dims = [1] x [0] : (tensor<2x2x!quant.uniform<i8:f32, 1.0>>, tensor<2x2x!quant.uniform<i8:f32:1, {0.5, 0.25}>>) -> tensor<2x2x!quant.uniform<i8:f32:1, {1.0:1, 0.5:-1}>>
+    %sb = stablehlo.bitcast_convert %b : (tensor<2x2x!quant.uniform<i8:f32:1, {1.0:1, 0.5:-1}>>) -> tensor<2x2xi8>
+    check.expect_eq_const %sb, dense<[[4, -4], [8, -6]]> : tensor<2x2xi8>
+    %c = stablehlo.dot_general %ql2, %qr, contracting_dims = [1] x [0] : (tensor<2x2x!quant.uniform<i8:f32, 1.0:2>>, tensor<2x2x!quant.uniform<i8:f32:1, {0.5, 0.25}>>) -> tensor<2x2x!quant.uniform<i32:f32:1, {0.5:10, 0.1:-10}>>
+    %sc = stablehlo.bitcast_convert %c : (tensor<2x2x!quant.uniform<i32:f32:1, {0.5:10, 0.1:-10}>>) -> tensor<2x2xi32>
+    check.expect_eq_const %sc, dense<[[17, -25], [25, -35]]> : tensor<2x2xi32>
+    func.return
+  }
+  // a per-axis kernel (NHWC, scales 0.5 and 0.25 on its two output features, no longer one ratio):
+  // [1, 2, 3, 4] * 2 * 0.5 and * -3 * 0.25 = [-0.75, -1.5, -2.25, -3] rounded half to even
+  func.func @convolution_per_axis() {
+    %l = stablehlo.constant dense<[[[[1], [2]], [[3], [4]]]]> : tensor<1x2x2x1xi8>
+    %k = stablehlo.constant dense<[[[[2, -3]]]]> : tensor<1x1x1x2xi8>
+    %ql = stablehlo.bitcast_convert %l : (tensor<1x2x2x1xi8>) -> tensor<1x2x2x1x!quant.uniform<i8:f32, 1.0>>
+    %qk = stablehlo.bitcast_convert %k : (tensor<1x1x1x2xi8>) -> tensor<1x1x1x2x!quant.uniform<i8:f32:3, {0.5, 0.25}>>
+    %c = stablehlo.convolution(%ql, %qk) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {stride = [1, 1], pad = [[0, 0], [0, 0]], lhs_dilate = [1, 1], rhs_dilate = [1, 1]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x2x2x1x!quant.uniform<i8:f32, 1.0>>, tensor<1x1x1x2x!quant.uniform<i8:f32:3, {0.5, 0.25}>>) -> tensor<1x2x2x2x!quant.uniform<i8:f32, 1.0>>
+    %s = stablehlo.bitcast_convert %c : (tensor<1x2x2x2x!quant.uniform<i8:f32, 1.0>>) -> tensor<1x2x2x2xi8>
+    check.expect_eq_const %s, dense<[[[[1, -1], [2, -2]], [[3, -2], [4, -3]]]]> : tensor<1x2x2x2xi8>
+    func.return
+  }
+  // xlet's own quantized dot_general gives these integers for these operands (tests/quant/
+  // quant_dot_test.cpp, "the module pass's cases"): the pass and the library agree bit for bit
+  func.func @dot_library_bits() {
+    %l = stablehlo.constant dense<[[-72, 68, -23, 118, 122, 118, -106], [53, -6, -123, 124, 31, -78, 74], [105, -54, 14, -110, 72, 66, -51], [33, -27, 45, -53, 10, 100, 94]]> : tensor<4x7xi8>
+    %r = stablehlo.constant dense<[[-116, 85, -15, 81, 15], [-81, -35, -48, 49, -51], [108, -108, -121, -124, -97], [-94, -69, -109, 36, 111], [-68, 90, 119, 93, -90], [49, -116, 15, -8, -120], [46, 121, 97, 42, 46]]> : tensor<7x5xi8>
+    %ql = stablehlo.bitcast_convert %l : (tensor<4x7xi8>) -> tensor<4x7x!quant.uniform<i8:f32, 0.05:-5>>
+    %qr = stablehlo.bitcast_convert %r : (tensor<7x5xi8>) -> tensor<7x5x!quant.uniform<i8:f32:1, {0.01, 0.003, 0.02, 0.007, 0.05}>>
+    %a = stablehlo.dot_general %ql, %qr, contracting_dims = [1] x [0] : (tensor<4x7x!quant.uniform<i8:f32, 0.05:-5>>, tensor<7x5x!quant.uniform<i8:f32:1, {0.01, 0.003, 0.02, 0.007, 0.05}>>) -> tensor<4x5x!quant.uniform<i8:f32:1, {0.1:3, 0.05:-7, 0.3, 0.02:100, 0.9:-128}>>
+    %sa = stablehlo.bitcast_convert %a : (tensor<4x5x!quant.uniform<i8:f32:1, {0.1:3, 0.05:-7, 0.3, 0.02:100, 0.9:-128}>>) -> tensor<4x5xi8>
+    check.expect_eq_const %sa, dense<[[-92, -97, -22, 127, -128], [-128, 83, 34, 127, -28], [-1, 21, 52, 127, -128], [83, 2, 42, 79, -128]]> : tensor<4x5xi8>
+    %b = stablehlo.dot_general %ql, %qr, contracting_dims = [1] x [0] : (tensor<4x7x!quant.uniform<i8:f32, 0.05:-5>>, tensor<7x5x!quant.uniform<i8:f32:1, {0.01, 0.003, 0.02, 0.007, 0.05}>>) -> tensor<4x5x!quant.uniform<u8:f32, 0.25:128>>
+    %sb = stablehlo.bitcast_convert %b : (tensor<4x5x!quant.uniform<u8:f32, 0.25:128>>) -> tensor<4x5xui8>
+    check.expect_eq_const %sb, dense<[[90, 110, 102, 144, 0], [60, 146, 169, 172, 255], [127, 134, 190, 135, 0], [160, 130, 179, 126, 0]]> : tensor<4x5xui8>
     func.return
   }
 }

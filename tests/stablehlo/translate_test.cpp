@@ -3028,7 +3028,9 @@ TEST_CASE("stablehlo-legalize-quant-to-math: per-axis types, requantization, dot
                  "tensor<2xf32>} : () -> tensor<2xf32>\n"));
     CHECK(has(p, "\"stablehlo.clamp\"(%cst5, %q4, %cst6)"));
     // dot_general (upstream's dot_general case): the rhs's contribution to the zero-point offset
-    // reduced, broadcast to the result, scaled with the result by 2 * 1 / 4
+    // reduced, broadcast to the result and subtracted (exact in i32); then requantized as xlet's
+    // quantized dot (not upstream's truncation): f32 * (2 * 1 / 4) + 7, clamped to the f32 values
+    // inside i32 ([-2^31, 2147483520]), rounded half to even, converted
     p = math(
         R"(func.func @dot_general(%arg0: tensor<2x5x6x!quant.uniform<i8:f32, 2.000000e+00:3>>, %arg1: tensor<6x8x2x!quant.uniform<i8:f32, 1.000000e+00:0>>) -> tensor<2x5x8x!quant.uniform<i32:f32, 4.000000e+00:7>> {
   %0 = "stablehlo.dot_general"(%arg0, %arg1) {dot_dimension_numbers = #stablehlo.dot<lhs_batching_dimensions = [0], rhs_batching_dimensions = [2], lhs_contracting_dimensions = [2], rhs_contracting_dimensions = [0]>} : (tensor<2x5x6x!quant.uniform<i8:f32, 2.000000e+00:3>>, tensor<6x8x2x!quant.uniform<i8:f32, 1.000000e+00:0>>) -> tensor<2x5x8x!quant.uniform<i32:f32, 4.000000e+00:7>>
@@ -3047,17 +3049,40 @@ TEST_CASE("stablehlo-legalize-quant-to-math: per-axis types, requantization, dot
     %c8 = "stablehlo.constant"() {value = dense<3> : tensor<i32>} : () -> tensor<i32>
     %q9 = "chlo.broadcast_multiply"(%q3, %c8) : (tensor<8x2xi32>, tensor<i32>) -> tensor<8x2xi32>
     %q10 = "stablehlo.broadcast_in_dim"(%q9) {broadcast_dimensions = array<i64: 2, 0>} : (tensor<8x2xi32>) -> tensor<2x5x8xi32>
-    %cst11 = "stablehlo.constant"() {value = dense<5.000000e-01> : tensor<f32>} : () -> tensor<f32>
-    %q12 = "stablehlo.convert"(%q0) : (tensor<2x5x8xi32>) -> tensor<2x5x8xf32>
-    %q13 = "chlo.broadcast_multiply"(%q12, %cst11) : (tensor<2x5x8xf32>, tensor<f32>) -> tensor<2x5x8xf32>
-    %q14 = "stablehlo.convert"(%q13) : (tensor<2x5x8xf32>) -> tensor<2x5x8xi32>
-    %q15 = "stablehlo.convert"(%q10) : (tensor<2x5x8xi32>) -> tensor<2x5x8xf32>
-    %q16 = "chlo.broadcast_multiply"(%q15, %cst11) : (tensor<2x5x8xf32>, tensor<f32>) -> tensor<2x5x8xf32>
-    %q17 = "stablehlo.convert"(%q16) : (tensor<2x5x8xf32>) -> tensor<2x5x8xi32>
-    %c18 = "stablehlo.constant"() {value = dense<7> : tensor<i32>} : () -> tensor<i32>
-    %q19 = "chlo.broadcast_subtract"(%c18, %q17) : (tensor<i32>, tensor<2x5x8xi32>) -> tensor<2x5x8xi32>
-    %q20 = "chlo.broadcast_add"(%q14, %q19) : (tensor<2x5x8xi32>, tensor<2x5x8xi32>) -> tensor<2x5x8xi32>
-    %0 = "stablehlo.convert"(%q20) : (tensor<2x5x8xi32>) -> tensor<2x5x8xi32>
+    %q11 = "stablehlo.subtract"(%q0, %q10) : (tensor<2x5x8xi32>, tensor<2x5x8xi32>) -> tensor<2x5x8xi32>
+    %q12 = "stablehlo.convert"(%q11) : (tensor<2x5x8xi32>) -> tensor<2x5x8xf32>
+    %cst13 = "stablehlo.constant"() {value = dense<5.000000e-01> : tensor<f32>} : () -> tensor<f32>
+    %q14 = "chlo.broadcast_multiply"(%q12, %cst13) : (tensor<2x5x8xf32>, tensor<f32>) -> tensor<2x5x8xf32>
+    %cst15 = "stablehlo.constant"() {value = dense<7.000000e+00> : tensor<f32>} : () -> tensor<f32>
+    %q16 = "chlo.broadcast_add"(%q14, %cst15) : (tensor<2x5x8xf32>, tensor<f32>) -> tensor<2x5x8xf32>
+    %cst17 = "stablehlo.constant"() {value = dense<-2.14748365E+9> : tensor<f32>} : () -> tensor<f32>
+    %cst18 = "stablehlo.constant"() {value = dense<2.14748352E+9> : tensor<f32>} : () -> tensor<f32>
+    %q19 = "stablehlo.clamp"(%cst17, %q16, %cst18) : (tensor<f32>, tensor<2x5x8xf32>, tensor<f32>) -> tensor<2x5x8xf32>
+    %q20 = "stablehlo.round_nearest_even"(%q19) : (tensor<2x5x8xf32>) -> tensor<2x5x8xf32>
+    %0 = "stablehlo.convert"(%q20) : (tensor<2x5x8xf32>) -> tensor<2x5x8xi32>
+)"));
+    // per-axis weights into a per-axis i32 result: combined scales [1, f32(0.25 / f32(0.1)) = 2.5];
+    // column 0 takes acc + 10 exactly, column 1 the f32 path: r + [1, 0] * (acc + zr - r)
+    p = math(
+        R"(func.func @f(%a: tensor<2x3x!quant.uniform<i8:f32, 1.0:2>>, %w: tensor<3x2x!quant.uniform<i8:f32:1, {0.5, 0.25}>>) -> tensor<2x2x!quant.uniform<i32:f32:1, {0.5:10, 0.1:-10}>> {
+  %0 = stablehlo.dot_general %a, %w, contracting_dims = [1] x [0] : (tensor<2x3x!quant.uniform<i8:f32, 1.0:2>>, tensor<3x2x!quant.uniform<i8:f32:1, {0.5, 0.25}>>) -> tensor<2x2x!quant.uniform<i32:f32:1, {0.5:10, 0.1:-10}>>
+  return %0 : tensor<2x2x!quant.uniform<i32:f32:1, {0.5:10, 0.1:-10}>>
+})");
+    CHECK(has(p, R"(    %q11 = "stablehlo.subtract"(%q0, %q10) : (tensor<2x2xi32>, tensor<2x2xi32>) -> tensor<2x2xi32>
+    %c12 = "stablehlo.constant"() {value = dense<[10, -10]> : tensor<2xi32>} : () -> tensor<2xi32>
+    %q13 = "chlo.broadcast_add"(%q11, %c12) {broadcast_dimensions = array<i64: 1>} : (tensor<2x2xi32>, tensor<2xi32>) -> tensor<2x2xi32>
+    %q14 = "stablehlo.convert"(%q11) : (tensor<2x2xi32>) -> tensor<2x2xf32>
+    %cst15 = "stablehlo.constant"() {value = dense<[1.000000e+00, 2.500000e+00]> : tensor<2xf32>} : () -> tensor<2xf32>
+    %q16 = "chlo.broadcast_multiply"(%q14, %cst15) {broadcast_dimensions = array<i64: 1>} : (tensor<2x2xf32>, tensor<2xf32>) -> tensor<2x2xf32>
+    %cst17 = "stablehlo.constant"() {value = dense<[1.000000e+01, -1.000000e+01]> : tensor<2xf32>} : () -> tensor<2xf32>
+    %q18 = "chlo.broadcast_add"(%q16, %cst17) {broadcast_dimensions = array<i64: 1>} : (tensor<2x2xf32>, tensor<2xf32>) -> tensor<2x2xf32>
+)"));
+    CHECK(has(p, R"(    %q23 = "stablehlo.convert"(%q22) : (tensor<2x2xf32>) -> tensor<2x2xi32>
+    %q24 = "stablehlo.subtract"(%q13, %q23) : (tensor<2x2xi32>, tensor<2x2xi32>) -> tensor<2x2xi32>
+    %c25 = "stablehlo.constant"() {value = dense<[1, 0]> : tensor<2xi32>} : () -> tensor<2xi32>
+    %q26 = "chlo.broadcast_multiply"(%q24, %c25) {broadcast_dimensions = array<i64: 1>} : (tensor<2x2xi32>, tensor<2xi32>) -> tensor<2x2xi32>
+    %q27 = "stablehlo.add"(%q23, %q26) : (tensor<2x2xi32>, tensor<2x2xi32>) -> tensor<2x2xi32>
+    %0 = "stablehlo.convert"(%q27) : (tensor<2x2xi32>) -> tensor<2x2xi32>
 )"));
     // both zero points and a dynamic contracting dimension: zp_l * zp_r * K with K from get_dimension_size
     p = math(
@@ -3102,6 +3127,23 @@ TEST_CASE("stablehlo-legalize-quant-to-math: per-axis types, requantization, dot
     CHECK(has(p, "}) {dimensions = array<i64: 0, 1, 2>} : (tensor<3x3x1x128xi32>, tensor<i32>) -> tensor<128xi32>"));
     CHECK(has(p, "{broadcast_dimensions = array<i64: 3>} : (tensor<128xi32>) -> tensor<128x29x33x128xi32>"));
     CHECK(has(p, "dense<6.000000e+00> : tensor<f32>"));
+    // a per-axis kernel and result whose scale ratios differ per feature (upstream requires one
+    // ratio): combined scales [2 * 3 / 1, 2 * 0.5 / 2] and zero points [5, -5] along dimension 3,
+    // clamped to i8's range
+    p = math(
+        R"(func.func @conv(%arg0: tensor<1x4x4x1x!quant.uniform<i8:f32, 2.0:4>>, %arg1: tensor<3x3x1x2x!quant.uniform<i8:f32:3, {3.0, 0.5}>>) -> tensor<1x2x2x2x!quant.uniform<i8:f32:3, {1.0:5, 2.0:-5}>> {
+  %0 = stablehlo.convolution(%arg0, %arg1) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x4x4x1x!quant.uniform<i8:f32, 2.0:4>>, tensor<3x3x1x2x!quant.uniform<i8:f32:3, {3.0, 0.5}>>) -> tensor<1x2x2x2x!quant.uniform<i8:f32:3, {1.0:5, 2.0:-5}>>
+  return %0 : tensor<1x2x2x2x!quant.uniform<i8:f32:3, {1.0:5, 2.0:-5}>>
+})");
+    CHECK(has(
+        p,
+        R"(    %cst13 = "stablehlo.constant"() {value = dense<[6.000000e+00, 5.000000e-01]> : tensor<2xf32>} : () -> tensor<2xf32>
+    %q14 = "chlo.broadcast_multiply"(%q12, %cst13) {broadcast_dimensions = array<i64: 3>} : (tensor<1x2x2x2xf32>, tensor<2xf32>) -> tensor<1x2x2x2xf32>
+    %cst15 = "stablehlo.constant"() {value = dense<[5.000000e+00, -5.000000e+00]> : tensor<2xf32>} : () -> tensor<2xf32>
+    %q16 = "chlo.broadcast_add"(%q14, %cst15) {broadcast_dimensions = array<i64: 3>} : (tensor<1x2x2x2xf32>, tensor<2xf32>) -> tensor<1x2x2x2xf32>
+    %cst17 = "stablehlo.constant"() {value = dense<-1.280000e+02> : tensor<f32>} : () -> tensor<f32>
+    %cst18 = "stablehlo.constant"() {value = dense<1.270000e+02> : tensor<f32>} : () -> tensor<f32>
+)"));
     // a convolution upstream does not lower (a kernel zero point): through dequantize / quantize
     p = math(
         R"(func.func @conv(%arg0: tensor<1x4x4x1x!quant.uniform<i8:f32, 2.0:4>>, %arg1: tensor<3x3x1x2x!quant.uniform<i8:f32, 3.0:1>>) -> tensor<1x2x2x2x!quant.uniform<i32:f32, 1.0:5>> {

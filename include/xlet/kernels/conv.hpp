@@ -203,6 +203,7 @@ struct conv_runs {
 // source line: its padding and holes are zeroed and the values copied, row by row when the
 // source's features are contiguous, else by 8 x 8 register transposes (kernels/transpose.hpp;
 // NCHW -> channels-last). lo: low padding (negative crops), ld: lhs dilation, n: source sizes.
+// Padding and holes hold `fill` (0; a quantized input's stored zero point, which stands for 0).
 template<class T>
 struct conv_pack_desc {
     std::size_t ns = 0, nb = 0, c = 0;
@@ -212,7 +213,7 @@ struct conv_pack_desc {
     std::array<std::ptrdiff_t, conv_max_spatial> ss{};
 };
 template<class T>
-void conv_pack_input(const conv_pack_desc<T>& D, const T* src, T* dst, bool parallel = true) {
+void conv_pack_input(const conv_pack_desc<T>& D, const T* src, T* dst, T fill = T(0), bool parallel = true) {
     const std::size_t ns = D.ns, C = D.c;
     const std::size_t inner = ns == 0 ? 1 : D.p[ns - 1];
     const std::size_t line = inner * C;
@@ -242,7 +243,7 @@ void conv_pack_input(const conv_pack_desc<T>& D, const T* src, T* dst, bool para
             }
             s += static_cast<std::ptrdiff_t>(rest) * D.sb;
             if (!valid) {
-                std::fill_n(out, line, T(0));
+                std::fill_n(out, line, fill);
                 continue;
             }
             // Innermost spatial: positions x of the dst line holding source index x0 + j, j < cnt.
@@ -256,16 +257,16 @@ void conv_pack_input(const conv_pack_desc<T>& D, const T* src, T* dst, bool para
             const auto p = static_cast<std::ptrdiff_t>(inner);
             if (j1 > 0 && lo + (j1 - 1) * ld >= p) j1 = (p - 1 - lo) / ld + 1;
             if (j1 <= j0) {
-                std::fill_n(out, line, T(0));
+                std::fill_n(out, line, fill);
                 continue;
             }
             const std::ptrdiff_t x0 = lo + j0 * ld, x1 = lo + (j1 - 1) * ld + 1;
             if (ld > 1) {
-                std::fill_n(out, line, T(0));
+                std::fill_n(out, line, fill);
             } else {
-                std::fill_n(out, static_cast<std::size_t>(x0) * C, T(0));
+                std::fill_n(out, static_cast<std::size_t>(x0) * C, fill);
                 std::fill_n(out + x1 * static_cast<std::ptrdiff_t>(C), (inner - static_cast<std::size_t>(x1)) * C,
-                            T(0));
+                            fill);
             }
             const T* in = src + s + j0 * D.ss[di];
             T* o = out + x0 * static_cast<std::ptrdiff_t>(C);

@@ -11,11 +11,15 @@
 // broadcast_dimensions). Two departures from upstream, both where upstream would write an invalid
 // program: unsigned storage stays unsigned (ui8, where MLIR's u8 is a signless i8), and a
 // quantized type expressed in bf16 / f16 is quantized and dequantized through f32 (a convert on
-// each side; upstream accepts only f32).
+// each side; upstream accepts only f32). And one by design: dot_general, dot and convolution
+// requantize their exact i32 sums as xlet's quantized dot does (dot_quantized below: the spec's
+// rounding and saturation), where upstream truncates unclamped; a module gives the library's bits.
 #include "pass_quant.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
+#include <cstdio>
 #include <cstdint>
 #include <cstdlib>
 #include <functional>
@@ -212,6 +216,7 @@ val dequantize(builder& b, const val& x, const quant_type& q, const std::string&
 
 struct dot_like_dims {
     std::vector<std::int64_t> lhs_batching, lhs_spatial, lhs_contracting, rhs_batching, rhs_spatial, rhs_contracting;
+    std::int64_t channel_axis = -1; // the result dimension of a per-axis rhs's (and result's) quantization dimension
 };
 
 bool contains(const std::vector<std::int64_t>& v, std::int64_t x) {
@@ -373,22 +378,12 @@ bool read_dot_dims(const op& o, dot_like_dims& d, std::string& why) {
 }
 
 // The dimensions of a quantized convolution as a dot product's, for the layouts upstream handles
-// (NHWC, NCHW, NDHWC, NCDHW), with its conditions: the kernel's (and a per-axis result's) zero
-// points 0, a per-axis kernel quantized along its last dimension with one result / kernel scale
-// ratio, no lhs dilation. False: the convolution goes through dequantize / quantize.
+// (NHWC, NCHW, NDHWC, NCDHW), with its conditions: the kernel's zero points 0 (the offset sums the
+// whole kernel, which a window of a nonzero-point kernel would not), a per-axis kernel and result
+// quantized along their output feature dimensions (any scales: the combined scales are a vector),
+// no lhs dilation. False: the convolution goes through dequantize / quantize.
 bool conv_dot_dims(const op& o, const quant_type& rq, const quant_type& resq, dot_like_dims& d) {
-    auto zero = [](const quant_type& q) {
-        return std::all_of(q.zero_points.begin(), q.zero_points.end(), [](std::int64_t z) { return z == 0; });
-    };
-    if (!zero(rq) || (rq.per_axis() && !zero(resq))) return false;
-    if (rq.per_axis()) {
-        if (rq.axis != static_cast<std::int64_t>(o.operand_types[1].dims.size()) - 1 ||
-            resq.scales.size() != rq.scales.size())
-            return false;
-        double first = resq.scales[0] / rq.scales[0];
-        for (std::size_t i = 0; i < rq.scales.size(); ++i)
-            if (std::abs((resq.scales[i] / rq.scales[i] - first) / first) > 0.001) return false;
-    }
+    if (std::any_of(rq.zero_points.begin(), rq.zero_points.end(), [](std::int64_t z) { return z != 0; })) return false;
     for (auto x : int_list(o.get("lhs_dilation")))
         if (x != 1) return false;
     conv_dims c;
@@ -414,8 +409,48 @@ bool conv_dot_dims(const op& o, const quant_type& rq, const quant_type& resq, do
         d = {{0}, {2, 3, 4}, {1}, {}, {2, 3, 4}, {1}};
     else
         return false;
+    if ((rq.per_axis() && rq.axis != c.kof) || (resq.per_axis() && resq.axis != c.of)) return false;
+    d.channel_axis = c.of;
     return true;
 }
+
+// The result dimension that holds rhs dimension a of a dot_general (-1: a contracting dimension).
+std::int64_t dot_result_dim(const op& o, const dot_like_dims& d, std::int64_t a) {
+    for (std::size_t i = 0; i < d.rhs_batching.size(); ++i)
+        if (d.rhs_batching[i] == a) return static_cast<std::int64_t>(i);
+    if (contains(d.rhs_contracting, a)) return -1;
+    std::int64_t p = static_cast<std::int64_t>(o.operand_types[0].dims.size() - d.lhs_contracting.size());
+    for (std::int64_t i = 0; i < a; ++i)
+        if (!contains(d.rhs_batching, i) && !contains(d.rhs_contracting, i)) ++p;
+    return p;
+}
+
+// A scale as the expressed type holds it (the library's quant::uniform rounds its scales so): f32,
+// or f16 / bf16 rounded once from the double.
+double expressed_scale(double s, const std::string& expressed) {
+    if (expressed == "f64") return s;
+    if (expressed == "f32") return static_cast<double>(static_cast<float>(s));
+    char text[40];
+    std::snprintf(text, sizeof text, "%.17g", s);
+    std::vector<std::uint8_t> bytes;
+    std::string why;
+    if (!literal_bytes(expressed, text, bytes, why)) return s;
+    const auto bits = static_cast<std::uint32_t>(load_le(bytes.data(), 2));
+    if (expressed == "bf16") return static_cast<double>(std::bit_cast<float>(bits << 16));
+    const int e = static_cast<int>(bits >> 10 & 31), m = static_cast<int>(bits & 1023); // f16
+    const double v = e == 0 ? std::ldexp(m, -24) : std::ldexp(1024 + m, e - 25);
+    return bits >> 15 ? -v : v;
+}
+
+// The largest f32 <= v and the smallest f32 >= v, of an integer v (|v| < 2^62).
+std::int64_t f32_floor_int(std::int64_t v) {
+    const std::uint64_t a = v < 0 ? static_cast<std::uint64_t>(-v) : static_cast<std::uint64_t>(v);
+    const int bits = 64 - std::countl_zero(a);
+    if (bits <= 24) return v;
+    const std::int64_t ulp = std::int64_t{1} << (bits - 24), r = v % ulp;
+    return r == 0 ? v : v - r - (v < 0 ? ulp : 0);
+}
+std::int64_t f32_ceil_int(std::int64_t v) { return -f32_floor_int(-v); }
 
 // The integer convolution: lhs padded with its zero point first (a stablehlo.pad, the convolution
 // then unpadded), as padding with zeros would add (0 - zero_point) terms.
@@ -450,10 +485,15 @@ val conv_kernel(builder& b, const op& o, val& lhs, const val& rhs, const dot_lik
     return res;
 }
 
-// dot_general, dot or convolution of a per-tensor quantized lhs and an rhs and result both per
-// tensor or both per axis: the i32 dot product (convolution), its zero-point offset, scaled by
-// lhs_scale * rhs_scale / result_scale (when that is not within 0.001 of 1), plus the result's zero
-// point, converted (truncated, not clamped, as upstream) to the storage type.
+// dot_general, dot or convolution of a per-tensor quantized lhs and a quantized rhs (per axis: the
+// result per tensor or along d.channel_axis): the i32 dot product (convolution) minus its
+// zero-point offset, exact modulo 2^32, then requantized as xlet's quantized dot_general
+// (quant/dot.hpp, docs/semantics.md "Quantization"), so that both give the same bits: per channel
+// the f32 combined scale M = f32(sa * sb / sr) (the scales as the expressed type holds them, the
+// product and quotient in double), f = f32(acc) * M + f32(zr), clamped to the f32 values inside
+// the storage range, round_nearest_even, converted; 32-bit storage with M = 1 is acc + zr in i32
+// (clamped to a narrower storage range). Upstream instead scales the dot and the offset separately
+// and truncates the f32 products to i32, unclamped.
 void dot_quantized(builder& b, const op& o, val lhs, const val& rhs, const dot_like_dims& d) {
     const type& rt = o.result_types[0];
     quant_type lq = *quant_of_type(o.operand_types[0]), rq = *quant_of_type(o.operand_types[1]),
@@ -476,22 +516,54 @@ void dot_quantized(builder& b, const op& o, val lhs, const val& rhs, const dot_l
     }
     std::optional<val> offset =
         zero_point_offset(b, lhs, rhs, res, lq.zero_points[0], rq.per_axis() ? 0 : rq.zero_points[0], it, d);
-    double combined = lq.scales[0] * rq.scales[0] / resq.scales[0];
-    if (std::abs(combined - 1.0) > 0.001) {
-        val scale = b.f32(combined);
-        val f = b.convert(res, "f32");
-        f = b.bcast("multiply", f, scale, ft);
-        res = b.convert(f, "i32");
-        if (offset) {
-            val g = b.convert(*offset, "f32");
-            g = b.bcast("multiply", g, scale, g.t);
-            offset = b.convert(g, "i32");
+    val acc = offset ? b.emit("stablehlo.subtract", {res, *offset}, it) : res;
+    // the channels: one, or the per-axis side's scales along d.channel_axis
+    const bool vec = rq.per_axis() || resq.per_axis();
+    const std::size_t n = rq.per_axis() ? rq.scales.size() : resq.scales.size();
+    std::optional<std::int64_t> axis;
+    if (vec) axis = d.channel_axis;
+    std::vector<double> m(n), zf(n);
+    std::vector<std::int64_t> zr(n), exact(n);
+    const double sa = expressed_scale(lq.scales[0], lq.expressed);
+    const bool wide = int_bits(resq.storage()) == 32;
+    for (std::size_t j = 0; j < n; ++j) {
+        const double sb = expressed_scale(rq.scales[rq.per_axis() ? j : 0], rq.expressed);
+        const double sr = expressed_scale(resq.scales[resq.per_axis() ? j : 0], resq.expressed);
+        m[j] = static_cast<float>(sa * sb / sr);
+        zr[j] = resq.zero_points[resq.per_axis() ? j : 0];
+        zf[j] = static_cast<double>(zr[j]);
+        exact[j] = wide && m[j] == 1.0;
+    }
+    const bool all_exact = std::all_of(exact.begin(), exact.end(), [](std::int64_t e) { return e != 0; });
+    const bool any_exact = std::any_of(exact.begin(), exact.end(), [](std::int64_t e) { return e != 0; });
+    const bool narrow = resq.storage_min != -2147483648LL || resq.storage_max != 2147483647LL;
+    std::optional<val> sum; // acc + zr in i32
+    if (any_exact) {
+        sum = b.bcast("add", acc, vec ? b.ints(zr, false) : b.i32(zr[0]), it, axis);
+        if (narrow) sum = b.clamp(b.i32(resq.storage_min), *sum, b.i32(resq.storage_max));
+        if (all_exact) {
+            b.convert(*sum, resq.storage());
+            return;
         }
     }
-    val zp = b.i32(resq.per_axis() ? 0 : resq.zero_points[0]);
-    if (offset) zp = b.bcast("subtract", zp, *offset, it);
-    val sum = b.bcast("add", res, zp, it);
-    b.convert(sum, resq.storage());
+    val f = b.convert(acc, "f32");
+    f = b.bcast("multiply", f, b.f32s(m, !vec), ft, axis);
+    if (std::any_of(zr.begin(), zr.end(), [](std::int64_t z) { return z != 0; }))
+        f = b.bcast("add", f, b.f32s(zf, !vec), ft, axis);
+    val lo = b.f32(static_cast<double>(f32_ceil_int(resq.storage_min)));
+    val hi = b.f32(static_cast<double>(f32_floor_int(resq.storage_max)));
+    f = b.clamp(lo, f, hi);
+    f = b.round(f);
+    if (!any_exact) {
+        b.convert(f, resq.storage());
+        return;
+    }
+    // some channels exact, the others scaled: r + exact_j * (sum - r), exact_j in {0, 1}
+    val r = b.convert(f, "i32");
+    val diff = b.emit("stablehlo.subtract", {*sum, r}, it);
+    diff = b.bcast("multiply", diff, b.ints(exact, false), it, axis);
+    r = b.emit("stablehlo.add", {r, diff}, it);
+    b.convert(r, resq.storage());
 }
 
 // A float lhs and a quantized rhs (weights): the op on lhs and rhs dequantized, behind an
@@ -745,7 +817,7 @@ bool quant_op_to_math(const op& o, const fresh_name& fresh, quant_rewrite& out, 
                well_formed(o, 2, 1) && o.operand_types[0].k == type::kind::tensor &&
                o.operand_types[1].k == type::kind::tensor) {
         auto l = q_of(o.operand_types[0]), r = q_of(o.operand_types[1]), res = q_of(o.result_types[0]);
-        bool quantized = l && !l->per_axis() && r && res && r->per_axis() == res->per_axis();
+        bool quantized = l && !l->per_axis() && r && res && (r->per_axis() || !res->per_axis());
         bool hybrid = !l && r && !res && !has_quant_type(o.result_types[0]);
         dot_like_dims d;
         if (hybrid) {
@@ -758,8 +830,16 @@ bool quant_op_to_math(const op& o, const fresh_name& fresh, quant_rewrite& out, 
             }
         } else if (quantized) {
             if (!read_dot_dims(o, d, why)) return false;
-            dot_quantized(b, o, storage_val(0), storage_val(1), d);
-            done = true;
+            // a per-axis rhs: zero points 0 (dot_general C15), the result along its dimension
+            if (r->per_axis()) d.channel_axis = dot_result_dim(o, d, r->axis);
+            const bool axes_ok = !r->per_axis() || (d.channel_axis >= 0 &&
+                                                    std::all_of(r->zero_points.begin(), r->zero_points.end(),
+                                                                [](std::int64_t z) { return z == 0; }) &&
+                                                    (!res->per_axis() || res->axis == d.channel_axis));
+            if (axes_ok) {
+                dot_quantized(b, o, storage_val(0), storage_val(1), d);
+                done = true;
+            }
         }
     }
     if (done) {

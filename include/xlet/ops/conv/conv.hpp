@@ -43,6 +43,7 @@
 //       would give an empty dimension; here it is a compile error)
 //   C27 lhs and rhs have the same element type, an integer, floating or complex type
 //   C28 (xlet) the preferred element type is of the operands' kind (as dot_general's C14)
+//   Quantized operands (the quantized and hybrid forms, their rules I1, C28-C34): quant/conv.hpp.
 //   The thin forms add one rule each (their C1): which attributes they accept.
 #pragma once
 #include <type_traits>
@@ -254,9 +255,22 @@ struct conv_rules {
     static constexpr bool c25 = !(dims_ok && attrs_ok) || sp.fits;
     static constexpr bool c27 = std::is_same_v<element_of<L>, element_of<R>> && dot_numeric<T>;
     static constexpr bool c28 = dot_out_fits<T, Out>;
-    static constexpr bool ok = dims_ok && attrs_ok && c10 && c11 && c14 && c15 && c16 && c23 && c25 && c27 && c28;
+    // The rules on shapes and attributes (C1-C25), which quantized operands share, and all of them.
+    static constexpr bool shape_ok = dims_ok && attrs_ok && c10 && c11 && c14 && c15 && c16 && c23 && c25;
+    static constexpr bool ok = shape_ok && c27 && c28;
 
     static consteval bool check() {
+        using SL = shown_t<L>;
+        using SR = shown_t<R>;
+        check_shape();
+        static_assert(diag::got<c27, SL, SR>::value, "xlet::conv_general_dilated [C27]: lhs and rhs must have the "
+                                                     "same element type, an integer, floating or complex type");
+        static_assert(diag::got<c28, SL, SR, Out>::value,
+                      "xlet::conv_general_dilated [C28]: the preferred element type must be of the operands' kind "
+                      "(integer, floating or complex)");
+        return ok;
+    }
+    static consteval bool check_shape() {
         using SL = shown_t<L>;
         using SR = shown_t<R>;
         static_assert(diag::got<c1, SL, SR>::value,
@@ -310,12 +324,7 @@ struct conv_rules {
         static_assert(diag::got<c25, SL, SR>::value,
                       "xlet::conv_general_dilated [C25]: the dilated window must fit in the padded, dilated input "
                       "in every spatial dimension");
-        static_assert(diag::got<c27, SL, SR>::value, "xlet::conv_general_dilated [C27]: lhs and rhs must have the "
-                                                     "same element type, an integer, floating or complex type");
-        static_assert(diag::got<c28, SL, SR, Out>::value,
-                      "xlet::conv_general_dilated [C28]: the preferred element type must be of the operands' kind "
-                      "(integer, floating or complex)");
-        return ok;
+        return shape_ok;
     }
 };
 
@@ -393,7 +402,7 @@ struct conv_plan {
     // The result's extents in the requested layout.
     static constexpr extents_t<N> out_extents = [] {
         extents_t<N> e{};
-        if constexpr (Rules::ok) {
+        if constexpr (Rules::shape_ok) {
             e[static_cast<std::size_t>(Rules::out.a)] = Rules::lb / Rules::bgc;
             e[static_cast<std::size_t>(Rules::out.b)] = Rules::ko;
             for (std::size_t d = 0; d < NS; ++d)
@@ -446,10 +455,10 @@ struct conv_plan {
 // holes), or read in place when it already is canonical; another expression is evaluated once:
 // straight into the padded buffer when it is already channels-last (one fused pass), else in its
 // own layout first (its natural order) and then packed.
-template<class P, bool Padded>
+template<class P, bool Padded, class T = typename P::A>
 inline constexpr auto conv_pack_of = [] {
     using Rules = typename P::Rules;
-    conv_pack_desc<typename P::A> d;
+    conv_pack_desc<T> d;
     constexpr auto st = row_major_strides(Rules::le);
     d.ns = P::NS;
     d.nb = Rules::lb;
@@ -614,6 +623,11 @@ auto conv_impl(L&& lhs, R&& rhs) {
     return res;
 }
 
+// Quantized operands (either one): quant/conv.hpp (<xlet/quant.hpp>, in <xlet/xlet.hpp>) defines
+// it, with its own rules (docs/ops.md, ConvGeneralDilated).
+template<conv_config Cf, class Out, class L, class R>
+auto quant_conv(L&& lhs, R&& rhs);
+
 // The thin forms' extra rule: which attributes they take.
 struct conv_form_attrs {
     bool explicit_padding, dims, dilation;
@@ -652,11 +666,15 @@ constexpr bool conv_form_ok(conv_form_attrs f) {
 // preferred_element_type (default: the operands' type).
 template<conv_config Cf, class Out = void, expression L, expression R>
 auto conv_general_dilated(L&& lhs, R&& rhs) {
-    using Rules = detail::conv_rules<Cf, L, R, Out>;
-    if constexpr (Rules::check())
-        return trace::heavy(
-            "stablehlo.convolution", [] { return detail::conv_attrs<Rules>(Cf); },
-            [&] { return detail::conv_impl<Cf, Out>(std::forward<L>(lhs), std::forward<R>(rhs)); }, lhs, rhs);
+    if constexpr (detail::quantized_operands<L, R>) {
+        return detail::quant_conv<Cf, Out>(std::forward<L>(lhs), std::forward<R>(rhs));
+    } else {
+        using Rules = detail::conv_rules<Cf, L, R, Out>;
+        if constexpr (Rules::check())
+            return trace::heavy(
+                "stablehlo.convolution", [] { return detail::conv_attrs<Rules>(Cf); },
+                [&] { return detail::conv_impl<Cf, Out>(std::forward<L>(lhs), std::forward<R>(rhs)); }, lhs, rhs);
+    }
 }
 
 // Conv(lhs, rhs, window_strides, padding (SAME / VALID), feature_group_count, batch_group_count):

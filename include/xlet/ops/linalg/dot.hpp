@@ -40,6 +40,7 @@
 //   dot         C1 same element type (integer, floating or complex); C2 ranks in {1, 2};
 //               C3 the contracted dimensions (lhs last, rhs first) have equal sizes;
 //               C4 as dot_general's C14
+// Quantized operands (the quantized and hybrid forms, their rules I1, C14-C20, C25): quant/dot.hpp.
 #pragma once
 #include <algorithm>
 #include <type_traits>
@@ -448,26 +449,43 @@ auto dot_general_traced(L&& lhs, R&& rhs) {
         [&] { return dot_general_impl<D, Out>(std::forward<L>(lhs), std::forward<R>(rhs)); }, lhs, rhs);
 }
 
+// Quantized operands (either one): quant/dot.hpp (<xlet/quant.hpp>, in <xlet/xlet.hpp>) defines
+// these, with their own rules (docs/ops.md, DotGeneral).
+template<class L, class R>
+inline constexpr bool quantized_operands = is_quantized<element_of<L>> || is_quantized<element_of<R>>;
+template<dot_dims D, class Out, precision_config P, class L, class R>
+auto quant_dot_general(L&& lhs, R&& rhs);
+template<class Out, precision_config P, class L, class R>
+auto quant_dot(L&& lhs, R&& rhs);
+
 } // namespace detail
 
 // DotGeneral(lhs, rhs, dimension_numbers, precision_config, preferred_element_type): a tensor of
 // shape batch ++ lhs free ++ rhs free and element type Out (default: the operands').
 template<dot_dims D, class Out = void, precision_config Precision = precision_config{}, expression L, expression R>
 auto dot_general(L&& lhs, R&& rhs) {
-    using Rules = detail::dot_general_rules<D, L, R, Out>;
-    if constexpr (Rules::check())
-        return detail::dot_general_traced<D, Out, Precision>(std::forward<L>(lhs), std::forward<R>(rhs));
+    if constexpr (detail::quantized_operands<L, R>) {
+        return detail::quant_dot_general<D, Out, Precision>(std::forward<L>(lhs), std::forward<R>(rhs));
+    } else {
+        using Rules = detail::dot_general_rules<D, L, R, Out>;
+        if constexpr (Rules::check())
+            return detail::dot_general_traced<D, Out, Precision>(std::forward<L>(lhs), std::forward<R>(rhs));
+    }
 }
 
 // Dot(lhs, rhs, precision_config, preferred_element_type): contracts lhs's last dimension with
 // rhs's first (vector·vector, matrix·vector, vector·matrix, matrix·matrix).
 template<class Out = void, precision_config Precision = precision_config{}, expression L, expression R>
 auto dot(L&& lhs, R&& rhs) {
-    using Rules = detail::dot_rules<L, R, Out>;
-    if constexpr (Rules::check()) {
-        constexpr std::int64_t lc = static_cast<std::int64_t>(Rules::RL) - 1;
-        return detail::dot_general_traced<dot_dims{.lhs_contracting = {lc}, .rhs_contracting = {0}}, Out, Precision>(
-            std::forward<L>(lhs), std::forward<R>(rhs));
+    if constexpr (detail::quantized_operands<L, R>) {
+        return detail::quant_dot<Out, Precision>(std::forward<L>(lhs), std::forward<R>(rhs));
+    } else {
+        using Rules = detail::dot_rules<L, R, Out>;
+        if constexpr (Rules::check()) {
+            constexpr std::int64_t lc = static_cast<std::int64_t>(Rules::RL) - 1;
+            return detail::dot_general_traced<dot_dims{.lhs_contracting = {lc}, .rhs_contracting = {0}}, Out,
+                                              Precision>(std::forward<L>(lhs), std::forward<R>(rhs));
+        }
     }
 }
 

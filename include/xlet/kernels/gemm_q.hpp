@@ -1,0 +1,180 @@
+// The integer pieces of quantized dot_general and convolution (no op-level API; quant/dot.hpp and
+// quant/conv.hpp drive them):
+//
+//   qgemm_raw<S>(m, n, k, a, rsa, csa, b, rsb, csb, c, ldc, parallel)
+//     C[i, j] = sum_k A[i, k] * B[k, j] on the stored integers, int32 modulo 2^32 (strides as in
+//     gemm_i8). 8-bit storage (i4, u4, i8, u8) runs gemm_i8; wider storage (i16, u16, i32) the plain
+//     loop gemm_generic in uint32, which wraps the same way.
+//   qgemm_col_sums / qgemm_row_sums: sum_k B[k, j], sum_k A[i, k] (mod 2^32).
+//   requantize_row<S>(acc, n, table, range, out, os)
+//     out[j * os] = the requantization of acc[j] + off[j] to storage S, with per-column f32 combined
+//     scale m[j] and result zero point zr[j] (docs/semantics.md "Quantization"):
+//       f = float(acc) * m + float(zr)            two f32 operations, in that order
+//       clamped to [lo, hi] (the storage range as f32 values inside it), rounded half to even,
+//       converted; for 32-bit storage and m == 1.0f instead acc + zr exactly (wrapping), clamped
+//       to the storage range.
+//     SIMD over xsimd's int32 / f32 batches (the same lane count); the scalar tail computes the
+//     same operations, so every column gets the same bits whichever path it takes.
+//
+// The zero-point corrections are exact modulo 2^32: sum_k (a - za)(b - zb) = sum_k a b - za sum_k b
+// - zb sum_k a + k za zb, so the sums run on the stored integers (the GEMM never sees a
+// zero point) and the terms are folded into off[j] (za, zb_j: per column) and, when the rhs has
+// nonzero zero points, a per-row term subtracted before the epilogue.
+#pragma once
+#include "gemm_i8.hpp"
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+#include <vector>
+
+namespace xlet::detail {
+
+template<class S>
+void qgemm_raw(std::size_t m, std::size_t n, std::size_t k, const S* a, std::ptrdiff_t rsa, std::ptrdiff_t csa,
+               const S* b, std::ptrdiff_t rsb, std::ptrdiff_t csb, std::int32_t* c, std::ptrdiff_t ldc,
+               bool parallel = true) {
+    if (m == 0 || n == 0) return;
+    if (k == 0) {
+        for (std::size_t i = 0; i < m; ++i)
+            std::fill_n(c + static_cast<std::ptrdiff_t>(i) * ldc, n, std::int32_t{0});
+        return;
+    }
+    if constexpr (gemm_i8_operand<S>)
+        gemm_i8<S, S>(m, n, k, a, rsa, csa, b, rsb, csb, c, ldc, parallel);
+    else
+        gemm_generic<std::uint32_t>(
+            m, n, k, a, rsa, csa, b, rsb, csb, c, ldc, [](std::uint32_t v) { return static_cast<std::int32_t>(v); },
+            parallel);
+}
+
+// sums[j] = sum_k B[k, j] and sums[i] = sum_k A[i, k], modulo 2^32.
+template<class S>
+void qgemm_col_sums(std::size_t n, std::size_t k, const S* b, std::ptrdiff_t rsb, std::ptrdiff_t csb,
+                    std::int32_t* sums) {
+    std::vector<std::uint32_t> s(n, 0);
+    for (std::size_t p = 0; p < k; ++p) {
+        const S* br = b + static_cast<std::ptrdiff_t>(p) * rsb;
+        for (std::size_t j = 0; j < n; ++j)
+            s[j] += static_cast<std::uint32_t>(br[static_cast<std::ptrdiff_t>(j) * csb]);
+    }
+    for (std::size_t j = 0; j < n; ++j)
+        sums[j] = static_cast<std::int32_t>(s[j]);
+}
+template<class S>
+std::int32_t qgemm_row_sum(std::size_t k, const S* a, std::ptrdiff_t csa) {
+    std::uint32_t s = 0;
+    for (std::size_t p = 0; p < k; ++p)
+        s += static_cast<std::uint32_t>(a[static_cast<std::ptrdiff_t>(p) * csa]);
+    return static_cast<std::int32_t>(s);
+}
+
+// Wrapping int32 arithmetic (as two's complement, without signed overflow).
+inline std::int32_t wrap_add(std::int32_t a, std::int32_t b) {
+    return static_cast<std::int32_t>(static_cast<std::uint32_t>(a) + static_cast<std::uint32_t>(b));
+}
+inline std::int32_t wrap_mul(std::int64_t a, std::int64_t b) {
+    return static_cast<std::int32_t>(static_cast<std::uint32_t>(a) * static_cast<std::uint32_t>(b));
+}
+
+// The per-column parameters of the epilogue (columns of one row of the result).
+struct requant_table {
+    std::vector<float> m, zf;          // combined scale, float(zero point)
+    std::vector<std::int32_t> zr, off; // zero point, zero-point correction (added to acc)
+    std::vector<std::int32_t> exact;   // -1 where the result is acc + zr exactly (32-bit storage, m == 1)
+    explicit requant_table(std::size_t n) : m(n), zf(n), zr(n), off(n, 0), exact(n, 0) {}
+    void set(std::size_t j, float scale, std::int32_t zero_point, bool wide) {
+        m[j] = scale;
+        zr[j] = zero_point;
+        zf[j] = static_cast<float>(zero_point);
+        exact[j] = wide && scale == 1.0f ? -1 : 0;
+    }
+};
+
+// The storage range: as f32 values (the smallest f32 >= storage_min, the largest <= storage_max,
+// so that rounding and converting stay inside it: [-2^31, 2147483520] for i32) and as integers.
+struct requant_range {
+    float lo, hi;
+    std::int32_t ilo, ihi;
+};
+constexpr std::int64_t f32_floor_int(std::int64_t v) { // the largest f32 <= v, for |v| < 2^62
+    const std::uint64_t a = v < 0 ? static_cast<std::uint64_t>(-v) : static_cast<std::uint64_t>(v);
+    int bits = 0;
+    while (bits < 64 && (a >> bits) != 0)
+        ++bits;
+    if (bits <= 24) return v;
+    const std::int64_t ulp = std::int64_t{1} << (bits - 24);
+    const std::int64_t r = v % ulp;
+    return r == 0 ? v : v - r - (v < 0 ? ulp : 0);
+}
+constexpr std::int64_t f32_ceil_int(std::int64_t v) { return -f32_floor_int(-v); }
+constexpr requant_range make_requant_range(std::int64_t storage_min, std::int64_t storage_max) {
+    return {static_cast<float>(f32_ceil_int(storage_min)), static_cast<float>(f32_floor_int(storage_max)),
+            static_cast<std::int32_t>(storage_min), static_cast<std::int32_t>(storage_max)};
+}
+
+// One value: the scalar form of the epilogue.
+template<class S>
+inline S requantize_one(std::int32_t acc, std::size_t j, const requant_table& t, const requant_range& r) {
+    const std::int32_t a = wrap_add(acc, t.off[j]);
+    float f = static_cast<float>(a) * t.m[j];
+    f = f + t.zf[j];
+    f = f < r.lo ? r.lo : f; // clamp; NaN (an infinite scale times 0) stays NaN
+    f = f > r.hi ? r.hi : f;
+    f = std::nearbyint(f); // round_nearest_even (the default rounding mode)
+    std::int32_t i = f == f ? static_cast<std::int32_t>(f) : 0;
+    if constexpr (sizeof(S) == 4)
+        if (t.exact[j]) i = wrap_add(a, t.zr[j]);
+    return static_cast<S>(std::clamp(i, r.ilo, r.ihi));
+}
+
+// Columns [j0, n) of a row by the scalar form (a function of its own, so that GCC does not reason
+// about the SIMD loop's end inside it).
+template<class S>
+[[gnu::noinline]] void requantize_tail(const std::int32_t* acc, std::size_t j0, std::size_t n, const requant_table& t,
+                                       const requant_range& r, S* out, std::ptrdiff_t os) {
+    for (std::size_t j = j0; j < n; ++j)
+        out[static_cast<std::ptrdiff_t>(j) * os] = requantize_one<S>(acc[j], j, t, r);
+}
+
+// out[j * os] for j < n from acc[j] (one row of the result).
+template<class S>
+void requantize_row(const std::int32_t* acc, std::size_t n, const requant_table& t, const requant_range& r, S* out,
+                    std::ptrdiff_t os) {
+    using F = xsimd::batch<float>;
+    using I = xsimd::batch<std::int32_t>;
+    std::size_t j = 0;
+    if constexpr (F::size == I::size && F::size > 1) {
+        constexpr std::size_t W = F::size;
+        const F lo(r.lo), hi(r.hi);
+        const I ilo(r.ilo), ihi(r.ihi);
+        alignas(64) std::int32_t tmp[W];
+        for (; j + W <= n; j += W) {
+            const I a = I::load_unaligned(acc + j) + I::load_unaligned(t.off.data() + j); // wraps
+            F f = xsimd::batch_cast<float>(a) * F::load_unaligned(t.m.data() + j);
+            f = f + F::load_unaligned(t.zf.data() + j);
+            f = xsimd::select(f < lo, lo, f);
+            f = xsimd::select(f > hi, hi, f);
+            const F y = xsimd::select(xsimd::isnan(f), F(0.0f), xsimd::nearbyint(f));
+            I i = xsimd::batch_cast<std::int32_t>(y);
+            if constexpr (sizeof(S) == 4) {
+                const I exact = a + I::load_unaligned(t.zr.data() + j);
+                i = xsimd::select(I::load_unaligned(t.exact.data() + j) != I(0), exact, i);
+            }
+            i = xsimd::min(xsimd::max(i, ilo), ihi);
+            if constexpr (std::is_same_v<S, std::int32_t>) {
+                if (os == 1) {
+                    i.store_unaligned(out + j);
+                    continue;
+                }
+            }
+            i.store_aligned(tmp);
+            for (std::size_t u = 0; u < W; ++u)
+                out[static_cast<std::ptrdiff_t>(j + u) * os] = static_cast<S>(tmp[u]);
+        }
+    }
+    requantize_tail(acc, j, n, t, r, out, os);
+}
+
+} // namespace xlet::detail

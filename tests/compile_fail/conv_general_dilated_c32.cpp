@@ -1,0 +1,11 @@
+// expect: xlet::conv_general_dilated [C32]: quantized lhs, rhs and result must have the same expressed type
+#include <xlet/xlet.hpp>
+using namespace xlet;
+using namespace xlet::quant;
+void f() {
+    using X = uniform<std::int8_t, float, scale(0.5), 1>;
+    using K = uniform<std::int8_t, half, scale(0.25), 0>;
+    tensor<X, 1, 4, 4, 2> x;
+    tensor<K, 3, 3, 2, 2> k;
+    auto r = conv_general_dilated<conv_config{.dimension_numbers = conv_layout("NHWC", "HWIO", "NHWC")}, X>(x, k);
+}

@@ -1,0 +1,12 @@
+// expect: xlet::conv_general_dilated [C33]: a per-tensor quantized rhs needs a per-tensor quantized result
+#include <xlet/xlet.hpp>
+using namespace xlet;
+using namespace xlet::quant;
+void f() {
+    using X = uniform<std::int8_t, float, scale(0.5), 1>;
+    using K = uniform<std::int8_t, float, scale(0.25), 0>;
+    using R = uniform_per_axis<std::int8_t, float, 3, scales(0.5, 0.25), zero_points(0, 0)>;
+    tensor<X, 1, 4, 4, 2> x;
+    tensor<K, 3, 3, 2, 2> k;
+    auto r = conv_general_dilated<conv_config{.dimension_numbers = conv_layout("NHWC", "HWIO", "NHWC")}, R>(x, k);
+}
