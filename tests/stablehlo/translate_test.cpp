@@ -3319,6 +3319,19 @@ TEST_CASE("C++ emitter: what xlet does not take on quantized operands is an erro
            "width, of the same shape\n"
            "21:9: stablehlo.convolution: quantized operands are not supported by the C++ emitter yet (run "
            "--stablehlo-legalize-quant-to-math first)\n");
+    // a per-axis type moved by transpose, broadcast_in_dim (a size-1 dimension's scale repeated) and
+    // broadcast as the library moves it
+    CHECK(emit_errors(R"(func.func @f(%p: tensor<2x3x!quant.uniform<i8:f32:1, {0.5, 0.25, 1.0}>>, %o: tensor<2x1x!quant.uniform<i8:f32:1, {0.5:1}>>) {
+  %0 = stablehlo.transpose %p, dims = [1, 0] : (tensor<2x3x!quant.uniform<i8:f32:1, {0.5, 0.25, 1.0}>>) -> tensor<3x2x!quant.uniform<i8:f32:0, {0.5, 0.25, 1.0}>>
+  %1 = stablehlo.transpose %p, dims = [1, 0] : (tensor<2x3x!quant.uniform<i8:f32:1, {0.5, 0.25, 1.0}>>) -> tensor<3x2x!quant.uniform<i8:f32:1, {0.5, 0.25}>>
+  %2 = stablehlo.broadcast_in_dim %o, dims = [0, 2] : (tensor<2x1x!quant.uniform<i8:f32:1, {0.5:1}>>) -> tensor<2x5x3x!quant.uniform<i8:f32:2, {0.5:1, 0.5:1, 0.5:1}>>
+  %3 = stablehlo.broadcast_in_dim %o, dims = [0, 2] : (tensor<2x1x!quant.uniform<i8:f32:1, {0.5:1}>>) -> tensor<2x5x3x!quant.uniform<i8:f32:2, {0.5:1, 0.5:1, 0.25:1}>>
+  %4 = "stablehlo.broadcast"(%p) {broadcast_sizes = array<i64: 4>} : (tensor<2x3x!quant.uniform<i8:f32:1, {0.5, 0.25, 1.0}>>) -> tensor<4x2x3x!quant.uniform<i8:f32:2, {0.5, 0.25, 1.0}>>
+  func.return
+})") == "3:8: stablehlo.transpose: the result's element type must be !quant.uniform<i8:f32:0, "
+           "{5.000000e-01,2.500000e-01,1.000000e+00}> (the operand's quantization dimension moved by the op)\n"
+           "5:8: stablehlo.broadcast_in_dim: the result's element type must be !quant.uniform<i8:f32:2, "
+           "{5.000000e-01:1,5.000000e-01:1,5.000000e-01:1}> (the operand's quantization dimension moved by the op)\n");
     // constants of a quantized type hold stored integers of its storage type, within its range
     CHECK(emit_errors(R"(func.func @f() {
   %0 = "stablehlo.constant"() {value = dense<[8, 0]> : tensor<2xi4>} : () -> tensor<2x!quant.uniform<i4:f32, 1.0>>

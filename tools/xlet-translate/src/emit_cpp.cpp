@@ -1117,6 +1117,32 @@ private:
             "func.return",        "func.call"};
         return s.count(o.name) > 0;
     }
+    // Where transpose, broadcast and broadcast_in_dim move a per-axis operand's quantization
+    // dimension (a size-1 one broadcast to more repeats its scale), as the library computes it;
+    // nullopt for reshape, whose rule the library checks.
+    static std::optional<quant_type> moved_axis(const op& o, quant_type q) {
+        const std::string& n = o.name;
+        if (n == "stablehlo.transpose") {
+            const auto p = int_list(o.get("permutation"));
+            q.axis = std::find(p.begin(), p.end(), q.axis) - p.begin();
+        } else if (n == "stablehlo.broadcast") {
+            q.axis += static_cast<std::int64_t>(int_list(o.get("broadcast_sizes")).size());
+        } else if (n == "stablehlo.broadcast_in_dim") {
+            const auto d = int_list(o.get("broadcast_dimensions"));
+            if (q.axis >= static_cast<std::int64_t>(d.size())) return std::nullopt;
+            q.axis = d[static_cast<std::size_t>(q.axis)];
+        } else {
+            return std::nullopt;
+        }
+        const auto& dims = o.result_types[0].dims;
+        if (q.axis < 0 || q.axis >= static_cast<std::int64_t>(dims.size())) return std::nullopt;
+        const std::int64_t size = dims[static_cast<std::size_t>(q.axis)];
+        if (q.scales.size() == 1 && size > 1) {
+            q.scales.assign(static_cast<std::size_t>(size), q.scales[0]);
+            q.zero_points.assign(static_cast<std::size_t>(size), q.zero_points[0]);
+        }
+        return q;
+    }
     static std::optional<quant_type> quant_of_value(const type& t) {
         return t.k == type::kind::tensor ? quant_of(t.elem) : std::nullopt;
     }
@@ -1233,11 +1259,15 @@ private:
             if (per_tensor_move(n) && per_axis(0))
                 return fail("per-axis quantized operands are not supported (the spec's " + n.substr(10) +
                             " takes per-tensor quantized tensors)");
-            for (std::size_t k = 0; k < moved; ++k)
+            for (std::size_t k = 0; k < moved; ++k) {
                 if (in[k]->per_axis() ? !out[0]->per_axis() || !same_storage_expressed(*in[k], *out[0])
                                       : o.operand_types[k].elem != o.result_types[0].elem)
                     return fail("moves stored integers: the result's element type must be the operand's, " +
                                 elem_str(o.operand_types[k].elem));
+                if (auto m = in[k]->per_axis() ? moved_axis(o, *in[k]) : std::nullopt; m && !(*m == *out[0]))
+                    return fail("the result's element type must be " + elem_str(quant_elem(*m)) +
+                                " (the operand's quantization dimension moved by the op)");
+            }
             return true;
         }
         if (n == "stablehlo.bitcast_convert") {
