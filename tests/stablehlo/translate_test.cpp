@@ -3219,7 +3219,8 @@ TEST_CASE("C++ emitter: quantized types as xlet::quant::uniform / uniform_per_ax
 }
 
 TEST_CASE("C++ emitter: quantized ops as xlet's quantized API, a result of another type named") {
-    auto r = parse_module(R"(func.func @ops(%x: tensor<3xf32>, %p: tensor<3xi1>) -> (tensor<3x!quant.uniform<i8:f32, 0.25>>, tensor<3xf32>) {
+    auto r = parse_module(
+        R"(func.func @ops(%x: tensor<3xf32>, %p: tensor<3xi1>) -> (tensor<3x!quant.uniform<i8:f32, 0.25>>, tensor<3xf32>) {
   %q = stablehlo.uniform_quantize %x : (tensor<3xf32>) -> tensor<3x!quant.uniform<i8:f32, 0.5:-3>>
   %c = "stablehlo.constant"() {value = dense<7> : tensor<3xi8>} : () -> tensor<3x!quant.uniform<i8:f32, 0.5:-3>>
   %s = stablehlo.add %q, %c : tensor<3x!quant.uniform<i8:f32, 0.5:-3>>
@@ -3232,7 +3233,7 @@ TEST_CASE("C++ emitter: quantized ops as xlet's quantized API, a result of anoth
   "check.expect_eq_const"(%k) {value = dense<[1, -2, 3]> : tensor<3xi8>} : (tensor<3x!quant.uniform<i8:f32, 0.25>>) -> ()
   return %r, %d : tensor<3x!quant.uniform<i8:f32, 0.25>>, tensor<3xf32>
 })",
-                          "o.mlir");
+        "o.mlir");
     REQUIRE(r.errors.empty());
     auto e = emit_cpp(r.mod, {});
     REQUIRE(e.errors.empty());
@@ -3240,29 +3241,32 @@ TEST_CASE("C++ emitter: quantized ops as xlet's quantized API, a result of anoth
     const std::string r4 = "xlet::quant::uniform<std::int8_t, float, xlet::quant::scale(0.25), 0>";
     for (const std::string& line : std::vector<std::string>{
              "auto q = xlet::uniform_quantize<" + q + ">(x);",
-          // a splat constant of its stored integer; a list as the bytes of its stored integers
-          "const auto c = xlet::constant<xlet::tensor<" + q + ", 3>>(" + q + "{std::int8_t{7}});",
-          "static const xlet::tensor<" + r4 + ", 3> k = xlet_translate::from_bytes<xlet::tensor<" + r4 +
-              ", 3>>(\n        \"\\x01\\xfe\\x03\");",
-          "auto s = xlet::add(q, c);", "= xlet::add<" + r4 + ">(s, c);",
-          // a unary op to another type: the spec's dequantize, op, quantize spelled out
-          "auto a = xlet::uniform_quantize<xlet::quant::uniform<std::int8_t, float, xlet::quant::scale(0.125), 1>>("
-          "xlet::abs(xlet::uniform_dequantize(t)));",
-          "= xlet::select<" + r4 + ">(p, a, t);",
-          // between quantized types through the stored integers
-          "auto b = xlet::bitcast_convert_type<xlet::quant::uniform<std::int8_t, float, xlet::quant::scale(1.0), 0>>("
-          "xlet::bitcast_convert_type<xlet::storage_t<" +
-              r4 + ">>(r));",
-          "auto d = xlet::uniform_dequantize(b);",
-          // the expected stored integers as a tensor of the checked value's type
-          "const auto expected = xlet_translate::from_bytes<xlet::tensor<" + r4 + ", 3>>(\"\\x01\\xfe\\x03\");"}) {
+             // a splat constant of its stored integer; a list as the bytes of its stored integers
+             "const auto c = xlet::constant<xlet::tensor<" + q + ", 3>>(" + q + "{std::int8_t{7}});",
+             "static const xlet::tensor<" + r4 + ", 3> k = xlet_translate::from_bytes<xlet::tensor<" + r4 +
+                 ", 3>>(\n        \"\\x01\\xfe\\x03\");",
+             "auto s = xlet::add(q, c);", "= xlet::add<" + r4 + ">(s, c);",
+             // a unary op to another type: the spec's dequantize, op, quantize spelled out
+             "auto a = xlet::uniform_quantize<xlet::quant::uniform<std::int8_t, float, xlet::quant::scale(0.125), 1>>("
+             "xlet::abs(xlet::uniform_dequantize(t)));",
+             "= xlet::select<" + r4 + ">(p, a, t);",
+             // between quantized types through the stored integers
+             "auto b = xlet::bitcast_convert_type<xlet::quant::uniform<std::int8_t, float, xlet::quant::scale(1.0), "
+             "0>>("
+             "xlet::bitcast_convert_type<xlet::storage_t<" +
+                 r4 + ">>(r));",
+             "auto d = xlet::uniform_dequantize(b);",
+             // the expected stored integers as a tensor of the checked value's type
+             "const auto expected = xlet_translate::from_bytes<xlet::tensor<" + r4 + ", 3>>(\"\\x01\\xfe\\x03\");"}) {
         CAPTURE(line);
         CHECK(has(e.code, line));
     }
 }
 
 TEST_CASE("C++ emitter: what xlet does not take on quantized operands is an error at its op") {
-    CHECK(emit_errors(R"(func.func @f(%x: tensor<2x!quant.uniform<i2:f32, 1.0>>, %y: tensor<2x!quant.uniform<u32:f32, 1.0>>, %q: tensor<2x!quant.uniform<i8:f32, 0.5>>, %p: tensor<2x2x!quant.uniform<i8:f32:1, {0.5, 0.25}>>, %w: tensor<2x2x!quant.uniform<i8:f32, 0.5>>, %v: tensor<2xf32>) {
+    CHECK(
+        emit_errors(
+            R"(func.func @f(%x: tensor<2x!quant.uniform<i2:f32, 1.0>>, %y: tensor<2x!quant.uniform<u32:f32, 1.0>>, %q: tensor<2x!quant.uniform<i8:f32, 0.5>>, %p: tensor<2x2x!quant.uniform<i8:f32:1, {0.5, 0.25}>>, %w: tensor<2x2x!quant.uniform<i8:f32, 0.5>>, %v: tensor<2xf32>) {
   %0 = stablehlo.constant dense<0> : tensor<i8>
   %1 = "stablehlo.reduce"(%q, %0) ({
   ^bb0(%a: tensor<!quant.uniform<i8:f32, 0.5>>, %b: tensor<!quant.uniform<i8:f32, 0.5>>):
@@ -3285,43 +3289,45 @@ TEST_CASE("C++ emitter: what xlet does not take on quantized operands is an erro
   %14 = stablehlo.convolution(%w, %w) dim_numbers = [b, f]x[i, o]->[b, f], window = {} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<2x2x!quant.uniform<i8:f32, 0.5>>, tensor<2x2x!quant.uniform<i8:f32, 0.5>>) -> tensor<2x2x!quant.uniform<i32:f32, 0.25>>
   func.return
 })") == "1:14: argument %x has the quantized type tensor<2x!quant.uniform<i2:f32, 1.000000e+00>>, whose storage type "
-           "xlet does not have (quant::uniform stores i4, u4, i8, u8, i16, u16 or i32: run "
-           "--stablehlo-legalize-quant-to-math first)\n"
-           "1:57: argument %y has the quantized type tensor<2x!quant.uniform<u32:f32, 1.000000e+00>>, whose storage "
-           "type xlet does not have (quant::uniform stores i4, u4, i8, u8, i16, u16 or i32: run "
-           "--stablehlo-legalize-quant-to-math first)\n"
-           "3:8: op 'stablehlo.reduce' on quantized operands is not supported by xlet (run "
-           "--stablehlo-legalize-quant-to-math first)\n"
-           "8:8: op 'stablehlo.convert' on quantized operands is not supported by xlet (run "
-           "--stablehlo-legalize-quant-to-math first)\n"
-           "9:8: stablehlo.dot_general: quantized operands are not supported by the C++ emitter yet (run "
-           "--stablehlo-legalize-quant-to-math first)\n"
-           "10:8: stablehlo.slice: per-axis quantized operands are not supported (the spec's slice takes per-tensor "
-           "quantized tensors)\n"
-           "11:8: stablehlo.multiply: per-axis quantized operands are for add only (xlet [C7])\n"
-           "12:8: stablehlo.add: with a quantized operand, every operand and the result must be quantized tensors "
-           "(xlet [C5])\n"
-           "13:8: stablehlo.multiply: quantized operands and result must differ in scales and zero points only (xlet "
-           "[C6])\n"
-           "14:8: stablehlo.uniform_quantize: the result's expressed type bf16 must be the operand's element type f32 "
-           "(xlet [C2])\n"
-           "15:8: stablehlo.compare: quantized operands compare as their dequantized values: compare_type FLOAT, not "
-           "SIGNED\n"
-           "16:3: check.expect_almost_eq: a quantized value is compared by its stored integers, with check.expect_eq "
-           "or check.expect_eq_const (or uniform_dequantize it first)\n"
-           "17:9: op 'chlo.broadcast_add' on quantized operands is not supported by xlet (run "
-           "--stablehlo-legalize-quant-to-math first)\n"
-           "18:9: stablehlo.abs: the result must be quantized, differing from the operand in scale and zero point only "
-           "(xlet [C6])\n"
-           "19:9: stablehlo.transpose: moves stored integers: the result's element type must be the operand's, "
-           "!quant.uniform<i8:f32, 5.000000e-01>\n"
-           "20:9: stablehlo.bitcast_convert: a quantized value is bitcast to or from an integer type of its storage "
-           "width, of the same shape\n"
-           "21:9: stablehlo.convolution: quantized operands are not supported by the C++ emitter yet (run "
-           "--stablehlo-legalize-quant-to-math first)\n");
+        "xlet does not have (quant::uniform stores i4, u4, i8, u8, i16, u16 or i32: run "
+        "--stablehlo-legalize-quant-to-math first)\n"
+        "1:57: argument %y has the quantized type tensor<2x!quant.uniform<u32:f32, 1.000000e+00>>, whose storage "
+        "type xlet does not have (quant::uniform stores i4, u4, i8, u8, i16, u16 or i32: run "
+        "--stablehlo-legalize-quant-to-math first)\n"
+        "3:8: op 'stablehlo.reduce' on quantized operands is not supported by xlet (run "
+        "--stablehlo-legalize-quant-to-math first)\n"
+        "8:8: op 'stablehlo.convert' on quantized operands is not supported by xlet (run "
+        "--stablehlo-legalize-quant-to-math first)\n"
+        "9:8: stablehlo.dot_general: quantized operands are not supported by the C++ emitter yet (run "
+        "--stablehlo-legalize-quant-to-math first)\n"
+        "10:8: stablehlo.slice: per-axis quantized operands are not supported (the spec's slice takes per-tensor "
+        "quantized tensors)\n"
+        "11:8: stablehlo.multiply: per-axis quantized operands are for add only (xlet [C7])\n"
+        "12:8: stablehlo.add: with a quantized operand, every operand and the result must be quantized tensors "
+        "(xlet [C5])\n"
+        "13:8: stablehlo.multiply: quantized operands and result must differ in scales and zero points only (xlet "
+        "[C6])\n"
+        "14:8: stablehlo.uniform_quantize: the result's expressed type bf16 must be the operand's element type f32 "
+        "(xlet [C2])\n"
+        "15:8: stablehlo.compare: quantized operands compare as their dequantized values: compare_type FLOAT, not "
+        "SIGNED\n"
+        "16:3: check.expect_almost_eq: a quantized value is compared by its stored integers, with check.expect_eq "
+        "or check.expect_eq_const (or uniform_dequantize it first)\n"
+        "17:9: op 'chlo.broadcast_add' on quantized operands is not supported by xlet (run "
+        "--stablehlo-legalize-quant-to-math first)\n"
+        "18:9: stablehlo.abs: the result must be quantized, differing from the operand in scale and zero point only "
+        "(xlet [C6])\n"
+        "19:9: stablehlo.transpose: moves stored integers: the result's element type must be the operand's, "
+        "!quant.uniform<i8:f32, 5.000000e-01>\n"
+        "20:9: stablehlo.bitcast_convert: a quantized value is bitcast to or from an integer type of its storage "
+        "width, of the same shape\n"
+        "21:9: stablehlo.convolution: quantized operands are not supported by the C++ emitter yet (run "
+        "--stablehlo-legalize-quant-to-math first)\n");
     // a per-axis type moved by transpose, broadcast_in_dim (a size-1 dimension's scale repeated) and
     // broadcast as the library moves it
-    CHECK(emit_errors(R"(func.func @f(%p: tensor<2x3x!quant.uniform<i8:f32:1, {0.5, 0.25, 1.0}>>, %o: tensor<2x1x!quant.uniform<i8:f32:1, {0.5:1}>>) {
+    CHECK(
+        emit_errors(
+            R"(func.func @f(%p: tensor<2x3x!quant.uniform<i8:f32:1, {0.5, 0.25, 1.0}>>, %o: tensor<2x1x!quant.uniform<i8:f32:1, {0.5:1}>>) {
   %0 = stablehlo.transpose %p, dims = [1, 0] : (tensor<2x3x!quant.uniform<i8:f32:1, {0.5, 0.25, 1.0}>>) -> tensor<3x2x!quant.uniform<i8:f32:0, {0.5, 0.25, 1.0}>>
   %1 = stablehlo.transpose %p, dims = [1, 0] : (tensor<2x3x!quant.uniform<i8:f32:1, {0.5, 0.25, 1.0}>>) -> tensor<3x2x!quant.uniform<i8:f32:1, {0.5, 0.25}>>
   %2 = stablehlo.broadcast_in_dim %o, dims = [0, 2] : (tensor<2x1x!quant.uniform<i8:f32:1, {0.5:1}>>) -> tensor<2x5x3x!quant.uniform<i8:f32:2, {0.5:1, 0.5:1, 0.5:1}>>
@@ -3329,9 +3335,9 @@ TEST_CASE("C++ emitter: what xlet does not take on quantized operands is an erro
   %4 = "stablehlo.broadcast"(%p) {broadcast_sizes = array<i64: 4>} : (tensor<2x3x!quant.uniform<i8:f32:1, {0.5, 0.25, 1.0}>>) -> tensor<4x2x3x!quant.uniform<i8:f32:2, {0.5, 0.25, 1.0}>>
   func.return
 })") == "3:8: stablehlo.transpose: the result's element type must be !quant.uniform<i8:f32:0, "
-           "{5.000000e-01,2.500000e-01,1.000000e+00}> (the operand's quantization dimension moved by the op)\n"
-           "5:8: stablehlo.broadcast_in_dim: the result's element type must be !quant.uniform<i8:f32:2, "
-           "{5.000000e-01:1,5.000000e-01:1,5.000000e-01:1}> (the operand's quantization dimension moved by the op)\n");
+        "{5.000000e-01,2.500000e-01,1.000000e+00}> (the operand's quantization dimension moved by the op)\n"
+        "5:8: stablehlo.broadcast_in_dim: the result's element type must be !quant.uniform<i8:f32:2, "
+        "{5.000000e-01:1,5.000000e-01:1,5.000000e-01:1}> (the operand's quantization dimension moved by the op)\n");
     // constants of a quantized type hold stored integers of its storage type, within its range
     CHECK(emit_errors(R"(func.func @f() {
   %0 = "stablehlo.constant"() {value = dense<[8, 0]> : tensor<2xi4>} : () -> tensor<2x!quant.uniform<i4:f32, 1.0>>
@@ -3340,13 +3346,13 @@ TEST_CASE("C++ emitter: what xlet does not take on quantized operands is an erro
   %3 = "stablehlo.constant"() {value = dense<[0, 201]> : tensor<2xui8>} : () -> tensor<2x!quant.uniform<u8<0:200>:f32, 1.0>>
   func.return
 })") == "2:40: stablehlo.constant: stored integer 8 is outside the storage range [-8, 7] of "
-           "!quant.uniform<i4:f32, 1.000000e+00>\n"
-           "3:40: stablehlo.constant: a constant of the quantized type tensor<2x!quant.uniform<i8:f32, 1.000000e+00>> "
-           "holds its stored integers, a dense<...> : tensor<2xi8>\n"
-           "4:40: stablehlo.constant: a constant of the quantized type tensor<2x!quant.uniform<u8<0:200>:f32, "
-           "1.000000e+00>> holds its stored integers, a dense<...> : tensor<2xui8>\n"
-           "5:40: stablehlo.constant: stored integer 201 is outside the storage range [0, 200] of "
-           "!quant.uniform<u8<0:200>:f32, 1.000000e+00>\n");
+        "!quant.uniform<i4:f32, 1.000000e+00>\n"
+        "3:40: stablehlo.constant: a constant of the quantized type tensor<2x!quant.uniform<i8:f32, 1.000000e+00>> "
+        "holds its stored integers, a dense<...> : tensor<2xi8>\n"
+        "4:40: stablehlo.constant: a constant of the quantized type tensor<2x!quant.uniform<u8<0:200>:f32, "
+        "1.000000e+00>> holds its stored integers, a dense<...> : tensor<2xui8>\n"
+        "5:40: stablehlo.constant: stored integer 201 is outside the storage range [0, 200] of "
+        "!quant.uniform<u8<0:200>:f32, 1.000000e+00>\n");
 }
 
 TEST_CASE("VHLO: quantized types as !vhlo.quant_v1 / !vhlo.quant_per_axis_v1, their versions") {

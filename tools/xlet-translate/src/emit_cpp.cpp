@@ -51,7 +51,8 @@ std::string double_literal(double v) {
 }
 std::string quant_cpp(const quant_type& q) {
     std::string s = quant_storage_cpp(q);
-    const std::string e = q.expressed == "f32" ? "float" : q.expressed == "f64" ? "double"
+    const std::string e = q.expressed == "f32"    ? "float"
+                          : q.expressed == "f64"  ? "double"
                           : q.expressed == "f16"  ? "xlet::half"
                           : q.expressed == "bf16" ? "xlet::bfloat16"
                                                   : "";
@@ -174,8 +175,8 @@ std::string cpp_type(const type& t) {
         if (is_bounded(t))
             return "xlet::bounded<xlet::" + alias_elem(t.elem) + "<" + join_dims(padded_dims(t)) + ">, " +
                    std::to_string(dynamic_mask(t)) + "u>";
-        if (is_quant_elem(t.elem)) return "xlet::tensor<" + quant_cpp(t.elem) + (t.dims.empty() ? "" : ", ") +
-                                          join_dims(t.dims) + ">";
+        if (is_quant_elem(t.elem))
+            return "xlet::tensor<" + quant_cpp(t.elem) + (t.dims.empty() ? "" : ", ") + join_dims(t.dims) + ">";
         return "xlet::" + alias_elem(t.elem) + "<" + join_dims(t.dims) + ">";
     case type::kind::token:
         return "xlet::token";
@@ -867,12 +868,19 @@ private:
         if (unary_ops.count(n)) return want(no == 1 && nr == 1 && ng == 0, "one operand and one result");
         if (binary_ops.count(n) || chlo_binary_ops.count(n))
             return want(no == 2 && nr == 1 && ng == 0, "two operands and one result");
-        static const std::set<std::string> one_one = {
-            "stablehlo.convert",           "stablehlo.bitcast_convert",   "stablehlo.reduce_precision",
-            "stablehlo.broadcast_in_dim",  "stablehlo.broadcast",         "stablehlo.reshape",
-            "stablehlo.transpose",         "stablehlo.reverse",           "stablehlo.slice",
-            "stablehlo.get_tuple_element", "stablehlo.get_dimension_size", "stablehlo.uniform_quantize",
-            "stablehlo.uniform_dequantize"};
+        static const std::set<std::string> one_one = {"stablehlo.convert",
+                                                      "stablehlo.bitcast_convert",
+                                                      "stablehlo.reduce_precision",
+                                                      "stablehlo.broadcast_in_dim",
+                                                      "stablehlo.broadcast",
+                                                      "stablehlo.reshape",
+                                                      "stablehlo.transpose",
+                                                      "stablehlo.reverse",
+                                                      "stablehlo.slice",
+                                                      "stablehlo.get_tuple_element",
+                                                      "stablehlo.get_dimension_size",
+                                                      "stablehlo.uniform_quantize",
+                                                      "stablehlo.uniform_dequantize"};
         if (one_one.count(n)) return want(no == 1 && nr == 1 && ng == 0, "one operand and one result");
         if (n == "stablehlo.constant" || n == "stablehlo.iota")
             return want(no == 0 && nr == 1 && ng == 0, "no operand and one result");
@@ -1081,19 +1089,31 @@ private:
     // C++ compiler. Any other op on quantized operands is an error naming it, with the pass that
     // rewrites quantized ops into integer and float arithmetic.
     static const std::set<std::string>& quant_unary_ops() {
-        static const std::set<std::string> s = {
-            "stablehlo.abs",       "stablehlo.cbrt",      "stablehlo.ceil",
-            "stablehlo.cosine",    "stablehlo.exponential", "stablehlo.exponential_minus_one",
-            "stablehlo.floor",     "stablehlo.log",       "stablehlo.log_plus_one",
-            "stablehlo.logistic",  "stablehlo.negate",    "stablehlo.round_nearest_afz",
-            "stablehlo.round_nearest_even", "stablehlo.rsqrt", "stablehlo.sign",
-            "stablehlo.sine",      "stablehlo.sqrt",      "stablehlo.tan",
-            "stablehlo.tanh",      "stablehlo.is_finite"};
+        static const std::set<std::string> s = {"stablehlo.abs",
+                                                "stablehlo.cbrt",
+                                                "stablehlo.ceil",
+                                                "stablehlo.cosine",
+                                                "stablehlo.exponential",
+                                                "stablehlo.exponential_minus_one",
+                                                "stablehlo.floor",
+                                                "stablehlo.log",
+                                                "stablehlo.log_plus_one",
+                                                "stablehlo.logistic",
+                                                "stablehlo.negate",
+                                                "stablehlo.round_nearest_afz",
+                                                "stablehlo.round_nearest_even",
+                                                "stablehlo.rsqrt",
+                                                "stablehlo.sign",
+                                                "stablehlo.sine",
+                                                "stablehlo.sqrt",
+                                                "stablehlo.tan",
+                                                "stablehlo.tanh",
+                                                "stablehlo.is_finite"};
         return s;
     }
     static const std::set<std::string>& quant_binary_ops() {
-        static const std::set<std::string> s = {"stablehlo.add",     "stablehlo.atan2",    "stablehlo.divide",
-                                                "stablehlo.maximum", "stablehlo.minimum",  "stablehlo.multiply",
+        static const std::set<std::string> s = {"stablehlo.add",     "stablehlo.atan2",     "stablehlo.divide",
+                                                "stablehlo.maximum", "stablehlo.minimum",   "stablehlo.multiply",
                                                 "stablehlo.power",   "stablehlo.remainder", "stablehlo.subtract"};
         return s;
     }
@@ -1111,10 +1131,16 @@ private:
         return s.count(n) > 0;
     }
     static bool quant_passthrough(const op& o) {
-        static const std::set<std::string> s = {
-            "stablehlo.constant", "stablehlo.tuple", "stablehlo.get_tuple_element", "stablehlo.optimization_barrier",
-            "stablehlo.while",    "stablehlo.if",    "stablehlo.case",              "stablehlo.return",
-            "func.return",        "func.call"};
+        static const std::set<std::string> s = {"stablehlo.constant",
+                                                "stablehlo.tuple",
+                                                "stablehlo.get_tuple_element",
+                                                "stablehlo.optimization_barrier",
+                                                "stablehlo.while",
+                                                "stablehlo.if",
+                                                "stablehlo.case",
+                                                "stablehlo.return",
+                                                "func.return",
+                                                "func.call"};
         return s.count(o.name) > 0;
     }
     // Where transpose, broadcast and broadcast_in_dim move a per-axis operand's quantization
@@ -1167,8 +1193,8 @@ private:
         };
         if (n == "stablehlo.dot" || n == "stablehlo.dot_general" || n == "stablehlo.convolution")
             return fail("quantized operands are not supported by the C++ emitter yet" + hint);
-        const bool check_eq = n == "check.expect_eq" || (is_check_call(o) && (o.callee == "check.expect_eq" ||
-                                                                               o.callee == "check.eq"));
+        const bool check_eq =
+            n == "check.expect_eq" || (is_check_call(o) && (o.callee == "check.expect_eq" || o.callee == "check.eq"));
         if (n == "check.expect_almost_eq" || n == "check.expect_almost_eq_const" || n == "check.expect_close" ||
             (is_check_call(o) && !check_eq))
             return fail("a quantized value is compared by its stored integers, with check.expect_eq or "
@@ -1251,9 +1277,9 @@ private:
         if (moves_axis(n) || per_tensor_move(n)) {
             // the moved operands (not the indices, starts or padding value's position) and the result:
             // one per-tensor type, or a per-axis type that the layout op moves
-            const std::size_t moved = n == "stablehlo.concatenate"          ? in.size()
+            const std::size_t moved = n == "stablehlo.concatenate"                                    ? in.size()
                                       : n == "stablehlo.dynamic_update_slice" || n == "stablehlo.pad" ? 2
-                                                                                                        : 1;
+                                                                                                      : 1;
             for (std::size_t k = 0; k < moved; ++k)
                 if (!in[k] || !out[0]) return fail("the operand and the result must both be quantized");
             if (per_tensor_move(n) && per_axis(0))
@@ -1827,19 +1853,18 @@ private:
     // integers, written as integers of its storage type, each within its storage range), and
     // whether it is a splat (then one element's bytes; a list of equal elements is one too, as MLIR
     // prints it). False after an error at `at`.
-    bool constant_bytes(const std::string& what, loc at, const attr& v, const type& t,
-                        std::vector<std::uint8_t>& bytes, bool& splat) {
+    bool constant_bytes(const std::string& what, loc at, const attr& v, const type& t, std::vector<std::uint8_t>& bytes,
+                        bool& splat) {
         type bt = t;
         const auto q = quant_of(t.elem);
         if (q) {
             bt.elem = quant_bytes_elem(*q);
             const std::string& e = v.t.elem;
             const bool ints = !e.empty() && (e[0] == 'i' || e[0] == 'u' || e[0] == 's') && e != "i1";
-            if (e != t.elem &&
-                !(ints && std::atoi(e.c_str() + (e[0] == 'i' ? 1 : 2)) == q->bits)) { // i8, ui8, si8
-                error(at, what + ": a constant of the quantized type " + type_str(t) +
-                              " holds its stored integers, a dense<...> : " +
-                              type_str(tensor_type(t.dims, q->storage())));
+            if (e != t.elem && !(ints && std::atoi(e.c_str() + (e[0] == 'i' ? 1 : 2)) == q->bits)) { // i8, ui8, si8
+                error(at,
+                      what + ": a constant of the quantized type " + type_str(t) +
+                          " holds its stored integers, a dense<...> : " + type_str(tensor_type(t.dims, q->storage())));
                 return false;
             }
         }
@@ -1861,7 +1886,8 @@ private:
              i += static_cast<std::size_t>(w)) {
             const std::uint64_t u = load_le(bytes.data() + i, w);
             const int sh = 64 - 8 * w;
-            const std::int64_t x = q->is_signed ? static_cast<std::int64_t>(u << sh) >> sh : static_cast<std::int64_t>(u);
+            const std::int64_t x =
+                q->is_signed ? static_cast<std::int64_t>(u << sh) >> sh : static_cast<std::int64_t>(u);
             if (x < q->storage_min || x > q->storage_max) {
                 error(at, what + ": stored integer " + std::to_string(x) + " is outside the storage range [" +
                               std::to_string(q->storage_min) + ", " + std::to_string(q->storage_max) + "] of " +
@@ -3154,9 +3180,7 @@ private:
             // expected; of a quantized operand, its stored integers
             // (the pretty form gives the value's type as the operand's: a quantized operand's is its own)
             const value_info* x = lookup(o.operands[0].name);
-            type t = is_bounded(o.operand_types[0])    ? v->t
-                     : x && is_quant_elem(x->t.elem) ? x->t
-                                                     : o.operand_types[0];
+            type t = is_bounded(o.operand_types[0]) ? v->t : x && is_quant_elem(x->t.elem) ? x->t : o.operand_types[0];
             std::string id = fresh("expected");
             bool splat = false;
             if (!constant_bytes(n, o.at, *v, t, bytes, splat)) return;
