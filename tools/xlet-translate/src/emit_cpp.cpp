@@ -868,20 +868,13 @@ private:
         if (unary_ops.count(n)) return want(no == 1 && nr == 1 && ng == 0, "one operand and one result");
         if (binary_ops.count(n) || chlo_binary_ops.count(n))
             return want(no == 2 && nr == 1 && ng == 0, "two operands and one result");
-        static const std::set<std::string> one_one = {"stablehlo.convert",
-                                                      "stablehlo.bitcast_convert",
-                                                      "stablehlo.reduce_precision",
-                                                      "stablehlo.broadcast_in_dim",
-                                                      "stablehlo.broadcast",
-                                                      "stablehlo.reshape",
-                                                      "stablehlo.transpose",
-                                                      "stablehlo.reverse",
-                                                      "stablehlo.slice",
-                                                      "stablehlo.get_tuple_element",
-                                                      "stablehlo.get_dimension_size",
-                                                      "stablehlo.uniform_quantize",
-                                                      "stablehlo.uniform_dequantize"};
-        if (one_one.count(n)) return want(no == 1 && nr == 1 && ng == 0, "one operand and one result");
+        static const std::set<std::string> one_one = {
+            "stablehlo.convert",           "stablehlo.bitcast_convert",   "stablehlo.reduce_precision",
+            "stablehlo.broadcast_in_dim",  "stablehlo.broadcast",         "stablehlo.reshape",
+            "stablehlo.transpose",         "stablehlo.reverse",           "stablehlo.slice",
+            "stablehlo.get_tuple_element", "stablehlo.get_dimension_size"};
+        if (one_one.count(n) || n == "stablehlo.uniform_quantize" || n == "stablehlo.uniform_dequantize")
+            return want(no == 1 && nr == 1 && ng == 0, "one operand and one result");
         if (n == "stablehlo.constant" || n == "stablehlo.iota")
             return want(no == 0 && nr == 1 && ng == 0, "no operand and one result");
         if (n == "stablehlo.compare") return want(no == 2 && nr == 1, "two operands and one result");
@@ -1088,34 +1081,22 @@ private:
     // ops' I1) are checked here, so that a module breaking them is an error at its op, not in the
     // C++ compiler. Any other op on quantized operands is an error naming it, with the pass that
     // rewrites quantized ops into integer and float arithmetic.
-    static const std::set<std::string>& quant_unary_ops() {
-        static const std::set<std::string> s = {"stablehlo.abs",
-                                                "stablehlo.cbrt",
-                                                "stablehlo.ceil",
-                                                "stablehlo.cosine",
-                                                "stablehlo.exponential",
-                                                "stablehlo.exponential_minus_one",
-                                                "stablehlo.floor",
-                                                "stablehlo.log",
-                                                "stablehlo.log_plus_one",
-                                                "stablehlo.logistic",
-                                                "stablehlo.negate",
-                                                "stablehlo.round_nearest_afz",
-                                                "stablehlo.round_nearest_even",
-                                                "stablehlo.rsqrt",
-                                                "stablehlo.sign",
-                                                "stablehlo.sine",
-                                                "stablehlo.sqrt",
-                                                "stablehlo.tan",
-                                                "stablehlo.tanh",
-                                                "stablehlo.is_finite"};
-        return s;
+    // The element-wise ops xlet takes on quantized operands: StableHLO's, but those on bits and on
+    // complex numbers' parts.
+    static bool quant_unary(const std::string& n) {
+        static const std::set<std::string> no = {"stablehlo.count_leading_zeros", "stablehlo.imag", "stablehlo.not",
+                                                 "stablehlo.popcnt", "stablehlo.real"};
+        return n.rfind("stablehlo.", 0) == 0 && unary_ops.count(n) && !no.count(n);
     }
-    static const std::set<std::string>& quant_binary_ops() {
-        static const std::set<std::string> s = {"stablehlo.add",     "stablehlo.atan2",     "stablehlo.divide",
-                                                "stablehlo.maximum", "stablehlo.minimum",   "stablehlo.multiply",
-                                                "stablehlo.power",   "stablehlo.remainder", "stablehlo.subtract"};
-        return s;
+    static bool quant_binary(const std::string& n) {
+        static const std::set<std::string> no = {"stablehlo.complex",
+                                                 "stablehlo.shift_left",
+                                                 "stablehlo.shift_right_arithmetic",
+                                                 "stablehlo.shift_right_logical",
+                                                 "stablehlo.and",
+                                                 "stablehlo.or",
+                                                 "stablehlo.xor"};
+        return binary_ops.count(n) && !no.count(n);
     }
     // Data movement that keeps the quantization dimension of a per-axis operand where it goes
     // (the others take per-tensor quantized operands only, as the spec's types say).
@@ -1231,7 +1212,7 @@ private:
                 return fail("expected a quantized operand and a result of its expressed type (xlet [C2])");
             return true;
         }
-        if (quant_unary_ops().count(n)) {
+        if (quant_unary(n)) {
             if (!in[0]) return fail("expected a quantized operand");
             if (in[0]->per_axis()) return fail(c7);
             if (n == "stablehlo.is_finite") return true;
@@ -1240,8 +1221,7 @@ private:
                             "only (xlet [C6])");
             return true;
         }
-        if (quant_binary_ops().count(n) || n == "stablehlo.select" || n == "stablehlo.clamp" ||
-            n == "stablehlo.compare") {
+        if (quant_binary(n) || n == "stablehlo.select" || n == "stablehlo.clamp" || n == "stablehlo.compare") {
             // select's predicate is no quantized operand; compare's result is a pred
             if (n == "stablehlo.select") in.erase(in.begin());
             if (n == "stablehlo.compare") out[0] = in[0];
