@@ -152,6 +152,10 @@ void fill(T& t, std::uint32_t seed) {
         float u = static_cast<float>(s >> 8) / 8388608.0f - 1.0f; // [-1, 1)
         if constexpr (std::is_same_v<V, bool>)
             v = (i % 2) != 0;
+        else if constexpr (is_quantized<V>) // stored integers, within the storage range
+            v = V(element_traits<V>::storage_min +
+                  static_cast<std::int64_t>((s >> 24) % 8) %
+                      (element_traits<V>::storage_max - element_traits<V>::storage_min + 1));
         else if constexpr (std::is_integral_v<V>)
             v = static_cast<V>((s >> 24) % 8);
         else if constexpr (requires { v.imag(); })

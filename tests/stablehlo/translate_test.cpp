@@ -5,6 +5,8 @@
 #define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <doctest/doctest.h>
 
+#include <charconv>
+#include <cstdlib>
 #include <filesystem>
 #include <functional>
 #include <fstream>
@@ -241,8 +243,7 @@ TEST_CASE("every unsupported op and type is reported at once, with its position"
     CHECK(msg(0) == "1:14: argument %x has a dynamic shape tensor<?x4xf32> (run --stablehlo-refine-arguments and "
                     "--stablehlo-refine-shapes first)");
     CHECK(msg(1) == "1:35: argument %y has type tensor<4xi4>, which xlet does not support");
-    CHECK(msg(2) == "2:8: op 'stablehlo.uniform_quantize' is not supported by xlet-translate (try "
-                    "--stablehlo-legalize-quant-to-math)");
+    CHECK(msg(2) == "2:8: stablehlo.uniform_quantize: expected one operand and one result");
     CHECK(msg(3) == "3:8: op 'mydialect.frob' is not supported by xlet-translate");
     CHECK(msg(4) == "4:8: stablehlo.bitcast_convert between i1 and i8: expected a last i1 dimension of the other "
                     "type's bit width (8, 16, 32 or 64)");
@@ -2951,19 +2952,10 @@ TEST_CASE("stablehlo-legalize-quant-to-math: the seed's example op for op, with 
   }
 }
 )");
-    // the C++ emitter reports quantized types, and translates the pass's result (chlo's broadcasting
-    // ops as they are, or after chlo-legalize-to-stablehlo)
-    CHECK(emit_errors(seed_quant_add) ==
-          "1:16: argument %arg0 has the quantized type tensor<!quant.uniform<i8:f32, 1.000000e+00>>, which the C++ "
-          "emitter does not support yet (issue #26: run --stablehlo-legalize-quant-to-math first)\n"
-          "1:61: argument %arg1 has the quantized type tensor<!quant.uniform<i8:f32, 2.000000e+00:1>>, which the C++ "
-          "emitter does not support yet (issue #26: run --stablehlo-legalize-quant-to-math first)\n"
-          "1:1: a result of @add has the quantized type tensor<!quant.uniform<i8:f32, 3.000000e+00:2>>, which the C++ "
-          "emitter does not support yet (issue #26: run --stablehlo-legalize-quant-to-math first)\n"
-          "2:8: result %0 of stablehlo.add has the quantized type tensor<!quant.uniform<i8:f32, 3.000000e+00:2>>, "
-          "which the C++ emitter does not support yet (issue #26: run --stablehlo-legalize-quant-to-math first)\n");
-    CHECK(has(emit_errors(seed_qdq), "2:8: op 'stablehlo.uniform_dequantize' is not supported by xlet-translate (try "
-                                     "--stablehlo-legalize-quant-to-math)\n"));
+    // the C++ emitter translates the quantized modules as they are (xlet's quantized types and ops),
+    // and the pass's results (chlo's broadcasting ops as they are, or after chlo-legalize-to-stablehlo)
+    CHECK(emit_errors(seed_quant_add).empty());
+    CHECK(emit_errors(seed_qdq).empty());
     for (auto& passes : std::vector<std::vector<std::pair<std::string, std::string>>>{
              {{"stablehlo-legalize-quant-to-math", ""}},
              {{"stablehlo-legalize-quant-to-math", ""}, {"chlo-legalize-to-stablehlo", ""}},
@@ -3224,6 +3216,185 @@ TEST_CASE("stablehlo-legalize-quant-to-math: add, the ops that move integers, th
           "error: 4:8: stablehlo-legalize-quant-to-math: stablehlo.uniform_dequantize from "
           "tensor<2x!quant.uniform<i8:f32, 1.000000e+00>> to tensor<2xi32>\n");
     CHECK(fails_unchanged(bad, "stablehlo-legalize-quant-to-math").size() == 3);
+}
+
+TEST_CASE("C++ emitter: quantized types as xlet::quant::uniform / uniform_per_axis, their scales' bits kept") {
+    auto r = parse_module(
+        R"(func.func @t(%a: tensor<2x!quant.uniform<i8:f32, 0.5:-3>>, %b: tensor<!quant.uniform<i8:f32, 1.0>>, %c: tensor<4x!quant.uniform<i8<-127:127>:f32, 5.000000e-03>>, %d: tensor<2x!quant.uniform<ui8:f32, 34.0:16>>, %e: tensor<2x!quant.uniform<u16<0:1000>:bf16, 2.5:1000>>, %f: tensor<3x2x!quant.uniform<i8:f32:1, {0.1:2, 0.2:-1}>>, %g: tensor<3x2x!quant.uniform<i32:f32:1, {2.9455460163317514E-5:3,5.8952903030815205E-5:-2147483648}>>, %h: tensor<2x!quant.uniform<i4:f16, 0.0039215686>>, %i: tensor<2x!quant.uniform<u4:f64, 16777215.0:15>>) -> tensor<2x!quant.uniform<i8:f32, 0.5:-3>> {
+  return %a : tensor<2x!quant.uniform<i8:f32, 0.5:-3>>
+})",
+        "q.mlir");
+    REQUIRE(r.errors.empty());
+    auto e = emit_cpp(r.mod, {});
+    REQUIRE(e.errors.empty());
+    // per tensor: storage, expressed type, scale, zero point (always), the storage range when narrower
+    for (const char* t :
+         {"const xlet::tensor<xlet::quant::uniform<std::int8_t, float, xlet::quant::scale(0.5), -3>, 2>& a",
+          "const xlet::tensor<xlet::quant::uniform<std::int8_t, float, xlet::quant::scale(1.0), 0>>& b",
+          "const xlet::tensor<xlet::quant::uniform<std::int8_t, float, xlet::quant::scale(0.005), 0, -127, 127>, 4>& c",
+          "const xlet::tensor<xlet::quant::uniform<std::uint8_t, float, xlet::quant::scale(34.0), 16>, 2>& d",
+          "const xlet::tensor<xlet::quant::uniform<std::uint16_t, xlet::bfloat16, xlet::quant::scale(2.5), 1000, 0, "
+          "1000>, 2>& e",
+          "const xlet::tensor<xlet::quant::uniform_per_axis<std::int8_t, float, 1, xlet::quant::scales(0.1, 0.2), "
+          "xlet::quant::zero_points(2, -1)>, 3, 2>& f",
+          "const xlet::tensor<xlet::quant::uniform_per_axis<std::int32_t, float, 1, "
+          "xlet::quant::scales(2.9455460163317514e-05, 5.8952903030815205e-05), xlet::quant::zero_points(3, "
+          "-2147483648)>, 3, 2>& g",
+          "const xlet::tensor<xlet::quant::uniform<xlet::quant::i4, xlet::half, xlet::quant::scale(0.0039215686), 0>, "
+          "2>& h",
+          "const xlet::tensor<xlet::quant::uniform<xlet::quant::u4, double, xlet::quant::scale(16777215.0), 15>, 2>& i",
+          "inline xlet::tensor<xlet::quant::uniform<std::int8_t, float, xlet::quant::scale(0.5), -3>, 2> t("}) {
+        CAPTURE(t);
+        CHECK(has(e.code, t));
+    }
+    // each scale is the shortest decimal that reads back to the double the parser kept
+    for (auto& a : r.mod.funcs[0].args) {
+        auto q = quant_of(a.t.elem);
+        REQUIRE(q);
+        for (double sc : q->scales) {
+            char buf[64];
+            auto w = std::to_chars(buf, buf + sizeof buf, sc);
+            CHECK(has(e.code, std::string(buf, w.ptr)));
+            CHECK(std::strtod(std::string(buf, w.ptr).c_str(), nullptr) == sc);
+        }
+    }
+}
+
+TEST_CASE("C++ emitter: quantized ops as xlet's quantized API, a result of another type named") {
+    auto r = parse_module(
+        R"(func.func @ops(%x: tensor<3xf32>, %p: tensor<3xi1>) -> (tensor<3x!quant.uniform<i8:f32, 0.25>>, tensor<3xf32>) {
+  %q = stablehlo.uniform_quantize %x : (tensor<3xf32>) -> tensor<3x!quant.uniform<i8:f32, 0.5:-3>>
+  %c = "stablehlo.constant"() {value = dense<7> : tensor<3xi8>} : () -> tensor<3x!quant.uniform<i8:f32, 0.5:-3>>
+  %s = stablehlo.add %q, %c : tensor<3x!quant.uniform<i8:f32, 0.5:-3>>
+  %t = stablehlo.add %s, %c : (tensor<3x!quant.uniform<i8:f32, 0.5:-3>>, tensor<3x!quant.uniform<i8:f32, 0.5:-3>>) -> tensor<3x!quant.uniform<i8:f32, 0.25>>
+  %a = stablehlo.abs %t : (tensor<3x!quant.uniform<i8:f32, 0.25>>) -> tensor<3x!quant.uniform<i8:f32, 0.125:1>>
+  %r = stablehlo.select %p, %a, %t : (tensor<3xi1>, tensor<3x!quant.uniform<i8:f32, 0.125:1>>, tensor<3x!quant.uniform<i8:f32, 0.25>>) -> tensor<3x!quant.uniform<i8:f32, 0.25>>
+  %b = stablehlo.bitcast_convert %r : (tensor<3x!quant.uniform<i8:f32, 0.25>>) -> tensor<3x!quant.uniform<i8:f32, 1.0>>
+  %d = stablehlo.uniform_dequantize %b : (tensor<3x!quant.uniform<i8:f32, 1.0>>) -> tensor<3xf32>
+  %k = "stablehlo.constant"() {value = dense<[1, -2, 3]> : tensor<3xi8>} : () -> tensor<3x!quant.uniform<i8:f32, 0.25>>
+  "check.expect_eq_const"(%k) {value = dense<[1, -2, 3]> : tensor<3xi8>} : (tensor<3x!quant.uniform<i8:f32, 0.25>>) -> ()
+  return %r, %d : tensor<3x!quant.uniform<i8:f32, 0.25>>, tensor<3xf32>
+})",
+        "o.mlir");
+    REQUIRE(r.errors.empty());
+    auto e = emit_cpp(r.mod, {});
+    REQUIRE(e.errors.empty());
+    const std::string q = "xlet::quant::uniform<std::int8_t, float, xlet::quant::scale(0.5), -3>";
+    const std::string r4 = "xlet::quant::uniform<std::int8_t, float, xlet::quant::scale(0.25), 0>";
+    for (const std::string& line : std::vector<std::string>{
+             "auto q = xlet::uniform_quantize<" + q + ">(x);",
+             // a splat constant of its stored integer; a list as the bytes of its stored integers
+             "const auto c = xlet::constant<xlet::tensor<" + q + ", 3>>(" + q + "{std::int8_t{7}});",
+             "static const xlet::tensor<" + r4 + ", 3> k = xlet_translate::from_bytes<xlet::tensor<" + r4 +
+                 ", 3>>(\n        \"\\x01\\xfe\\x03\");",
+             "auto s = xlet::add(q, c);", "= xlet::add<" + r4 + ">(s, c);",
+             // a unary op to another type: the spec's dequantize, op, quantize spelled out
+             "auto a = xlet::uniform_quantize<xlet::quant::uniform<std::int8_t, float, xlet::quant::scale(0.125), 1>>("
+             "xlet::abs(xlet::uniform_dequantize(t)));",
+             "= xlet::select<" + r4 + ">(p, a, t);",
+             // between quantized types through the stored integers
+             "auto b = xlet::bitcast_convert_type<xlet::quant::uniform<std::int8_t, float, xlet::quant::scale(1.0), "
+             "0>>("
+             "xlet::bitcast_convert_type<xlet::storage_t<" +
+                 r4 + ">>(r));",
+             "auto d = xlet::uniform_dequantize(b);",
+             // the expected stored integers as a tensor of the checked value's type
+             "const auto expected = xlet_translate::from_bytes<xlet::tensor<" + r4 + ", 3>>(\"\\x01\\xfe\\x03\");"}) {
+        CAPTURE(line);
+        CHECK(has(e.code, line));
+    }
+}
+
+TEST_CASE("C++ emitter: what xlet does not take on quantized operands is an error at its op") {
+    CHECK(
+        emit_errors(
+            R"(func.func @f(%x: tensor<2x!quant.uniform<i2:f32, 1.0>>, %y: tensor<2x!quant.uniform<u32:f32, 1.0>>, %q: tensor<2x!quant.uniform<i8:f32, 0.5>>, %p: tensor<2x2x!quant.uniform<i8:f32:1, {0.5, 0.25}>>, %w: tensor<2x2x!quant.uniform<i8:f32, 0.5>>, %v: tensor<2xf32>) {
+  %0 = stablehlo.constant dense<0> : tensor<i8>
+  %1 = "stablehlo.reduce"(%q, %0) ({
+  ^bb0(%a: tensor<!quant.uniform<i8:f32, 0.5>>, %b: tensor<!quant.uniform<i8:f32, 0.5>>):
+    %s = stablehlo.add %a, %b : tensor<!quant.uniform<i8:f32, 0.5>>
+    stablehlo.return %s : tensor<!quant.uniform<i8:f32, 0.5>>
+  }) {dimensions = array<i64: 0>} : (tensor<2x!quant.uniform<i8:f32, 0.5>>, tensor<i8>) -> tensor<!quant.uniform<i8:f32, 0.5>>
+  %2 = stablehlo.convert %q : (tensor<2x!quant.uniform<i8:f32, 0.5>>) -> tensor<2xf32>
+  %3 = stablehlo.dot_general %w, %w, contracting_dims = [1] x [0] : (tensor<2x2x!quant.uniform<i8:f32, 0.5>>, tensor<2x2x!quant.uniform<i8:f32, 0.5>>) -> tensor<2x2x!quant.uniform<i32:f32, 0.25>>
+  %4 = stablehlo.slice %p [0:1, 0:2] : (tensor<2x2x!quant.uniform<i8:f32:1, {0.5, 0.25}>>) -> tensor<1x2x!quant.uniform<i8:f32:1, {0.5, 0.25}>>
+  %5 = stablehlo.multiply %p, %p : tensor<2x2x!quant.uniform<i8:f32:1, {0.5, 0.25}>>
+  %6 = stablehlo.add %q, %v : (tensor<2x!quant.uniform<i8:f32, 0.5>>, tensor<2xf32>) -> tensor<2x!quant.uniform<i8:f32, 0.5>>
+  %7 = stablehlo.multiply %q, %q : (tensor<2x!quant.uniform<i8:f32, 0.5>>, tensor<2x!quant.uniform<i8:f32, 0.5>>) -> tensor<2x!quant.uniform<i16:f32, 0.5>>
+  %8 = stablehlo.uniform_quantize %v : (tensor<2xf32>) -> tensor<2x!quant.uniform<i8:bf16, 0.5>>
+  %9 = stablehlo.compare LT, %q, %q, SIGNED : (tensor<2x!quant.uniform<i8:f32, 0.5>>, tensor<2x!quant.uniform<i8:f32, 0.5>>) -> tensor<2xi1>
+  check.expect_almost_eq %q, %q : tensor<2x!quant.uniform<i8:f32, 0.5>>
+  %10 = chlo.broadcast_add %q, %q : (tensor<2x!quant.uniform<i8:f32, 0.5>>, tensor<2x!quant.uniform<i8:f32, 0.5>>) -> tensor<2x!quant.uniform<i8:f32, 0.5>>
+  %11 = stablehlo.abs %q : (tensor<2x!quant.uniform<i8:f32, 0.5>>) -> tensor<2x!quant.uniform<i8<-127:127>:f32, 0.5>>
+  %12 = stablehlo.transpose %w, dims = [1, 0] : (tensor<2x2x!quant.uniform<i8:f32, 0.5>>) -> tensor<2x2x!quant.uniform<i8:f32, 0.25>>
+  %13 = stablehlo.bitcast_convert %q : (tensor<2x!quant.uniform<i8:f32, 0.5>>) -> tensor<2xi16>
+  %14 = stablehlo.convolution(%w, %w) dim_numbers = [b, f]x[i, o]->[b, f], window = {} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<2x2x!quant.uniform<i8:f32, 0.5>>, tensor<2x2x!quant.uniform<i8:f32, 0.5>>) -> tensor<2x2x!quant.uniform<i32:f32, 0.25>>
+  func.return
+})") == "1:14: argument %x has the quantized type tensor<2x!quant.uniform<i2:f32, 1.000000e+00>>, whose storage type "
+        "xlet does not have (quant::uniform stores i4, u4, i8, u8, i16, u16 or i32: run "
+        "--stablehlo-legalize-quant-to-math first)\n"
+        "1:57: argument %y has the quantized type tensor<2x!quant.uniform<u32:f32, 1.000000e+00>>, whose storage "
+        "type xlet does not have (quant::uniform stores i4, u4, i8, u8, i16, u16 or i32: run "
+        "--stablehlo-legalize-quant-to-math first)\n"
+        "3:8: op 'stablehlo.reduce' on quantized operands is not supported by xlet (run "
+        "--stablehlo-legalize-quant-to-math first)\n"
+        "8:8: op 'stablehlo.convert' on quantized operands is not supported by xlet (run "
+        "--stablehlo-legalize-quant-to-math first)\n"
+        "9:8: stablehlo.dot_general: quantized operands are not supported by the C++ emitter yet (run "
+        "--stablehlo-legalize-quant-to-math first)\n"
+        "10:8: stablehlo.slice: per-axis quantized operands are not supported (the spec's slice takes per-tensor "
+        "quantized tensors)\n"
+        "11:8: stablehlo.multiply: per-axis quantized operands are for add only (xlet [C7])\n"
+        "12:8: stablehlo.add: with a quantized operand, every operand and the result must be quantized tensors "
+        "(xlet [C5])\n"
+        "13:8: stablehlo.multiply: quantized operands and result must differ in scales and zero points only (xlet "
+        "[C6])\n"
+        "14:8: stablehlo.uniform_quantize: the result's expressed type bf16 must be the operand's element type f32 "
+        "(xlet [C2])\n"
+        "15:8: stablehlo.compare: quantized operands compare as their dequantized values: compare_type FLOAT, not "
+        "SIGNED\n"
+        "16:3: check.expect_almost_eq: a quantized value is compared by its stored integers, with check.expect_eq "
+        "or check.expect_eq_const (or uniform_dequantize it first)\n"
+        "17:9: op 'chlo.broadcast_add' on quantized operands is not supported by xlet (run "
+        "--stablehlo-legalize-quant-to-math first)\n"
+        "18:9: stablehlo.abs: the result must be quantized, differing from the operand in scale and zero point only "
+        "(xlet [C6])\n"
+        "19:9: stablehlo.transpose: moves stored integers: the result's element type must be the operand's, "
+        "!quant.uniform<i8:f32, 5.000000e-01>\n"
+        "20:9: stablehlo.bitcast_convert: a quantized value is bitcast to or from an integer type of its storage "
+        "width, of the same shape\n"
+        "21:9: stablehlo.convolution: quantized operands are not supported by the C++ emitter yet (run "
+        "--stablehlo-legalize-quant-to-math first)\n");
+    // a per-axis type moved by transpose, broadcast_in_dim (a size-1 dimension's scale repeated) and
+    // broadcast as the library moves it
+    CHECK(
+        emit_errors(
+            R"(func.func @f(%p: tensor<2x3x!quant.uniform<i8:f32:1, {0.5, 0.25, 1.0}>>, %o: tensor<2x1x!quant.uniform<i8:f32:1, {0.5:1}>>) {
+  %0 = stablehlo.transpose %p, dims = [1, 0] : (tensor<2x3x!quant.uniform<i8:f32:1, {0.5, 0.25, 1.0}>>) -> tensor<3x2x!quant.uniform<i8:f32:0, {0.5, 0.25, 1.0}>>
+  %1 = stablehlo.transpose %p, dims = [1, 0] : (tensor<2x3x!quant.uniform<i8:f32:1, {0.5, 0.25, 1.0}>>) -> tensor<3x2x!quant.uniform<i8:f32:1, {0.5, 0.25}>>
+  %2 = stablehlo.broadcast_in_dim %o, dims = [0, 2] : (tensor<2x1x!quant.uniform<i8:f32:1, {0.5:1}>>) -> tensor<2x5x3x!quant.uniform<i8:f32:2, {0.5:1, 0.5:1, 0.5:1}>>
+  %3 = stablehlo.broadcast_in_dim %o, dims = [0, 2] : (tensor<2x1x!quant.uniform<i8:f32:1, {0.5:1}>>) -> tensor<2x5x3x!quant.uniform<i8:f32:2, {0.5:1, 0.5:1, 0.25:1}>>
+  %4 = "stablehlo.broadcast"(%p) {broadcast_sizes = array<i64: 4>} : (tensor<2x3x!quant.uniform<i8:f32:1, {0.5, 0.25, 1.0}>>) -> tensor<4x2x3x!quant.uniform<i8:f32:2, {0.5, 0.25, 1.0}>>
+  func.return
+})") == "3:8: stablehlo.transpose: the result's element type must be !quant.uniform<i8:f32:0, "
+        "{5.000000e-01,2.500000e-01,1.000000e+00}> (the operand's quantization dimension moved by the op)\n"
+        "5:8: stablehlo.broadcast_in_dim: the result's element type must be !quant.uniform<i8:f32:2, "
+        "{5.000000e-01:1,5.000000e-01:1,5.000000e-01:1}> (the operand's quantization dimension moved by the op)\n");
+    // constants of a quantized type hold stored integers of its storage type, within its range
+    CHECK(emit_errors(R"(func.func @f() {
+  %0 = "stablehlo.constant"() {value = dense<[8, 0]> : tensor<2xi4>} : () -> tensor<2x!quant.uniform<i4:f32, 1.0>>
+  %1 = "stablehlo.constant"() {value = dense<[1.0, 0.0]> : tensor<2xf32>} : () -> tensor<2x!quant.uniform<i8:f32, 1.0>>
+  %2 = "stablehlo.constant"() {value = dense<300> : tensor<2xi16>} : () -> tensor<2x!quant.uniform<u8<0:200>:f32, 1.0>>
+  %3 = "stablehlo.constant"() {value = dense<[0, 201]> : tensor<2xui8>} : () -> tensor<2x!quant.uniform<u8<0:200>:f32, 1.0>>
+  func.return
+})") == "2:40: stablehlo.constant: stored integer 8 is outside the storage range [-8, 7] of "
+        "!quant.uniform<i4:f32, 1.000000e+00>\n"
+        "3:40: stablehlo.constant: a constant of the quantized type tensor<2x!quant.uniform<i8:f32, 1.000000e+00>> "
+        "holds its stored integers, a dense<...> : tensor<2xi8>\n"
+        "4:40: stablehlo.constant: a constant of the quantized type tensor<2x!quant.uniform<u8<0:200>:f32, "
+        "1.000000e+00>> holds its stored integers, a dense<...> : tensor<2xui8>\n"
+        "5:40: stablehlo.constant: stored integer 201 is outside the storage range [0, 200] of "
+        "!quant.uniform<u8<0:200>:f32, 1.000000e+00>\n");
 }
 
 TEST_CASE("VHLO: quantized types as !vhlo.quant_v1 / !vhlo.quant_per_axis_v1, their versions") {

@@ -8,10 +8,12 @@
 #include "emit_cpp.hpp"
 
 #include "attr_values.hpp"
-#include "parser.hpp" // parse_type: the types of a !stablehlo.future
+#include "parser.hpp"     // parse_type: the types of a !stablehlo.future
+#include "pass_quant.hpp" // has_quant_type
 
 #include <algorithm>
 #include <bit>
+#include <charconv>
 #include <cmath>
 #include <cstring>
 #include <functional>
@@ -25,6 +27,60 @@ namespace xlt {
 namespace {
 
 // ---- element types ----------------------------------------------------------------------------
+
+// A quantized element type !quant.uniform<...> is xlet's quant::uniform / quant::uniform_per_axis
+// (include/xlet/quant/): storage i4 u4 i8 u8 i16 u16 i32 (i2, u2, u32 have no xlet type: ""),
+// expressed f16 bf16 f32 f64, each scale the shortest decimal that reads back to the parser's
+// double (GCC and Clang round decimal literals correctly: the bits are the module's), the storage
+// range only when narrower than the storage type's.
+std::string quant_storage_cpp(const quant_type& q) {
+    if (q.bits == 4) return q.is_signed ? "xlet::quant::i4" : "xlet::quant::u4";
+    if (q.bits == 8) return q.is_signed ? "std::int8_t" : "std::uint8_t";
+    if (q.bits == 16) return q.is_signed ? "std::int16_t" : "std::uint16_t";
+    if (q.bits == 32 && q.is_signed) return "std::int32_t";
+    return "";
+}
+// The element type whose bytes hold a stored integer (i4 and u4: one in a byte).
+std::string quant_bytes_elem(const quant_type& q) { return q.bits == 4 ? (q.is_signed ? "i8" : "ui8") : q.storage(); }
+std::string double_literal(double v) {
+    char buf[64];
+    auto r = std::to_chars(buf, buf + sizeof buf, v);
+    std::string s(buf, r.ptr);
+    if (s.find_first_of(".e") == std::string::npos) s += ".0";
+    return s;
+}
+std::string quant_cpp(const quant_type& q) {
+    std::string s = quant_storage_cpp(q);
+    const std::string e = q.expressed == "f32"    ? "float"
+                          : q.expressed == "f64"  ? "double"
+                          : q.expressed == "f16"  ? "xlet::half"
+                          : q.expressed == "bf16" ? "xlet::bfloat16"
+                                                  : "";
+    if (s.empty() || e.empty() || !q.check().empty()) return "";
+    s += ", " + e + ", ";
+    auto list = [&](auto f) {
+        std::string l;
+        for (std::size_t i = 0; i < q.scales.size(); ++i)
+            l += (i ? ", " : "") + f(i);
+        return l;
+    };
+    if (q.per_axis())
+        s = "xlet::quant::uniform_per_axis<" + s + std::to_string(q.axis) + ", xlet::quant::scales(" +
+            list([&](std::size_t i) { return double_literal(q.scales[i]); }) + "), xlet::quant::zero_points(" +
+            list([&](std::size_t i) { return std::to_string(q.zero_points[i]); }) + ")";
+    else
+        s = "xlet::quant::uniform<" + s + "xlet::quant::scale(" + double_literal(q.scales[0]) + "), " +
+            std::to_string(q.zero_points[0]);
+    const bool narrow = q.is_signed ? q.storage_min != -(std::int64_t{1} << (q.bits - 1)) ||
+                                          q.storage_max != (std::int64_t{1} << (q.bits - 1)) - 1
+                                    : q.storage_min != 0 || q.storage_max != (std::int64_t{1} << q.bits) - 1;
+    if (narrow) s += ", " + std::to_string(q.storage_min) + ", " + std::to_string(q.storage_max);
+    return s + ">";
+}
+std::string quant_cpp(const std::string& e) {
+    auto q = quant_of(e);
+    return q ? quant_cpp(*q) : "";
+}
 
 std::string cpp_elem(const std::string& e) {
     static const std::map<std::string, std::string> m = {{"i1", "bool"},
@@ -47,7 +103,7 @@ std::string cpp_elem(const std::string& e) {
                                                          {"complex<f32>", "std::complex<float>"},
                                                          {"complex<f64>", "std::complex<double>"}};
     auto it = m.find(e);
-    return it == m.end() ? std::string() : it->second;
+    return it == m.end() ? quant_cpp(e) : it->second;
 }
 std::string alias_elem(const std::string& e) {
     static const std::map<std::string, std::string> m = {
@@ -119,6 +175,8 @@ std::string cpp_type(const type& t) {
         if (is_bounded(t))
             return "xlet::bounded<xlet::" + alias_elem(t.elem) + "<" + join_dims(padded_dims(t)) + ">, " +
                    std::to_string(dynamic_mask(t)) + "u>";
+        if (is_quant_elem(t.elem))
+            return "xlet::tensor<" + quant_cpp(t.elem) + (t.dims.empty() ? "" : ", ") + join_dims(t.dims) + ">";
         return "xlet::" + alias_elem(t.elem) + "<" + join_dims(t.dims) + ">";
     case type::kind::token:
         return "xlet::token";
@@ -137,6 +195,7 @@ std::string cpp_type(const type& t) {
 std::string cpp_scalar(const std::string& elem, const std::uint8_t* p) {
     char buf[96];
     if (elem == "i1") return p[0] ? "true" : "false";
+    if (auto q = quant_of(elem)) return quant_cpp(*q) + "{" + cpp_scalar(quant_bytes_elem(*q), p) + "}"; // stored
     if (elem == "f32") {
         float f = std::bit_cast<float>(static_cast<std::uint32_t>(load_le(p, 4)));
         if (std::isfinite(f)) {
@@ -283,6 +342,8 @@ const std::set<std::string> other_ops = {"stablehlo.constant",
                                          "stablehlo.select",
                                          "stablehlo.clamp",
                                          "stablehlo.convert",
+                                         "stablehlo.uniform_quantize",
+                                         "stablehlo.uniform_dequantize",
                                          "stablehlo.bitcast_convert",
                                          "stablehlo.reduce_precision",
                                          "stablehlo.broadcast_in_dim",
@@ -469,7 +530,8 @@ bool supported_type(const type& t) {
         return true;
     }
     // (bounds on a static type are all `?`: the parser refuses others)
-    return t.k == type::kind::tensor && !alias_elem(t.elem).empty() && t.is_static() && t.encoding.empty();
+    return t.k == type::kind::tensor && !cpp_elem(t.elem).empty() && t.is_static() && t.encoding.empty() &&
+           (!alias_elem(t.elem).empty() || is_quant_elem(t.elem));
 }
 
 std::string where(const module& m, loc at) {
@@ -602,10 +664,11 @@ private:
         if (is_future_type(t))
             error(at, what + " is a !stablehlo.future, which xlet-translate reads only from stablehlo.async_start "
                              "into stablehlo.async_done of the same function");
-        else if ((t.k == type::kind::tensor || t.k == type::kind::scalar) && is_quant_elem(t.elem))
+        else if ((t.k == type::kind::tensor || t.k == type::kind::scalar) && is_quant_elem(t.elem) &&
+                 quant_cpp(t.elem).empty())
             error(at, what + " has the quantized type " + type_str(t) +
-                          ", which the C++ emitter does not support yet (issue #26: run "
-                          "--stablehlo-legalize-quant-to-math first)");
+                          ", whose storage type xlet does not have (quant::uniform stores i4, u4, i8, u8, i16, u16 "
+                          "or i32: run --stablehlo-legalize-quant-to-math first)");
         else if (t.k == type::kind::tensor && !t.is_static())
             error(at, what + " has a dynamic shape " + type_str(t) +
                           " (run --stablehlo-refine-arguments and --stablehlo-refine-shapes first)");
@@ -628,12 +691,8 @@ private:
                              other_ops.count(o->name);
                 bool ok = false;
                 if (!known) {
-                    error(o->at,
-                          "op '" + o->name + "' is not supported by xlet-translate" +
-                              (o->name.rfind("chlo.", 0) == 0 ? " (try --chlo-legalize-to-stablehlo)"
-                               : o->name == "stablehlo.uniform_quantize" || o->name == "stablehlo.uniform_dequantize"
-                                   ? " (try --stablehlo-legalize-quant-to-math)"
-                                   : ""));
+                    error(o->at, "op '" + o->name + "' is not supported by xlet-translate" +
+                                     (o->name.rfind("chlo.", 0) == 0 ? " (try --chlo-legalize-to-stablehlo)" : ""));
                 } else {
                     ok = validate_op(*o);
                 }
@@ -814,7 +873,8 @@ private:
             "stablehlo.broadcast_in_dim",  "stablehlo.broadcast",         "stablehlo.reshape",
             "stablehlo.transpose",         "stablehlo.reverse",           "stablehlo.slice",
             "stablehlo.get_tuple_element", "stablehlo.get_dimension_size"};
-        if (one_one.count(n)) return want(no == 1 && nr == 1 && ng == 0, "one operand and one result");
+        if (one_one.count(n) || n == "stablehlo.uniform_quantize" || n == "stablehlo.uniform_dequantize")
+            return want(no == 1 && nr == 1 && ng == 0, "one operand and one result");
         if (n == "stablehlo.constant" || n == "stablehlo.iota")
             return want(no == 0 && nr == 1 && ng == 0, "no operand and one result");
         if (n == "stablehlo.compare") return want(no == 2 && nr == 1, "two operands and one result");
@@ -1013,9 +1073,226 @@ private:
         return true;
     }
 
+    // -- quantized operands (issue #26) -----------------------------------------------------
+    // An op on quantized tensors goes to xlet's quantized API (quant/, and the layout ops, which
+    // move stored integers): element-wise ops as dequantize -> op -> quantize in one fused pass,
+    // uniform_quantize / uniform_dequantize, data movement, select, clamp, compare. The rules
+    // xlet's static_asserts hold (quant/elementwise.hpp C5-C7, uniform_quantize C2, the layout
+    // ops' I1) are checked here, so that a module breaking them is an error at its op, not in the
+    // C++ compiler. Any other op on quantized operands is an error naming it, with the pass that
+    // rewrites quantized ops into integer and float arithmetic.
+    // The element-wise ops xlet takes on quantized operands: StableHLO's, but those on bits and on
+    // complex numbers' parts.
+    static bool quant_unary(const std::string& n) {
+        static const std::set<std::string> no = {"stablehlo.count_leading_zeros", "stablehlo.imag", "stablehlo.not",
+                                                 "stablehlo.popcnt", "stablehlo.real"};
+        return n.rfind("stablehlo.", 0) == 0 && unary_ops.count(n) && !no.count(n);
+    }
+    static bool quant_binary(const std::string& n) {
+        static const std::set<std::string> no = {"stablehlo.complex",
+                                                 "stablehlo.shift_left",
+                                                 "stablehlo.shift_right_arithmetic",
+                                                 "stablehlo.shift_right_logical",
+                                                 "stablehlo.and",
+                                                 "stablehlo.or",
+                                                 "stablehlo.xor"};
+        return binary_ops.count(n) && !no.count(n);
+    }
+    // Data movement that keeps the quantization dimension of a per-axis operand where it goes
+    // (the others take per-tensor quantized operands only, as the spec's types say).
+    static bool moves_axis(const std::string& n) {
+        return n == "stablehlo.broadcast_in_dim" || n == "stablehlo.broadcast" || n == "stablehlo.transpose" ||
+               n == "stablehlo.reshape";
+    }
+    static bool per_tensor_move(const std::string& n) {
+        static const std::set<std::string> s = {"stablehlo.reverse",       "stablehlo.slice",
+                                                "stablehlo.concatenate",   "stablehlo.pad",
+                                                "stablehlo.dynamic_slice", "stablehlo.dynamic_update_slice",
+                                                "stablehlo.gather"};
+        return s.count(n) > 0;
+    }
+    static bool quant_passthrough(const op& o) {
+        static const std::set<std::string> s = {"stablehlo.constant",
+                                                "stablehlo.tuple",
+                                                "stablehlo.get_tuple_element",
+                                                "stablehlo.optimization_barrier",
+                                                "stablehlo.while",
+                                                "stablehlo.if",
+                                                "stablehlo.case",
+                                                "stablehlo.return",
+                                                "func.return",
+                                                "func.call"};
+        return s.count(o.name) > 0;
+    }
+    // Where transpose, broadcast and broadcast_in_dim move a per-axis operand's quantization
+    // dimension (a size-1 one broadcast to more repeats its scale), as the library computes it;
+    // nullopt for reshape, whose rule the library checks.
+    static std::optional<quant_type> moved_axis(const op& o, quant_type q) {
+        const std::string& n = o.name;
+        if (n == "stablehlo.transpose") {
+            const auto p = int_list(o.get("permutation"));
+            q.axis = std::find(p.begin(), p.end(), q.axis) - p.begin();
+        } else if (n == "stablehlo.broadcast") {
+            q.axis += static_cast<std::int64_t>(int_list(o.get("broadcast_sizes")).size());
+        } else if (n == "stablehlo.broadcast_in_dim") {
+            const auto d = int_list(o.get("broadcast_dimensions"));
+            if (q.axis >= static_cast<std::int64_t>(d.size())) return std::nullopt;
+            q.axis = d[static_cast<std::size_t>(q.axis)];
+        } else {
+            return std::nullopt;
+        }
+        const auto& dims = o.result_types[0].dims;
+        if (q.axis < 0 || q.axis >= static_cast<std::int64_t>(dims.size())) return std::nullopt;
+        const std::int64_t size = dims[static_cast<std::size_t>(q.axis)];
+        if (q.scales.size() == 1 && size > 1) {
+            q.scales.assign(static_cast<std::size_t>(size), q.scales[0]);
+            q.zero_points.assign(static_cast<std::size_t>(size), q.zero_points[0]);
+        }
+        return q;
+    }
+    static std::optional<quant_type> quant_of_value(const type& t) {
+        return t.k == type::kind::tensor ? quant_of(t.elem) : std::nullopt;
+    }
+    static bool same_storage_expressed(const quant_type& a, const quant_type& b) {
+        return a.is_signed == b.is_signed && a.bits == b.bits && a.expressed == b.expressed;
+    }
+    static bool same_baseline(const quant_type& a, const quant_type& b) {
+        return same_storage_expressed(a, b) && a.storage_min == b.storage_min && a.storage_max == b.storage_max &&
+               a.axis == b.axis;
+    }
+    bool validate_quant(const op& o) {
+        const std::string& n = o.name;
+        bool any = false;
+        for (auto* ts : {&o.operand_types, &o.result_types})
+            for (auto& t : *ts)
+                any = any || has_quant_type(t);
+        if (!any) return true;
+        const std::string hint = " (run --stablehlo-legalize-quant-to-math first)";
+        auto fail = [&](const std::string& why) {
+            error(o.at, n + ": " + why);
+            return false;
+        };
+        if (n == "stablehlo.dot" || n == "stablehlo.dot_general" || n == "stablehlo.convolution")
+            return fail("quantized operands are not supported by the C++ emitter yet" + hint);
+        const bool check_eq =
+            n == "check.expect_eq" || (is_check_call(o) && (o.callee == "check.expect_eq" || o.callee == "check.eq"));
+        if (n == "check.expect_almost_eq" || n == "check.expect_almost_eq_const" || n == "check.expect_close" ||
+            (is_check_call(o) && !check_eq))
+            return fail("a quantized value is compared by its stored integers, with check.expect_eq or "
+                        "check.expect_eq_const (or uniform_dequantize it first)");
+        if (check_eq && o.operand_types[0].elem != o.operand_types[1].elem)
+            return fail("compares values of two element types, " + elem_str(o.operand_types[0].elem) + " and " +
+                        elem_str(o.operand_types[1].elem));
+        if (check_eq || n == "check.expect_eq_const" || quant_passthrough(o)) return true;
+        std::vector<std::optional<quant_type>> in, out;
+        for (auto& t : o.operand_types)
+            in.push_back(quant_of_value(t));
+        for (auto& t : o.result_types)
+            out.push_back(quant_of_value(t));
+        auto all_quantized = [&] {
+            return std::all_of(in.begin(), in.end(), [](auto& q) { return q.has_value(); }) &&
+                   std::all_of(out.begin(), out.end(), [](auto& q) { return q.has_value(); });
+        };
+        auto per_axis = [&](std::size_t from) {
+            for (std::size_t k = from; k < in.size(); ++k)
+                if (in[k] && in[k]->per_axis()) return true;
+            return out[0] && out[0]->per_axis();
+        };
+        const std::string c7 = "per-axis quantized operands are for add only (xlet [C7])";
+        if (n == "stablehlo.uniform_quantize") {
+            if (!out[0]) return fail("the result must be quantized");
+            const std::string x = in[0] ? in[0]->expressed : o.operand_types[0].elem;
+            if (x != out[0]->expressed)
+                return fail("the result's expressed type " + out[0]->expressed + " must be the operand's " +
+                            (in[0] ? "expressed type " : "element type ") + x + " (xlet [C2])");
+            return true;
+        }
+        if (n == "stablehlo.uniform_dequantize") {
+            if (!in[0] || o.result_types[0].elem != in[0]->expressed)
+                return fail("expected a quantized operand and a result of its expressed type (xlet [C2])");
+            return true;
+        }
+        if (quant_unary(n)) {
+            if (!in[0]) return fail("expected a quantized operand");
+            if (in[0]->per_axis()) return fail(c7);
+            if (n == "stablehlo.is_finite") return true;
+            if (!out[0] || !same_baseline(*in[0], *out[0]))
+                return fail("the result must be quantized, differing from the operand in scale and zero point "
+                            "only (xlet [C6])");
+            return true;
+        }
+        if (quant_binary(n) || n == "stablehlo.select" || n == "stablehlo.clamp" || n == "stablehlo.compare") {
+            // select's predicate is no quantized operand; compare's result is a pred
+            if (n == "stablehlo.select") in.erase(in.begin());
+            if (n == "stablehlo.compare") out[0] = in[0];
+            if (!all_quantized())
+                return fail("with a quantized operand, every operand and the result must be quantized tensors "
+                            "(xlet [C5])");
+            const bool add = n == "stablehlo.add";
+            for (auto& q : in)
+                if (add ? !same_storage_expressed(*q, *out[0]) : !same_baseline(*q, *out[0]))
+                    return fail(add ? "quantized operands and result must have one storage type and one expressed "
+                                      "type (xlet [C6])"
+                                    : "quantized operands and result must differ in scales and zero points only "
+                                      "(xlet [C6])");
+            if (add) {
+                bool any_axis = false;
+                for (auto& q : in)
+                    if (q->per_axis()) {
+                        any_axis = true;
+                        if (q->axis != out[0]->axis) return fail(c7);
+                    }
+                if (any_axis != out[0]->per_axis()) return fail(c7);
+            } else if (per_axis(0)) {
+                return fail(c7);
+            }
+            if (n == "stablehlo.compare") {
+                const std::string ty = enum_word(o.get("compare_type"));
+                if (!ty.empty() && ty != "NOTYPE" && ty != "FLOAT")
+                    return fail("quantized operands compare as their dequantized values: compare_type FLOAT, not " +
+                                ty);
+            }
+            return true;
+        }
+        if (moves_axis(n) || per_tensor_move(n)) {
+            // the moved operands (not the indices, starts or padding value's position) and the result:
+            // one per-tensor type, or a per-axis type that the layout op moves
+            const std::size_t moved = n == "stablehlo.concatenate"                                    ? in.size()
+                                      : n == "stablehlo.dynamic_update_slice" || n == "stablehlo.pad" ? 2
+                                                                                                      : 1;
+            for (std::size_t k = 0; k < moved; ++k)
+                if (!in[k] || !out[0]) return fail("the operand and the result must both be quantized");
+            if (per_tensor_move(n) && per_axis(0))
+                return fail("per-axis quantized operands are not supported (the spec's " + n.substr(10) +
+                            " takes per-tensor quantized tensors)");
+            for (std::size_t k = 0; k < moved; ++k) {
+                if (in[k]->per_axis() ? !out[0]->per_axis() || !same_storage_expressed(*in[k], *out[0])
+                                      : o.operand_types[k].elem != o.result_types[0].elem)
+                    return fail("moves stored integers: the result's element type must be the operand's, " +
+                                elem_str(o.operand_types[k].elem));
+                if (auto m = in[k]->per_axis() ? moved_axis(o, *in[k]) : std::nullopt; m && !(*m == *out[0]))
+                    return fail("the result's element type must be " + elem_str(quant_elem(*m)) +
+                                " (the operand's quantization dimension moved by the op)");
+            }
+            return true;
+        }
+        if (n == "stablehlo.bitcast_convert") {
+            // quantized <-> its storage integers (or another quantized type of that storage width)
+            const int a = in[0] ? in[0]->bits : elem_bits(o.operand_types[0].elem);
+            const int b = out[0] ? out[0]->bits : elem_bits(o.result_types[0].elem);
+            if (a != b || o.operand_types[0].dims != o.result_types[0].dims)
+                return fail("a quantized value is bitcast to or from an integer type of its storage width, of the "
+                            "same shape");
+            return true;
+        }
+        error(o.at, "op '" + n + "' on quantized operands is not supported by xlet" + hint);
+        return false;
+    }
+
     bool validate_op(const op& o) {
         const std::string& n = o.name;
         if (!check_arity(o)) return false;
+        if (!validate_quant(o)) return false;
         auto elem0 = [&]() -> std::string { return o.operand_types.empty() ? std::string() : o.operand_types[0].elem; };
         if (n == "stablehlo.bitcast_convert" && !o.result_types.empty() &&
             (elem0() == "i1") != (o.result_types[0].elem == "i1")) {
@@ -1552,31 +1829,65 @@ private:
         }
     }
 
+    // The bytes of a dense attribute for a value of type t (of a quantized type: its stored
+    // integers, written as integers of its storage type, each within its storage range), and
+    // whether it is a splat (then one element's bytes; a list of equal elements is one too, as MLIR
+    // prints it). False after an error at `at`.
+    bool constant_bytes(const std::string& what, loc at, const attr& v, const type& t, std::vector<std::uint8_t>& bytes,
+                        bool& splat) {
+        type bt = t;
+        const auto q = quant_of(t.elem);
+        if (q) {
+            bt.elem = quant_bytes_elem(*q);
+            const std::string& e = v.t.elem;
+            const bool ints = !e.empty() && (e[0] == 'i' || e[0] == 'u' || e[0] == 's') && e != "i1";
+            if (e != t.elem && !(ints && std::atoi(e.c_str() + (e[0] == 'i' ? 1 : 2)) == q->bits)) { // i8, ui8, si8
+                error(at,
+                      what + ": a constant of the quantized type " + type_str(t) +
+                          " holds its stored integers, a dense<...> : " + type_str(tensor_type(t.dims, q->storage())));
+                return false;
+            }
+        }
+        std::string why;
+        splat = dense_splat(v, bt, bytes, why);
+        if (!splat && why.empty() && dense_bytes(v, bt, bytes, why)) {
+            const auto w = static_cast<std::size_t>(elem_bits(bt.elem) == 1 ? 1 : elem_bits(bt.elem) / 8);
+            splat = !bytes.empty();
+            for (std::size_t i = w; splat && i < bytes.size(); i += w)
+                splat = std::memcmp(bytes.data(), bytes.data() + i, w) == 0;
+            if (splat) bytes.resize(w);
+        }
+        if (!why.empty()) {
+            error(at, what + ": " + why);
+            return false;
+        }
+        const int w = q ? elem_bits(bt.elem) / 8 : 0;
+        for (std::size_t i = 0; w > 0 && i + static_cast<std::size_t>(w) <= bytes.size();
+             i += static_cast<std::size_t>(w)) {
+            const std::uint64_t u = load_le(bytes.data() + i, w);
+            const int sh = 64 - 8 * w;
+            const std::int64_t x =
+                q->is_signed ? static_cast<std::int64_t>(u << sh) >> sh : static_cast<std::int64_t>(u);
+            if (x < q->storage_min || x > q->storage_max) {
+                error(at, what + ": stored integer " + std::to_string(x) + " is outside the storage range [" +
+                              std::to_string(q->storage_min) + ", " + std::to_string(q->storage_max) + "] of " +
+                              elem_str(t.elem));
+                return false;
+            }
+        }
+        return true;
+    }
+
     void emit_constant(const op& o, int depth) {
         const attr* v = o.get("value");
         const type& t = o.result_types[0];
-        std::vector<std::uint8_t> one, bytes;
-        std::string why;
+        std::vector<std::uint8_t> bytes;
+        bool splat = false;
+        if (!constant_bytes("stablehlo.constant", v->at, *v, t, bytes, splat)) return;
+        const std::vector<std::uint8_t>& one = bytes;
         // unused after a pass (ragged_dot of a batch dimension leaves its group sizes)
         std::string mu = uses_[o.results[0]] ? "" : "[[maybe_unused]] ";
         std::string id = fresh(o.results[0]);
-        bool splat = dense_splat(*v, t, one, why);
-        if (!splat && !why.empty()) {
-            error(v->at, "stablehlo.constant: " + why);
-            return;
-        }
-        if (!splat) {
-            if (!dense_bytes(*v, t, bytes, why)) {
-                error(v->at, "stablehlo.constant: " + why);
-                return;
-            }
-            int w = elem_bits(t.elem) == 1 ? 1 : elem_bits(t.elem) / 8;
-            std::int64_t n = num_elements(t);
-            splat = n >= 1;
-            for (std::int64_t i = 1; i < n && splat; ++i)
-                splat = std::memcmp(bytes.data(), bytes.data() + i * w, static_cast<std::size_t>(w)) == 0;
-            if (splat) one.assign(bytes.begin(), bytes.begin() + w);
-        }
         if (t.dims.empty()) {
             out_ << ind(depth) << mu << "const " << cpp_type(t) << " " << id << "(" << cpp_scalar(t.elem, one.data())
                  << ");\n";
@@ -1628,8 +1939,22 @@ private:
                     depth, false);
             return;
         }
+        // A quantized result of another type than the operands' is named: add<R>(a, b) (a unary
+        // op keeps its operand's type in xlet: dequantize, the op, quantize to R spelled out).
+        const bool quantized = !o.result_types.empty() && is_quant_elem(rt().elem);
+        auto retyped = [&](std::size_t first) {
+            for (std::size_t k = first; quantized && k < o.operand_types.size(); ++k)
+                if (opnd_t(k).elem != rt().elem) return "<" + elem_cpp(rt()) + ">";
+            return std::string();
+        };
         if (auto u = unary_ops.find(n); u != unary_ops.end()) {
-            declare(o, 0, "xlet::" + u->second + "(" + val(o, 0) + ")", depth, true);
+            if (!retyped(0).empty())
+                declare(o, 0,
+                        "xlet::uniform_quantize" + retyped(0) + "(xlet::" + u->second + "(xlet::uniform_dequantize(" +
+                            val(o, 0) + ")))",
+                        depth, true);
+            else
+                declare(o, 0, "xlet::" + u->second + "(" + val(o, 0) + ")", depth, true);
             return;
         }
         if (auto b = binary_ops.find(n); b != binary_ops.end()) {
@@ -1637,7 +1962,7 @@ private:
             if ((n == "stablehlo.maximum" || n == "stablehlo.minimum") && is_complex_elem(opnd_t(0).elem))
                 declare(o, 0, complex_minmax(n == "stablehlo.maximum", a0, a1), depth, true);
             else
-                declare(o, 0, "xlet::" + b->second + "(" + a0 + ", " + a1 + ")", depth, true);
+                declare(o, 0, "xlet::" + b->second + retyped(0) + "(" + a0 + ", " + a1 + ")", depth, true);
             return;
         }
         if (auto b = chlo_binary_ops.find(n); b != chlo_binary_ops.end()) {
@@ -1660,11 +1985,21 @@ private:
             return;
         }
         if (n == "stablehlo.select") {
-            declare(o, 0, "xlet::select(" + val(o, 0) + ", " + val(o, 1) + ", " + val(o, 2) + ")", depth, true);
+            declare(o, 0, "xlet::select" + retyped(1) + "(" + val(o, 0) + ", " + val(o, 1) + ", " + val(o, 2) + ")",
+                    depth, true);
             return;
         }
-        if (n == "stablehlo.clamp") {
-            declare(o, 0, "xlet::clamp(" + val(o, 0) + ", " + val(o, 1) + ", " + val(o, 2) + ")", depth, true);
+        if (n == "stablehlo.clamp") { // (the result has the operand's type unless named)
+            const std::string r = quantized && opnd_t(1).elem != rt().elem ? "<" + elem_cpp(rt()) + ">" : "";
+            declare(o, 0, "xlet::clamp" + r + "(" + val(o, 0) + ", " + val(o, 1) + ", " + val(o, 2) + ")", depth, true);
+            return;
+        }
+        if (n == "stablehlo.uniform_quantize") { // from floats, or requantized from another quantized type
+            declare(o, 0, "xlet::uniform_quantize<" + elem_cpp(rt()) + ">(" + val(o, 0) + ")", depth, true);
+            return;
+        }
+        if (n == "stablehlo.uniform_dequantize") {
+            declare(o, 0, "xlet::uniform_dequantize(" + val(o, 0) + ")", depth, true);
             return;
         }
         if (n == "stablehlo.convert") {
@@ -1712,8 +2047,12 @@ private:
                 declare(o, 0, e, depth, false);
                 return;
             }
-            // StableHLO folds / unfolds the last dimension exactly as XLA does: same call.
-            declare(o, 0, "xlet::bitcast_convert_type<" + elem_cpp(rt()) + ">(" + val(o, 0) + ")", depth, true);
+            // StableHLO folds / unfolds the last dimension exactly as XLA does: same call. (A quantized
+            // value's bits are its stored integers; from one quantized type to another through them.)
+            std::string x = val(o, 0);
+            if (auto q = quant_of(opnd_t(0).elem); q && is_quant_elem(rt().elem))
+                x = "xlet::bitcast_convert_type<xlet::storage_t<" + quant_cpp(*q) + ">>(" + x + ")";
+            declare(o, 0, "xlet::bitcast_convert_type<" + elem_cpp(rt()) + ">(" + x + ")", depth, true);
             return;
         }
         if (n == "stablehlo.reduce_precision") {
@@ -2817,24 +3156,20 @@ private:
         if (n == "check.expect_eq_const" || n == "check.expect_almost_eq_const") {
             const attr* v = o.get("value");
             std::vector<std::uint8_t> bytes;
-            std::string why;
-            // of a bounded operand (the generic form gives its type), the value's type: the sizes expected
-            type t = is_bounded(o.operand_types[0]) ? v->t : o.operand_types[0];
+            // of a bounded operand (the generic form gives its type), the value's type: the sizes
+            // expected; of a quantized operand, its stored integers
+            // (the pretty form gives the value's type as the operand's: a quantized operand's is its own)
+            const value_info* x = lookup(o.operands[0].name);
+            type t = is_bounded(o.operand_types[0]) ? v->t : x && is_quant_elem(x->t.elem) ? x->t : o.operand_types[0];
             std::string id = fresh("expected");
-            bool splat = dense_splat(*v, t, bytes, why);
-            if (!splat && why.empty() && dense_bytes(*v, t, bytes, why)) {
-                // a list whose elements are all equal is a splat too (as MLIR prints it)
-                std::size_t w = static_cast<std::size_t>(elem_bits(t.elem) == 1 ? 1 : elem_bits(t.elem) / 8);
-                splat = !bytes.empty();
-                for (std::size_t i = w; splat && i < bytes.size(); i += w)
-                    splat = std::memcmp(bytes.data(), bytes.data() + i, w) == 0;
-            }
+            bool splat = false;
+            if (!constant_bytes(n, o.at, *v, t, bytes, splat)) return;
             if (splat) {
                 out_ << ind(depth) << "{\n"
                      << ind(depth + 1) << "const " << cpp_type(t) << " " << id << " = xlet::constant<" << cpp_type(t)
                      << ">(" << cpp_scalar(t.elem, bytes.data()) << ");\n";
-            } else if (!why.empty() || bytes.empty()) {
-                error(o.at, n + ": " + why);
+            } else if (bytes.empty()) {
+                error(o.at, n + ": no values");
                 return;
             } else {
                 std::ostringstream data;
@@ -2934,6 +3269,7 @@ std::string show(const E& v) {
     }
     else if constexpr (std::is_same_v<E, bool>) return v ? "true" : "false";
     else if constexpr (std::is_integral_v<E>) return std::to_string(v);
+    else if constexpr (xlet::is_quantized<E>) return std::to_string(static_cast<long long>(v.stored)); // stored integer
     else { char b[64]; std::snprintf(b, sizeof b, "%.9g", static_cast<double>(v)); return b; }
 }
 // A value's run-time sizes (a bounded value's sizes, a tensor's extents) and its storage (of the
@@ -3046,7 +3382,7 @@ template<class A, class B>
 xlet::tensor<bool> eq(const A& got, const B& want, const char* where) {
     const int before = failed;
     using T = typename std::remove_cvref_t<B>::value_type;
-    if constexpr (std::is_integral_v<T>) expect_eq(got, want, where);
+    if constexpr (std::is_integral_v<T> || xlet::is_quantized<T>) expect_eq(got, want, where); // (stored integers)
     else expect_almost_eq(got, want, 1e-4, where);
     return xlet::tensor<bool>{failed == before};
 }
