@@ -207,8 +207,8 @@ inline void gemm_i8_pack_rect(std::uint32_t* dst, const T* src, std::ptrdiff_t l
 // and steps [0, kc), as L lines of packed words: dst[g * L + l] holds steps G g ... G g + G - 1 of
 // line l (their bytes xor flip, or as int16), zero past nl and past kc.
 //   k contiguous (ks == 1, A row-major, B transposed): a word is G consecutive values;
-//   lines contiguous (ls == 1, B row-major, A transposed): 8 lines at a time, G rows of k
-//   interleaved by unpacks (and widened to int16 first on the 16-bit path).
+//   lines contiguous (ls == 1, B row-major, A transposed): 16 (bytes) or 8 (int16) lines at a
+//   time, G rows of k interleaved by unpacks (widened to int16 first on the 16-bit path).
 template<std::size_t L, class T>
 inline void gemm_i8_pack(std::uint32_t* dst, const T* src, std::ptrdiff_t ls, std::ptrdiff_t ks, std::size_t nl,
                          std::size_t kc, std::uint32_t flip) {
@@ -234,7 +234,23 @@ inline void gemm_i8_pack(std::uint32_t* dst, const T* src, std::ptrdiff_t ls, st
         lf = nl / 8 * 8;
         for (std::size_t g = 0; g < gf; ++g) {
             const T* r = src + static_cast<std::ptrdiff_t>(g * G) * ks;
-            for (std::size_t l = 0; l < lf; l += 8) {
+            std::size_t l = 0;
+            if constexpr (G == 4)
+                for (; l + 16 <= lf; l += 16) {
+                    std::uint32_t* d = dst + g * L + l;
+                    const __m128i x0 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(r + l));
+                    const __m128i x1 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(r + ks + l));
+                    const __m128i x2 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(r + 2 * ks + l));
+                    const __m128i x3 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(r + 3 * ks + l));
+                    const __m128i t0 = _mm_unpacklo_epi8(x0, x1), t1 = _mm_unpackhi_epi8(x0, x1);
+                    const __m128i t2 = _mm_unpacklo_epi8(x2, x3), t3 = _mm_unpackhi_epi8(x2, x3);
+                    const __m128i f = _mm_set1_epi8(static_cast<char>(flip));
+                    _mm_storeu_si128(reinterpret_cast<__m128i*>(d), _mm_xor_si128(_mm_unpacklo_epi16(t0, t2), f));
+                    _mm_storeu_si128(reinterpret_cast<__m128i*>(d + 4), _mm_xor_si128(_mm_unpackhi_epi16(t0, t2), f));
+                    _mm_storeu_si128(reinterpret_cast<__m128i*>(d + 8), _mm_xor_si128(_mm_unpacklo_epi16(t1, t3), f));
+                    _mm_storeu_si128(reinterpret_cast<__m128i*>(d + 12), _mm_xor_si128(_mm_unpackhi_epi16(t1, t3), f));
+                }
+            for (; l < lf; l += 8) {
                 std::uint32_t* d = dst + g * L + l;
                 if constexpr (G == 4) {
                     const __m128i x0 = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(r + l));
@@ -260,36 +276,31 @@ inline void gemm_i8_pack(std::uint32_t* dst, const T* src, std::ptrdiff_t ls, st
     gemm_i8_pack_rect<L>(dst, src, ls, ks, nl, kc, flip, 0, lf, gf, gk);
 }
 
-// out[l] = scale * (sum of line l's kc values) mod 2^32 for l < nl, 0 for nl <= l < L: the VNNI
-// path's corrections (see the header comment).
-template<std::size_t L, class T>
-inline void gemm_i8_line_sums(std::uint32_t* out, const T* src, std::ptrdiff_t ls, std::ptrdiff_t ks, std::size_t nl,
-                              std::size_t kc, std::uint32_t scale) {
-    std::uint32_t s[L] = {};
-    if (ks == 1) {
-        for (std::size_t l = 0; l < nl; ++l) {
-            const T* r = src + static_cast<std::ptrdiff_t>(l) * ls;
-            std::int32_t t = 0; // |t| <= 255 * KC: no overflow
-            for (std::size_t p = 0; p < kc; ++p)
-                t += r[p];
-            s[l] = static_cast<std::uint32_t>(t);
+#if defined(__AVX512VNNI__)
+// out[l] = scale * (the sum of line l's values) mod 2^32 for the L lines of a packed panel of gk
+// groups: the VNNI path's corrections (see the header comment), by vpdpbusd against bytes of 1 on
+// the words just packed (their zero padding adds nothing). Unsigned: the words are vpdpbusd's
+// unsigned operand (A of u8 x u8), else its signed one (B of s8 x s8); either way unflipped.
+template<std::size_t L, bool Unsigned>
+inline void gemm_i8_panel_sums(std::uint32_t* out, const std::uint32_t* w, std::size_t gk, std::uint32_t scale) {
+    constexpr std::size_t NV = (L + 15) / 16;
+    const __m512i ones = _mm512_set1_epi8(1);
+    __m512i s[NV];
+    for (std::size_t v = 0; v < NV; ++v)
+        s[v] = _mm512_setzero_si512();
+    auto mask = [](std::size_t v) {
+        return static_cast<__mmask16>(v * 16 + 16 <= L ? 0xFFFFu : (1u << (L - v * 16)) - 1u);
+    };
+    for (std::size_t g = 0; g < gk; ++g)
+        for (std::size_t v = 0; v < NV; ++v) {
+            const __m512i x = _mm512_maskz_loadu_epi32(mask(v), w + g * L + v * 16);
+            s[v] = Unsigned ? _mm512_dpbusd_epi32(s[v], x, ones) : _mm512_dpbusd_epi32(s[v], ones, x);
         }
-    } else if (ls == 1 && nl == L) { // whole lines side by side: vectorised over l
-        for (std::size_t p = 0; p < kc; ++p) {
-            const T* r = src + static_cast<std::ptrdiff_t>(p) * ks;
-            for (std::size_t l = 0; l < L; ++l)
-                s[l] += static_cast<std::uint32_t>(static_cast<std::int32_t>(r[l]));
-        }
-    } else {
-        for (std::size_t p = 0; p < kc; ++p) {
-            const T* r = src + static_cast<std::ptrdiff_t>(p) * ks;
-            for (std::size_t l = 0; l < nl; ++l)
-                s[l] += static_cast<std::uint32_t>(static_cast<std::int32_t>(r[static_cast<std::ptrdiff_t>(l) * ls]));
-        }
-    }
-    for (std::size_t l = 0; l < L; ++l)
-        out[l] = s[l] * scale;
+    for (std::size_t v = 0; v < NV; ++v)
+        _mm512_mask_storeu_epi32(out + v * 16, mask(v),
+                                 _mm512_mullo_epi32(s[v], _mm512_set1_epi32(static_cast<int>(scale))));
 }
+#endif
 
 // ---- micro-kernel -----------------------------------------------------------------------------
 
@@ -403,16 +414,20 @@ void gemm_i8_blocked(std::size_t m, std::size_t n, std::size_t k, const TA* a, s
         const TB* src = b + static_cast<std::ptrdiff_t>(pc) * rsb + static_cast<std::ptrdiff_t>(jc + s * NR) * csb;
         const std::size_t nl = std::min(NR, nc - s * NR);
         gemm_i8_pack<NR>(d, src, csb, rsb, nl, kc, flip_b ? 0x80u : 0u);
+#if defined(__AVX512VNNI__)
         if constexpr (start == gemm_i8_start::cols)
-            gemm_i8_line_sums<NR>(d + (wk(kc) - 1) * NR, src, csb, rsb, nl, kc, 0u - 128u);
+            gemm_i8_panel_sums<NR, false>(d + (wk(kc) - 1) * NR, d, wk(kc) - 1, 0u - 128u);
+#endif
     };
     auto panel = [&](std::size_t q, std::size_t pc, std::size_t kc) {
         std::uint32_t* d = pa + q * MR * wk(kc);
         const TA* src = a + static_cast<std::ptrdiff_t>(q * MR) * rsa + static_cast<std::ptrdiff_t>(pc) * csa;
         const std::size_t nl = std::min(MR, m - q * MR);
         gemm_i8_pack<MR>(d, src, rsa, csa, nl, kc, flip_a ? 0x80u : 0u);
+#if defined(__AVX512VNNI__)
         if constexpr (start == gemm_i8_start::rows)
-            gemm_i8_line_sums<MR>(d + (wk(kc) - 1) * MR, src, rsa, csa, nl, kc, 128u);
+            gemm_i8_panel_sums<MR, true>(d + (wk(kc) - 1) * MR, d, wk(kc) - 1, 128u);
+#endif
     };
     gemm_drive(
         grid, m, n, k, kc_max, MR, NR, NC, par, sliver, panel,
