@@ -415,6 +415,118 @@ inline void gemm_micro(std::size_t kc, const T* __restrict pa, const T* __restri
     }
 }
 
+// ---- task grid and block loops (shared by gemm() and gemm_i8()) -------------------------------
+
+// The task grid of one call. Columns are split first: a task owns whole B slivers, so with k-heavy
+// products each thread keeps re-reading its own slivers from its own L2 (128 x 128 x 4096: 2 tasks
+// of 64 columns scale 1.8x; 10 tasks of 14 rows, each reading all of B, scaled 1.6x). With several
+// threads there are at least 2 tasks per thread and, where the slivers allow, a multiple of the
+// thread count; rows are split into task blocks only when the columns are too few. Inside a task,
+// rows go in blocks of MC (A from L2). An element of C is computed the same way in any task, so the
+// grid may follow the thread count.
+struct gemm_grid {
+    std::size_t nb = 1;  // column blocks (whole slivers) of the task grid
+    std::size_t mt = 1;  // row blocks of the task grid
+    std::size_t mtr = 0; // rows per task block (whole micro-panels)
+    std::size_t mc = 0;  // rows per inner row block
+    bool own_b = false;  // column owners: each task packs its own slivers
+};
+// nc_max: the widest panel of B (a multiple of NR); sliver_bytes: one packed kc_max x NR sliver.
+inline gemm_grid gemm_make_grid(std::size_t m, std::size_t MR, std::size_t MC, std::size_t NR, std::size_t nc_max,
+                                std::size_t sliver_bytes, bool par, bool column_owners) {
+    gemm_grid g;
+    const std::size_t mp = (m + MR - 1) / MR;
+    const std::size_t threads =
+        par ? static_cast<std::size_t>(std::max(1, tbb::this_task_arena::max_concurrency())) : 1;
+    const std::size_t ns_max = (nc_max + NR - 1) / NR;
+    g.nb = std::min(ns_max, (nc_max + gemm_task_cols - 1) / gemm_task_cols);
+    if (threads > 1) {
+        if (ns_max < 2 * threads) {
+            g.nb = 1; // too few slivers to share (4096 x 64): rows only, each task reads its own A once
+        } else {
+            g.nb = std::max(g.nb, 2 * threads);
+            while (g.nb < ns_max && g.nb % threads != 0)
+                ++g.nb;
+        }
+        if (g.nb < 2 * threads) g.mt = std::min(mp, (2 * threads + g.nb - 1) / g.nb);
+        while (g.mt < mp && (g.mt * g.nb) % threads != 0)
+            ++g.mt;
+    }
+    // Column owners: when the grid splits columns only and a thread's share of the packed B fits in
+    // half its L2, there is one task per thread and each task packs its own slivers; the shared
+    // pass packs A only. Packed B is then written and read by one core (with the shared pass, a
+    // thread read about half its slivers from the other core's L2), and each thread reads the
+    // packed A once, not once per task. 256 x 512 x 784 (the MLP's first layer, 800 KiB of B per
+    // thread, B re-read by 7 row blocks) on 2 threads: 1.66-1.82x -> 1.89-1.94x (docs/performance.md).
+    // Larger shares (64 x 4096 x 256: 2 MiB) keep the shared pass and the finer grid; so do the
+    // k-parallel path's blocks (column_owners = false).
+    const std::size_t own_share = (ns_max + threads - 1) / threads * sliver_bytes;
+    g.own_b = column_owners && threads > 1 && g.mt == 1 && own_share <= gemm_own_b_max_bytes;
+    if (g.own_b) g.nb = threads;
+    g.mtr = ((mp + g.mt - 1) / g.mt) * MR;
+    g.mt = (m + g.mtr - 1) / g.mtr;
+    // Inner row blocks of at most MC rows, as even as whole micro-panels allow (256 rows: 2 x 128,
+    // not 144 + 112).
+    const std::size_t mb = (g.mtr + MC - 1) / MC;
+    g.mc = ((g.mtr / MR + mb - 1) / mb) * MR;
+    return g;
+}
+
+// The block loops over the grid: for each NC block of columns (jc) and kc_max block of k (pc), one
+// pass packs B and A, then the tasks run the micro-kernel over their tiles. The callbacks:
+//   pack_b(s, jc, nc, pc, kc)          sliver s of the kc x nc panel of B at column jc
+//   pack_a(q, pc, kc)                  micro-panel q of A (rows q * MR ...)
+//   pack_own(jc, nc, s0, s1, pc, kc)   slivers [s0, s1), in the task that owns them (column owners)
+//   tile(i, j, jc, nc, pc, kc)         the micro-kernel on the tile at row i, panel column j
+template<class PackB, class PackA, class PackOwn, class Tile>
+void gemm_drive(const gemm_grid& g, std::size_t m, std::size_t n, std::size_t k, std::size_t kc_max, std::size_t MR,
+                std::size_t NR, std::size_t NC, bool par, const PackB& pack_b, const PackA& pack_a,
+                const PackOwn& pack_own, const Tile& tile) {
+    const std::size_t mp = (m + MR - 1) / MR;
+    auto body = [&] {
+        for (std::size_t jc = 0; jc < n; jc += NC) {
+            const std::size_t nc = std::min(NC, n - jc);
+            const std::size_t ns = (nc + NR - 1) / NR; // slivers of B
+            for (std::size_t pc = 0; pc < k; pc += kc_max) {
+                const std::size_t kc = std::min(kc_max, k - pc);
+                // One parallel pass packs both: items [0, ns) are B slivers, [ns, ns + mp) A panels
+                // (column owners: A only, from item ns on; the tasks pack B).
+                const std::size_t first = g.own_b ? ns : 0;
+                gemm_for(par, ns + mp - first, 4, [&](std::size_t s0, std::size_t s1) {
+                    for (std::size_t s = first + s0; s < first + s1; ++s) {
+                        if (s < ns)
+                            pack_b(s, jc, nc, pc, kc);
+                        else
+                            pack_a(s - ns, pc, kc);
+                    }
+                });
+                const std::size_t cs = (ns + std::min(g.nb, ns) - 1) / std::min(g.nb, ns); // slivers per block
+                const std::size_t nbc = (ns + cs - 1) / cs;
+                // Row blocks vary fastest, so that a contiguous range of tasks (what one thread
+                // gets) covers every row block: uneven row blocks do not load one thread more.
+                auto task = [&](std::size_t t0, std::size_t t1) {
+                    for (std::size_t t = t0; t < t1; ++t) {
+                        const std::size_t r0 = t % g.mt * g.mtr, r1 = std::min(m, r0 + g.mtr);
+                        const std::size_t j0 = t / g.mt * cs * NR, j1 = std::min(nc, j0 + cs * NR);
+                        if (g.own_b) pack_own(jc, nc, j0 / NR, (j1 + NR - 1) / NR, pc, kc);
+                        for (std::size_t i0 = r0; i0 < r1; i0 += g.mc) {
+                            const std::size_t i1 = std::min(r1, i0 + g.mc);
+                            for (std::size_t j = j0; j < j1; j += NR)
+                                for (std::size_t i = i0; i < i1; i += MR)
+                                    tile(i, j, jc, nc, pc, kc);
+                        }
+                    }
+                };
+                gemm_for(par, g.mt * nbc, 1, task);
+            }
+        }
+    };
+    if (par)
+        tbb::this_task_arena::isolate(body);
+    else
+        body();
+}
+
 // ---- driver (f32, f64) ------------------------------------------------------------------------
 
 template<class T>
@@ -481,101 +593,24 @@ void gemm(std::size_t m, std::size_t n, std::size_t k, const T* a, std::ptrdiff_
     gemm_scratch<T> bbuf(1, nc_max * kc_max);
     T* pa = abuf.get();
     T* pb = bbuf.get();
-    // The task grid. Columns are split first: a task owns whole B slivers, so with k-heavy products
-    // each thread keeps re-reading its own slivers from its own L2 (128 x 128 x 4096: 2 tasks of
-    // 64 columns scale 1.8x; 10 tasks of 14 rows, each reading all of B, scaled 1.6x). With several
-    // threads there are at least 2 tasks per thread and, where the slivers allow, a multiple of the
-    // thread count; rows are split into task blocks only when the columns are too few. Inside a
-    // task, rows go in blocks of MC (A from L2). An element of C is computed the same way in any
-    // task, so the grid may follow the thread count.
-    const std::size_t threads =
-        par ? static_cast<std::size_t>(std::max(1, tbb::this_task_arena::max_concurrency())) : 1;
-    const std::size_t ns_max = (nc_max + NR - 1) / NR;
-    std::size_t nb = std::min(ns_max, (nc_max + gemm_task_cols - 1) / gemm_task_cols);
-    std::size_t mt = 1; // row blocks of the task grid
-    if (threads > 1) {
-        if (ns_max < 2 * threads) {
-            nb = 1; // too few slivers to share (4096 x 64): rows only, each task reads its own A once
-        } else {
-            nb = std::max(nb, 2 * threads);
-            while (nb < ns_max && nb % threads != 0)
-                ++nb;
-        }
-        if (nb < 2 * threads) mt = std::min(mp, (2 * threads + nb - 1) / nb);
-        while (mt < mp && (mt * nb) % threads != 0)
-            ++mt;
-    }
-    // Column owners: when the grid splits columns only and a thread's share of the packed B fits in
-    // half its L2, there is one task per thread and each task packs its own slivers; the shared
-    // pass packs A only. Packed B is then written and read by one core (with the shared pass, a
-    // thread read about half its slivers from the other core's L2), and each thread reads the
-    // packed A once, not once per task. 256 x 512 x 784 (the MLP's first layer, 800 KiB of B per
-    // thread, B re-read by 7 row blocks) on 2 threads: 1.66-1.82x -> 1.89-1.94x (docs/performance.md).
-    // Larger shares (64 x 4096 x 256: 2 MiB) keep the shared pass and the finer grid; so do the
-    // k-parallel path's blocks (column_owners = false).
-    const std::size_t own_share = (ns_max + threads - 1) / threads * NR * kc_max * sizeof(T);
-    const bool own_b = column_owners && threads > 1 && mt == 1 && own_share <= gemm_own_b_max_bytes;
-    if (own_b) nb = threads;
-    const std::size_t mtr = ((mp + mt - 1) / mt) * MR; // rows per task block
-    mt = (m + mtr - 1) / mtr;
-    // Inner row blocks of at most MC rows, as even as whole micro-panels allow (256 rows: 2 x 128,
-    // not 144 + 112).
-    const std::size_t mb = (mtr + MC - 1) / MC;
-    const std::size_t mc = ((mtr / MR + mb - 1) / mb) * MR;
-    auto body = [&] {
-        for (std::size_t jc = 0; jc < n; jc += NC) {
-            const std::size_t nc = std::min(NC, n - jc);
-            const std::size_t ns = (nc + NR - 1) / NR; // slivers of B
-            for (std::size_t pc = 0; pc < k; pc += kc_max) {
-                const std::size_t kc = std::min(kc_max, k - pc);
-                const gemm_update u = pc == 0 ? up : (up == gemm_update::subtract ? up : gemm_update::add);
-                // One parallel pass packs both: items [0, ns) are B slivers, [ns, ns + mp) A panels
-                // (column owners: A only, from item ns on; the tasks pack B).
-                const std::size_t first = own_b ? ns : 0;
-                gemm_for(par, ns + mp - first, 4, [&](std::size_t s0, std::size_t s1) {
-                    for (std::size_t s = first + s0; s < first + s1; ++s) {
-                        if (s < ns) {
-                            gemm_pack_b_sliver<NR>(pb + s * NR * kc, b, rsb, csb, jc + s * NR,
-                                                   std::min(NR, nc - s * NR), pc, kc);
-                        } else {
-                            const std::size_t q = s - ns;
-                            gemm_pack_a_panel<MR>(pa + q * MR * kc, a, rsa, csa, q * MR, std::min(MR, m - q * MR), pc,
-                                                  kc);
-                        }
-                    }
-                });
-                const std::size_t cs = (ns + std::min(nb, ns) - 1) / std::min(nb, ns); // slivers per block
-                const std::size_t nbc = (ns + cs - 1) / cs;
-                // Row blocks vary fastest, so that a contiguous range of tasks (what one thread
-                // gets) covers every row block: uneven row blocks do not load one thread more.
-                auto task = [&](std::size_t t0, std::size_t t1) {
-                    for (std::size_t t = t0; t < t1; ++t) {
-                        const std::size_t r0 = t % mt * mtr, r1 = std::min(m, r0 + mtr);
-                        const std::size_t j0 = t / mt * cs * NR, j1 = std::min(nc, j0 + cs * NR);
-                        if (own_b)
-                            gemm_pack_b_slivers<NR>(pb, b, rsb, csb, jc, nc, j0 / NR, (j1 + NR - 1) / NR, pc, kc);
-                        for (std::size_t i0 = r0; i0 < r1; i0 += mc) {
-                            const std::size_t i1 = std::min(r1, i0 + mc);
-                            for (std::size_t j = j0; j < j1; j += NR) {
-                                const T* bs = pb + j / NR * NR * kc;
-                                for (std::size_t i = i0; i < i1; i += MR) {
-                                    gemm_micro<T>(kc, pa + i / MR * MR * kc, bs,
-                                                  c + static_cast<std::ptrdiff_t>(i) * ldc +
-                                                      static_cast<std::ptrdiff_t>(jc + j),
-                                                  ldc, u, std::min(MR, m - i), std::min(NR, nc - j));
-                                }
-                            }
-                        }
-                    }
-                };
-                gemm_for(par, mt * nbc, 1, task);
-            }
-        }
-    };
-    if (par)
-        tbb::this_task_arena::isolate(body);
-    else
-        body();
+    const gemm_grid grid = gemm_make_grid(m, MR, MC, NR, nc_max, NR * kc_max * sizeof(T), par, column_owners);
+    gemm_drive(
+        grid, m, n, k, kc_max, MR, NR, NC, par,
+        [&](std::size_t s, std::size_t jc, std::size_t nc, std::size_t pc, std::size_t kc) {
+            gemm_pack_b_sliver<NR>(pb + s * NR * kc, b, rsb, csb, jc + s * NR, std::min(NR, nc - s * NR), pc, kc);
+        },
+        [&](std::size_t q, std::size_t pc, std::size_t kc) {
+            gemm_pack_a_panel<MR>(pa + q * MR * kc, a, rsa, csa, q * MR, std::min(MR, m - q * MR), pc, kc);
+        },
+        [&](std::size_t jc, std::size_t nc, std::size_t s0, std::size_t s1, std::size_t pc, std::size_t kc) {
+            gemm_pack_b_slivers<NR>(pb, b, rsb, csb, jc, nc, s0, s1, pc, kc);
+        },
+        [&](std::size_t i, std::size_t j, std::size_t jc, std::size_t nc, std::size_t pc, std::size_t kc) {
+            const gemm_update u = pc == 0 ? up : (up == gemm_update::subtract ? up : gemm_update::add);
+            gemm_micro<T>(kc, pa + i / MR * MR * kc, pb + j / NR * NR * kc,
+                          c + static_cast<std::ptrdiff_t>(i) * ldc + static_cast<std::ptrdiff_t>(jc + j), ldc, u,
+                          std::min(MR, m - i), std::min(NR, nc - j));
+        });
 }
 
 // ---- matrix-vector (f32, f64) ------------------------------------------------------------------

@@ -6,11 +6,44 @@
 //     TA, TB: std::int8_t or std::uint8_t, in any combination.
 //
 // The result is exact (integer sums wrap modulo 2^32 like every integer dot in xlet), so it does not
-// depend on the ISA, the blocking or the thread count.
-// This first form is the plain loop (gemm_generic); the register-tile kernels follow (#26).
+// depend on the ISA, the blocking, the order of the sums or the thread count.
+//
+// Design: the f32 GEMM's (kernels/gemm.hpp: its task grid and block loops, gemm_make_grid and
+// gemm_drive, are shared). B is packed into slivers of NR columns and A into micro-panels of MR
+// rows; a packed word (32 bits) holds G consecutive k of one row or column, the last group of a k
+// block zero-padded, and a panel's words go k group by k group: panel[g * MR + i], sliver[g * NR + j].
+// The micro-kernel keeps MR x NB vectors of int32 sums of C in registers; per k group it loads NB
+// vectors of B, broadcasts one word of A per row and multiplies-adds G k per lane:
+//   - AVX-512 VNNI: vpdpbusd (G = 4 bytes per lane; the non-saturating form, so sums wrap like
+//     the reference). It multiplies unsigned bytes by signed bytes, so each pair of operand types
+//     picks which side is the unsigned one, and where both have the same signedness one side is
+//     moved by 128 during packing (xor 0x80) and the change is undone by a correction that the
+//     accumulators start from (a sum over the same k block, mod 2^32 like everything else):
+//       u8 x s8: A unsigned, B signed, no correction;   s8 x u8: B unsigned, A signed, none;
+//       s8 x s8: A + 128 unsigned, start from -128 * (column sums of B);
+//       u8 x u8: B - 128 signed,   start from +128 * (row sums of A).
+//   - AVX2 (and AVX-512 without VNNI): operands sign- or zero-extended to 16 bits during packing and
+//     vpmaddwd (G = 2 int16 per lane, exact: |a b| <= 255 * 128, a pair sum fits 17 bits) then
+//     vpaddd. vpmaddubsw would take bytes as they are, but it saturates its 16-bit pair sums, and
+//     u8 x s8 pairs reach 2 * 255 * 127 > 32767, so it is not exact for full-range data; and it
+//     is not faster per multiply-add: it needs a vpmaddwd by ones after it to widen to 32 bits, so
+//     both forms issue one multiply instruction per 16 (AVX2) multiply-adds. What the 16-bit form
+//     costs is twice the packed bytes per k.
+//   - Portable (no AVX2), and products below gemm_i8_small_work: the plain loop (gemm_i8_loop).
+// Blocking (gemm_i8_blocking): MR x NB as the f32 GEMM's (NB = 2, MR = (registers - 4) / NB:
+// AVX-512 14 x 32 int32, AVX2 6 x 16); the AVX2 tile also needs a register for the vpmaddwd product,
+// which the f32 tile's spare gives (12 sums + 2 B + 1 A + 1 product = 16, checked: no spills). The
+// cache blocking reuses the f32 GEMM's byte budgets, which are tuned per ISA level for the
+// project's hosts (xlet reads no cache sizes at run time): a KC x NR sliver of B takes the f32
+// sliver's bytes (AVX-512: 128 KiB, KC = 4096 k; AVX2 16 KiB, KC = 512 k), the MC x KC block of A
+// the f32 A block's, NC the f32 GEMM's columns.
+// Threads: as the f32 GEMM (column owners included), from m * n * k >= G * gemm_parallel_work: the
+// kernel does G multiply-adds per lane and instruction where the f32 one does 1. k is never split.
 #pragma once
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <type_traits>
 
 #include "gemm.hpp"
@@ -20,12 +53,15 @@ namespace xlet::detail {
 template<class T>
 inline constexpr bool gemm_i8_operand = std::is_same_v<T, std::int8_t> || std::is_same_v<T, std::uint8_t>;
 
+// Products below this many multiply-adds take the plain loop (packing costs more than it saves).
+inline constexpr std::size_t gemm_i8_small_work = 2048;
+
+// ---- plain loop -------------------------------------------------------------------------------
+
 template<class TA, class TB>
-requires gemm_i8_operand<TA> && gemm_i8_operand<TB>
-void gemm_i8(std::size_t m, std::size_t n, std::size_t k, const TA* a, std::ptrdiff_t rsa, std::ptrdiff_t csa,
-             const TB* b, std::ptrdiff_t rsb, std::ptrdiff_t csb, std::int32_t* c, std::ptrdiff_t ldc,
-             bool parallel = true) {
-    if (m == 0 || n == 0) return;
+void gemm_i8_loop(std::size_t m, std::size_t n, std::size_t k, const TA* a, std::ptrdiff_t rsa, std::ptrdiff_t csa,
+                  const TB* b, std::ptrdiff_t rsb, std::ptrdiff_t csb, std::int32_t* c, std::ptrdiff_t ldc,
+                  bool parallel) {
     const bool par = parallel && m * n * std::max<std::size_t>(k, 1) >= gemm_parallel_work / 4;
     auto rows = [&](std::size_t i0, std::size_t i1) {
         for (std::size_t i = i0; i < i1; ++i) {
@@ -49,6 +85,380 @@ void gemm_i8(std::size_t m, std::size_t n, std::size_t k, const TA* a, std::ptrd
         });
     else
         rows(0, m);
+}
+
+// ---- ISA: the vector of int32 sums and its multiply-add of G k per lane --------------------------
+
+#if defined(__AVX2__) && !defined(__AVX512VNNI__)
+// acc + t (int32 lanes, wrapping), for the 16-bit path's sums. GCC 12 gives vpaddd a new register and
+// copies it back, storing some of the 12 / 28 sums to the stack on every k step (measured on
+// the 6 x 16 tile); an in-place vpaddd keeps them in registers. Clang allocates the intrinsic well.
+template<class V>
+XLET_ALWAYS_INLINE V gemm_i8_add_into(V acc, V t) {
+#if defined(__GNUC__) && !defined(__clang__)
+    asm("vpaddd %1, %0, %0" : "+v"(acc) : "v"(t));
+    return acc;
+#else
+    if constexpr (sizeof(V) == 64)
+        return _mm512_add_epi32(acc, t);
+    else
+        return _mm256_add_epi32(acc, t);
+#endif
+}
+#endif
+
+#if defined(__AVX512VNNI__) && defined(__AVX512BW__)
+#define XLET_GEMM_I8_KERNEL 1
+struct gemm_i8_isa {
+    using vec = __m512i;
+    static constexpr bool vnni = true;
+    static constexpr std::size_t W = 16, G = 4;
+    static vec zero() { return _mm512_setzero_si512(); }
+    static vec set1(std::uint32_t x) { return _mm512_set1_epi32(static_cast<int>(x)); }
+    static vec load(const void* p) { return _mm512_load_si512(p); }
+    static vec loadu(const void* p) { return _mm512_loadu_si512(p); }
+    static void store(void* p, vec v) { _mm512_store_si512(p, v); }
+    static void storeu(void* p, vec v) { _mm512_storeu_si512(p, v); }
+    static vec add(vec x, vec y) { return _mm512_add_epi32(x, y); }
+    // acc + the sums of G products of the unsigned bytes of u and the signed bytes of s.
+    static vec dot(vec acc, vec u, vec s) { return _mm512_dpbusd_epi32(acc, u, s); }
+};
+#elif defined(__AVX512BW__)
+#define XLET_GEMM_I8_KERNEL 1
+struct gemm_i8_isa {
+    using vec = __m512i;
+    static constexpr bool vnni = false;
+    static constexpr std::size_t W = 16, G = 2;
+    static vec zero() { return _mm512_setzero_si512(); }
+    static vec set1(std::uint32_t x) { return _mm512_set1_epi32(static_cast<int>(x)); }
+    static vec load(const void* p) { return _mm512_load_si512(p); }
+    static vec loadu(const void* p) { return _mm512_loadu_si512(p); }
+    static void store(void* p, vec v) { _mm512_store_si512(p, v); }
+    static void storeu(void* p, vec v) { _mm512_storeu_si512(p, v); }
+    static vec add(vec x, vec y) { return _mm512_add_epi32(x, y); }
+    // acc + the sums of G products of int16 lanes.
+    static vec dot(vec acc, vec x, vec y) { return gemm_i8_add_into(acc, _mm512_madd_epi16(x, y)); }
+};
+#elif defined(__AVX2__)
+#define XLET_GEMM_I8_KERNEL 1
+struct gemm_i8_isa {
+    using vec = __m256i;
+    static constexpr bool vnni = false;
+    static constexpr std::size_t W = 8, G = 2;
+    static vec zero() { return _mm256_setzero_si256(); }
+    static vec set1(std::uint32_t x) { return _mm256_set1_epi32(static_cast<int>(x)); }
+    static vec load(const void* p) { return _mm256_load_si256(static_cast<const __m256i*>(p)); }
+    static vec loadu(const void* p) { return _mm256_loadu_si256(static_cast<const __m256i*>(p)); }
+    static void store(void* p, vec v) { _mm256_store_si256(static_cast<__m256i*>(p), v); }
+    static void storeu(void* p, vec v) { _mm256_storeu_si256(static_cast<__m256i*>(p), v); }
+    static vec add(vec x, vec y) { return _mm256_add_epi32(x, y); }
+    static vec dot(vec acc, vec x, vec y) { return gemm_i8_add_into(acc, _mm256_madd_epi16(x, y)); }
+};
+#endif
+
+#ifdef XLET_GEMM_I8_KERNEL
+
+struct gemm_i8_blocking {
+    using F = gemm_blocking<float>;
+    static constexpr std::size_t W = gemm_i8_isa::W, G = gemm_i8_isa::G;
+    static constexpr std::size_t NB = 2;
+    static constexpr std::size_t MR = (gemm_vector_registers - 4) / NB;
+    static constexpr std::size_t NR = NB * W;
+    static constexpr std::size_t k_bytes = 4 / G; // packed bytes per k of one row or column
+    // A sliver of B as large as the f32 GEMM's; KC a multiple of G.
+    static constexpr std::size_t KC = F::KC * F::NR * sizeof(float) / (NR * k_bytes) / G * G;
+    static constexpr std::size_t mc_for(std::size_t kc) {
+        const std::size_t panels = F::a_block_bytes / (kc * k_bytes * MR);
+        return (panels == 0 ? 1 : panels) * MR;
+    }
+    static constexpr std::size_t NC = F::NC / NR * NR;
+};
+
+// ---- packing ----------------------------------------------------------------------------------
+
+// One k of an operand as its lane in a packed word: a byte xor `flip` (VNNI) or an int16.
+template<class T>
+inline std::uint32_t gemm_i8_lane(T x, std::uint32_t flip) {
+    if constexpr (gemm_i8_isa::vnni)
+        return (static_cast<std::uint32_t>(static_cast<std::uint8_t>(x)) ^ flip) & 0xFFu;
+    else
+        return static_cast<std::uint16_t>(static_cast<std::int16_t>(x));
+}
+
+// Lines [l0, l1) x k groups [g0, g1) of a panel, one value at a time (zero past nl and kc).
+template<std::size_t L, class T>
+inline void gemm_i8_pack_rect(std::uint32_t* dst, const T* src, std::ptrdiff_t ls, std::ptrdiff_t ks, std::size_t nl,
+                              std::size_t kc, std::uint32_t flip, std::size_t l0, std::size_t l1, std::size_t g0,
+                              std::size_t g1) {
+    constexpr std::size_t G = gemm_i8_isa::G, shift = 32 / G;
+    for (std::size_t g = g0; g < g1; ++g)
+        for (std::size_t l = l0; l < l1; ++l) {
+            std::uint32_t w = 0;
+            if (l < nl)
+                for (std::size_t q = 0; q < G && g * G + q < kc; ++q)
+                    w |= gemm_i8_lane(src[static_cast<std::ptrdiff_t>(l) * ls + static_cast<std::ptrdiff_t>(g * G + q) * ks],
+                                      flip)
+                         << (q * shift);
+            dst[g * L + l] = w;
+        }
+}
+
+// Lines [0, nl) of a source (line l, step p at src[l * ls + p * ks]; a row of A or a column of B)
+// and steps [0, kc), as L lines of packed words: dst[g * L + l] holds steps G g ... G g + G - 1 of
+// line l (their bytes xor flip, or as int16), zero past nl and past kc.
+//   k contiguous (ks == 1, A row-major, B transposed): a word is G consecutive values;
+//   lines contiguous (ls == 1, B row-major, A transposed): 16 (bytes) or 8 (int16) lines at a
+//   time, G rows of k interleaved by unpacks (widened to int16 first on the 16-bit path).
+template<std::size_t L, class T>
+inline void gemm_i8_pack(std::uint32_t* dst, const T* src, std::ptrdiff_t ls, std::ptrdiff_t ks, std::size_t nl,
+                         std::size_t kc, std::uint32_t flip) {
+    constexpr std::size_t G = gemm_i8_isa::G;
+    const std::size_t gk = (kc + G - 1) / G, gf = kc / G; // groups, whole groups
+    std::size_t lf = 0;                                   // lines [0, lf) x groups [0, gf) done fast
+    if (ks == 1) {
+        lf = nl;
+        for (std::size_t l = 0; l < nl; ++l) {
+            const T* s = src + static_cast<std::ptrdiff_t>(l) * ls;
+            for (std::size_t g = 0; g < gf; ++g) {
+                std::uint32_t w;
+                if constexpr (G == 4) {
+                    std::memcpy(&w, s + g * 4, 4);
+                    w ^= flip * 0x01010101u;
+                } else {
+                    w = gemm_i8_lane(s[g * 2], 0) | gemm_i8_lane(s[g * 2 + 1], 0) << 16;
+                }
+                dst[g * L + l] = w;
+            }
+        }
+    } else if (ls == 1) {
+        lf = nl / 8 * 8;
+        for (std::size_t g = 0; g < gf; ++g) {
+            const T* r = src + static_cast<std::ptrdiff_t>(g * G) * ks;
+            std::size_t l = 0;
+            if constexpr (G == 4)
+                for (; l + 16 <= lf; l += 16) {
+                    std::uint32_t* d = dst + g * L + l;
+                    const __m128i x0 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(r + l));
+                    const __m128i x1 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(r + ks + l));
+                    const __m128i x2 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(r + 2 * ks + l));
+                    const __m128i x3 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(r + 3 * ks + l));
+                    const __m128i t0 = _mm_unpacklo_epi8(x0, x1), t1 = _mm_unpackhi_epi8(x0, x1);
+                    const __m128i t2 = _mm_unpacklo_epi8(x2, x3), t3 = _mm_unpackhi_epi8(x2, x3);
+                    const __m128i f = _mm_set1_epi8(static_cast<char>(flip));
+                    _mm_storeu_si128(reinterpret_cast<__m128i*>(d), _mm_xor_si128(_mm_unpacklo_epi16(t0, t2), f));
+                    _mm_storeu_si128(reinterpret_cast<__m128i*>(d + 4), _mm_xor_si128(_mm_unpackhi_epi16(t0, t2), f));
+                    _mm_storeu_si128(reinterpret_cast<__m128i*>(d + 8), _mm_xor_si128(_mm_unpacklo_epi16(t1, t3), f));
+                    _mm_storeu_si128(reinterpret_cast<__m128i*>(d + 12), _mm_xor_si128(_mm_unpackhi_epi16(t1, t3), f));
+                }
+            for (; l < lf; l += 8) {
+                std::uint32_t* d = dst + g * L + l;
+                if constexpr (G == 4) {
+                    const __m128i x0 = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(r + l));
+                    const __m128i x1 = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(r + ks + l));
+                    const __m128i x2 = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(r + 2 * ks + l));
+                    const __m128i x3 = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(r + 3 * ks + l));
+                    const __m128i t0 = _mm_unpacklo_epi8(x0, x1), t1 = _mm_unpacklo_epi8(x2, x3);
+                    const __m128i f = _mm_set1_epi8(static_cast<char>(flip));
+                    _mm_storeu_si128(reinterpret_cast<__m128i*>(d), _mm_xor_si128(_mm_unpacklo_epi16(t0, t1), f));
+                    _mm_storeu_si128(reinterpret_cast<__m128i*>(d + 4), _mm_xor_si128(_mm_unpackhi_epi16(t0, t1), f));
+                } else {
+                    const __m128i x0 = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(r + l));
+                    const __m128i x1 = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(r + ks + l));
+                    const __m128i w0 = std::is_signed_v<T> ? _mm_cvtepi8_epi16(x0) : _mm_cvtepu8_epi16(x0);
+                    const __m128i w1 = std::is_signed_v<T> ? _mm_cvtepi8_epi16(x1) : _mm_cvtepu8_epi16(x1);
+                    _mm_storeu_si128(reinterpret_cast<__m128i*>(d), _mm_unpacklo_epi16(w0, w1));
+                    _mm_storeu_si128(reinterpret_cast<__m128i*>(d + 4), _mm_unpackhi_epi16(w0, w1));
+                }
+            }
+        }
+    }
+    gemm_i8_pack_rect<L>(dst, src, ls, ks, nl, kc, flip, lf, L, 0, gk);
+    gemm_i8_pack_rect<L>(dst, src, ls, ks, nl, kc, flip, 0, lf, gf, gk);
+}
+
+#if defined(__AVX512VNNI__)
+// out[l] = scale * (the sum of line l's values) mod 2^32 for the L lines of a packed panel of gk
+// groups: the VNNI path's corrections (see the header comment), by vpdpbusd against bytes of 1 on
+// the words just packed (their zero padding adds nothing). Unsigned: the words are vpdpbusd's
+// unsigned operand (A of u8 x u8), else its signed one (B of s8 x s8); either way unflipped.
+template<std::size_t L, bool Unsigned>
+inline void gemm_i8_panel_sums(std::uint32_t* out, const std::uint32_t* w, std::size_t gk, std::uint32_t scale) {
+    constexpr std::size_t NV = (L + 15) / 16;
+    const __m512i ones = _mm512_set1_epi8(1);
+    __m512i s[NV];
+    for (std::size_t v = 0; v < NV; ++v)
+        s[v] = _mm512_setzero_si512();
+    auto mask = [](std::size_t v) {
+        return static_cast<__mmask16>(v * 16 + 16 <= L ? 0xFFFFu : (1u << (L - v * 16)) - 1u);
+    };
+    for (std::size_t g = 0; g < gk; ++g)
+        for (std::size_t v = 0; v < NV; ++v) {
+            const __m512i x = _mm512_maskz_loadu_epi32(mask(v), w + g * L + v * 16);
+            s[v] = Unsigned ? _mm512_dpbusd_epi32(s[v], x, ones) : _mm512_dpbusd_epi32(s[v], ones, x);
+        }
+    for (std::size_t v = 0; v < NV; ++v)
+        _mm512_mask_storeu_epi32(out + v * 16, mask(v),
+                                 _mm512_mullo_epi32(s[v], _mm512_set1_epi32(static_cast<int>(scale))));
+}
+#endif
+
+// ---- micro-kernel -----------------------------------------------------------------------------
+
+// Where the sums start: zero, the row corrections after A's panel or the column corrections after
+// B's sliver.
+enum class gemm_i8_start { zero, rows, cols };
+
+// C[0:mr, 0:nr] (add ? +=, else =) pa (gk groups x MR words) * pb (gk groups x NR words), pb 64-byte
+// aligned. AU: A's word is vpdpbusd's unsigned operand (else B's). As gemm_micro, the sums are a
+// fixed-size array indexed by constants after unrolling, kept in registers.
+template<bool AU, gemm_i8_start Start>
+inline void gemm_i8_micro(std::size_t gk, const std::uint32_t* __restrict pa, const std::uint32_t* __restrict pb,
+                          std::int32_t* c, std::ptrdiff_t ldc, bool add, std::size_t mr, std::size_t nr) {
+    using K = gemm_i8_isa;
+    using V = K::vec;
+    using Bk = gemm_i8_blocking;
+    constexpr std::size_t MR = Bk::MR, NB = Bk::NB, NR = Bk::NR, W = Bk::W;
+    V acc[MR][NB];
+    if constexpr (Start == gemm_i8_start::cols) {
+        V s[NB];
+#pragma GCC unroll 4
+        for (std::size_t v = 0; v < NB; ++v)
+            s[v] = K::load(pb + gk * NR + v * W);
+#pragma GCC unroll 32
+        for (std::size_t i = 0; i < MR; ++i)
+#pragma GCC unroll 4
+            for (std::size_t v = 0; v < NB; ++v)
+                acc[i][v] = s[v];
+    } else {
+#pragma GCC unroll 32
+        for (std::size_t i = 0; i < MR; ++i) {
+            const V s = Start == gemm_i8_start::rows ? K::set1(pa[gk * MR + i]) : K::zero();
+#pragma GCC unroll 4
+            for (std::size_t v = 0; v < NB; ++v)
+                acc[i][v] = s;
+        }
+    }
+#pragma GCC unroll 32
+    for (std::size_t i = 0; i < MR; ++i)
+#pragma GCC unroll 4
+        for (std::size_t v = 0; v < NB; ++v)
+            __builtin_prefetch(c + static_cast<std::ptrdiff_t>(i) * ldc + v * W, 1);
+    for (std::size_t p = 0; p < gk; ++p) {
+        V b[NB];
+#pragma GCC unroll 4
+        for (std::size_t v = 0; v < NB; ++v)
+            b[v] = K::load(pb + v * W);
+#pragma GCC unroll 32
+        for (std::size_t i = 0; i < MR; ++i) {
+            const V a = K::set1(pa[i]);
+#pragma GCC unroll 4
+            for (std::size_t v = 0; v < NB; ++v)
+                acc[i][v] = AU ? K::dot(acc[i][v], a, b[v]) : K::dot(acc[i][v], b[v], a);
+        }
+        pa += MR;
+        pb += NR;
+    }
+    if (mr == MR && nr == NR) {
+#pragma GCC unroll 32
+        for (std::size_t i = 0; i < MR; ++i) {
+            std::int32_t* row = c + static_cast<std::ptrdiff_t>(i) * ldc;
+#pragma GCC unroll 4
+            for (std::size_t v = 0; v < NB; ++v)
+                K::storeu(row + v * W, add ? K::add(K::loadu(row + v * W), acc[i][v]) : acc[i][v]);
+        }
+        return;
+    }
+    alignas(64) std::uint32_t tile[MR * NR];
+#pragma GCC unroll 32
+    for (std::size_t i = 0; i < MR; ++i)
+#pragma GCC unroll 4
+        for (std::size_t v = 0; v < NB; ++v)
+            K::store(tile + i * NR + v * W, acc[i][v]);
+    for (std::size_t i = 0; i < mr; ++i) {
+        std::int32_t* row = c + static_cast<std::ptrdiff_t>(i) * ldc;
+        for (std::size_t j = 0; j < nr; ++j)
+            row[j] = static_cast<std::int32_t>(tile[i * NR + j] + (add ? static_cast<std::uint32_t>(row[j]) : 0u));
+    }
+}
+
+// ---- driver -----------------------------------------------------------------------------------
+
+template<class TA, class TB>
+void gemm_i8_blocked(std::size_t m, std::size_t n, std::size_t k, const TA* a, std::ptrdiff_t rsa, std::ptrdiff_t csa,
+                     const TB* b, std::ptrdiff_t rsb, std::ptrdiff_t csb, std::int32_t* c, std::ptrdiff_t ldc,
+                     bool parallel) {
+    using Bk = gemm_i8_blocking;
+    constexpr std::size_t MR = Bk::MR, NR = Bk::NR, G = Bk::G, KC = Bk::KC, NC = Bk::NC;
+    constexpr bool vnni = gemm_i8_isa::vnni;
+    constexpr bool sa = std::is_signed_v<TA>, sb = std::is_signed_v<TB>;
+    constexpr bool au = !(vnni && sa && !sb);     // s8 x u8: B is the unsigned operand
+    constexpr bool flip_a = vnni && sa && sb;     // s8 x s8: A + 128, start from -128 colsum(B)
+    constexpr bool flip_b = vnni && !sa && !sb;   // u8 x u8: B - 128, start from +128 rowsum(A)
+    constexpr gemm_i8_start start = flip_a ? gemm_i8_start::cols : flip_b ? gemm_i8_start::rows : gemm_i8_start::zero;
+    const bool par = parallel && m * n * k >= G * gemm_parallel_work;
+    const std::size_t mp = (m + MR - 1) / MR;
+    const std::size_t kb = (k + KC - 1) / KC; // k blocks, evened out in whole groups
+    const std::size_t kc_max = ((k + kb - 1) / kb + G - 1) / G * G;
+    const std::size_t words = kc_max / G + 1; // words per line of a panel: the groups and a correction
+    const std::size_t nc_max = std::min((n + NR - 1) / NR * NR, NC);
+    gemm_scratch<std::uint32_t> abuf(0, mp * MR * words);
+    gemm_scratch<std::uint32_t> bbuf(1, nc_max * words);
+    std::uint32_t* pa = abuf.get();
+    std::uint32_t* pb = bbuf.get();
+    const gemm_grid grid =
+        gemm_make_grid(m, MR, Bk::mc_for(kc_max), NR, nc_max, NR * words * sizeof(std::uint32_t), par, true);
+    // Panels of a k block of kc steps are (kc + G - 1) / G + 1 words per line apart.
+    auto wk = [](std::size_t kc) { return (kc + G - 1) / G + 1; };
+    auto sliver = [&](std::size_t s, std::size_t jc, std::size_t nc, std::size_t pc, std::size_t kc) {
+        std::uint32_t* d = pb + s * NR * wk(kc);
+        const TB* src = b + static_cast<std::ptrdiff_t>(pc) * rsb + static_cast<std::ptrdiff_t>(jc + s * NR) * csb;
+        const std::size_t nl = std::min(NR, nc - s * NR);
+        gemm_i8_pack<NR>(d, src, csb, rsb, nl, kc, flip_b ? 0x80u : 0u);
+#if defined(__AVX512VNNI__)
+        if constexpr (start == gemm_i8_start::cols)
+            gemm_i8_panel_sums<NR, false>(d + (wk(kc) - 1) * NR, d, wk(kc) - 1, 0u - 128u);
+#endif
+    };
+    auto panel = [&](std::size_t q, std::size_t pc, std::size_t kc) {
+        std::uint32_t* d = pa + q * MR * wk(kc);
+        const TA* src = a + static_cast<std::ptrdiff_t>(q * MR) * rsa + static_cast<std::ptrdiff_t>(pc) * csa;
+        const std::size_t nl = std::min(MR, m - q * MR);
+        gemm_i8_pack<MR>(d, src, rsa, csa, nl, kc, flip_a ? 0x80u : 0u);
+#if defined(__AVX512VNNI__)
+        if constexpr (start == gemm_i8_start::rows)
+            gemm_i8_panel_sums<MR, true>(d + (wk(kc) - 1) * MR, d, wk(kc) - 1, 128u);
+#endif
+    };
+    gemm_drive(
+        grid, m, n, k, kc_max, MR, NR, NC, par, sliver, panel,
+        [&](std::size_t jc, std::size_t nc, std::size_t s0, std::size_t s1, std::size_t pc, std::size_t kc) {
+            for (std::size_t s = s0; s < s1; ++s)
+                sliver(s, jc, nc, pc, kc);
+        },
+        [&](std::size_t i, std::size_t j, std::size_t jc, std::size_t nc, std::size_t pc, std::size_t kc) {
+            gemm_i8_micro<au, start>((kc + G - 1) / G, pa + i / MR * MR * wk(kc), pb + j / NR * NR * wk(kc),
+                                     c + static_cast<std::ptrdiff_t>(i) * ldc + static_cast<std::ptrdiff_t>(jc + j),
+                                     ldc, pc != 0, std::min(MR, m - i), std::min(NR, nc - j));
+        });
+}
+
+#endif // XLET_GEMM_I8_KERNEL
+
+// ---- entry ------------------------------------------------------------------------------------
+
+template<class TA, class TB>
+requires gemm_i8_operand<TA> && gemm_i8_operand<TB>
+void gemm_i8(std::size_t m, std::size_t n, std::size_t k, const TA* a, std::ptrdiff_t rsa, std::ptrdiff_t csa,
+             const TB* b, std::ptrdiff_t rsb, std::ptrdiff_t csb, std::int32_t* c, std::ptrdiff_t ldc,
+             bool parallel = true) {
+    if (m == 0 || n == 0) return;
+#ifdef XLET_GEMM_I8_KERNEL
+    if (k > 0 && m * n * k >= gemm_i8_small_work) {
+        gemm_i8_blocked<TA, TB>(m, n, k, a, rsa, csa, b, rsb, csb, c, ldc, parallel);
+        return;
+    }
+#endif
+    gemm_i8_loop<TA, TB>(m, n, k, a, rsa, csa, b, rsb, csb, c, ldc, parallel);
 }
 
 } // namespace xlet::detail

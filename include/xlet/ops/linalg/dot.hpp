@@ -14,8 +14,10 @@
 //   - f32 / f64 accumulations run the GEMM of kernels/gemm.hpp (FMA chains over k in increasing
 //     order within blocks of 256, blocks added in order; matrix·vector: lane-split sums); f16/bf16
 //     operands are converted to f32 (exactly) and take the same path, the result rounded once;
-//   - integers wrap modulo 2^bits of the accumulator; complex and every other mix use a plain loop
-//     with k in increasing order.
+//   - integers wrap modulo 2^bits of the accumulator; s8 / u8 operands with an accumulator of at
+//     most 32 bits run the 8-bit GEMM of kernels/gemm_i8.hpp (int32 sums mod 2^32, truncated to a
+//     narrower result: the same bits); complex and every other mix use a plain loop with k in
+//     increasing order.
 // precision_config: accepted for XLA parity; DEFAULT, HIGH and HIGHEST all mean full precision of
 // the accumulation type here (there is no reduced-precision hardware path on a CPU).
 // Operands may be any expression: arrays are read in place (any dimension numbers whose batch, free
@@ -46,6 +48,7 @@
 #include <type_traits>
 
 #include "../../kernels/gemm.hpp"
+#include "../../kernels/gemm_i8.hpp"
 #include "../elementwise/convert.hpp"
 #include "../elementwise/elementwise.hpp"
 #include "../layout/layout.hpp"
@@ -285,11 +288,32 @@ inline constexpr std::size_t dot_batch_task_work = std::size_t{1} << 22;
 // Small static products: all of m, n, k at most this take gemm_small.
 inline constexpr std::size_t dot_small = 16;
 
+// one(q, par) for every batch q: small products one per task on TBB (each serial inside), the
+// others in order, each parallel inside.
+template<auto P, class One>
+void dot_batches(const One& one) {
+    constexpr std::size_t M = P.m, N = P.n, K = P.k, NB = P.batch;
+    if constexpr (NB > 1 && M * N * K < dot_batch_task_work) {
+        if (NB * M * N * K >= gemm_parallel_work) {
+            tbb::this_task_arena::isolate([&] {
+                gemm_for(true, NB, std::max<std::size_t>(1, gemm_parallel_work / std::max<std::size_t>(1, M * N * K)),
+                         [&](std::size_t q0, std::size_t q1) {
+                             for (std::size_t q = q0; q < q1; ++q)
+                                 one(q, false);
+                         });
+            });
+            return;
+        }
+    }
+    for (std::size_t q = 0; q < NB; ++q)
+        one(q, true);
+}
+
 // f32 / f64: out[b] = lhs[b] * rhs[b] for every batch b, on the GEMM kernels.
 template<auto P, class T>
 void dot_fast(const T* a, dot_side sa, const T* b, dot_side sb, T* c) {
-    constexpr std::size_t M = P.m, N = P.n, K = P.k, NB = P.batch;
-    auto one = [&](std::size_t q, bool par) {
+    constexpr std::size_t M = P.m, N = P.n, K = P.k;
+    dot_batches<P>([&](std::size_t q, bool par) {
         const T* aq = a + static_cast<std::ptrdiff_t>(q) * sa.sb;
         const T* bq = b + static_cast<std::ptrdiff_t>(q) * sb.sb;
         T* cq = c + q * M * N;
@@ -306,21 +330,22 @@ void dot_fast(const T* a, dot_side sa, const T* b, dot_side sb, T* c) {
             gemm<T>(M, N, K, aq, sa.sf, sa.sc, bq, sb.sc, sb.sf, cq, static_cast<std::ptrdiff_t>(N),
                     gemm_update::assign, par);
         }
-    };
-    if constexpr (NB > 1 && M * N * K < dot_batch_task_work) {
-        if (NB * M * N * K >= gemm_parallel_work) {
-            tbb::this_task_arena::isolate([&] {
-                gemm_for(true, NB, std::max<std::size_t>(1, gemm_parallel_work / std::max<std::size_t>(1, M * N * K)),
-                         [&](std::size_t q0, std::size_t q1) {
-                             for (std::size_t q = q0; q < q1; ++q)
-                                 one(q, false);
-                         });
-            });
-            return;
-        }
-    }
-    for (std::size_t q = 0; q < NB; ++q)
-        one(q, true);
+    });
+}
+
+// s8 / u8 operands, accumulation of 32 bits or fewer: the int32 sums mod 2^32 of gemm_i8, whose
+// low bits are the narrower accumulator's wrapped sums.
+template<class T, class Acc>
+inline constexpr bool dot_i8_path = gemm_i8_operand<T> && is_integer<Acc> && sizeof(Acc) <= 4;
+
+template<auto P, class T>
+void dot_i8(const T* a, dot_side sa, const T* b, dot_side sb, std::int32_t* c) {
+    constexpr std::size_t M = P.m, N = P.n, K = P.k;
+    dot_batches<P>([&](std::size_t q, bool par) {
+        gemm_i8<T, T>(M, N, K, a + static_cast<std::ptrdiff_t>(q) * sa.sb, sa.sf, sa.sc,
+                      b + static_cast<std::ptrdiff_t>(q) * sb.sb, sb.sc, sb.sf, c + q * M * N,
+                      static_cast<std::ptrdiff_t>(N), par);
+    });
 }
 
 // Any other accumulation: the plain loop, converted to Out at the end.
@@ -390,6 +415,13 @@ auto dot_general_impl(L&& lhs, R&& rhs) {
                 dot_fast<P>(a.data(), sl0, b.data(), sr0, tmp.data());
                 for (std::size_t i = 0; i < out.size(); ++i)
                     out.data()[i] = static_cast<O>(convert_fn<O>::scalar(tmp[i]));
+            } else if constexpr (dot_i8_path<T, Acc> && std::is_same_v<O, std::int32_t>) {
+                dot_i8<P>(a.data(), sl0, b.data(), sr0, out.data());
+            } else if constexpr (dot_i8_path<T, Acc>) {
+                scratch<std::int32_t> tmp(out.size());
+                dot_i8<P>(a.data(), sl0, b.data(), sr0, tmp.data());
+                for (std::size_t i = 0; i < out.size(); ++i)
+                    out.data()[i] = static_cast<O>(convert_fn<O>::scalar(static_cast<Acc>(tmp[i])));
             } else {
                 dot_generic<P, Acc, O>(a.data(), sl0, b.data(), sr0, out.data());
             }

@@ -1,0 +1,288 @@
+// Quantized-type benchmarks (issue #26). Counter "ops/s": 2 m n k per product (a multiply and an
+// add per k, integer or float alike), so the int8 and f32 rows compare directly.
+//
+//   BM_i8_1024/<case>/<impl>/threads:<t>   [1024, 1024] x [1024, 1024], row-major, 1 and 2 threads
+//     s8s8_s32/xlet       dot_general<{1}, {0}, std::int32_t>(s8 lhs, s8 rhs): the 8-bit GEMM
+//     u8s8_s32/xlet       detail::gemm_i8<u8, s8> (dot_general takes one element type for both
+//                         operands; mixed u8 x s8 is the kernel a quantized op calls)
+//     f32/xlet            dot(f32, f32): the f32 GEMM the issue's targets are measured against
+//     <case>/onednn       oneDNN's matmul primitive, u8 x s8 -> s32 and s8 x s8 -> s32, row-major
+//                         source, weights and destination (format_tag::ab: the same data as xlet
+//                         reads, packed by oneDNN inside every call as xlet packs inside its own)
+//     <case>/onednn_any   the same with format_tag::any weights, reordered once outside the loop
+//                         to oneDNN's blocked layout: its best case for constant weights
+//   BM_peak_<kind>/threads:<t>   the core's ceiling: independent FMAs (f32) or the 8-bit GEMM's
+//                         multiply-add instruction (vpdpbusd with VNNI, vpmaddwd + vpaddd on AVX2)
+//                         on the register tile's number of accumulators, per thread.
+// Data: every byte value of the type (uniform over [-128, 127] and [0, 255]). Each int8 row checks
+// its result against xlet's s8 x s8 or u8 x s8 product (outside the timed loop, every element;
+// the sums are exact integers, so they must be equal) and is an error otherwise.
+// Threads: TBB's global_control for xlet; oneDNN (Debian's libdnnl 2.6.3, OpenMP runtime) takes
+// omp_set_num_threads before its primitive is created (see conv_bench.cpp). Results and the command:
+// docs/performance.md.
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <string>
+
+#include <xlet/xlet.hpp>
+
+#if defined(XLET_BENCH_HAVE_DNNL)
+#include <oneapi/dnnl/dnnl.hpp>
+#if DNNL_CPU_THREADING_RUNTIME == DNNL_RUNTIME_OMP
+#include <omp.h>
+#endif
+#endif
+
+#include "bench_common.hpp"
+
+namespace xlet_bench {
+namespace {
+
+void set_ops(benchmark::State& st, double per_iteration) {
+    st.counters["ops/s"] =
+        benchmark::Counter(per_iteration * static_cast<double>(st.iterations()), benchmark::Counter::kIsRate);
+}
+
+// ---- the 8-bit GEMM: 1024^3 --------------------------------------------------------------------
+
+constexpr std::size_t n_sq = 1024;
+constexpr double sq_ops = 2.0 * n_sq * n_sq * n_sq;
+constexpr xlet::dot_dims mm{.lhs_contracting = {1}, .rhs_contracting = {0}};
+
+template<class T>
+std::unique_ptr<xlet::tensor<T, n_sq, n_sq>> make_bytes(std::uint32_t seed) {
+    auto t = std::make_unique<xlet::tensor<T, n_sq, n_sq>>();
+    fill(t->data(), t->size(), [&](std::size_t i) { return static_cast<T>(mix(i, seed) >> 24); });
+    return t;
+}
+struct i8_data {
+    std::unique_ptr<xlet::s8<n_sq, n_sq>> s8a = make_bytes<std::int8_t>(1), s8b = make_bytes<std::int8_t>(2);
+    std::unique_ptr<xlet::u8<n_sq, n_sq>> u8a = make_bytes<std::uint8_t>(3);
+    std::unique_ptr<xlet::f32<n_sq, n_sq>> fa = std::make_unique<xlet::f32<n_sq, n_sq>>(),
+                                           fb = std::make_unique<xlet::f32<n_sq, n_sq>>();
+    i8_data() {
+        fill(fa->data(), fa->size(), [](std::size_t i) { return gen(i, 4, -1.0f, 1.0f); });
+        fill(fb->data(), fb->size(), [](std::size_t i) { return gen(i, 5, -1.0f, 1.0f); });
+    }
+};
+i8_data& i8() {
+    static i8_data d;
+    return d;
+}
+
+// xlet's u8 x s8 product into c (the kernel with its row-major strides).
+void u8s8_xlet(std::int32_t* c) {
+    auto& d = i8();
+    constexpr auto n = static_cast<std::ptrdiff_t>(n_sq);
+    xlet::detail::gemm_i8<std::uint8_t, std::int8_t>(n_sq, n_sq, n_sq, d.u8a->data(), n, 1, d.s8b->data(), n, 1, c,
+                                                    n);
+}
+// The reference results of the int8 rows (computed once, by xlet; the tests check xlet).
+const std::int32_t* reference(bool u8_lhs) {
+    static const auto ss = [] {
+        auto r = make_buffer<std::int32_t>(n_sq * n_sq);
+        auto c = xlet::dot_general<mm, std::int32_t>(*i8().s8a, *i8().s8b);
+        std::memcpy(r.get(), c.data(), sizeof(std::int32_t) * n_sq * n_sq);
+        return r;
+    }();
+    static const auto us = [] {
+        auto r = make_buffer<std::int32_t>(n_sq * n_sq);
+        u8s8_xlet(r.get());
+        return r;
+    }();
+    return u8_lhs ? us.get() : ss.get();
+}
+
+void BM_s8s8_xlet(benchmark::State& st, int threads) {
+    tbb_threads t(threads);
+    auto& d = i8();
+    for (auto _ : st) {
+        auto c = xlet::dot_general<mm, std::int32_t>(*d.s8a, *d.s8b);
+        benchmark::DoNotOptimize(c.data());
+    }
+    set_ops(st, sq_ops);
+}
+
+void BM_u8s8_xlet(benchmark::State& st, int threads) {
+    tbb_threads t(threads);
+    auto c = make_buffer<std::int32_t>(n_sq * n_sq);
+    for (auto _ : st) {
+        u8s8_xlet(c.get());
+        benchmark::DoNotOptimize(c.get());
+    }
+    set_ops(st, sq_ops);
+}
+
+void BM_f32_xlet(benchmark::State& st, int threads) {
+    tbb_threads t(threads);
+    auto& d = i8();
+    for (auto _ : st) {
+        auto c = xlet::dot(*d.fa, *d.fb);
+        benchmark::DoNotOptimize(c.data());
+    }
+    set_ops(st, sq_ops);
+}
+
+#if defined(XLET_BENCH_HAVE_DNNL)
+// oneDNN's matmul, [n, n] x [n, n] -> s32 row-major; weights in `wtag` (ab, or any: reordered once).
+template<bool U8Src, bool AnyWeights>
+void BM_onednn(benchmark::State& st, int threads) {
+    using tag = dnnl::memory::format_tag;
+    using dt = dnnl::memory::data_type;
+#if DNNL_CPU_THREADING_RUNTIME == DNNL_RUNTIME_OMP
+    omp_set_num_threads(threads);
+#else
+    tbb_threads t(threads);
+#endif
+    auto& d = i8();
+    const auto n = static_cast<dnnl::memory::dim>(n_sq);
+    try {
+        dnnl::engine eng{dnnl::engine::kind::cpu, 0};
+        dnnl::stream strm{eng};
+        const dnnl::memory::desc a_md({n, n}, U8Src ? dt::u8 : dt::s8, tag::ab);
+        const dnnl::memory::desc w_user({n, n}, dt::s8, tag::ab);
+        const dnnl::memory::desc c_md({n, n}, dt::s32, tag::ab);
+        const dnnl::matmul::desc md(a_md, AnyWeights ? dnnl::memory::desc({n, n}, dt::s8, tag::any) : w_user, c_md);
+        const dnnl::matmul::primitive_desc pd(md, eng);
+        const dnnl::matmul prim(pd);
+        void* a_ptr = U8Src ? static_cast<void*>(d.u8a->data()) : static_cast<void*>(d.s8a->data());
+        dnnl::memory a(a_md, eng, a_ptr), w_mem(w_user, eng, d.s8b->data());
+        dnnl::memory w = w_mem;
+        if (pd.weights_desc() != w_user) {
+            w = dnnl::memory(pd.weights_desc(), eng);
+            dnnl::reorder(w_mem, w).execute(strm, w_mem, w);
+            strm.wait();
+        }
+        auto out = make_buffer<std::int32_t>(n_sq * n_sq);
+        dnnl::memory c(c_md, eng, out.get());
+        for (auto _ : st) {
+            prim.execute(strm, {{DNNL_ARG_SRC, a}, {DNNL_ARG_WEIGHTS, w}, {DNNL_ARG_DST, c}});
+            strm.wait();
+        }
+        set_ops(st, sq_ops);
+        st.SetLabel(pd.impl_info_str());
+        if (std::memcmp(out.get(), reference(U8Src), sizeof(std::int32_t) * n_sq * n_sq) != 0)
+            st.SkipWithError("oneDNN's result differs from xlet's");
+    } catch (const dnnl::error& e) {
+        st.SkipWithError((std::string("oneDNN: ") + e.what()).c_str());
+    }
+}
+#endif
+
+// ---- the core's ceilings ------------------------------------------------------------------------
+
+// As dot_bench's BM_peak_fma: independent accumulators, as many as the register tile has.
+inline constexpr int peak_acc = static_cast<int>(xlet::detail::gemm_vector_registers) - 4;
+
+[[gnu::noinline]] float peak_fma_loop(std::size_t steps) {
+    using B = xsimd::batch<float>;
+    B acc[peak_acc];
+#pragma GCC unroll 32
+    for (int i = 0; i < peak_acc; ++i)
+        acc[i] = B(static_cast<float>(i) * 1e-3f);
+    const B x(0.999999f), y(1e-7f);
+    for (std::size_t s = 0; s < steps; ++s) {
+#pragma GCC unroll 32
+        for (int i = 0; i < peak_acc; ++i)
+            acc[i] = xsimd::fma(acc[i], x, y);
+    }
+    B sum = acc[0];
+#pragma GCC unroll 32
+    for (int i = 1; i < peak_acc; ++i)
+        sum += acc[i];
+    return xsimd::hadd(sum);
+}
+
+#ifdef XLET_GEMM_I8_KERNEL
+// The 8-bit GEMM's multiply-add (gemm_i8_isa::dot): 2 G W ops per instruction.
+[[gnu::noinline]] std::int32_t peak_i8_loop(std::size_t steps) {
+    using K = xlet::detail::gemm_i8_isa;
+    K::vec acc[peak_acc];
+#pragma GCC unroll 32
+    for (int i = 0; i < peak_acc; ++i)
+        acc[i] = K::set1(static_cast<std::uint32_t>(i));
+    K::vec x = K::set1(0x01020304u);
+    const K::vec y = K::set1(0x05060708u);
+    for (std::size_t s = 0; s < steps; ++s) {
+#pragma GCC unroll 32
+        for (int i = 0; i < peak_acc; ++i) {
+#if defined(__AVX512VNNI__)
+            // in place (GCC 12 spills the intrinsic's sums here, copying each to a new register)
+            asm("vpdpbusd %2, %1, %0" : "+v"(acc[i]) : "v"(x), "v"(y));
+#else
+            asm("" : "+v"(x)); // a new x to the compiler: one vpmaddwd per sum, not one shared
+            acc[i] = K::dot(acc[i], x, y);
+#endif
+        }
+    }
+    K::vec sum = acc[0];
+#pragma GCC unroll 32
+    for (int i = 1; i < peak_acc; ++i)
+        sum = K::add(sum, acc[i]);
+    alignas(64) std::int32_t lanes[K::W];
+    K::store(lanes, sum);
+    return lanes[0];
+}
+#endif
+
+template<bool Int8>
+void BM_peak(benchmark::State& st, int threads) {
+    constexpr std::size_t steps = 1 << 16;
+    double per_step = 2.0 * peak_acc * xsimd::batch<float>::size;
+    for (auto _ : st) {
+        tbb::parallel_for(0, threads, [](int) {
+#ifdef XLET_GEMM_I8_KERNEL
+            if constexpr (Int8) {
+                benchmark::DoNotOptimize(peak_i8_loop(steps));
+                return;
+            }
+#endif
+            benchmark::DoNotOptimize(peak_fma_loop(steps));
+        });
+    }
+#ifdef XLET_GEMM_I8_KERNEL
+    if constexpr (Int8) per_step = 2.0 * peak_acc * xlet::detail::gemm_i8_isa::W * xlet::detail::gemm_i8_isa::G;
+#endif
+    set_ops(st, per_step * steps * threads);
+}
+
+void register_quant_add();
+
+void register_all() {
+    for (int t : {1, 2}) {
+        reg("BM_peak_fma_f32", BM_peak<false>, t);
+#ifdef XLET_GEMM_I8_KERNEL
+        reg("BM_peak_i8", BM_peak<true>, t);
+#endif
+    }
+    for (int t : {1, 2}) {
+        reg("BM_i8_1024/s8s8_s32/xlet", BM_s8s8_xlet, t);
+        reg("BM_i8_1024/u8s8_s32/xlet", BM_u8s8_xlet, t);
+        reg("BM_i8_1024/f32/xlet", BM_f32_xlet, t);
+#if defined(XLET_BENCH_HAVE_DNNL)
+        reg("BM_i8_1024/u8s8_s32/onednn", BM_onednn<true, false>, t);
+        reg("BM_i8_1024/s8s8_s32/onednn", BM_onednn<false, false>, t);
+        reg("BM_i8_1024/u8s8_s32/onednn_any", BM_onednn<true, true>, t);
+        reg("BM_i8_1024/s8s8_s32/onednn_any", BM_onednn<false, true>, t);
+#endif
+    }
+    register_quant_add();
+}
+
+} // namespace
+} // namespace xlet_bench
+
+int main(int argc, char** argv) { return xlet_bench::bench_main(argc, argv, xlet_bench::register_all); }
+
+// ---- quantized add ----------------------------------------------------------------------------
+// (issue #26: quantized add on 2^24 elements, integer path vs dequantize-add-quantize; another
+// helper's section: its benchmarks and their registration in register_quant_add.)
+
+namespace xlet_bench {
+namespace {
+
+void register_quant_add() {}
+
+} // namespace
+} // namespace xlet_bench
