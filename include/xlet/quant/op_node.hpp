@@ -16,7 +16,6 @@
 //     (integer_add_fn below), where that gives the same bits.
 #pragma once
 #include <algorithm>
-#include <cfloat>
 #include <cstdint>
 #include <tuple>
 #include <type_traits>
@@ -70,14 +69,16 @@ auto qdq_form(K&&... k) {
 
 // Whether add of operands A, B into R gives the spec's bits when computed on the stored integers
 // as clamp(a + b - z, storage_min(R), storage_max(R)): one per-tensor scale s (as f32) and zero
-// point z, f32 expressed, storage of at most 16 bits. The spec's f32 path computes
-// ((a - z) s + (b - z) s) / s + z: each product, the sum and the quotient round once (relative
-// error 2^-24 each), so with |a - z| + |b - z| <= 2^17 the value is within 2^17 * 4 * 2^-24 <
-// 0.04 of the integer (a - z) + (b - z), and adding z (an integer below 2^16) keeps it within
-// 0.05: round half to even gives that integer, and clamping then rounding equals rounding then
-// clamping at integer bounds. That needs every product normal and finite: 2^-126 <= s <= 2^100
-// (a subnormal scale loses the relative precision; tests/quant/quant_add_test.cpp checks every
-// s8 pair at scales from 2^-126 to 2^100, and a subnormal scale where the bits differ).
+// point z, f32 expressed, storage of at most 16 bits, s <= 2^100. The spec's f32 path computes
+// ((a - z) s + (b - z) s) / s + z. Each product is exact or rounds once (a product of an integer
+// and a subnormal s is a multiple of 2^-149, exact while subnormal; with a normal s it is normal),
+// the sum and the quotient round once, each with relative error at most 2^-24: with
+// |a - z| + |b - z| <= 2^17 the quotient is within 3 * 2^17 * 2^-24 < 0.03 of the integer
+// (a - z) + (b - z), and adding z (below 2^16) adds at most 2^-7: round half to even gives that
+// integer, and clamping then rounding equals rounding then clamping at integer bounds. What the
+// bound on s excludes is overflow: (a - z) s + (b - z) s must stay finite (at s = 1e38 the f32
+// path saturates where the integers do not). tests/quant/quant_add_test.cpp checks every s8 and
+// u8 pair at scales from 2^-149 to 2^100.
 template<class R, class... T>
 consteval bool integer_add_exact() {
     if constexpr (sizeof...(T) != 2 || !is_quantized<R> || !(is_quantized<T> && ...)) {
@@ -89,8 +90,7 @@ consteval bool integer_add_exact() {
         return false;
     } else {
         constexpr float s = static_cast<float>(R::scale);
-        return ((static_cast<float>(T::scale) == s && T::zero_point == R::zero_point) && ...) && s >= FLT_MIN &&
-               s <= 0x1p100f;
+        return ((static_cast<float>(T::scale) == s && T::zero_point == R::zero_point) && ...) && s <= 0x1p100f;
     }
 }
 
