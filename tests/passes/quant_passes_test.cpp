@@ -377,7 +377,8 @@ TEST_CASE("where legalize_quant_to_math rounds twice: within 1 of the direct op,
         using R = decltype(r_tag);
         using A = decltype(a_tag);
         using B = decltype(b_tag);
-        auto a = std::make_unique<tensor<A, 256, 256>>(), b = std::make_unique<tensor<B, 256, 256>>();
+        auto a = std::make_unique<tensor<A, 256, 256>>();
+        auto b = std::make_unique<tensor<B, 256, 256>>();
         for (std::size_t i = 0; i < 256; ++i)
             for (std::size_t j = 0; j < 256; ++j) {
                 (*a)(i, j).stored = static_cast<storage_t<A>>(A::storage_min + static_cast<std::int64_t>(i));

@@ -59,36 +59,36 @@ void every_pair() {
     CHECK(off == 0);
 }
 
-template<class S, double Scale, std::int64_t Z>
-using q = quant::uniform<S, float, scale(Scale), Z>;
+template<class S, quant::scale_t Scale, std::int64_t Z>
+using q = quant::uniform<S, float, Scale, Z>;
 
 } // namespace
 
 TEST_CASE("every s8 pair: the integer add gives the spec's f32 bits at scales 2^-149 .. 2^100") {
-    every_pair<q<std::int8_t, 0x1p-149, 0>>(); // subnormal scales: the products are exact
-    every_pair<q<std::int8_t, 3e-42, -128>>();
-    every_pair<q<std::int8_t, 0x1p-126, -128>>();
-    every_pair<q<std::int8_t, 0x1p-126, 7>>();
-    every_pair<q<std::int8_t, 1e-30, 0>>();
-    every_pair<q<std::int8_t, 1e-30, 127>>();
-    every_pair<q<std::int8_t, 1e-3, -3>>();
-    every_pair<q<std::int8_t, 0.1, -30>>();
-    every_pair<q<std::int8_t, 0.1, 127>>();
-    every_pair<q<std::int8_t, 0.5, -3>>();
-    every_pair<q<std::int8_t, 0.5, 0>>();
-    every_pair<q<std::int8_t, 1.0, -128>>();
-    every_pair<q<std::int8_t, 3.0, 5>>();
-    every_pair<q<std::int8_t, 34.0, 16>>();
-    every_pair<q<std::int8_t, 0.0039215686, -1>>();
-    every_pair<q<std::int8_t, 1e30, -77>>();
-    every_pair<q<std::int8_t, 0x1p100, 100>>();
-    every_pair<q<std::int8_t, 0x1p100, -128>>();
+    every_pair<q<std::int8_t, scale(0x1p-149), 0>>(); // subnormal scales: the products are exact
+    every_pair<q<std::int8_t, scale(3e-42), -128>>();
+    every_pair<q<std::int8_t, scale(0x1p-126), -128>>();
+    every_pair<q<std::int8_t, scale(0x1p-126), 7>>();
+    every_pair<q<std::int8_t, scale(1e-30), 0>>();
+    every_pair<q<std::int8_t, scale(1e-30), 127>>();
+    every_pair<q<std::int8_t, scale(1e-3), -3>>();
+    every_pair<q<std::int8_t, scale(0.1), -30>>();
+    every_pair<q<std::int8_t, scale(0.1), 127>>();
+    every_pair<q<std::int8_t, scale(0.5), -3>>();
+    every_pair<q<std::int8_t, scale(0.5), 0>>();
+    every_pair<q<std::int8_t, scale(1.0), -128>>();
+    every_pair<q<std::int8_t, scale(3.0), 5>>();
+    every_pair<q<std::int8_t, scale(34.0), 16>>();
+    every_pair<q<std::int8_t, scale(0.0039215686), -1>>();
+    every_pair<q<std::int8_t, scale(1e30), -77>>();
+    every_pair<q<std::int8_t, scale(0x1p100), 100>>();
+    every_pair<q<std::int8_t, scale(0x1p100), -128>>();
 }
 
 TEST_CASE("every u8 pair, a narrow storage range, i4 and u4") {
-    every_pair<q<std::uint8_t, 34.0, 16>>();
-    every_pair<q<std::uint8_t, 0.25, 0>>();
-    every_pair<q<std::uint8_t, 1e-20, 255>>();
+    every_pair<q<std::uint8_t, scale(34.0), 16>>();
+    every_pair<q<std::uint8_t, scale(0.25), 0>>();
+    every_pair<q<std::uint8_t, scale(1e-20), 255>>();
     every_pair<quant::uniform<std::int8_t, float, scale(0.02), 0, -127, 127>>();
     every_pair<quant::uniform<std::int8_t, float, scale(0.7), -100, -100, 27>>();
     every_pair<quant::uniform<quant::i4, float, scale(0.5), -1>>();
@@ -113,33 +113,33 @@ TEST_CASE("i16 and u16: random pairs and the extremes") {
         INFO(xla_name<Q>);
         CHECK(qt::int_mismatches(qt::stored(*direct), qt::stored(*spec)) == 0);
     };
-    check(q<std::int16_t, 0.001, -300>{}, 1);
-    check(q<std::int16_t, 0x1p-126, 32767>{}, 3);
-    check(q<std::int16_t, 0x1p100, -32768>{}, 5);
-    check(q<std::uint16_t, 0.01, 32768>{}, 7);
-    check(q<std::uint16_t, 3e-5, 0>{}, 9);
+    check(q<std::int16_t, scale(0.001), -300>{}, 1);
+    check(q<std::int16_t, scale(0x1p-126), 32767>{}, 3);
+    check(q<std::int16_t, scale(0x1p100), -32768>{}, 5);
+    check(q<std::uint16_t, scale(0.01), 32768>{}, 7);
+    check(q<std::uint16_t, scale(3e-5), 0>{}, 9);
 }
 
 TEST_CASE("where the integer add does not apply, and why the scale range") {
-    using QA = q<std::int8_t, 0.5, -3>;
-    using QB = q<std::int8_t, 0.25, -3>;
-    using QZ = q<std::int8_t, 0.5, 4>;
+    using QA = q<std::int8_t, scale(0.5), -3>;
+    using QB = q<std::int8_t, scale(0.25), -3>;
+    using QZ = q<std::int8_t, scale(0.5), 4>;
     static_assert(!detail::integer_add_exact<QB, QA, QA>()); // another result scale
     static_assert(!detail::integer_add_exact<QZ, QA, QA>()); // another result zero point
     static_assert(!detail::integer_add_exact<QA, QA, QZ>());
-    static_assert(!detail::integer_add_exact<q<std::int32_t, 0.5, 0>, q<std::int32_t, 0.5, 0>, q<std::int32_t, 0.5, 0>>());
+    static_assert(!detail::integer_add_exact<q<std::int32_t, scale(0.5), 0>, q<std::int32_t, scale(0.5), 0>, q<std::int32_t, scale(0.5), 0>>());
     static_assert(!detail::integer_add_exact<quant::uniform<std::int8_t, bfloat16, scale(0.5), 0>,
                                              quant::uniform<std::int8_t, bfloat16, scale(0.5), 0>,
                                              quant::uniform<std::int8_t, bfloat16, scale(0.5), 0>>());
     // one f32 scale: two doubles that round to it are one scale
-    static_assert(detail::integer_add_exact<q<std::int8_t, 0.1, 0>, q<std::int8_t, 0.1000000001, 0>,
-                                            q<std::int8_t, 0.1, 0>>());
+    static_assert(detail::integer_add_exact<q<std::int8_t, scale(0.1), 0>, q<std::int8_t, scale(0.1000000001), 0>,
+                                            q<std::int8_t, scale(0.1), 0>>());
     // A scale near f32's largest: (a - z) s + (b - z) s overflows to infinity, which quantizes to
     // the storage maximum, where the integers may sum to anything; the op keeps the f32 path there.
-    using QS = q<std::int8_t, 1e38, 0>;
+    using QS = q<std::int8_t, scale(1e38), 0>;
     static_assert(!detail::integer_add_exact<QS, QS, QS>());
-    static_assert(detail::integer_add_exact<q<std::int8_t, 0x1p100, 0>, q<std::int8_t, 0x1p100, 0>,
-                                            q<std::int8_t, 0x1p100, 0>>());
+    static_assert(detail::integer_add_exact<q<std::int8_t, scale(0x1p100), 0>, q<std::int8_t, scale(0x1p100), 0>,
+                                            q<std::int8_t, scale(0x1p100), 0>>());
     auto a = std::make_unique<grid<QS>>(), b = std::make_unique<grid<QS>>();
     for (std::size_t i = 0; i < 256; ++i)
         for (std::size_t j = 0; j < 256; ++j) {
@@ -160,8 +160,8 @@ TEST_CASE("where the integer add does not apply, and why the scale range") {
 }
 
 TEST_CASE("the SIMD loop against the scalar formula: tails, broadcasts, a transposed operand, in place, threads") {
-    using QA = q<std::int8_t, 0.5, -3>;
-    using QU = q<std::uint8_t, 2.0, 200>;
+    using QA = q<std::int8_t, scale(0.5), -3>;
+    using QU = q<std::uint8_t, scale(2.0), 200>;
     auto formula = [](auto x, auto y, auto qtag) {
         using Q = decltype(qtag);
         return std::clamp<std::int64_t>(std::int64_t{x.stored} + y.stored - Q::zero_point, Q::storage_min,
