@@ -16,3 +16,4 @@
 #include "ops/control.hpp"
 #include "distributed.hpp"
 #include "quant.hpp"
+#include "passes.hpp"

@@ -1,6 +1,7 @@
 // Writes the StableHLO module of every case of export_cases.hpp into the directory given:
 // <case>.mlir (today's syntax, imported by xlet-translate) and <case>.mlir15.mlir (integer lists
-// as dense<>, for MLIR 15's mlir-opt). Run at build time (tests/CMakeLists.txt).
+// as dense<>, for MLIR 15's mlir-opt). Run at build time (tests/CMakeLists.txt). Built with
+// XLET_GEN_QUANT_PASSES, the cases of tests/passes/quant_pass_cases.hpp instead.
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -8,7 +9,15 @@
 
 #include <xlet/stablehlo/export.hpp>
 
+#ifdef XLET_GEN_QUANT_PASSES
+#include "quant_pass_cases.hpp"
+#define XLET_GEN_CASES XLET_QUANT_PASS_CASES
+namespace cases = quant_pass_cases;
+#else
 #include "export_cases.hpp"
+#define XLET_GEN_CASES XLET_EXPORT_CASES
+namespace cases = export_cases;
+#endif
 
 namespace {
 template<class Case>
@@ -54,8 +63,8 @@ int main(int argc, char** argv) {
         return 2;
     }
     bool ok = true;
-#define XLET_WRITE(name) ok = write<export_cases::name>(argv[1], #name) && ok;
-    XLET_EXPORT_CASES(XLET_WRITE)
+#define XLET_WRITE(name) ok = write<cases::name>(argv[1], #name) && ok;
+    XLET_GEN_CASES(XLET_WRITE)
 #undef XLET_WRITE
     return ok ? 0 : 1;
 }

@@ -399,16 +399,23 @@ inline constexpr std::string_view mlir_element<std::complex<float>> = "complex<f
 template<>
 inline constexpr std::string_view mlir_element<std::complex<double>> = "complex<f64>";
 
-// Quantized element types (quant/) are not exported yet (issue #26): their programs compile with
-// XLET_TRACE, and exporting one throws.
-[[noreturn]] inline void quantized_not_exported() {
-    throw error("to_stablehlo", "quantized element types are not exported yet (issue #26)");
+// Quantized element types (quant/types.hpp) as MLIR prints them: !quant.uniform<i8:f32, 5.000000e-01:-3>.
+template<class T>
+requires is_quantized<T>
+inline constexpr std::string_view mlir_element<T> = element_traits<T>::name;
+
+// A per-axis quantized element's spelling with its quantization dimension changed to `axis` (a
+// view moves it: transpose, reshape; the scales stay).
+inline std::string quant_axis_renamed(std::string_view name, std::int64_t axis) {
+    const std::size_t list = name.find(", {");
+    const std::size_t colon = name.rfind(':', list);
+    if (list == std::string_view::npos || colon == std::string_view::npos) return std::string(name);
+    return std::string(name.substr(0, colon + 1)) + std::to_string(axis) + std::string(name.substr(list));
 }
 
 // "tensor<2x3xf32>"
 template<class T, std::size_t R>
 std::string tensor_type(const extents_t<R>& e) {
-    if constexpr (is_quantized<T>) quantized_not_exported();
     std::string s = "tensor<";
     for (std::size_t d : e)
         s += std::to_string(d) + "x";
@@ -509,7 +516,7 @@ std::string scalar_literal(const T& v) {
     else if constexpr (std::is_same_v<T, double>)
         return float_literal<double, std::uint64_t>(v);
     else if constexpr (is_quantized<T>)
-        quantized_not_exported();
+        return std::to_string(static_cast<std::int64_t>(v.stored));
     else {
         std::string s = "(";
         s.append(scalar_literal(v.real())).append(", ").append(scalar_literal(v.imag()));
@@ -518,11 +525,17 @@ std::string scalar_literal(const T& v) {
 }
 } // namespace impl
 
-// The attribute of a constant: a splat when every element is equal (bitwise); pred as nested
-// lists; anything else as its raw bytes in hex (exact for every type; MLIR's layout: row-major,
-// little-endian, complex as (re, im)).
+// The attribute of a constant: a splat when every element is equal (bitwise); pred and quantized
+// elements as nested lists (a quantized constant's value is of the storage type, as StableHLO's
+// `constant` of a quantized result: dense<[1, -2]> : tensor<2xi8>); anything else as its raw bytes
+// in hex (exact for every type; MLIR's layout: row-major, little-endian, complex as (re, im)).
 template<class T>
 std::string dense_literal(const T* p, const std::vector<std::size_t>& dims, std::string_view type) {
+    std::string storage_type;
+    if constexpr (is_quantized<T>) {
+        storage_type = std::string(type.substr(0, type.find("!quant"))) + std::string(element_traits<T>::storage_name) + ">";
+        type = storage_type;
+    }
     std::size_t n = 1;
     for (auto d : dims)
         n *= d;
@@ -534,11 +547,11 @@ std::string dense_literal(const T* p, const std::vector<std::size_t>& dims, std:
         s += "[]";
     } else if (splat) {
         s += impl::scalar_literal(p[0]);
-    } else if constexpr (std::is_same_v<T, bool>) {
+    } else if constexpr (std::is_same_v<T, bool> || is_quantized<T>) {
         std::size_t i = 0;
         auto list = [&](auto& self, std::size_t k) -> void {
             if (k == dims.size()) {
-                s += p[i++] ? "true" : "false";
+                s += impl::scalar_literal(p[i++]);
                 return;
             }
             s += '[';

@@ -115,10 +115,19 @@ inline std::string shaped(const std::vector<std::size_t>& dims, std::string_view
 // scale[j] * out[src[j]] + offset[j] (src[j] < 0: offset[j]). Spelled as reverse (negative
 // scales), slice (offsets and strides), reshape (dropping the fixed dimensions), transpose (when
 // the kept dimensions are out of order) and broadcast_in_dim (new or size-1 dimensions); each
-// only when it does something.
+// only when it does something. `elem` is the child's element type, `out_elem` the view's; they
+// differ for a per-axis quantized type (its quantization dimension `axis` of the child moves with
+// the dimensions: each op's result names where it is).
 XLET_TRACE_COLD inline int view(recorder& r, int v, std::string_view elem, std::vector<std::size_t> cur,
                                 const std::vector<std::size_t>& out, const std::vector<int>& src,
-                                std::vector<std::ptrdiff_t> scale, std::vector<std::ptrdiff_t> offset) {
+                                std::vector<std::ptrdiff_t> scale, std::vector<std::ptrdiff_t> offset,
+                                std::string_view out_elem = {}, std::int64_t axis = -1) {
+    const int input = v;
+    std::string named(elem);
+    auto moved_to = [&](std::size_t a) {
+        axis = static_cast<std::int64_t>(a);
+        named = quant_axis_renamed(elem, axis);
+    };
     const std::size_t rc = cur.size();
     std::vector<std::int64_t> rev;
     for (std::size_t j = 0; j < rc; ++j)
@@ -127,7 +136,7 @@ XLET_TRACE_COLD inline int view(recorder& r, int v, std::string_view elem, std::
             offset[j] = static_cast<std::ptrdiff_t>(cur[j]) - 1 - offset[j];
             scale[j] = -scale[j];
         }
-    if (!rev.empty()) v = r.emit("stablehlo.reverse", {v}, {shaped(cur, elem)}, "dimensions = " + i64_array(rev));
+    if (!rev.empty()) v = r.emit("stablehlo.reverse", {v}, {shaped(cur, named)}, "dimensions = " + i64_array(rev));
     std::vector<std::int64_t> start(rc), limit(rc), stride(rc, 1);
     std::vector<std::size_t> sliced(rc);
     bool identity = true;
@@ -145,7 +154,7 @@ XLET_TRACE_COLD inline int view(recorder& r, int v, std::string_view elem, std::
         identity = identity && start[j] == 0 && stride[j] == 1 && limit[j] == static_cast<std::int64_t>(cur[j]);
     }
     if (!identity) {
-        v = r.emit("stablehlo.slice", {v}, {shaped(sliced, elem)},
+        v = r.emit("stablehlo.slice", {v}, {shaped(sliced, named)},
                    "start_indices = " + i64_array(start) + ", limit_indices = " + i64_array(limit) +
                        ", strides = " + i64_array(stride));
         cur = sliced;
@@ -156,7 +165,16 @@ XLET_TRACE_COLD inline int view(recorder& r, int v, std::string_view elem, std::
     std::vector<std::size_t> dims;
     for (auto j : kept)
         dims.push_back(cur[j]);
-    if (kept.size() < rc) v = r.emit("stablehlo.reshape", {v}, {shaped(dims, elem)});
+    if (kept.size() < rc) {
+        if (axis >= 0) {
+            const auto at = std::find(kept.begin(), kept.end(), static_cast<std::size_t>(axis));
+            if (at == kept.end()) // (its reshape would drop the quantization dimension)
+                throw error("to_stablehlo", "a per-axis quantized dimension of size 1 broadcast to a larger one is "
+                                            "not exported");
+            moved_to(static_cast<std::size_t>(at - kept.begin()));
+        }
+        v = r.emit("stablehlo.reshape", {v}, {shaped(dims, named)});
+    }
     std::vector<std::size_t> order(kept.size());
     for (std::size_t i = 0; i < order.size(); ++i)
         order[i] = i;
@@ -173,10 +191,17 @@ XLET_TRACE_COLD inline int view(recorder& r, int v, std::string_view elem, std::
         if (i && bdims[i] == bdims[i - 1])
             throw error("to_stablehlo", "a view that reads a diagonal (two dimensions from one) has no StableHLO form");
     }
-    if (!sorted) v = r.emit("stablehlo.transpose", {v}, {shaped(permuted, elem)}, "permutation = " + i64_array(perm));
+    if (!sorted) {
+        if (axis >= 0)
+            moved_to(static_cast<std::size_t>(std::find(perm.begin(), perm.end(), axis) - perm.begin()));
+        v = r.emit("stablehlo.transpose", {v}, {shaped(permuted, named)}, "permutation = " + i64_array(perm));
+    }
     if (permuted != out)
-        v = r.emit("stablehlo.broadcast_in_dim", {v}, {shaped(out, elem)},
+        v = r.emit("stablehlo.broadcast_in_dim", {v}, {shaped(out, named)},
                    "broadcast_dimensions = " + i64_array(bdims));
+    // The view's own element type on its last op (a per-axis dimension broadcast from size 1 has
+    // its one scale repeated: a type no step above spells).
+    if (v != input && !out_elem.empty()) r.types[static_cast<std::size_t>(v)] = shaped(out, out_elem);
     return v;
 }
 

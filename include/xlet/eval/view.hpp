@@ -36,7 +36,8 @@ struct view_node : node_shape<T, R, E> {
         const int v = trace::value_of(r, child);
         return trace::view(r, v, trace::mlir_element<typename C::value_type>, {C::extents.begin(), C::extents.end()},
                            {E.begin(), E.end()}, {Map.src.begin(), Map.src.end()}, {Map.scale.begin(), Map.scale.end()},
-                           {Map.offset.begin(), Map.offset.end()});
+                           {Map.offset.begin(), Map.offset.end()}, trace::mlir_element<T>,
+                           quant_axis<typename C::value_type>());
     }
     template<std::size_t Ro, index_map<R, Ro> M, leaf_view<Ro> D>
     bool may_alias(const void* b, const void* e) const { return child.template may_alias<Ro, compose(Map, M), D>(b, e); }

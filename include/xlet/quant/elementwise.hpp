@@ -1,9 +1,13 @@
 // Element-wise ops on quantized operands, as the spec defines them: dequantize_op_quantize(op,
 // operands..., type(result)), dequantize_compare, dequantize_select_quantize. Each is an overload
 // of the float op (more constrained, so it is chosen for quantized operands; operators + - * / %
-// == < ... reach it too) that builds
+// == < ... reach it too) that builds one node of the op on the quantized operands
+// (quant/op_node.hpp: one op in to_stablehlo, the unit the passes rewrite), which computes
 //   uniform_quantize<Result>(op(uniform_dequantize(a), uniform_dequantize(b)))
-// as one lazy node: no float array is made. The result type:
+// fused into one pass (no float array is made), or, for add of one per-tensor scale and zero
+// point, the same bits on the stored integers. The operands are broadcast as the float op
+// broadcasts (as quantized arrays: broadcast_in_dim of a per-axis operand moves its dimension),
+// and the float op's rules (C1-C4) are checked on the dequantized operands. The result type:
 //   unary ops (abs ... tanh)           the operand's type: exp(q)
 //   binary ops, select, clamp          the operands' type when they have one type: add(a, b);
 //                                      otherwise, or to choose another, explicitly: add<R>(a, b),
@@ -84,6 +88,17 @@ struct quant_rules {
     static constexpr bool ok = c5 && c6 && c7 && c8;
 };
 
+// The node of a binary op F with result R on the quantized operands broadcast to one shape
+// (implicitly, or along broadcast_dimensions).
+template<class F, class R, class L, class Rt, class... B>
+auto quant_binary(L&& l, Rt&& r, B...) {
+    auto node = [](auto&&... x) { return make_quant_op<F, R>(std::move(x)...); };
+    if constexpr (sizeof...(B) == 0)
+        return std::apply(node, broadcast_operands<void>(std::forward<L>(l), std::forward<Rt>(r)));
+    else
+        return std::apply(node, broadcast_operands_bdims<void, B::value...>(std::forward<L>(l), std::forward<Rt>(r)));
+}
+
 } // namespace xlet::detail
 
 // The four rules' static_asserts, in the op's name.
@@ -124,10 +139,13 @@ struct quant_rules {
     auto quant_##name(L&& l, R&& r, B... bd) {                                                                         \
         using Rules_ = ::xlet::detail::quant_rules<IsAdd, Out, L, R>;                                                  \
         XLET_QUANT_RULES(name, Rules_, ::xlet::detail::shown_t<L>, ::xlet::detail::shown_t<R>, Out)                    \
-        if constexpr (Rules_::ok)                                                                                      \
-            return ::xlet::uniform_quantize<typename Rules_::result>(                                                  \
-                ::xlet::name(::xlet::uniform_dequantize(std::forward<L>(l)),                                           \
-                             ::xlet::uniform_dequantize(std::forward<R>(r)), bd...));                                  \
+        if constexpr (Rules_::ok) {                                                                                    \
+            using float_op_ = decltype(::xlet::name(::xlet::uniform_dequantize(std::declval<L>()),                     \
+                                                    ::xlet::uniform_dequantize(std::declval<R>()), bd...));            \
+            if constexpr (!std::is_void_v<float_op_>)                                                                  \
+                return ::xlet::detail::quant_binary<::xlet::detail::name##_fn, typename Rules_::result>(               \
+                    std::forward<L>(l), std::forward<R>(r), bd...);                                                    \
+        }                                                                                                              \
     }                                                                                                                  \
     }                                                                                                                  \
     XLET_QUANT_OVERLOADS(name)                                                                                         \
@@ -142,14 +160,14 @@ struct quant_rules {
     }
 
 // op(q): the operand's type.
-#define XLET_QUANT_UNARY_OP(name)                                                                                      \
+#define XLET_QUANT_UNARY_OP(name, Functor)                                                                             \
     template<::xlet::expression X>                                                                                     \
     requires(::xlet::is_quantized<::xlet::detail::element_of<X>>) auto name(X&& x) {                                   \
         using T_ = ::xlet::detail::element_of<X>;                                                                      \
         static_assert(::xlet::diag::got<!::xlet::is_per_axis_quantized<T_>, ::xlet::detail::shown_t<X>>::value,        \
                       "xlet::" #name " [C7]: per-axis quantized operands are for add only");                           \
         if constexpr (!::xlet::is_per_axis_quantized<T_>)                                                              \
-            return ::xlet::uniform_quantize<T_>(::xlet::name(::xlet::uniform_dequantize(std::forward<X>(x))));         \
+            return ::xlet::detail::make_quant_op<Functor, T_>(::xlet::detail::as_node(std::forward<X>(x)));            \
     }
 
 // Comparisons: pred from the dequantized values (Out: always void).
@@ -164,9 +182,13 @@ struct quant_rules {
                       "xlet::" #name " [C6]: quantized operands must differ in scales and zero points only");          \
         static_assert(::xlet::diag::got<Rules_::c7, ::xlet::detail::shown_t<L>, ::xlet::detail::shown_t<R>>::value,    \
                       "xlet::" #name " [C7]: per-axis quantized operands are for add only");                           \
-        if constexpr (Rules_::c5 && Rules_::c6 && Rules_::c7)                                                          \
-            return ::xlet::name(::xlet::uniform_dequantize(std::forward<L>(l)),                                        \
-                                ::xlet::uniform_dequantize(std::forward<R>(r)), bd...);                                \
+        if constexpr (Rules_::c5 && Rules_::c6 && Rules_::c7) {                                                        \
+            using float_op_ = decltype(::xlet::name(::xlet::uniform_dequantize(std::declval<L>()),                     \
+                                                    ::xlet::uniform_dequantize(std::declval<R>()), bd...));            \
+            if constexpr (!std::is_void_v<float_op_>)                                                                  \
+                return ::xlet::detail::quant_binary<::xlet::detail::name##_fn, bool>(std::forward<L>(l),               \
+                                                                                     std::forward<R>(r), bd...);       \
+        }                                                                                                              \
     }                                                                                                                  \
     }                                                                                                                  \
     XLET_QUANT_OVERLOADS(name)
@@ -183,26 +205,26 @@ XLET_QUANT_BINARY_OP(min, false)
 XLET_QUANT_BINARY_OP(pow, false)
 XLET_QUANT_BINARY_OP(atan2, false)
 
-XLET_QUANT_UNARY_OP(abs)
-XLET_QUANT_UNARY_OP(neg)
-XLET_QUANT_UNARY_OP(sign)
-XLET_QUANT_UNARY_OP(exp)
-XLET_QUANT_UNARY_OP(expm1)
-XLET_QUANT_UNARY_OP(log)
-XLET_QUANT_UNARY_OP(log1p)
-XLET_QUANT_UNARY_OP(logistic)
-XLET_QUANT_UNARY_OP(sin)
-XLET_QUANT_UNARY_OP(cos)
-XLET_QUANT_UNARY_OP(tan)
-XLET_QUANT_UNARY_OP(tanh)
-XLET_QUANT_UNARY_OP(sqrt)
-XLET_QUANT_UNARY_OP(rsqrt)
-XLET_QUANT_UNARY_OP(cbrt)
-XLET_QUANT_UNARY_OP(ceil)
-XLET_QUANT_UNARY_OP(floor)
-XLET_QUANT_UNARY_OP(round)
-XLET_QUANT_UNARY_OP(round_nearest_afz)
-XLET_QUANT_UNARY_OP(round_nearest_even)
+XLET_QUANT_UNARY_OP(abs, detail::abs_fn)
+XLET_QUANT_UNARY_OP(neg, detail::neg_fn)
+XLET_QUANT_UNARY_OP(sign, detail::sign_fn)
+XLET_QUANT_UNARY_OP(exp, detail::exp_fn)
+XLET_QUANT_UNARY_OP(expm1, detail::expm1_fn)
+XLET_QUANT_UNARY_OP(log, detail::log_fn)
+XLET_QUANT_UNARY_OP(log1p, detail::log1p_fn)
+XLET_QUANT_UNARY_OP(logistic, detail::logistic_fn)
+XLET_QUANT_UNARY_OP(sin, detail::sin_fn)
+XLET_QUANT_UNARY_OP(cos, detail::cos_fn)
+XLET_QUANT_UNARY_OP(tan, detail::tan_fn)
+XLET_QUANT_UNARY_OP(tanh, detail::tanh_fn)
+XLET_QUANT_UNARY_OP(sqrt, detail::sqrt_fn)
+XLET_QUANT_UNARY_OP(rsqrt, detail::rsqrt_fn)
+XLET_QUANT_UNARY_OP(cbrt, detail::cbrt_fn)
+XLET_QUANT_UNARY_OP(ceil, detail::ceil_fn)
+XLET_QUANT_UNARY_OP(floor, detail::floor_fn)
+XLET_QUANT_UNARY_OP(round, detail::round_fn)
+XLET_QUANT_UNARY_OP(round_nearest_afz, detail::round_fn)
+XLET_QUANT_UNARY_OP(round_nearest_even, detail::round_nearest_even_fn)
 
 XLET_QUANT_COMPARE_OP(eq)
 XLET_QUANT_COMPARE_OP(ne)
@@ -227,20 +249,30 @@ template<class Out, class P, class A, class B>
 auto quant_select(P&& pred, A&& on_true, B&& on_false) {
     using Rules = quant_rules<false, Out, A, B>;
     XLET_QUANT_RULES(select, Rules, shown_t<A>, shown_t<B>, Out)
-    if constexpr (Rules::ok)
-        return uniform_quantize<typename Rules::result>(select(std::forward<P>(pred),
-                                                               uniform_dequantize(std::forward<A>(on_true)),
-                                                               uniform_dequantize(std::forward<B>(on_false))));
+    if constexpr (Rules::ok) {
+        using float_op = decltype(select(std::declval<P>(), uniform_dequantize(std::declval<A>()),
+                                         uniform_dequantize(std::declval<B>())));
+        constexpr auto E = shape_of<A>::extents;
+        if constexpr (!std::is_void_v<float_op>)
+            return make_quant_op<select_fn, typename Rules::result>(
+                broadcast_to<E.size(), E>(as_node(std::forward<P>(pred))), as_node(std::forward<A>(on_true)),
+                as_node(std::forward<B>(on_false)));
+    }
 }
 template<class Out, class Lo, class X, class Hi>
 auto quant_clamp(Lo&& lo, X&& x, Hi&& hi) {
     // The result's type is the operand's (or Out); min and max only share its baseline type.
     using Rules = quant_rules<false, std::conditional_t<std::is_void_v<Out>, element_of<X>, Out>, Lo, X, Hi>;
     XLET_QUANT_RULES(clamp, Rules, shown_t<Lo>, shown_t<X>, shown_t<Hi>, Out)
-    if constexpr (Rules::ok)
-        return uniform_quantize<typename Rules::result>(clamp(uniform_dequantize(std::forward<Lo>(lo)),
-                                                              uniform_dequantize(std::forward<X>(x)),
-                                                              uniform_dequantize(std::forward<Hi>(hi))));
+    if constexpr (Rules::ok) {
+        using float_op = decltype(clamp(uniform_dequantize(std::declval<Lo>()), uniform_dequantize(std::declval<X>()),
+                                        uniform_dequantize(std::declval<Hi>())));
+        constexpr auto E = shape_of<X>::extents;
+        if constexpr (!std::is_void_v<float_op>)
+            return make_quant_op<clamp_fn, typename Rules::result>(broadcast_to<E.size(), E>(as_node(std::forward<Lo>(lo))),
+                                                                   as_node(std::forward<X>(x)),
+                                                                   broadcast_to<E.size(), E>(as_node(std::forward<Hi>(hi))));
+    }
 }
 } // namespace detail
 

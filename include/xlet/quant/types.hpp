@@ -83,7 +83,7 @@ struct storage_info {
     using type = std::int8_t;
     static constexpr int bits = 8;
     static constexpr std::int64_t min = 0, max = 0;
-    static constexpr std::string_view name = "?";
+    static constexpr std::string_view name = "?", tensor_name = "?";
 };
 template<class I, int Bits, std::int64_t Lo, std::int64_t Hi>
 struct storage_of {
@@ -93,13 +93,13 @@ struct storage_of {
     static constexpr std::int64_t min = Lo, max = Hi;
 };
 // clang-format off
-template<> struct storage_info<i4> : storage_of<std::int8_t, 4, -8, 7> { static constexpr std::string_view name = "i4"; };
-template<> struct storage_info<u4> : storage_of<std::uint8_t, 4, 0, 15> { static constexpr std::string_view name = "u4"; };
-template<> struct storage_info<std::int8_t> : storage_of<std::int8_t, 8, -128, 127> { static constexpr std::string_view name = "i8"; };
-template<> struct storage_info<std::uint8_t> : storage_of<std::uint8_t, 8, 0, 255> { static constexpr std::string_view name = "u8"; };
-template<> struct storage_info<std::int16_t> : storage_of<std::int16_t, 16, -32768, 32767> { static constexpr std::string_view name = "i16"; };
-template<> struct storage_info<std::uint16_t> : storage_of<std::uint16_t, 16, 0, 65535> { static constexpr std::string_view name = "u16"; };
-template<> struct storage_info<std::int32_t> : storage_of<std::int32_t, 32, -2147483648LL, 2147483647LL> { static constexpr std::string_view name = "i32"; };
+template<> struct storage_info<i4> : storage_of<std::int8_t, 4, -8, 7> { static constexpr std::string_view name = "i4", tensor_name = "i4"; };
+template<> struct storage_info<u4> : storage_of<std::uint8_t, 4, 0, 15> { static constexpr std::string_view name = "u4", tensor_name = "ui4"; };
+template<> struct storage_info<std::int8_t> : storage_of<std::int8_t, 8, -128, 127> { static constexpr std::string_view name = "i8", tensor_name = "i8"; };
+template<> struct storage_info<std::uint8_t> : storage_of<std::uint8_t, 8, 0, 255> { static constexpr std::string_view name = "u8", tensor_name = "ui8"; };
+template<> struct storage_info<std::int16_t> : storage_of<std::int16_t, 16, -32768, 32767> { static constexpr std::string_view name = "i16", tensor_name = "i16"; };
+template<> struct storage_info<std::uint16_t> : storage_of<std::uint16_t, 16, 0, 65535> { static constexpr std::string_view name = "u16", tensor_name = "ui16"; };
+template<> struct storage_info<std::int32_t> : storage_of<std::int32_t, 32, -2147483648LL, 2147483647LL> { static constexpr std::string_view name = "i32", tensor_name = "i32"; };
 // clang-format on
 
 template<class E>
@@ -408,6 +408,9 @@ requires(Q::xlet_quantized) struct element_traits<Q> {
     template<std::int64_t A, std::size_t Count>
     using with_axis = typename quant::detail::axis_moved<Q, A, Count>::type;
     static constexpr std::string_view name = Q::name_text.view();
+    // The storage type as an MLIR tensor element (ui8 for u8): the type of a quantized constant's
+    // value and of bitcast_convert_type to the storage integer.
+    static constexpr std::string_view storage_name = quant::detail::storage_info<typename Q::storage_tag>::tensor_name;
 };
 
 // The storage integer and the expressed type of a quantized element type.

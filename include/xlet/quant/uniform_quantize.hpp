@@ -27,6 +27,7 @@
 #include <cstdint>
 
 #include "../ops/elementwise/elementwise.hpp"
+#include "op_node.hpp"
 #include "types.hpp"
 
 namespace xlet::detail {
@@ -263,7 +264,8 @@ auto uniform_quantize(X&& x) {
                   "equal the number of scales");
     if constexpr (c2 && detail::quant_axis_in_rank<Q, N::rank>() && detail::quant_axis_sized<Q, N::rank>(N::extents)) {
         if constexpr (is_quantized<T>) {
-            return uniform_quantize<Q>(uniform_dequantize(std::forward<X>(x)));
+            // one op (quant/op_node.hpp) that computes quantize<Q>(dequantize(x)) in one pass
+            return detail::make_quant_op<detail::requantize_op, Q>(detail::as_node(std::forward<X>(x)));
         } else if constexpr (is_per_axis_quantized<Q>) {
             using K = detail::axis_consts<Q>;
             return detail::per_axis_map<detail::quantize_axis_fn<Q>, Q, Q>(std::forward<X>(x), K::scale, K::zero_point);
@@ -274,3 +276,24 @@ auto uniform_quantize(X&& x) {
 }
 
 } // namespace xlet
+
+namespace xlet::trace {
+// One op each; a per-axis type's scales and zero points are operands of the node (constant
+// arrays), but the op's type holds them: only the first operand is the op's.
+template<class Q>
+struct form<detail::quantize_fn<Q>> : plain_form {
+    static constexpr std::string_view name = "stablehlo.uniform_quantize";
+};
+template<class Q>
+struct form<detail::quantize_axis_fn<Q>> : form<detail::quantize_fn<Q>> {
+    static constexpr std::size_t arity = 1;
+};
+template<class Q>
+struct form<detail::dequantize_fn<Q>> : plain_form {
+    static constexpr std::string_view name = "stablehlo.uniform_dequantize";
+};
+template<class Q>
+struct form<detail::dequantize_axis_fn<Q>> : form<detail::dequantize_fn<Q>> {
+    static constexpr std::size_t arity = 1;
+};
+} // namespace xlet::trace

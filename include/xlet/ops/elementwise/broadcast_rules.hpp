@@ -30,18 +30,34 @@ consteval std::array<std::int64_t, R> iota_dims() {
     return d;
 }
 
+// The element type of a broadcast of elements V from extents In to E (dimension i to B[i]): V, but a
+// per-axis quantized type's quantization dimension a moves to B[a], its one scale and zero point
+// repeated when that dimension is stretched from size 1 (spec: broadcast_in_dim C6).
+template<class V, std::size_t Rc, extents_t<Rc> In, std::size_t R, extents_t<R> E, std::array<std::int64_t, Rc> B>
+struct broadcast_element {
+    static constexpr std::int64_t a = quant_axis<V>();
+    static constexpr std::int64_t na = a < 0 ? -1 : B[static_cast<std::size_t>(a)];
+    static constexpr std::size_t count =
+        a >= 0 && In[static_cast<std::size_t>(a)] == 1 && E[static_cast<std::size_t>(na)] != 1
+            ? E[static_cast<std::size_t>(na)]
+            : 0;
+    using type = with_quant_axis_t<V, na, count>;
+};
+
 // Wrap node c so that it has extents E, mapping its dimension i to B[i]; a no-op when it already has.
-template<std::size_t R, extents_t<R> E, class C>
-auto broadcast_to(C&& c) {
-    using X = std::remove_cvref_t<C>;
-    if constexpr (same_extents(X::extents, E)) return X(std::forward<C>(c));
-    else return make_view<R, E, broadcast_map<X::rank, X::extents, R, E, iota_dims<X::rank>()>()>(std::forward<C>(c));
-}
 template<std::size_t R, extents_t<R> E, auto B, class C>
 auto broadcast_to_dims(C&& c) {
     using X = std::remove_cvref_t<C>;
-    if constexpr (same_extents(X::extents, E) && B == iota_dims<X::rank>()) return X(std::forward<C>(c));
-    else return make_view<R, E, broadcast_map<X::rank, X::extents, R, E, B>()>(std::forward<C>(c));
+    if constexpr (same_extents(X::extents, E) && B == iota_dims<X::rank>())
+        return X(std::forward<C>(c));
+    else
+        return make_view<R, E, broadcast_map<X::rank, X::extents, R, E, B>(),
+                         typename broadcast_element<typename X::value_type, X::rank, X::extents, R, E, B>::type>(
+            std::forward<C>(c));
+}
+template<std::size_t R, extents_t<R> E, class C>
+auto broadcast_to(C&& c) {
+    return broadcast_to_dims<R, E, iota_dims<std::remove_cvref_t<C>::rank>()>(std::forward<C>(c));
 }
 
 // ---- Shape rules ------------------------------------------------------------------------------

@@ -74,6 +74,11 @@ struct bitcast_fn {
     static constexpr double cost = 1;
     // compute values of f16/bf16 are exact, so narrowing back recovers the stored bits
     static compute_t<U> scalar(compute_t<T> x) { return widen(std::bit_cast<U>(narrow<T>(x))); }
+    // One compute type on both sides (a quantized type and its storage integer): the lanes as they
+    // are, so the view costs nothing.
+    template<class Out, std::size_t N>
+    requires std::is_same_v<compute_t<T>, compute_t<U>>
+    static vec<compute_t<U>, N> on_vec(const vec<compute_t<T>, N>& v) { return v; }
 };
 
 template<int E, int M, class T>

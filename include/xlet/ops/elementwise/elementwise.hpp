@@ -170,8 +170,13 @@ struct map_node : node_shape<T, std::tuple_element_t<0, std::tuple<C...>>::rank,
         if constexpr (form::name.empty()) {
             throw error("to_stablehlo", "an element-wise function without a StableHLO op");
         } else {
+            // A form may take only the first operands (a per-axis uniform_quantize reads its
+            // scales and zero points as operands: the op's type holds them).
+            std::size_t arity = sizeof...(C);
+            if constexpr (requires { form::arity; }) arity = form::arity;
             std::vector<int> ins;
-            std::apply([&](const auto&... c) { (ins.push_back(trace::value_of(r, c)), ...); }, kids);
+            std::apply([&](const auto&... c) { ((ins.size() < arity ? ins.push_back(trace::value_of(r, c)) : void()), ...); },
+                       kids);
             return r.emit(std::string(form::name), std::move(ins), {trace::type_of<map_node>()},
                           form::template attrs<typename first::value_type>());
         }
@@ -272,18 +277,17 @@ struct shown<X> {
 template<class X>
 using shown_t = typename shown<X>::type;
 
-// Build F(l, r) with implicit broadcasting; the caller has checked the rule.
-template<class F, class Out, class T, class L, class R>
-auto binary_node(L&& l, R&& r) {
+// The nodes of l and r broadcast to their common shape (std::tuple), with implicit broadcasting,
+// or with explicit broadcast_dimensions BD for the lower-rank side; the caller has checked the rule.
+template<class T, class L, class R>
+auto broadcast_operands(L&& l, R&& r) {
     constexpr auto E = implicit_result(shape_of<L>::extents, shape_of<R>::extents);
     constexpr std::size_t Rk = E.size();
-    return make_map<F, Out>(broadcast_to<Rk, E>(operand_node<T>(std::forward<L>(l))),
-                            broadcast_to<Rk, E>(operand_node<T>(std::forward<R>(r))));
+    return std::make_tuple(broadcast_to<Rk, E>(operand_node<T>(std::forward<L>(l))),
+                           broadcast_to<Rk, E>(operand_node<T>(std::forward<R>(r))));
 }
-
-// Build F(l, r) with explicit broadcast_dimensions BD for the lower-rank side.
-template<class F, class Out, class T, auto BD, class L, class R>
-auto binary_node_bdims(L&& l, R&& r) {
+template<class T, auto BD, class L, class R>
+auto broadcast_operands_bdims(L&& l, R&& r) {
     constexpr bool left_high = shape_of<L>::rank >= shape_of<R>::rank;
     constexpr auto E = [] {
         if constexpr (left_high)
@@ -293,11 +297,23 @@ auto binary_node_bdims(L&& l, R&& r) {
     }();
     constexpr std::size_t Rk = E.size();
     if constexpr (left_high)
-        return make_map<F, Out>(broadcast_to<Rk, E>(operand_node<T>(std::forward<L>(l))),
-                                broadcast_to_dims<Rk, E, BD>(operand_node<T>(std::forward<R>(r))));
+        return std::make_tuple(broadcast_to<Rk, E>(operand_node<T>(std::forward<L>(l))),
+                               broadcast_to_dims<Rk, E, BD>(operand_node<T>(std::forward<R>(r))));
     else
-        return make_map<F, Out>(broadcast_to_dims<Rk, E, BD>(operand_node<T>(std::forward<L>(l))),
-                                broadcast_to<Rk, E>(operand_node<T>(std::forward<R>(r))));
+        return std::make_tuple(broadcast_to_dims<Rk, E, BD>(operand_node<T>(std::forward<L>(l))),
+                               broadcast_to<Rk, E>(operand_node<T>(std::forward<R>(r))));
+}
+
+// F(l, r) over the broadcast operands.
+template<class F, class Out, class T, class L, class R>
+auto binary_node(L&& l, R&& r) {
+    return std::apply([](auto&&... x) { return make_map<F, Out>(std::move(x)...); },
+                      broadcast_operands<T>(std::forward<L>(l), std::forward<R>(r)));
+}
+template<class F, class Out, class T, auto BD, class L, class R>
+auto binary_node_bdims(L&& l, R&& r) {
+    return std::apply([](auto&&... x) { return make_map<F, Out>(std::move(x)...); },
+                      broadcast_operands_bdims<T, BD>(std::forward<L>(l), std::forward<R>(r)));
 }
 
 template<class L, class R, std::size_t NB>

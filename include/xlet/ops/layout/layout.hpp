@@ -150,15 +150,8 @@ auto broadcast_in_dim(X&& x, dims_t<S...>, dims_t<B...>) {
     static_assert(diag::got<c4, XT, SD, BD>::value, "xlet::broadcast_in_dim [C4]: each operand dimension must have size 1 or the size of the output dimension it maps to");
     if constexpr (c1 && c2 && c3 && c4) {
         constexpr auto E = detail::to_extents(out);
-        // A per-axis quantization dimension a goes to bd[a], its one scale repeated when it had size 1.
-        using V = typename N::value_type;
-        constexpr std::int64_t a = detail::quant_axis<V>();
-        constexpr std::int64_t na = a < 0 ? -1 : bd[static_cast<std::size_t>(a < 0 ? 0 : a)];
-        constexpr std::size_t count = a >= 0 && N::extents[static_cast<std::size_t>(a < 0 ? 0 : a)] == 1 &&
-                                              E[static_cast<std::size_t>(na < 0 ? 0 : na)] != 1
-                                          ? E[static_cast<std::size_t>(na < 0 ? 0 : na)]
-                                          : 0;
-        using T = detail::with_quant_axis_t<V, na, count>;
+        // (A per-axis quantization dimension a goes to bd[a]: broadcast_element.)
+        using T = typename detail::broadcast_element<typename N::value_type, N::rank, N::extents, R, E, bd>::type;
         return detail::make_view<R, E, detail::broadcast_map<N::rank, N::extents, R, E, bd>(), T>(
             detail::as_node(std::forward<X>(x)));
     }
