@@ -32,13 +32,16 @@ consteval std::array<std::int64_t, R> iota_dims() {
 
 // The element type of a broadcast of elements V from extents In to E (dimension i to B[i]): V, but a
 // per-axis quantized type's quantization dimension a moves to B[a], its one scale and zero point
-// repeated when that dimension is stretched from size 1 (spec: broadcast_in_dim C6).
+// repeated when that dimension is stretched from size 1 (spec: broadcast_in_dim C6). A value
+// whose quantization dimension is not one of its own (a splat scalar of a per-axis tensor type)
+// keeps its type.
 template<class V, std::size_t Rc, extents_t<Rc> In, std::size_t R, extents_t<R> E, std::array<std::int64_t, Rc> B>
 struct broadcast_element {
     static constexpr std::int64_t a = quant_axis<V>();
-    static constexpr std::int64_t na = a < 0 ? -1 : B[static_cast<std::size_t>(a)];
+    static constexpr bool moves = a >= 0 && static_cast<std::size_t>(a) < Rc;
+    static constexpr std::int64_t na = moves ? B[static_cast<std::size_t>(a)] : a;
     static constexpr std::size_t count =
-        a >= 0 && In[static_cast<std::size_t>(a)] == 1 && E[static_cast<std::size_t>(na)] != 1
+        moves && In[static_cast<std::size_t>(a)] == 1 && E[static_cast<std::size_t>(na)] != 1
             ? E[static_cast<std::size_t>(na)]
             : 0;
     using type = with_quant_axis_t<V, na, count>;
