@@ -286,7 +286,7 @@ namespace xlet::trace {
         static constexpr std::string_view name = op;                                                                   \
     };                                                                                                                 \
     template<class Q>                                                                                                  \
-    struct form<detail::fn##_axis_fn<Q>> : form<detail::fn##_fn<Q>> {                                                 \
+    struct form<detail::fn##_axis_fn<Q>> : form<detail::fn##_fn<Q>> {                                                  \
         static constexpr std::size_t arity = 1;                                                                        \
     };
 XLET_QUANT_FORM(quantize, "stablehlo.uniform_quantize")
