@@ -333,7 +333,8 @@ void qadd_against_copy(benchmark::State& st, qadd_data& d, int threads, Op op) {
         copy_bytes(d.to.get(), d.from.get(), n_q, threads);
         benchmark::ClobberMemory();
         const auto t2 = std::chrono::steady_clock::now();
-        const double x = std::chrono::duration<double>(t1 - t0).count(), c = std::chrono::duration<double>(t2 - t1).count();
+        const double x = std::chrono::duration<double>(t1 - t0).count(),
+                     c = std::chrono::duration<double>(t2 - t1).count();
         t_op += x;
         t_copy += c;
         ratios.push_back((op_bytes / x) / (copy_bytes_n / c));

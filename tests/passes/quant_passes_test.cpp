@@ -213,8 +213,9 @@ template<class Case>
 void check_text() {
     const std::string original = export_after<Case, no_pass>();
     typename Case::args plain{};
-    CHECK(std::apply([](const auto&... a) { return to_stablehlo([](const auto&... x) { return Case::f(x...); }, a...); },
-                     plain) == original);
+    CHECK(
+        std::apply([](const auto&... a) { return to_stablehlo([](const auto&... x) { return Case::f(x...); }, a...); },
+                   plain) == original);
     // the rewritten expression's ops are those of the module pass on the original program
     const auto mine = op_sequence(export_after<Case, legalize_quant_to_math>());
     const auto theirs = op_sequence(module_pass(original, {"stablehlo-legalize-quant-to-math"}));
@@ -246,23 +247,25 @@ TEST_CASE("legalize_quantized_op_to_qdq: the spec's form of each quantized op, a
                                  decltype(uniform_dequantize(a) < uniform_dequantize(b))>);
     // select: pred as it is
     pred<4> p{};
-    static_assert(std::is_same_v<decltype(passes::apply<legalize_quantized_op_to_qdq>(select(p, a, b))),
-                                 decltype(uniform_quantize<QA>(select(p, uniform_dequantize(a), uniform_dequantize(b))))>);
+    static_assert(
+        std::is_same_v<decltype(passes::apply<legalize_quantized_op_to_qdq>(select(p, a, b))),
+                       decltype(uniform_quantize<QA>(select(p, uniform_dequantize(a), uniform_dequantize(b))))>);
     // nested: inside out, each op its own quantize
-    static_assert(std::is_same_v<
-                  decltype(passes::apply<legalize_quantized_op_to_qdq>(add(exp(a), b))),
-                  decltype(uniform_quantize<QA>(
-                      add(uniform_dequantize(uniform_quantize<QA>(exp(uniform_dequantize(a)))), uniform_dequantize(b))))>);
+    static_assert(std::is_same_v<decltype(passes::apply<legalize_quantized_op_to_qdq>(add(exp(a), b))),
+                                 decltype(uniform_quantize<QA>(
+                                     add(uniform_dequantize(uniform_quantize<QA>(exp(uniform_dequantize(a)))),
+                                         uniform_dequantize(b))))>);
     // requantization stays (upstream's op list has no uniform_quantize); arrays stay
     static_assert(std::is_same_v<decltype(passes::apply<legalize_quantized_op_to_qdq>(uniform_quantize<QB>(a))),
                                  decltype(uniform_quantize<QB>(a))>);
-    static_assert(std::is_same_v<decltype(passes::apply<legalize_quantized_op_to_qdq>(a)), decltype(detail::as_node(a))>);
+    static_assert(
+        std::is_same_v<decltype(passes::apply<legalize_quantized_op_to_qdq>(a)), decltype(detail::as_node(a))>);
     // a named expression is rewritten, not referred to (the result outlives it)
     auto e = add(a, b);
     static_assert(std::is_same_v<decltype(passes::apply<legalize_quantized_op_to_qdq>(e)), add_qdq>);
     // views and layout ops around quantized ops are rebuilt around the rewritten operands
-    static_assert(std::is_same_v<decltype(passes::apply<legalize_quantized_op_to_qdq>(transpose(
-                                     broadcast_in_dim(abs(a), sizes<4, 2>, dims<0>), dims<1, 0>))),
+    static_assert(std::is_same_v<decltype(passes::apply<legalize_quantized_op_to_qdq>(
+                                     transpose(broadcast_in_dim(abs(a), sizes<4, 2>, dims<0>), dims<1, 0>))),
                                  decltype(transpose(broadcast_in_dim(uniform_quantize<QA>(abs(uniform_dequantize(a))),
                                                                      sizes<4, 2>, dims<0>),
                                                     dims<1, 0>))>);
@@ -328,13 +331,14 @@ TEST_CASE("legalize_quant_to_math: the module pass's formulas as xlet ops on the
                                      round_nearest_even(clamp(-128.0f, add(div(x, 0.5f), -3.0f), 127.0f)))))>);
     // add of one type: the i32 sum - zp, clamped, converted
     auto i32 = [&](auto& q) { return convert_element_type<std::int32_t>(s8(q)); };
-    using add_math =
-        decltype(bitcast_convert_type<QA>(convert_element_type<std::int8_t>(clamp(-128, sub(add(i32(a), i32(b)), -3), 127))));
+    using add_math = decltype(bitcast_convert_type<QA>(
+        convert_element_type<std::int8_t>(clamp(-128, sub(add(i32(a), i32(b)), -3), 127))));
     static_assert(std::is_same_v<decltype(passes::apply<legalize_quant_to_math>(add(a, b))), add_math>);
     // requantization to QB: f32(q) * (0.5 / 0.25) + (1 - -3 * 2), clamped, rounded
-    static_assert(std::is_same_v<decltype(passes::apply<legalize_quant_to_math>(uniform_quantize<QB>(a))),
-                                 decltype(bitcast_convert_type<QB>(convert_element_type<std::int8_t>(round_nearest_even(
-                                     clamp(-128.0f, add(mul(convert_element_type<float>(s8(a)), 2.0f), 7.0f), 127.0f)))))>);
+    static_assert(
+        std::is_same_v<decltype(passes::apply<legalize_quant_to_math>(uniform_quantize<QB>(a))),
+                       decltype(bitcast_convert_type<QB>(convert_element_type<std::int8_t>(round_nearest_even(
+                           clamp(-128.0f, add(mul(convert_element_type<float>(s8(a)), 2.0f), 7.0f), 127.0f)))))>);
     // max of one type: on the integers
     static_assert(std::is_same_v<decltype(passes::apply<legalize_quant_to_math>(max(a, b))),
                                  decltype(bitcast_convert_type<QA>(max(s8(a), s8(b))))>);
@@ -356,8 +360,8 @@ TEST_CASE("where legalize_quant_to_math rounds twice: within 1 of the direct op,
         using From = typename decltype(from)::value_type;
         tensor<From, 256> q;
         for (std::size_t i = 0; i < 256; ++i)
-            q(i).stored = static_cast<storage_t<From>>(From::storage_min + static_cast<std::int64_t>(i) %
-                                                                              (From::storage_max - From::storage_min + 1));
+            q(i).stored = static_cast<storage_t<From>>(
+                From::storage_min + static_cast<std::int64_t>(i) % (From::storage_max - From::storage_min + 1));
         const tensor<To, 256> direct = uniform_quantize<To>(q);
         const tensor<To, 256> math = passes::apply<legalize_quant_to_math>(uniform_quantize<To>(q));
         const auto d = integers(direct), m = integers(math);
@@ -399,7 +403,8 @@ TEST_CASE("where legalize_quant_to_math rounds twice: within 1 of the direct op,
     CHECK(adds(S3{}, S1{}, S2{}) > 0);
     CHECK(adds(Z{}, X{}, Y{}) > 0);
     adds(W{}, W{}, quant::uniform<std::uint8_t, float, scale(0.11), 0>{});
-    adds(W{}, quant::uniform<std::uint8_t, float, scale(0.01), 3>{}, quant::uniform<std::uint8_t, float, scale(0.02), 250>{});
+    adds(W{}, quant::uniform<std::uint8_t, float, scale(0.01), 3>{},
+         quant::uniform<std::uint8_t, float, scale(0.02), 250>{});
 }
 
 // =================================================================================================
@@ -408,15 +413,16 @@ TEST_CASE("where legalize_quant_to_math rounds twice: within 1 of the direct op,
 TEST_CASE("the seed's examples: exact text of the rewritten expressions") {
     // stablehlo-legalize-qdq-to-quantized-op: dequantize, abs, quantize -> abs on u8 34.0:16
     tensor<U34, 16, 16> u{};
-    CHECK(to_stablehlo(passes::apply<legalize_qdq_to_quantized_op>(uniform_quantize<U34>(abs(uniform_dequantize(u))))) ==
-          "module @xlet {\n"
-          "  func.func @main(%arg0: tensor<16x16x!quant.uniform<u8:f32, 3.400000e+01:16>>) -> "
-          "(tensor<16x16x!quant.uniform<u8:f32, 3.400000e+01:16>>) {\n"
-          "    %0 = \"stablehlo.abs\"(%arg0) : (tensor<16x16x!quant.uniform<u8:f32, 3.400000e+01:16>>) -> "
-          "tensor<16x16x!quant.uniform<u8:f32, 3.400000e+01:16>>\n"
-          "    \"func.return\"(%0) : (tensor<16x16x!quant.uniform<u8:f32, 3.400000e+01:16>>) -> ()\n"
-          "  }\n"
-          "}\n");
+    CHECK(
+        to_stablehlo(passes::apply<legalize_qdq_to_quantized_op>(uniform_quantize<U34>(abs(uniform_dequantize(u))))) ==
+        "module @xlet {\n"
+        "  func.func @main(%arg0: tensor<16x16x!quant.uniform<u8:f32, 3.400000e+01:16>>) -> "
+        "(tensor<16x16x!quant.uniform<u8:f32, 3.400000e+01:16>>) {\n"
+        "    %0 = \"stablehlo.abs\"(%arg0) : (tensor<16x16x!quant.uniform<u8:f32, 3.400000e+01:16>>) -> "
+        "tensor<16x16x!quant.uniform<u8:f32, 3.400000e+01:16>>\n"
+        "    \"func.return\"(%0) : (tensor<16x16x!quant.uniform<u8:f32, 3.400000e+01:16>>) -> ()\n"
+        "  }\n"
+        "}\n");
     // stablehlo-legalize-quantized-op-to-qdq: the seed's add (rank 0)
     tensor<S1> a{};
     tensor<S2> b{};

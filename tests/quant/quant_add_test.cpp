@@ -51,9 +51,9 @@ void every_pair() {
     std::size_t off = 0;
     for (std::size_t i = 0; i < 256; ++i)
         for (std::size_t j = 0; j < 256; ++j) {
-            const std::int64_t want = std::clamp<std::int64_t>(
-                static_cast<std::int64_t>((*a)(i, j).stored) + (*b)(i, j).stored - Q::zero_point, Q::storage_min,
-                Q::storage_max);
+            const std::int64_t want = std::clamp<std::int64_t>(static_cast<std::int64_t>((*a)(i, j).stored) +
+                                                                   (*b)(i, j).stored - Q::zero_point,
+                                                               Q::storage_min, Q::storage_max);
             off += (*direct)(i, j).stored != want;
         }
     CHECK(off == 0);
@@ -100,9 +100,11 @@ TEST_CASE("i16 and u16: random pairs and the extremes") {
         using Q = decltype(tag);
         static_assert(detail::integer_add_exact<Q, Q, Q>());
         using T = tensor<Q, 1024, 1024>;
-        auto a = std::make_unique<T>(qt::random_stored<Q, T>(seed)), b = std::make_unique<T>(qt::random_stored<Q, T>(seed + 1));
+        auto a = std::make_unique<T>(qt::random_stored<Q, T>(seed)),
+             b = std::make_unique<T>(qt::random_stored<Q, T>(seed + 1));
         // the corners of the range against each other
-        const std::int64_t ends[] = {Q::storage_min, Q::storage_min + 1, Q::zero_point, Q::storage_max - 1, Q::storage_max};
+        const std::int64_t ends[] = {Q::storage_min, Q::storage_min + 1, Q::zero_point, Q::storage_max - 1,
+                                     Q::storage_max};
         for (std::size_t i = 0; i < 5; ++i)
             for (std::size_t j = 0; j < 5; ++j) {
                 (*a)(0, 5 * i + j).stored = static_cast<storage_t<Q>>(ends[i]);
@@ -127,7 +129,8 @@ TEST_CASE("where the integer add does not apply, and why the scale range") {
     static_assert(!detail::integer_add_exact<QB, QA, QA>()); // another result scale
     static_assert(!detail::integer_add_exact<QZ, QA, QA>()); // another result zero point
     static_assert(!detail::integer_add_exact<QA, QA, QZ>());
-    static_assert(!detail::integer_add_exact<q<std::int32_t, scale(0.5), 0>, q<std::int32_t, scale(0.5), 0>, q<std::int32_t, scale(0.5), 0>>());
+    static_assert(!detail::integer_add_exact<q<std::int32_t, scale(0.5), 0>, q<std::int32_t, scale(0.5), 0>,
+                                             q<std::int32_t, scale(0.5), 0>>());
     static_assert(!detail::integer_add_exact<quant::uniform<std::int8_t, bfloat16, scale(0.5), 0>,
                                              quant::uniform<std::int8_t, bfloat16, scale(0.5), 0>,
                                              quant::uniform<std::int8_t, bfloat16, scale(0.5), 0>>());

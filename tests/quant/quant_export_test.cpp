@@ -128,9 +128,10 @@ TEST_CASE("layout ops on quantized operands: one op each; a per-axis type's dime
     tensor<PA, 3, 2> p{};
     // transpose: the quantization dimension 1 becomes 0
     const std::string t = to_stablehlo(transpose(p, dims<1, 0>));
-    CHECK(has(t, "\"stablehlo.transpose\"(%arg0) {permutation = array<i64: 1, 0>} : (tensor<3x2x!quant.uniform<i8:f32:1, "
-                 "{1.000000e-01:2,2.000000e-01:-1}>>) -> tensor<2x3x!quant.uniform<i8:f32:0, "
-                 "{1.000000e-01:2,2.000000e-01:-1}>>"));
+    CHECK(has(t,
+              "\"stablehlo.transpose\"(%arg0) {permutation = array<i64: 1, 0>} : (tensor<3x2x!quant.uniform<i8:f32:1, "
+              "{1.000000e-01:2,2.000000e-01:-1}>>) -> tensor<2x3x!quant.uniform<i8:f32:0, "
+              "{1.000000e-01:2,2.000000e-01:-1}>>"));
     reads_back(t);
     // broadcast_in_dim with the dimensions out of order: a transpose (axis 1 -> 0), then the
     // broadcast (axis 0 stays 0)

@@ -533,7 +533,8 @@ template<class T>
 std::string dense_literal(const T* p, const std::vector<std::size_t>& dims, std::string_view type) {
     std::string storage_type;
     if constexpr (is_quantized<T>) {
-        storage_type = std::string(type.substr(0, type.find("!quant"))) + std::string(element_traits<T>::storage_name) + ">";
+        storage_type =
+            std::string(type.substr(0, type.find("!quant"))) + std::string(element_traits<T>::storage_name) + ">";
         type = storage_type;
     }
     std::size_t n = 1;

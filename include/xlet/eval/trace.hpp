@@ -192,8 +192,7 @@ XLET_TRACE_COLD inline int view(recorder& r, int v, std::string_view elem, std::
             throw error("to_stablehlo", "a view that reads a diagonal (two dimensions from one) has no StableHLO form");
     }
     if (!sorted) {
-        if (axis >= 0)
-            moved_to(static_cast<std::size_t>(std::find(perm.begin(), perm.end(), axis) - perm.begin()));
+        if (axis >= 0) moved_to(static_cast<std::size_t>(std::find(perm.begin(), perm.end(), axis) - perm.begin()));
         v = r.emit("stablehlo.transpose", {v}, {shaped(permuted, named)}, "permutation = " + i64_array(perm));
     }
     if (permuted != out)

@@ -110,7 +110,8 @@ template<class R, class X>
 struct fusable : std::false_type {};
 template<class R, class G, class E, class... D>
 requires(has_quantized_form<G> && (dequantize_node<D>::value && ...)) struct fusable<R, map_node<G, E, D...>>
-    : std::bool_constant<xlet::detail::quant_rules<std::is_same_v<G, xlet::detail::add_fn>, R, typename D::first...>::ok> {
+    : std::bool_constant<
+          xlet::detail::quant_rules<std::is_same_v<G, xlet::detail::add_fn>, R, typename D::first...>::ok> {
     using functor = G;
 };
 
@@ -130,8 +131,10 @@ auto stored(X&& x) {
     using N = std::remove_cvref_t<X>;
     using S = storage_t<typename N::value_type>;
     if constexpr (bitcast_node<N>::value) {
-        if constexpr (std::is_same_v<typename bitcast_node<N>::from, S>) return std::get<0>(std::forward<X>(x).kids);
-        else return bitcast_convert_type<S>(std::forward<X>(x));
+        if constexpr (std::is_same_v<typename bitcast_node<N>::from, S>)
+            return std::get<0>(std::forward<X>(x).kids);
+        else
+            return bitcast_convert_type<S>(std::forward<X>(x));
     } else {
         return bitcast_convert_type<S>(std::forward<X>(x));
     }
@@ -141,8 +144,10 @@ template<class Q, class Y>
 auto as_quantized(Y&& y) {
     using N = std::remove_cvref_t<Y>;
     if constexpr (bitcast_node<N>::value) {
-        if constexpr (std::is_same_v<typename bitcast_node<N>::from, Q>) return std::get<0>(std::forward<Y>(y).kids);
-        else return bitcast_convert_type<Q>(std::forward<Y>(y));
+        if constexpr (std::is_same_v<typename bitcast_node<N>::from, Q>)
+            return std::get<0>(std::forward<Y>(y).kids);
+        else
+            return bitcast_convert_type<Q>(std::forward<Y>(y));
     } else {
         return bitcast_convert_type<Q>(std::forward<Y>(y));
     }
@@ -356,8 +361,8 @@ auto op_math(K&&... k) {
         return add_math<R>(std::forward<K>(k)...);
     } else if constexpr (std::is_same_v<Op, xlet::detail::select_fn>) {
         return select_math<R>(std::forward<K>(k)...);
-    } else if constexpr ((std::is_same_v<Op, xlet::detail::max_fn> || std::is_same_v<Op, xlet::detail::min_fn>)&&one_per_tensor_type<
-                             R, element_of<K>...>) {
+    } else if constexpr ((std::is_same_v<Op, xlet::detail::max_fn> ||
+                          std::is_same_v<Op, xlet::detail::min_fn>)&&one_per_tensor_type<R, element_of<K>...>) {
         return as_quantized<R>(make_map<Op, storage_t<R>>(stored(std::forward<K>(k))...));
     } else {
         return qdq_math<Op, R>(std::forward<K>(k)...);

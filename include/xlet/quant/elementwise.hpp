@@ -269,9 +269,9 @@ auto quant_clamp(Lo&& lo, X&& x, Hi&& hi) {
                                         uniform_dequantize(std::declval<Hi>())));
         constexpr auto E = shape_of<X>::extents;
         if constexpr (!std::is_void_v<float_op>)
-            return make_quant_op<clamp_fn, typename Rules::result>(broadcast_to<E.size(), E>(as_node(std::forward<Lo>(lo))),
-                                                                   as_node(std::forward<X>(x)),
-                                                                   broadcast_to<E.size(), E>(as_node(std::forward<Hi>(hi))));
+            return make_quant_op<clamp_fn, typename Rules::result>(
+                broadcast_to<E.size(), E>(as_node(std::forward<Lo>(lo))), as_node(std::forward<X>(x)),
+                broadcast_to<E.size(), E>(as_node(std::forward<Hi>(hi))));
     }
 }
 } // namespace detail

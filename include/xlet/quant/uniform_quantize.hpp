@@ -280,20 +280,16 @@ auto uniform_quantize(X&& x) {
 namespace xlet::trace {
 // One op each; a per-axis type's scales and zero points are operands of the node (constant
 // arrays), but the op's type holds them: only the first operand is the op's.
-template<class Q>
-struct form<detail::quantize_fn<Q>> : plain_form {
-    static constexpr std::string_view name = "stablehlo.uniform_quantize";
-};
-template<class Q>
-struct form<detail::quantize_axis_fn<Q>> : form<detail::quantize_fn<Q>> {
-    static constexpr std::size_t arity = 1;
-};
-template<class Q>
-struct form<detail::dequantize_fn<Q>> : plain_form {
-    static constexpr std::string_view name = "stablehlo.uniform_dequantize";
-};
-template<class Q>
-struct form<detail::dequantize_axis_fn<Q>> : form<detail::dequantize_fn<Q>> {
-    static constexpr std::size_t arity = 1;
-};
+#define XLET_QUANT_FORM(fn, op)                                                                                        \
+    template<class Q>                                                                                                  \
+    struct form<detail::fn##_fn<Q>> : plain_form {                                                                     \
+        static constexpr std::string_view name = op;                                                                   \
+    };                                                                                                                 \
+    template<class Q>                                                                                                  \
+    struct form<detail::fn##_axis_fn<Q>> : form<detail::fn##_fn<Q>> {                                                  \
+        static constexpr std::size_t arity = 1;                                                                        \
+    };
+XLET_QUANT_FORM(quantize, "stablehlo.uniform_quantize")
+XLET_QUANT_FORM(dequantize, "stablehlo.uniform_dequantize")
+#undef XLET_QUANT_FORM
 } // namespace xlet::trace

@@ -175,8 +175,9 @@ struct map_node : node_shape<T, std::tuple_element_t<0, std::tuple<C...>>::rank,
             std::size_t arity = sizeof...(C);
             if constexpr (requires { form::arity; }) arity = form::arity;
             std::vector<int> ins;
-            std::apply([&](const auto&... c) { ((ins.size() < arity ? ins.push_back(trace::value_of(r, c)) : void()), ...); },
-                       kids);
+            std::apply(
+                [&](const auto&... c) { ((ins.size() < arity ? ins.push_back(trace::value_of(r, c)) : void()), ...); },
+                kids);
             return r.emit(std::string(form::name), std::move(ins), {trace::type_of<map_node>()},
                           form::template attrs<typename first::value_type>());
         }
