@@ -3361,8 +3361,8 @@ TEST_CASE("C++ emitter: what xlet does not take on quantized operands is an erro
         "(xlet [C6])\n"
         "19:9: stablehlo.transpose: moves stored integers: the result's element type must be the operand's, "
         "!quant.uniform<i8:f32, 5.000000e-01>\n"
-        "20:9: stablehlo.bitcast_convert: a quantized value is bitcast to or from an integer type of its storage "
-        "width, of the same shape\n"
+        "20:9: stablehlo.bitcast_convert: a quantized value is bitcast to or from a type of its storage width, of "
+        "the same shape\n"
         "21:9: stablehlo.convolution: quantized operands are not supported by the C++ emitter yet (run "
         "--stablehlo-legalize-quant-to-math first)\n");
     // a per-axis type moved by transpose, broadcast_in_dim (a size-1 dimension's scale repeated) and

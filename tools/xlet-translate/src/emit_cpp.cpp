@@ -1081,6 +1081,7 @@ private:
     // ops' I1) are checked here, so that a module breaking them is an error at its op, not in the
     // C++ compiler. Any other op on quantized operands is an error naming it, with the pass that
     // rewrites quantized ops into integer and float arithmetic.
+
     // The element-wise ops xlet takes on quantized operands: StableHLO's, but those on bits and on
     // complex numbers' parts.
     static bool quant_unary(const std::string& n) {
@@ -1277,12 +1278,12 @@ private:
             return true;
         }
         if (n == "stablehlo.bitcast_convert") {
-            // quantized <-> its storage integers (or another quantized type of that storage width)
+            // the stored integers' bits to or from a type of their width (another quantized type too)
             const int a = in[0] ? in[0]->bits : elem_bits(o.operand_types[0].elem);
             const int b = out[0] ? out[0]->bits : elem_bits(o.result_types[0].elem);
             if (a != b || o.operand_types[0].dims != o.result_types[0].dims)
-                return fail("a quantized value is bitcast to or from an integer type of its storage width, of the "
-                            "same shape");
+                return fail("a quantized value is bitcast to or from a type of its storage width, of the same "
+                            "shape");
             return true;
         }
         error(o.at, "op '" + n + "' on quantized operands is not supported by xlet" + hint);
