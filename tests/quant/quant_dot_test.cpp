@@ -124,6 +124,14 @@ TEST_CASE("quantized dot: hand-checked, per-tensor and per-axis results, ties to
     CHECK(std::vector<float>(h.begin(), h.end()) == std::vector<float>{7.375f, 16.75f, 37.5f, -0.625f, -3.25f, -10.5f});
 }
 
+TEST_CASE("quantized dot: no contracted elements (k = 0) gives the result's zero point") {
+    using Q = quant::uniform<std::int8_t, float, scale(0.05), -3>;
+    using W = quant::uniform<std::int8_t, float, scale(0.01), 0>;
+    using R = quant::uniform<std::int8_t, float, scale(0.5), 7>;
+    CHECK(ints(dot_general<mk, R>(tensor<Q, 2, 0>{}, tensor<W, 0, 3>{})) == std::vector<std::int64_t>(6, 7));
+    CHECK(dot_general<mk, R>(tensor<Q, 0, 4>{}, tensor<W, 4, 3>{}).size() == 0);
+}
+
 TEST_CASE("quantized dot: acc * M exactly .5 rounds half to even") {
     using Q1 = quant::uniform<std::int8_t, float, scale(1.0), 0>;
     using R0 = quant::uniform<std::int8_t, float, scale(2.0), 0>; // M = 0.5
