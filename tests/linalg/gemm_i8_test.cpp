@@ -230,13 +230,6 @@ TEST_CASE("gemm_i8: the same result on 1, 2 and 3 threads as the serial call") {
 
 namespace {
 
-r::dims_t dl(const dim_list& l) {
-    r::dims_t d;
-    for (std::size_t i = 0; i < l.size(); ++i)
-        d.push_back(l[i]);
-    return d;
-}
-
 // dot_general<D, Out>(random lhs, random rhs) against the reference's 64-bit sums, truncated to the
 // result type (the wrap of an accumulator of that width or of 32 bits, the same low bits).
 template<dot_dims D, class Lt, class Rt, class Out>
@@ -247,7 +240,7 @@ void dot_case(bool extreme = false) {
     const auto lv = values<T>(Lt::size(), extreme), rv = values<T>(Rt::size(), extreme);
     std::copy(lv.begin(), lv.end(), l.data());
     std::copy(rv.begin(), rv.end(), rr.data());
-    const r::dot_dims_t rd{dl(D.lhs_batch), dl(D.rhs_batch), dl(D.lhs_contracting), dl(D.rhs_contracting)};
+    const r::dot_dims_t rd = dt::ref_dims(D);
     auto got = dot_general<D, Out>(l, rr);
     static_assert(std::is_same_v<typename decltype(got)::value_type, Out>);
     const auto want = r::dot_general<std::uint64_t>(rf(l), rf(rr), rd);

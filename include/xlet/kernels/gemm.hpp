@@ -25,6 +25,8 @@
 //   3. The micro-kernel keeps an MR x NR tile of C in registers (MR x 2 xsimd batches) and does one
 //      FMA per element and k, k in increasing order; a tile on the edge of C is computed whole on
 //      the zero-padded panels and only its valid part is written.
+//   The task grid (gemm_make_grid) and the block loops over it (gemm_drive) take the packing and the
+//   micro-kernel as callbacks: the 8-bit GEMM (kernels/gemm_i8.hpp) runs on the same two.
 // Blocking (gemm_blocking: derived from the batch width W and the number of vector registers):
 //   MR x NB batches of C in registers, NB = 2: AVX2 (16 ymm) 6 x 16 f32, AVX-512 (32 zmm) 14 x 32
 //       f32: 12 / 28 accumulators + 2 B loads + 1 broadcast; two FMA pipes of latency 4 need >= 8.
@@ -347,6 +349,17 @@ inline void gemm_pack_b_slivers(T* dst, const T* b, std::ptrdiff_t rsb, std::ptr
 
 // ---- micro-kernel -----------------------------------------------------------------------------
 
+// The lines of an MR x (NB W) tile of C: a micro-kernel reads (update) or writes it at its end, so
+// it starts bringing them in before its k loop.
+template<std::size_t MR, std::size_t NB, std::size_t W, class T>
+XLET_ALWAYS_INLINE void gemm_prefetch_tile(const T* c, std::ptrdiff_t ldc) {
+#pragma GCC unroll 32
+    for (std::size_t i = 0; i < MR; ++i)
+#pragma GCC unroll 4
+        for (std::size_t v = 0; v < NB; ++v)
+            __builtin_prefetch(c + static_cast<std::ptrdiff_t>(i) * ldc + v * W, 1);
+}
+
 // C[0:mr, 0:nr] (up)= pa (MR x kc, k-major) * pb (kc x NR, k-major); pa and pb 64-byte aligned.
 // The MR x NB accumulators are a fixed-size array indexed only by constants after full unrolling,
 // so the compiler keeps them in registers (checked in the generated code: no spills in the k loop).
@@ -363,12 +376,7 @@ inline void gemm_micro(std::size_t kc, const T* __restrict pa, const T* __restri
         for (std::size_t v = 0; v < NB; ++v)
             acc[i][v] = B(T(0));
     }
-    // The tile of C is read (update) or written at the end: start bringing its lines in now.
-#pragma GCC unroll 32
-    for (std::size_t i = 0; i < MR; ++i)
-#pragma GCC unroll 4
-        for (std::size_t v = 0; v < NB; ++v)
-            __builtin_prefetch(c + static_cast<std::ptrdiff_t>(i) * ldc + v * W, 1);
+    gemm_prefetch_tile<MR, NB, W>(c, ldc);
     for (std::size_t p = 0; p < kc; ++p) {
         B b[NB];
 #pragma GCC unroll 4

@@ -18,10 +18,13 @@
 //     the reference). It multiplies unsigned bytes by signed bytes, so each pair of operand types
 //     picks which side is the unsigned one, and where both have the same signedness one side is
 //     moved by 128 during packing (xor 0x80) and the change is undone by a correction that the
-//     accumulators start from (a sum over the same k block, mod 2^32 like everything else):
+//     accumulators start from (a sum over the same k block, mod 2^32 like everything else; computed
+//     when the panel is packed, by vpdpbusd against bytes of 1, and stored after its words):
 //       u8 x s8: A unsigned, B signed, no correction;   s8 x u8: B unsigned, A signed, none;
 //       s8 x s8: A + 128 unsigned, start from -128 * (column sums of B);
 //       u8 x u8: B - 128 signed,   start from +128 * (row sums of A).
+//     The zero padding stays zero after the shift (padding is written after it), so it adds
+//     nothing to either side.
 //   - AVX2 (and AVX-512 without VNNI): operands sign- or zero-extended to 16 bits during packing and
 //     vpmaddwd (G = 2 int16 per lane, exact: |a b| <= 255 * 128, a pair sum fits 17 bits) then
 //     vpaddd. vpmaddubsw would take bytes as they are, but it saturates its 16-bit pair sums, and
@@ -32,7 +35,8 @@
 //   - Portable (no AVX2), and products below gemm_i8_small_work: the plain loop (gemm_i8_loop).
 // Blocking (gemm_i8_blocking): MR x NB as the f32 GEMM's (NB = 2, MR = (registers - 4) / NB:
 // AVX-512 14 x 32 int32, AVX2 6 x 16); the AVX2 tile also needs a register for the vpmaddwd product,
-// which the f32 tile's spare gives (12 sums + 2 B + 1 A + 1 product = 16, checked: no spills). The
+// which the f32 tile's spare gives (12 sums + 2 B + 1 A + 1 product = 16; no spills in the k loop
+// with GCC 12 and Clang 14, see gemm_i8_add_into). The
 // cache blocking reuses the f32 GEMM's byte budgets, which are tuned per ISA level for the
 // project's hosts (xlet reads no cache sizes at run time): a KC x NR sliver of B takes the f32
 // sliver's bytes (AVX-512: 128 KiB, KC = 4096 k; AVX2 16 KiB, KC = 512 k), the MC x KC block of A
@@ -107,28 +111,17 @@ XLET_ALWAYS_INLINE V gemm_i8_add_into(V acc, V t) {
 }
 #endif
 
-#if defined(__AVX512VNNI__) && defined(__AVX512BW__)
+#if defined(__AVX512BW__)
 #define XLET_GEMM_I8_KERNEL 1
 struct gemm_i8_isa {
     using vec = __m512i;
+#if defined(__AVX512VNNI__)
     static constexpr bool vnni = true;
     static constexpr std::size_t W = 16, G = 4;
-    static vec zero() { return _mm512_setzero_si512(); }
-    static vec set1(std::uint32_t x) { return _mm512_set1_epi32(static_cast<int>(x)); }
-    static vec load(const void* p) { return _mm512_load_si512(p); }
-    static vec loadu(const void* p) { return _mm512_loadu_si512(p); }
-    static void store(void* p, vec v) { _mm512_store_si512(p, v); }
-    static void storeu(void* p, vec v) { _mm512_storeu_si512(p, v); }
-    static vec add(vec x, vec y) { return _mm512_add_epi32(x, y); }
-    // acc + the sums of G products of the unsigned bytes of u and the signed bytes of s.
-    static vec dot(vec acc, vec u, vec s) { return _mm512_dpbusd_epi32(acc, u, s); }
-};
-#elif defined(__AVX512BW__)
-#define XLET_GEMM_I8_KERNEL 1
-struct gemm_i8_isa {
-    using vec = __m512i;
+#else
     static constexpr bool vnni = false;
     static constexpr std::size_t W = 16, G = 2;
+#endif
     static vec zero() { return _mm512_setzero_si512(); }
     static vec set1(std::uint32_t x) { return _mm512_set1_epi32(static_cast<int>(x)); }
     static vec load(const void* p) { return _mm512_load_si512(p); }
@@ -136,8 +129,15 @@ struct gemm_i8_isa {
     static void store(void* p, vec v) { _mm512_store_si512(p, v); }
     static void storeu(void* p, vec v) { _mm512_storeu_si512(p, v); }
     static vec add(vec x, vec y) { return _mm512_add_epi32(x, y); }
-    // acc + the sums of G products of int16 lanes.
-    static vec dot(vec acc, vec x, vec y) { return gemm_i8_add_into(acc, _mm512_madd_epi16(x, y)); }
+    // VNNI: acc + the sums of G products of the unsigned bytes of u and the signed bytes of s;
+    // else of G products of int16 lanes.
+    static vec dot(vec acc, vec u, vec s) {
+#if defined(__AVX512VNNI__)
+        return _mm512_dpbusd_epi32(acc, u, s);
+#else
+        return gemm_i8_add_into(acc, _mm512_madd_epi16(u, s));
+#endif
+    }
 };
 #elif defined(__AVX2__)
 #define XLET_GEMM_I8_KERNEL 1
@@ -338,11 +338,7 @@ inline void gemm_i8_micro(std::size_t gk, const std::uint32_t* __restrict pa, co
                 acc[i][v] = s;
         }
     }
-#pragma GCC unroll 32
-    for (std::size_t i = 0; i < MR; ++i)
-#pragma GCC unroll 4
-        for (std::size_t v = 0; v < NB; ++v)
-            __builtin_prefetch(c + static_cast<std::ptrdiff_t>(i) * ldc + v * W, 1);
+    gemm_prefetch_tile<MR, NB, W>(c, ldc);
     for (std::size_t p = 0; p < gk; ++p) {
         V b[NB];
 #pragma GCC unroll 4
