@@ -430,7 +430,7 @@ void gemm_i8_blocked(std::size_t m, std::size_t n, std::size_t k, const TA* a, s
     };
     // Slivers [s0, s1). Row-major B: the whole slivers' k groups are interleaved G rows at a time
     // across all of them, so that B is read along its rows (a sliver at a time read 32-byte pieces
-    // of 1024 rows; 1024^3 on 2 threads: 85% -> 91-94% of the VNNI peak).
+    // of 1024 rows; 1024^3 on 2 threads: 82-85% -> 91-93% of the VNNI peak).
     auto slivers = [&](std::size_t jc, std::size_t nc, std::size_t s0, std::size_t s1, std::size_t pc,
                        std::size_t kc) {
         std::size_t s = s0;
