@@ -73,8 +73,7 @@ i8_data& i8() {
 void u8s8_xlet(std::int32_t* c) {
     auto& d = i8();
     constexpr auto n = static_cast<std::ptrdiff_t>(n_sq);
-    xlet::detail::gemm_i8<std::uint8_t, std::int8_t>(n_sq, n_sq, n_sq, d.u8a->data(), n, 1, d.s8b->data(), n, 1, c,
-                                                    n);
+    xlet::detail::gemm_i8<std::uint8_t, std::int8_t>(n_sq, n_sq, n_sq, d.u8a->data(), n, 1, d.s8b->data(), n, 1, c, n);
 }
 // The reference results of the int8 rows (computed once, by xlet; the tests check xlet).
 const std::int32_t* reference(bool u8_lhs) {

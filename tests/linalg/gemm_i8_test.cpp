@@ -31,9 +31,12 @@ struct operand_strides {
 operand_strides strides_of(layout l, std::size_t r, std::size_t c) {
     const auto R = static_cast<std::ptrdiff_t>(r), C = static_cast<std::ptrdiff_t>(c);
     switch (l) {
-    case layout::rows: return {C, 1, r * c};
-    case layout::cols: return {1, R, r * c};
-    default: return {2, 2 * R + 1, (2 * r + 1) * c};
+    case layout::rows:
+        return {C, 1, r * c};
+    case layout::cols:
+        return {1, R, r * c};
+    default:
+        return {2, 2 * R + 1, (2 * r + 1) * c};
     }
 }
 

@@ -196,8 +196,9 @@ inline void gemm_i8_pack_rect(std::uint32_t* dst, const T* src, std::ptrdiff_t l
             std::uint32_t w = 0;
             if (l < nl)
                 for (std::size_t q = 0; q < G && g * G + q < kc; ++q)
-                    w |= gemm_i8_lane(src[static_cast<std::ptrdiff_t>(l) * ls + static_cast<std::ptrdiff_t>(g * G + q) * ks],
-                                      flip)
+                    w |= gemm_i8_lane(
+                             src[static_cast<std::ptrdiff_t>(l) * ls + static_cast<std::ptrdiff_t>(g * G + q) * ks],
+                             flip)
                          << (q * shift);
             dst[g * L + l] = w;
         }
@@ -400,9 +401,9 @@ void gemm_i8_blocked(std::size_t m, std::size_t n, std::size_t k, const TA* a, s
     constexpr std::size_t MR = Bk::MR, NR = Bk::NR, G = Bk::G, KC = Bk::KC, NC = Bk::NC;
     constexpr bool vnni = gemm_i8_isa::vnni;
     constexpr bool sa = std::is_signed_v<TA>, sb = std::is_signed_v<TB>;
-    constexpr bool au = !(vnni && sa && !sb);     // s8 x u8: B is the unsigned operand
-    constexpr bool flip_a = vnni && sa && sb;     // s8 x s8: A + 128, start from -128 colsum(B)
-    constexpr bool flip_b = vnni && !sa && !sb;   // u8 x u8: B - 128, start from +128 rowsum(A)
+    constexpr bool au = !(vnni && sa && !sb);   // s8 x u8: B is the unsigned operand
+    constexpr bool flip_a = vnni && sa && sb;   // s8 x s8: A + 128, start from -128 colsum(B)
+    constexpr bool flip_b = vnni && !sa && !sb; // u8 x u8: B - 128, start from +128 rowsum(A)
     constexpr gemm_i8_start start = flip_a ? gemm_i8_start::cols : flip_b ? gemm_i8_start::rows : gemm_i8_start::zero;
     const bool par = parallel && m * n * k >= G * gemm_parallel_work;
     const std::size_t mp = (m + MR - 1) / MR;
@@ -431,8 +432,7 @@ void gemm_i8_blocked(std::size_t m, std::size_t n, std::size_t k, const TA* a, s
     // Slivers [s0, s1). Row-major B: the whole slivers' k groups are interleaved G rows at a time
     // across all of them, so that B is read along its rows (a sliver at a time read 32-byte pieces
     // of 1024 rows; 1024^3 on 2 threads: 82-85% -> 91-93% of the VNNI peak).
-    auto slivers = [&](std::size_t jc, std::size_t nc, std::size_t s0, std::size_t s1, std::size_t pc,
-                       std::size_t kc) {
+    auto slivers = [&](std::size_t jc, std::size_t nc, std::size_t s0, std::size_t s1, std::size_t pc, std::size_t kc) {
         std::size_t s = s0;
         const std::size_t whole = std::min(s1, nc / NR);
         if (csb == 1 && whole > s0 + 1) {
@@ -461,13 +461,13 @@ void gemm_i8_blocked(std::size_t m, std::size_t n, std::size_t k, const TA* a, s
             gemm_i8_panel_sums<MR, true>(d + (wk(kc) - 1) * MR, d, wk(kc) - 1, 128u);
 #endif
     };
-    gemm_drive(
-        grid, m, n, k, kc_max, MR, NR, NC, par, slivers, panel,
-        [&](std::size_t i, std::size_t j, std::size_t jc, std::size_t nc, std::size_t pc, std::size_t kc) {
-            gemm_i8_micro<au, start>((kc + G - 1) / G, pa + i / MR * MR * wk(kc), pb + j / NR * NR * wk(kc),
-                                     c + static_cast<std::ptrdiff_t>(i) * ldc + static_cast<std::ptrdiff_t>(jc + j),
-                                     ldc, pc != 0, std::min(MR, m - i), std::min(NR, nc - j));
-        });
+    gemm_drive(grid, m, n, k, kc_max, MR, NR, NC, par, slivers, panel,
+               [&](std::size_t i, std::size_t j, std::size_t jc, std::size_t nc, std::size_t pc, std::size_t kc) {
+                   gemm_i8_micro<au, start>((kc + G - 1) / G, pa + i / MR * MR * wk(kc), pb + j / NR * NR * wk(kc),
+                                            c + static_cast<std::ptrdiff_t>(i) * ldc +
+                                                static_cast<std::ptrdiff_t>(jc + j),
+                                            ldc, pc != 0, std::min(MR, m - i), std::min(NR, nc - j));
+               });
 }
 
 #endif // XLET_GEMM_I8_KERNEL
