@@ -64,14 +64,8 @@
 #if defined(XLET_BENCH_HAVE_OPENBLAS)
 #include <cblas.h>
 #endif
-#if defined(XLET_BENCH_HAVE_DNNL)
-#include <oneapi/dnnl/dnnl.hpp>
-#if DNNL_CPU_THREADING_RUNTIME == DNNL_RUNTIME_OMP
-#include <omp.h>
-#endif
-#endif
-
 #include "bench_common.hpp"
+#include "bench_dnnl.hpp"
 
 namespace xlet_bench {
 namespace {
@@ -363,15 +357,6 @@ struct dw_loop_peer final : peer {
 // ---- oneDNN -----------------------------------------------------------------------------------------
 
 #if defined(XLET_BENCH_HAVE_DNNL)
-void set_dnnl_threads(int threads) {
-#if DNNL_CPU_THREADING_RUNTIME == DNNL_RUNTIME_OMP
-    omp_set_num_threads(threads);
-#else
-    (void)threads; // TBB: the caller's tbb_threads; SEQ: one thread
-#endif
-}
-constexpr bool dnnl_threaded = DNNL_CPU_THREADING_RUNTIME != DNNL_RUNTIME_SEQ;
-
 struct onednn_peer final : peer {
     using tag = dnnl::memory::format_tag;
     using dt = dnnl::memory::data_type;

@@ -84,4 +84,15 @@ void check_close(const Tn& got, const r::array<double>& want, const r::array<dou
     CHECK_MESSAGE(rep.empty(), rep);
 }
 
+// A list of dimensions, and dimension numbers, as the reference evaluator spells them.
+inline r::dims_t dl(const xlet::dim_list& l) {
+    r::dims_t d;
+    for (std::size_t i = 0; i < l.size(); ++i)
+        d.push_back(l[i]);
+    return d;
+}
+inline r::dot_dims_t ref_dims(const xlet::dot_dims& d) {
+    return {dl(d.lhs_batch), dl(d.rhs_batch), dl(d.lhs_contracting), dl(d.rhs_contracting)};
+}
+
 } // namespace dt

@@ -263,17 +263,10 @@ TEST_CASE("dot inside the user's own TBB loop: nested parallel products share no
 
 namespace {
 
-r::dims_t dl(const dim_list& l) {
-    r::dims_t d;
-    for (std::size_t i = 0; i < l.size(); ++i)
-        d.push_back(l[i]);
-    return d;
-}
-
 template<dot_dims D, class Lt, class Rt, class Out = void>
 void diff_case() {
     using T = typename Lt::value_type;
-    const r::dot_dims_t rd{dl(D.lhs_batch), dl(D.rhs_batch), dl(D.lhs_contracting), dl(D.rhs_contracting)};
+    const r::dot_dims_t rd = dt::ref_dims(D);
     CAPTURE(r::show_dims(rd.lhs_batch));
     CAPTURE(r::show_dims(rd.lhs_contracting));
     CAPTURE(r::show_dims(rd.rhs_contracting));

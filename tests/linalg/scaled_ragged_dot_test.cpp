@@ -16,13 +16,6 @@ using dt::rf;
 
 namespace {
 
-r::dims_t dl(const dim_list& l) {
-    r::dims_t d;
-    for (std::size_t i = 0; i < l.size(); ++i)
-        d.push_back(l[i]);
-    return d;
-}
-
 template<class Tn>
 Tn random_scale() { // powers of two and ordinary values in [1/8, 8)
     Tn t;
@@ -50,7 +43,7 @@ s32<G> random_groups(std::size_t n, bool fill) {
 
 template<dot_dims D, class Lt, class LSt, class Rt, class RSt, class Out = void>
 void scaled_case() {
-    const r::dot_dims_t rd{dl(D.lhs_batch), dl(D.rhs_batch), dl(D.lhs_contracting), dl(D.rhs_contracting)};
+    const r::dot_dims_t rd = dt::ref_dims(D);
     const auto l = dt::random<Lt>();
     const auto r_ = dt::random<Rt>();
     const auto ls = random_scale<LSt>();
@@ -66,8 +59,7 @@ void scaled_case() {
 template<ragged_dot_dims D, class Lt, class Rt, std::size_t G, class Out = void>
 void ragged_case(bool fill) {
     using T = typename Lt::value_type;
-    const r::dot_dims_t rd{dl(D.dot.lhs_batch), dl(D.dot.rhs_batch), dl(D.dot.lhs_contracting),
-                           dl(D.dot.rhs_contracting)};
+    const r::dot_dims_t rd = dt::ref_dims(D.dot);
     const std::int64_t rag = D.lhs_ragged[0];
     const auto l = dt::random<Lt>();
     const auto r_ = dt::random<Rt>();
@@ -80,14 +72,14 @@ void ragged_case(bool fill) {
     for (std::size_t i = 0; i < D.dot.lhs_contracting.size(); ++i)
         k *= Lt::extents[static_cast<std::size_t>(D.dot.lhs_contracting[i])];
     if constexpr (std::is_integral_v<T>) {
-        const auto want = r::ragged_dot<std::uint64_t>(rf(l), rf(r_), sizes, rd, rag, dl(D.rhs_group));
+        const auto want = r::ragged_dot<std::uint64_t>(rf(l), rf(r_), sizes, rd, rag, dt::dl(D.rhs_group));
         std::vector<Got> w;
         for (auto v : want.data)
             w.push_back(static_cast<Got>(v));
         CHECK_SAME(got, (r::array<Got>(want.dims, w)));
     } else {
-        dt::check_close(got, r::ragged_dot<double>(rf(l), rf(r_), sizes, rd, rag, dl(D.rhs_group)),
-                        r::ragged_dot<double, T, true>(rf(l), rf(r_), sizes, rd, rag, dl(D.rhs_group)), k);
+        dt::check_close(got, r::ragged_dot<double>(rf(l), rf(r_), sizes, rd, rag, dt::dl(D.rhs_group)),
+                        r::ragged_dot<double, T, true>(rf(l), rf(r_), sizes, rd, rag, dt::dl(D.rhs_group)), k);
     }
 }
 

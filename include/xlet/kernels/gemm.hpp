@@ -25,6 +25,8 @@
 //   3. The micro-kernel keeps an MR x NR tile of C in registers (MR x 2 xsimd batches) and does one
 //      FMA per element and k, k in increasing order; a tile on the edge of C is computed whole on
 //      the zero-padded panels and only its valid part is written.
+//   The task grid (gemm_make_grid) and the block loops over it (gemm_drive) take the packing and the
+//   micro-kernel as callbacks: the 8-bit GEMM (kernels/gemm_i8.hpp) runs on the same two.
 // Blocking (gemm_blocking: derived from the batch width W and the number of vector registers):
 //   MR x NB batches of C in registers, NB = 2: AVX2 (16 ymm) 6 x 16 f32, AVX-512 (32 zmm) 14 x 32
 //       f32: 12 / 28 accumulators + 2 B loads + 1 broadcast; two FMA pipes of latency 4 need >= 8.
@@ -347,6 +349,17 @@ inline void gemm_pack_b_slivers(T* dst, const T* b, std::ptrdiff_t rsb, std::ptr
 
 // ---- micro-kernel -----------------------------------------------------------------------------
 
+// The lines of an MR x (NB W) tile of C: a micro-kernel reads (update) or writes it at its end, so
+// it starts bringing them in before its k loop.
+template<std::size_t MR, std::size_t NB, std::size_t W, class T>
+XLET_ALWAYS_INLINE void gemm_prefetch_tile(const T* c, std::ptrdiff_t ldc) {
+#pragma GCC unroll 32
+    for (std::size_t i = 0; i < MR; ++i)
+#pragma GCC unroll 4
+        for (std::size_t v = 0; v < NB; ++v)
+            __builtin_prefetch(c + static_cast<std::ptrdiff_t>(i) * ldc + v * W, 1);
+}
+
 // C[0:mr, 0:nr] (up)= pa (MR x kc, k-major) * pb (kc x NR, k-major); pa and pb 64-byte aligned.
 // The MR x NB accumulators are a fixed-size array indexed only by constants after full unrolling,
 // so the compiler keeps them in registers (checked in the generated code: no spills in the k loop).
@@ -363,12 +376,7 @@ inline void gemm_micro(std::size_t kc, const T* __restrict pa, const T* __restri
         for (std::size_t v = 0; v < NB; ++v)
             acc[i][v] = B(T(0));
     }
-    // The tile of C is read (update) or written at the end: start bringing its lines in now.
-#pragma GCC unroll 32
-    for (std::size_t i = 0; i < MR; ++i)
-#pragma GCC unroll 4
-        for (std::size_t v = 0; v < NB; ++v)
-            __builtin_prefetch(c + static_cast<std::ptrdiff_t>(i) * ldc + v * W, 1);
+    gemm_prefetch_tile<MR, NB, W>(c, ldc);
     for (std::size_t p = 0; p < kc; ++p) {
         B b[NB];
 #pragma GCC unroll 4
@@ -474,14 +482,13 @@ inline gemm_grid gemm_make_grid(std::size_t m, std::size_t MR, std::size_t MC, s
 
 // The block loops over the grid: for each NC block of columns (jc) and kc_max block of k (pc), one
 // pass packs B and A, then the tasks run the micro-kernel over their tiles. The callbacks:
-//   pack_b(s, jc, nc, pc, kc)          sliver s of the kc x nc panel of B at column jc
-//   pack_a(q, pc, kc)                  micro-panel q of A (rows q * MR ...)
-//   pack_own(jc, nc, s0, s1, pc, kc)   slivers [s0, s1), in the task that owns them (column owners)
-//   tile(i, j, jc, nc, pc, kc)         the micro-kernel on the tile at row i, panel column j
-template<class PackB, class PackA, class PackOwn, class Tile>
+//   pack_b(jc, nc, s0, s1, pc, kc)   slivers [s0, s1) of the kc x nc panel of B at column jc (a
+//                                    range, so that row-major B can be read along its rows)
+//   pack_a(q, pc, kc)                micro-panel q of A (rows q * MR ...)
+//   tile(i, j, jc, nc, pc, kc)       the micro-kernel on the tile at row i, panel column j
+template<class PackB, class PackA, class Tile>
 void gemm_drive(const gemm_grid& g, std::size_t m, std::size_t n, std::size_t k, std::size_t kc_max, std::size_t MR,
-                std::size_t NR, std::size_t NC, bool par, const PackB& pack_b, const PackA& pack_a,
-                const PackOwn& pack_own, const Tile& tile) {
+                std::size_t NR, std::size_t NC, bool par, const PackB& pack_b, const PackA& pack_a, const Tile& tile) {
     const std::size_t mp = (m + MR - 1) / MR;
     auto body = [&] {
         for (std::size_t jc = 0; jc < n; jc += NC) {
@@ -493,12 +500,9 @@ void gemm_drive(const gemm_grid& g, std::size_t m, std::size_t n, std::size_t k,
                 // (column owners: A only, from item ns on; the tasks pack B).
                 const std::size_t first = g.own_b ? ns : 0;
                 gemm_for(par, ns + mp - first, 4, [&](std::size_t s0, std::size_t s1) {
-                    for (std::size_t s = first + s0; s < first + s1; ++s) {
-                        if (s < ns)
-                            pack_b(s, jc, nc, pc, kc);
-                        else
-                            pack_a(s - ns, pc, kc);
-                    }
+                    if (first + s0 < ns) pack_b(jc, nc, first + s0, std::min(ns, first + s1), pc, kc);
+                    for (std::size_t s = std::max(ns, first + s0); s < first + s1; ++s)
+                        pack_a(s - ns, pc, kc);
                 });
                 const std::size_t cs = (ns + std::min(g.nb, ns) - 1) / std::min(g.nb, ns); // slivers per block
                 const std::size_t nbc = (ns + cs - 1) / cs;
@@ -508,7 +512,7 @@ void gemm_drive(const gemm_grid& g, std::size_t m, std::size_t n, std::size_t k,
                     for (std::size_t t = t0; t < t1; ++t) {
                         const std::size_t r0 = t % g.mt * g.mtr, r1 = std::min(m, r0 + g.mtr);
                         const std::size_t j0 = t / g.mt * cs * NR, j1 = std::min(nc, j0 + cs * NR);
-                        if (g.own_b) pack_own(jc, nc, j0 / NR, (j1 + NR - 1) / NR, pc, kc);
+                        if (g.own_b) pack_b(jc, nc, j0 / NR, (j1 + NR - 1) / NR, pc, kc);
                         for (std::size_t i0 = r0; i0 < r1; i0 += g.mc) {
                             const std::size_t i1 = std::min(r1, i0 + g.mc);
                             for (std::size_t j = j0; j < j1; j += NR)
@@ -596,14 +600,11 @@ void gemm(std::size_t m, std::size_t n, std::size_t k, const T* a, std::ptrdiff_
     const gemm_grid grid = gemm_make_grid(m, MR, MC, NR, nc_max, NR * kc_max * sizeof(T), par, column_owners);
     gemm_drive(
         grid, m, n, k, kc_max, MR, NR, NC, par,
-        [&](std::size_t s, std::size_t jc, std::size_t nc, std::size_t pc, std::size_t kc) {
-            gemm_pack_b_sliver<NR>(pb + s * NR * kc, b, rsb, csb, jc + s * NR, std::min(NR, nc - s * NR), pc, kc);
+        [&](std::size_t jc, std::size_t nc, std::size_t s0, std::size_t s1, std::size_t pc, std::size_t kc) {
+            gemm_pack_b_slivers<NR>(pb, b, rsb, csb, jc, nc, s0, s1, pc, kc);
         },
         [&](std::size_t q, std::size_t pc, std::size_t kc) {
             gemm_pack_a_panel<MR>(pa + q * MR * kc, a, rsa, csa, q * MR, std::min(MR, m - q * MR), pc, kc);
-        },
-        [&](std::size_t jc, std::size_t nc, std::size_t s0, std::size_t s1, std::size_t pc, std::size_t kc) {
-            gemm_pack_b_slivers<NR>(pb, b, rsb, csb, jc, nc, s0, s1, pc, kc);
         },
         [&](std::size_t i, std::size_t j, std::size_t jc, std::size_t nc, std::size_t pc, std::size_t kc) {
             const gemm_update u = pc == 0 ? up : (up == gemm_update::subtract ? up : gemm_update::add);

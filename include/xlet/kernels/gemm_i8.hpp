@@ -18,10 +18,13 @@
 //     the reference). It multiplies unsigned bytes by signed bytes, so each pair of operand types
 //     picks which side is the unsigned one, and where both have the same signedness one side is
 //     moved by 128 during packing (xor 0x80) and the change is undone by a correction that the
-//     accumulators start from (a sum over the same k block, mod 2^32 like everything else):
+//     accumulators start from (a sum over the same k block, mod 2^32 like everything else; computed
+//     when the panel is packed, by vpdpbusd against bytes of 1, and stored after its words):
 //       u8 x s8: A unsigned, B signed, no correction;   s8 x u8: B unsigned, A signed, none;
 //       s8 x s8: A + 128 unsigned, start from -128 * (column sums of B);
 //       u8 x u8: B - 128 signed,   start from +128 * (row sums of A).
+//     The zero padding stays zero after the shift (padding is written after it), so it adds
+//     nothing to either side.
 //   - AVX2 (and AVX-512 without VNNI): operands sign- or zero-extended to 16 bits during packing and
 //     vpmaddwd (G = 2 int16 per lane, exact: |a b| <= 255 * 128, a pair sum fits 17 bits) then
 //     vpaddd. vpmaddubsw would take bytes as they are, but it saturates its 16-bit pair sums, and
@@ -32,7 +35,8 @@
 //   - Portable (no AVX2), and products below gemm_i8_small_work: the plain loop (gemm_i8_loop).
 // Blocking (gemm_i8_blocking): MR x NB as the f32 GEMM's (NB = 2, MR = (registers - 4) / NB:
 // AVX-512 14 x 32 int32, AVX2 6 x 16); the AVX2 tile also needs a register for the vpmaddwd product,
-// which the f32 tile's spare gives (12 sums + 2 B + 1 A + 1 product = 16, checked: no spills). The
+// which the f32 tile's spare gives (12 sums + 2 B + 1 A + 1 product = 16; no spills in the k loop
+// with GCC 12 and Clang 14, see gemm_i8_add_into). The
 // cache blocking reuses the f32 GEMM's byte budgets, which are tuned per ISA level for the
 // project's hosts (xlet reads no cache sizes at run time): a KC x NR sliver of B takes the f32
 // sliver's bytes (AVX-512: 128 KiB, KC = 4096 k; AVX2 16 KiB, KC = 512 k), the MC x KC block of A
@@ -107,28 +111,17 @@ XLET_ALWAYS_INLINE V gemm_i8_add_into(V acc, V t) {
 }
 #endif
 
-#if defined(__AVX512VNNI__) && defined(__AVX512BW__)
+#if defined(__AVX512BW__)
 #define XLET_GEMM_I8_KERNEL 1
 struct gemm_i8_isa {
     using vec = __m512i;
+#if defined(__AVX512VNNI__)
     static constexpr bool vnni = true;
     static constexpr std::size_t W = 16, G = 4;
-    static vec zero() { return _mm512_setzero_si512(); }
-    static vec set1(std::uint32_t x) { return _mm512_set1_epi32(static_cast<int>(x)); }
-    static vec load(const void* p) { return _mm512_load_si512(p); }
-    static vec loadu(const void* p) { return _mm512_loadu_si512(p); }
-    static void store(void* p, vec v) { _mm512_store_si512(p, v); }
-    static void storeu(void* p, vec v) { _mm512_storeu_si512(p, v); }
-    static vec add(vec x, vec y) { return _mm512_add_epi32(x, y); }
-    // acc + the sums of G products of the unsigned bytes of u and the signed bytes of s.
-    static vec dot(vec acc, vec u, vec s) { return _mm512_dpbusd_epi32(acc, u, s); }
-};
-#elif defined(__AVX512BW__)
-#define XLET_GEMM_I8_KERNEL 1
-struct gemm_i8_isa {
-    using vec = __m512i;
+#else
     static constexpr bool vnni = false;
     static constexpr std::size_t W = 16, G = 2;
+#endif
     static vec zero() { return _mm512_setzero_si512(); }
     static vec set1(std::uint32_t x) { return _mm512_set1_epi32(static_cast<int>(x)); }
     static vec load(const void* p) { return _mm512_load_si512(p); }
@@ -136,8 +129,15 @@ struct gemm_i8_isa {
     static void store(void* p, vec v) { _mm512_store_si512(p, v); }
     static void storeu(void* p, vec v) { _mm512_storeu_si512(p, v); }
     static vec add(vec x, vec y) { return _mm512_add_epi32(x, y); }
-    // acc + the sums of G products of int16 lanes.
-    static vec dot(vec acc, vec x, vec y) { return gemm_i8_add_into(acc, _mm512_madd_epi16(x, y)); }
+    // VNNI: acc + the sums of G products of the unsigned bytes of u and the signed bytes of s;
+    // else of G products of int16 lanes.
+    static vec dot(vec acc, vec u, vec s) {
+#if defined(__AVX512VNNI__)
+        return _mm512_dpbusd_epi32(acc, u, s);
+#else
+        return gemm_i8_add_into(acc, _mm512_madd_epi16(u, s));
+#endif
+    }
 };
 #elif defined(__AVX2__)
 #define XLET_GEMM_I8_KERNEL 1
@@ -196,10 +196,63 @@ inline void gemm_i8_pack_rect(std::uint32_t* dst, const T* src, std::ptrdiff_t l
             std::uint32_t w = 0;
             if (l < nl)
                 for (std::size_t q = 0; q < G && g * G + q < kc; ++q)
-                    w |= gemm_i8_lane(src[static_cast<std::ptrdiff_t>(l) * ls + static_cast<std::ptrdiff_t>(g * G + q) * ks],
-                                      flip)
+                    w |= gemm_i8_lane(
+                             src[static_cast<std::ptrdiff_t>(l) * ls + static_cast<std::ptrdiff_t>(g * G + q) * ks],
+                             flip)
                          << (q * shift);
             dst[g * L + l] = w;
+        }
+}
+
+// Lines contiguous (ls == 1: B row-major, A transposed): the words of whole groups [0, gf) and
+// lines [0, lf) (a multiple of 8) of `count` panels side by side, panel q's lines from src + q L
+// and its words at dst + q stride. 16 (bytes) or 8 (int16) lines at a time, G rows of k
+// interleaved by unpacks (widened to int16 first on the 16-bit path); k groups outermost, so the
+// panels of one call read G whole rows of their span at a time.
+template<std::size_t L, class T>
+inline void gemm_i8_interleave(std::uint32_t* dst, std::size_t stride, const T* src, std::ptrdiff_t ks,
+                               std::size_t count, std::size_t lf, std::size_t gf, std::uint32_t flip) {
+    constexpr std::size_t G = gemm_i8_isa::G;
+    for (std::size_t g = 0; g < gf; ++g)
+        for (std::size_t q = 0; q < count; ++q) {
+            const T* r = src + static_cast<std::ptrdiff_t>(g * G) * ks + q * L;
+            std::uint32_t* dq = dst + q * stride + g * L;
+            std::size_t l = 0;
+            if constexpr (G == 4)
+                for (; l + 16 <= lf; l += 16) {
+                    std::uint32_t* d = dq + l;
+                    const __m128i x0 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(r + l));
+                    const __m128i x1 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(r + ks + l));
+                    const __m128i x2 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(r + 2 * ks + l));
+                    const __m128i x3 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(r + 3 * ks + l));
+                    const __m128i t0 = _mm_unpacklo_epi8(x0, x1), t1 = _mm_unpackhi_epi8(x0, x1);
+                    const __m128i t2 = _mm_unpacklo_epi8(x2, x3), t3 = _mm_unpackhi_epi8(x2, x3);
+                    const __m128i f = _mm_set1_epi8(static_cast<char>(flip));
+                    _mm_storeu_si128(reinterpret_cast<__m128i*>(d), _mm_xor_si128(_mm_unpacklo_epi16(t0, t2), f));
+                    _mm_storeu_si128(reinterpret_cast<__m128i*>(d + 4), _mm_xor_si128(_mm_unpackhi_epi16(t0, t2), f));
+                    _mm_storeu_si128(reinterpret_cast<__m128i*>(d + 8), _mm_xor_si128(_mm_unpacklo_epi16(t1, t3), f));
+                    _mm_storeu_si128(reinterpret_cast<__m128i*>(d + 12), _mm_xor_si128(_mm_unpackhi_epi16(t1, t3), f));
+                }
+            for (; l < lf; l += 8) {
+                std::uint32_t* d = dq + l;
+                if constexpr (G == 4) {
+                    const __m128i x0 = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(r + l));
+                    const __m128i x1 = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(r + ks + l));
+                    const __m128i x2 = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(r + 2 * ks + l));
+                    const __m128i x3 = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(r + 3 * ks + l));
+                    const __m128i t0 = _mm_unpacklo_epi8(x0, x1), t1 = _mm_unpacklo_epi8(x2, x3);
+                    const __m128i f = _mm_set1_epi8(static_cast<char>(flip));
+                    _mm_storeu_si128(reinterpret_cast<__m128i*>(d), _mm_xor_si128(_mm_unpacklo_epi16(t0, t1), f));
+                    _mm_storeu_si128(reinterpret_cast<__m128i*>(d + 4), _mm_xor_si128(_mm_unpackhi_epi16(t0, t1), f));
+                } else {
+                    const __m128i x0 = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(r + l));
+                    const __m128i x1 = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(r + ks + l));
+                    const __m128i w0 = std::is_signed_v<T> ? _mm_cvtepi8_epi16(x0) : _mm_cvtepu8_epi16(x0);
+                    const __m128i w1 = std::is_signed_v<T> ? _mm_cvtepi8_epi16(x1) : _mm_cvtepu8_epi16(x1);
+                    _mm_storeu_si128(reinterpret_cast<__m128i*>(d), _mm_unpacklo_epi16(w0, w1));
+                    _mm_storeu_si128(reinterpret_cast<__m128i*>(d + 4), _mm_unpackhi_epi16(w0, w1));
+                }
+            }
         }
 }
 
@@ -207,8 +260,7 @@ inline void gemm_i8_pack_rect(std::uint32_t* dst, const T* src, std::ptrdiff_t l
 // and steps [0, kc), as L lines of packed words: dst[g * L + l] holds steps G g ... G g + G - 1 of
 // line l (their bytes xor flip, or as int16), zero past nl and past kc.
 //   k contiguous (ks == 1, A row-major, B transposed): a word is G consecutive values;
-//   lines contiguous (ls == 1, B row-major, A transposed): 16 (bytes) or 8 (int16) lines at a
-//   time, G rows of k interleaved by unpacks (widened to int16 first on the 16-bit path).
+//   lines contiguous (ls == 1, B row-major, A transposed): gemm_i8_interleave.
 template<std::size_t L, class T>
 inline void gemm_i8_pack(std::uint32_t* dst, const T* src, std::ptrdiff_t ls, std::ptrdiff_t ks, std::size_t nl,
                          std::size_t kc, std::uint32_t flip) {
@@ -232,45 +284,7 @@ inline void gemm_i8_pack(std::uint32_t* dst, const T* src, std::ptrdiff_t ls, st
         }
     } else if (ls == 1) {
         lf = nl / 8 * 8;
-        for (std::size_t g = 0; g < gf; ++g) {
-            const T* r = src + static_cast<std::ptrdiff_t>(g * G) * ks;
-            std::size_t l = 0;
-            if constexpr (G == 4)
-                for (; l + 16 <= lf; l += 16) {
-                    std::uint32_t* d = dst + g * L + l;
-                    const __m128i x0 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(r + l));
-                    const __m128i x1 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(r + ks + l));
-                    const __m128i x2 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(r + 2 * ks + l));
-                    const __m128i x3 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(r + 3 * ks + l));
-                    const __m128i t0 = _mm_unpacklo_epi8(x0, x1), t1 = _mm_unpackhi_epi8(x0, x1);
-                    const __m128i t2 = _mm_unpacklo_epi8(x2, x3), t3 = _mm_unpackhi_epi8(x2, x3);
-                    const __m128i f = _mm_set1_epi8(static_cast<char>(flip));
-                    _mm_storeu_si128(reinterpret_cast<__m128i*>(d), _mm_xor_si128(_mm_unpacklo_epi16(t0, t2), f));
-                    _mm_storeu_si128(reinterpret_cast<__m128i*>(d + 4), _mm_xor_si128(_mm_unpackhi_epi16(t0, t2), f));
-                    _mm_storeu_si128(reinterpret_cast<__m128i*>(d + 8), _mm_xor_si128(_mm_unpacklo_epi16(t1, t3), f));
-                    _mm_storeu_si128(reinterpret_cast<__m128i*>(d + 12), _mm_xor_si128(_mm_unpackhi_epi16(t1, t3), f));
-                }
-            for (; l < lf; l += 8) {
-                std::uint32_t* d = dst + g * L + l;
-                if constexpr (G == 4) {
-                    const __m128i x0 = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(r + l));
-                    const __m128i x1 = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(r + ks + l));
-                    const __m128i x2 = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(r + 2 * ks + l));
-                    const __m128i x3 = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(r + 3 * ks + l));
-                    const __m128i t0 = _mm_unpacklo_epi8(x0, x1), t1 = _mm_unpacklo_epi8(x2, x3);
-                    const __m128i f = _mm_set1_epi8(static_cast<char>(flip));
-                    _mm_storeu_si128(reinterpret_cast<__m128i*>(d), _mm_xor_si128(_mm_unpacklo_epi16(t0, t1), f));
-                    _mm_storeu_si128(reinterpret_cast<__m128i*>(d + 4), _mm_xor_si128(_mm_unpackhi_epi16(t0, t1), f));
-                } else {
-                    const __m128i x0 = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(r + l));
-                    const __m128i x1 = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(r + ks + l));
-                    const __m128i w0 = std::is_signed_v<T> ? _mm_cvtepi8_epi16(x0) : _mm_cvtepu8_epi16(x0);
-                    const __m128i w1 = std::is_signed_v<T> ? _mm_cvtepi8_epi16(x1) : _mm_cvtepu8_epi16(x1);
-                    _mm_storeu_si128(reinterpret_cast<__m128i*>(d), _mm_unpacklo_epi16(w0, w1));
-                    _mm_storeu_si128(reinterpret_cast<__m128i*>(d + 4), _mm_unpackhi_epi16(w0, w1));
-                }
-            }
-        }
+        gemm_i8_interleave<L>(dst, 0, src, ks, 1, lf, gf, flip);
     }
     gemm_i8_pack_rect<L>(dst, src, ls, ks, nl, kc, flip, lf, L, 0, gk);
     gemm_i8_pack_rect<L>(dst, src, ls, ks, nl, kc, flip, 0, lf, gf, gk);
@@ -338,11 +352,7 @@ inline void gemm_i8_micro(std::size_t gk, const std::uint32_t* __restrict pa, co
                 acc[i][v] = s;
         }
     }
-#pragma GCC unroll 32
-    for (std::size_t i = 0; i < MR; ++i)
-#pragma GCC unroll 4
-        for (std::size_t v = 0; v < NB; ++v)
-            __builtin_prefetch(c + static_cast<std::ptrdiff_t>(i) * ldc + v * W, 1);
+    gemm_prefetch_tile<MR, NB, W>(c, ldc);
     for (std::size_t p = 0; p < gk; ++p) {
         V b[NB];
 #pragma GCC unroll 4
@@ -391,9 +401,9 @@ void gemm_i8_blocked(std::size_t m, std::size_t n, std::size_t k, const TA* a, s
     constexpr std::size_t MR = Bk::MR, NR = Bk::NR, G = Bk::G, KC = Bk::KC, NC = Bk::NC;
     constexpr bool vnni = gemm_i8_isa::vnni;
     constexpr bool sa = std::is_signed_v<TA>, sb = std::is_signed_v<TB>;
-    constexpr bool au = !(vnni && sa && !sb);     // s8 x u8: B is the unsigned operand
-    constexpr bool flip_a = vnni && sa && sb;     // s8 x s8: A + 128, start from -128 colsum(B)
-    constexpr bool flip_b = vnni && !sa && !sb;   // u8 x u8: B - 128, start from +128 rowsum(A)
+    constexpr bool au = !(vnni && sa && !sb);   // s8 x u8: B is the unsigned operand
+    constexpr bool flip_a = vnni && sa && sb;   // s8 x s8: A + 128, start from -128 colsum(B)
+    constexpr bool flip_b = vnni && !sa && !sb; // u8 x u8: B - 128, start from +128 rowsum(A)
     constexpr gemm_i8_start start = flip_a ? gemm_i8_start::cols : flip_b ? gemm_i8_start::rows : gemm_i8_start::zero;
     const bool par = parallel && m * n * k >= G * gemm_parallel_work;
     const std::size_t mp = (m + MR - 1) / MR;
@@ -409,15 +419,37 @@ void gemm_i8_blocked(std::size_t m, std::size_t n, std::size_t k, const TA* a, s
         gemm_make_grid(m, MR, Bk::mc_for(kc_max), NR, nc_max, NR * words * sizeof(std::uint32_t), par, true);
     // Panels of a k block of kc steps are (kc + G - 1) / G + 1 words per line apart.
     auto wk = [](std::size_t kc) { return (kc + G - 1) / G + 1; };
-    auto sliver = [&](std::size_t s, std::size_t jc, std::size_t nc, std::size_t pc, std::size_t kc) {
-        std::uint32_t* d = pb + s * NR * wk(kc);
-        const TB* src = b + static_cast<std::ptrdiff_t>(pc) * rsb + static_cast<std::ptrdiff_t>(jc + s * NR) * csb;
-        const std::size_t nl = std::min(NR, nc - s * NR);
-        gemm_i8_pack<NR>(d, src, csb, rsb, nl, kc, flip_b ? 0x80u : 0u);
+    const std::uint32_t flip_bv = flip_b ? 0x80u : 0u;
+    auto b_at = [&](std::size_t pc, std::size_t j) {
+        return b + static_cast<std::ptrdiff_t>(pc) * rsb + static_cast<std::ptrdiff_t>(j) * csb;
+    };
+    auto sliver_sums = [&]([[maybe_unused]] std::uint32_t* d, [[maybe_unused]] std::size_t kc) {
 #if defined(__AVX512VNNI__)
         if constexpr (start == gemm_i8_start::cols)
             gemm_i8_panel_sums<NR, false>(d + (wk(kc) - 1) * NR, d, wk(kc) - 1, 0u - 128u);
 #endif
+    };
+    // Slivers [s0, s1). Row-major B: the whole slivers' k groups are interleaved G rows at a time
+    // across all of them, so that B is read along its rows (a sliver at a time read 32-byte pieces
+    // of 1024 rows; 1024^3 on 2 threads: 82-85% -> 91-93% of the VNNI peak).
+    auto slivers = [&](std::size_t jc, std::size_t nc, std::size_t s0, std::size_t s1, std::size_t pc, std::size_t kc) {
+        std::size_t s = s0;
+        const std::size_t whole = std::min(s1, nc / NR);
+        if (csb == 1 && whole > s0 + 1) {
+            const std::size_t gf = kc / G;
+            gemm_i8_interleave<NR>(pb + s0 * NR * wk(kc), NR * wk(kc), b_at(pc, jc + s0 * NR), rsb, whole - s0, NR, gf,
+                                   flip_bv);
+            for (; s < whole; ++s) { // the last, partial k group
+                std::uint32_t* d = pb + s * NR * wk(kc);
+                gemm_i8_pack_rect<NR>(d, b_at(pc, jc + s * NR), 1, rsb, NR, kc, flip_bv, 0, NR, gf, (kc + G - 1) / G);
+                sliver_sums(d, kc);
+            }
+        }
+        for (; s < s1; ++s) {
+            std::uint32_t* d = pb + s * NR * wk(kc);
+            gemm_i8_pack<NR>(d, b_at(pc, jc + s * NR), csb, rsb, std::min(NR, nc - s * NR), kc, flip_bv);
+            sliver_sums(d, kc);
+        }
     };
     auto panel = [&](std::size_t q, std::size_t pc, std::size_t kc) {
         std::uint32_t* d = pa + q * MR * wk(kc);
@@ -429,17 +461,13 @@ void gemm_i8_blocked(std::size_t m, std::size_t n, std::size_t k, const TA* a, s
             gemm_i8_panel_sums<MR, true>(d + (wk(kc) - 1) * MR, d, wk(kc) - 1, 128u);
 #endif
     };
-    gemm_drive(
-        grid, m, n, k, kc_max, MR, NR, NC, par, sliver, panel,
-        [&](std::size_t jc, std::size_t nc, std::size_t s0, std::size_t s1, std::size_t pc, std::size_t kc) {
-            for (std::size_t s = s0; s < s1; ++s)
-                sliver(s, jc, nc, pc, kc);
-        },
-        [&](std::size_t i, std::size_t j, std::size_t jc, std::size_t nc, std::size_t pc, std::size_t kc) {
-            gemm_i8_micro<au, start>((kc + G - 1) / G, pa + i / MR * MR * wk(kc), pb + j / NR * NR * wk(kc),
-                                     c + static_cast<std::ptrdiff_t>(i) * ldc + static_cast<std::ptrdiff_t>(jc + j),
-                                     ldc, pc != 0, std::min(MR, m - i), std::min(NR, nc - j));
-        });
+    gemm_drive(grid, m, n, k, kc_max, MR, NR, NC, par, slivers, panel,
+               [&](std::size_t i, std::size_t j, std::size_t jc, std::size_t nc, std::size_t pc, std::size_t kc) {
+                   gemm_i8_micro<au, start>((kc + G - 1) / G, pa + i / MR * MR * wk(kc), pb + j / NR * NR * wk(kc),
+                                            c + static_cast<std::ptrdiff_t>(i) * ldc +
+                                                static_cast<std::ptrdiff_t>(jc + j),
+                                            ldc, pc != 0, std::min(MR, m - i), std::min(NR, nc - j));
+               });
 }
 
 #endif // XLET_GEMM_I8_KERNEL

@@ -336,7 +336,7 @@ void dot_fast(const T* a, dot_side sa, const T* b, dot_side sb, T* c) {
 // s8 / u8 operands, accumulation of 32 bits or fewer: the int32 sums mod 2^32 of gemm_i8, whose
 // low bits are the narrower accumulator's wrapped sums.
 template<class T, class Acc>
-inline constexpr bool dot_i8_path = gemm_i8_operand<T> && is_integer<Acc> && sizeof(Acc) <= 4;
+inline constexpr bool dot_i8_path = is_integer<Acc> && sizeof(Acc) <= 4 && gemm_i8_operand<T>;
 
 template<auto P, class T>
 void dot_i8(const T* a, dot_side sa, const T* b, dot_side sb, std::int32_t* c) {
