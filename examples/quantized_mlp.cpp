@@ -39,11 +39,13 @@ consteval quant::scales_t<N> column_scales(double base, double in_scale) {
     return s;
 }
 template<std::size_t N>
-consteval quant::zero_points_t<N> zeros() { return {}; }
+consteval quant::zero_points_t<N> zeros() {
+    return {};
+}
 
 constexpr double w1_base = 0.05, w2_base = 0.05;
-constexpr double sx = 1.0 / 127.0;   // x in [-1, 1)
-constexpr double sh = 4.0 / 255.0;   // relu output in [0, 4]
+constexpr double sx = 1.0 / 127.0; // x in [-1, 1)
+constexpr double sh = 4.0 / 255.0; // relu output in [0, 4]
 
 using QX = quant::uniform<std::int8_t, float, quant::scale(sx), 0>;
 using QH = quant::uniform<std::int8_t, float, quant::scale(sh), -128>;
@@ -98,10 +100,14 @@ int main() {
     for (std::size_t i = 0; i < Hid; ++i)
         for (std::size_t j = 0; j < Out; ++j)
             p->w2(i, j) = static_cast<float>(amp(w2_base, j)) * pseudo(i * Out + j, 3);
-    for (std::size_t i = 0; i < Hid; ++i) p->b1(i) = 0.1f * pseudo(i, 2);
-    for (std::size_t i = 0; i < Out; ++i) p->b2(i) = 0.1f * pseudo(i, 4);
-    for (std::size_t i = 0; i < B * In; ++i) x->data()[i] = pseudo(i, 5);
-    for (std::size_t i = 0; i < B; ++i) labels(i) = static_cast<std::int32_t>(i % 10);
+    for (std::size_t i = 0; i < Hid; ++i)
+        p->b1(i) = 0.1f * pseudo(i, 2);
+    for (std::size_t i = 0; i < Out; ++i)
+        p->b2(i) = 0.1f * pseudo(i, 4);
+    for (std::size_t i = 0; i < B * In; ++i)
+        x->data()[i] = pseudo(i, 5);
+    for (std::size_t i = 0; i < B; ++i)
+        labels(i) = static_cast<std::int32_t>(i % 10);
 
     // The weights quantized once, as a deployed model stores them.
     auto q = std::make_unique<qparams>();
@@ -116,7 +122,7 @@ int main() {
     const double tq = median_ms([&] { (void)qloss(*q, *x, labels); });
     std::printf("mlp %zu x %zu -> %zu (relu) -> %zu, softmax cross-entropy\n", B, In, Hid, Out);
     std::printf("  f32 : loss %.6f  %.3f ms\n", static_cast<double>(lf), tf);
-    std::printf("  int8: loss %.6f  %.3f ms  (loss difference %.2e, %.2fx the f32 speed)\n", static_cast<double>(lq), tq,
-                std::abs(static_cast<double>(lq - lf)), tf / tq);
+    std::printf("  int8: loss %.6f  %.3f ms  (loss difference %.2e, %.2fx the f32 speed)\n", static_cast<double>(lq),
+                tq, std::abs(static_cast<double>(lq - lf)), tf / tq);
     return std::isfinite(lq) && std::abs(lq - lf) < 0.05f ? 0 : 1;
 }

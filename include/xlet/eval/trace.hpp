@@ -103,7 +103,6 @@ XLET_TRACE_COLD int memory_value(recorder& r, const T* p, const extents_t<R>& e)
     return id;
 }
 
-
 inline std::string shaped(const std::vector<std::size_t>& dims, std::string_view elem) {
     std::string s = "tensor<";
     for (auto d : dims)

@@ -73,13 +73,13 @@ void gemm_i8_loop(std::size_t m, std::size_t n, std::size_t k, const TA* a, std:
             for (std::size_t j = 0; j < n; ++j)
                 cr[j] = 0;
             for (std::size_t p = 0; p < k; ++p) {
-                const auto av = static_cast<std::uint32_t>(
-                    static_cast<std::int32_t>(a[static_cast<std::ptrdiff_t>(i) * rsa + static_cast<std::ptrdiff_t>(p) * csa]));
+                const auto av = static_cast<std::uint32_t>(static_cast<std::int32_t>(
+                    a[static_cast<std::ptrdiff_t>(i) * rsa + static_cast<std::ptrdiff_t>(p) * csa]));
                 const TB* br = b + static_cast<std::ptrdiff_t>(p) * rsb;
                 for (std::size_t j = 0; j < n; ++j)
-                    cr[j] = static_cast<std::int32_t>(
-                        static_cast<std::uint32_t>(cr[j]) +
-                        av * static_cast<std::uint32_t>(static_cast<std::int32_t>(br[static_cast<std::ptrdiff_t>(j) * csb])));
+                    cr[j] = static_cast<std::int32_t>(static_cast<std::uint32_t>(cr[j]) +
+                                                      av * static_cast<std::uint32_t>(static_cast<std::int32_t>(
+                                                               br[static_cast<std::ptrdiff_t>(j) * csb])));
             }
         }
     };
