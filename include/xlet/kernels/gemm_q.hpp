@@ -27,7 +27,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <type_traits>
-#include <vector>
 
 namespace xlet::detail {
 
@@ -53,14 +52,13 @@ void qgemm_raw(std::size_t m, std::size_t n, std::size_t k, const S* a, std::ptr
 template<class S>
 void qgemm_col_sums(std::size_t n, std::size_t k, const S* b, std::ptrdiff_t rsb, std::ptrdiff_t csb,
                     std::int32_t* sums) {
-    std::vector<std::uint32_t> s(n, 0);
+    auto* s = reinterpret_cast<std::uint32_t*>(sums); // summed as uint32 (wrapping), in place
+    std::fill_n(s, n, std::uint32_t{0});
     for (std::size_t p = 0; p < k; ++p) {
         const S* br = b + static_cast<std::ptrdiff_t>(p) * rsb;
         for (std::size_t j = 0; j < n; ++j)
             s[j] += static_cast<std::uint32_t>(br[static_cast<std::ptrdiff_t>(j) * csb]);
     }
-    for (std::size_t j = 0; j < n; ++j)
-        sums[j] = static_cast<std::int32_t>(s[j]);
 }
 template<class S>
 std::int32_t qgemm_row_sum(std::size_t k, const S* a, std::ptrdiff_t csa) {
@@ -78,12 +76,20 @@ inline std::int32_t wrap_mul(std::int64_t a, std::int64_t b) {
     return static_cast<std::int32_t>(static_cast<std::uint32_t>(a) * static_cast<std::uint32_t>(b));
 }
 
-// The per-column parameters of the epilogue (columns of one row of the result).
+// The per-column parameters of the epilogue (columns of one row of the result), in two scratch
+// blocks (the block cache's: a repeated call does not reach the allocator).
 struct requant_table {
-    std::vector<float> m, zf;          // combined scale, float(zero point)
-    std::vector<std::int32_t> zr, off; // zero point, zero-point correction (added to acc)
-    std::vector<std::int32_t> exact;   // -1 where the result is acc + zr exactly (32-bit storage, m == 1)
-    explicit requant_table(std::size_t n) : m(n), zf(n), zr(n), off(n, 0), exact(n, 0) {}
+    scratch<float> fs;
+    scratch<std::int32_t> is;
+    float *m, *zf;                  // combined scale, float(zero point)
+    std::int32_t *zr, *off, *exact; // zero point, zero-point correction (added to acc), -1 where the
+                                    // result is acc + zr exactly (32-bit storage, m == 1)
+    explicit requant_table(std::size_t n)
+        : fs(2 * n), is(3 * n), m(fs.data()), zf(m + n), zr(is.data()), off(zr + n), exact(off + n) {
+        std::fill_n(off, 2 * n, std::int32_t{0});
+    }
+    requant_table(const requant_table&) = delete;
+    requant_table& operator=(const requant_table&) = delete;
     void set(std::size_t j, float scale, std::int32_t zero_point, bool wide) {
         m[j] = scale;
         zr[j] = zero_point;
@@ -151,16 +157,16 @@ void requantize_row(const std::int32_t* acc, std::size_t n, const requant_table&
         const I ilo(r.ilo), ihi(r.ihi);
         alignas(64) std::int32_t tmp[W];
         for (; j + W <= n; j += W) {
-            const I a = I::load_unaligned(acc + j) + I::load_unaligned(t.off.data() + j); // wraps
-            F f = xsimd::batch_cast<float>(a) * F::load_unaligned(t.m.data() + j);
-            f = f + F::load_unaligned(t.zf.data() + j);
+            const I a = I::load_unaligned(acc + j) + I::load_unaligned(t.off + j); // wraps
+            F f = xsimd::batch_cast<float>(a) * F::load_unaligned(t.m + j);
+            f = f + F::load_unaligned(t.zf + j);
             f = xsimd::select(f < lo, lo, f);
             f = xsimd::select(f > hi, hi, f);
             const F y = xsimd::select(xsimd::isnan(f), F(0.0f), xsimd::nearbyint(f));
             I i = xsimd::batch_cast<std::int32_t>(y);
             if constexpr (sizeof(S) == 4) {
-                const I exact = a + I::load_unaligned(t.zr.data() + j);
-                i = xsimd::select(I::load_unaligned(t.exact.data() + j) != I(0), exact, i);
+                const I exact = a + I::load_unaligned(t.zr + j);
+                i = xsimd::select(I::load_unaligned(t.exact + j) != I(0), exact, i);
             }
             i = xsimd::min(xsimd::max(i, ilo), ihi);
             if constexpr (std::is_same_v<S, std::int32_t>) {

@@ -130,7 +130,7 @@ auto quant_conv_impl(L&& lhs, R&& rhs) {
         // per output feature: channel (per-axis rhs: the feature), correction from its column sum
         requant_table t(O);
         {
-            std::vector<std::int32_t> sums(O, 0);
+            scratch<std::int32_t> sums(O);
             qgemm_col_sums(O, KK, w.data(), static_cast<std::ptrdiff_t>(O), 1, sums.data());
             for (std::size_t f = 0; f < O; ++f)
                 K::set(t, f, K::channels == 1 ? 0 : f, KK, sums[f]);

@@ -258,8 +258,11 @@ void quant_dot_run(const S* a, dot_side sa, const S* b, dot_side sb, SO* out) {
         const S* bq = b + static_cast<std::ptrdiff_t>(q) * sb.sb;
         qgemm_raw(M, N, KK, aq, sa.sf, sa.sc, bq, sb.sc, sb.sf, acc, static_cast<std::ptrdiff_t>(N), par);
         if (first || batch_axis || K::za != 0) {
-            std::vector<std::int32_t> sums(N, 0);
-            if (K::za != 0) qgemm_col_sums(N, KK, bq, sb.sc, sb.sf, sums.data());
+            scratch<std::int32_t> sums(N);
+            if (K::za != 0)
+                qgemm_col_sums(N, KK, bq, sb.sc, sb.sf, sums.data());
+            else
+                std::fill_n(sums.data(), N, std::int32_t{0});
             for (std::size_t j = 0; j < N; ++j)
                 K::set(t, j, channel(q, j), KK, sums[j]);
         }
