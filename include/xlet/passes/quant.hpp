@@ -118,39 +118,32 @@ requires(has_quantized_form<G> && (dequantize_node<D>::value && ...)) struct fus
 // ---- views between a quantized type and its stored integers ---------------------------------
 
 template<class N>
-struct bitcast_node : std::false_type {};
+struct bitcast_node : std::false_type {
+    using from = void;
+};
 template<class T, class U, class K>
 struct bitcast_node<map_node<xlet::detail::bitcast_fn<T, U>, U, K>> : std::true_type {
     using from = T;
 };
 
-// The stored integers of quantized x (bitcast_convert_type to the storage type; x's own operand
-// when x is the view of those integers as quantized).
+// x viewed as element type U (bitcast_convert_type), or x's own operand when x is the view of a U
+// array: a quantized type and its stored integers, where two views meet.
+template<class U, class X>
+auto viewed_as(X&& x) {
+    using N = std::remove_cvref_t<X>;
+    if constexpr (bitcast_node<N>::value && std::is_same_v<typename bitcast_node<N>::from, U>)
+        return std::get<0>(std::forward<X>(x).kids);
+    else
+        return bitcast_convert_type<U>(std::forward<X>(x));
+}
+// The stored integers of quantized x, and integers y viewed as quantized type Q.
 template<class X>
 auto stored(X&& x) {
-    using N = std::remove_cvref_t<X>;
-    using S = storage_t<typename N::value_type>;
-    if constexpr (bitcast_node<N>::value) {
-        if constexpr (std::is_same_v<typename bitcast_node<N>::from, S>)
-            return std::get<0>(std::forward<X>(x).kids);
-        else
-            return bitcast_convert_type<S>(std::forward<X>(x));
-    } else {
-        return bitcast_convert_type<S>(std::forward<X>(x));
-    }
+    return viewed_as<storage_t<typename std::remove_cvref_t<X>::value_type>>(std::forward<X>(x));
 }
-// Integers y viewed as quantized type Q (y's own operand when y is the stored integers of a Q).
 template<class Q, class Y>
 auto as_quantized(Y&& y) {
-    using N = std::remove_cvref_t<Y>;
-    if constexpr (bitcast_node<N>::value) {
-        if constexpr (std::is_same_v<typename bitcast_node<N>::from, Q>)
-            return std::get<0>(std::forward<Y>(y).kids);
-        else
-            return bitcast_convert_type<Q>(std::forward<Y>(y));
-    } else {
-        return bitcast_convert_type<Q>(std::forward<Y>(y));
-    }
+    return viewed_as<Q>(std::forward<Y>(y));
 }
 
 // ---- the parameters, as the module pass writes them (f32, i32) --------------------------------
