@@ -2255,7 +2255,8 @@ private:
             for (std::size_t i = 0; i < parts.size(); ++i)
                 dd += (i ? ", " : "") + parts[i];
             dd += "}";
-            declare(o, 0, "xlet::dot_general<" + dd + dot_out_t(o) + ">(" + val(o, 0) + ", " + val(o, 1) + ")", depth, false);
+            declare(o, 0, "xlet::dot_general<" + dd + dot_out_t(o) + ">(" + val(o, 0) + ", " + val(o, 1) + ")", depth,
+                    false);
             return;
         }
         if (n == "stablehlo.reduce") {
@@ -2995,8 +2996,8 @@ private:
             std::vector<std::int64_t> rev = int_list(o.get("window_reversal"));
             if (std::find(rev.begin(), rev.end(), 1) != rev.end()) c += ", .window_reversal = " + braces(rev);
             c += "}";
-            declare(o, 0, "xlet::conv_general_dilated<" + c + dot_out_t(o) + ">(" + val(o, 0) + ", " + val(o, 1) + ")", depth,
-                    false);
+            declare(o, 0, "xlet::conv_general_dilated<" + c + dot_out_t(o) + ">(" + val(o, 0) + ", " + val(o, 1) + ")",
+                    depth, false);
             return true;
         }
         if (n == "stablehlo.fft") {
