@@ -3,8 +3,9 @@
 // runs on both paths): checks of quantized values, which compare their stored integers; i4, u4 and
 // i32 storage, bf16 and f64 expressed types; reverse, broadcast, dynamic_update_slice and control
 // flow of quantized values, which upstream's pass has no pattern for; an add of operands of another
-// scale than the result's. Expected values computed by hand from the spec's formulas, each step in
-// the expressed type.
+// scale than the result's; a convolution whose kernel has nonzero zero points. Expected values
+// computed by hand from the spec's formulas, each step in the expressed type (the convolution's by
+// tests/stablehlo/quant_dot_ref.py).
 module @quant_direct {
   // check.expect_eq(_const) of quantized values: their stored integers
   func.func @checks() {
@@ -109,6 +110,19 @@ module @quant_direct {
       stablehlo.return %next, %sum : tensor<i32>, tensor<2x3x!quant.uniform<i8:f32, 0.5:-3>>
     }
     "check.expect_eq_const"(%w#1) {value = dense<[[9, 12, 15], [18, 21, 24]]> : tensor<2x3xi8>} : (tensor<2x3x!quant.uniform<i8:f32, 0.5:-3>>) -> ()
+    func.return
+  }
+  // a convolution whose per-axis kernel has nonzero zero points {0.5:3, 0.25:-4} (the pass sends it
+  // through dequantize / quantize): NHWC, image (0.5, 1), result (0.5, 1); M = 0.5 and 0.25, ties
+  // 0.5 + 1 -> 2 and -64.5 + 1 -> -64, -130.5 + 1 saturated (tests/stablehlo/quant_dot_ref.py)
+  func.func @conv_kernel_zero_points() {
+    %x = stablehlo.constant dense<[[[[1, 3], [5, -1]], [[0, 2], [127, -128]]]]> : tensor<1x2x2x2xi8>
+    %k = stablehlo.constant dense<[[[[4, -4], [6, -2]]]]> : tensor<1x1x2x2xi8>
+    %qx = stablehlo.bitcast_convert %x : (tensor<1x2x2x2xi8>) -> tensor<1x2x2x2x!quant.uniform<i8:f32, 0.5:1>>
+    %qk = stablehlo.bitcast_convert %k : (tensor<1x1x2x2xi8>) -> tensor<1x1x2x2x!quant.uniform<i8:f32:3, {0.5:3, 0.25:-4}>>
+    %c = stablehlo.convolution(%qx, %qk) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {stride = [1, 1], pad = [[0, 0], [0, 0]], lhs_dilate = [1, 1], rhs_dilate = [1, 1]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x2x2x2x!quant.uniform<i8:f32, 0.5:1>>, tensor<1x1x2x2x!quant.uniform<i8:f32:3, {0.5:3, 0.25:-4}>>) -> tensor<1x2x2x2x!quant.uniform<i8:f32, 0.5:1>>
+    %s = stablehlo.bitcast_convert %c : (tensor<1x2x2x2x!quant.uniform<i8:f32, 0.5:1>>) -> tensor<1x2x2x2xi8>
+    check.expect_eq_const %s, dense<[[[[4, 2], [0, 0]], [[2, 2], [-128, -64]]]]> : tensor<1x2x2x2xi8>
     func.return
   }
 }

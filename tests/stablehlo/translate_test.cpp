@@ -3316,7 +3316,7 @@ TEST_CASE("C++ emitter: what xlet does not take on quantized operands is an erro
     stablehlo.return %s : tensor<!quant.uniform<i8:f32, 0.5>>
   }) {dimensions = array<i64: 0>} : (tensor<2x!quant.uniform<i8:f32, 0.5>>, tensor<i8>) -> tensor<!quant.uniform<i8:f32, 0.5>>
   %2 = stablehlo.convert %q : (tensor<2x!quant.uniform<i8:f32, 0.5>>) -> tensor<2xf32>
-  %3 = stablehlo.dot_general %w, %w, contracting_dims = [1] x [0] : (tensor<2x2x!quant.uniform<i8:f32, 0.5>>, tensor<2x2x!quant.uniform<i8:f32, 0.5>>) -> tensor<2x2x!quant.uniform<i32:f32, 0.25>>
+  %3 = stablehlo.dot_general %w, %w, contracting_dims = [1] x [0] : (tensor<2x2x!quant.uniform<i8:f32, 0.5>>, tensor<2x2x!quant.uniform<i8:f32, 0.5>>) -> tensor<2x2xi32>
   %4 = stablehlo.slice %p [0:1, 0:2] : (tensor<2x2x!quant.uniform<i8:f32:1, {0.5, 0.25}>>) -> tensor<1x2x!quant.uniform<i8:f32:1, {0.5, 0.25}>>
   %5 = stablehlo.multiply %p, %p : tensor<2x2x!quant.uniform<i8:f32:1, {0.5, 0.25}>>
   %6 = stablehlo.add %q, %v : (tensor<2x!quant.uniform<i8:f32, 0.5>>, tensor<2xf32>) -> tensor<2x!quant.uniform<i8:f32, 0.5>>
@@ -3328,7 +3328,7 @@ TEST_CASE("C++ emitter: what xlet does not take on quantized operands is an erro
   %11 = stablehlo.abs %q : (tensor<2x!quant.uniform<i8:f32, 0.5>>) -> tensor<2x!quant.uniform<i8<-127:127>:f32, 0.5>>
   %12 = stablehlo.transpose %w, dims = [1, 0] : (tensor<2x2x!quant.uniform<i8:f32, 0.5>>) -> tensor<2x2x!quant.uniform<i8:f32, 0.25>>
   %13 = stablehlo.bitcast_convert %q : (tensor<2x!quant.uniform<i8:f32, 0.5>>) -> tensor<2xi16>
-  %14 = stablehlo.convolution(%w, %w) dim_numbers = [b, f]x[i, o]->[b, f], window = {} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<2x2x!quant.uniform<i8:f32, 0.5>>, tensor<2x2x!quant.uniform<i8:f32, 0.5>>) -> tensor<2x2x!quant.uniform<i32:f32, 0.25>>
+  %14 = stablehlo.convolution(%w, %p) dim_numbers = [b, f]x[i, o]->[b, f], window = {} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<2x2x!quant.uniform<i8:f32, 0.5>>, tensor<2x2x!quant.uniform<i8:f32:1, {0.5, 0.25}>>) -> tensor<2x2x!quant.uniform<i32:f32:0, {0.25, 0.25}>>
   func.return
 })") == "1:14: argument %x has the quantized type tensor<2x!quant.uniform<i2:f32, 1.000000e+00>>, whose storage type "
         "xlet does not have (quant::uniform stores i4, u4, i8, u8, i16, u16 or i32: run "
@@ -3340,8 +3340,8 @@ TEST_CASE("C++ emitter: what xlet does not take on quantized operands is an erro
         "--stablehlo-legalize-quant-to-math first)\n"
         "8:8: op 'stablehlo.convert' on quantized operands is not supported by xlet (run "
         "--stablehlo-legalize-quant-to-math first)\n"
-        "9:8: stablehlo.dot_general: quantized operands are not supported by the C++ emitter yet (run "
-        "--stablehlo-legalize-quant-to-math first)\n"
+        "9:8: stablehlo.dot_general: with a quantized operand, rhs must be a quantized tensor and the result a "
+        "quantized tensor exactly when lhs is (xlet [C14])\n"
         "10:8: stablehlo.slice: per-axis quantized operands are not supported (the spec's slice takes per-tensor "
         "quantized tensors)\n"
         "11:8: stablehlo.multiply: per-axis quantized operands are for add only (xlet [C7])\n"
@@ -3363,8 +3363,8 @@ TEST_CASE("C++ emitter: what xlet does not take on quantized operands is an erro
         "!quant.uniform<i8:f32, 5.000000e-01>\n"
         "20:9: stablehlo.bitcast_convert: a quantized value is bitcast to or from a type of its storage width, of "
         "the same shape\n"
-        "21:9: stablehlo.convolution: quantized operands are not supported by the C++ emitter yet (run "
-        "--stablehlo-legalize-quant-to-math first)\n");
+        "21:9: stablehlo.convolution: a per-axis quantized result must be quantized along "
+        "output_feature_dimension, 1 (xlet [C30])\n");
     // a per-axis type moved by transpose, broadcast_in_dim (a size-1 dimension's scale repeated) and
     // broadcast as the library moves it
     CHECK(
@@ -3395,6 +3395,98 @@ TEST_CASE("C++ emitter: what xlet does not take on quantized operands is an erro
         "1.000000e+00>> holds its stored integers, a dense<...> : tensor<2xui8>\n"
         "5:40: stablehlo.constant: stored integer 201 is outside the storage range [0, 200] of "
         "!quant.uniform<u8<0:200>:f32, 1.000000e+00>\n");
+}
+
+TEST_CASE("C++ emitter: quantized dot_general, dot and convolution as xlet's, the result type named") {
+    auto r = parse_module(
+        R"(func.func @f(%l: tensor<2x2x3x!quant.uniform<i8:f32, 0.5:-3>>, %r: tensor<2x3x2x!quant.uniform<i8:f32, 0.25>>, %m: tensor<2x3x!quant.uniform<i8:f32, 0.5>>, %p: tensor<3x2x!quant.uniform<i8:f32:1, {0.25, 0.125}>>, %x: tensor<2x3xf32>, %i: tensor<1x3x3x2x!quant.uniform<i8:f32, 0.5:3>>, %k: tensor<2x2x2x2x!quant.uniform<i8:f32, 0.25>>, %fi: tensor<1x3x3x2xf32>) {
+  %0 = stablehlo.dot_general %l, %r, batching_dims = [0] x [0], contracting_dims = [2] x [1] : (tensor<2x2x3x!quant.uniform<i8:f32, 0.5:-3>>, tensor<2x3x2x!quant.uniform<i8:f32, 0.25>>) -> tensor<2x2x2x!quant.uniform<i8:f32, 0.5:-3>>
+  %1 = stablehlo.dot_general %m, %p, contracting_dims = [1] x [0] : (tensor<2x3x!quant.uniform<i8:f32, 0.5>>, tensor<3x2x!quant.uniform<i8:f32:1, {0.25, 0.125}>>) -> tensor<2x2x!quant.uniform<i32:f32:1, {0.125, 0.125:100}>>
+  %2 = stablehlo.dot %m, %m : (tensor<2x3x!quant.uniform<i8:f32, 0.5>>, tensor<2x3x!quant.uniform<i8:f32, 0.5>>) -> tensor<2x2x!quant.uniform<i8:f32, 0.5>>
+  %3 = stablehlo.dot_general %x, %p, contracting_dims = [1] x [0] : (tensor<2x3xf32>, tensor<3x2x!quant.uniform<i8:f32:1, {0.25, 0.125}>>) -> tensor<2x2xf32>
+  %4 = stablehlo.convolution(%i, %k) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {pad = [[1, 0], [1, 0]]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x3x3x2x!quant.uniform<i8:f32, 0.5:3>>, tensor<2x2x2x2x!quant.uniform<i8:f32, 0.25>>) -> tensor<1x3x3x2x!quant.uniform<i8:f32, 0.25:-2>>
+  %5 = stablehlo.convolution(%fi, %k) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {pad = [[1, 0], [1, 0]]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x3x3x2xf32>, tensor<2x2x2x2x!quant.uniform<i8:f32, 0.25>>) -> tensor<1x3x3x2xf32>
+  func.return
+})",
+        "d.mlir");
+    REQUIRE(r.errors.empty());
+    auto e = emit_cpp(r.mod, {});
+    REQUIRE(e.errors.empty());
+    const std::string q = "xlet::quant::uniform<std::int8_t, float, xlet::quant::scale(";
+    for (const std::string& line : std::vector<std::string>{
+             // operands of two types: the result named even where it is lhs's type (xlet [C14])
+             "xlet::dot_general<xlet::dot_dims{.lhs_batch = {0}, .rhs_batch = {0}, .lhs_contracting = {2}, "
+             ".rhs_contracting = {1}}, " +
+                 q + "0.5), -3>>(l, r)",
+             "xlet::dot_general<xlet::dot_dims{.lhs_contracting = {1}, .rhs_contracting = {0}}, "
+             "xlet::quant::uniform_per_axis<std::int32_t, float, 1, xlet::quant::scales(0.125, 0.125), "
+             "xlet::quant::zero_points(0, 100)>>(m, p)",
+             // one type throughout: no result type, as for floats
+             "xlet::dot_general<xlet::dot_dims{.lhs_contracting = {1}, .rhs_contracting = {0}}>(m, m)",
+             // hybrid: the float result is lhs's type
+             "xlet::dot_general<xlet::dot_dims{.lhs_contracting = {1}, .rhs_contracting = {0}}>(x, p)",
+             ".feature_group_count = 1, .batch_group_count = 1}, " + q + "0.25), -2>>(i, k)",
+             ".feature_group_count = 1, .batch_group_count = 1}>(fi, k)"}) {
+        CAPTURE(line);
+        CHECK(has(e.code, line));
+    }
+}
+
+TEST_CASE("C++ emitter: what xlet's quantized dot_general, dot and convolution refuse is an error naming the rule") {
+    CHECK(
+        emit_errors(
+            R"(func.func @f(%a: tensor<2x3x!quant.uniform<i8:f32, 0.5:1>>, %b: tensor<3x2x!quant.uniform<i8:f32, 0.25>>, %p: tensor<2x3x!quant.uniform<i8:f32:0, {0.5, 0.25}>>, %w: tensor<3x2x!quant.uniform<i8:f32:1, {0.5, 0.25}>>, %c: tensor<3x2x!quant.uniform<i16:f32, 0.25>>, %z: tensor<3x2x!quant.uniform<i8:f32, 0.25:1>>, %h: tensor<3x2x!quant.uniform<i8:bf16, 0.25>>, %x: tensor<2x3xf32>, %y: tensor<3x2xf32>, %v: tensor<3x2x!quant.uniform<i8:f32:0, {0.5, 0.25, 1.0}>>, %i: tensor<1x3x3x2x!quant.uniform<i8:f32, 0.5>>, %k: tensor<1x1x2x2x!quant.uniform<i8:f32:2, {0.5, 0.25}>>, %g: tensor<1x1x2x2x!quant.uniform<i8:f32:3, {0.5, 0.25}>>, %j: tensor<1x1x2x2x!quant.uniform<u8:f32, 0.5>>, %e: tensor<1x1x2x2x!quant.uniform<i8:f32, 0.25>>, %fi: tensor<1x3x3x2xf32>) {
+  %0 = stablehlo.dot_general %p, %b, contracting_dims = [1] x [0] : (tensor<2x3x!quant.uniform<i8:f32:0, {0.5, 0.25}>>, tensor<3x2x!quant.uniform<i8:f32, 0.25>>) -> tensor<2x2x!quant.uniform<i8:f32, 1.0>>
+  %1 = stablehlo.dot_general %a, %y, contracting_dims = [1] x [0] : (tensor<2x3x!quant.uniform<i8:f32, 0.5:1>>, tensor<3x2xf32>) -> tensor<2x2x!quant.uniform<i8:f32, 1.0>>
+  %2 = stablehlo.dot %x, %b : (tensor<2x3xf32>, tensor<3x2x!quant.uniform<i8:f32, 0.25>>) -> tensor<2x2x!quant.uniform<i8:f32, 1.0>>
+  %3 = stablehlo.dot_general %a, %c, contracting_dims = [1] x [0] : (tensor<2x3x!quant.uniform<i8:f32, 0.5:1>>, tensor<3x2x!quant.uniform<i16:f32, 0.25>>) -> tensor<2x2x!quant.uniform<i8:f32, 1.0>>
+  %4 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<2x3x!quant.uniform<i8:f32, 0.5:1>>, tensor<3x2x!quant.uniform<i8:f32, 0.25>>) -> tensor<2x2x!quant.uniform<i8:bf16, 1.0>>
+  %5 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<2x3x!quant.uniform<i8:f32, 0.5:1>>, tensor<3x2x!quant.uniform<i8:f32, 0.25>>) -> tensor<2x2x!quant.uniform<i8:f32:1, {1.0, 1.0}>>
+  %6 = stablehlo.dot_general %x, %h, contracting_dims = [1] x [0] : (tensor<2x3xf32>, tensor<3x2x!quant.uniform<i8:bf16, 0.25>>) -> tensor<2x2xf32>
+  %7 = stablehlo.dot_general %a, %z, contracting_dims = [1] x [0] : (tensor<2x3x!quant.uniform<i8:f32, 0.5:1>>, tensor<3x2x!quant.uniform<i8:f32, 0.25:1>>) -> tensor<2x2x!quant.uniform<i8:f32, 1.0>>
+  %8 = stablehlo.dot_general %a, %v, contracting_dims = [1] x [0] : (tensor<2x3x!quant.uniform<i8:f32, 0.5:1>>, tensor<3x2x!quant.uniform<i8:f32:0, {0.5, 0.25, 1.0}>>) -> tensor<2x2x!quant.uniform<i8:f32, 1.0>>
+  %9 = stablehlo.dot_general %a, %w, contracting_dims = [1] x [0] : (tensor<2x3x!quant.uniform<i8:f32, 0.5:1>>, tensor<3x2x!quant.uniform<i8:f32:1, {0.5, 0.25}>>) -> tensor<2x2x!quant.uniform<i8:f32:0, {1.0, 1.0}>>
+  %10 = stablehlo.dot %a, %w : (tensor<2x3x!quant.uniform<i8:f32, 0.5:1>>, tensor<3x2x!quant.uniform<i8:f32:1, {0.5, 0.25}>>) -> tensor<2x2x!quant.uniform<i8:f32:0, {1.0, 1.0}>>
+  %11 = stablehlo.convolution(%i, %k) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x3x3x2x!quant.uniform<i8:f32, 0.5>>, tensor<1x1x2x2x!quant.uniform<i8:f32:2, {0.5, 0.25}>>) -> tensor<1x3x3x2x!quant.uniform<i8:f32, 1.0>>
+  %12 = stablehlo.convolution(%i, %j) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x3x3x2x!quant.uniform<i8:f32, 0.5>>, tensor<1x1x2x2x!quant.uniform<u8:f32, 0.5>>) -> tensor<1x3x3x2x!quant.uniform<i8:f32, 1.0>>
+  %13 = stablehlo.convolution(%i, %g) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x3x3x2x!quant.uniform<i8:f32, 0.5>>, tensor<1x1x2x2x!quant.uniform<i8:f32:3, {0.5, 0.25}>>) -> tensor<1x3x3x2xf32>
+  %14 = stablehlo.convolution(%i, %e) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x3x3x2x!quant.uniform<i8:f32, 0.5>>, tensor<1x1x2x2x!quant.uniform<i8:f32, 0.25>>) -> tensor<1x3x3x2x!quant.uniform<i8:f32:3, {1.0, 1.0}>>
+  %15 = stablehlo.convolution(%i, %e) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x3x3x2x!quant.uniform<i8:f32, 0.5>>, tensor<1x1x2x2x!quant.uniform<i8:f32, 0.25>>) -> tensor<1x3x3x2x!quant.uniform<i8:f16, 1.0>>
+  %16 = stablehlo.convolution(%fi, %e) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x3x3x2xf32>, tensor<1x1x2x2x!quant.uniform<i8:f32, 0.25>>) -> tensor<1x3x3x2xf16>
+  func.return
+})") == "2:8: stablehlo.dot_general: lhs must be a tensor or a per-tensor quantized tensor, not per-axis "
+        "quantized (xlet [I1])\n"
+        "3:8: stablehlo.dot_general: with a quantized operand, rhs must be a quantized tensor and the result a "
+        "quantized tensor exactly when lhs is (xlet [C14])\n"
+        "4:8: stablehlo.dot: with a quantized operand, rhs must be a quantized tensor and the result a quantized "
+        "tensor exactly when lhs is (xlet [C4])\n"
+        "5:8: stablehlo.dot_general: quantized lhs and rhs must have the same storage type, not i8 and i16 (xlet "
+        "[C17])\n"
+        "6:8: stablehlo.dot_general: quantized lhs, rhs and result must have the same expressed type (xlet "
+        "[C18])\n"
+        "7:8: stablehlo.dot_general: a per-tensor quantized rhs needs a per-tensor quantized result (xlet "
+        "[C19])\n"
+        "8:8: stablehlo.dot_general: with a float lhs (hybrid), lhs's type, rhs's expressed type and the result "
+        "type must be the same, not f32, bf16 and f32 (xlet [C20])\n"
+        "9:8: stablehlo.dot_general: the zero points of rhs must be 0 (xlet [C15])\n"
+        "10:8: stablehlo.dot_general: a per-axis quantized rhs's quantization dimension must not be a "
+        "contracting dimension (xlet [C16])\n"
+        "11:8: stablehlo.dot_general: a per-axis quantized result must be quantized along the result dimension "
+        "that holds rhs's quantization dimension, 1 (xlet [C25])\n"
+        "12:9: stablehlo.dot: a per-axis quantized result must be quantized along the result dimension that holds "
+        "rhs's quantization dimension, 1 (xlet [C25])\n"
+        "13:9: stablehlo.convolution: a per-axis quantized rhs must be quantized along "
+        "kernel_output_feature_dimension, 3 (xlet [C29])\n"
+        "14:9: stablehlo.convolution: quantized lhs and rhs must have the same storage type, not i8 and ui8 (xlet "
+        "[C31])\n"
+        "15:9: stablehlo.convolution: with a quantized operand, rhs must be a quantized tensor and the result a "
+        "quantized tensor exactly when lhs is (xlet [C28])\n"
+        "16:9: stablehlo.convolution: a per-tensor quantized rhs needs a per-tensor quantized result (xlet "
+        "[C33])\n"
+        "17:9: stablehlo.convolution: quantized lhs, rhs and result must have the same expressed type (xlet "
+        "[C32])\n"
+        "18:9: stablehlo.convolution: with a float lhs (hybrid), lhs's type, rhs's expressed type and the result "
+        "type must be the same, not f32, f32 and f16 (xlet [C34])\n");
 }
 
 TEST_CASE("VHLO: quantized types as !vhlo.quant_v1 / !vhlo.quant_per_axis_v1, their versions") {

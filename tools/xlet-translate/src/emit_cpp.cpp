@@ -12,6 +12,7 @@
 #include "pass_quant.hpp" // has_quant_type
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <charconv>
 #include <cmath>
@@ -1161,6 +1162,104 @@ private:
         return same_storage_expressed(a, b) && a.storage_min == b.storage_min && a.storage_max == b.storage_max &&
                a.axis == b.axis;
     }
+    // dot's or dot_general's batch and contracting dimensions: lhs_batch, rhs_batch,
+    // lhs_contracting, rhs_contracting (empty where dot_general's attribute is missing).
+    static std::array<std::vector<std::int64_t>, 4> dot_dim_lists(const op& o) {
+        if (o.name == "stablehlo.dot")
+            return {{{}, {}, {static_cast<std::int64_t>(o.operand_types[0].dims.size()) - 1}, {0}}};
+        const attr* d = o.get("dot_dimension_numbers");
+        if (!d) return {};
+        return {int_list(d->field("lhs_batching_dimensions")), int_list(d->field("rhs_batching_dimensions")),
+                int_list(d->field("lhs_contracting_dimensions")), int_list(d->field("rhs_contracting_dimensions"))};
+    }
+    // The result type argument of dot_general / conv_general_dilated: named when it is not lhs's
+    // element type, and for a quantized result of operands of two types (xlet's rule C14 / C28).
+    static std::string dot_out_t(const op& o) {
+        const std::string &l = o.operand_types[0].elem, &r = o.operand_types[1].elem, &res = o.result_types[0].elem;
+        return res != l || (is_quant_elem(res) && r != l) ? ", " + cpp_elem(res) : "";
+    }
+    // The rules xlet's quantized dot_general, dot and convolution state as static_asserts
+    // (quant/dot.hpp, quant/conv.hpp: the spec's numbering, dot's C4 for dot_general's C14,
+    // convolution's C28-C34), checked here so that a module breaking one is an error at its op;
+    // "" when they hold. The shape rules are the float ops' (left to the C++ compiler, as theirs).
+    static std::string quant_dot_rule(const op& o, const std::optional<quant_type>& l,
+                                      const std::optional<quant_type>& r, const std::optional<quant_type>& res) {
+        const bool conv = o.name == "stablehlo.convolution";
+        auto rule = [&](const char* dot_general, const char* conv_label, const std::string& what) {
+            const char* label = conv ? conv_label : dot_general;
+            if (o.name == "stablehlo.dot" && std::string(label) == "C14") label = "C4";
+            return what + " (xlet [" + label + "])";
+        };
+        const std::string& le = o.operand_types[0].elem;
+        const std::string& re = o.result_types[0].elem;
+        if (l && l->per_axis())
+            return rule("I1", "I1", "lhs must be a tensor or a per-tensor quantized tensor, not per-axis quantized");
+        if (!r || res.has_value() != l.has_value() || (!res && is_quant_elem(re)))
+            return rule("C14", "C28",
+                        "with a quantized operand, rhs must be a quantized tensor and the result a quantized tensor "
+                        "exactly when lhs is");
+        if (l) {
+            if (l->is_signed != r->is_signed || l->bits != r->bits)
+                return rule("C17", "C31",
+                            "quantized lhs and rhs must have the same storage type, not " + l->storage() + " and " +
+                                r->storage());
+            if (l->expressed != r->expressed || l->expressed != res->expressed)
+                return rule("C18", "C32", "quantized lhs, rhs and result must have the same expressed type");
+            if (!r->per_axis() && res->per_axis())
+                return rule("C19", "C33", "a per-tensor quantized rhs needs a per-tensor quantized result");
+        } else if (le != r->expressed || re != le) {
+            return rule("C20", "C34",
+                        "with a float lhs (hybrid), lhs's type, rhs's expressed type and the result type must be the "
+                        "same, not " +
+                            le + ", " + r->expressed + " and " + re);
+        }
+        if (conv) { // the kernel's and the result's quantization dimensions
+            conv_dims c;
+            std::string why;
+            const attr* a = o.get("dimension_numbers");
+            if (!a || !read_conv_dims(*a, c, why)) return ""; // (an error of the emitter's, at the op)
+            if (r->per_axis() && r->axis != c.kof)
+                return rule("", "C29",
+                            "a per-axis quantized rhs must be quantized along kernel_output_feature_dimension, " +
+                                std::to_string(c.kof));
+            if (res && res->per_axis() && res->axis != c.of)
+                return rule("", "C30",
+                            "a per-axis quantized result must be quantized along output_feature_dimension, " +
+                                std::to_string(c.of));
+            return "";
+        }
+        if (std::any_of(r->zero_points.begin(), r->zero_points.end(), [](std::int64_t z) { return z != 0; }))
+            return rule("C15", "", "the zero points of rhs must be 0");
+        if (!r->per_axis()) return "";
+        // where rhs's quantization dimension lands in the result: a batch dimension's position, or
+        // after the batch and lhs's free dimensions among rhs's free ones (-1: contracted)
+        const auto lrank = static_cast<std::int64_t>(o.operand_types[0].dims.size());
+        const auto rrank = static_cast<std::int64_t>(o.operand_types[1].dims.size());
+        const auto [lb, rb, lc, rc] = dot_dim_lists(o);
+        auto has = [](const std::vector<std::int64_t>& v, std::int64_t x) {
+            return std::find(v.begin(), v.end(), x) != v.end();
+        };
+        if (has(rc, r->axis))
+            return rule("C16", "",
+                        "a per-axis quantized rhs's quantization dimension must not be a contracting dimension");
+        std::int64_t at = -1;
+        if (auto b = std::find(rb.begin(), rb.end(), r->axis); b != rb.end()) {
+            at = b - rb.begin();
+        } else {
+            std::int64_t p = lrank - static_cast<std::int64_t>(lc.size()); // batch ++ lhs free ++ rhs free
+            for (std::int64_t d = 0; d < rrank && at < 0; ++d)
+                if (!has(rb, d) && !has(rc, d)) {
+                    if (d == r->axis) at = p;
+                    ++p;
+                }
+        }
+        if (res && res->per_axis() && at >= 0 && res->axis != at)
+            return rule("C25", "",
+                        "a per-axis quantized result must be quantized along the result dimension that holds rhs's "
+                        "quantization dimension, " +
+                            std::to_string(at));
+        return "";
+    }
     bool validate_quant(const op& o) {
         const std::string& n = o.name;
         bool any = false;
@@ -1173,8 +1272,6 @@ private:
             error(o.at, n + ": " + why);
             return false;
         };
-        if (n == "stablehlo.dot" || n == "stablehlo.dot_general" || n == "stablehlo.convolution")
-            return fail("quantized operands are not supported by the C++ emitter yet" + hint);
         const bool check_eq =
             n == "check.expect_eq" || (is_check_call(o) && (o.callee == "check.expect_eq" || o.callee == "check.eq"));
         if (n == "check.expect_almost_eq" || n == "check.expect_almost_eq_const" || n == "check.expect_close" ||
@@ -1199,6 +1296,10 @@ private:
                 if (in[k] && in[k]->per_axis()) return true;
             return out[0] && out[0]->per_axis();
         };
+        if (n == "stablehlo.dot" || n == "stablehlo.dot_general" || n == "stablehlo.convolution") {
+            const std::string why = quant_dot_rule(o, in[0], in[1], out[0]);
+            return why.empty() || fail(why);
+        }
         const std::string c7 = "per-axis quantized operands are for add only (xlet [C7])";
         if (n == "stablehlo.uniform_quantize") {
             if (!out[0]) return fail("the result must be quantized");
@@ -2144,17 +2245,7 @@ private:
             return;
         }
         if (n == "stablehlo.dot" || n == "stablehlo.dot_general") {
-            std::vector<std::int64_t> lb, rb, lc, rc;
-            if (n == "stablehlo.dot") {
-                lc = {static_cast<std::int64_t>(opnd_t(0).dims.size()) - 1};
-                rc = {0};
-            } else {
-                const attr* d = o.get("dot_dimension_numbers");
-                lb = int_list(d->field("lhs_batching_dimensions"));
-                rb = int_list(d->field("rhs_batching_dimensions"));
-                lc = int_list(d->field("lhs_contracting_dimensions"));
-                rc = int_list(d->field("rhs_contracting_dimensions"));
-            }
+            const auto [lb, rb, lc, rc] = dot_dim_lists(o);
             std::string dd = "xlet::dot_dims{";
             std::vector<std::string> parts;
             if (!lb.empty()) parts.push_back(".lhs_batch = " + braces(lb));
@@ -2164,8 +2255,8 @@ private:
             for (std::size_t i = 0; i < parts.size(); ++i)
                 dd += (i ? ", " : "") + parts[i];
             dd += "}";
-            std::string out_t = rt().elem != opnd_t(0).elem ? ", " + elem_cpp(rt()) : "";
-            declare(o, 0, "xlet::dot_general<" + dd + out_t + ">(" + val(o, 0) + ", " + val(o, 1) + ")", depth, false);
+            declare(o, 0, "xlet::dot_general<" + dd + dot_out_t(o) + ">(" + val(o, 0) + ", " + val(o, 1) + ")", depth,
+                    false);
             return;
         }
         if (n == "stablehlo.reduce") {
@@ -2905,9 +2996,8 @@ private:
             std::vector<std::int64_t> rev = int_list(o.get("window_reversal"));
             if (std::find(rev.begin(), rev.end(), 1) != rev.end()) c += ", .window_reversal = " + braces(rev);
             c += "}";
-            std::string out_t = rt().elem != o.operand_types[0].elem ? ", " + cpp_elem(rt().elem) : "";
-            declare(o, 0, "xlet::conv_general_dilated<" + c + out_t + ">(" + val(o, 0) + ", " + val(o, 1) + ")", depth,
-                    false);
+            declare(o, 0, "xlet::conv_general_dilated<" + c + dot_out_t(o) + ">(" + val(o, 0) + ", " + val(o, 1) + ")",
+                    depth, false);
             return true;
         }
         if (n == "stablehlo.fft") {
