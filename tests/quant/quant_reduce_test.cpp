@@ -130,14 +130,10 @@ void reduce_differential(std::uint32_t seed) {
     auto times = [](auto a, auto b) { return a * b; };
     auto fmax_ = [](auto a, auto b) { return a < b ? b : a; };
     auto fmin_ = [](auto a, auto b) { return b < a ? b : a; };
-    CHECK(ints(reduce(x, zero, add_fn{}, dims<1>)) ==
-          ref_reduce_rows<E>(qt::stored(x), Q::zero_point, qx, plus));
-    CHECK(ints(reduce(x, one, mul_fn{}, dims<1>)) ==
-          ref_reduce_rows<E>(qt::stored(x), one.stored, qx, times));
-    CHECK(ints(reduce(x, zero, max_fn{}, dims<1>)) ==
-          ref_reduce_rows<E>(qt::stored(x), Q::zero_point, qx, fmax_));
-    CHECK(ints(reduce(x, zero, min_fn{}, dims<1>)) ==
-          ref_reduce_rows<E>(qt::stored(x), Q::zero_point, qx, fmin_));
+    CHECK(ints(reduce(x, zero, add_fn{}, dims<1>)) == ref_reduce_rows<E>(qt::stored(x), Q::zero_point, qx, plus));
+    CHECK(ints(reduce(x, one, mul_fn{}, dims<1>)) == ref_reduce_rows<E>(qt::stored(x), one.stored, qx, times));
+    CHECK(ints(reduce(x, zero, max_fn{}, dims<1>)) == ref_reduce_rows<E>(qt::stored(x), Q::zero_point, qx, fmax_));
+    CHECK(ints(reduce(x, zero, min_fn{}, dims<1>)) == ref_reduce_rows<E>(qt::stored(x), Q::zero_point, qx, fmin_));
 }
 
 } // namespace
@@ -166,7 +162,7 @@ TEST_CASE("where the stored integers do not order like the spec's values, the sp
     static_assert(!detail::stored_integer_op<detail::max_fn, QB, QB, QB>());
     tensor<QB, 3> a{258, 258, -5}, b{257, 259, -5};
     pred<3> e = a == b, l = a < b;
-    CHECK(e(0) == true); // 257 and 256 round to bf16 256
+    CHECK(e(0) == true);  // 257 and 256 round to bf16 256
     CHECK(e(1) == false); // 257 -> 256, 258 -> 258
     CHECK(e(2) == true);
     CHECK(l(0) == false);
@@ -230,9 +226,9 @@ TEST_CASE("reduce of quantized operands: hand-checked, saturation at every step"
     tensor<Q> all = reduce(x, Q(2), add_fn{}, dims<0, 1>);
     // 10, 28, 56, 127 (181), 127 (252), -3, -128 (-133), -128 (-258), -3
     CHECK(all().stored == -3);
-    CHECK(ints(all) == std::vector<std::int64_t>{ref_reduce_rows<float>(
-                           r::array<std::int64_t>({1, 9}, qt::stored(x).data), 2, qt::qtype_of<Q>(),
-                           [](float a, float b) { return a + b; })[0]});
+    CHECK(ints(all) == std::vector<std::int64_t>{
+                           ref_reduce_rows<float>(r::array<std::int64_t>({1, 9}, qt::stored(x).data), 2,
+                                                  qt::qtype_of<Q>(), [](float a, float b) { return a + b; })[0]});
 }
 
 TEST_CASE("reduce<Ei>: the body's storage type promoted, inputs and init requantized") {
@@ -252,12 +248,12 @@ TEST_CASE("reduce<Ei>: the body's storage type promoted, inputs and init requant
 }
 
 TEST_CASE("reduce differential: the spec's fold in the expressed type, per storage and expressed type") {
-    reduce_differential<q<std::int8_t, scale(0.5), 2>, float, 7, 33>(101);          // integer add
-    reduce_differential<q<std::int8_t, scale(0.03), -128>, float, 5, 40>(102);      // zero point at min
-    reduce_differential<q<std::uint8_t, scale(0.5), 255>, float, 4, 17>(103);       // zero point at max
+    reduce_differential<q<std::int8_t, scale(0.5), 2>, float, 7, 33>(101);              // integer add
+    reduce_differential<q<std::int8_t, scale(0.03), -128>, float, 5, 40>(102);          // zero point at min
+    reduce_differential<q<std::uint8_t, scale(0.5), 255>, float, 4, 17>(103);           // zero point at max
     reduce_differential<q<std::int8_t, scale(0.1), 3, bfloat16>, bfloat16, 6, 21>(104); // bf16: every step rounds
     reduce_differential<q<std::int16_t, scale(0.01), -7, half>, half, 3, 50>(105);
-    reduce_differential<q<std::int32_t, scale(1e-3), 12345>, float, 4, 9>(106);   // i32: the f32 path
+    reduce_differential<q<std::int32_t, scale(1e-3), 12345>, float, 4, 9>(106); // i32: the f32 path
     reduce_differential<q<std::int32_t, scale(0.25), -5, double>, double, 3, 11>(107);
 }
 
@@ -273,7 +269,7 @@ TEST_CASE("reduce with a user body on quantized scalars; export of the body as t
     CHECK(add_fn{}(Q(127), Q(127)).stored == 127);
     CHECK(add_fn{}(Q(10), Q(20)).stored == 28);
     CHECK(mul_fn{}(Q(6), Q(10)).stored == 18); // 2 * 4 = 8 -> 16 + 2
-    CHECK(detail::exp_fn{}(Q(2)).stored == 4);         // exp(0) = 1 -> 2 + 2
+    CHECK(detail::exp_fn{}(Q(2)).stored == 4); // exp(0) = 1 -> 2 + 2
     CHECK(detail::lt_fn{}(Q(3), Q(4)) == true);
     CHECK(std::is_same_v<decltype(detail::lt_fn{}(Q(3), Q(4))), bool>);
     // map with a functor (and so all_reduce's combiner): the quantized op, not the stored sum
@@ -285,13 +281,13 @@ TEST_CASE("reduce with a user body on quantized scalars; export of the body as t
     // sort with the quantized compare as comparator (the spec's body: compare on quantized scalars)
     tensor<Q, 4> sorted = sort(tensor<Q, 4>{5, -3, 127, 0}, detail::lt_fn{});
     CHECK(ints(sorted) == std::vector<std::int64_t>{-3, 0, 5, 127});
-    tensor<Q, 2> viaf = reduce(x, Q(2), [](Q a, Q b) { return add_fn{}(a, b); }, dims<1>);
+    tensor<Q, 2> viaf = reduce(
+        x, Q(2), [](Q a, Q b) { return add_fn{}(a, b); }, dims<1>);
     tensor<Q, 2> tag = reduce(x, Q(2), add_fn{}, dims<1>);
     CHECK(ints(viaf) == ints(tag));
     CHECK(ints(tag) == std::vector<std::int64_t>{1 + 9 - 4 + 3 - 2 * 3, -6}); // 1 + 9 - 4 + 3 - 3 * 2; 4 * -2 + 2
     // to_stablehlo: one reduce, its region the quantized add on scalars of Q
-    const std::string t =
-        to_stablehlo([](const tensor<Q, 2, 4>& a) { return reduce(a, Q(2), add_fn{}, dims<1>); }, x);
+    const std::string t = to_stablehlo([](const tensor<Q, 2, 4>& a) { return reduce(a, Q(2), add_fn{}, dims<1>); }, x);
     CHECK(has(t, "\"stablehlo.reduce\""));
     CHECK(has(t, "\"stablehlo.add\"(%arg1, %arg2) : (tensor<!quant.uniform<i8:f32, 5.000000e-01:2>>, "
                  "tensor<!quant.uniform<i8:f32, 5.000000e-01:2>>) -> tensor<!quant.uniform<i8:f32, 5.000000e-01:2>>"));
@@ -302,7 +298,8 @@ TEST_CASE("reduce_window of quantized operands") {
     using Q = q<std::int8_t, scale(0.5), 2>;
     tensor<Q, 6> x{10, 127, 127, -128, 30, 40};
     // max pooling, window 2, stride 2
-    tensor<Q, 3> mp = reduce_window<window_config{.window_dimensions = {2}, .window_strides = {2}}>(x, Q(-128), max_fn{});
+    tensor<Q, 3> mp =
+        reduce_window<window_config{.window_dimensions = {2}, .window_strides = {2}}>(x, Q(-128), max_fn{});
     CHECK(ints(mp) == std::vector<std::int64_t>{127, 127, 40});
     // sums of windows of 3, stride 1: saturation inside a window, from init 2
     // [10, 127, 127]: 10, 135 -> 127, 252 -> 127;  [127, 127, -128]: 127, 127, -3;
@@ -311,7 +308,8 @@ TEST_CASE("reduce_window of quantized operands") {
     CHECK(ints(s) == std::vector<std::int64_t>{127, -3, 25, -62});
     // promoted: the sums exact in 16 bits at the same scale and zero point 0
     using Acc = q<std::int16_t, scale(0.5), 0>;
-    tensor<Acc, 4> w = reduce_window<window_config{.window_dimensions = {3}, .window_strides = {1}}, Acc>(x, Q(2), add_fn{});
+    tensor<Acc, 4> w =
+        reduce_window<window_config{.window_dimensions = {3}, .window_strides = {1}}, Acc>(x, Q(2), add_fn{});
     CHECK(ints(w) == std::vector<std::int64_t>{8 + 125 + 125, 125 + 125 - 130, 125 - 130 + 28, -130 + 28 + 38});
 }
 

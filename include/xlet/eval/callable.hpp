@@ -54,12 +54,12 @@ template<class D> struct functor_call : xlet_functor {
     template<class A0, class... A>
         requires(element<A0> && (std::is_same_v<A, A0> && ...))
     auto operator()(A0 a0, A... a) const {
-        if constexpr (is_quantized<A0>) {
-            return quant_scalar_call<D>(a0, a...);
-        } else {
-            using R = typename D::template result<A0>;
-            return narrow<R>(static_cast<compute_t<R>>(D::scalar(widen(a0), widen(a)...)));
-        }
+            if constexpr (is_quantized<A0>) {
+                return quant_scalar_call<D>(a0, a...);
+            } else {
+                using R = typename D::template result<A0>;
+                return narrow<R>(static_cast<compute_t<R>>(D::scalar(widen(a0), widen(a)...)));
+            }
     }
 };
 

@@ -321,11 +321,10 @@ namespace xlet::detail {
 // The functors of the ops above (the ops with a quantized form in the spec).
 template<class F>
 inline constexpr bool has_quant_form =
-    is_ordered_compare<F> || quant_arith_form<F> ||
-    std::is_same_v<F, abs_fn> || std::is_same_v<F, neg_fn> || std::is_same_v<F, sign_fn> ||
-    std::is_same_v<F, exp_fn> || std::is_same_v<F, expm1_fn> || std::is_same_v<F, log_fn> ||
-    std::is_same_v<F, log1p_fn> || std::is_same_v<F, logistic_fn> || std::is_same_v<F, sin_fn> ||
-    std::is_same_v<F, cos_fn> || std::is_same_v<F, tan_fn> || std::is_same_v<F, tanh_fn> ||
+    is_ordered_compare<F> || quant_arith_form<F> || std::is_same_v<F, abs_fn> || std::is_same_v<F, neg_fn> ||
+    std::is_same_v<F, sign_fn> || std::is_same_v<F, exp_fn> || std::is_same_v<F, expm1_fn> ||
+    std::is_same_v<F, log_fn> || std::is_same_v<F, log1p_fn> || std::is_same_v<F, logistic_fn> ||
+    std::is_same_v<F, sin_fn> || std::is_same_v<F, cos_fn> || std::is_same_v<F, tan_fn> || std::is_same_v<F, tanh_fn> ||
     std::is_same_v<F, sqrt_fn> || std::is_same_v<F, rsqrt_fn> || std::is_same_v<F, cbrt_fn> ||
     std::is_same_v<F, ceil_fn> || std::is_same_v<F, floor_fn> || std::is_same_v<F, round_fn> ||
     std::is_same_v<F, round_nearest_even_fn>;

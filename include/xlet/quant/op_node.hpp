@@ -131,9 +131,9 @@ template<class Op>
 inline constexpr bool picks_operand = std::is_same_v<Op, max_fn> || std::is_same_v<Op, min_fn> ||
                                       std::is_same_v<Op, clamp_fn> || std::is_same_v<Op, select_fn>;
 template<class Op>
-inline constexpr bool is_ordered_compare = std::is_same_v<Op, eq_fn> || std::is_same_v<Op, ne_fn> ||
-                                           std::is_same_v<Op, lt_fn> || std::is_same_v<Op, le_fn> ||
-                                           std::is_same_v<Op, gt_fn> || std::is_same_v<Op, ge_fn>;
+inline constexpr bool is_ordered_compare =
+    std::is_same_v<Op, eq_fn> || std::is_same_v<Op, ne_fn> || std::is_same_v<Op, lt_fn> || std::is_same_v<Op, le_fn> ||
+    std::is_same_v<Op, gt_fn> || std::is_same_v<Op, ge_fn>;
 template<class Op>
 inline constexpr bool quant_arith_form =
     std::is_same_v<Op, add_fn> || std::is_same_v<Op, sub_fn> || std::is_same_v<Op, mul_fn> ||

@@ -14,11 +14,11 @@
 //                                    max, min: of the stored integers; quant/op_node.hpp,
 //                                    exact_on_stored), else in the expressed type.
 // Any other callable is called as f(Ei, Ei) -> Ei on the quantized scalars (.stored is the stored
-// integer; xlet's functors called on them are the quantized ops: add_fn{}(a, b) as above). The schedule (implementation-defined in the spec, and visible here: a quantized add
-// saturates at every step) is the generic reduction's left fold from init, in row-major order of
-// the reduced elements: f(...f(f(init, x0), x1)..., xn-1) (reduce_window: the same per window,
-// padding cells and base-dilation holes skipped; docs/semantics.md "Quantization").
-// Rules (after the float op's, under its labels):
+// integer; xlet's functors called on them are the quantized ops: add_fn{}(a, b) as above). The schedule
+// (implementation-defined in the spec, and visible here: a quantized add saturates at every step) is the generic
+// reduction's left fold from init, in row-major order of the reduced elements: f(...f(f(init, x0), x1)..., xn-1)
+// (reduce_window: the same per window, padding cells and base-dilation holes skipped; docs/semantics.md
+// "Quantization"). Rules (after the float op's, under its labels):
 //   I1  the operand is per-tensor quantized (the spec's input type)
 //   C4  the init value is a Q value or a rank-0 expression of Q (reduce_window: its C6)
 //   C5  Ei is per-tensor quantized, of Q's expressed type and at least Q's storage width
@@ -75,7 +75,7 @@ struct quant_reduce_rules {
 
 #define XLET_QUANT_REDUCE_RULES(name, L4, L5, L6)                                                                      \
     static_assert(diag::got<Rules::i1, shown_t<X>>::value,                                                             \
-                  "xlet::" #name " [I1]: a quantized operand must be per-tensor quantized (the spec's inputs)");        \
+                  "xlet::" #name " [I1]: a quantized operand must be per-tensor quantized (the spec's inputs)");       \
     static_assert(diag::got<Rules::c4, shown_t<X>, shown_t<I>>::value,                                                 \
                   "xlet::" #name " [" #L4 "]: the init value of a quantized operand must be a value of its type or a " \
                   "rank-0 array of it");                                                                               \
@@ -126,7 +126,7 @@ auto quant_reduce(X&& x, const I& init, const F& f, dims_t<D...> d) {
         if constexpr (Base::check()) {
             (void)d;
             auto outs = reduce_nodes<Base::rd, no_dyn<Base::R>>(std::make_tuple(std::move(in)), std::tie(i), body,
-                                                                 nullptr, std::index_sequence<0>{});
+                                                                nullptr, std::index_sequence<0>{});
             return std::move(std::get<0>(outs));
         }
     }
@@ -149,8 +149,8 @@ auto quant_reduce_window(X&& x, const I& init, const F& f) {
         }();
         using Base = window_rules<W, B, std::tuple<decltype(in)>, std::tuple<tensor<Ei>>>;
         if constexpr (Base::check())
-            return std::move(std::get<0>(
-                reduce_window_impl<W>(std::forward_as_tuple(std::move(in)), std::tie(i), body, std::index_sequence<0>{})));
+            return std::move(std::get<0>(reduce_window_impl<W>(std::forward_as_tuple(std::move(in)), std::tie(i), body,
+                                                               std::index_sequence<0>{})));
     }
 }
 
@@ -168,7 +168,7 @@ requires(is_quantized<detail::element_of<X>>) auto reduce(X&& x, const I& init, 
 }
 template<class Ei, expression X, class I, class F, std::int64_t... D>
 requires(element<Ei>&& is_quantized<detail::element_of<X>>) auto reduce(X&& x, const I& init, const F& f,
-                                                                         dims_t<D...> d) {
+                                                                        dims_t<D...> d) {
     return detail::quant_reduce<Ei>(std::forward<X>(x), init, f, d);
 }
 

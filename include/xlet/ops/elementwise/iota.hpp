@@ -66,7 +66,8 @@ auto iota() {
     static_assert(diag::got<(IotaDimension >= 0 && static_cast<std::size_t>(IotaDimension) < Shape::rank), Shape,
                             diag::dimensions<IotaDimension>>::value,
                   "xlet::iota [C1]: iota_dimension must be a dimension of the shape");
-    if constexpr (IotaDimension >= 0 && static_cast<std::size_t>(IotaDimension) < Shape::rank && is_quantized<typename Shape::value_type>)
+    if constexpr (IotaDimension >= 0 && static_cast<std::size_t>(IotaDimension) < Shape::rank &&
+                  is_quantized<typename Shape::value_type>)
         return detail::quant_iota<Shape, IotaDimension>();
     else if constexpr (IotaDimension >= 0 && static_cast<std::size_t>(IotaDimension) < Shape::rank)
         return detail::iota_node<typename Shape::value_type, Shape::rank, Shape::extents, static_cast<std::size_t>(IotaDimension)>{};
