@@ -1,5 +1,4 @@
-// expect: xlet::reduce [C5]: the body's type must be per-tensor quantized with the operand's expressed type and at
-// least its storage width (is_promotable)
+// expect: xlet::reduce [C5]: the body's type must be per-tensor quantized with the operand's expressed type
 #include <xlet/xlet.hpp>
 using namespace xlet;
 void f() {

@@ -107,26 +107,35 @@ tensor<Ei> init_of_body_type(const I& init) {
         return uniform_quantize<Ei>(q);
 }
 
+// What the generic loops fold: the operand as Ei, the init as a rank-0 array of Ei, the body (the
+// tag's quantized op, or the user's callable).
+template<class Rules, class X, class I, class F>
+auto fold_parts(X&& x, const I& init, const F& f) {
+    using Ei = typename Rules::Ei;
+    using B = typename Rules::body;
+    using In = decltype(to_body_type<Ei>(std::forward<X>(x)));
+    struct parts {
+        In in;
+        tensor<Ei> init;
+        B body;
+    };
+    if constexpr (std::is_same_v<B, F>)
+        return parts{to_body_type<Ei>(std::forward<X>(x)), init_of_body_type<Ei, typename Rules::Q>(init), f};
+    else
+        return parts{to_body_type<Ei>(std::forward<X>(x)), init_of_body_type<Ei, typename Rules::Q>(init), B{}};
+}
+
 template<class Out, class X, class I, class F, std::int64_t... D>
-auto quant_reduce(X&& x, const I& init, const F& f, dims_t<D...> d) {
+auto quant_reduce(X&& x, const I& init, const F& f, dims_t<D...>) {
     using Rules = quant_reduce_rules<Out, X, I, F>;
     XLET_QUANT_REDUCE_RULES(reduce, C4, C5, C6)
     if constexpr (Rules::ok) {
-        using Ei = typename Rules::Ei;
-        using B = typename Rules::body;
-        auto in = to_body_type<Ei>(std::forward<X>(x));
-        const tensor<Ei> i = init_of_body_type<Ei, typename Rules::Q>(init);
-        const B body = [&] {
-            if constexpr (std::is_same_v<B, F>)
-                return f;
-            else
-                return B{};
-        }();
-        using Base = reduce_rules<B, std::tuple<decltype(in)>, std::tuple<tensor<Ei>>, dims_t<D...>>;
+        auto p = fold_parts<Rules>(std::forward<X>(x), init, f);
+        using Base = reduce_rules<typename Rules::body, std::tuple<decltype(p.in)>, std::tuple<decltype(p.init)>,
+                                  dims_t<D...>>;
         if constexpr (Base::check()) {
-            (void)d;
-            auto outs = reduce_nodes<Base::rd, no_dyn<Base::R>>(std::make_tuple(std::move(in)), std::tie(i), body,
-                                                                nullptr, std::index_sequence<0>{});
+            auto outs = reduce_nodes<Base::rd, no_dyn<Base::R>>(std::make_tuple(std::move(p.in)), std::tie(p.init),
+                                                                p.body, nullptr, std::index_sequence<0>{});
             return std::move(std::get<0>(outs));
         }
     }
@@ -137,20 +146,11 @@ auto quant_reduce_window(X&& x, const I& init, const F& f) {
     using Rules = quant_reduce_rules<Out, X, I, F>;
     XLET_QUANT_REDUCE_RULES(reduce_window, C6, C7, C8)
     if constexpr (Rules::ok) {
-        using Ei = typename Rules::Ei;
-        using B = typename Rules::body;
-        auto in = to_body_type<Ei>(std::forward<X>(x));
-        const tensor<Ei> i = init_of_body_type<Ei, typename Rules::Q>(init);
-        const B body = [&] {
-            if constexpr (std::is_same_v<B, F>)
-                return f;
-            else
-                return B{};
-        }();
-        using Base = window_rules<W, B, std::tuple<decltype(in)>, std::tuple<tensor<Ei>>>;
+        auto p = fold_parts<Rules>(std::forward<X>(x), init, f);
+        using Base = window_rules<W, typename Rules::body, std::tuple<decltype(p.in)>, std::tuple<decltype(p.init)>>;
         if constexpr (Base::check())
-            return std::move(std::get<0>(reduce_window_impl<W>(std::forward_as_tuple(std::move(in)), std::tie(i), body,
-                                                               std::index_sequence<0>{})));
+            return std::move(std::get<0>(reduce_window_impl<W>(std::forward_as_tuple(std::move(p.in)),
+                                                               std::tie(p.init), p.body, std::index_sequence<0>{})));
     }
 }
 

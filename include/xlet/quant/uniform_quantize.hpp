@@ -27,6 +27,7 @@
 #include <cstdint>
 
 #include "../ops/elementwise/elementwise.hpp"
+#include "../ops/elementwise/iota.hpp"
 #include "op_node.hpp"
 #include "types.hpp"
 
