@@ -6,5 +6,6 @@
 #include "quant/conv.hpp"
 #include "quant/dot.hpp"
 #include "quant/elementwise.hpp"
+#include "quant/reduce.hpp"
 #include "quant/types.hpp"
 #include "quant/uniform_quantize.hpp"

@@ -44,13 +44,22 @@ namespace xlet::detail {
 // Base of xlet's own function objects. A functor D provides `static scalar(compute types...)` and
 // `template<class T> using result`; this base makes it callable like a user computation, on
 // storage types, rounding to the result type once (f16/bf16 compute in f32, as the op does).
+// On quantized scalars it is the spec's quantized op (dequantize_op_quantize of the operands'
+// type, dequantize_compare), never the op on the stored integers: quant_scalar_call, defined by
+// quant/elementwise.hpp (<xlet/quant.hpp>).
 struct xlet_functor {};
+template<class D, class A0, class... A>
+auto quant_scalar_call(A0 a0, A... a);
 template<class D> struct functor_call : xlet_functor {
     template<class A0, class... A>
         requires(element<A0> && (std::is_same_v<A, A0> && ...))
     auto operator()(A0 a0, A... a) const {
-        using R = typename D::template result<A0>;
-        return narrow<R>(static_cast<compute_t<R>>(D::scalar(widen(a0), widen(a)...)));
+            if constexpr (is_quantized<A0>) {
+                return quant_scalar_call<D>(a0, a...);
+            } else {
+                using R = typename D::template result<A0>;
+                return narrow<R>(static_cast<compute_t<R>>(D::scalar(widen(a0), widen(a)...)));
+            }
     }
 };
 

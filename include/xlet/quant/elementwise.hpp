@@ -4,8 +4,11 @@
 // == < ... reach it too) that builds one node of the op on the quantized operands
 // (quant/op_node.hpp: one op in to_stablehlo, the unit the passes rewrite), which computes
 //   uniform_quantize<Result>(op(uniform_dequantize(a), uniform_dequantize(b)))
-// fused into one pass (no float array is made), or, for add of one per-tensor scale and zero
-// point, the same bits on the stored integers. The operands are broadcast as the float op
+// fused into one pass (no float array is made), or, for add, max, min, clamp, select and the
+// comparisons of one per-tensor type, the same bits on the stored integers (quant/op_node.hpp,
+// exact_on_stored). reduce_precision<E, M>(q) is dequantize_op_quantize too; xlet's functors
+// called on quantized scalars (add_fn{}(a, b): the bodies of reduce, scatter, sort, map,
+// all_reduce) are these ops on rank-0 operands (quant_scalar_call, below). The operands are broadcast as the float op
 // broadcasts (as quantized arrays: broadcast_in_dim of a per-axis operand moves its dimension),
 // and the float op's rules (C1-C4) are checked on the dequantized operands. The result type:
 //   unary ops (abs ... tanh)           the operand's type: exp(q)
@@ -30,6 +33,7 @@
 #pragma once
 #include "../ops/elementwise/binary.hpp"
 #include "../ops/elementwise/compare.hpp"
+#include "../ops/elementwise/convert.hpp"
 #include "../ops/elementwise/select.hpp"
 #include "../ops/elementwise/unary.hpp"
 #include "uniform_quantize.hpp"
@@ -243,6 +247,20 @@ requires(is_quantized<detail::element_of<X>>) auto is_finite(X&&) {
     return detail::broadcast_to<N::rank, N::extents>(detail::scalar_node<bool>{{}, true});
 }
 
+// reduce_precision<E, M>(q): dequantize_op_quantize(reduce_precision, q, type(q)); the operand's
+// type (the spec's output type is the operand's).
+template<int ExponentBits, int MantissaBits, expression X>
+requires(is_quantized<detail::element_of<X>>) auto reduce_precision(X&& x) {
+    using T = detail::element_of<X>;
+    static_assert(diag::got<!is_per_axis_quantized<T>, detail::shown_t<X>>::value,
+                  "xlet::reduce_precision [C7]: per-axis quantized operands are for add only");
+    static_assert(ExponentBits >= 1 && MantissaBits >= 0,
+                  "xlet::reduce_precision [C2]: exponent_bits must be at least 1 and mantissa_bits at least 0");
+    if constexpr (!is_per_axis_quantized<T> && ExponentBits >= 1 && MantissaBits >= 0)
+        return detail::make_quant_op<detail::reduce_precision_fn<ExponentBits, MantissaBits, expressed_t<T>>, T>(
+            detail::as_node(std::forward<X>(x)));
+}
+
 // select(pred, a, b) and select<R>(pred, a, b): dequantize_select_quantize.
 namespace detail {
 template<class Out, class P, class A, class B>
@@ -297,6 +315,37 @@ requires(element<Out>&& is_quantized<detail::element_of<X>>) auto clamp(Lo&& lo,
 }
 
 } // namespace xlet
+
+namespace xlet::detail {
+
+// The functors of the ops above (the ops with a quantized form in the spec).
+template<class F>
+inline constexpr bool has_quant_form =
+    is_ordered_compare<F> || quant_arith_form<F> || std::is_same_v<F, abs_fn> || std::is_same_v<F, neg_fn> ||
+    std::is_same_v<F, sign_fn> || std::is_same_v<F, exp_fn> || std::is_same_v<F, expm1_fn> ||
+    std::is_same_v<F, log_fn> || std::is_same_v<F, log1p_fn> || std::is_same_v<F, logistic_fn> ||
+    std::is_same_v<F, sin_fn> || std::is_same_v<F, cos_fn> || std::is_same_v<F, tan_fn> || std::is_same_v<F, tanh_fn> ||
+    std::is_same_v<F, sqrt_fn> || std::is_same_v<F, rsqrt_fn> || std::is_same_v<F, cbrt_fn> ||
+    std::is_same_v<F, ceil_fn> || std::is_same_v<F, floor_fn> || std::is_same_v<F, round_fn> ||
+    std::is_same_v<F, round_nearest_even_fn>;
+
+// xlet's functor D called on quantized scalars of one type Q (a reduce, scatter, sort or
+// all_reduce body, a map): the op's quantized node on rank-0 operands, read once, so a scalar
+// call gives the bits of the array op (the result: Q, or pred for a comparison).
+template<class D, class A0, class... A>
+auto quant_scalar_call(A0 a0, A... a) {
+    static_assert(diag::got<has_quant_form<D>, A0>::value,
+                  "xlet: this element-wise op has no quantized form in the spec (called on quantized scalars)");
+    static_assert(diag::got<!is_per_axis_quantized<A0>, A0>::value,
+                  "xlet: quantized scalars are per-tensor quantized (a per-axis type needs its axis)");
+    using R = std::conditional_t<is_ordered_compare<D>, bool, A0>;
+    if constexpr (has_quant_form<D> && !is_per_axis_quantized<A0>) {
+        const auto node = quant_impl<D, R>(scalar_node<A0>{{}, widen(a0)}, scalar_node<A>{{}, widen(a)}...);
+        return narrow<R>(node.at({}));
+    }
+}
+
+} // namespace xlet::detail
 
 #undef XLET_QUANT_RULES
 #undef XLET_QUANT_BINARY_OP

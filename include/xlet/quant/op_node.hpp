@@ -13,7 +13,9 @@
 //   - in general the spec's formula: uniform_quantize<R>(op(uniform_dequantize(k)...)), fused
 //     into one pass (no float array), bit for bit the nodes a user would write;
 //   - add of operands and result with one per-tensor scale and zero point on the stored integers
-//     (integer_add_fn below), where that gives the same bits.
+//     (integer_add_fn below), where that gives the same bits; likewise max, min, clamp, select
+//     and the comparisons of one such type, which the spec's formula reduces to the same op on
+//     the stored integers (exact_on_stored below).
 #pragma once
 #include <algorithm>
 #include <cstdint>
@@ -21,6 +23,8 @@
 #include <type_traits>
 
 #include "../ops/elementwise/binary.hpp"
+#include "../ops/elementwise/compare.hpp"
+#include "../ops/elementwise/select.hpp"
 #include "types.hpp"
 
 namespace xlet {
@@ -67,30 +71,87 @@ auto qdq_form(K&&... k) {
         return make_map<F, R>(dequantized(std::forward<K>(k))...);
 }
 
+// Whether the spec's f32 path is exact on the stored integers of a per-tensor type Q: f32
+// expressed, storage of at most 16 bits, scale s <= 2^100. Then, for stored a, b and zero point z:
+//   add: the spec computes ((a - z) s + (b - z) s) / s + z. Each product is exact or rounds once
+//   (a product of an integer and a subnormal s is a multiple of 2^-149, exact while subnormal;
+//   with a normal s it is normal), the sum and the quotient round once, each with relative error
+//   at most 2^-24: with |a - z| + |b - z| <= 2^17 the quotient is within 3 * 2^17 * 2^-24 < 0.03
+//   of the integer (a - z) + (b - z), and adding z (below 2^16) adds at most 2^-7: round half to
+//   even gives that integer, and clamping then rounding equals rounding then clamping at integer
+//   bounds. What the bound on s excludes is overflow: (a - z) s + (b - z) s must stay finite (at
+//   s = 1e38 the f32 path saturates where the integers do not).
+//   quantize(dequantize(m)) = m: add's case b = z.
+//   dequantize is strictly increasing in the stored integer: it is monotone (a conversion and a
+//   product by s > 0, each rounded), and two integers j != k (|j|, |k| <= 2^17 after subtracting
+//   z) give products j s, k s at least s apart, each rounded by at most 2^-24 * 2^17 s < s / 2
+//   (or exact in the subnormal range): never equal, and finite.
+// So max, min, clamp and select of operands and result of one such type (scale, zero point and
+// storage range) pick the stored integer the spec picks, and a comparison of two operands of one
+// such type orders their stored integers as the spec orders the dequantized values.
+// tests/quant/quant_add_test.cpp checks every s8 and u8 pair at scales from 2^-149 to 2^100.
+template<class Q>
+consteval bool exact_on_stored() {
+    if constexpr (!is_quantized<Q> || is_per_axis_quantized<Q>)
+        return false;
+    else
+        return std::is_same_v<expressed_t<Q>, float> && sizeof(storage_t<Q>) <= 2 &&
+               static_cast<float>(Q::scale) <= 0x1p100f;
+}
+// A and B have one storage type, one f32 scale and one zero point (both exact_on_stored).
+template<class A, class B>
+consteval bool same_exact_params() {
+    if constexpr (!exact_on_stored<A>() || !exact_on_stored<B>())
+        return false;
+    else
+        return std::is_same_v<typename A::storage_tag, typename B::storage_tag> &&
+               static_cast<float>(A::scale) == static_cast<float>(B::scale) && A::zero_point == B::zero_point;
+}
+template<class A, class B>
+consteval bool same_exact_type() {
+    if constexpr (!same_exact_params<A, B>())
+        return false;
+    else
+        return A::storage_min == B::storage_min && A::storage_max == B::storage_max;
+}
+
 // Whether add of operands A, B into R gives the spec's bits when computed on the stored integers
-// as clamp(a + b - z, storage_min(R), storage_max(R)): one per-tensor scale s (as f32) and zero
-// point z, f32 expressed, storage of at most 16 bits, s <= 2^100. The spec's f32 path computes
-// ((a - z) s + (b - z) s) / s + z. Each product is exact or rounds once (a product of an integer
-// and a subnormal s is a multiple of 2^-149, exact while subnormal; with a normal s it is normal),
-// the sum and the quotient round once, each with relative error at most 2^-24: with
-// |a - z| + |b - z| <= 2^17 the quotient is within 3 * 2^17 * 2^-24 < 0.03 of the integer
-// (a - z) + (b - z), and adding z (below 2^16) adds at most 2^-7: round half to even gives that
-// integer, and clamping then rounding equals rounding then clamping at integer bounds. What the
-// bound on s excludes is overflow: (a - z) s + (b - z) s must stay finite (at s = 1e38 the f32
-// path saturates where the integers do not). tests/quant/quant_add_test.cpp checks every s8 and
-// u8 pair at scales from 2^-149 to 2^100.
+// as clamp(a + b - z, storage_min(R), storage_max(R)) (the operands' storage ranges may differ).
 template<class R, class... T>
 consteval bool integer_add_exact() {
-    if constexpr (sizeof...(T) != 2 || !is_quantized<R> || !(is_quantized<T> && ...)) {
+    if constexpr (sizeof...(T) != 2)
         return false;
-    } else if constexpr (is_per_axis_quantized<R> || (is_per_axis_quantized<T> || ...)) {
-        return false;
-    } else if constexpr (!std::is_same_v<expressed_t<R>, float> || sizeof(storage_t<R>) > 2 ||
-                         !(std::is_same_v<typename T::storage_tag, typename R::storage_tag> && ...)) {
-        return false;
+    else
+        return (same_exact_params<R, T>() && ...);
+}
+
+// Ops that pick one of their operands' values (max, min, clamp, select): on the stored integers
+// when every quantized operand and the result have one exact type.
+template<class Op>
+inline constexpr bool picks_operand = std::is_same_v<Op, max_fn> || std::is_same_v<Op, min_fn> ||
+                                      std::is_same_v<Op, clamp_fn> || std::is_same_v<Op, select_fn>;
+template<class Op>
+inline constexpr bool is_ordered_compare =
+    std::is_same_v<Op, eq_fn> || std::is_same_v<Op, ne_fn> || std::is_same_v<Op, lt_fn> || std::is_same_v<Op, le_fn> ||
+    std::is_same_v<Op, gt_fn> || std::is_same_v<Op, ge_fn>;
+template<class Op>
+inline constexpr bool quant_arith_form =
+    std::is_same_v<Op, add_fn> || std::is_same_v<Op, sub_fn> || std::is_same_v<Op, mul_fn> ||
+    std::is_same_v<Op, div_fn> || std::is_same_v<Op, rem_fn> || std::is_same_v<Op, max_fn> ||
+    std::is_same_v<Op, min_fn> || std::is_same_v<Op, pow_fn> || std::is_same_v<Op, atan2_fn>;
+template<class R, class T>
+consteval bool operand_exact() { // a non-quantized operand (select's pred) does not count
+    return !is_quantized<T> || same_exact_type<R, T>();
+}
+template<class Op, class R, class... T>
+consteval bool stored_integer_op() {
+    if constexpr (picks_operand<Op> && is_quantized<R>) {
+        return (operand_exact<R, T>() && ...);
+    } else if constexpr (is_ordered_compare<Op> && sizeof...(T) == 2) {
+        using A = std::tuple_element_t<0, std::tuple<T...>>;
+        return (same_exact_type<A, T>() && ...);
     } else {
-        constexpr float s = static_cast<float>(R::scale);
-        return ((static_cast<float>(T::scale) == s && T::zero_point == R::zero_point) && ...) && s <= 0x1p100f;
+        return false;
     }
 }
 
@@ -145,6 +206,8 @@ auto quant_impl(K... k) {
         return uniform_quantize<R>(uniform_dequantize(std::move(k)...));
     else if constexpr (std::is_same_v<Op, add_fn> && integer_add_exact<R, typename K::value_type...>())
         return make_map<integer_add_fn<R>, R>(std::move(k)...);
+    else if constexpr (stored_integer_op<Op, R, typename K::value_type...>())
+        return make_map<Op, R>(std::move(k)...); // the same functor on the stored integers
     else
         return qdq_form<Op, R>(std::move(k)...);
 }

@@ -27,6 +27,7 @@
 #include <cstdint>
 
 #include "../ops/elementwise/elementwise.hpp"
+#include "../ops/elementwise/iota.hpp"
 #include "op_node.hpp"
 #include "types.hpp"
 
@@ -274,6 +275,22 @@ auto uniform_quantize(X&& x) {
         }
     }
 }
+
+namespace detail {
+// iota of a quantized type (ops/elementwise/iota.hpp sends it here): the spec's
+// quantize(index, Q), i.e. uniform_quantize<Q> of the expressed type's iota (the index converted
+// to it, one rounding). I1: Q is per-tensor (the spec's output type).
+template<class Shape, std::int64_t IotaDimension>
+auto quant_iota() {
+    using Q = typename Shape::value_type;
+    static_assert(diag::got<!is_per_axis_quantized<Q>, Shape>::value,
+                  "xlet::iota [I1]: a quantized output must be per-tensor quantized (the spec's output type)");
+    if constexpr (!is_per_axis_quantized<Q>) {
+        using F = typename tensor_of_impl<expressed_t<Q>, Shape::extents, std::make_index_sequence<Shape::rank>>::type;
+        return uniform_quantize<Q>(iota<F, IotaDimension>());
+    }
+}
+} // namespace detail
 
 } // namespace xlet
 

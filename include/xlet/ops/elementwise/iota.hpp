@@ -53,13 +53,23 @@ struct iota_node : node_shape<T, R, E> {
 
 namespace xlet {
 
+namespace detail {
+// A quantized element type: quant/uniform_quantize.hpp (<xlet/quant.hpp>) defines it, the
+// spec's quantize(index, element_type(output)).
+template<class Shape, std::int64_t IotaDimension>
+auto quant_iota();
+} // namespace detail
+
 template<class Shape, std::int64_t IotaDimension>
     requires is_array_leaf<Shape>
 auto iota() {
     static_assert(diag::got<(IotaDimension >= 0 && static_cast<std::size_t>(IotaDimension) < Shape::rank), Shape,
                             diag::dimensions<IotaDimension>>::value,
                   "xlet::iota [C1]: iota_dimension must be a dimension of the shape");
-    if constexpr (IotaDimension >= 0 && static_cast<std::size_t>(IotaDimension) < Shape::rank)
+    if constexpr (IotaDimension >= 0 && static_cast<std::size_t>(IotaDimension) < Shape::rank &&
+                  is_quantized<typename Shape::value_type>)
+        return detail::quant_iota<Shape, IotaDimension>();
+    else if constexpr (IotaDimension >= 0 && static_cast<std::size_t>(IotaDimension) < Shape::rank)
         return detail::iota_node<typename Shape::value_type, Shape::rank, Shape::extents, static_cast<std::size_t>(IotaDimension)>{};
 }
 

@@ -122,7 +122,9 @@ template<class F, class Ps> struct declares_vectorized<bind_statics<F, Ps>> : st
 
 template<class F, class... X>
 auto make_user_map(F f, X&&... xs) {
-    if constexpr (element_functor<F>) // xlet's own functor: the element-wise op itself
+    // xlet's own functor: the element-wise op itself (on quantized operands, its calls on the
+    // quantized scalars: the quantized op, never its scalar form on the stored integers)
+    if constexpr (element_functor<F> && !(is_quantized<element_of<X>> || ...))
         return make_map<F, typename F::template result<element_of<std::tuple_element_t<0, std::tuple<X...>>>>>(
             as_node(std::forward<X>(xs))...);
     else {
