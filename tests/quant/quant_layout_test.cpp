@@ -144,3 +144,51 @@ TEST_CASE("per-axis types follow their quantization dimension through layout ops
     CHECK(equal(sum, tensor<detail::with_quant_axis_t<P, 2>, 4, 2, 3>(
                          uniform_quantize<detail::with_quant_axis_t<P, 2>>(dt + dt))));
 }
+
+// A device that receives nothing gets zeros: for a quantized type the real 0, i.e. the zero point
+// of its slice (StableHLO collective_permute / collective_broadcast / recv), not the stored 0.
+TEST_CASE("collectives: a device that receives nothing gets the zero points") {
+    using P = quant::uniform_per_axis<std::int8_t, float, 1, scales(0.5, 0.25, 2.0), zero_points(-3, 0, 5)>;
+    replica_pool three(3);
+    auto cp = three.run([](replica_context& ctx) {
+        const auto id = static_cast<std::int8_t>(ctx.replica_id());
+        const tensor<Q8, 2> a{Q8(id), Q8(id + 10)};
+        tensor<P, 2, 3> b;
+        for (std::size_t i = 0; i < b.size(); ++i)
+            b.data()[i] = P(static_cast<std::int8_t>(10 * id + static_cast<std::int8_t>(i)));
+        return std::tuple{eval(collective_permute(ctx, a, {{0, 1}, {1, 2}})),
+                          eval(collective_permute(ctx, b, {{0, 1}, {1, 2}})),
+                          collective_permute_done(collective_permute_start(ctx, b, {{1, 0}}))};
+    });
+    // replica 0 is no target of the first two: zero point 3; per axis: -3, 0, 5 along dimension 1
+    CHECK(std::get<0>(cp[0])(0).stored == 3);
+    CHECK(std::get<0>(cp[0])(1).stored == 3);
+    CHECK(std::get<0>(cp[1])(1).stored == 10); // replica 0's a
+    CHECK(std::get<0>(cp[2])(0).stored == 1);
+    for (std::size_t i = 0; i < 2; ++i) {
+        CHECK(std::get<1>(cp[0])(i, 0).stored == -3);
+        CHECK(std::get<1>(cp[0])(i, 1).stored == 0);
+        CHECK(std::get<1>(cp[0])(i, 2).stored == 5);
+        CHECK(std::get<2>(cp[1])(i, 2).stored == 5); // async form: replicas 1 and 2 are no target
+        CHECK(std::get<2>(cp[2])(i, 0).stored == -3);
+    }
+    CHECK(std::get<1>(cp[2])(1, 2).stored == 15); // replica 1's b
+    CHECK(std::get<2>(cp[0])(1, 0).stored == 13);
+    // collective_broadcast: replica 0 is in no group; recv: replica 0 has no source
+    auto cb = three.run([](replica_context& ctx) {
+        const auto id = static_cast<std::int8_t>(ctx.replica_id());
+        const tensor<Q8, 2> a{Q8(id), Q8(id)};
+        tensor<P, 2, 3> b;
+        for (std::size_t i = 0; i < b.size(); ++i)
+            b.data()[i] = P(static_cast<std::int8_t>(i));
+        auto s = send(ctx, b, 7, {{1, 2}}); // only replica 1 is a source
+        auto r = recv_done(recv<tensor<P, 2, 3>>(ctx, 7, {{1, 2}}));
+        (void)send_done(std::move(s));
+        return std::tuple{eval(collective_broadcast(ctx, a, {.replica_groups = {{2, 1}}})), r};
+    });
+    CHECK(std::get<0>(cb[0])(0).stored == 3);
+    CHECK(std::get<0>(cb[1])(1).stored == 2);
+    CHECK(std::get<1>(cb[0])(1, 1).stored == 0);
+    CHECK(std::get<1>(cb[0])(0, 2).stored == 5);
+    CHECK(std::get<1>(cb[2])(1, 2).stored == 5); // received from replica 1: stored i = 5
+}

@@ -112,7 +112,7 @@ auto recv(replica_context& ctx, std::int64_t channel_id, const source_target_pai
         st.traced = traced; // recv_done binds the value it returns to the recorded op's result
         const std::int64_t source = detail::peer_of("recv", ctx, pairs, false);
         if (source < 0) {
-            std::fill(st.out.begin(), st.out.end(), T{});
+            detail::fill_real_zero(st.out); // zeros (a quantized type's zero points)
             return;
         }
         st.p = ctx.transport_().recv(ctx, channel_id, static_cast<std::uint32_t>(source), detail::operand_label<Out>(),

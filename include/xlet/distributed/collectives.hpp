@@ -151,11 +151,35 @@ group_view group_of(const char* op, Ctx& ctx, group_mode mode, const collective_
 // What a collective keeps while it runs: the result, the operand when it had to be evaluated, the
 // reduction object and anything else the transport points at. On the stack for the synchronous
 // forms, on the heap (a stable address) behind the handle of the *_start forms.
+// What a device that receives nothing gets: zeros, which for a quantized type are its zero points
+// (the stored integers of the real 0, per slice of the axis for a per-axis type), not stored 0s.
+template<class A>
+void fill_real_zero(A& out) {
+    using T = typename A::value_type;
+    auto* p = out.data();
+    if constexpr (is_per_axis_quantized<T>) {
+        constexpr auto ax = static_cast<std::size_t>(T::axis);
+        std::size_t inner = 1;
+        for (std::size_t d = ax + 1; d < A::rank; ++d)
+            inner *= A::extents[d];
+        for (std::size_t i = 0; i < A::size(); ++i) {
+            const std::size_t c = T::zero_points.size() == 1 ? 0 : (i / inner) % A::extents[ax];
+            p[i].stored = static_cast<typename T::storage_type>(T::zero_points[c]);
+        }
+    } else if constexpr (is_quantized<T>) {
+        for (std::size_t i = 0; i < A::size(); ++i)
+            p[i].stored = static_cast<typename T::storage_type>(T::zero_point);
+    } else if constexpr (A::size() > 0) {
+        std::memset(static_cast<void*>(p), 0, A::size() * sizeof(T));
+    }
+}
+
 template<class Out>
 struct async_state_base {
     replica_context* ctx;
     Out out{no_init};
     pending_ptr p;
+    bool receives_nothing = false; // out is the real zero once the transport is done (fill_real_zero)
     int traced = -1; // to_stablehlo: the value id `out` gets when it is done (recv)
     explicit async_state_base(replica_context& c) : ctx(&c) {}
     virtual ~async_state_base() = default;
@@ -195,6 +219,8 @@ public:
             trace::pause_if paused(r); // (a device may resume on another thread: trace::pause_if)
             s->ctx->transport_().complete(*s->ctx, *s->p);
         }
+        if constexpr (is_array_leaf<Out>)
+            if (s->receives_nothing) detail::fill_real_zero(s->out);
         if constexpr (trace::compiled_in && is_array_leaf<Out>)
             if (r && s->traced >= 0) [[unlikely]]
                 trace::bind(*r, s->out, s->traced);
@@ -234,6 +260,8 @@ auto run_collective(replica_context& ctx, Launch&& launch, A&&... extra) {
     } else {
         async_state<Out, Extra> st(ctx, std::forward<A>(extra)...);
         launch(st);
+        if constexpr (is_array_leaf<Out>)
+            if (st.receives_nothing) fill_real_zero(st.out);
         return std::move(st.out);
     }
 }
@@ -327,6 +355,7 @@ auto collective_permute_impl(replica_context& ctx, X&& x, const source_target_pa
                                     cross_partition ? group_mode::cross_partition : group_mode::cross_replica,
                                     &as_groups};
             st.p = ctx.transport_().copy_from(ctx, d, g, source, a.data(), st.out.data(), A::size() * sizeof(T), Async);
+            st.receives_nothing = source < 0 && is_quantized<T>; // (other types: the transport wrote zeros)
         },
         as_array(std::forward<X>(x)));
 }
@@ -603,7 +632,7 @@ requires((expression<X> && ...)) auto all_to_all(replica_context& ctx, std::tupl
 }
 
 // CollectivePermute(operand, source_target_pairs, channel_id): each target gets its source's
-// operand; a device that is no target gets zeros. Pairs name replicas (partitions when
+// operand; a device that is no target gets zeros (a quantized type's zero points). Pairs name replicas (partitions when
 // channel_id > 0), within the same partition (replica).
 template<expression X>
 auto collective_permute(replica_context& ctx, X&& x, const source_target_pairs_t& pairs, std::int64_t channel_id = 0) {
@@ -642,13 +671,13 @@ auto collective_broadcast_impl(replica_context& ctx, X&& x, std::int64_t root, c
     A out(no_init);
     const collective_desc d{"collective_broadcast", operand_label<A>(), {}, {}, o.channel_id, mode, &o.replica_groups};
     ctx.transport_().copy_from(ctx, d, g, root < 0 ? 0 : root, a.data(), out.data(), A::size() * sizeof(T), false);
-    if (g.me < 0) std::memset(static_cast<void*>(out.data()), 0, A::size() * sizeof(T));
+    if (g.me < 0) fill_real_zero(out);
     return out;
 }
 } // namespace detail
 
 // CollectiveBroadcast(operand, replica_groups, channel_id): each group's first member's operand
-// to every member; a device in no group gets zeros.
+// to every member; a device in no group gets zeros (a quantized type's zero points).
 template<expression X>
 auto collective_broadcast(replica_context& ctx, X&& x, const collective_opts& o = {}) {
     return detail::traced<void>(
