@@ -185,9 +185,21 @@ void requantize_row(const std::int32_t* acc, std::size_t n, const requant_cols& 
     using I = xsimd::batch<std::int32_t>;
     if constexpr (sizeof(S) == 4) {
         // Every column exact (an i32 result whose scale is lhs scale x rhs scale): the integer
-        // part of requantize_one alone, a loop the compiler vectorizes.
+        // part of requantize_one alone (as int32 batches for a contiguous int32 row: the strided
+        // loop does not vectorize, 27 us for 256 x 512 on one core).
         if (t.all_exact) {
-            for (std::size_t j = 0; j < n; ++j) {
+            std::size_t j = 0;
+            if constexpr (std::is_same_v<S, std::int32_t> && I::size > 1) {
+                if (os == 1) {
+                    const I ilo(r.ilo), ihi(r.ihi);
+                    for (; j + I::size <= n; j += I::size) {
+                        const I a = I::load_unaligned(acc + j) + I::load_unaligned(t.off + j) +
+                                    I::load_unaligned(t.zr + j); // wraps
+                        xsimd::min(xsimd::max(a, ilo), ihi).store_unaligned(out + j);
+                    }
+                }
+            }
+            for (; j < n; ++j) {
                 const std::int32_t i = wrap_add(wrap_add(acc[j], t.off[j]), t.zr[j]);
                 out[static_cast<std::ptrdiff_t>(j) * os] = static_cast<S>(i < r.ilo ? r.ilo : i > r.ihi ? r.ihi : i);
             }

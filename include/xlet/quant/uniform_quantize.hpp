@@ -151,7 +151,8 @@ struct dequantize_fn {
 // one rounding: up to 16-bit storage (the difference is exact in int32 and in f32, so a narrow
 // expressed type rounds it once either way), or 32-bit storage of an f32 type whose zero points
 // are all 0 (int32 -> f32 rounds to nearest even, as int64 -> f32 does). This is the dequantize of
-// an i32 per-axis dot result (examples/quantized_mlp.cpp: 256 x 512, 75 -> ... us on one core).
+// an i32 per-axis dot result (examples/quantized_mlp.cpp's hidden layer, dequantize + bias + relu +
+// quantize of 256 x 512: 77 -> 37 us on one Zen 4 core).
 template<class Q>
 consteval bool simd_quant_axis() {
     using E = expressed_t<Q>;
