@@ -114,7 +114,8 @@ void gemm_case(std::size_t m, std::size_t n, std::size_t k, layout la, layout lb
             std::size_t nr) {
             for (std::size_t r = 0; r < mr; ++r)
                 for (std::size_t q = 0; q < nr; ++q) {
-                    e[(i + r) * n + j + q] = sums[static_cast<std::ptrdiff_t>(r) * lds + static_cast<std::ptrdiff_t>(q)];
+                    e[(i + r) * n + j + q] =
+                        sums[static_cast<std::ptrdiff_t>(r) * lds + static_cast<std::ptrdiff_t>(q)];
                     ++visits[(i + r) * n + j + q];
                 }
         },

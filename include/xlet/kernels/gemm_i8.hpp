@@ -500,12 +500,12 @@ void gemm_i8_blocked(std::size_t m, std::size_t n, std::size_t k, const TA* a, s
                [&](std::size_t i, std::size_t j, std::size_t jc, std::size_t nc, std::size_t pc, std::size_t kc) {
                    const bool last = pc + kc == k;
                    // (no pointer into C when an epilogue takes the only k block: c is null)
-                   std::int32_t* ct = epi != nullptr && last && pc == 0
-                                          ? nullptr
-                                          : c + static_cast<std::ptrdiff_t>(i) * ldc + static_cast<std::ptrdiff_t>(jc + j);
-                   gemm_i8_micro<au, start, Epi>((kc + G - 1) / G, pa + i / MR * MR * wk(kc),
-                                                 pb + j / NR * NR * wk(kc), ct, ldc, pc != 0, std::min(MR, m - i),
-                                                 std::min(NR, nc - j), last ? epi : nullptr, i, jc + j);
+                   std::int32_t* ct = epi != nullptr && last && pc == 0 ? nullptr
+                                                                        : c + static_cast<std::ptrdiff_t>(i) * ldc +
+                                                                              static_cast<std::ptrdiff_t>(jc + j);
+                   gemm_i8_micro<au, start, Epi>((kc + G - 1) / G, pa + i / MR * MR * wk(kc), pb + j / NR * NR * wk(kc),
+                                                 ct, ldc, pc != 0, std::min(MR, m - i), std::min(NR, nc - j),
+                                                 last ? epi : nullptr, i, jc + j);
                });
 }
 

@@ -126,9 +126,7 @@ struct requant_table {
         exact[j] = wide && scale == 1.0f ? -1 : 0;
         n_exact += exact[j] != 0;
     }
-    requant_cols cols(std::size_t j0) const {
-        return {m + j0, zf + j0, zr + j0, off + j0, exact + j0, n_exact == n};
-    }
+    requant_cols cols(std::size_t j0) const { return {m + j0, zf + j0, zr + j0, off + j0, exact + j0, n_exact == n}; }
 };
 
 // The storage range: as f32 values (the smallest f32 >= storage_min, the largest <= storage_max,

@@ -273,8 +273,8 @@ void quant_dot_run(const S* a, dot_side sa, const S* b, dot_side sb, SO* out) {
                 std::size_t nr) {
                 const requant_cols cols = t.cols(j);
                 for (std::size_t r = 0; r < mr; ++r)
-                    requantize_row(s + static_cast<std::ptrdiff_t>(r) * lds, nr, cols, K::range,
-                                   oq + (i + r) * N + j, 1);
+                    requantize_row(s + static_cast<std::ptrdiff_t>(r) * lds, nr, cols, K::range, oq + (i + r) * N + j,
+                                   1);
             },
             par);
     };

@@ -175,8 +175,9 @@ struct dequantize_axis_fn {
         return dequantize_value<Q>(q, zero_point, scale);
     }
     template<class Out, std::size_t N>
-    requires(simd_quant_axis<Q>() && vec<float, N>::simd) static vec<float, N> on_vec(
-        const vec<storage_t<Q>, N>& q, const vec<float, N>& scale, const vec<std::int32_t, N>& zero_point) {
+    requires(simd_quant_axis<Q>() &&
+             vec<float, N>::simd) static vec<float, N> on_vec(const vec<storage_t<Q>, N>& q, const vec<float, N>& scale,
+                                                              const vec<std::int32_t, N>& zero_point) {
         using B = xsimd::batch<float>;
         using E = expressed_t<Q>;
         alignas(64) std::array<storage_t<Q>, N> in;
