@@ -2,7 +2,8 @@
 // operand type pairs (u8 / s8 on each side; the VNNI path handles each pair differently): sizes 1,
 // 3 and the register tile's MR / NR +-1, k not a multiple of 4 and k over one KC block (5000),
 // row-major, transposed and strided operands, C inside a larger buffer (nothing outside written),
-// the extreme values, sums that wrap past 2^31 and 2^32, 1 / 2 / 3 threads against the serial call.
+// the extreme values, sums that wrap past 2^31 and 2^32, 1 / 2 / 3 threads against the serial call;
+// gemm_i8_epilogue on every one of those products (the same sums, each handed over once).
 // Then dot_general on s8 / u8 tensors with s32, u32, s8 and u16 results (the paths that take
 // gemm_i8) against the reference evaluator.
 #define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
@@ -104,6 +105,29 @@ void gemm_case(std::size_t m, std::size_t n, std::size_t k, layout la, layout lb
         }
     CHECK_MESSAGE(bad == 0, bad << " wrong elements:" << os.str());
     CHECK_MESSAGE(outside == 0, outside << " elements outside C written");
+    // gemm_i8_epilogue: the same sums, each element handed over exactly once
+    std::vector<std::int32_t> e(m * n, 0x5A5A5A5A);
+    std::vector<int> visits(m * n, 0);
+    detail::gemm_i8_epilogue<TA, TB>(
+        m, n, k, a.data(), sa.rs, sa.cs, b.data(), sb.rs, sb.cs,
+        [&](std::size_t i, std::size_t j, const std::int32_t* sums, std::ptrdiff_t lds, std::size_t mr,
+            std::size_t nr) {
+            for (std::size_t r = 0; r < mr; ++r)
+                for (std::size_t q = 0; q < nr; ++q) {
+                    e[(i + r) * n + j + q] =
+                        sums[static_cast<std::ptrdiff_t>(r) * lds + static_cast<std::ptrdiff_t>(q)];
+                    ++visits[(i + r) * n + j + q];
+                }
+        },
+        parallel);
+    std::size_t ebad = 0, twice = 0;
+    for (std::size_t i = 0; i < m; ++i)
+        for (std::size_t j = 0; j < n; ++j) {
+            ebad += e[i * n + j] != c[(i + 1) * ldc + j + 2];
+            twice += visits[i * n + j] != 1;
+        }
+    CHECK_MESSAGE(ebad == 0, ebad << " wrong elements from gemm_i8_epilogue");
+    CHECK_MESSAGE(twice == 0, twice << " elements not handed over exactly once");
 }
 
 const std::size_t edge_sizes[] = {1, 3, MR - 1, MR, MR + 1, NR - 1, NR, NR + 1, 2 * MR + 3};
@@ -153,6 +177,15 @@ TEST_CASE("gemm_i8: k = 0 writes zeros, an empty C nothing") {
     c[0] = 7;
     detail::gemm_i8<std::int8_t, std::int8_t>(0, 3, 4, a, 0, 0, a, 0, 0, c, 3);
     CHECK(c[0] == 7);
+    std::vector<std::int32_t> e(6, 7);
+    detail::gemm_i8_epilogue<std::int8_t, std::int8_t>(
+        2, 3, 0, a, 0, 0, a, 0, 0,
+        [&](std::size_t i, std::size_t j, const std::int32_t* s, std::ptrdiff_t lds, std::size_t mr, std::size_t nr) {
+            for (std::size_t r = 0; r < mr; ++r)
+                for (std::size_t q = 0; q < nr; ++q)
+                    e[(i + r) * 3 + j + q] = s[static_cast<std::ptrdiff_t>(r) * lds + static_cast<std::ptrdiff_t>(q)];
+        });
+    CHECK(e == std::vector<std::int32_t>(6, 0));
 }
 
 TEST_CASE("gemm_i8: sums that wrap past 2^31 and 2^32, hand-checked") {

@@ -190,6 +190,38 @@ TEST_CASE("quantized dot: 32-bit results, the exact path (M = 1) and the f32 pat
           std::vector<std::int64_t>{2057, static_cast<std::int64_t>(std::nearbyint(f1))});
 }
 
+// Every column exact (M = 1, i32 result): requantize_row's integer-only form, in int32 batches
+// for whole vectors of a row (40 columns: two AVX-512 or five AVX2 batches and a tail), clamped
+// into a narrow range on some elements; against acc + zr from 64-bit sums.
+TEST_CASE("quantized dot: 32-bit results, every column exact, rows of 40") {
+    using Q = quant::uniform<std::int8_t, float, scale(0.5), 0>;
+    using W = quant::uniform<std::int8_t, float, scale(0.25), 0>;
+    using E = quant::uniform<std::int32_t, float, scale(0.125), 1000, -15000, 15000>;
+    tensor<Q, 3, 5> a;
+    tensor<W, 5, 40> b;
+    for (std::size_t i = 0; i < 3; ++i)
+        for (std::size_t p = 0; p < 5; ++p)
+            a(i, p).stored = static_cast<std::int8_t>(i == 2 ? 127 : static_cast<int>(i * 31 + p * 7) - 60);
+    for (std::size_t p = 0; p < 5; ++p)
+        for (std::size_t j = 0; j < 40; ++j)
+            b(p, j).stored = static_cast<std::int8_t>(static_cast<int>((p * 40 + j) * 37 % 255) - 127);
+    const auto r = dot_general<mk, E>(a, b);
+    std::size_t bad = 0, clamped = 0;
+    for (std::size_t i = 0; i < 3; ++i)
+        for (std::size_t j = 0; j < 40; ++j) {
+            std::int64_t acc = 0;
+            for (std::size_t p = 0; p < 5; ++p)
+                acc += std::int64_t{a(i, p).stored} * b(p, j).stored;
+            const std::int64_t want = std::clamp<std::int64_t>(acc + 1000, -15000, 15000);
+            clamped += want != acc + 1000;
+            bad += r(i, j).stored != want;
+        }
+    CHECK(bad == 0);
+    CHECK(clamped > 0); // some sums reach past the range (17510, -15510)
+    // hand-checked: row 2, column 0: 127 * (-127 + 78 + 28 - 22 - 72) + 1000 = -13605
+    CHECK(r(2, 0).stored == -13605);
+}
+
 TEST_CASE("the module pass's cases: tests/stablehlo/quant_math.mlir's integers from the library") {
     // --stablehlo-legalize-quant-to-math lowers these dot_generals to integer and f32 ops that
     // requantize as the library does; the runner of quant_math.mlir checks the same integers

@@ -581,3 +581,55 @@ TEST_CASE("fusion: requantizing exp(dequantize(q)) + 1 is one pass without a flo
     CHECK(qt::int_mismatches(qt::stored(po), ref_dqd<PA2, float>([](float x) { return std::tanh(x) * 2.0f; }, p), 1) ==
           0);
 }
+
+namespace {
+template<std::size_t N>
+consteval quant::scales_t<N> alternating_scales() { // 0.5, 0.25, 0.5, ...
+    quant::scales_t<N> s{};
+    for (std::size_t j = 0; j < N; ++j)
+        s.bits[j] = std::bit_cast<std::uint64_t>(j % 2 == 0 ? 0.5 : 0.25);
+    return s;
+}
+template<std::size_t N>
+consteval quant::zero_points_t<N> ones_zero_points() {
+    quant::zero_points_t<N> z{};
+    for (std::size_t j = 0; j < N; ++j)
+        z.v[j] = 1;
+    return z;
+}
+} // namespace
+
+// i32 per-axis storage, f32 expressed, zero points 0 (a quantized dot's exact i32 result): the
+// SIMD form converts int32 lanes to f32 directly; the values above 2^24 round there (to nearest,
+// ties to even) as the scalar form's int64 -> f32 does. With zero points 1 (the scalar form).
+TEST_CASE("per-axis dequantize of i32 storage: rounding of stored values above 2^24") {
+    constexpr std::size_t C = 64;
+    using Z = quant::uniform_per_axis<std::int32_t, float, 1, alternating_scales<C>(), quant::zero_points_t<C>{}>;
+    using O = quant::uniform_per_axis<std::int32_t, float, 1, alternating_scales<C>(), ones_zero_points<C>()>;
+    tensor<Z, 3, C> z;
+    tensor<O, 3, C> o;
+    for (std::size_t j = 0; j < C; ++j) {
+        const auto jj = static_cast<std::int32_t>(j);
+        z(0, j).stored = o(0, j).stored = 16777217 + 2 * jj;
+        z(1, j).stored = o(1, j).stored = 2147483647 - jj;
+        z(2, j).stored = o(2, j).stored = -2147483647 - 1 + jj;
+    }
+    const f32<3, C> dz = uniform_dequantize(z), d_o = uniform_dequantize(o);
+    // hand-checked: 2^24 + 1 -> 2^24, times 0.5; 2^24 + 3 ties to 2^24 + 4, times 0.25; 2^31 - 1
+    // -> 2^31; -2^31 exact
+    CHECK(dz(0, 0) == 8388608.0f);
+    CHECK(dz(0, 1) == 4194305.0f);
+    CHECK(dz(1, 0) == 1073741824.0f);
+    CHECK(dz(2, 1) == -536870912.0f);
+    // zero point 1: 2^24 + 1 - 1 = 2^24 exactly; -2^31 - 1 is exact in int64, -2^31 in f32
+    CHECK(d_o(0, 0) == 8388608.0f);
+    CHECK(d_o(2, 0) == -1073741824.0f);
+    std::size_t bad = 0;
+    for (std::size_t i = 0; i < 3; ++i)
+        for (std::size_t j = 0; j < C; ++j) {
+            const float s = j % 2 == 0 ? 0.5f : 0.25f;
+            bad += dz(i, j) != static_cast<float>(static_cast<std::int64_t>(z(i, j).stored)) * s;
+            bad += d_o(i, j) != static_cast<float>(static_cast<std::int64_t>(o(i, j).stored) - 1) * s;
+        }
+    CHECK(bad == 0);
+}

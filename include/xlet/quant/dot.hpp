@@ -251,12 +251,12 @@ void quant_dot_run(const S* a, dot_side sa, const S* b, dot_side sb, SO* out) {
         else
             return (q * M * N + j) / stride % OE[static_cast<std::size_t>(RD)];
     };
-    // One batch: the raw product into acc, the columns' parameters (again when they depend on the
-    // batch: its channel, or za times its column sums), then each row requantized.
-    auto one = [&](std::size_t q, std::int32_t* acc, requant_table& t, bool first, bool par) {
+    // One batch: the columns' parameters (again when they depend on the batch: its channel, or za
+    // times its column sums), then the product, each finished block of sums requantized into the
+    // result by the GEMM's task that computed it (qgemm_epilogue).
+    auto one = [&](std::size_t q, requant_table& t, bool first, bool par) {
         const S* aq = a + static_cast<std::ptrdiff_t>(q) * sa.sb;
         const S* bq = b + static_cast<std::ptrdiff_t>(q) * sb.sb;
-        qgemm_raw(M, N, KK, aq, sa.sf, sa.sc, bq, sb.sc, sb.sf, acc, static_cast<std::ptrdiff_t>(N), par);
         if (first || batch_axis || K::za != 0) {
             scratch<std::int32_t> sums(N);
             if (K::za != 0)
@@ -267,10 +267,16 @@ void quant_dot_run(const S* a, dot_side sa, const S* b, dot_side sb, SO* out) {
                 K::set(t, j, channel(q, j), KK, sums[j]);
         }
         SO* oq = out + q * M * N;
-        quant_rows(M, N, par, [&](std::size_t i0, std::size_t i1) {
-            for (std::size_t i = i0; i < i1; ++i)
-                requantize_row(acc + i * N, N, t, K::range, oq + i * N, 1);
-        });
+        qgemm_epilogue(
+            M, N, KK, aq, sa.sf, sa.sc, bq, sb.sc, sb.sf,
+            [&](std::size_t i, std::size_t j, const std::int32_t* s, std::ptrdiff_t lds, std::size_t mr,
+                std::size_t nr) {
+                const requant_cols cols = t.cols(j);
+                for (std::size_t r = 0; r < mr; ++r)
+                    requantize_row(s + static_cast<std::ptrdiff_t>(r) * lds, nr, cols, K::range, oq + (i + r) * N + j,
+                                   1);
+            },
+            par);
     };
     // Many small products: whole products side by side (as dot_fast).
     if constexpr (NB > 1 && M * N * KK < dot_batch_task_work) {
@@ -278,19 +284,17 @@ void quant_dot_run(const S* a, dot_side sa, const S* b, dot_side sb, SO* out) {
             tbb::this_task_arena::isolate([&] {
                 gemm_for(true, NB, std::max<std::size_t>(1, gemm_parallel_work / std::max<std::size_t>(1, M * N * KK)),
                          [&](std::size_t q0, std::size_t q1) {
-                             scratch<std::int32_t> acc(M * N);
                              requant_table t(N);
                              for (std::size_t q = q0; q < q1; ++q)
-                                 one(q, acc.data(), t, q == q0, false);
+                                 one(q, t, q == q0, false);
                          });
             });
             return;
         }
     }
-    scratch<std::int32_t> acc(M * N);
     requant_table t(N);
     for (std::size_t q = 0; q < NB; ++q)
-        one(q, acc.data(), t, q == 0, true);
+        one(q, t, q == 0, true);
 }
 
 template<dot_dims D, class QO, class L, class R>
