@@ -131,8 +131,8 @@ auto quant_reduce(X&& x, const I& init, const F& f, dims_t<D...>) {
     XLET_QUANT_REDUCE_RULES(reduce, C4, C5, C6)
     if constexpr (Rules::ok) {
         auto p = fold_parts<Rules>(std::forward<X>(x), init, f);
-        using Base = reduce_rules<typename Rules::body, std::tuple<decltype(p.in)>, std::tuple<decltype(p.init)>,
-                                  dims_t<D...>>;
+        using Base =
+            reduce_rules<typename Rules::body, std::tuple<decltype(p.in)>, std::tuple<decltype(p.init)>, dims_t<D...>>;
         if constexpr (Base::check()) {
             auto outs = reduce_nodes<Base::rd, no_dyn<Base::R>>(std::make_tuple(std::move(p.in)), std::tie(p.init),
                                                                 p.body, nullptr, std::index_sequence<0>{});
@@ -149,8 +149,8 @@ auto quant_reduce_window(X&& x, const I& init, const F& f) {
         auto p = fold_parts<Rules>(std::forward<X>(x), init, f);
         using Base = window_rules<W, typename Rules::body, std::tuple<decltype(p.in)>, std::tuple<decltype(p.init)>>;
         if constexpr (Base::check())
-            return std::move(std::get<0>(reduce_window_impl<W>(std::forward_as_tuple(std::move(p.in)),
-                                                               std::tie(p.init), p.body, std::index_sequence<0>{})));
+            return std::move(std::get<0>(reduce_window_impl<W>(std::forward_as_tuple(std::move(p.in)), std::tie(p.init),
+                                                               p.body, std::index_sequence<0>{})));
     }
 }
 
