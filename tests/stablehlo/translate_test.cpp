@@ -3305,6 +3305,24 @@ TEST_CASE("C++ emitter: quantized ops as xlet's quantized API, a result of anoth
     }
 }
 
+TEST_CASE("C++ emitter: batch_norm, cholesky and triangular_solve on quantized operands keep one baseline type") {
+    CHECK(
+        emit_errors(
+            R"(func.func @f(%q: tensor<2x2x!quant.uniform<i8:f32, 0.5>>, %u: tensor<2x2x!quant.uniform<u8:f32, 0.5>>, %p: tensor<2x2x!quant.uniform<i8:f32:1, {0.5, 0.25}>>, %v: tensor<2xf32>, %s: tensor<2x!quant.uniform<i8:f32, 0.5>>) {
+  %0 = stablehlo.cholesky %q, lower = true : (tensor<2x2x!quant.uniform<i8:f32, 0.5>>) -> tensor<2x2x!quant.uniform<i8:f32, 0.25:3>>
+  %1 = stablehlo.cholesky %p, lower = true : tensor<2x2x!quant.uniform<i8:f32:1, {0.5, 0.25}>>
+  %2 = "stablehlo.triangular_solve"(%q, %u) <{left_side = true, lower = true, transpose_a = #stablehlo<transpose NO_TRANSPOSE>, unit_diagonal = false}> : (tensor<2x2x!quant.uniform<i8:f32, 0.5>>, tensor<2x2x!quant.uniform<u8:f32, 0.5>>) -> tensor<2x2x!quant.uniform<u8:f32, 0.5>>
+  %3 = "stablehlo.batch_norm_inference"(%q, %v, %v, %v, %v) <{epsilon = 0.5 : f32, feature_index = 1 : i64}> : (tensor<2x2x!quant.uniform<i8:f32, 0.5>>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>) -> tensor<2x2x!quant.uniform<i8:f32, 0.5>>
+  %4 = "stablehlo.batch_norm_inference"(%q, %s, %s, %s, %s) <{epsilon = 0.5 : f32, feature_index = 1 : i64}> : (tensor<2x2x!quant.uniform<i8:f32, 0.5>>, tensor<2x!quant.uniform<i8:f32, 0.5>>, tensor<2x!quant.uniform<i8:f32, 0.5>>, tensor<2x!quant.uniform<i8:f32, 0.5>>, tensor<2x!quant.uniform<i8:f32, 0.5>>) -> tensor<2x2x!quant.uniform<i8:f32, 2.0:-1>>
+  func.return
+})") == "3:8: stablehlo.cholesky: per-axis quantized operands are not supported (the spec's cholesky takes "
+        "per-tensor quantized tensors)\n"
+        "4:8: stablehlo.triangular_solve: quantized operands and results must differ in scales and zero points "
+        "only (one baseline element type)\n"
+        "5:8: stablehlo.batch_norm_inference: with a quantized operand, every operand and result must be a "
+        "quantized tensor (one baseline element type)\n");
+}
+
 TEST_CASE("C++ emitter: what xlet does not take on quantized operands is an error at its op") {
     CHECK(
         emit_errors(

@@ -1378,6 +1378,25 @@ private:
             }
             return true;
         }
+        if (n == "stablehlo.cholesky" || n == "stablehlo.triangular_solve" ||
+            n.rfind("stablehlo.batch_norm_", 0) == 0) {
+            // dequantize -> float op -> quantize (quant/float_ops.hpp): per-tensor operands and
+            // results of one baseline type (the spec's I1 and C1 / C2)
+            if (!all_quantized())
+                return fail("with a quantized operand, every operand and result must be a quantized tensor (one "
+                            "baseline element type)");
+            for (auto* v : {&in, &out})
+                for (auto& q : *v)
+                    if (q->per_axis())
+                        return fail("per-axis quantized operands are not supported (the spec's " + n.substr(10) +
+                                    " takes per-tensor quantized tensors)");
+            for (auto* v : {&in, &out})
+                for (auto& q : *v)
+                    if (!same_baseline(*q, *in[0]))
+                        return fail("quantized operands and results must differ in scales and zero points only "
+                                    "(one baseline element type)");
+            return true;
+        }
         if (n == "stablehlo.bitcast_convert") {
             // the stored integers' bits to or from a type of their width (another quantized type too)
             const int a = in[0] ? in[0]->bits : elem_bits(o.operand_types[0].elem);
@@ -3028,10 +3047,23 @@ private:
                           depth);
             return true;
         }
+        // The result types of a quantized op that computes in float (quant/float_ops.hpp), named
+        // after the attributes where one differs from its default (the operand `from`'s type).
+        auto result_types = [&](std::size_t from) {
+            const std::string& def = o.operand_types[from].elem;
+            if (!is_quant_elem(def)) return std::string();
+            bool differs = false;
+            std::string ts;
+            for (auto& r : o.result_types) {
+                differs = differs || r.elem != def;
+                ts += ", " + cpp_elem(r.elem);
+            }
+            return differs ? ts : std::string();
+        };
         if (n == "stablehlo.cholesky") {
             declare(o, 0,
-                    std::string("xlet::cholesky<") + (bool_or(o.get("lower"), false) ? "true" : "false") + ">(" +
-                        val(o, 0) + ")",
+                    std::string("xlet::cholesky<") + (bool_or(o.get("lower"), false) ? "true" : "false") +
+                        result_types(0) + ">(" + val(o, 0) + ")",
                     depth, false);
             return true;
         }
@@ -3043,17 +3075,17 @@ private:
             };
             declare(o, 0,
                     "xlet::triangular_solve<" + b("left_side") + ", " + b("lower") + ", " + b("unit_diagonal") +
-                        ", xlet::transpose_type::" + tt + ">(" + val(o, 0) + ", " + val(o, 1) + ")",
+                        ", xlet::transpose_type::" + tt + result_types(1) + ">(" + val(o, 0) + ", " + val(o, 1) + ")",
                     depth, false);
             return true;
         }
         if (n.rfind("stablehlo.batch_norm_", 0) == 0) {
             std::string fi = std::to_string(int_or(o.get("feature_index"), 0));
-            std::string eps = float_attr(o.get("epsilon"), o.operand_types[0].elem);
+            std::string eps = float_attr(o.get("epsilon"), "f32"); // an f32 attribute, a float argument
             std::string args;
             for (std::size_t k = 0; k < o.operands.size(); ++k)
                 args += val(o, k) + ", ";
-            std::string call = "xlet::" + n.substr(10) + "<" + fi + ">(" + args + eps + ")";
+            std::string call = "xlet::" + n.substr(10) + "<" + fi + result_types(0) + ">(" + args + eps + ")";
             if (o.results.size() == 1)
                 declare(o, 0, call, depth, false);
             else

@@ -5,7 +5,9 @@
 //   auto [gx, gscale, goffset] = batch_norm_grad<feature_index>(x, scale, mean, variance, grad_output, epsilon);
 // x: any rank >= 1, floating element type T (f16, bf16, f32, f64); the 1-D operands are T[C] with
 // C = dim(x, feature_index); epsilon is a run-time float (Clang 14 has no floating template
-// arguments), used as given. Operands are any expressions, each evaluated once.
+// arguments), used as given. Operands are any expressions, each evaluated once. Per-tensor
+// quantized operands (all of them): quant/float_ops.hpp, with the results' types as template
+// arguments after feature_index.
 //
 // Semantics (N = number of elements per feature = size(x) / C; l a feature):
 //   mean_l = sum(x_l) / N, var_l = sum((x_l - mean_l)^2) / N  (biased, as the spec's formula)
@@ -407,7 +409,8 @@ struct bn_operand_rules {
         else
             return std::size_t{0};
     }();
-    static constexpr bool floating = is_float<element_of<X>>;
+    // (quantized operands: their element-type rules are quant/float_ops.hpp's)
+    static constexpr bool floating = is_float<element_of<X>> || is_quantized<element_of<X>>;
 };
 // V is a rank-1 operand of N elements (not checked while feature_index is invalid).
 template<class V, std::size_t N, bool Known>
@@ -420,7 +423,8 @@ inline constexpr bool bn_vector_of = [] {
         return shape_of<V>::extents[0] == N;
 }();
 template<class X, class... V>
-inline constexpr bool bn_same_type = (std::is_same_v<element_of<X>, element_of<V>> && ...);
+inline constexpr bool bn_same_type = (std::is_same_v<element_of<X>, element_of<V>> && ...) ||
+                                     (is_quantized<element_of<X>> || ... || is_quantized<element_of<V>>);
 
 template<std::int64_t F, class X, class S, class O>
 struct batch_norm_training_rules {
@@ -589,49 +593,99 @@ inline std::string batch_norm_attrs(float epsilon, std::int64_t feature_index) {
            " : f32, feature_index = " + std::to_string(feature_index) + " : i64";
 }
 
+// Quantized operands: quant/float_ops.hpp (<xlet/quant.hpp>, in <xlet/xlet.hpp>) defines these,
+// with the spec's dequantize / op / quantize and its rules on the types.
+template<std::int64_t F, class Out, class OutMean, class OutVar, class X, class S, class O>
+auto quant_batch_norm_training(X&& x, S&& scale, O&& offset, float epsilon);
+template<std::int64_t F, class Out, class X, class S, class O, class M, class V>
+auto quant_batch_norm_inference(X&& x, S&& scale, O&& offset, M&& mean, V&& variance, float epsilon);
+template<std::int64_t F, class Out, class OutScale, class OutOffset, class X, class S, class M, class V, class G>
+auto quant_batch_norm_grad(X&& x, S&& scale, M&& mean, V&& variance, G&& grad_output, float epsilon);
+
+template<class... X>
+inline constexpr bool bn_quantized = (is_quantized<element_of<X>> || ...);
+
+// The result types a caller may name: quantized results of quantized operands only.
+template<class X, class Out>
+inline constexpr bool bn_result_of = std::is_void_v<Out> || std::is_same_v<Out, element_of<X>>;
+template<class X, class... Out>
+inline constexpr bool bn_results_ok = is_quantized<element_of<X>> || (bn_result_of<X, Out> && ...);
+#define XLET_BN_RESULTS_ASSERT(OP, RULE, X, ...)                                                                       \
+    static_assert(diag::got<detail::bn_results_ok<X, __VA_ARGS__>, detail::shown_t<X>, __VA_ARGS__>::value,            \
+                  OP " [" RULE "]: the results of a floating operand have its element type (result types are "         \
+                     "named for quantized operands)")
+
 } // namespace detail
 
 // BatchNormTraining(operand, scale, offset, epsilon, feature_index): (output, batch_mean,
 // batch_var), the biased variance; output = scale (x - mean) / sqrt(var + epsilon) + offset.
-template<std::int64_t FeatureIndex, expression X, expression S, expression O>
+// Quantized operands: Out, OutMean, OutVar are the results' quantized types (default: x's).
+template<std::int64_t FeatureIndex, class Out = void, class OutMean = Out, class OutVar = OutMean, expression X,
+         expression S, expression O>
 auto batch_norm_training(X&& operand, S&& scale, O&& offset, float epsilon) {
     using Rules = detail::batch_norm_training_rules<FeatureIndex, X, S, O>;
-    if constexpr (Rules::check())
-        return trace::heavy(
-            "stablehlo.batch_norm_training", [&] { return detail::batch_norm_attrs(epsilon, FeatureIndex); },
-            [&] {
-                return detail::batch_norm_training_impl<FeatureIndex>(std::forward<X>(operand), std::forward<S>(scale),
-                                                                      std::forward<O>(offset), epsilon);
-            },
-            operand, scale, offset);
+    XLET_BN_RESULTS_ASSERT("xlet::batch_norm_training", "C2", X, Out, OutMean, OutVar);
+    if constexpr (Rules::check() && detail::bn_results_ok<X, Out, OutMean, OutVar>) {
+        if constexpr (detail::bn_quantized<X, S, O>)
+            return detail::quant_batch_norm_training<FeatureIndex, Out, OutMean, OutVar>(
+                std::forward<X>(operand), std::forward<S>(scale), std::forward<O>(offset), epsilon);
+        else
+            return trace::heavy(
+                "stablehlo.batch_norm_training", [&] { return detail::batch_norm_attrs(epsilon, FeatureIndex); },
+                [&] {
+                    return detail::batch_norm_training_impl<FeatureIndex>(
+                        std::forward<X>(operand), std::forward<S>(scale), std::forward<O>(offset), epsilon);
+                },
+                operand, scale, offset);
+    }
 }
 
 // BatchNormInference(operand, scale, offset, mean, variance, epsilon, feature_index): a lazy
 // expression scale (x - mean) / sqrt(variance + epsilon) + offset, computed as (x - mean) * a +
-// offset with a = scale / sqrt(variance + epsilon) per feature.
-template<std::int64_t FeatureIndex, expression X, expression S, expression O, expression M, expression V>
+// offset with a = scale / sqrt(variance + epsilon) per feature. Quantized operands: Out is the
+// result's quantized type (default: x's).
+template<std::int64_t FeatureIndex, class Out = void, expression X, expression S, expression O, expression M,
+         expression V>
 auto batch_norm_inference(X&& operand, S&& scale, O&& offset, M&& mean, V&& variance, float epsilon) {
     using Rules = detail::batch_norm_inference_rules<FeatureIndex, X, S, O, M, V>;
-    if constexpr (Rules::check())
-        return detail::batch_norm_inference_impl<FeatureIndex>(std::forward<X>(operand), std::forward<S>(scale),
-                                                               std::forward<O>(offset), std::forward<M>(mean),
-                                                               std::forward<V>(variance), epsilon);
+    XLET_BN_RESULTS_ASSERT("xlet::batch_norm_inference", "C2", X, Out);
+    if constexpr (Rules::check() && detail::bn_results_ok<X, Out>) {
+        if constexpr (detail::bn_quantized<X, S, O, M, V>)
+            return detail::quant_batch_norm_inference<FeatureIndex, Out>(
+                std::forward<X>(operand), std::forward<S>(scale), std::forward<O>(offset), std::forward<M>(mean),
+                std::forward<V>(variance), epsilon);
+        else
+            return detail::batch_norm_inference_impl<FeatureIndex>(std::forward<X>(operand), std::forward<S>(scale),
+                                                                   std::forward<O>(offset), std::forward<M>(mean),
+                                                                   std::forward<V>(variance), epsilon);
+    }
 }
 
 // BatchNormGrad(operand, scale, mean, variance, grad_output, epsilon, feature_index):
-// (grad_operand, grad_scale, grad_offset) by the spec's formulas.
-template<std::int64_t FeatureIndex, expression X, expression S, expression M, expression V, expression G>
+// (grad_operand, grad_scale, grad_offset) by the spec's formulas. Quantized operands: Out,
+// OutScale, OutOffset are the results' quantized types (default: x's).
+template<std::int64_t FeatureIndex, class Out = void, class OutScale = Out, class OutOffset = OutScale, expression X,
+         expression S, expression M, expression V, expression G>
 auto batch_norm_grad(X&& operand, S&& scale, M&& mean, V&& variance, G&& grad_output, float epsilon) {
     using Rules = detail::batch_norm_grad_rules<FeatureIndex, X, S, M, V, G>;
-    if constexpr (Rules::check())
-        return trace::heavy(
-            "stablehlo.batch_norm_grad", [&] { return detail::batch_norm_attrs(epsilon, FeatureIndex); },
-            [&] {
-                return detail::batch_norm_grad_impl<FeatureIndex>(std::forward<X>(operand), std::forward<S>(scale),
-                                                                  std::forward<M>(mean), std::forward<V>(variance),
-                                                                  std::forward<G>(grad_output), epsilon);
-            },
-            operand, scale, mean, variance, grad_output);
+    XLET_BN_RESULTS_ASSERT("xlet::batch_norm_grad", "C2", X, Out, OutScale, OutOffset);
+    if constexpr (Rules::check() && detail::bn_results_ok<X, Out, OutScale, OutOffset>) {
+        if constexpr (detail::bn_quantized<X, S, M, V, G>)
+            return detail::quant_batch_norm_grad<FeatureIndex, Out, OutScale, OutOffset>(
+                std::forward<X>(operand), std::forward<S>(scale), std::forward<M>(mean), std::forward<V>(variance),
+                std::forward<G>(grad_output), epsilon);
+        else
+            return trace::heavy(
+                "stablehlo.batch_norm_grad", [&] { return detail::batch_norm_attrs(epsilon, FeatureIndex); },
+                [&] {
+                    return detail::batch_norm_grad_impl<FeatureIndex>(std::forward<X>(operand), std::forward<S>(scale),
+                                                                      std::forward<M>(mean), std::forward<V>(variance),
+                                                                      std::forward<G>(grad_output), epsilon);
+                },
+                operand, scale, mean, variance, grad_output);
+    }
 }
+
+#undef XLET_BN_RESULTS_ASSERT
 
 } // namespace xlet

@@ -20,7 +20,8 @@
 //   the triangle of a that `lower` names is read (lower: i >= j, else i <= j; without the
 //   diagonal when unit_diagonal, which is taken as 1). A zero diagonal element gives inf / NaN
 //   per IEEE division (x / 0), never UB.
-// Types: f32, f64, c64, c128 (f16/bf16: convert to f32 first; integers are rejected).
+// Types: f32, f64, c64, c128 (f16/bf16: convert to f32 first; integers are rejected); per-tensor
+// quantized operands: quant/float_ops.hpp (the result type a template argument after the flags).
 // Algorithm (kernels/linalg.hpp): recursive blocked, with the trailing updates (SYRK, and the
 // off-diagonal blocks of the solve) in gemm() of kernels/gemm.hpp (f32, f64; complex: plain
 // loops), small unblocked kernels for the diagonal blocks. Results do not depend on the number
@@ -40,6 +41,7 @@
 #pragma once
 #include <complex>
 #include <limits>
+#include <string>
 #include <type_traits>
 
 #include "../../kernels/linalg.hpp"
@@ -239,7 +241,7 @@ struct cholesky_rules {
         else
             return e[R - 2] == e[R - 1];
     }();
-    static constexpr bool c4 = linalg_element<T>;
+    static constexpr bool c4 = linalg_element<T> || is_quantized<T>; // quantized: quant/float_ops.hpp's rules
     static constexpr bool ok = c2 && c3 && c4;
     static consteval bool check() {
         using S = shown_t<A>;
@@ -258,7 +260,9 @@ struct triangular_solve_rules {
     static constexpr std::size_t RA = shape_of<A>::rank, RB = shape_of<Bx>::rank;
     static constexpr auto ea = shape_of<A>::extents;
     static constexpr auto eb = shape_of<Bx>::extents;
-    static constexpr bool c1 = std::is_same_v<element_of<A>, element_of<Bx>>;
+    // (quantized operands: their element-type rules are quant/float_ops.hpp's)
+    static constexpr bool quantized = is_quantized<element_of<A>> || is_quantized<element_of<Bx>>;
+    static constexpr bool c1 = std::is_same_v<element_of<A>, element_of<Bx>> || quantized;
     static constexpr bool c2 = RA >= 2 && RA == RB;
     static constexpr bool square = [] {
         if constexpr (!c2)
@@ -278,7 +282,7 @@ struct triangular_solve_rules {
         else
             return ea[RA - 1] == (Left ? eb[RB - 2] : eb[RB - 1]);
     }();
-    static constexpr bool c5 = linalg_element<T>;
+    static constexpr bool c5 = linalg_element<T> || quantized;
     static constexpr bool ok = c1 && c2 && square && batch && side && c5;
     static consteval bool check() {
         using SA = shown_t<A>;
@@ -301,39 +305,69 @@ struct triangular_solve_rules {
     }
 };
 
+template<bool Left, bool Lower, bool Unit, transpose_type Tr>
+std::string triangular_solve_attrs() {
+    constexpr const char* names[] = {"NO_TRANSPOSE", "TRANSPOSE", "ADJOINT"};
+    return std::string("left_side = ") + (Left ? "true" : "false") + ", lower = " + (Lower ? "true" : "false") +
+           ", unit_diagonal = " + (Unit ? "true" : "false") + ", transpose_a = #stablehlo<transpose " +
+           names[static_cast<int>(Tr)] + ">";
+}
+
+// Quantized operands: quant/float_ops.hpp (<xlet/quant.hpp>, in <xlet/xlet.hpp>) defines these,
+// with the spec's dequantize / op / quantize and its rules on the types.
+template<bool Lower, class Out, class A>
+auto quant_cholesky(A&& a);
+template<bool Left, bool Lower, bool Unit, transpose_type Tr, class Out, class A, class B>
+auto quant_triangular_solve(A&& a, B&& b);
+
 } // namespace detail
 
 // Cholesky(a, lower): l (lower) with a = l l^H, or u (!lower) with a = u^H u, per matrix of the
 // batch; the other triangle of the result is zero; a non-positive-definite matrix gives all NaN.
-template<bool Lower, expression A>
+// Quantized a: Out is the result's quantized type (default: a's).
+template<bool Lower, class Out = void, expression A>
 auto cholesky(A&& a) {
     using Rules = detail::cholesky_rules<A>;
-    if constexpr (Rules::check())
-        return trace::heavy(
-            "stablehlo.cholesky", [] { return std::string("lower = ") + (Lower ? "true" : "false"); },
-            [&] { return detail::cholesky_impl<Lower>(std::forward<A>(a)); }, a);
+    constexpr bool named_ok =
+        is_quantized<detail::element_of<A>> || std::is_void_v<Out> || std::is_same_v<Out, detail::element_of<A>>;
+    static_assert(diag::got<named_ok, detail::shown_t<A>, Out>::value,
+                  "xlet::cholesky [C1]: the result of a floating operand has its type (result types are named for "
+                  "quantized operands)");
+    if constexpr (Rules::check() && named_ok) {
+        if constexpr (is_quantized<detail::element_of<A>>)
+            return detail::quant_cholesky<Lower, Out>(std::forward<A>(a));
+        else
+            return trace::heavy(
+                "stablehlo.cholesky", [] { return std::string("lower = ") + (Lower ? "true" : "false"); },
+                [&] { return detail::cholesky_impl<Lower>(std::forward<A>(a)); }, a);
+    }
 }
 
 // TriangularSolve(a, b, left_side, lower, unit_diagonal, transpose_a): x with op(a) x = b
-// (LeftSide) or x op(a) = b, reading only a's Lower (or upper) triangle.
-template<bool LeftSide, bool Lower, bool UnitDiagonal, transpose_type TransposeA, expression A, expression B>
+// (LeftSide) or x op(a) = b, reading only a's Lower (or upper) triangle. Quantized a and b: Out is
+// the result's quantized type (default: b's).
+template<bool LeftSide, bool Lower, bool UnitDiagonal, transpose_type TransposeA, class Out = void, expression A,
+         expression B>
 auto triangular_solve(A&& a, B&& b) {
     using Rules = detail::triangular_solve_rules<LeftSide, A, B>;
-    if constexpr (Rules::check())
-        return trace::heavy(
-            "stablehlo.triangular_solve",
-            [] {
-                constexpr const char* names[] = {"NO_TRANSPOSE", "TRANSPOSE", "ADJOINT"};
-                return std::string("left_side = ") + (LeftSide ? "true" : "false") +
-                       ", lower = " + (Lower ? "true" : "false") +
-                       ", unit_diagonal = " + (UnitDiagonal ? "true" : "false") +
-                       ", transpose_a = #stablehlo<transpose " + names[static_cast<int>(TransposeA)] + ">";
-            },
-            [&] {
-                return detail::triangular_solve_impl<LeftSide, Lower, UnitDiagonal, TransposeA>(std::forward<A>(a),
-                                                                                                std::forward<B>(b));
-            },
-            a, b);
+    constexpr bool named_ok = Rules::quantized || std::is_void_v<Out> || std::is_same_v<Out, detail::element_of<B>>;
+    static_assert(diag::got<named_ok, detail::shown_t<A>, detail::shown_t<B>, Out>::value,
+                  "xlet::triangular_solve [C4]: the result of floating operands has b's type (result types are named "
+                  "for quantized operands)");
+    if constexpr (Rules::check() && named_ok) {
+        if constexpr (Rules::quantized)
+            return detail::quant_triangular_solve<LeftSide, Lower, UnitDiagonal, TransposeA, Out>(std::forward<A>(a),
+                                                                                                  std::forward<B>(b));
+        else
+            return trace::heavy(
+                "stablehlo.triangular_solve",
+                [] { return detail::triangular_solve_attrs<LeftSide, Lower, UnitDiagonal, TransposeA>(); },
+                [&] {
+                    return detail::triangular_solve_impl<LeftSide, Lower, UnitDiagonal, TransposeA>(std::forward<A>(a),
+                                                                                                    std::forward<B>(b));
+                },
+                a, b);
+    }
 }
 
 } // namespace xlet
