@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <sstream>
+#include <vector>
 #include <xlet/xlet.hpp>
 
 using namespace xlet;
@@ -155,6 +156,30 @@ TEST_CASE(
     { auto other = std::make_unique<f32<1024, 1025>>(); } // another size: cached beside, not confused
     auto c = std::make_unique<f32<1024, 1024>>();
     CHECK(c->data() != first);
+    release_cached_memory();
+    CHECK(cached_memory_bytes() == 0);
+}
+
+TEST_CASE("storage: a thread keeps the blocks below 1 MiB of a pass that holds many at once") {
+    // A forward pass of a small model: results of nine sizes alive together, freed, and the next
+    // pass allocates them again: each finds its block (no fresh pages to fault in).
+    release_cached_memory();
+    constexpr std::size_t sizes[] = {8 << 10,   40 << 10,  100 << 10, 200 << 10, 300 << 10,
+                                     400 << 10, 512 << 10, 600 << 10, 1000 << 10};
+    std::vector<void*> first;
+    for (std::size_t b : sizes)
+        first.push_back(detail::allocate_block(b, 64));
+    for (std::size_t i = 0; i < first.size(); ++i)
+        detail::free_block(first[i], sizes[i], 64);
+    std::size_t total = 0;
+    for (std::size_t b : sizes)
+        total += b;
+    CHECK(cached_memory_bytes() == total); // all nine kept
+    for (std::size_t i = 0; i < first.size(); ++i) {
+        void* p = detail::allocate_block(sizes[i], 64);
+        CHECK(p == first[i]);
+        detail::free_block(p, sizes[i], 64);
+    }
     release_cached_memory();
     CHECK(cached_memory_bytes() == 0);
 }
