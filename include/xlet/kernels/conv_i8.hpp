@@ -58,18 +58,18 @@ inline constexpr std::int32_t conv_i8_correction = !gemm_i8_isa::vnni ? 0 : std:
 // elements are zeroed.
 template<class S>
 const conv_i8_elem* conv_i8_prepare(S* in, std::size_t n, [[maybe_unused]] conv_i8_elem* dst) {
-    if constexpr (gemm_i8_isa::vnni) {
-        auto* b = reinterpret_cast<std::uint8_t*>(in);
-        for (std::size_t i = 0; i < n; ++i)
-            b[i] ^= 0x80u;
-        std::fill_n(b + n, conv_i8_spare, std::uint8_t{0});
-        return b;
-    } else {
-        for (std::size_t i = 0; i < n; ++i)
-            dst[i] = static_cast<std::int16_t>(in[i]);
-        std::fill_n(dst + n, conv_i8_spare, std::int16_t{0});
-        return dst;
-    }
+#if defined(__AVX512VNNI__) // (gemm_i8_isa::vnni)
+    auto* b = reinterpret_cast<std::uint8_t*>(in);
+    for (std::size_t i = 0; i < n; ++i)
+        b[i] ^= 0x80u;
+    std::fill_n(b + n, conv_i8_spare, std::uint8_t{0});
+    return b;
+#else
+    for (std::size_t i = 0; i < n; ++i)
+        dst[i] = static_cast<std::int16_t>(in[i]);
+    std::fill_n(dst + n, conv_i8_spare, std::int16_t{0});
+    return dst;
+#endif
 }
 
 struct conv_i8_run {
