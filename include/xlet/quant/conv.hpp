@@ -234,16 +234,17 @@ void quant_conv_direct(S* in, const S* w, const std::int32_t* col_sums, requant_
             const std::size_t f0 = at.group * og + j0;
             const requant_cols cols = t.cols(f0);
             SO* o = out + at.out + static_cast<std::ptrdiff_t>(x0) * CR + static_cast<std::ptrdiff_t>(j0) * CF;
-            for (std::size_t i = 0; i < mr; ++i) {
-                const std::int32_t* row = s + static_cast<std::ptrdiff_t>(i) * lds;
-                alignas(64) std::int32_t fixed[NR];
-                if constexpr (!K::zb_zero) {
+            if constexpr (!K::zb_zero) {
+                alignas(64) std::int32_t fixed[gemm_i8_blocking::MR * NR];
+                for (std::size_t i = 0; i < mr; ++i) {
                     const std::int32_t sw = ws[l * ow + x0 + i];
                     for (std::size_t j = 0; j < nr; ++j)
-                        fixed[j] = wrap_add(row[j], wrap_mul(nzb[f0 + j], sw));
-                    row = fixed;
+                        fixed[i * NR + j] = wrap_add(s[static_cast<std::ptrdiff_t>(i) * lds + static_cast<std::ptrdiff_t>(j)],
+                                                     wrap_mul(nzb[f0 + j], sw));
                 }
-                requantize_row(row, nr, cols, K::range, o + static_cast<std::ptrdiff_t>(i) * CR, CF);
+                requantize_block(fixed, static_cast<std::ptrdiff_t>(NR), mr, nr, cols, K::range, o, CR, CF);
+            } else {
+                requantize_block(s, lds, mr, nr, cols, K::range, o, CR, CF);
             }
         });
 }
