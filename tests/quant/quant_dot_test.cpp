@@ -675,3 +675,48 @@ TEST_CASE("quantized convolution paths: no direct kernel for 16-bit storage or w
     constexpr conv_config r2{};
     check_conv_paths<r2, R2>(rnd<X, 3, 6>(243), rnd<K2, 4, 6>(244), false);
 }
+
+TEST_CASE("requantize_row / requantize_block: the SIMD forms give requantize_one's bits") {
+    // columns with special scales (infinite: NaN where acc + off is 0; huge; 0; ties), sums
+    // at the int32 bounds, ranges with and without 0 inside; contiguous and strided results
+    auto run = [](auto tag, std::int32_t lo, std::int32_t hi) {
+        using S = decltype(tag);
+        constexpr std::size_t n = 37, rows = 5;
+        detail::requant_table t(n);
+        const float ms[] = {0.5f, 1e-3f, 3.0f, std::numeric_limits<float>::infinity(), 1e30f, 0.0f, 7.5e-4f, 0.25f};
+        std::mt19937 g(301);
+        std::uniform_int_distribution<std::int32_t> d(-300, 300);
+        for (std::size_t j = 0; j < n; ++j) {
+            t.set(j, ms[j % 8], static_cast<std::int32_t>(j % 5) - 2, false);
+            t.off[j] = j % 3 == 0 ? 0 : d(g);
+        }
+        std::vector<std::int32_t> acc(rows * n);
+        for (std::size_t i = 0; i < acc.size(); ++i)
+            acc[i] = i % 11 == 0 ? 0 : i % 13 == 0 ? INT32_MIN : i % 17 == 0 ? INT32_MAX : i % 7 == 0 ? 3 : d(g) * 1000;
+        const detail::requant_range r = detail::make_requant_range(lo, hi);
+        for (const std::ptrdiff_t os : {1, 2}) {
+            std::vector<S> got(rows * n * 2, S(0)), got_row(rows * n * 2, S(0)), want(rows * n * 2, S(0));
+            const auto ors = static_cast<std::ptrdiff_t>(n) * os;
+            detail::requantize_block(acc.data(), static_cast<std::ptrdiff_t>(n), rows, n, t.cols(0), r, got.data(), ors,
+                                     os);
+            for (std::size_t i = 0; i < rows; ++i) {
+                detail::requantize_row(acc.data() + i * n, n, t, r, got_row.data() + static_cast<std::ptrdiff_t>(i) * ors,
+                                       os);
+                for (std::size_t j = 0; j < n; ++j)
+                    want[static_cast<std::size_t>(static_cast<std::ptrdiff_t>(i) * ors + static_cast<std::ptrdiff_t>(j) * os)] =
+                        detail::requantize_one<S>(acc[i * n + j], j, t.cols(0), r);
+            }
+            CAPTURE(sizeof(S));
+            CAPTURE(lo);
+            CAPTURE(os);
+            CHECK(got == want);
+            CHECK(got_row == want);
+        }
+    };
+    run(std::int8_t{}, -128, 127);
+    run(std::int8_t{}, -8, 7);
+    run(std::uint8_t{}, 0, 255);
+    run(std::uint8_t{}, 1, 200); // 0 outside the range: a NaN becomes 1
+    run(std::int16_t{}, -32768, 32767);
+    run(std::uint16_t{}, 0, 65535);
+}
