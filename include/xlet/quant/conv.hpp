@@ -14,11 +14,20 @@
 // dot_general C15): their term zw_o * (sum of the window) is subtracted per row.
 // Evaluation: the lhs's stored integers in the canonical padded buffer of ops/conv/conv.hpp
 // (kernels/conv.hpp's conv_pack_input, filled with the zero point), the kernel in [taps][ci][o]
-// (window reversal applied); then, in blocks of output positions, per group: im2col of the
-// windows (the runs of kernels/conv.hpp: contiguous stretches of a window) into a scratch
-// [positions][taps * ci] matrix, the integer GEMM (kernels/gemm_q.hpp: gemm_i8 for 8-bit storage)
-// into an int32 block, and the SIMD requantization into the result's layout. Hybrid: the kernel
-// dequantized once, then the float convolution.
+// (window reversal applied), then one of two paths (quant_conv_path; the same bits, the sums being
+// exact mod 2^32 and the requantization one function):
+//   direct  (8-bit storage with spatial dimensions; automatic when a line has at least MR output
+//           positions) kernels/conv_i8.hpp: the float convolution's direct scheme on gemm_i8's
+//           register tile, the input read in place (VNNI: its bytes xor 0x80, undone by a
+//           per-feature term of the kernel's column sums folded into the requantization offsets;
+//           AVX2: widened to int16), the kernel packed once; each finished tile gets the rhs
+//           zero-point term and requantize_block into the result's layout.
+//   im2col  (16/32-bit storage, no spatial dimensions, lines shorter than a tile) in blocks of
+//           output positions, per group: the windows (the runs of kernels/conv.hpp: contiguous
+//           stretches of a window) into a scratch [positions][taps * ci] matrix, the integer GEMM
+//           (kernels/gemm_q.hpp: gemm_i8 for 8-bit storage) into an int32 block, the SIMD
+//           requantization.
+// Hybrid: the kernel dequantized once, then the float convolution.
 // Rules (StableHLO convolution numbering), after the shape rules C1-C25 (ops/conv/conv.hpp):
 //   I1  lhs is a tensor or a per-tensor quantized tensor
 //   C28 with a quantized operand, rhs is quantized and the result quantized exactly when lhs is;
