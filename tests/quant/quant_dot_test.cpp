@@ -96,7 +96,8 @@ void check_conv_paths(const A& a, const B& b, bool direct = true) {
     const auto want = ints(conv_general_dilated<Cf, QO>(a, b));
     for (const int threads : {1, 2}) {
         tbb::global_control gc(tbb::global_control::max_allowed_parallelism, static_cast<std::size_t>(threads));
-        for (const auto p : {quant_conv_path_kind::direct, quant_conv_path_kind::im2col, quant_conv_path_kind::automatic}) {
+        for (const auto p :
+             {quant_conv_path_kind::direct, quant_conv_path_kind::im2col, quant_conv_path_kind::automatic}) {
             detail::quant_conv_path = p;
             CAPTURE(threads);
             CAPTURE(static_cast<int>(p));
@@ -580,9 +581,8 @@ TEST_CASE("quantized convolution paths: 3x3 stride 1 padding 1, lines longer tha
     using X = quant::uniform<std::int8_t, float, scale(0.05), -4>;
     using K = quant::uniform<std::int8_t, float, scale(0.01), 0>;
     using R = quant::uniform<std::int8_t, float, scale(0.7), 3>;
-    constexpr conv_config c{.padding_low = {1, 1},
-                            .padding_high = {1, 1},
-                            .dimension_numbers = conv_layout("NHWC", "HWIO", "NHWC")};
+    constexpr conv_config c{
+        .padding_low = {1, 1}, .padding_high = {1, 1}, .dimension_numbers = conv_layout("NHWC", "HWIO", "NHWC")};
     // 30 positions a line (2 tiles and a tail with MR = 14, 5 tiles with MR = 6), 24 lines: above
     // the thread threshold; 40 features: a partial sliver
     check_conv_paths<c, R>(rnd<X, 1, 24, 30, 16>(201), rnd<K, 3, 3, 16, 40>(202));
@@ -590,9 +590,8 @@ TEST_CASE("quantized convolution paths: 3x3 stride 1 padding 1, lines longer tha
     check_conv_paths<c, R>(rnd<X, 2, 4, 5, 7>(203), rnd<K, 3, 3, 7, 9>(204));
     check_conv_paths<c, R>(rnd<X, 1, 6, 3, 2>(205), rnd<K, 3, 3, 2, 3>(206));
     // NCHW result: the tile's features are not contiguous in the result
-    constexpr conv_config nchw{.padding_low = {1, 1},
-                               .padding_high = {1, 1},
-                               .dimension_numbers = conv_layout("NHWC", "HWIO", "NCHW")};
+    constexpr conv_config nchw{
+        .padding_low = {1, 1}, .padding_high = {1, 1}, .dimension_numbers = conv_layout("NHWC", "HWIO", "NCHW")};
     check_conv_paths<nchw, R>(rnd<X, 1, 5, 17, 4>(207), rnd<K, 3, 3, 4, 6>(208));
 }
 
@@ -608,8 +607,8 @@ TEST_CASE("quantized convolution paths: the 7x7 stride 2 stem over 3 features") 
     using XS = quant::uniform<std::int8_t, float, scale(0.02), -10>;
     using KP = quant::uniform_per_axis<std::int8_t, float, 3, scales(0.01, 0.02, 0.005, 0.04, 0.03),
                                        zero_points(0, 3, -2, 127, -128)>;
-    using RP = quant::uniform_per_axis<std::int8_t, float, 3, scales(0.8, 1.5, 0.4, 3.0, 2.0),
-                                       zero_points(0, -3, 4, 10, -10)>;
+    using RP =
+        quant::uniform_per_axis<std::int8_t, float, 3, scales(0.8, 1.5, 0.4, 3.0, 2.0), zero_points(0, -3, 4, 10, -10)>;
     check_conv_paths<stem, RP>(rnd<XS, 2, 9, 33, 3>(213), rnd<KP, 7, 7, 3, 5>(214));
 }
 
@@ -648,9 +647,8 @@ TEST_CASE("quantized convolution paths: groups, dilations, reversal, per-axis ze
     using XU1 = quant::uniform<std::uint8_t, float, scale(0.02), 255>;
     using KU = quant::uniform_per_axis<std::uint8_t, float, 3, scales(0.01, 0.02, 0.03), zero_points(0, 255, 128)>;
     using RU = quant::uniform_per_axis<std::uint8_t, float, 3, scales(0.5, 1.0, 1.5), zero_points(0, 255, 128)>;
-    constexpr conv_config c{.padding_low = {1, 1},
-                            .padding_high = {1, 1},
-                            .dimension_numbers = conv_layout("NHWC", "HWIO", "NHWC")};
+    constexpr conv_config c{
+        .padding_low = {1, 1}, .padding_high = {1, 1}, .dimension_numbers = conv_layout("NHWC", "HWIO", "NHWC")};
     check_conv_paths<c, RU>(rnd<XU0, 1, 3, 18, 6>(229), rnd<KU, 3, 3, 6, 3>(230));
     check_conv_paths<c, RU>(rnd<XU1, 1, 3, 18, 6>(231), rnd<KU, 3, 3, 6, 3>(232));
     // s8 with the lhs zero point at the lower bound, a 32-bit result (the exact path for M = 1)
@@ -664,11 +662,10 @@ TEST_CASE("quantized convolution paths: no direct kernel for 16-bit storage or w
     using X16 = quant::uniform<std::int16_t, float, scale(0.001), 100>;
     using K16 = quant::uniform<std::int16_t, float, scale(0.0003), -7>;
     using R16 = quant::uniform<std::int16_t, float, scale(0.05), 0>;
-    constexpr conv_config c{.padding_low = {1, 1},
-                            .padding_high = {1, 1},
-                            .dimension_numbers = conv_layout("NHWC", "HWIO", "NHWC")};
-    check_conv_paths<c, R16>(rnd_band<X16, 1, 3, 16, 3>(241, -2000, 2000),
-                             rnd_band<K16, 3, 3, 3, 2>(242, -1000, 1000), false);
+    constexpr conv_config c{
+        .padding_low = {1, 1}, .padding_high = {1, 1}, .dimension_numbers = conv_layout("NHWC", "HWIO", "NHWC")};
+    check_conv_paths<c, R16>(rnd_band<X16, 1, 3, 16, 3>(241, -2000, 2000), rnd_band<K16, 3, 3, 3, 2>(242, -1000, 1000),
+                             false);
     using X = quant::uniform<std::int8_t, float, scale(0.05), 7>;
     using K2 = quant::uniform<std::int8_t, float, scale(0.01), 0>;
     using R2 = quant::uniform<std::int8_t, float, scale(0.1), -3>;
@@ -700,10 +697,11 @@ TEST_CASE("requantize_row / requantize_block: the SIMD forms give requantize_one
             detail::requantize_block(acc.data(), static_cast<std::ptrdiff_t>(n), rows, n, t.cols(0), r, got.data(), ors,
                                      os);
             for (std::size_t i = 0; i < rows; ++i) {
-                detail::requantize_row(acc.data() + i * n, n, t, r, got_row.data() + static_cast<std::ptrdiff_t>(i) * ors,
-                                       os);
+                detail::requantize_row(acc.data() + i * n, n, t, r,
+                                       got_row.data() + static_cast<std::ptrdiff_t>(i) * ors, os);
                 for (std::size_t j = 0; j < n; ++j)
-                    want[static_cast<std::size_t>(static_cast<std::ptrdiff_t>(i) * ors + static_cast<std::ptrdiff_t>(j) * os)] =
+                    want[static_cast<std::size_t>(static_cast<std::ptrdiff_t>(i) * ors +
+                                                  static_cast<std::ptrdiff_t>(j) * os)] =
                         detail::requantize_one<S>(acc[i * n + j], j, t.cols(0), r);
             }
             CAPTURE(sizeof(S));

@@ -51,7 +51,9 @@ inline constexpr std::size_t conv_i8_spare = gemm_i8_isa::G;
 // The VNNI flip's correction factor for storage S (0 without VNNI): the sums over the prepared
 // input plus conv_i8_correction<S> * (the kernel column's sum) are the sums over the stored ones.
 template<class S>
-inline constexpr std::int32_t conv_i8_correction = !gemm_i8_isa::vnni ? 0 : std::is_signed_v<S> ? -128 : 128;
+inline constexpr std::int32_t conv_i8_correction = !gemm_i8_isa::vnni    ? 0
+                                                   : std::is_signed_v<S> ? -128
+                                                                         : 128;
 
 // in: n stored integers and room for conv_i8_spare more. VNNI flips them in place and returns
 // them; AVX2 widens them into dst (room for n + conv_i8_spare) and returns dst. The spare
@@ -73,9 +75,9 @@ const conv_i8_elem* conv_i8_prepare(S* in, std::size_t n, [[maybe_unused]] conv_
 }
 
 struct conv_i8_run {
-    std::ptrdiff_t off = 0;     // input offset of the run's first k
+    std::ptrdiff_t off = 0;      // input offset of the run's first k
     std::size_t k0 = 0, len = 0; // its first k (row of the kernel) and length
-    std::size_t groups = 0;     // words: len rounded up to whole k groups
+    std::size_t groups = 0;      // words: len rounded up to whole k groups
 };
 
 template<conv_geom Gm>

@@ -320,8 +320,8 @@ void requantize_row(const std::int32_t* acc, std::size_t n, const requant_cols& 
         const requant_bounds b(r);
         for (; j + W <= n; j += W) {
             const I a = I::load_unaligned(acc + j) + I::load_unaligned(t.off + j); // wraps
-            requant_store<S>(requant_batch<S>(a, requant_batch_cols(t, j), b), out + static_cast<std::ptrdiff_t>(j) * os,
-                             os);
+            requant_store<S>(requant_batch<S>(a, requant_batch_cols(t, j), b),
+                             out + static_cast<std::ptrdiff_t>(j) * os, os);
         }
     }
     if (j < n) requantize_tail(acc, j, n, t, r, out, os);

@@ -248,8 +248,9 @@ void quant_conv_direct(S* in, const S* w, const std::int32_t* col_sums, requant_
                 for (std::size_t i = 0; i < mr; ++i) {
                     const std::int32_t sw = ws[l * ow + x0 + i];
                     for (std::size_t j = 0; j < nr; ++j)
-                        fixed[i * NR + j] = wrap_add(s[static_cast<std::ptrdiff_t>(i) * lds + static_cast<std::ptrdiff_t>(j)],
-                                                     wrap_mul(nzb[f0 + j], sw));
+                        fixed[i * NR + j] =
+                            wrap_add(s[static_cast<std::ptrdiff_t>(i) * lds + static_cast<std::ptrdiff_t>(j)],
+                                     wrap_mul(nzb[f0 + j], sw));
                 }
                 requantize_block(fixed, static_cast<std::ptrdiff_t>(NR), mr, nr, cols, K::range, o, CR, CF);
             } else {
