@@ -131,10 +131,10 @@ consteval bool quant_conv_direct_exists() {
 // tile's rows empty, which the im2col GEMM fills with positions of other lines).
 template<class P, class S>
 consteval bool quant_conv_direct_auto() {
-    if constexpr (quant_conv_direct_exists<P, S>())
-        return conv_layout_of<P::geom>::ow >= gemm_i8_blocking::MR;
-    else
-        return false;
+#ifdef XLET_GEMM_I8_KERNEL
+    if constexpr (quant_conv_direct_exists<P, S>()) return conv_layout_of<P::geom>::ow >= gemm_i8_blocking::MR;
+#endif
+    return false;
 }
 
 // im2col: in blocks of output positions, per group, the windows' stored integers into a
