@@ -27,6 +27,16 @@
 //                         machine's speed drifts between runs): counters f32_ops/s and ratio, the
 //                         median of the per-iteration ratios int8 ops/s / f32 ops/s (the issue's
 //                         target: >= 2.5 with VNNI, >= 1.5 on AVX2); its time is the int8 forward's.
+//   BM_qconv/<case>/<impl>/threads:<t>   quantized convolution, batch 1, NHWC input and result,
+//                         HWIO kernel, s8 input, kernel and result (per-tensor, zero points 0, so
+//                         that oneDNN computes the same function); ops/s: 2 (output elements) taps ci
+//     3x3_56              56x56 64 -> 64, 3x3 stride 1 padding 1 (a ResNet block's)
+//     stem_224            224x224 3 -> 64, 7x7 stride 2 padding 3 -> 112x112 (the ResNet stem)
+//     impl: direct / im2col (xlet, detail::quant_conv_path forcing quant/conv.hpp's evaluation),
+//     f32 (xlet's float convolution on the dequantized values), onednn (oneDNN's convolution
+//     primitive, s8 x s8 -> s8 with the same f32 output scale; weights format_tag::any, reordered
+//     once outside the loop). Counter "differ": the result elements where oneDNN's stored
+//     integers differ from xlet's (its rounding of acc * scale may differ in the last place).
 // Threads: TBB's global_control for xlet; oneDNN (Debian's libdnnl 2.6.3, OpenMP runtime) takes
 // omp_set_num_threads before its primitive is created (see conv_bench.cpp). Results and the command:
 // docs/performance.md.
@@ -181,6 +191,133 @@ void BM_onednn(benchmark::State& st, int threads) {
 }
 #endif
 
+// ---- quantized convolution ---------------------------------------------------------------------
+
+template<std::int64_t H, std::int64_t C, std::int64_t KH, std::int64_t O, std::int64_t S, std::int64_t PAD>
+struct qconv_case {
+    static constexpr std::size_t OH = static_cast<std::size_t>((H + 2 * PAD - KH) / S + 1);
+    static constexpr double ops = 2.0 * OH * OH * O * KH * KH * C;
+    static constexpr xlet::conv_config cfg{.window_strides = {S, S},
+                                           .padding_low = {PAD, PAD},
+                                           .padding_high = {PAD, PAD},
+                                           .dimension_numbers = xlet::conv_layout("NHWC", "HWIO", "NHWC")};
+    using QX = xlet::quant::uniform<std::int8_t, float, xlet::quant::scale(0.05), 0>;
+    using QW = xlet::quant::uniform<std::int8_t, float, xlet::quant::scale(0.01), 0>;
+    // results mostly inside the s8 range: acc ~ sqrt(taps ci) 74^2 for uniform bytes
+    using QY = std::conditional_t<KH == 3, xlet::quant::uniform<std::int8_t, float, xlet::quant::scale(1.6), 0>,
+                                  xlet::quant::uniform<std::int8_t, float, xlet::quant::scale(0.8), 0>>;
+    static constexpr auto h = static_cast<std::size_t>(H), c = static_cast<std::size_t>(C),
+                          kh = static_cast<std::size_t>(KH), o = static_cast<std::size_t>(O);
+    std::unique_ptr<xlet::tensor<QX, 1, h, h, c>> x = std::make_unique<xlet::tensor<QX, 1, h, h, c>>();
+    std::unique_ptr<xlet::tensor<QW, kh, kh, c, o>> w = std::make_unique<xlet::tensor<QW, kh, kh, c, o>>();
+    std::unique_ptr<xlet::f32<1, h, h, c>> xf = std::make_unique<xlet::f32<1, h, h, c>>();
+    std::unique_ptr<xlet::f32<kh, kh, c, o>> wf = std::make_unique<xlet::f32<kh, kh, c, o>>();
+    qconv_case() {
+        for (std::size_t i = 0; i < x->size(); ++i)
+            x->data()[i].stored = static_cast<std::int8_t>(mix(i, 11) >> 24);
+        for (std::size_t i = 0; i < w->size(); ++i)
+            w->data()[i].stored = static_cast<std::int8_t>(mix(i, 12) >> 24);
+        *xf = xlet::uniform_dequantize(*x);
+        *wf = xlet::uniform_dequantize(*w);
+    }
+    static qconv_case& get() {
+        static qconv_case d;
+        return d;
+    }
+    auto run() const { return xlet::conv_general_dilated<cfg, QY>(*x, *w); }
+};
+
+template<class Case, xlet::detail::quant_conv_path_kind Path>
+void BM_qconv_xlet(benchmark::State& st, int threads) {
+    tbb_threads t(threads);
+    auto& d = Case::get();
+    xlet::detail::quant_conv_path = Path;
+    for (auto _ : st) {
+        auto y = d.run();
+        benchmark::DoNotOptimize(y.data());
+    }
+    xlet::detail::quant_conv_path = xlet::detail::quant_conv_path_kind::automatic;
+    set_ops(st, Case::ops);
+}
+template<class Case>
+void BM_qconv_f32(benchmark::State& st, int threads) {
+    tbb_threads t(threads);
+    auto& d = Case::get();
+    for (auto _ : st) {
+        auto y = xlet::conv_general_dilated<Case::cfg>(*d.xf, *d.wf);
+        benchmark::DoNotOptimize(y.data());
+    }
+    set_ops(st, Case::ops);
+}
+
+#if defined(XLET_BENCH_HAVE_DNNL)
+template<class Case>
+void BM_qconv_onednn(benchmark::State& st, int threads) {
+    using tag = dnnl::memory::format_tag;
+    using dt = dnnl::memory::data_type;
+    using dims = dnnl::memory::dims;
+    set_dnnl_threads(threads);
+    tbb_threads t(threads);
+    auto& d = Case::get();
+    constexpr auto H = static_cast<dnnl::memory::dim>(Case::h), C = static_cast<dnnl::memory::dim>(Case::c),
+                   KH = static_cast<dnnl::memory::dim>(Case::kh), O = static_cast<dnnl::memory::dim>(Case::o),
+                   OH = static_cast<dnnl::memory::dim>(Case::OH);
+    const auto& sp = Case::cfg;
+    try {
+        dnnl::engine eng{dnnl::engine::kind::cpu, 0};
+        dnnl::stream strm{eng};
+        const dnnl::memory::desc x_md({1, C, H, H}, dt::s8, tag::nhwc), y_md({1, O, OH, OH}, dt::s8, tag::nhwc);
+        const dnnl::memory::desc w_user({O, C, KH, KH}, dt::s8, dims{1, O, KH * C * O, C * O});
+        const dnnl::memory::desc w_any({O, C, KH, KH}, dt::s8, tag::any);
+        const dims strides{sp.window_strides[0], sp.window_strides[1]}, pad{sp.padding_low[0], sp.padding_low[1]};
+        // xlet's combined scale: float(sx sw / sy) from the scales rounded to f32
+        const auto m = static_cast<float>(static_cast<double>(0.05f) * static_cast<double>(0.01f) /
+                                          static_cast<double>(static_cast<float>(Case::QY::scale)));
+        dnnl::primitive_attr attr;
+        attr.set_output_scales(0, {m});
+        const dnnl::convolution_forward::desc fd(dnnl::prop_kind::forward_inference,
+                                                 dnnl::algorithm::convolution_direct, x_md, w_any, y_md, strides, pad,
+                                                 pad);
+        const dnnl::convolution_forward::primitive_desc pd(fd, attr, eng);
+        const dnnl::convolution_forward prim(pd);
+        dnnl::memory src(x_md, eng, xlet::detail::stored_integers(d.x->data()));
+        dnnl::memory w_mem(w_user, eng, xlet::detail::stored_integers(d.w->data()));
+        dnnl::memory wei(pd.weights_desc(), eng);
+        dnnl::reorder(w_mem, wei).execute(strm, w_mem, wei);
+        strm.wait();
+        auto out = make_buffer<std::int8_t>(Case::OH * Case::OH * Case::o);
+        dnnl::memory dst(y_md, eng, out.get());
+        for (auto _ : st) {
+            prim.execute(strm, {{DNNL_ARG_SRC, src}, {DNNL_ARG_WEIGHTS, wei}, {DNNL_ARG_DST, dst}});
+            strm.wait();
+        }
+        set_ops(st, Case::ops);
+        const auto want = d.run();
+        std::size_t differ = 0;
+        for (std::size_t i = 0; i < want.size(); ++i)
+            differ += out.get()[i] != want.data()[i].stored;
+        st.counters["differ"] = static_cast<double>(differ);
+        st.SetLabel(pd.impl_info_str());
+    } catch (const dnnl::error& e) {
+        st.SkipWithError((std::string("oneDNN: ") + e.what()).c_str());
+    }
+}
+#endif
+
+using qconv_3x3 = qconv_case<56, 64, 3, 64, 1, 1>;
+using qconv_stem = qconv_case<224, 3, 7, 64, 2, 3>;
+
+template<class Case>
+void register_qconv(const std::string& name, int t) {
+    using xlet::detail::quant_conv_path_kind;
+    reg("BM_qconv/" + name + "/direct", BM_qconv_xlet<Case, quant_conv_path_kind::direct>, t);
+    reg("BM_qconv/" + name + "/im2col", BM_qconv_xlet<Case, quant_conv_path_kind::im2col>, t);
+    reg("BM_qconv/" + name + "/f32", BM_qconv_f32<Case>, t);
+#if defined(XLET_BENCH_HAVE_DNNL)
+    if (t == 1 || dnnl_threaded) reg("BM_qconv/" + name + "/onednn", BM_qconv_onednn<Case>, t);
+#endif
+}
+
 // ---- the core's ceilings ------------------------------------------------------------------------
 
 // As dot_bench's BM_peak_fma (f32: xlet/bench.hpp's fma_loop): independent accumulators, as many
@@ -306,6 +443,10 @@ void register_all() {
         reg("BM_i8_1024/u8s8_s32/onednn_any", BM_onednn<true, true>, t);
         reg("BM_i8_1024/s8s8_s32/onednn_any", BM_onednn<false, true>, t);
 #endif
+    }
+    for (int t : {1, 2}) {
+        register_qconv<qconv_3x3>("3x3_56", t);
+        register_qconv<qconv_stem>("stem_224", t);
     }
     for (int t : {1, 2}) {
         reg("BM_qmlp/f32", BM_qmlp_f32, t, t, benchmark::kMicrosecond);

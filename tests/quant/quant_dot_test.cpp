@@ -12,12 +12,16 @@
 //   3. hybrid forms (float lhs): the same bits as the float op on the dequantized weights;
 //   4. convolution: NHWC 3x3 with padding and stride, per-axis kernels with nonzero zero points,
 //      feature and batch groups, NCHW results, dilations and window reversal, rank 2, and a
-//      1x1 convolution over several blocks of output positions against the quantized dot.
+//      1x1 convolution over several blocks of output positions against the quantized dot;
+//   5. convolution by both evaluations (quant_conv_path: im2col and the direct 8-bit kernel): the
+//      same stored integers as each other and the references, on 1 and 2 threads.
 // Compile-fail tests of the rules: tests/compile_fail/dot_general_{i1,c14_*,c15..c20,c25}.cpp,
 // dot_{c4,c16}_quantized.cpp, conv_general_dilated_{i1,c28_*,c29..c34}.cpp.
 #define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include "conv_common.hpp"
 #include "quant_common.hpp"
+
+#include <tbb/global_control.h>
 
 namespace {
 
@@ -75,6 +79,31 @@ void check_conv(const A& a, const B& b) {
     REQUIRE(g.dims == ref.exact.dims);
     CHECK(qt::int_mismatches(g, ref.exact) == 0);
     CHECK(qt::int_mismatches(g, ref.spec, 1) == 0);
+}
+
+// check_conv, and the same stored integers from every quant_conv_path on 1 and 2 threads. direct:
+// whether the direct kernel exists for the operands (8-bit storage, spatial dimensions).
+template<conv_config Cf, class QO, class A, class B>
+void check_conv_paths(const A& a, const B& b, bool direct = true) {
+    using detail::quant_conv_path_kind;
+    using P = detail::conv_plan<Cf, const A&, const B&, QO>;
+    CHECK(detail::quant_conv_direct_exists<P, storage_t<typename A::value_type>>() == direct);
+    struct restore {
+        ~restore() { detail::quant_conv_path = quant_conv_path_kind::automatic; }
+    } back;
+    detail::quant_conv_path = quant_conv_path_kind::im2col;
+    check_conv<Cf, QO>(a, b);
+    const auto want = ints(conv_general_dilated<Cf, QO>(a, b));
+    for (const int threads : {1, 2}) {
+        tbb::global_control gc(tbb::global_control::max_allowed_parallelism, static_cast<std::size_t>(threads));
+        for (const auto p :
+             {quant_conv_path_kind::direct, quant_conv_path_kind::im2col, quant_conv_path_kind::automatic}) {
+            detail::quant_conv_path = p;
+            CAPTURE(threads);
+            CAPTURE(static_cast<int>(p));
+            CHECK(ints(conv_general_dilated<Cf, QO>(a, b)) == want);
+        }
+    }
 }
 
 template<class Q, std::size_t... D>
@@ -543,4 +572,149 @@ TEST_CASE("hybrid convolution: the float convolution on the dequantized kernel")
     const auto ref = r::conv<double>(qt::ref_of(x), qt::ref_of(kf), ct::ref_desc<c, decltype(x), decltype(kf)>());
     for (std::size_t i = 0; i < h.size(); ++i)
         CHECK(std::fabs(h.data()[i] - ref.data[i]) <= 1e-5 * (1 + std::fabs(ref.data[i])));
+}
+
+// =================================================================================================
+// 5. Convolution: the im2col and the direct evaluation
+// =================================================================================================
+TEST_CASE("quantized convolution paths: 3x3 stride 1 padding 1, lines longer than a tile, threads") {
+    using X = quant::uniform<std::int8_t, float, scale(0.05), -4>;
+    using K = quant::uniform<std::int8_t, float, scale(0.01), 0>;
+    using R = quant::uniform<std::int8_t, float, scale(0.7), 3>;
+    constexpr conv_config c{
+        .padding_low = {1, 1}, .padding_high = {1, 1}, .dimension_numbers = conv_layout("NHWC", "HWIO", "NHWC")};
+    // 30 positions a line (2 tiles and a tail with MR = 14, 5 tiles with MR = 6), 24 lines: above
+    // the thread threshold; 40 features: a partial sliver
+    check_conv_paths<c, R>(rnd<X, 1, 24, 30, 16>(201), rnd<K, 3, 3, 16, 40>(202));
+    // lines shorter than a tile (5 and 3 positions), k = 9 x 7 = 63 (runs not whole groups)
+    check_conv_paths<c, R>(rnd<X, 2, 4, 5, 7>(203), rnd<K, 3, 3, 7, 9>(204));
+    check_conv_paths<c, R>(rnd<X, 1, 6, 3, 2>(205), rnd<K, 3, 3, 2, 3>(206));
+    // NCHW result: the tile's features are not contiguous in the result
+    constexpr conv_config nchw{
+        .padding_low = {1, 1}, .padding_high = {1, 1}, .dimension_numbers = conv_layout("NHWC", "HWIO", "NCHW")};
+    check_conv_paths<nchw, R>(rnd<X, 1, 5, 17, 4>(207), rnd<K, 3, 3, 4, 6>(208));
+}
+
+TEST_CASE("quantized convolution paths: the 7x7 stride 2 stem over 3 features") {
+    using X = quant::uniform<std::uint8_t, float, scale(0.02), 128>;
+    using K = quant::uniform<std::uint8_t, float, scale(0.01), 120>;
+    using R = quant::uniform<std::uint8_t, float, scale(2.0), 100>;
+    constexpr conv_config stem{.window_strides = {2, 2},
+                               .padding_low = {3, 3},
+                               .padding_high = {3, 3},
+                               .dimension_numbers = conv_layout("NHWC", "HWIO", "NHWC")};
+    check_conv_paths<stem, R>(rnd<X, 1, 20, 38, 3>(211), rnd<K, 7, 7, 3, 20>(212)); // 19 positions a line
+    using XS = quant::uniform<std::int8_t, float, scale(0.02), -10>;
+    using KP = quant::uniform_per_axis<std::int8_t, float, 3, scales(0.01, 0.02, 0.005, 0.04, 0.03),
+                                       zero_points(0, 3, -2, 127, -128)>;
+    using RP =
+        quant::uniform_per_axis<std::int8_t, float, 3, scales(0.8, 1.5, 0.4, 3.0, 2.0), zero_points(0, -3, 4, 10, -10)>;
+    check_conv_paths<stem, RP>(rnd<XS, 2, 9, 33, 3>(213), rnd<KP, 7, 7, 3, 5>(214));
+}
+
+TEST_CASE("quantized convolution paths: groups, dilations, reversal, per-axis zero points, storage bounds") {
+    using X = quant::uniform<std::int8_t, float, scale(0.05), 127>;
+    using KP = quant::uniform_per_axis<std::int8_t, float, 3, scales(0.01, 0.02, 0.03, 0.04, 0.01, 0.02),
+                                       zero_points(1, 0, -1, 127, -128, 5)>;
+    using RP = quant::uniform_per_axis<std::int8_t, float, 3, scales(0.5, 0.6, 0.7, 0.8, 0.5, 0.6),
+                                       zero_points(-128, 1, 2, 3, 127, 0)>;
+    // feature groups: 3 groups of 5 input and 2 output features
+    constexpr conv_config fg{.padding_low = {1, 0},
+                             .padding_high = {0, 1},
+                             .dimension_numbers = conv_layout("NHWC", "HWIO", "NHWC"),
+                             .feature_group_count = 3};
+    check_conv_paths<fg, RP>(rnd<X, 2, 5, 16, 15>(221), rnd<KP, 2, 3, 5, 6>(222));
+    // rhs dilation (runs of one tap), window reversal
+    constexpr conv_config rd{.padding_low = {2, 2},
+                             .padding_high = {2, 2},
+                             .rhs_dilation = {2, 2},
+                             .dimension_numbers = conv_layout("NHWC", "HWIO", "NHWC"),
+                             .window_reversal = {1, 1}};
+    check_conv_paths<rd, RP>(rnd<X, 1, 6, 20, 5>(223), rnd<KP, 3, 3, 5, 6>(224));
+    // lhs dilation (its holes hold the zero point), stride, reversal of one dimension
+    constexpr conv_config ld{.window_strides = {1, 2},
+                             .padding_low = {1, 2},
+                             .padding_high = {2, 1},
+                             .lhs_dilation = {2, 2},
+                             .dimension_numbers = conv_layout("NHWC", "HWIO", "NHWC"),
+                             .window_reversal = {0, 1}};
+    check_conv_paths<ld, RP>(rnd<X, 1, 4, 15, 3>(225), rnd<KP, 3, 2, 3, 6>(226));
+    // batch groups
+    constexpr conv_config bg{.dimension_numbers = conv_layout("NHWC", "HWIO", "NHWC"), .batch_group_count = 2};
+    check_conv_paths<bg, RP>(rnd<X, 4, 3, 17, 3>(227), rnd<KP, 2, 2, 3, 6>(228));
+    // u8 with zero points at both bounds (the padding holds 0 or 255)
+    using XU0 = quant::uniform<std::uint8_t, float, scale(0.02), 0>;
+    using XU1 = quant::uniform<std::uint8_t, float, scale(0.02), 255>;
+    using KU = quant::uniform_per_axis<std::uint8_t, float, 3, scales(0.01, 0.02, 0.03), zero_points(0, 255, 128)>;
+    using RU = quant::uniform_per_axis<std::uint8_t, float, 3, scales(0.5, 1.0, 1.5), zero_points(0, 255, 128)>;
+    constexpr conv_config c{
+        .padding_low = {1, 1}, .padding_high = {1, 1}, .dimension_numbers = conv_layout("NHWC", "HWIO", "NHWC")};
+    check_conv_paths<c, RU>(rnd<XU0, 1, 3, 18, 6>(229), rnd<KU, 3, 3, 6, 3>(230));
+    check_conv_paths<c, RU>(rnd<XU1, 1, 3, 18, 6>(231), rnd<KU, 3, 3, 6, 3>(232));
+    // s8 with the lhs zero point at the lower bound, a 32-bit result (the exact path for M = 1)
+    using XS = quant::uniform<std::int8_t, float, scale(0.5), -128>;
+    using KS = quant::uniform<std::int8_t, float, scale(0.25), 0>;
+    using R32 = quant::uniform<std::int32_t, float, scale(0.125), 7>;
+    check_conv_paths<c, R32>(rnd<XS, 1, 2, 15, 4>(233), rnd<KS, 3, 3, 4, 5>(234));
+}
+
+TEST_CASE("quantized convolution paths: no direct kernel for 16-bit storage or without spatial dimensions") {
+    using X16 = quant::uniform<std::int16_t, float, scale(0.001), 100>;
+    using K16 = quant::uniform<std::int16_t, float, scale(0.0003), -7>;
+    using R16 = quant::uniform<std::int16_t, float, scale(0.05), 0>;
+    constexpr conv_config c{
+        .padding_low = {1, 1}, .padding_high = {1, 1}, .dimension_numbers = conv_layout("NHWC", "HWIO", "NHWC")};
+    check_conv_paths<c, R16>(rnd_band<X16, 1, 3, 16, 3>(241, -2000, 2000), rnd_band<K16, 3, 3, 3, 2>(242, -1000, 1000),
+                             false);
+    using X = quant::uniform<std::int8_t, float, scale(0.05), 7>;
+    using K2 = quant::uniform<std::int8_t, float, scale(0.01), 0>;
+    using R2 = quant::uniform<std::int8_t, float, scale(0.1), -3>;
+    constexpr conv_config r2{};
+    check_conv_paths<r2, R2>(rnd<X, 3, 6>(243), rnd<K2, 4, 6>(244), false);
+}
+
+TEST_CASE("requantize_row / requantize_block: the SIMD forms give requantize_one's bits") {
+    // columns with special scales (infinite: NaN where acc + off is 0; huge; 0; ties), sums
+    // at the int32 bounds, ranges with and without 0 inside; contiguous and strided results
+    auto run = [](auto tag, std::int32_t lo, std::int32_t hi) {
+        using S = decltype(tag);
+        constexpr std::size_t n = 37, rows = 5;
+        detail::requant_table t(n);
+        const float ms[] = {0.5f, 1e-3f, 3.0f, std::numeric_limits<float>::infinity(), 1e30f, 0.0f, 7.5e-4f, 0.25f};
+        std::mt19937 g(301);
+        std::uniform_int_distribution<std::int32_t> d(-300, 300);
+        for (std::size_t j = 0; j < n; ++j) {
+            t.set(j, ms[j % 8], static_cast<std::int32_t>(j % 5) - 2, false);
+            t.off[j] = j % 3 == 0 ? 0 : d(g);
+        }
+        std::vector<std::int32_t> acc(rows * n);
+        for (std::size_t i = 0; i < acc.size(); ++i)
+            acc[i] = i % 11 == 0 ? 0 : i % 13 == 0 ? INT32_MIN : i % 17 == 0 ? INT32_MAX : i % 7 == 0 ? 3 : d(g) * 1000;
+        const detail::requant_range r = detail::make_requant_range(lo, hi);
+        for (const std::ptrdiff_t os : {1, 2}) {
+            std::vector<S> got(rows * n * 2, S(0)), got_row(rows * n * 2, S(0)), want(rows * n * 2, S(0));
+            const auto ors = static_cast<std::ptrdiff_t>(n) * os;
+            detail::requantize_block(acc.data(), static_cast<std::ptrdiff_t>(n), rows, n, t.cols(0), r, got.data(), ors,
+                                     os);
+            for (std::size_t i = 0; i < rows; ++i) {
+                detail::requantize_row(acc.data() + i * n, n, t, r,
+                                       got_row.data() + static_cast<std::ptrdiff_t>(i) * ors, os);
+                for (std::size_t j = 0; j < n; ++j)
+                    want[static_cast<std::size_t>(static_cast<std::ptrdiff_t>(i) * ors +
+                                                  static_cast<std::ptrdiff_t>(j) * os)] =
+                        detail::requantize_one<S>(acc[i * n + j], j, t.cols(0), r);
+            }
+            CAPTURE(sizeof(S));
+            CAPTURE(lo);
+            CAPTURE(os);
+            CHECK(got == want);
+            CHECK(got_row == want);
+        }
+    };
+    run(std::int8_t{}, -128, 127);
+    run(std::int8_t{}, -8, 7);
+    run(std::uint8_t{}, 0, 255);
+    run(std::uint8_t{}, 1, 200); // 0 outside the range: a NaN becomes 1
+    run(std::int16_t{}, -32768, 32767);
+    run(std::uint16_t{}, 0, 65535);
 }

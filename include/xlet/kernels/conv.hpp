@@ -272,7 +272,10 @@ void conv_pack_input(const conv_pack_desc<T>& D, const T* src, T* dst, T fill = 
             T* o = out + x0 * static_cast<std::ptrdiff_t>(C);
             const auto cnt = static_cast<std::size_t>(j1 - j0);
             const std::ptrdiff_t ds = ld * static_cast<std::ptrdiff_t>(C);
-            if (D.sf == 1) {
+            if (D.sf == 1 && ds == static_cast<std::ptrdiff_t>(C) && D.ss[di] == ds) {
+                std::copy_n(in, cnt * C, o); // the whole line at once (a copy per position of a
+                                             // 3-feature image: 12% of a quantized 7x7 stem's time)
+            } else if (D.sf == 1) {
                 for (std::size_t j = 0; j < cnt; ++j)
                     std::copy_n(in + static_cast<std::ptrdiff_t>(j) * D.ss[di], C,
                                 o + static_cast<std::ptrdiff_t>(j) * ds);

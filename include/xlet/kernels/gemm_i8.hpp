@@ -335,11 +335,59 @@ enum class gemm_i8_start { zero, rows, cols };
 // No epilogue: the sums are stored to C.
 struct gemm_i8_store {};
 
+// The end of a register tile of ROWS x NB vectors of sums (gemm_i8_micro's, conv_i8_micro's in
+// kernels/conv_i8.hpp): without an epilogue, C[0:mr, 0:nr] (add ? +=, else =) the sums; with one
+// (epi non-null), the sums (plus C's partial sums when add) go through a tile on the stack to
+// (*epi)(ei, ej, tile, NR, mr, nr) and C is not written (nor read unless add).
+template<std::size_t ROWS, class Epi>
+XLET_ALWAYS_INLINE void gemm_i8_tile_out(const gemm_i8_isa::vec (&acc)[ROWS][gemm_i8_blocking::NB], std::int32_t* c,
+                                         std::ptrdiff_t ldc, bool add, std::size_t mr, std::size_t nr,
+                                         [[maybe_unused]] const Epi* epi, [[maybe_unused]] std::size_t ei,
+                                         [[maybe_unused]] std::size_t ej) {
+    using K = gemm_i8_isa;
+    using Bk = gemm_i8_blocking;
+    constexpr std::size_t NB = Bk::NB, NR = Bk::NR, W = Bk::W;
+    constexpr bool has_epi = !std::is_same_v<Epi, gemm_i8_store>;
+    const bool to_epi = has_epi && epi != nullptr;
+    if (!to_epi && mr == ROWS && nr == NR) {
+#pragma GCC unroll 32
+        for (std::size_t i = 0; i < ROWS; ++i) {
+            std::int32_t* row = c + static_cast<std::ptrdiff_t>(i) * ldc;
+#pragma GCC unroll 4
+            for (std::size_t v = 0; v < NB; ++v)
+                K::storeu(row + v * W, add ? K::add(K::loadu(row + v * W), acc[i][v]) : acc[i][v]);
+        }
+        return;
+    }
+    alignas(64) std::uint32_t tile[ROWS * NR];
+#pragma GCC unroll 32
+    for (std::size_t i = 0; i < ROWS; ++i)
+#pragma GCC unroll 4
+        for (std::size_t v = 0; v < NB; ++v)
+            K::store(tile + i * NR + v * W, acc[i][v]);
+    if constexpr (has_epi) {
+        if (to_epi) {
+            if (add)
+                for (std::size_t i = 0; i < mr; ++i) {
+                    const std::int32_t* row = c + static_cast<std::ptrdiff_t>(i) * ldc;
+                    for (std::size_t j = 0; j < nr; ++j)
+                        tile[i * NR + j] += static_cast<std::uint32_t>(row[j]);
+                }
+            (*epi)(ei, ej, reinterpret_cast<const std::int32_t*>(tile), static_cast<std::ptrdiff_t>(NR), mr, nr);
+            return;
+        }
+    }
+    for (std::size_t i = 0; i < mr; ++i) {
+        std::int32_t* row = c + static_cast<std::ptrdiff_t>(i) * ldc;
+        for (std::size_t j = 0; j < nr; ++j)
+            row[j] = static_cast<std::int32_t>(tile[i * NR + j] + (add ? static_cast<std::uint32_t>(row[j]) : 0u));
+    }
+}
+
 // C[0:mr, 0:nr] (add ? +=, else =) pa (gk groups x MR words) * pb (gk groups x NR words), pb 64-byte
 // aligned. AU: A's word is vpdpbusd's unsigned operand (else B's). As gemm_micro, the sums are a
 // fixed-size array indexed by constants after unrolling, kept in registers. With an epilogue
-// (the last k block of gemm_i8_epilogue), the sums (plus C's partial sums when add) go through a
-// tile on the stack to (*epi)(ei, ej, tile, NR, mr, nr) and C is not written (nor read unless add).
+// (the last k block of gemm_i8_epilogue) they go to it (gemm_i8_tile_out).
 template<bool AU, gemm_i8_start Start, class Epi = gemm_i8_store>
 inline void gemm_i8_micro(std::size_t gk, const std::uint32_t* __restrict pa, const std::uint32_t* __restrict pb,
                           std::int32_t* c, std::ptrdiff_t ldc, bool add, std::size_t mr, std::size_t nr,
@@ -386,40 +434,7 @@ inline void gemm_i8_micro(std::size_t gk, const std::uint32_t* __restrict pa, co
         pa += MR;
         pb += NR;
     }
-    const bool to_epi = has_epi && epi != nullptr;
-    if (!to_epi && mr == MR && nr == NR) {
-#pragma GCC unroll 32
-        for (std::size_t i = 0; i < MR; ++i) {
-            std::int32_t* row = c + static_cast<std::ptrdiff_t>(i) * ldc;
-#pragma GCC unroll 4
-            for (std::size_t v = 0; v < NB; ++v)
-                K::storeu(row + v * W, add ? K::add(K::loadu(row + v * W), acc[i][v]) : acc[i][v]);
-        }
-        return;
-    }
-    alignas(64) std::uint32_t tile[MR * NR];
-#pragma GCC unroll 32
-    for (std::size_t i = 0; i < MR; ++i)
-#pragma GCC unroll 4
-        for (std::size_t v = 0; v < NB; ++v)
-            K::store(tile + i * NR + v * W, acc[i][v]);
-    if constexpr (has_epi) {
-        if (to_epi) {
-            if (add)
-                for (std::size_t i = 0; i < mr; ++i) {
-                    const std::int32_t* row = c + static_cast<std::ptrdiff_t>(i) * ldc;
-                    for (std::size_t j = 0; j < nr; ++j)
-                        tile[i * NR + j] += static_cast<std::uint32_t>(row[j]);
-                }
-            (*epi)(ei, ej, reinterpret_cast<const std::int32_t*>(tile), static_cast<std::ptrdiff_t>(NR), mr, nr);
-            return;
-        }
-    }
-    for (std::size_t i = 0; i < mr; ++i) {
-        std::int32_t* row = c + static_cast<std::ptrdiff_t>(i) * ldc;
-        for (std::size_t j = 0; j < nr; ++j)
-            row[j] = static_cast<std::int32_t>(tile[i * NR + j] + (add ? static_cast<std::uint32_t>(row[j]) : 0u));
-    }
+    gemm_i8_tile_out<MR, Epi>(acc, c, ldc, add, mr, nr, epi, ei, ej);
 }
 
 // ---- driver -----------------------------------------------------------------------------------

@@ -283,10 +283,8 @@ void quant_dot_run(const S* a, dot_side sa, const S* b, dot_side sb, SO* out) {
             M, N, KK, aq, sa.sf, sa.sc, bq, sb.sc, sb.sf,
             [&](std::size_t i, std::size_t j, const std::int32_t* s, std::ptrdiff_t lds, std::size_t mr,
                 std::size_t nr) {
-                const requant_cols cols = t.cols(j);
-                for (std::size_t r = 0; r < mr; ++r)
-                    requantize_row(s + static_cast<std::ptrdiff_t>(r) * lds, nr, cols, K::range, oq + (i + r) * N + j,
-                                   1);
+                requantize_block(s, lds, mr, nr, t.cols(j), K::range, oq + i * N + j, static_cast<std::ptrdiff_t>(N),
+                                 1);
             },
             par);
     };
