@@ -139,6 +139,22 @@ TEST_CASE("a JAX-style module parses: functions, attributes, result groups, regi
     CHECK(red.regions[0].blocks[0].ops[0]->name == "stablehlo.maximum");
 }
 
+TEST_CASE("a dialect attribute's body written without its name prints as read, and reads back") {
+    // found by fuzz_translate: `left_side = <transpose NO_TRANSPOSE>` printed as `#<...>`, which
+    // no parser reads
+    const char* text = R"(func.func @f(%a: tensor<2x2xf32>, %b: tensor<2x1xf32>) -> tensor<2x1xf32> {
+  %x = "stablehlo.triangular_solve"(%a, %b) <{left_side = <transpose NO_TRANSPOSE>, lower = true, unit_diagonal = false}> : (tensor<2x2xf32>, tensor<2x1xf32>) -> tensor<2x1xf32>
+  func.return %x : tensor<2x1xf32>
+})";
+    auto a = parse_module(text, "a.mlir");
+    REQUIRE(a.errors.empty());
+    const std::string once = print_module(a.mod);
+    CHECK(once.find("left_side = <transpose NO_TRANSPOSE>") != std::string::npos);
+    auto b = parse_module(once, "printed.mlir");
+    REQUIRE(b.errors.empty());
+    CHECK(print_module(b.mod) == once);
+}
+
 TEST_CASE("pretty forms become the generic form's attributes") {
     auto r = parse_module(R"(func.func @f(%x: tensor<3x6xi64>, %s: tensor<i32>) -> tensor<2x2xi64> {
   %0 = stablehlo.slice %x [0:3:2, 2:6:3] : (tensor<3x6xi64>) -> tensor<2x2xi64>

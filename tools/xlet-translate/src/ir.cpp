@@ -490,6 +490,8 @@ std::string attr_str(const attr& a, bool legacy) {
             for (std::size_t i = 0; i < a.fields.size(); ++i)
                 os << (i ? ", " : "") << a.fields[i].name << " = " << attr_str(a.fields[i], legacy);
             os << '>';
+        } else if (a.s.empty()) { // a body written without its name (algorithm = <...>): as read
+            os << '<' << a.raw << '>';
         } else {
             os << '#' << a.s << '<' << a.raw << '>';
         }
