@@ -617,7 +617,7 @@ private:
     std::set<std::string> idents_;      // C++ names taken in the current function
     bool uses_composite_ = false;
     std::set<std::string> spmd_funcs_; // functions that take the device's replica_context
-    bool uses_check_ = false; // check.* ops: their helpers are emitted, main() only for --emit runner
+    bool uses_check_ = false;          // check.* ops: their helpers are emitted, main() only for --emit runner
 
     void error(loc at, const std::string& text) { errors_.push_back({at, text}); }
 
