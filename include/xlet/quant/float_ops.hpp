@@ -52,13 +52,14 @@ struct quant_float_rules<std::tuple<Rs...>, Ts...> {
         else
             return (same_baseline<first, Ts>() && ...) && (same_baseline<first, Rs>() && ...);
     }();
+    static constexpr bool baseline_ok = !per_tensor || baseline; // (the per-tensor rule speaks first)
     static constexpr bool ok = per_tensor && baseline;
 };
 
 #define XLET_QUANT_FLOAT_ASSERTS(OP, CRULE, Rules, ...)                                                                \
     static_assert(diag::got<Rules::per_tensor, __VA_ARGS__>::value,                                                    \
                   OP " [I1]: quantized operands and results must be per-tensor quantized");                            \
-    static_assert(diag::got < !Rules::per_tensor || Rules::baseline, __VA_ARGS__ > ::value,                            \
+    static_assert(diag::got<Rules::baseline_ok, __VA_ARGS__>::value,                                                   \
                   OP " [" CRULE "]: operands and results must have one baseline element type (all quantized, "         \
                      "equal but for scales and zero points)")
 
@@ -158,7 +159,7 @@ auto quant_cholesky(A&& a) {
     XLET_QUANT_FLOAT_ASSERTS("xlet::cholesky", "C1", Rules, shown_t<A>, R);
     if constexpr (Rules::ok)
         return trace::heavy(
-            "stablehlo.cholesky", [] { return std::string("lower = ") + (Lower ? "true" : "false"); },
+            "stablehlo.cholesky", [] { return cholesky_attrs<Lower>(); },
             [&] {
                 return quant_float_result<R>(
                     cholesky_impl<Lower>(quant_float_operand<quant_linalg_t<T>>(std::forward<A>(a))));

@@ -1386,15 +1386,14 @@ private:
                 return fail("with a quantized operand, every operand and result must be a quantized tensor (one "
                             "baseline element type)");
             for (auto* v : {&in, &out})
-                for (auto& q : *v)
+                for (auto& q : *v) {
                     if (q->per_axis())
                         return fail("per-axis quantized operands are not supported (the spec's " + n.substr(10) +
                                     " takes per-tensor quantized tensors)");
-            for (auto* v : {&in, &out})
-                for (auto& q : *v)
                     if (!same_baseline(*q, *in[0]))
                         return fail("quantized operands and results must differ in scales and zero points only "
                                     "(one baseline element type)");
+                }
             return true;
         }
         if (n == "stablehlo.bitcast_convert") {

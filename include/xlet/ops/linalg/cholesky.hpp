@@ -305,6 +305,10 @@ struct triangular_solve_rules {
     }
 };
 
+template<bool Lower>
+std::string cholesky_attrs() {
+    return std::string("lower = ") + (Lower ? "true" : "false");
+}
 template<bool Left, bool Lower, bool Unit, transpose_type Tr>
 std::string triangular_solve_attrs() {
     constexpr const char* names[] = {"NO_TRANSPOSE", "TRANSPOSE", "ADJOINT"};
@@ -338,7 +342,7 @@ auto cholesky(A&& a) {
             return detail::quant_cholesky<Lower, Out>(std::forward<A>(a));
         else
             return trace::heavy(
-                "stablehlo.cholesky", [] { return std::string("lower = ") + (Lower ? "true" : "false"); },
+                "stablehlo.cholesky", [] { return detail::cholesky_attrs<Lower>(); },
                 [&] { return detail::cholesky_impl<Lower>(std::forward<A>(a)); }, a);
     }
 }
