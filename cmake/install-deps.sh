@@ -2,9 +2,10 @@
 # Installs xlet's build, test and benchmark dependencies from Debian 12 packages. Safe to run twice.
 # Library: xsimd, Boost (Hana), oneTBB. Tests: doctest. Benchmarks: Google Benchmark and the peers
 # Eigen, xtensor and OpenBLAS (dot benchmarks only). Tools: cmake, ninja, g++ and clang.
+# MPI transport (optional target xlet::mpi and its tests): Open MPI.
 # Test-only: mlir-15-tools (mlir-opt reads the StableHLO that xlet-translate prints).
 set -euo pipefail
-pkgs=(cmake ninja-build g++ clang libxsimd-dev libboost-dev libtbb-dev doctest-dev libbenchmark-dev libeigen3-dev libxtensor-dev libopenblas-dev mlir-15-tools)
+pkgs=(cmake ninja-build g++ clang libxsimd-dev libboost-dev libtbb-dev doctest-dev libbenchmark-dev libeigen3-dev libxtensor-dev libopenblas-dev libopenmpi-dev openmpi-bin mlir-15-tools)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -2,7 +2,14 @@
 // 4, 8, 64 and 256 replicas against a naive reference, groups, channels and the partition modes,
 // results bitwise equal for 1, 2 and 3 threads, user computations of every shape, and each misuse
 // diagnosed (with a time bound, so a regression to a hang fails instead of stalling CI).
+//
+// Built a second time with XLET_TEST_MPI (collectives_mpi_test): every program then also runs on
+// MPI processes and must give the same bits there (mpi_test_pool.hpp).
+#ifdef XLET_TEST_MPI
+#define DOCTEST_CONFIG_IMPLEMENT
+#else
 #define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
+#endif
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -22,6 +29,12 @@
 #include <tbb/global_control.h>
 
 using namespace xlet;
+#ifdef XLET_TEST_MPI
+#include "mpi_test_pool.hpp"
+using xlet_test::test_pool;
+#else
+using test_pool = xlet::replica_pool;
+#endif
 
 namespace {
 
@@ -39,7 +52,7 @@ void within(double seconds, Fn&& fn) {
 
 // The error a pool run raises, or "" when it raises none.
 template<class Fn>
-std::string error_of(replica_pool& pool, Fn&& program) {
+std::string error_of(test_pool& pool, Fn&& program) {
     std::string what;
     within(60, [&] {
         try {
@@ -98,7 +111,7 @@ std::pair<std::vector<std::int64_t>, std::size_t> group_of(const replica_groups_
 } // namespace
 
 TEST_CASE("spec examples, verbatim") {
-    replica_pool two(2);
+    test_pool two(2);
     // AllGather: [1.0, 2.5] and [3.0, 5.25], all_gather_dim 0 -> [1.0, 2.5, 3.0, 5.25] on both.
     // AllReduce (sum) of the same -> [4.0, 7.75] on both.
     auto r = two.run([](replica_context& ctx) {
@@ -134,7 +147,7 @@ TEST_CASE("spec examples, verbatim") {
     CHECK(same(a2[1], f32<4, 2>{{3, 4}, {7, 8}, {11, 12}, {15, 16}}));
     // AllToAll example 1: f32[4,16] on four cores, split 1, concat 0, split_count 4 -> f32[16,4];
     // core c's output rows 4k..4k+3 are core k's columns 4c..4c+3.
-    replica_pool four(4);
+    test_pool four(4);
     auto a4 = four.run([](replica_context& ctx) {
         f32<4, 16> x;
         for (std::size_t i = 0; i < 4; ++i)
@@ -148,7 +161,7 @@ TEST_CASE("spec examples, verbatim") {
                 for (std::size_t j = 0; j < 4; ++j)
                     CHECK(a4[c](k * 4 + i, j) == static_cast<float>(k * 1000 + i * 16 + c * 4 + j));
     // CollectivePermute (StableHLO): pairs (0,1), (1,2) on three replicas; replica 0 is no target.
-    replica_pool three(3);
+    test_pool three(3);
     auto cp = three.run([](replica_context& ctx) {
         const f32<2, 2> xs[3] = {{{1, 2}, {3, 4}}, {{5, 6}, {7, 8}}, {{9, 10}, {11, 12}}};
         return collective_permute(ctx, xs[ctx.replica_id()], {{0, 1}, {1, 2}});
@@ -180,7 +193,7 @@ TEST_CASE("spec examples, verbatim") {
     }),
                          doctest::Contains("root 2 is not a member index of a group of 2"), xlet::error);
     // ReplicaId / PartitionId: u32 scalars.
-    replica_pool grid(3, 2);
+    test_pool grid(3, 2);
     auto ids = grid.run([](replica_context& ctx) { return std::pair{replica_id(ctx), partition_id(ctx)}; });
     for (std::uint32_t d = 0; d < 6; ++d) {
         CHECK(ids[d].first() == d / 2);
@@ -196,12 +209,13 @@ TEST_CASE_TEMPLATE("every op on 1..256 replicas, with and without groups, agains
             const replica_groups_t gs = grouped ? interleaved(R, G) : replica_groups_t{};
             CAPTURE(R);
             CAPTURE(grouped);
-            replica_pool pool(R, 1, 2);
+            test_pool pool(R, 1, 2);
             struct out_t {
                 tensor<T, 3, 4> sum;
                 tensor<T, 3, 4> mx;
                 tensor<T, 3, 4> ring;
                 tensor<T, 3, 4> bcast;
+                auto tie() const { return std::tie(sum, mx, ring, bcast); } // (compared bitwise under MPI)
             };
             const collective_opts o{.replica_groups = gs};
             auto outs = pool.run([&](replica_context& ctx) {
@@ -252,7 +266,7 @@ void shape_ops(std::uint32_t R, bool grouped, int threads) {
     using T = std::int32_t;
     const replica_groups_t gs = grouped ? interleaved(R, G) : replica_groups_t{};
     const collective_opts o{.replica_groups = gs};
-    replica_pool pool(R, 1, threads);
+    test_pool pool(R, 1, threads);
     auto outs = pool.run([&](replica_context& ctx) {
         const auto x = input<T, 4, 8, 12>(ctx.replica_id());
         return std::tuple{all_gather<Dim, G>(ctx, x, o), reduce_scatter<Dim, G>(ctx, x, add_fn{}, o),
@@ -323,10 +337,10 @@ TEST_CASE("large operands (each member does its part) are bitwise equal for 1, 2
         auto aa = all_to_all<0, 0, 8>(ctx, x);
         return std::tuple{sum, fn, ag, aa, x};
     };
-    std::vector<decltype(replica_pool(8).run(program))> runs;
+    std::vector<decltype(test_pool(8).run(program))> runs;
     for (int threads : {1, 2, 3}) {
         tbb::global_control limit(tbb::global_control::max_allowed_parallelism, 4); // 3 threads on 2 cores too
-        replica_pool pool(8, 1, threads);
+        test_pool pool(8, 1, threads);
         runs.push_back(pool.run(program));
     }
     // The reference: the same folds, sequentially.
@@ -362,7 +376,7 @@ T larger(T a, T b) {
 } // namespace user
 
 TEST_CASE_TEMPLATE("all_reduce takes any computation valid on scalars", T, float, std::int32_t, half) {
-    replica_pool pool(5, 1, 2);
+    test_pool pool(5, 1, 2);
     auto outs = pool.run([](replica_context& ctx) {
         tensor<T, 37> x;
         for (std::size_t i = 0; i < 37; ++i)
@@ -395,7 +409,7 @@ TEST_CASE_TEMPLATE("all_reduce takes any computation valid on scalars", T, float
 }
 
 TEST_CASE("tuple all_reduce, expression operands, vectorized opt-in") {
-    replica_pool pool(4);
+    test_pool pool(4);
     auto outs = pool.run([](replica_context& ctx) {
         const f32<3> a{1, 2, 3};
         const s32<2> b{10, 20};
@@ -413,7 +427,7 @@ TEST_CASE("tuple all_reduce, expression operands, vectorized opt-in") {
 
 TEST_CASE("partitions: cross_replica, cross_partition, cross_replica_and_partition, flattened_ids") {
     // 2 replicas x 4 partitions; device d = replica * 4 + partition holds [d].
-    replica_pool pool(2, 4);
+    test_pool pool(2, 4);
     auto outs = pool.run([](replica_context& ctx) {
         const s32<1> x{static_cast<std::int32_t>(ctx.device_id())};
         return std::tuple{
@@ -441,7 +455,7 @@ TEST_CASE("partitions: cross_replica, cross_partition, cross_replica_and_partiti
 }
 
 TEST_CASE("misuse is diagnosed, never a hang") {
-    replica_pool pool(8, 1, 2);
+    test_pool pool(8, 1, 2);
     const f32<4> x{1, 2, 3, 4};
     // Different ops at the same collective: names both devices and both ops.
     auto e = error_of(pool, [&](replica_context& ctx) {
@@ -538,7 +552,7 @@ TEST_CASE("misuse is diagnosed, never a hang") {
               (void)all_reduce(ctx, x, add_fn{}, {.use_global_device_ids = true});
           }).find("use_global_device_ids needs a channel_id") != std::string::npos);
     // Many replicas, one of them wrong: still an error, not a hang.
-    replica_pool big(256, 1, 2);
+    test_pool big(256, 1, 2);
     e = error_of(big, [&](replica_context& ctx) {
         for (int i = 0; i < 3; ++i)
             (void)all_reduce(ctx, x, add_fn{});
@@ -573,7 +587,7 @@ TEST_CASE("data-parallel training converges to the single-replica weights (examp
 }
 
 TEST_CASE("ragged_all_to_all: the spec's two-replica example and the [devices, updates] form") {
-    replica_pool two(2);
+    test_pool two(2);
     auto r = two.run([](replica_context& ctx) {
         const bool first = ctx.replica_id() == 0;
         const f32<3> input = first ? f32<3>{1, 2, 2} : f32<3>{3, 4, 0};
@@ -587,7 +601,7 @@ TEST_CASE("ragged_all_to_all: the spec's two-replica example and the [devices, u
     CHECK(same(r[1], f32<4>{2, 2, 4, 0}));
     // [devices, updates] with rows of 2 elements: device k sends two single rows to each device j,
     // rows 2j and 2j+1 of its input, landing at rows 2k+1 and 2k of j's output (swapped).
-    replica_pool three(3);
+    test_pool three(3);
     auto q = three.run([](replica_context& ctx) {
         const std::int32_t k = static_cast<std::int32_t>(ctx.replica_id());
         s32<6, 2> input;
@@ -623,7 +637,7 @@ TEST_CASE("ragged_all_to_all: the spec's two-replica example and the [devices, u
 }
 
 TEST_CASE("async forms: start, compute, done; handles finish when dropped") {
-    replica_pool pool(4, 1, 2);
+    test_pool pool(4, 1, 2);
     auto outs = pool.run([](replica_context& ctx) {
         const f32<1 << 16> big = f32<1 << 16>::filled(static_cast<float>(ctx.replica_id() + 1)); // split path
         const f32<3> small{1, 2, static_cast<float>(ctx.replica_id())};
@@ -654,7 +668,7 @@ TEST_CASE("async forms: start, compute, done; handles finish when dropped") {
 }
 
 TEST_CASE("send / recv: a ring, buffered by order, zeros for non-targets, deadlocks diagnosed") {
-    replica_pool pool(5, 1, 2);
+    test_pool pool(5, 1, 2);
     source_target_pairs_t ring;
     for (std::int64_t i = 0; i < 5; ++i)
         ring.push_back({i, (i + 1) % 5});
@@ -710,7 +724,7 @@ TEST_CASE("send / recv: a ring, buffered by order, zeros for non-targets, deadlo
 }
 
 TEST_CASE("collectives on different channels meet by channel, in any order across channels") {
-    replica_pool pool(4, 1, 2);
+    test_pool pool(4, 1, 2);
     auto outs = pool.run([](replica_context& ctx) {
         const s32<1> x{static_cast<std::int32_t>(ctx.replica_id())};
         const collective_opts c1{.channel_id = 1}, c2{.channel_id = 2};
@@ -739,7 +753,7 @@ TEST_CASE("collectives on different channels meet by channel, in any order acros
 }
 
 TEST_CASE("tuple all_to_all") {
-    replica_pool pool(2);
+    test_pool pool(2);
     auto outs = pool.run([](replica_context& ctx) {
         const std::int32_t r = static_cast<std::int32_t>(ctx.replica_id());
         return all_to_all<0, 0, 2>(ctx, std::tuple{s32<2>{10 * r, 10 * r + 1}, f32<4>{}});
@@ -758,7 +772,7 @@ void every_op(std::uint32_t R) {
     source_target_pairs_t ring;
     for (std::int64_t i = 0; i < static_cast<std::int64_t>(R); ++i)
         ring.push_back({i, (i + 1) % R});
-    replica_pool pool(R, 1, 2);
+    test_pool pool(R, 1, 2);
     auto outs = pool.run([&](replica_context& ctx) {
         const auto x = input<std::int32_t, 2 * G, 3>(ctx.replica_id());
         auto h = all_reduce_start(ctx, x, add_fn{}, o);
@@ -812,3 +826,20 @@ TEST_CASE("every op on 1, 2, 3, 4, 8, 64 and 256 replicas") {
     for (std::uint32_t R : {2u, 4u, 8u, 64u, 256u})
         every_op<2>(R);
 }
+
+#ifdef XLET_TEST_MPI
+int main(int argc, char** argv) {
+    xlet::mpi_session mpi(argc, argv);
+    doctest::Context context(argc, argv);
+    if (mpi.rank() != 0) context.setOption("minimal", true);
+    int failed = context.run() != 0 || xlet_test::mismatches != 0;
+    if (xlet_test::mismatches)
+        std::fprintf(stderr, "rank %d: %zu device results differ between MPI and the in-process pool\n", mpi.rank(),
+                     xlet_test::mismatches);
+    MPI_Allreduce(MPI_IN_PLACE, &failed, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    if (mpi.rank() == 0)
+        std::printf("collectives_mpi_test: %d ranks, %zu programs on both pools, %zu misuses diagnosed in-process only\n",
+                    mpi.size(), xlet_test::runs, xlet_test::unfailed);
+    return failed;
+}
+#endif
