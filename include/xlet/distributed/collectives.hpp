@@ -142,10 +142,23 @@ inline void check_group_size(const char* op, const char* attr, std::int64_t want
                             groups_string(o.replica_groups) + ")");
 }
 
+// (valid until the device's next group_of: the transports copy what they keep)
 template<class Ctx>
-group_view group_of(const char* op, Ctx& ctx, group_mode mode, const collective_opts& o, bool cover, bool equal) {
-    return resolve_group(op, mode, o.replica_groups, ctx.replica_count(), ctx.partition_count(), ctx.replica_id(),
-                         ctx.partition_id(), cover, equal);
+const group_view& group_of(const char* op, Ctx& ctx, group_mode mode, const collective_opts& o, bool cover,
+                           bool equal) {
+    group_cache& c = ctx.last_group();
+    if (c.valid && c.mode == static_cast<int>(mode) && c.cover == cover && c.equal == equal &&
+        c.groups == o.replica_groups)
+        return c.view;
+    c.valid = false;
+    c.view = resolve_group(op, mode, o.replica_groups, ctx.replica_count(), ctx.partition_count(), ctx.replica_id(),
+                           ctx.partition_id(), cover, equal);
+    c.groups = o.replica_groups;
+    c.mode = static_cast<int>(mode);
+    c.cover = cover;
+    c.equal = equal;
+    c.valid = true;
+    return c.view;
 }
 
 // What a collective keeps while it runs: the result, the operand when it had to be evaluated, the
@@ -279,7 +292,7 @@ auto all_reduce_impl(replica_context& ctx, X&& x, const F& f, const collective_o
         [&](auto& st) {
             const auto& a = std::get<0>(st.extra);
             const auto mode = mode_of("all_reduce", o, true);
-            const auto g = group_of("all_reduce", ctx, mode, o, true, false);
+            const auto& g = group_of("all_reduce", ctx, mode, o, true, false);
             const collective_desc d{"all_reduce", operand_label<A>(), {}, {}, o.channel_id, mode, &o.replica_groups};
             st.p = ctx.transport_().all_reduce(ctx, d, g, a.data(), st.out.data(), A::size(), sizeof(T),
                                                make_combiner<T>(std::get<1>(st.extra)), Async);
@@ -301,7 +314,7 @@ auto all_gather_impl(replica_context& ctx, X&& x, const collective_opts& o) {
         [&](auto& st) {
             const auto& a = std::get<0>(st.extra);
             const auto mode = mode_of("all_gather", o, true);
-            const auto g = group_of("all_gather", ctx, mode, o, true, true);
+            const auto& g = group_of("all_gather", ctx, mode, o, true, true);
             check_group_size("all_gather", "shard_count", ShardCount, g, o);
             auto b = make_box(A::extents, A::extents, oe, sizeof(T));
             b.src_step = 0; // every member sends its whole operand
@@ -550,7 +563,7 @@ auto reduce_scatter(replica_context& ctx, X&& x, const F& f, const collective_op
                 using Out = detail::array_of_extents<T, oe>;
                 const auto& a = detail::as_array(std::forward<X>(x));
                 const auto mode = detail::mode_of("reduce_scatter", o, true);
-                const auto g = detail::group_of("reduce_scatter", ctx, mode, o, true, true);
+                const auto& g = detail::group_of("reduce_scatter", ctx, mode, o, true, true);
                 detail::check_group_size("reduce_scatter", "shard_count", ShardCount, g, o);
                 Out out(detail::no_init);
                 auto b = detail::make_box(oe, A::extents, oe, sizeof(T));
@@ -601,7 +614,7 @@ auto all_to_all(replica_context& ctx, X&& x, const collective_opts& o = {}) {
                 if (o.use_global_device_ids)
                     throw error("all_to_all", "use_global_device_ids is not an attribute of all_to_all");
                 const auto mode = detail::mode_of("all_to_all", o, false);
-                const auto g = detail::group_of("all_to_all", ctx, mode, o, true, true);
+                const auto& g = detail::group_of("all_to_all", ctx, mode, o, true, true);
                 detail::check_group_size("all_to_all", "split_count", SplitCount, g, o);
                 Out out(detail::no_init);
                 auto b = detail::make_box(piece, A::extents, oe, sizeof(T));
@@ -664,7 +677,7 @@ auto collective_broadcast_impl(replica_context& ctx, X&& x, std::int64_t root, c
     if (o.use_global_device_ids)
         throw error("collective_broadcast", "use_global_device_ids is not an attribute of collective_broadcast");
     const auto mode = mode_of("collective_broadcast", o, false);
-    const auto g = group_of("collective_broadcast", ctx, mode, o, false, false);
+    const auto& g = group_of("collective_broadcast", ctx, mode, o, false, false);
     if (root >= 0 && g.me >= 0 && static_cast<std::size_t>(root) >= g.members.size())
         throw error("collective_broadcast", "root " + std::to_string(root) + " is not a member index of a group of " +
                                                 std::to_string(g.members.size()));
@@ -763,7 +776,7 @@ auto ragged_all_to_all(replica_context& ctx, I&& input, IO&& input_offsets, SS&&
                 put(2, output_offsets);
                 put(3, recv_sizes);
                 const auto mode = detail::mode_of("ragged_all_to_all", o, false);
-                const auto g = detail::group_of("ragged_all_to_all", ctx, mode, o, true, true);
+                const auto& g = detail::group_of("ragged_all_to_all", ctx, mode, o, true, true);
                 if (g.members.size() != G)
                     throw error("ragged_all_to_all", "the offset and size arrays have " + std::to_string(G) +
                                                          " rows but the group of this device has " +

@@ -92,6 +92,15 @@ struct group_view {
     std::ptrdiff_t me = -1;
 };
 
+// The last group a device resolved and what it was resolved from: programs repeat their groups, and
+// a 4-byte all_reduce should not allocate a member list each time.
+struct group_cache {
+    bool valid = false, cover = false, equal = false;
+    int mode = 0;
+    replica_groups_t groups;
+    group_view view;
+};
+
 } // namespace detail
 
 class replica_context;
@@ -173,6 +182,7 @@ public:
     const std::map<std::int64_t, std::uint64_t>& collectives_by_channel() const { return seq_; }
 
     transport& transport_() { return *t_; }
+    detail::group_cache& last_group() { return last_group_; }
     std::uint64_t next_sequence(std::int64_t channel) {
         ++total_;
         return seq_[channel]++;
@@ -183,6 +193,7 @@ private:
     std::uint32_t replica_, partition_;
     std::map<std::int64_t, std::uint64_t> seq_;
     std::uint64_t total_ = 0;
+    detail::group_cache last_group_;
 };
 
 namespace detail {

@@ -37,6 +37,7 @@
 #include <tbb/task.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <climits>
 #include <condition_variable>
@@ -49,6 +50,7 @@
 #include <thread>
 #include <vector>
 
+#include "../../core/block_cache.hpp"
 #include "../shared_memory.hpp"
 #include "../transport.hpp"
 #include "wire.hpp"
@@ -95,7 +97,9 @@ struct xfer {
     int stage = 0; // the step of the op after which it is waited for
 };
 
-// A collective or transfer of one device: its messages, and what to do when they are all done.
+// A collective or transfer of one device: its messages, and what to do when they are all done. A
+// synchronous collective reuses its device's previous op (vectors and small buffers kept): a small
+// all_reduce then allocates nothing.
 struct op final : pending {
     const char* name = "";
     std::uint32_t dev = 0;
@@ -104,13 +108,59 @@ struct op final : pending {
     bool is_p2p = false, finished = false;
     int stage = 0; // steps run so far
     wire_desc mine;
+    std::array<const char*, 4> names{}; // of mine's attributes (static strings)
     std::vector<xfer> xfers;
-    std::vector<std::vector<char>> bufs;
-    std::function<void(op&)> next;
-    char* new_buf(std::size_t n) {
-        bufs.emplace_back(n);
-        return bufs.back().data();
+    // The common last step, without a closure: out = fold of ptrs (all_reduce, small operands).
+    std::vector<const char*> ptrs;
+    char* fold_out = nullptr;
+    std::size_t fold_n = 0;
+    combiner fold_f{};
+    std::function<void(op&)> next; // any other step
+
+    op() = default;
+    op(const op&) = delete;
+    op& operator=(const op&) = delete;
+    ~op() override {
+        for (auto& b : blocks)
+            free_block(b.p, b.cap, align);
     }
+    // Uninitialised message space (from xlet's block cache), valid until the op is reset.
+    char* new_buf(std::size_t n) {
+        n = std::max<std::size_t>(n, 64);
+        if (used == blocks.size()) blocks.push_back({nullptr, 0});
+        auto& b = blocks[used++];
+        if (b.cap < n) {
+            free_block(b.p, b.cap, align);
+            b.p = nullptr;
+            b.p = static_cast<char*>(allocate_block(n, align));
+            b.cap = n;
+        }
+        return b.p;
+    }
+    // Ready for the device's next collective; keeps buffers up to 1 MiB.
+    void reset() {
+        xfers.clear();
+        ptrs.clear();
+        fold_out = nullptr;
+        next = nullptr;
+        finished = is_p2p = false;
+        stage = 0;
+        used = 0;
+        for (auto& b : blocks)
+            if (b.cap > (std::size_t{1} << 20)) {
+                free_block(b.p, b.cap, align);
+                b = {nullptr, 0};
+            }
+    }
+
+private:
+    static constexpr std::size_t align = 64;
+    struct block {
+        char* p;
+        std::size_t cap;
+    };
+    std::vector<block> blocks;
+    std::size_t used = 0;
 };
 
 class transport final : public xlet::transport {
@@ -136,6 +186,7 @@ public:
         int flag = 0;
         MPI_Comm_get_attr(data_, MPI_TAG_UB, &ub, &flag);
         tag_ub_ = flag ? *static_cast<int*>(ub) : 32767;
+        spare_.resize(L_);
         if (tasks_) progress_ = std::thread([this] { progress_loop(); });
     }
     ~transport() override {
@@ -155,7 +206,7 @@ public:
     // ---- the collectives -------------------------------------------------------------------
     pending_ptr all_reduce(replica_context& ctx, const collective_desc& d, const group_view& g, const void* in_,
                            void* out_, std::size_t n, std::size_t eb, const combiner& f, bool async) override {
-        auto o = begin(ctx, d);
+        auto o = begin(ctx, d, async);
         if (g.me >= 0) {
             const auto* in = static_cast<const char*>(in_);
             auto* out = static_cast<char*>(out_);
@@ -165,20 +216,22 @@ public:
                 if (out != in) std::memcpy(out, in, bytes);
             } else if (bytes <= small_bytes) {
                 // Everyone's whole input to everyone; each member folds all of them in group order.
-                auto inputs = std::make_shared<std::vector<const char*>>(G);
+                o->ptrs.resize(G);
                 for (std::size_t k = 0; k < G; ++k) {
                     if (k == me) {
-                        (*inputs)[k] = in;
+                        o->ptrs[k] = in;
                         continue;
                     }
                     char* b = o->new_buf(hdr + bytes);
-                    (*inputs)[k] = b + hdr;
+                    o->ptrs[k] = b + hdr;
                     post_recv(*o, g.members[k], kind::coll, b, hdr + bytes, check_kind::collective);
                 }
                 const char* s = packed(*o, in, bytes);
                 for (std::size_t k = 0; k < G; ++k)
                     if (k != me) post_send(*o, g.members[k], kind::coll, s, hdr + bytes);
-                o->next = [inputs, out, n, f](op&) { fold(out, *inputs, n, f); };
+                o->fold_out = out;
+                o->fold_n = n;
+                o->fold_f = f;
             } else {
                 // Reduce-scatter then all-gather: member k folds elements [n k / G, n (k + 1) / G).
                 auto lo = [n, G](std::size_t k) { return n * k / G; };
@@ -216,7 +269,7 @@ public:
 
     pending_ptr exchange(replica_context& ctx, const collective_desc& d, const group_view& g, const void* in_,
                          void* out_, const box& b, bool async) override {
-        auto o = begin(ctx, d);
+        auto o = begin(ctx, d, async);
         if (g.me >= 0) {
             const auto* in = static_cast<const char*>(in_);
             auto* out = static_cast<char*>(out_);
@@ -272,7 +325,7 @@ public:
 
     pending_ptr reduce_scatter(replica_context& ctx, const collective_desc& d, const group_view& g, const void* in_,
                                void* out_, const box& b, const combiner& f, bool async) override {
-        auto o = begin(ctx, d);
+        auto o = begin(ctx, d, async);
         if (g.me >= 0) {
             const auto* in = static_cast<const char*>(in_);
             auto* out = static_cast<char*>(out_);
@@ -342,7 +395,7 @@ public:
 
     pending_ptr copy_from(replica_context& ctx, const collective_desc& d, const group_view& g, std::ptrdiff_t source,
                           const void* in_, void* out_, std::size_t bytes, bool async) override {
-        auto o = begin(ctx, d);
+        auto o = begin(ctx, d, async);
         if (g.me >= 0) {
             const auto* in = static_cast<const char*>(in_);
             auto* out = static_cast<char*>(out_);
@@ -391,7 +444,7 @@ public:
 
     pending_ptr ragged_exchange(replica_context& ctx, const collective_desc& d, const group_view& g, const void* in_,
                                 void* out_, const ragged_meta& m, bool async) override {
-        auto o = begin(ctx, d);
+        auto o = begin(ctx, d, async);
         if (g.me >= 0) {
             const auto* in = static_cast<const char*>(in_);
             auto* out = static_cast<char*>(out_);
@@ -597,15 +650,20 @@ private:
     }
 
     // ---- building a collective -------------------------------------------------------------
-    std::unique_ptr<op> begin(replica_context& ctx, const collective_desc& d) {
-        auto o = std::make_unique<op>();
+    std::unique_ptr<op> begin(replica_context& ctx, const collective_desc& d, bool async) {
+        std::unique_ptr<op> o;
+        if (!async) o = std::move(spare_[local_index(ctx.device_id())]); // (a device's own slot)
+        if (!o) o = std::make_unique<op>();
         o->name = d.op;
         o->dev = ctx.device_id();
         o->channel = d.channel_id > 0 ? d.channel_id : 0;
         o->seq = ctx.next_sequence(o->channel);
         o->mine = make_wire(d, o->seq, o->dev);
-        std::lock_guard lk(m_);
-        throw_if_failed(d.op);
+        o->names = d.attr_names;
+        if (failed_.load(std::memory_order_relaxed)) {
+            std::lock_guard lk(m_);
+            throw_if_failed(d.op);
+        }
         return o;
     }
     std::unique_ptr<op> p2p_op(replica_context& ctx, std::int64_t channel, std::string_view operand, const char* name) {
@@ -625,6 +683,8 @@ private:
         if (async) return o;
         o->finished = true;
         drive(ctx, *o);
+        o->reset();
+        spare_[local_index(o->dev)] = std::move(o);
         return nullptr;
     }
     // The header of this collective, once (sent to every member).
@@ -843,6 +903,10 @@ private:
         for (;;) {
             wait(o);
             verify(o);
+            if (o.fold_out) {
+                fold(o.fold_out, o.ptrs, o.fold_n, o.fold_f);
+                o.fold_out = nullptr;
+            }
             if (!o.next && std::none_of(o.xfers.begin(), o.xfers.end(), [](const xfer& x) { return !x.done; }))
                 return;
             if (!o.next) {
@@ -859,7 +923,7 @@ private:
         const auto start = clock::now();
         std::unique_lock lk(m_);
         for (int spins = 0;; ++spins) {
-            poll_ctrl();
+            if (spins % 32 == 31) poll_ctrl(); // (an Iprobe costs as much as the message test)
             if (test_all(o)) return;
             if (!failure_.empty()) {
                 abandon(o);
@@ -886,7 +950,7 @@ private:
             if (entered_on(x.peer, o.channel) <= o.seq)
                 return device_name(x.peer, P_) + " returned after " + std::to_string(entered_on(x.peer, o.channel)) +
                        " collectives" + on_channel(o.channel) + "; " + device_name(o.dev, P_) + " waits for it at " +
-                       where(o.channel, o.seq) + ", " + o.mine.text();
+                       where(o.channel, o.seq) + ", " + o.mine.text(o.names);
         }
         if (clock::now() - start > watchdog_) {
             std::string peers;
@@ -895,7 +959,7 @@ private:
                 if (!x.done && shown++ < 8) peers += (peers.empty() ? "" : ", ") + device_name(x.peer, P_);
             return "watchdog: " + device_name(o.dev, P_) + " has waited " + seconds(clock::now() - start) +
                    (o.is_p2p ? std::string(" in ") + o.name + " on channel " + std::to_string(o.channel)
-                             : " at " + where(o.channel, o.seq) + ", " + o.mine.text()) +
+                             : " at " + where(o.channel, o.seq) + ", " + o.mine.text(o.names)) +
                    ", for " + peers;
         }
         return {};
@@ -907,7 +971,7 @@ private:
             if (x.count < hdr) {
                 throw error(o.name, device_name(x.peer, P_) + " sent " + std::to_string(x.count) + " bytes where " +
                                         device_name(o.dev, P_) + " expects a message of " + std::to_string(x.bytes) +
-                                        " at " + where(o.channel, o.seq) + ", " + o.mine.text());
+                                        " at " + where(o.channel, o.seq) + ", " + o.mine.text(o.names));
             }
             std::memcpy(&w, x.buf, hdr);
             if (x.check == check_kind::p2p) {
@@ -919,16 +983,20 @@ private:
             }
             if (!w.same_collective(o.mine) || x.truncated)
                 throw error(o.name, "devices disagree at " + where(o.channel, o.seq) + ": " +
-                                        device_name(x.peer, P_) + " is at " + w.text() +
+                                        device_name(x.peer, P_) + " is at " +
+                                        w.text(std::strcmp(w.op, o.mine.op) == 0 ? o.names : std::array<const char*, 4>{}) +
                                         (w.seq != o.seq ? " (its collective #" + std::to_string(w.seq) + ")" : "") +
-                                        " but " + device_name(o.dev, P_) + " reached " + o.mine.text());
+                                        " but " + device_name(o.dev, P_) + " reached " + o.mine.text(o.names));
         }
     }
     // A device with its own thread: spin briefly, then yield, then sleep (many ranks on few cores).
+    // (The first spins keep the lock: with one device per rank nobody else takes it, and a small
+    // collective completes within them.)
     void idle_inline(std::unique_lock<std::mutex>& lk, int spins) {
+        if (spins < 1024 && !(spins % 64 == 63)) return;
         lk.unlock();
-        if (spins < 64) {
-            // (spin)
+        if (spins < 1024) {
+            // (let the rank's other device threads in)
         } else if (spins < 20000) {
             std::this_thread::yield();
         } else {
@@ -1017,6 +1085,7 @@ private:
     void record_cancel(std::uint32_t dev, const std::string& what) {
         roots_.emplace(dev, what);
         if (failure_.empty()) failure_ = "cancelled: " + device_name(dev, P_) + " threw: " + what;
+        failed_.store(true, std::memory_order_relaxed);
         ++events_;
     }
     void throw_if_failed(const char* op) const {
@@ -1045,6 +1114,7 @@ private:
     std::thread progress_;
     bool stop_ = false;
     std::vector<waiter> waiters_;
+    std::vector<std::unique_ptr<op>> spare_; // by local device: its last synchronous op, for reuse
     std::map<std::tuple<int, std::uint32_t, std::uint32_t>, local_box> boxes_; // (tag, source, target)
     std::vector<char> finished_;
     std::vector<std::map<std::int64_t, std::uint64_t>> entered_;
@@ -1052,6 +1122,7 @@ private:
     std::uint64_t events_ = 0;
     std::map<std::int64_t, std::string> roots_; // devices that threw, by id
     std::string failure_;
+    std::atomic<bool> failed_{false}; // failure_ is set (read without the lock)
     std::vector<MPI_Request> ctrl_sends_;
     std::vector<std::shared_ptr<std::vector<char>>> ctrl_bufs_;
 };

@@ -14,32 +14,35 @@
 
 namespace xlet::detail::mpi {
 
-// The sender's description of the collective, fixed-size and copied, never formatted on the fast
-// path: a receiver compares it field by field and formats both sides only when they differ.
+// The sender's description of the collective: two cache lines, copied, never formatted on the
+// fast path. A receiver compares it field by field and formats both sides only when they differ
+// (the attributes' names are the receiver's own when the ops are the same). An operand label longer
+// than the field is compared by its prefix and a hash of the whole.
 struct wire_desc {
     std::uint64_t seq = 0;
     std::int64_t channel = 0;
     std::uint64_t groups_hash = 0;
-    std::uint32_t device = 0;
-    std::uint32_t mode = 0;
     std::array<std::int64_t, 4> attrs{};
+    std::uint32_t device = 0;
+    std::uint16_t mode = 0;
+    std::uint16_t operand_hash = 0;
     char op[24]{};
-    char operand[48]{};
-    char names[4][24]{};
+    char operand[40]{};
 
     bool same_collective(const wire_desc& o) const {
         return seq == o.seq && channel == o.channel && groups_hash == o.groups_hash && mode == o.mode &&
-               attrs == o.attrs && std::strncmp(op, o.op, sizeof op) == 0 &&
-               std::strncmp(operand, o.operand, sizeof operand) == 0;
+               attrs == o.attrs && operand_hash == o.operand_hash && std::memcmp(op, o.op, sizeof op) == 0 &&
+               std::memcmp(operand, o.operand, sizeof operand) == 0;
     }
-    // "all_reduce f32[4] (channel_id=0, cross_replica, replica_groups=<hash 1f3a...>)"
-    std::string text() const {
+    // "all_reduce f32[4] (channel_id=0, cross_replica, groups hash 1f3a...)"; `names`: the
+    // attributes' names (those of the receiver's own collective, when it is the same op).
+    std::string text(const std::array<const char*, 4>& names = {}) const {
         collective_desc d;
         d.op = op;
         d.operand = std::string_view(operand, strnlen(operand, sizeof operand));
         d.attrs = attrs;
         for (std::size_t i = 0; i < 4; ++i)
-            d.attr_names[i] = names[i][0] ? names[i] : nullptr;
+            d.attr_names[i] = names[i] ? names[i] : attrs[i] ? "attribute" : nullptr;
         d.channel_id = channel;
         d.mode = static_cast<group_mode>(mode);
         std::string s = describe(d);
@@ -51,7 +54,7 @@ struct wire_desc {
         return s;
     }
 };
-static_assert(sizeof(wire_desc) == 232);
+static_assert(sizeof(wire_desc) == 128);
 
 inline void copy_name(char* dst, std::size_t n, std::string_view s) {
     const std::size_t k = std::min(n - 1, s.size());
@@ -83,12 +86,16 @@ inline wire_desc make_wire(const collective_desc& d, std::uint64_t seq, std::uin
     w.channel = d.channel_id;
     w.groups_hash = hash_groups(d.groups);
     w.device = device;
-    w.mode = static_cast<std::uint32_t>(d.mode);
+    w.mode = static_cast<std::uint16_t>(d.mode);
     w.attrs = d.attrs;
     copy_name(w.op, sizeof w.op, d.op);
     copy_name(w.operand, sizeof w.operand, d.operand);
-    for (std::size_t i = 0; i < 4; ++i)
-        if (d.attr_names[i]) copy_name(w.names[i], sizeof w.names[i], d.attr_names[i]);
+    if (d.operand.size() >= sizeof w.operand) {
+        std::uint32_t h = 2166136261u;
+        for (char c : d.operand)
+            h = (h ^ static_cast<unsigned char>(c)) * 16777619u;
+        w.operand_hash = static_cast<std::uint16_t>(h | 1);
+    }
     return w;
 }
 
