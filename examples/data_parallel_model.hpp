@@ -27,13 +27,13 @@ inline void make_problem(xlet::f32<batch, features>& x, xlet::f32<batch>& y) {
     }
 }
 
-// The weights after `steps` of gradient descent on (x, y) with R replicas (R divides the batch).
+// The SPMD program of R replicas (R divides the batch): `steps` of gradient descent on (x, y); each
+// replica returns the weights. Any pool runs it: replica_pool, or mpi_pool (data_parallel --mpi).
 template<std::size_t R>
-xlet::f32<features> train(const xlet::f32<batch, features>& x, const xlet::f32<batch>& y, int steps, float lr) {
+auto trainer(const xlet::f32<batch, features>& x, const xlet::f32<batch>& y, int steps, float lr) {
     using namespace xlet;
     constexpr std::size_t shard = batch / R;
-    replica_pool pool(R);
-    auto weights = pool.run([&](replica_context& ctx) {
+    return [&x, &y, steps, lr](replica_context& ctx) {
         const std::size_t r = ctx.replica_id();
         const tensor_map<const float, shard, features> xs(x.data() + r * shard * features);
         const tensor_map<const float, shard> ys(y.data() + r * shard);
@@ -46,8 +46,14 @@ xlet::f32<features> train(const xlet::f32<batch, features>& x, const xlet::f32<b
             w = w - (lr / static_cast<float>(batch)) * total;
         }
         return w;
-    });
-    return weights[0];
+    };
+}
+
+// The weights after `steps` with R replicas of an in-process pool.
+template<std::size_t R>
+xlet::f32<features> train(const xlet::f32<batch, features>& x, const xlet::f32<batch>& y, int steps, float lr) {
+    xlet::replica_pool pool(R);
+    return pool.run(trainer<R>(x, y, steps, lr))[0];
 }
 
 } // namespace data_parallel

@@ -320,7 +320,7 @@ auto all_gather_impl(replica_context& ctx, X&& x, const collective_opts& o) {
             b.src_step = 0; // every member sends its whole operand
             b.dst_step = static_cast<std::ptrdiff_t>(A::extents[Dim]) * b.dst_stride[Dim];
             const collective_desc d{"all_gather",      operand_label<A>(),
-                                    {Dim, ShardCount}, {"all_gather_dimension", "shard_count"},
+                                    {Dim, ShardCount}, all_gather_attr_names,
                                     o.channel_id,      mode,
                                     &o.replica_groups};
             st.p = ctx.transport_().exchange(ctx, d, g, a.data(), st.out.data(), b, Async);
@@ -569,7 +569,7 @@ auto reduce_scatter(replica_context& ctx, X&& x, const F& f, const collective_op
                 auto b = detail::make_box(oe, A::extents, oe, sizeof(T));
                 b.src_step = static_cast<std::ptrdiff_t>(oe[Dim]) * b.src_stride[Dim];
                 const detail::collective_desc d{"reduce_scatter",  detail::operand_label<A>(),
-                                                {Dim, ShardCount}, {"scatter_dimension", "shard_count"},
+                                                {Dim, ShardCount}, detail::reduce_scatter_attr_names,
                                                 o.channel_id,      mode,
                                                 &o.replica_groups};
                 const auto r = detail::reduction_of<T>(f);
@@ -623,7 +623,7 @@ auto all_to_all(replica_context& ctx, X&& x, const collective_opts& o = {}) {
                 const detail::collective_desc d{"all_to_all",
                                                 detail::operand_label<A>(),
                                                 {SplitDim, ConcatDim, SplitCount},
-                                                {"split_dimension", "concat_dimension", "split_count"},
+                                                detail::all_to_all_attr_names,
                                                 o.channel_id,
                                                 mode,
                                                 &o.replica_groups};
@@ -789,7 +789,7 @@ auto ragged_all_to_all(replica_context& ctx, I&& input, IO&& input_offsets, SS&&
                     "ragged_all_to_all",
                     detail::operand_label<In>(),
                     {static_cast<std::int64_t>(Out::extents[0]), static_cast<std::int64_t>(U)},
-                    {"output_rows", "updates"},
+                    detail::ragged_attr_names,
                     o.channel_id,
                     mode,
                     &o.replica_groups};

@@ -62,6 +62,21 @@ struct collective_desc {
     const replica_groups_t* groups = nullptr; // or the pairs of a permute, as groups of two
 };
 
+// The attributes' names of the collectives that have any, as their descriptions list them (also
+// what a process names another process's attributes by, knowing only the op: mpi/wire.hpp).
+using attr_names_t = std::array<const char*, 4>;
+inline constexpr attr_names_t all_gather_attr_names{"all_gather_dimension", "shard_count"};
+inline constexpr attr_names_t reduce_scatter_attr_names{"scatter_dimension", "shard_count"};
+inline constexpr attr_names_t all_to_all_attr_names{"split_dimension", "concat_dimension", "split_count"};
+inline constexpr attr_names_t ragged_attr_names{"output_rows", "updates"};
+inline attr_names_t attr_names_of(std::string_view op) {
+    if (op == "all_gather") return all_gather_attr_names;
+    if (op == "reduce_scatter") return reduce_scatter_attr_names;
+    if (op == "all_to_all") return all_to_all_attr_names;
+    if (op == "ragged_all_to_all") return ragged_attr_names;
+    return {};
+}
+
 // A rectangular piece of a row-major array (all_gather, all_to_all, reduce_scatter): `size` is the
 // piece's shape, strides are in elements; piece j of the sender starts at j * src_step, and the
 // piece from the member at group position k lands at k * dst_step.

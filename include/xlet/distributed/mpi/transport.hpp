@@ -10,9 +10,10 @@
 // rank exchange through in-process mailboxes (one copy, from the sender's array into the
 // receiver's), devices of different ranks through MPI_Isend / MPI_Irecv.
 //
-// Matching: tags carry the message kind, the channel, the collective's sequence number modulo 16
-// and the two devices' local indices, so messages of different channels, of collectives started
-// before others were done, and of different device pairs never meet. Every collective message
+// Matching: tags carry the message kind, the channel and the two devices' local indices (and, for
+// the second phase of a collective, its sequence number modulo 16), so messages of different
+// channels, of second phases completed in another order than started, and of different device
+// pairs never meet. Every collective message
 // carries the sender's description (wire.hpp): a member that receives another collective than its
 // own reports both devices and both descriptions. Run-level control (a device finished, a device
 // threw) travels on a second communicator.
@@ -108,7 +109,6 @@ struct op final : pending {
     bool is_p2p = false, finished = false;
     int stage = 0; // steps run so far
     wire_desc mine;
-    std::array<const char*, 4> names{}; // of mine's attributes (static strings)
     std::vector<xfer> xfers;
     // The common last step, without a closure: out = fold of ptrs (all_reduce, small operands).
     std::vector<const char*> ptrs;
@@ -659,7 +659,6 @@ private:
         o->channel = d.channel_id > 0 ? d.channel_id : 0;
         o->seq = ctx.next_sequence(o->channel);
         o->mine = make_wire(d, o->seq, o->dev);
-        o->names = d.attr_names;
         if (failed_.load(std::memory_order_relaxed)) {
             std::lock_guard lk(m_);
             throw_if_failed(d.op);
@@ -757,7 +756,11 @@ private:
     // ---- messages (m_ held) ----------------------------------------------------------------
     std::uint32_t local_index(std::uint32_t dev) const { return dev - first_[owner_[dev]]; }
     int tag_of(const op& o, int k, std::uint32_t src, std::uint32_t dst) const {
-        const std::int64_t slot = o.is_p2p ? 0 : static_cast<std::int64_t>(o.seq % seq_slots);
+        // First-phase messages are posted in collective order on both sides, so MPI's order per
+        // (source, tag) matches them, and a device that is one collective ahead meets the other's
+        // header (and is reported) instead of waiting on a tag nobody sends. Second phases are posted
+        // when each device completes, in any order: they carry the sequence number.
+        const std::int64_t slot = k == kind::coll2 ? static_cast<std::int64_t>(o.seq % seq_slots) : 0;
         const std::int64_t t = ((((o.channel * kinds + k) * seq_slots + slot) * L_ + local_index(src)) * L_) +
                                local_index(dst);
         if (t > tag_ub_ || t < 0)
@@ -950,7 +953,7 @@ private:
             if (entered_on(x.peer, o.channel) <= o.seq)
                 return device_name(x.peer, P_) + " returned after " + std::to_string(entered_on(x.peer, o.channel)) +
                        " collectives" + on_channel(o.channel) + "; " + device_name(o.dev, P_) + " waits for it at " +
-                       where(o.channel, o.seq) + ", " + o.mine.text(o.names);
+                       where(o.channel, o.seq) + ", " + o.mine.text();
         }
         if (clock::now() - start > watchdog_) {
             std::string peers;
@@ -959,7 +962,7 @@ private:
                 if (!x.done && shown++ < 8) peers += (peers.empty() ? "" : ", ") + device_name(x.peer, P_);
             return "watchdog: " + device_name(o.dev, P_) + " has waited " + seconds(clock::now() - start) +
                    (o.is_p2p ? std::string(" in ") + o.name + " on channel " + std::to_string(o.channel)
-                             : " at " + where(o.channel, o.seq) + ", " + o.mine.text(o.names)) +
+                             : " at " + where(o.channel, o.seq) + ", " + o.mine.text()) +
                    ", for " + peers;
         }
         return {};
@@ -971,7 +974,7 @@ private:
             if (x.count < hdr) {
                 throw error(o.name, device_name(x.peer, P_) + " sent " + std::to_string(x.count) + " bytes where " +
                                         device_name(o.dev, P_) + " expects a message of " + std::to_string(x.bytes) +
-                                        " at " + where(o.channel, o.seq) + ", " + o.mine.text(o.names));
+                                        " at " + where(o.channel, o.seq) + ", " + o.mine.text());
             }
             std::memcpy(&w, x.buf, hdr);
             if (x.check == check_kind::p2p) {
@@ -984,9 +987,9 @@ private:
             if (!w.same_collective(o.mine) || x.truncated)
                 throw error(o.name, "devices disagree at " + where(o.channel, o.seq) + ": " +
                                         device_name(x.peer, P_) + " is at " +
-                                        w.text(std::strcmp(w.op, o.mine.op) == 0 ? o.names : std::array<const char*, 4>{}) +
+                                        w.text() +
                                         (w.seq != o.seq ? " (its collective #" + std::to_string(w.seq) + ")" : "") +
-                                        " but " + device_name(o.dev, P_) + " reached " + o.mine.text(o.names));
+                                        " but " + device_name(o.dev, P_) + " reached " + o.mine.text());
         }
     }
     // A device with its own thread: spin briefly, then yield, then sleep (many ranks on few cores).

@@ -16,7 +16,7 @@ namespace xlet::detail::mpi {
 
 // The sender's description of the collective: two cache lines, copied, never formatted on the
 // fast path. A receiver compares it field by field and formats both sides only when they differ
-// (the attributes' names are the receiver's own when the ops are the same). An operand label longer
+// (the attributes' names follow from the op: attr_names_of). An operand label longer
 // than the field is compared by its prefix and a hash of the whole.
 struct wire_desc {
     std::uint64_t seq = 0;
@@ -34,15 +34,15 @@ struct wire_desc {
                attrs == o.attrs && operand_hash == o.operand_hash && std::memcmp(op, o.op, sizeof op) == 0 &&
                std::memcmp(operand, o.operand, sizeof operand) == 0;
     }
-    // "all_reduce f32[4] (channel_id=0, cross_replica, groups hash 1f3a...)"; `names`: the
-    // attributes' names (those of the receiver's own collective, when it is the same op).
-    std::string text(const std::array<const char*, 4>& names = {}) const {
+    // "all_gather f32[4] (all_gather_dimension=0, shard_count=2, channel_id=0, cross_replica)"
+    std::string text() const {
+        const attr_names_t names = attr_names_of(op);
         collective_desc d;
         d.op = op;
         d.operand = std::string_view(operand, strnlen(operand, sizeof operand));
         d.attrs = attrs;
         for (std::size_t i = 0; i < 4; ++i)
-            d.attr_names[i] = names[i] ? names[i] : attrs[i] ? "attribute" : nullptr;
+            d.attr_names[i] = names[i];
         d.channel_id = channel;
         d.mode = static_cast<group_mode>(mode);
         std::string s = describe(d);
