@@ -108,7 +108,7 @@ public:
                 MPI_Comm_free(b);
             }
         } free_at_end{&data, &ctrl};
-        const bool tasks = L > 1;
+        const bool tasks = L > 1 && !XLET_POOL_THREADS; // (threads poll for themselves)
         detail::mpi::transport t(data, ctrl, R_, P_, first_, tasks, watchdog_);
         std::vector<std::exception_ptr> errors(L);
         std::vector<char> cascaded(L, 0);

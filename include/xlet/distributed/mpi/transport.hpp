@@ -104,9 +104,12 @@ struct xfer {
 struct op final : pending {
     const char* name = "";
     std::uint32_t dev = 0;
+    std::uint32_t tag_dev = 0; // whose local index its messages carry (a rank's agent: the group's first local member)
     std::int64_t channel = 0;
     std::uint64_t seq = 0;
     bool is_p2p = false, finished = false;
+    bool in_meet = false, agent = false; // a member of a rank-level all_reduce (transport::meet_)
+    std::tuple<std::int64_t, std::uint64_t, std::uint32_t> meet_key{};
     int stage = 0; // steps run so far
     wire_desc mine;
     std::vector<xfer> xfers;
@@ -143,7 +146,7 @@ struct op final : pending {
         ptrs.clear();
         fold_out = nullptr;
         next = nullptr;
-        finished = is_p2p = false;
+        finished = is_p2p = in_meet = agent = false;
         stage = 0;
         used = 0;
         for (auto& b : blocks)
@@ -161,6 +164,19 @@ private:
     };
     std::vector<block> blocks;
     std::size_t used = 0;
+};
+
+// The members of one rank at one rank-level all_reduce (transport::rank_all_reduce).
+struct rendezvous {
+    wire_desc desc;
+    std::uint32_t first_device = 0;
+    std::vector<std::uint32_t> members;        // this rank's members
+    std::vector<std::uint32_t> members_by_pos; // by group position: the device if on this rank
+    std::vector<const char*> in;        // by group position (this rank's members only)
+    std::vector<char*> out;
+    std::size_t expected = 0, arrived = 0, left = 0;
+    bool started = false, done = false;
+    std::string error;
 };
 
 class transport final : public xlet::transport {
@@ -211,6 +227,7 @@ public:
             const auto* in = static_cast<const char*>(in_);
             auto* out = static_cast<char*>(out_);
             const std::size_t G = g.members.size(), me = static_cast<std::size_t>(g.me), bytes = n * eb;
+            if (G > 1 && L_ > 1 && shares_a_rank(g)) return rank_all_reduce(ctx, std::move(o), g, in, out, n, eb, f, async);
             std::lock_guard lk(m_);
             if (G == 1) {
                 if (out != in) std::memcpy(out, in, bytes);
@@ -535,6 +552,233 @@ public:
         return end(ctx, std::move(o), async);
     }
 
+    // ---- all_reduce with several members on one rank -----------------------------------------
+    // The members of a rank meet in shared memory; the last to arrive (the rank's agent) exchanges
+    // with the other ranks' agents for all of them, so a collective costs messages per pair of
+    // ranks, not per pair of devices. Order is kept: small operands, every agent receives every
+    // member's input (packed per rank, group order) and folds all of them in group order; large
+    // ones, the agent of the q-th rank (in order of first appearance in the group) folds part q of
+    // every member's input in group order, then the parts are exchanged. The result goes to the
+    // rank's first member and is copied to the others.
+    pending_ptr rank_all_reduce(replica_context& ctx, std::unique_ptr<op> o, const group_view& g, const char* in,
+                                char* out, std::size_t n, std::size_t eb, const combiner& f, bool async) {
+        const std::size_t G = g.members.size(), me = static_cast<std::size_t>(g.me), bytes = n * eb;
+        std::vector<std::uint32_t> ranks; // in order of first appearance in the group
+        std::vector<std::size_t> first_of(first_.size(), G), count_of_rank(first_.size(), 0);
+        for (std::size_t k = 0; k < G; ++k) {
+            const std::uint32_t q = owner_[g.members[k]];
+            if (count_of_rank[q]++ == 0) {
+                ranks.push_back(q);
+                first_of[q] = k;
+            }
+        }
+        std::unique_lock lk(m_);
+        o->in_meet = true;
+        o->meet_key = {o->channel, o->seq, g.members[0]};
+        rendezvous& r = meets_[o->meet_key];
+        if (r.expected == 0) {
+            r.expected = count_of_rank[rank_];
+            r.desc = o->mine;
+            r.first_device = o->dev;
+            r.in.assign(G, nullptr);
+            r.out.assign(G, nullptr);
+            r.members_by_pos.assign(G, D_);
+            for (std::size_t k = 0; k < G; ++k)
+                if (owner_[g.members[k]] == rank_) {
+                    r.members.push_back(g.members[k]);
+                    r.members_by_pos[k] = g.members[k];
+                }
+        } else if (r.error.empty() && !r.desc.same_collective(o->mine)) {
+            r.error = "devices disagree at " + where(o->channel, o->seq) + ": " + device_name(r.first_device, P_) +
+                      " is at " + r.desc.text() + " but " + device_name(o->dev, P_) + " reached " + o->mine.text();
+        }
+        // A member of this rank that returned before this collective never comes; one that went
+        // past it (a later collective on this channel) was in another group here: both are misuse
+        // the waiting members would otherwise only learn from the watchdog.
+        for (auto m : r.members)
+            if (r.error.empty() && finished_[m] && entered_on(m, o->channel) <= o->seq)
+                r.error = device_name(m, P_) + " returned after " + std::to_string(entered_on(m, o->channel)) +
+                          " collectives" + on_channel(o->channel) + "; " + device_name(o->dev, P_) +
+                          " waits for it at " + where(o->channel, o->seq) + ", " + o->mine.text();
+        for (auto& [key, other] : meets_) {
+            const auto [c, n, leader] = key;
+            if (c != o->channel || n >= o->seq || other.started || !other.error.empty()) continue;
+            for (std::size_t k = 0; k < other.in.size(); ++k)
+                if (k < other.members_by_pos.size() && other.members_by_pos[k] == o->dev && !other.in[k]) {
+                    other.error = "devices disagree at " + where(c, n) + ": " + device_name(other.first_device, P_) +
+                                  " is at " + other.desc.text() + " but " + device_name(o->dev, P_) + " reached " +
+                                  o->mine.text() + " (its collective #" + std::to_string(o->seq) + ")";
+                    if (r.error.empty()) r.error = other.error;
+                    ++events_;
+                }
+        }
+        if (!r.error.empty()) {
+            const std::string why = r.error;
+            if (r.arrived == 0) meets_.erase(o->meet_key);
+            throw error(o->name, why);
+        }
+        r.in[me] = in;
+        r.out[me] = out;
+        ++r.arrived;
+        ++events_;
+        if (r.arrived < r.expected) {
+            lk.unlock();
+            return end(ctx, std::move(o), async);
+        }
+        // The agent: this rank's messages carry the local index of its first member.
+        o->agent = true;
+        r.started = true;
+        o->tag_dev = g.members[first_of[rank_]];
+        auto peer = [&](std::uint32_t q) { return g.members[first_of[q]]; };
+        std::size_t qi = 0;
+        while (ranks[qi] != rank_)
+            ++qi;
+        const std::size_t NR = ranks.size();
+        char* result = r.out[first_of[rank_]];
+        o->ptrs.assign(G, nullptr);
+        if (bytes <= small_bytes) {
+            // [header | inputs of the rank's members in group order], to every other agent.
+            for (auto q : ranks) {
+                if (q == rank_) continue;
+                char* b = o->new_buf(hdr + count_of_rank[q] * bytes);
+                post_recv(*o, peer(q), kind::rank1, b, hdr + count_of_rank[q] * bytes, check_kind::collective);
+                std::size_t i = 0;
+                for (std::size_t k = 0; k < G; ++k)
+                    if (owner_[g.members[k]] == q) o->ptrs[k] = b + hdr + bytes * i++;
+            }
+            char* mine = o->new_buf(hdr + count_of_rank[rank_] * bytes);
+            std::memcpy(mine, &o->mine, hdr);
+            std::size_t i = 0;
+            for (std::size_t k = 0; k < G; ++k)
+                if (owner_[g.members[k]] == rank_) {
+                    o->ptrs[k] = r.in[k];
+                    std::memcpy(mine + hdr + bytes * i++, r.in[k], bytes);
+                }
+            for (auto q : ranks)
+                if (q != rank_) post_send(*o, peer(q), kind::rank1, mine, hdr + count_of_rank[rank_] * bytes);
+            o->fold_out = result;
+            o->fold_n = n;
+            o->fold_f = f;
+            o->next = [this, key = o->meet_key, bytes](op&) { copy_result(key, bytes); };
+        } else {
+            auto lo = [n, NR](std::size_t q) { return n * q / NR; };
+            const std::size_t part = lo(qi + 1) - lo(qi);
+            char* parts = o->new_buf(G * part * eb);
+            for (std::size_t k = 0; k < G; ++k)
+                o->ptrs[k] = owner_[g.members[k]] == rank_ ? r.in[k] + lo(qi) * eb : parts + k * part * eb;
+            for (std::size_t j = 0; j < NR; ++j) {
+                const auto q = ranks[j];
+                if (q == rank_) continue;
+                post_recv(*o, peer(q), kind::rank1, o->new_buf(hdr), hdr, check_kind::collective);
+                for (std::size_t k = 0; k < G; ++k)
+                    if (owner_[g.members[k]] == q) post_recv(*o, peer(q), kind::rank1, parts + k * part * eb, part * eb);
+                post_recv(*o, peer(q), kind::rank2, result + lo(j) * eb, (lo(j + 1) - lo(j)) * eb, check_kind::none, 1);
+            }
+            const char* h = header(*o);
+            for (std::size_t j = 0; j < NR; ++j) {
+                const auto q = ranks[j];
+                if (q == rank_) continue;
+                post_send(*o, peer(q), kind::rank1, h, hdr);
+                for (std::size_t k = 0; k < G; ++k)
+                    if (owner_[g.members[k]] == rank_)
+                        post_send(*o, peer(q), kind::rank1, r.in[k] + lo(j) * eb, (lo(j + 1) - lo(j)) * eb);
+            }
+            std::vector<std::uint32_t> others;
+            for (auto q : ranks)
+                if (q != rank_) others.push_back(peer(q));
+            o->next = [this, others, at = lo(qi) * eb, part, eb, f, result, key = o->meet_key, bytes](op& o) {
+                fold(result + at, o.ptrs, part, f, eb);
+                {
+                    std::lock_guard lk(m_);
+                    for (auto p : others)
+                        post_send(o, p, kind::rank2, result + at, part * eb);
+                }
+                o.next = [this, key, bytes](op&) { copy_result(key, bytes); };
+            };
+        }
+        lk.unlock();
+        return end(ctx, std::move(o), async);
+    }
+    // Whether some rank hosts two members of the group (every rank decides the same).
+    bool shares_a_rank(const group_view& g) const {
+        for (std::size_t i = 1; i < g.members.size(); ++i)
+            if (owner_[g.members[i]] == owner_[g.members[i - 1]]) return true; // (blocks: members of a rank are often adjacent)
+        std::vector<char> seen(first_.size(), 0);
+        for (auto m : g.members)
+            if (seen[owner_[m]]++) return true;
+        return false;
+    }
+    // The agent's last step: the result from the rank's first member to the others.
+    void copy_result(const std::tuple<std::int64_t, std::uint64_t, std::uint32_t>& key, std::size_t bytes) {
+        std::vector<std::pair<char*, const char*>> copies;
+        {
+            std::lock_guard lk(m_);
+            const rendezvous& r = meets_.at(key);
+            char* first = nullptr;
+            for (auto* p : r.out)
+                if (p) {
+                    if (!first)
+                        first = p;
+                    else
+                        copies.emplace_back(p, first);
+                }
+        }
+        for (auto [dst, src] : copies)
+            std::memcpy(dst, src, bytes);
+    }
+    // A member of a rank-level all_reduce: the agent drives the messages; the others wait until it
+    // is done (their arrays are read until then), or until it failed or cannot start.
+    void drive_member(replica_context& ctx, op& o) {
+        if (o.agent) {
+            std::string why;
+            try {
+                drive(ctx, o);
+            } catch (const std::exception& e) {
+                why = e.what();
+                finish_meet(o, why);
+                throw;
+            }
+            finish_meet(o, why);
+            return;
+        }
+        const auto start = clock::now();
+        std::unique_lock lk(m_);
+        rendezvous& r = meets_.at(o.meet_key);
+        for (int spins = 0;; ++spins) {
+            if (spins % 32 == 31) poll_ctrl();
+            if (r.done) break;
+            if (!r.started && (!failure_.empty() || !r.error.empty())) break;
+            if (!r.started && clock::now() - start > watchdog_) {
+                r.error = "watchdog: " + device_name(o.dev, P_) + " has waited " + seconds(clock::now() - start) +
+                          " at " + where(o.channel, o.seq) + ", " + o.mine.text() + ", for this rank's other members";
+                break;
+            }
+            if (tasks_ && XLET_POOL_THREADS == 0)
+                idle_suspended(lk, o, &r);
+            else
+                idle_inline(lk, spins);
+        }
+        const bool failed_before_start = !r.started;
+        const bool cancelled = failed_before_start && !failure_.empty(); // (the root cause is elsewhere)
+        const std::string why = cancelled ? failure_ : r.error;
+        leave_meet(r, o.meet_key, failed_before_start);
+        lk.unlock();
+        if (cancelled) throw cancelled_error(o.name, why);
+        if (!why.empty()) throw error(o.name, why);
+    }
+    void finish_meet(op& o, const std::string& why) {
+        std::lock_guard lk(m_);
+        rendezvous& r = meets_.at(o.meet_key);
+        if (!why.empty() && r.error.empty()) r.error = why;
+        r.done = true;
+        ++events_;
+        leave_meet(r, o.meet_key, false);
+    }
+    void leave_meet(rendezvous& r, const std::tuple<std::int64_t, std::uint64_t, std::uint32_t>& key, bool unarrive) {
+        if (unarrive) --r.arrived;
+        if (++r.left == r.expected || (unarrive && r.arrived == 0)) meets_.erase(key);
+    }
+
     // ---- send / recv -----------------------------------------------------------------------
     pending_ptr send(replica_context& ctx, std::int64_t channel, std::uint32_t target, std::string_view operand,
                      const void* in, std::size_t bytes) override {
@@ -569,7 +813,10 @@ public:
         auto& o = static_cast<op&>(p);
         if (o.finished) return;
         o.finished = true;
-        drive(ctx, o);
+        if (o.in_meet)
+            drive_member(ctx, o);
+        else
+            drive(ctx, o);
     }
 
     // ---- the pool's side -------------------------------------------------------------------
@@ -582,6 +829,15 @@ public:
         }
         std::lock_guard lk(m_);
         record_finished(dev, entered);
+        // A rank-level all_reduce that waits for this device, which never came.
+        for (auto& [key, r] : meets_) {
+            const auto [c, n, leader] = key;
+            if (!failure_.empty() || r.started || !r.error.empty() || entered_on(dev, c) > n) continue;
+            if (std::find(r.members.begin(), r.members.end(), dev) == r.members.end()) continue;
+            r.error = device_name(dev, P_) + " returned after " + std::to_string(entered_on(dev, c)) + " collectives" +
+                      on_channel(c) + " while this rank's other members wait for it at " + where(c, n) + ", " +
+                      r.desc.text();
+        }
         broadcast_ctrl(reinterpret_cast<const char*>(msg.data()), msg.size() * 8);
     }
     // A local device threw `what` (not a cancellation): every device of every rank stops waiting.
@@ -655,7 +911,7 @@ private:
         if (!async) o = std::move(spare_[local_index(ctx.device_id())]); // (a device's own slot)
         if (!o) o = std::make_unique<op>();
         o->name = d.op;
-        o->dev = ctx.device_id();
+        o->dev = o->tag_dev = ctx.device_id();
         o->channel = d.channel_id > 0 ? d.channel_id : 0;
         o->seq = ctx.next_sequence(o->channel);
         o->mine = make_wire(d, o->seq, o->dev);
@@ -669,7 +925,7 @@ private:
         auto o = std::make_unique<op>();
         o->name = name;
         o->is_p2p = true;
-        o->dev = ctx.device_id();
+        o->dev = o->tag_dev = ctx.device_id();
         o->channel = channel;
         collective_desc d;
         d.op = "send";
@@ -681,7 +937,10 @@ private:
     pending_ptr end(replica_context& ctx, std::unique_ptr<op> o, bool async) {
         if (async) return o;
         o->finished = true;
-        drive(ctx, *o);
+        if (o->in_meet)
+            drive_member(ctx, *o);
+        else
+            drive(ctx, *o);
         o->reset();
         spare_[local_index(o->dev)] = std::move(o);
         return nullptr;
@@ -760,7 +1019,8 @@ private:
         // (source, tag) matches them, and a device that is one collective ahead meets the other's
         // header (and is reported) instead of waiting on a tag nobody sends. Second phases are posted
         // when each device completes, in any order: they carry the sequence number.
-        const std::int64_t slot = k == kind::coll2 ? static_cast<std::int64_t>(o.seq % seq_slots) : 0;
+        const std::int64_t slot =
+            k == kind::coll2 || k == kind::rank2 ? static_cast<std::int64_t>(o.seq % seq_slots) : 0;
         const std::int64_t t = ((((o.channel * kinds + k) * seq_slots + slot) * L_ + local_index(src)) * L_) +
                                local_index(dst);
         if (t > tag_ub_ || t < 0)
@@ -778,7 +1038,7 @@ private:
         xfer x;
         x.stage = o.stage;
         x.peer = to;
-        x.tag = tag_of(o, k, o.dev, to);
+        x.tag = tag_of(o, k, o.tag_dev, to);
         x.bytes = bytes;
         if (owner_[to] != rank_) {
             x.remote = true;
@@ -789,7 +1049,7 @@ private:
                                                    x.tag, data_, &x.req);
             check(rc, "MPI_Isend");
         } else {
-            auto& bx = boxes_[{x.tag, o.dev, to}];
+            auto& bx = boxes_[{x.tag, o.tag_dev, to}];
             if (!bx.recvs.empty()) {
                 x.local = bx.recvs.front();
                 bx.recvs.pop_front();
@@ -810,7 +1070,7 @@ private:
         x.recv = true;
         x.check = c;
         x.peer = from;
-        x.tag = tag_of(o, k, from, o.dev);
+        x.tag = tag_of(o, k, from, o.tag_dev);
         x.buf = p;
         x.bytes = bytes;
         if (owner_[from] != rank_) {
@@ -818,7 +1078,7 @@ private:
             check(MPI_Irecv(p, count_of(bytes, o.name), MPI_BYTE, static_cast<int>(owner_[from]), x.tag, data_, &x.req),
                   "MPI_Irecv");
         } else {
-            auto& bx = boxes_[{x.tag, from, o.dev}];
+            auto& bx = boxes_[{x.tag, from, o.tag_dev}];
             if (!bx.sends.empty()) {
                 x.local = bx.sends.front();
                 bx.sends.pop_front();
@@ -890,7 +1150,7 @@ private:
                     MPI_Request_free(&x.req);
                 }
             } else if (!x.local->matched) {
-                auto it = boxes_.find({x.tag, x.recv ? x.peer : o.dev, x.recv ? o.dev : x.peer});
+                auto it = boxes_.find({x.tag, x.recv ? x.peer : o.tag_dev, x.recv ? o.tag_dev : x.peer});
                 if (it != boxes_.end()) {
                     auto& q = x.recv ? it->second.recvs : it->second.sends;
                     q.erase(std::remove(q.begin(), q.end(), x.local), q.end());
@@ -1009,11 +1269,11 @@ private:
     }
     // A device that is a oneTBB task: suspends; the progress thread resumes it when its messages
     // completed, something failed, or every 20 ms (to check for returned peers and the watchdog).
-    void idle_suspended(std::unique_lock<std::mutex>& lk, op& o) {
+    void idle_suspended(std::unique_lock<std::mutex>& lk, op& o, const rendezvous* r = nullptr) {
         lk.unlock();
         tbb::task::suspend([&](tbb::task::suspend_point sp) {
             std::lock_guard g(m_);
-            waiters_.push_back({sp, &o, clock::now()});
+            waiters_.push_back({sp, &o, r, clock::now()});
             cv_.notify_one();
         });
         lk.lock();
@@ -1031,7 +1291,8 @@ private:
             const auto now = clock::now();
             for (std::size_t i = 0; i < waiters_.size();) {
                 auto& w = waiters_[i];
-                if (!failure_.empty() || test_all(*w.o) || now - w.since > std::chrono::milliseconds(20)) {
+                const bool ready = w.r ? w.r->done || (!w.r->started && !w.r->error.empty()) : test_all(*w.o);
+                if (!failure_.empty() || ready || now - w.since > std::chrono::milliseconds(20)) {
                     tbb::task::resume(w.sp);
                     waiters_[i] = waiters_.back();
                     waiters_.pop_back();
@@ -1102,6 +1363,7 @@ private:
     struct waiter {
         tbb::task::suspend_point sp;
         op* o;
+        const rendezvous* r; // a member waiting for its rank's agent
         clock::time_point since;
     };
 
@@ -1118,6 +1380,7 @@ private:
     bool stop_ = false;
     std::vector<waiter> waiters_;
     std::vector<std::unique_ptr<op>> spare_; // by local device: its last synchronous op, for reuse
+    std::map<std::tuple<std::int64_t, std::uint64_t, std::uint32_t>, rendezvous> meets_; // (channel, n, leader)
     std::map<std::tuple<int, std::uint32_t, std::uint32_t>, local_box> boxes_; // (tag, source, target)
     std::vector<char> finished_;
     std::vector<std::map<std::int64_t, std::uint64_t>> entered_;

@@ -99,9 +99,10 @@ inline wire_desc make_wire(const collective_desc& d, std::uint64_t seq, std::uin
     return w;
 }
 
-// Message kinds, one tag space each: a collective's first and second phase, send/recv.
-enum kind : int { coll = 0, coll2 = 1, p2p = 2 };
-inline constexpr int kinds = 3;
+// Message kinds, one tag space each: a collective's first and second phase between devices,
+// send/recv, and the two phases between the agents of ranks (a rank-level all_reduce).
+enum kind : int { coll = 0, coll2 = 1, p2p = 2, rank1 = 3, rank2 = 4 };
+inline constexpr int kinds = 5;
 inline constexpr int seq_slots = 16; // a collective's sequence number mod this is in its tag
 
 // Control messages of a run (a communicator of their own).
