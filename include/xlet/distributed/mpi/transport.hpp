@@ -601,16 +601,30 @@ public:
                           " collectives" + on_channel(o->channel) + "; " + device_name(o->dev, P_) +
                           " waits for it at " + where(o->channel, o->seq) + ", " + o->mine.text();
         for (auto& [key, other] : meets_) {
-            const auto [c, n, leader] = key;
-            if (c != o->channel || n >= o->seq || other.started || !other.error.empty()) continue;
-            for (std::size_t k = 0; k < other.in.size(); ++k)
-                if (k < other.members_by_pos.size() && other.members_by_pos[k] == o->dev && !other.in[k]) {
-                    other.error = "devices disagree at " + where(c, n) + ": " + device_name(other.first_device, P_) +
-                                  " is at " + other.desc.text() + " but " + device_name(o->dev, P_) + " reached " +
-                                  o->mine.text() + " (its collective #" + std::to_string(o->seq) + ")";
-                    if (r.error.empty()) r.error = other.error;
-                    ++events_;
+            const std::int64_t c = std::get<0>(key); // (not a structured binding: lambdas below use it)
+            const std::uint64_t n = std::get<1>(key);
+            if (&other == &r || c != o->channel || other.started || !other.error.empty()) continue;
+            auto disagree = [&](std::uint64_t at, std::uint32_t waiting, const wire_desc& w, std::uint32_t ahead,
+                                const wire_desc& a) {
+                return "devices disagree at " + where(c, at) + ": " + device_name(waiting, P_) + " is at " + w.text() +
+                       " but " + device_name(ahead, P_) + " reached " + a.text() + " (its collective #" +
+                       std::to_string(a.seq) + ")";
+            };
+            if (n < o->seq) { // an earlier one here still waits for this device, which went past it
+                for (std::size_t k = 0; k < other.in.size(); ++k)
+                    if (other.members_by_pos[k] == o->dev && !other.in[k])
+                        other.error = disagree(n, other.first_device, other.desc, o->dev, o->mine);
+            } else { // a later one holds a member this one waits for: it went past this one
+                for (std::size_t k = 0; k < other.in.size(); ++k) {
+                    const std::uint32_t x = other.members_by_pos[k];
+                    if (!other.in[k] || std::find(r.members.begin(), r.members.end(), x) == r.members.end()) continue;
+                    other.error = disagree(o->seq, o->dev, o->mine, x, other.desc);
                 }
+            }
+            if (!other.error.empty()) {
+                if (r.error.empty()) r.error = other.error;
+                ++events_;
+            }
         }
         if (!r.error.empty()) {
             const std::string why = r.error;
