@@ -18,6 +18,74 @@
 
 namespace xlet {
 
+namespace detail {
+
+// The devices one process runs for a pool (all of replica_pool's, a rank's block of mpi_pool's):
+// each one's result or exception. A root-cause exception reaches the transport at once (every
+// wait is cancelled), a cancellation is kept as such, and the transport hears of each device's end.
+template<class Result>
+struct device_runs {
+    static constexpr bool is_void = std::is_void_v<Result>;
+    std::vector<std::exception_ptr> errors;
+    std::vector<char> cascaded;
+    std::vector<std::optional<std::conditional_t<is_void, char, Result>>> results;
+    explicit device_runs(std::size_t n) : errors(n), cascaded(n, 0), results(is_void ? 0 : n) {}
+
+    // Device d (slot i) of `program`, on transport t.
+    template<class F, class T>
+    void run(F& program, T& t, std::uint32_t d, std::size_t i, std::uint32_t partitions) {
+        replica_context ctx(t, d / partitions, d % partitions);
+        try {
+            if constexpr (is_void)
+                program(ctx);
+            else
+                results[i].emplace(program(ctx));
+        } catch (const cancelled_error&) {
+            errors[i] = std::current_exception();
+            cascaded[i] = 1;
+        } catch (const std::exception& e) {
+            errors[i] = std::current_exception();
+            t.cancel(d, e.what());
+        } catch (...) {
+            errors[i] = std::current_exception();
+            t.cancel(d, "an exception that is not a std::exception");
+        }
+        t.finished(d, ctx.collectives_by_channel());
+    }
+    std::vector<Result> take() requires(!is_void) {
+        std::vector<Result> out;
+        out.reserve(results.size());
+        for (auto& r : results)
+            out.push_back(std::move(*r));
+        return out;
+    }
+};
+
+// Runs device(0) ... device(n - 1) concurrently: as tasks of `arena` (made on first use, with
+// `threads` threads, 0: oneTBB's default), or as OS threads under the sanitizers
+// (XLET_POOL_THREADS). One arena for the pool's lifetime: oneTBB keeps the stacks of suspended
+// tasks per arena, so a second run() reuses them instead of mapping n new ones.
+template<class Device>
+void run_devices(std::uint32_t n, Device& device, std::unique_ptr<tbb::task_arena>& arena, int threads) {
+    if constexpr (XLET_POOL_THREADS) {
+        std::vector<std::thread> ts;
+        for (std::uint32_t i = 0; i < n; ++i)
+            ts.emplace_back([&device, i] { device(i); });
+        for (auto& th : ts)
+            th.join();
+    } else {
+        if (!arena) arena = std::make_unique<tbb::task_arena>(threads > 0 ? threads : int{tbb::task_arena::automatic});
+        arena->execute([&] {
+            tbb::task_group tg;
+            for (std::uint32_t i = 0; i < n; ++i)
+                tg.run([&device, i] { device(i); });
+            tg.wait();
+        });
+    }
+}
+
+} // namespace detail
+
 // Runs one SPMD program on replicas x partitions devices:
 //   xlet::replica_pool pool(4);
 //   auto outs = pool.run([&](xlet::replica_context& ctx) { return xlet::all_reduce(ctx, x, xlet::add_fn{}); });
@@ -42,61 +110,15 @@ public:
         using Result = std::invoke_result_t<F&, replica_context&>;
         const std::uint32_t D = device_count();
         detail::shared_memory_transport t(R_, P_);
-        std::vector<std::exception_ptr> errors(D);
-        std::vector<char> cascaded(D, 0);
-        constexpr bool is_void = std::is_void_v<Result>;
-        std::vector<std::optional<std::conditional_t<is_void, char, Result>>> results(is_void ? 0 : D);
-        auto device = [&](std::uint32_t d) {
-            replica_context ctx(t, d / P_, d % P_);
-            try {
-                if constexpr (is_void)
-                    program(ctx);
-                else
-                    results[d].emplace(program(ctx));
-            } catch (const detail::cancelled_error&) {
-                errors[d] = std::current_exception();
-                cascaded[d] = 1;
-            } catch (const std::exception& e) {
-                errors[d] = std::current_exception();
-                t.cancel(d, e.what());
-            } catch (...) {
-                errors[d] = std::current_exception();
-                t.cancel(d, "an exception that is not a std::exception");
-            }
-            t.finished(d, ctx.collectives_by_channel());
-        };
-        if constexpr (XLET_POOL_THREADS) {
-            std::vector<std::thread> threads;
-            for (std::uint32_t d = 0; d < D; ++d)
-                threads.emplace_back([&device, d] { device(d); });
-            for (auto& th : threads)
-                th.join();
-        } else {
-            // One arena for the pool's lifetime: oneTBB keeps the stacks of suspended tasks per
-            // arena, so a second run() reuses them instead of mapping R x P new ones.
-            if (!arena_) {
-                const int n = threads_ > 0 ? threads_ : int{tbb::task_arena::automatic};
-                arena_ = std::make_unique<tbb::task_arena>(n);
-            }
-            arena_->execute([&] {
-                tbb::task_group tg;
-                for (std::uint32_t d = 0; d < D; ++d)
-                    tg.run([&device, d] { device(d); });
-                tg.wait();
-            });
-        }
+        detail::device_runs<Result> runs(D);
+        auto device = [&](std::uint32_t d) { runs.run(program, t, d, d, P_); };
+        detail::run_devices(D, device, arena_, threads_);
         for (std::uint32_t d = 0; d < D; ++d)
-            if (errors[d] && !cascaded[d]) std::rethrow_exception(errors[d]);
+            if (runs.errors[d] && !runs.cascaded[d]) std::rethrow_exception(runs.errors[d]);
         for (std::uint32_t d = 0; d < D; ++d)
-            if (errors[d]) std::rethrow_exception(errors[d]);
+            if (runs.errors[d]) std::rethrow_exception(runs.errors[d]);
         if (auto m = t.count_mismatch(); !m.empty()) throw error("replica_pool", m);
-        if constexpr (!is_void) {
-            std::vector<Result> out;
-            out.reserve(D);
-            for (auto& r : results)
-                out.push_back(std::move(*r));
-            return out;
-        }
+        if constexpr (!std::is_void_v<Result>) return runs.take();
     }
 
 private:

@@ -21,6 +21,7 @@
 #include <utility>
 #include <vector>
 
+#include "../pool.hpp" // device_runs, run_devices
 #include "../transport.hpp"
 #include "transport.hpp" // <mpi.h>
 
@@ -110,68 +111,25 @@ public:
         } free_at_end{&data, &ctrl};
         const bool tasks = L > 1 && !XLET_POOL_THREADS; // (threads poll for themselves)
         detail::mpi::transport t(data, ctrl, R_, P_, first_, tasks, watchdog_);
-        std::vector<std::exception_ptr> errors(L);
-        std::vector<char> cascaded(L, 0);
-        std::vector<std::optional<std::conditional_t<is_void, char, Result>>> results(is_void ? 0 : L);
-        auto device = [&](std::uint32_t i) {
-            const std::uint32_t d = first + i;
-            replica_context ctx(t, d / P_, d % P_);
-            try {
-                if constexpr (is_void)
-                    program(ctx);
-                else
-                    results[i].emplace(program(ctx));
-            } catch (const detail::cancelled_error&) {
-                errors[i] = std::current_exception();
-                cascaded[i] = 1;
-            } catch (const std::exception& e) {
-                errors[i] = std::current_exception();
-                t.cancel(d, e.what());
-            } catch (...) {
-                errors[i] = std::current_exception();
-                t.cancel(d, "an exception that is not a std::exception");
-            }
-            t.finished(d, ctx.collectives_by_channel());
-        };
-        if (L == 1) {
-            device(0);
-        } else if constexpr (XLET_POOL_THREADS) {
-            std::vector<std::thread> threads;
-            for (std::uint32_t i = 0; i < L; ++i)
-                threads.emplace_back([&device, i] { device(i); });
-            for (auto& th : threads)
-                th.join();
-        } else {
-            if (!arena_) {
-                const int n = threads_ > 0 ? threads_ : int{tbb::task_arena::automatic};
-                arena_ = std::make_unique<tbb::task_arena>(n);
-            }
-            arena_->execute([&] {
-                tbb::task_group tg;
-                for (std::uint32_t i = 0; i < L; ++i)
-                    tg.run([&device, i] { device(i); });
-                tg.wait();
-            });
-        }
+        detail::device_runs<Result> runs(L);
+        auto device = [&](std::uint32_t i) { runs.run(program, t, first + i, i, P_); };
+        if (L == 1)
+            device(0); // (on this thread)
+        else
+            detail::run_devices(L, device, arena_, threads_);
         t.drain();
         // The root cause is the lowest device that threw: its rank rethrows the exception itself,
         // every other rank a cancelled_error naming it (so a program that prints errors except
         // cancellations reports it once).
         if (const auto [root, what] = t.root_cause(); root >= 0) {
             const auto r = static_cast<std::uint32_t>(root);
-            if (r >= first && r < first + L && errors[r - first]) std::rethrow_exception(errors[r - first]);
+            if (r >= first && r < first + L && runs.errors[r - first]) std::rethrow_exception(runs.errors[r - first]);
             throw detail::cancelled_error("mpi_pool", "cancelled: " + detail::device_name(r, P_) + " threw: " + what);
         }
         for (std::uint32_t i = 0; i < L; ++i)
-            if (errors[i]) std::rethrow_exception(errors[i]);
+            if (runs.errors[i]) std::rethrow_exception(runs.errors[i]);
         if (auto m = t.count_mismatch(); !m.empty()) throw error("mpi_pool", m);
-        if constexpr (!is_void) {
-            std::vector<Result> out;
-            out.reserve(L);
-            for (auto& r : results)
-                out.push_back(std::move(*r));
-            return out;
-        }
+        if constexpr (!is_void) return runs.take();
     }
 
 private:

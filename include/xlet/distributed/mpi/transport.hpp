@@ -314,24 +314,7 @@ public:
                     if (!contiguous(b, false)) (*landing)[k] = m;
                 }
             }
-            for (std::size_t k = 0; k < G; ++k) {
-                if (k == me) continue;
-                if (bytes <= small_bytes) {
-                    char* m = o->new_buf(hdr + bytes);
-                    std::memcpy(m, &o->mine, hdr);
-                    pack(b, in, src0(k), m + hdr);
-                    post_send(*o, g.members[k], kind::coll, m, hdr + bytes);
-                } else {
-                    post_send(*o, g.members[k], kind::coll, header(*o), hdr);
-                    const char* m = in + src0(k) * eb;
-                    if (!contiguous(b, true)) {
-                        char* p = o->new_buf(bytes);
-                        pack(b, in, src0(k), p);
-                        m = p;
-                    }
-                    post_send(*o, g.members[k], kind::coll, m, bytes);
-                }
-            }
+            send_pieces(*o, g, b, in);
             o->next = [landing, out, b, dst = b.dst_step](op&) {
                 for (std::size_t k = 0; k < landing->size(); ++k)
                     if ((*landing)[k]) unpack(b, (*landing)[k], out, static_cast<std::ptrdiff_t>(k) * dst);
@@ -376,24 +359,7 @@ public:
                     (*pieces)[k] = m;
                 }
             }
-            for (std::size_t k = 0; k < G; ++k) {
-                if (k == me) continue;
-                if (bytes <= small_bytes) {
-                    char* m = o->new_buf(hdr + bytes);
-                    std::memcpy(m, &o->mine, hdr);
-                    pack(b, in, src0(k), m + hdr);
-                    post_send(*o, g.members[k], kind::coll, m, hdr + bytes);
-                } else {
-                    post_send(*o, g.members[k], kind::coll, header(*o), hdr);
-                    const char* m = in + src0(k) * eb;
-                    if (!contiguous(b, true)) {
-                        char* p = o->new_buf(bytes);
-                        pack(b, in, src0(k), p);
-                        m = p;
-                    }
-                    post_send(*o, g.members[k], kind::coll, m, bytes);
-                }
-            }
+            send_pieces(*o, g, b, in);
             o->next = [pieces, out, b, f, at = src0(me)](op&) {
                 // Fold run by run of the output (the pieces are packed in the same order).
                 std::size_t pos = 0;
@@ -971,6 +937,30 @@ private:
         std::memcpy(m, &o.mine, hdr);
         std::memcpy(m + hdr, in, bytes);
         return m;
+    }
+    // Piece k of this member's input (box b at k * src_step) to every other member k, with the
+    // header: in one message when small, else straight from `in` when contiguous there (m_ held).
+    void send_pieces(op& o, const group_view& g, const box& b, const char* in) {
+        const std::size_t bytes = b.elements() * b.elem_bytes;
+        for (std::size_t k = 0; k < g.members.size(); ++k) {
+            if (static_cast<std::ptrdiff_t>(k) == g.me) continue;
+            const std::ptrdiff_t src0 = static_cast<std::ptrdiff_t>(k) * b.src_step;
+            if (bytes <= small_bytes) {
+                char* m = o.new_buf(hdr + bytes);
+                std::memcpy(m, &o.mine, hdr);
+                pack(b, in, src0, m + hdr);
+                post_send(o, g.members[k], kind::coll, m, hdr + bytes);
+                continue;
+            }
+            post_send(o, g.members[k], kind::coll, header(o), hdr);
+            const char* m = in + src0 * static_cast<std::ptrdiff_t>(b.elem_bytes);
+            if (!contiguous(b, true)) {
+                char* p = o.new_buf(bytes);
+                pack(b, in, src0, p);
+                m = p;
+            }
+            post_send(o, g.members[k], kind::coll, m, bytes);
+        }
     }
     // Whether a box's source (or destination) elements are one contiguous run.
     static bool contiguous(const box& b, bool src) {
