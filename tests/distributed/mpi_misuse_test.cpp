@@ -174,6 +174,16 @@ TEST_CASE("send / recv: another operand than the sender's, a receive from a devi
     check_reported_once(o, "replica 0 returned, but replica 1 waits to receive from it on channel 4");
 }
 
+TEST_CASE("ragged_all_to_all: sizes that disagree are named as sizes") {
+    if (ranks() != 2) return;
+    auto o = run_expecting_error(1, [&](replica_context& ctx) {
+        const s32<2> z{0, 0}, one{1, 1};
+        (void)ragged_all_to_all(ctx, f32<3>{}, z, one, f32<4>{}, z, ctx.replica_id() == 0 ? one : s32<2>{1, 2});
+    });
+    check_reported_once(o, "whose recv_sizes says 2");
+    CHECK(!has(o.what, "devices disagree"));
+}
+
 TEST_CASE("run-time rule violations fail on every rank; the counts are compared at the end") {
     auto o = run_expecting_error(1, [&](replica_context& ctx) {
         (void)all_reduce(ctx, f32<4>{}, add_fn{}, {.replica_groups = {{0, 99}}});
