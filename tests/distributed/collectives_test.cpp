@@ -838,8 +838,9 @@ int main(int argc, char** argv) {
                      xlet_test::mismatches);
     MPI_Allreduce(MPI_IN_PLACE, &failed, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
     if (mpi.rank() == 0)
-        std::printf("collectives_mpi_test: %d ranks, %zu programs on both pools, %zu misuses diagnosed in-process only\n",
-                    mpi.size(), xlet_test::runs, xlet_test::unfailed);
+        std::printf(
+            "collectives_mpi_test: %d ranks, %zu programs on both pools, %zu misuses diagnosed in-process only\n",
+            mpi.size(), xlet_test::runs, xlet_test::unfailed);
     return failed;
 }
 #endif

@@ -35,7 +35,8 @@ struct outcome {
 // Runs `program` on a pool of `per_rank` devices per rank with a short watchdog, failing the whole
 // binary if it has not returned within 60 s.
 template<class Fn>
-outcome run_expecting_error(std::uint32_t per_rank, Fn&& program, std::chrono::milliseconds watchdog = std::chrono::seconds(2)) {
+outcome run_expecting_error(std::uint32_t per_rank, Fn&& program,
+                            std::chrono::milliseconds watchdog = std::chrono::seconds(2)) {
     mpi_pool pool(MPI_COMM_WORLD, 1, per_rank);
     pool.set_watchdog(watchdog);
     outcome o;

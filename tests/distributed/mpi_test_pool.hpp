@@ -30,7 +30,10 @@ bool same_bits_each(const Tuple& a, const Tuple& b, std::index_sequence<I...>) {
 
 template<class T>
 bool same_bits(const T& a, const T& b) {
-    if constexpr (requires { a.data(); a.size(); }) {
+    if constexpr (requires {
+                      a.data();
+                      a.size();
+                  }) {
         return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(*a.data())) == 0;
     } else if constexpr (requires { a.tie(); }) {
         return same_bits(a.tie(), b.tie());

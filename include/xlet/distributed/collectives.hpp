@@ -319,9 +319,8 @@ auto all_gather_impl(replica_context& ctx, X&& x, const collective_opts& o) {
             auto b = make_box(A::extents, A::extents, oe, sizeof(T));
             b.src_step = 0; // every member sends its whole operand
             b.dst_step = static_cast<std::ptrdiff_t>(A::extents[Dim]) * b.dst_stride[Dim];
-            const collective_desc d{"all_gather",      operand_label<A>(),
-                                    {Dim, ShardCount}, all_gather_attr_names,
-                                    o.channel_id,      mode,
+            const collective_desc d{"all_gather",          operand_label<A>(), {Dim, ShardCount},
+                                    all_gather_attr_names, o.channel_id,       mode,
                                     &o.replica_groups};
             st.p = ctx.transport_().exchange(ctx, d, g, a.data(), st.out.data(), b, Async);
         },

@@ -133,8 +133,7 @@ public:
     }
 
 private:
-    mpi_pool(MPI_Comm comm, std::uint32_t replicas, std::uint32_t partitions, int threads, int)
-        : threads_(threads) {
+    mpi_pool(MPI_Comm comm, std::uint32_t replicas, std::uint32_t partitions, int threads, int) : threads_(threads) {
         if (replicas == 0 || partitions == 0)
             throw error("mpi_pool", "needs at least one replica and one partition (got " + std::to_string(replicas) +
                                         " x " + std::to_string(partitions) + ")");

@@ -172,7 +172,7 @@ struct rendezvous {
     std::uint32_t first_device = 0;
     std::vector<std::uint32_t> members;        // this rank's members
     std::vector<std::uint32_t> members_by_pos; // by group position: the device if on this rank
-    std::vector<const char*> in;        // by group position (this rank's members only)
+    std::vector<const char*> in;               // by group position (this rank's members only)
     std::vector<char*> out;
     std::size_t expected = 0, arrived = 0, left = 0;
     bool started = false, done = false;
@@ -227,7 +227,8 @@ public:
             const auto* in = static_cast<const char*>(in_);
             auto* out = static_cast<char*>(out_);
             const std::size_t G = g.members.size(), me = static_cast<std::size_t>(g.me), bytes = n * eb;
-            if (G > 1 && L_ > 1 && shares_a_rank(g)) return rank_all_reduce(ctx, std::move(o), g, in, out, n, eb, f, async);
+            if (G > 1 && L_ > 1 && shares_a_rank(g))
+                return rank_all_reduce(ctx, std::move(o), g, in, out, n, eb, f, async);
             std::lock_guard lk(m_);
             if (G == 1) {
                 if (out != in) std::memcpy(out, in, bytes);
@@ -388,7 +389,8 @@ public:
             if (std::string_view(d.op) == "collective_permute") {
                 if (d.groups)
                     for (const auto& p : *d.groups)
-                        if (p.size() == 2 && p[0] == me && p[1] != me) targets.push_back(static_cast<std::size_t>(p[1]));
+                        if (p.size() == 2 && p[0] == me && p[1] != me)
+                            targets.push_back(static_cast<std::size_t>(p[1]));
             } else if (source == me) {
                 for (std::size_t k = 0; k < g.members.size(); ++k)
                     if (static_cast<std::ptrdiff_t>(k) != me) targets.push_back(k);
@@ -499,11 +501,10 @@ public:
                         const std::int64_t n = count >= hdr + U * 16 ? meta[2 * u] : -1, oo = meta[2 * u + 1];
                         const std::int64_t expect = recv_sizes[k * U + u];
                         if (n != expect)
-                            throw error("ragged_all_to_all", "member " + std::to_string(k) + " sends " +
-                                                                 std::to_string(n) + " rows (update " +
-                                                                 std::to_string(u) + ") to member " +
-                                                                 std::to_string(me) + ", whose recv_sizes says " +
-                                                                 std::to_string(expect));
+                            throw error("ragged_all_to_all",
+                                        "member " + std::to_string(k) + " sends " + std::to_string(n) +
+                                            " rows (update " + std::to_string(u) + ") to member " + std::to_string(me) +
+                                            ", whose recv_sizes says " + std::to_string(expect));
                         if (oo < 0 || static_cast<std::size_t>(oo + n) > out_rows)
                             throw error("ragged_all_to_all", "member " + std::to_string(k) + " sends rows to rows [" +
                                                                  std::to_string(oo) + ", " + std::to_string(oo + n) +
@@ -651,7 +652,8 @@ public:
                 if (q == rank_) continue;
                 post_recv(*o, peer(q), kind::rank1, o->new_buf(hdr), hdr, check_kind::collective);
                 for (std::size_t k = 0; k < G; ++k)
-                    if (owner_[g.members[k]] == q) post_recv(*o, peer(q), kind::rank1, parts + k * part * eb, part * eb);
+                    if (owner_[g.members[k]] == q)
+                        post_recv(*o, peer(q), kind::rank1, parts + k * part * eb, part * eb);
                 post_recv(*o, peer(q), kind::rank2, result + lo(j) * eb, (lo(j + 1) - lo(j)) * eb, check_kind::none, 1);
             }
             const char* h = header(*o);
@@ -682,7 +684,8 @@ public:
     // Whether some rank hosts two members of the group (every rank decides the same).
     bool shares_a_rank(const group_view& g) const {
         for (std::size_t i = 1; i < g.members.size(); ++i)
-            if (owner_[g.members[i]] == owner_[g.members[i - 1]]) return true; // (blocks: members of a rank are often adjacent)
+            if (owner_[g.members[i]] == owner_[g.members[i - 1]])
+                return true; // (blocks: members of a rank are often adjacent)
         std::vector<char> seen(first_.size(), 0);
         for (auto m : g.members)
             if (seen[owner_[m]]++) return true;
@@ -1025,12 +1028,12 @@ private:
         // when each device completes, in any order: they carry the sequence number.
         const std::int64_t slot =
             k == kind::coll2 || k == kind::rank2 ? static_cast<std::int64_t>(o.seq % seq_slots) : 0;
-        const std::int64_t t = ((((o.channel * kinds + k) * seq_slots + slot) * L_ + local_index(src)) * L_) +
-                               local_index(dst);
+        const std::int64_t t =
+            ((((o.channel * kinds + k) * seq_slots + slot) * L_ + local_index(src)) * L_) + local_index(dst);
         if (t > tag_ub_ || t < 0)
-            throw error(o.name, "channel_id " + std::to_string(o.channel) + " is beyond what this MPI's tags (at most " +
-                                    std::to_string(tag_ub_) + ") can carry with " + std::to_string(L_) +
-                                    " devices per rank");
+            throw error(o.name, "channel_id " + std::to_string(o.channel) +
+                                    " is beyond what this MPI's tags (at most " + std::to_string(tag_ub_) +
+                                    ") can carry with " + std::to_string(L_) + " devices per rank");
         return static_cast<int>(t);
     }
     static int count_of(std::size_t bytes, const char* name) {
@@ -1047,8 +1050,8 @@ private:
         if (owner_[to] != rank_) {
             x.remote = true;
             auto* buf = const_cast<char*>(p); // (MPI-3 takes const void*; kept for older headers)
-            const int rc = synchronous ? MPI_Issend(buf, count_of(bytes, o.name), MPI_BYTE, static_cast<int>(owner_[to]),
-                                                    x.tag, data_, &x.req)
+            const int rc = synchronous ? MPI_Issend(buf, count_of(bytes, o.name), MPI_BYTE,
+                                                    static_cast<int>(owner_[to]), x.tag, data_, &x.req)
                                        : MPI_Isend(buf, count_of(bytes, o.name), MPI_BYTE, static_cast<int>(owner_[to]),
                                                    x.tag, data_, &x.req);
             check(rc, "MPI_Isend");
@@ -1174,8 +1177,7 @@ private:
                 fold(o.fold_out, o.ptrs, o.fold_n, o.fold_f);
                 o.fold_out = nullptr;
             }
-            if (!o.next && std::none_of(o.xfers.begin(), o.xfers.end(), [](const xfer& x) { return !x.done; }))
-                return;
+            if (!o.next && std::none_of(o.xfers.begin(), o.xfers.end(), [](const xfer& x) { return !x.done; })) return;
             if (!o.next) {
                 ++o.stage;
                 continue;
@@ -1251,9 +1253,8 @@ private:
             // (ragged_all_to_all's sizes are data: its own step names a size that differs)
             const bool ragged = std::strcmp(o.name, "ragged_all_to_all") == 0;
             if (!w.same_collective(o.mine) || (x.truncated && !ragged))
-                throw error(o.name, "devices disagree at " + where(o.channel, o.seq) + ": " +
-                                        device_name(x.peer, P_) + " is at " +
-                                        w.text() +
+                throw error(o.name, "devices disagree at " + where(o.channel, o.seq) + ": " + device_name(x.peer, P_) +
+                                        " is at " + w.text() +
                                         (w.seq != o.seq ? " (its collective #" + std::to_string(w.seq) + ")" : "") +
                                         " but " + device_name(o.dev, P_) + " reached " + o.mine.text());
         }
@@ -1340,8 +1341,8 @@ private:
                     entered[b[i]] = static_cast<std::uint64_t>(b[i + 1]);
                 record_finished(dev, entered);
             } else {
-                record_cancel(dev, std::string(reinterpret_cast<const char*>(b.data()) + 16,
-                                               static_cast<std::size_t>(n) - 16));
+                record_cancel(
+                    dev, std::string(reinterpret_cast<const char*>(b.data()) + 16, static_cast<std::size_t>(n) - 16));
             }
         }
     }
@@ -1387,7 +1388,7 @@ private:
     std::vector<waiter> waiters_;
     std::vector<std::unique_ptr<op>> spare_; // by local device: its last synchronous op, for reuse
     std::map<std::tuple<std::int64_t, std::uint64_t, std::uint32_t>, rendezvous> meets_; // (channel, n, leader)
-    std::map<std::tuple<int, std::uint32_t, std::uint32_t>, local_box> boxes_; // (tag, source, target)
+    std::map<std::tuple<int, std::uint32_t, std::uint32_t>, local_box> boxes_;           // (tag, source, target)
     std::vector<char> finished_;
     std::vector<std::map<std::int64_t, std::uint64_t>> entered_;
     std::uint32_t finished_count_ = 0;
