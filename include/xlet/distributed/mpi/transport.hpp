@@ -116,7 +116,7 @@ struct op final : pending {
     // The common last step, without a closure: out = fold of ptrs (all_reduce, small operands).
     std::vector<const char*> ptrs;
     char* fold_out = nullptr;
-    std::size_t fold_n = 0;
+    std::size_t fold_n = 0, fold_eb = 0;
     combiner fold_f{};
     std::function<void(op&)> next; // any other step
 
@@ -249,6 +249,7 @@ public:
                     if (k != me) post_send(*o, g.members[k], kind::coll, s, hdr + bytes);
                 o->fold_out = out;
                 o->fold_n = n;
+                o->fold_eb = eb;
                 o->fold_f = f;
             } else {
                 // Reduce-scatter then all-gather: member k folds elements [n k / G, n (k + 1) / G).
@@ -590,7 +591,6 @@ public:
             }
             if (!other.error.empty()) {
                 if (r.error.empty()) r.error = other.error;
-                ++events_;
             }
         }
         if (!r.error.empty()) {
@@ -601,7 +601,6 @@ public:
         r.in[me] = in;
         r.out[me] = out;
         ++r.arrived;
-        ++events_;
         if (r.arrived < r.expected) {
             lk.unlock();
             return end(ctx, std::move(o), async);
@@ -639,6 +638,7 @@ public:
                 if (q != rank_) post_send(*o, peer(q), kind::rank1, mine, hdr + count_of_rank[rank_] * bytes);
             o->fold_out = result;
             o->fold_n = n;
+            o->fold_eb = eb;
             o->fold_f = f;
             o->next = [this, key = o->meet_key, bytes](op&) { copy_result(key, bytes); };
         } else {
@@ -754,7 +754,6 @@ public:
         rendezvous& r = meets_.at(o.meet_key);
         if (!why.empty() && r.error.empty()) r.error = why;
         r.done = true;
-        ++events_;
         leave_meet(r, o.meet_key, false);
     }
     void leave_meet(rendezvous& r, const std::tuple<std::int64_t, std::uint64_t, std::uint32_t>& key, bool unarrive) {
@@ -897,7 +896,7 @@ private:
         o->dev = o->tag_dev = ctx.device_id();
         o->channel = d.channel_id > 0 ? d.channel_id : 0;
         o->seq = ctx.next_sequence(o->channel);
-        o->mine = make_wire(d, o->seq, o->dev);
+        o->mine = make_wire(d, o->seq);
         if (failed_.load(std::memory_order_relaxed)) {
             std::lock_guard lk(m_);
             throw_if_failed(d.op);
@@ -914,7 +913,7 @@ private:
         d.op = "send";
         d.operand = operand;
         d.channel_id = channel;
-        o->mine = make_wire(d, 0, o->dev);
+        o->mine = make_wire(d, 0);
         return o;
     }
     pending_ptr end(replica_context& ctx, std::unique_ptr<op> o, bool async) {
@@ -991,14 +990,8 @@ private:
     }
     // out = f(...f(f(in_0, in_1), in_2)..., in_{G-1}) over n elements, a cache-sized block at a time.
     static void fold(char* out, const std::vector<const char*>& in, std::size_t n, const combiner& f,
-                     std::size_t eb = 0) {
+                     std::size_t eb) {
         const std::size_t G = in.size();
-        if (eb == 0) { // (small all_reduce: one block)
-            f(out, in[0], in[1], n);
-            for (std::size_t k = 2; k < G; ++k)
-                f(out, out, in[k], n);
-            return;
-        }
         const std::size_t block = std::max<std::size_t>(1, 16384 / eb);
         for (std::size_t b = 0; b < n; b += block) {
             const std::size_t len = std::min(block, n - b);
@@ -1106,7 +1099,6 @@ private:
         m.send_bytes = bytes;
         std::memcpy(m.dst, src, std::min(bytes, m.recv_bytes));
         m.matched = true;
-        ++events_;
     }
     // Whether x has completed (records what arrived).
     bool test(xfer& x) {
@@ -1174,7 +1166,7 @@ private:
             wait(o);
             verify(o);
             if (o.fold_out) {
-                fold(o.fold_out, o.ptrs, o.fold_n, o.fold_f);
+                fold(o.fold_out, o.ptrs, o.fold_n, o.fold_f, o.fold_eb);
                 o.fold_out = nullptr;
             }
             if (!o.next && std::none_of(o.xfers.begin(), o.xfers.end(), [](const xfer& x) { return !x.done; })) return;
@@ -1351,13 +1343,11 @@ private:
         finished_[dev] = 1;
         entered_[dev] = entered;
         ++finished_count_;
-        ++events_;
     }
     void record_cancel(std::uint32_t dev, const std::string& what) {
         roots_.emplace(dev, what);
         if (failure_.empty()) failure_ = "cancelled: " + device_name(dev, P_) + " threw: " + what;
         failed_.store(true, std::memory_order_relaxed);
-        ++events_;
     }
     void throw_if_failed(const char* op) const {
         if (!failure_.empty()) throw cancelled_error(op, failure_);
@@ -1392,7 +1382,6 @@ private:
     std::vector<char> finished_;
     std::vector<std::map<std::int64_t, std::uint64_t>> entered_;
     std::uint32_t finished_count_ = 0;
-    std::uint64_t events_ = 0;
     std::map<std::int64_t, std::string> roots_; // devices that threw, by id
     std::string failure_;
     std::atomic<bool> failed_{false}; // failure_ is set (read without the lock)

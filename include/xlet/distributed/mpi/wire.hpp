@@ -23,9 +23,8 @@ struct wire_desc {
     std::int64_t channel = 0;
     std::uint64_t groups_hash = 0;
     std::array<std::int64_t, 4> attrs{};
-    std::uint32_t device = 0;
-    std::uint16_t mode = 0;
-    std::uint16_t operand_hash = 0;
+    std::uint32_t mode = 0;
+    std::uint32_t operand_hash = 0;
     char op[24]{};
     char operand[40]{};
 
@@ -80,13 +79,12 @@ inline std::uint64_t hash_groups(const replica_groups_t* gs) {
     return h | 1; // never 0
 }
 
-inline wire_desc make_wire(const collective_desc& d, std::uint64_t seq, std::uint32_t device) {
+inline wire_desc make_wire(const collective_desc& d, std::uint64_t seq) {
     wire_desc w;
     w.seq = seq;
     w.channel = d.channel_id;
     w.groups_hash = hash_groups(d.groups);
-    w.device = device;
-    w.mode = static_cast<std::uint16_t>(d.mode);
+    w.mode = static_cast<std::uint32_t>(d.mode);
     w.attrs = d.attrs;
     copy_name(w.op, sizeof w.op, d.op);
     copy_name(w.operand, sizeof w.operand, d.operand);
@@ -94,7 +92,7 @@ inline wire_desc make_wire(const collective_desc& d, std::uint64_t seq, std::uin
         std::uint32_t h = 2166136261u;
         for (char c : d.operand)
             h = (h ^ static_cast<unsigned char>(c)) * 16777619u;
-        w.operand_hash = static_cast<std::uint16_t>(h | 1);
+        w.operand_hash = h | 1;
     }
     return w;
 }
