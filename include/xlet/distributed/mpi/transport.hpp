@@ -989,8 +989,7 @@ private:
         });
     }
     // out = f(...f(f(in_0, in_1), in_2)..., in_{G-1}) over n elements, a cache-sized block at a time.
-    static void fold(char* out, const std::vector<const char*>& in, std::size_t n, const combiner& f,
-                     std::size_t eb) {
+    static void fold(char* out, const std::vector<const char*>& in, std::size_t n, const combiner& f, std::size_t eb) {
         const std::size_t G = in.size();
         const std::size_t block = std::max<std::size_t>(1, 16384 / eb);
         for (std::size_t b = 0; b < n; b += block) {
