@@ -2,12 +2,14 @@
 //   mpirun -np 2 build/bench/bench/mpi_bench        (and -np 4; --oversubscribe beyond the cores)
 // Each case times `reps` collectives inside one mpi_pool::run (every rank's time, the slowest
 // reported), then the same exchange through the bare MPI call on the same buffers, alternately;
-// `vs_mpi` = bare time / xlet time (target: >= 0.9 for all_reduce 64 MiB, >= 0.95 all_gather and
-// all_to_all, latency of a 4-byte all_reduce <= 1.2x bare, i.e. vs_mpi >= 0.83).
+// `vs_mpi` = bare time / xlet time, the median over the pairs (target: >= 0.9 for all_reduce
+// 64 MiB, >= 0.95 all_gather and all_to_all, latency of a 4-byte all_reduce <= 1.2x bare, i.e.
+// vs_mpi >= 0.83).
 //   BM_all_reduce_64MiB     f32[16M] sum, bitwise in group order  |  MPI_Allreduce(MPI_SUM)
 //   BM_all_gather_64MiB     f32[16M / ranks] -> f32[16M]          |  MPI_Allgather
 //   BM_all_to_all_64MiB     f32[16M] -> f32[16M]                  |  MPI_Alltoall
 //   BM_latency_all_reduce_4B  one f32, 20000 times                |  MPI_Allreduce of one float
+//   BM_overlap_all_reduce_64MiB  all_reduce_start + compute + done  |  MPI_Iallreduce + compute + MPI_Wait
 //   BM_hybrid_all_reduce_1MiB/D  D devices per rank (ranks x D devices), f32[256K]: per collective
 //     (run it with -np 4 and D = 16, and with -np 64 and D = 1: the same 64-device program).
 #include <xlet/xlet.hpp>
@@ -15,6 +17,7 @@
 
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <memory>
@@ -46,7 +49,8 @@ std::unique_ptr<T> filled(float seed) {
 template<class Xlet, class Bare>
 void paired(benchmark::State& st, int reps, std::int64_t bytes, Xlet xlet_op, Bare bare_op) {
     xlet::mpi_pool pool(MPI_COMM_WORLD);
-    double xt = 0, bt = 0;
+    std::vector<double> ratios;
+    double bt = 0;
     pool.run([&](xlet::replica_context& ctx) { xlet_op(ctx); }); // warm: pages, connections
     bare_op();
     for (auto _ : st) {
@@ -65,10 +69,12 @@ void paired(benchmark::State& st, int reps, std::int64_t bytes, Xlet xlet_op, Ba
             bare_op();
         const double b = slowest(seconds_since(t0) / reps);
         st.SetIterationTime(t);
-        xt += t;
+        ratios.push_back(b / t);
         bt += b;
     }
-    st.counters["vs_mpi"] = bt / xt;
+    // (the median pair: a VM's stray stall in one half of one pair does not decide the ratio)
+    std::sort(ratios.begin(), ratios.end());
+    st.counters["vs_mpi"] = ratios[ratios.size() / 2];
     st.counters["ranks"] = ranks();
     st.counters["bare_us"] = bt / static_cast<double>(st.iterations()) * 1e6;
     if (bytes) st.SetBytesProcessed(bytes * static_cast<std::int64_t>(st.iterations()));
@@ -167,10 +173,72 @@ void BM_hybrid_all_reduce_1MiB(benchmark::State& st) {
     st.counters["ranks"] = ranks();
 }
 
-BENCHMARK(BM_all_reduce_64MiB)->UseManualTime()->Iterations(5)->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_all_gather_64MiB)->UseManualTime()->Iterations(5)->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_all_to_all_64MiB)->UseManualTime()->Iterations(5)->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_latency_all_reduce_4B)->UseManualTime()->Iterations(5)->Unit(benchmark::kMicrosecond);
+// Overlap of an async all_reduce of 64 MiB with compute (a cache-resident loop calibrated to take
+// as long as the collective), against MPI_Iallreduce + the same compute + MPI_Wait:
+// overlap = (collective + compute - together) / min(collective, compute): 0 = none, 1 = full.
+// Neither Open MPI's nonblocking collectives nor xlet's messages move data while no MPI call runs
+// (no asynchronous progress thread by default), so both depend on the library's progress.
+float busy(int reps) {
+    alignas(64) static float v[4096];
+    for (int r = 0; r < reps; ++r) {
+        for (float& e : v)
+            e = e * 0.999f + 0.5f;
+        benchmark::ClobberMemory();
+    }
+    return v[7];
+}
+double timed(const auto& f) {
+    MPI_Barrier(MPI_COMM_WORLD);
+    const auto t0 = clk::now();
+    f();
+    return slowest(seconds_since(t0));
+}
+void BM_overlap_all_reduce_64MiB(benchmark::State& st) {
+    const auto x = filled<big>(static_cast<float>(xlet::mpi_session::rank()));
+    auto y = std::make_unique<big>();
+    xlet::mpi_pool pool(MPI_COMM_WORLD);
+    auto sync = [&] {
+        pool.run([&](xlet::replica_context& ctx) { benchmark::DoNotOptimize(xlet::all_reduce(ctx, *x, xlet::add_fn{}).data()); });
+    };
+    auto async = [&](int reps) {
+        pool.run([&](xlet::replica_context& ctx) {
+            auto h = xlet::all_reduce_start(ctx, *x, xlet::add_fn{});
+            benchmark::DoNotOptimize(busy(reps));
+            benchmark::DoNotOptimize(xlet::all_reduce_done(std::move(h)).data());
+        });
+    };
+    auto bare = [&](int reps) {
+        MPI_Request r;
+        MPI_Iallreduce(x->data(), y->data(), static_cast<int>(n64), MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD, &r);
+        benchmark::DoNotOptimize(busy(reps));
+        MPI_Wait(&r, MPI_STATUS_IGNORE);
+    };
+    sync();
+    const double a = timed(sync), one = timed([] { benchmark::DoNotOptimize(busy(100)); }) / 100;
+    int reps = std::max(1, static_cast<int>(a / one)); // (the same count on every rank: timed is the slowest)
+    MPI_Bcast(&reps, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    double ta = 0, tc = 0, tx = 0, tb = 0, tbw = 0;
+    for (auto _ : st) {
+        const double t_sync = timed(sync), t_c = timed([&] { benchmark::DoNotOptimize(busy(reps)); });
+        const double t_x = timed([&] { async(reps); });
+        const double t_bare = timed([&] { bare(0); }), t_bw = timed([&] { bare(reps); });
+        st.SetIterationTime(t_x);
+        ta += t_sync;
+        tc += t_c;
+        tx += t_x;
+        tb += t_bare;
+        tbw += t_bw;
+    }
+    st.counters["overlap"] = (ta + tc - tx) / std::min(ta, tc);
+    st.counters["overlap_mpi"] = (tb + tc - tbw) / std::min(tb, tc);
+    st.counters["ranks"] = ranks();
+}
+
+BENCHMARK(BM_all_reduce_64MiB)->UseManualTime()->Iterations(11)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_all_gather_64MiB)->UseManualTime()->Iterations(11)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_all_to_all_64MiB)->UseManualTime()->Iterations(11)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_latency_all_reduce_4B)->UseManualTime()->Iterations(7)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_overlap_all_reduce_64MiB)->UseManualTime()->Iterations(3)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_hybrid_all_reduce_1MiB)->Arg(1)->Arg(16)->UseManualTime()->Iterations(3)->Unit(benchmark::kMicrosecond);
 
 // Every rank runs every case (they are collective); only rank 0 prints.

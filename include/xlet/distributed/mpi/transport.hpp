@@ -297,10 +297,7 @@ public:
             const auto eb = static_cast<std::ptrdiff_t>(b.elem_bytes);
             auto src0 = [&](std::size_t k) { return static_cast<std::ptrdiff_t>(k) * b.src_step; };
             auto dst0 = [&](std::size_t k) { return static_cast<std::ptrdiff_t>(k) * b.dst_step; };
-            for_each_run(b, src0(me), dst0(me), [&](std::ptrdiff_t so, std::ptrdiff_t dof, std::size_t len) {
-                std::memcpy(out + dof * eb, in + so * eb, len * b.elem_bytes);
-            });
-            std::lock_guard lk(m_);
+            std::unique_lock lk(m_);
             // Receive piece `me` of every member: straight into `out` when it is contiguous there.
             auto landing = std::make_shared<std::vector<const char*>>(G, nullptr);
             for (std::size_t k = 0; k < G; ++k) {
@@ -317,6 +314,11 @@ public:
                 }
             }
             send_pieces(*o, g, b, in);
+            lk.unlock();
+            // This member's own piece while the others' travel.
+            for_each_run(b, src0(me), dst0(me), [&](std::ptrdiff_t so, std::ptrdiff_t dof, std::size_t len) {
+                std::memcpy(out + dof * eb, in + so * eb, len * b.elem_bytes);
+            });
             o->next = [landing, out, b, dst = b.dst_step](op&) {
                 for (std::size_t k = 0; k < landing->size(); ++k)
                     if ((*landing)[k]) unpack(b, (*landing)[k], out, static_cast<std::ptrdiff_t>(k) * dst);
@@ -1180,20 +1182,29 @@ private:
         }
     }
     void wait(op& o) {
-        const auto start = clock::now();
         std::unique_lock lk(m_);
-        for (int spins = 0;; ++spins) {
-            if (spins % 32 == 31) poll_ctrl(); // (an Iprobe costs as much as the message test)
+        if (test_all(o)) return;
+        // A thread spinning checks the control messages, returned peers and the clock every 32
+        // spins (an Iprobe or a clock read costs as much as the message test, and a small
+        // collective completes within them); a suspended task at every resumption.
+        const bool suspends = tasks_ && XLET_POOL_THREADS == 0;
+        const int every = suspends ? 1 : 32;
+        const clock::time_point start = clock::now();
+        for (int spins = 1;; ++spins) {
+            const bool look = spins % every == 0;
+            if (look) poll_ctrl();
             if (test_all(o)) return;
             if (!failure_.empty()) {
                 abandon(o);
                 throw_if_failed(o.name);
             }
-            if (auto why = stuck(o, start); !why.empty()) {
-                abandon(o);
-                throw error(o.name, why);
+            if (look) {
+                if (auto why = stuck(o, start); !why.empty()) {
+                    abandon(o);
+                    throw error(o.name, why);
+                }
             }
-            if (tasks_ && XLET_POOL_THREADS == 0)
+            if (suspends)
                 idle_suspended(lk, o);
             else
                 idle_inline(lk, spins);
