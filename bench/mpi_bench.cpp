@@ -198,7 +198,9 @@ void BM_overlap_all_reduce_64MiB(benchmark::State& st) {
     auto y = std::make_unique<big>();
     xlet::mpi_pool pool(MPI_COMM_WORLD);
     auto sync = [&] {
-        pool.run([&](xlet::replica_context& ctx) { benchmark::DoNotOptimize(xlet::all_reduce(ctx, *x, xlet::add_fn{}).data()); });
+        pool.run([&](xlet::replica_context& ctx) {
+            benchmark::DoNotOptimize(xlet::all_reduce(ctx, *x, xlet::add_fn{}).data());
+        });
     };
     auto async = [&](int reps) {
         pool.run([&](xlet::replica_context& ctx) {
