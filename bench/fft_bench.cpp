@@ -6,7 +6,11 @@
 // FFTW's threads: fftwf_plan_with_nthreads(t) before each plan (libfftw3f_threads); xlet's: a TBB
 // global_control. Counter FLOP/s = 5 n log2(n) per complex transform (2.5 n log2 n for real ones),
 // the usual "FFT flops" convention, so the ratio of two entries is the ratio of their times.
+// Without FFTW (XLET_BENCH_HAVE_FFTW undefined: bench/CMakeLists.txt did not find libfftw3-dev) the
+// executable has the xlet rows only.
+#if defined(XLET_BENCH_HAVE_FFTW)
 #include <fftw3.h>
+#endif
 
 #include "bench_common.hpp"
 
@@ -22,6 +26,15 @@ namespace {
 using cf = std::complex<float>;
 
 enum class impl { xlet, estimate, measure };
+
+// XLET_FFTW_PLAN(call): the case's FFTW plan, a function of (in, out, flags) returning `call`;
+// without FFTW a placeholder that run_case never uses.
+#if defined(XLET_BENCH_HAVE_FFTW)
+#define XLET_FFTW_PLAN(...) [](void* in, void* out, unsigned flags) { return __VA_ARGS__; }
+#else
+struct no_fftw {};
+#define XLET_FFTW_PLAN(...) no_fftw{}
+#endif
 
 template<class Tx, class Ty, class Run, class Plan>
 // fftw_scale: FFTW's inverse transforms are not normalised (xlet's are, by 1 / n, as XLA's).
@@ -42,6 +55,7 @@ void run_case(benchmark::State& st, impl which, int threads, double flops, Run x
             benchmark::DoNotOptimize(y.data());
         }
     } else {
+#if defined(XLET_BENCH_HAVE_FFTW)
         fftwf_plan_with_nthreads(threads);
         const std::size_t in_bytes = x.size() * sizeof(typename Tx::value_type);
         void* in = fftwf_malloc(in_bytes);
@@ -64,6 +78,10 @@ void run_case(benchmark::State& st, impl which, int threads, double flops, Run x
         fftwf_destroy_plan(p);
         fftwf_free(in);
         fftwf_free(out);
+#else
+        (void)make_plan;
+        (void)fftw_scale;
+#endif
     }
     st.counters["FLOP/s"] = benchmark::Counter(flops, benchmark::Counter::kIsIterationInvariantRate);
 }
@@ -71,8 +89,11 @@ void run_case(benchmark::State& st, impl which, int threads, double flops, Run x
 template<class F>
 void reg(const std::string& name, F f) {
     for (int t : {1, 2})
-        for (auto [which, tag] : {std::pair{impl::xlet, "xlet"}, std::pair{impl::estimate, "fftw_estimate"},
-                                  std::pair{impl::measure, "fftw_measure"}}) {
+        for (auto [which, tag] : {std::pair{impl::xlet, "xlet"},
+#if defined(XLET_BENCH_HAVE_FFTW)
+                                  std::pair{impl::estimate, "fftw_estimate"}, std::pair{impl::measure, "fftw_measure"}
+#endif
+             }) {
             const std::string full = "BM_fft_" + name + "/" + tag + "/threads:" + std::to_string(t);
             benchmark::RegisterBenchmark(full.c_str(), [=](benchmark::State& st) { f(st, which, t); })->UseRealTime();
         }
@@ -84,18 +105,14 @@ template<std::size_t N>
 void c2c_1d(benchmark::State& st, impl which, int t) {
     run_case<xlet::c64<N>, xlet::c64<N>>(
         st, which, t, cflops(N), [](auto& x, auto& y) { y = xlet::fft<xlet::fft_type::fft, N>(x); },
-        [](void* in, void* out, unsigned flags) {
-            return fftwf_plan_dft_1d(int(N), static_cast<fftwf_complex*>(in), static_cast<fftwf_complex*>(out),
-                                     FFTW_FORWARD, flags);
-        });
+        XLET_FFTW_PLAN(fftwf_plan_dft_1d(int(N), static_cast<fftwf_complex*>(in), static_cast<fftwf_complex*>(out),
+                                         FFTW_FORWARD, flags)));
 }
 template<std::size_t N>
 void r2c_1d(benchmark::State& st, impl which, int t) {
     run_case<xlet::f32<N>, xlet::c64<N / 2 + 1>>(
         st, which, t, cflops(N) / 2, [](auto& x, auto& y) { y = xlet::fft<xlet::fft_type::rfft, N>(x); },
-        [](void* in, void* out, unsigned flags) {
-            return fftwf_plan_dft_r2c_1d(int(N), static_cast<float*>(in), static_cast<fftwf_complex*>(out), flags);
-        });
+        XLET_FFTW_PLAN(fftwf_plan_dft_r2c_1d(int(N), static_cast<float*>(in), static_cast<fftwf_complex*>(out), flags)));
 }
 // c2r: FFTW's c2r overwrites its input unless told otherwise; FFTW_PRESERVE_INPUT keeps the
 // repeated executions on the same spectrum (xlet's fft reads its operand only).
@@ -103,34 +120,30 @@ template<std::size_t N>
 void c2r_1d(benchmark::State& st, impl which, int t) {
     run_case<xlet::c64<N / 2 + 1>, xlet::f32<N>>(
         st, which, t, cflops(N) / 2, [](auto& x, auto& y) { y = xlet::fft<xlet::fft_type::irfft, N>(x); },
-        [](void* in, void* out, unsigned flags) {
-            return fftwf_plan_dft_c2r_1d(int(N), static_cast<fftwf_complex*>(in), static_cast<float*>(out),
-                                         flags | FFTW_PRESERVE_INPUT);
-        },
+        XLET_FFTW_PLAN(fftwf_plan_dft_c2r_1d(int(N), static_cast<fftwf_complex*>(in), static_cast<float*>(out),
+                                             flags | FFTW_PRESERVE_INPUT)),
         1.0 / N);
 }
 template<std::size_t B, std::size_t N>
 void c2c_batch(benchmark::State& st, impl which, int t) {
+    [[maybe_unused]] static constexpr int n = int(N); // FFTW takes the lengths by pointer
     run_case<xlet::c64<B, N>, xlet::c64<B, N>>(
         st, which, t, cflops(N, B), [](auto& x, auto& y) { y = xlet::fft<xlet::fft_type::fft, N>(x); },
-        [](void* in, void* out, unsigned flags) {
-            int n = int(N);
-            return fftwf_plan_many_dft(1, &n, int(B), static_cast<fftwf_complex*>(in), nullptr, 1, n,
-                                       static_cast<fftwf_complex*>(out), nullptr, 1, n, FFTW_FORWARD, flags);
-        });
+        XLET_FFTW_PLAN(fftwf_plan_many_dft(1, &n, int(B), static_cast<fftwf_complex*>(in), nullptr, 1, n,
+                                           static_cast<fftwf_complex*>(out), nullptr, 1, n, FFTW_FORWARD, flags)));
 }
 template<std::size_t N1, std::size_t N2>
 void c2c_2d(benchmark::State& st, impl which, int t) {
     run_case<xlet::c64<N1, N2>, xlet::c64<N1, N2>>(
         st, which, t, cflops(double(N1) * N2), [](auto& x, auto& y) { y = xlet::fft<xlet::fft_type::fft, N1, N2>(x); },
-        [](void* in, void* out, unsigned flags) {
-            return fftwf_plan_dft_2d(int(N1), int(N2), static_cast<fftwf_complex*>(in),
-                                     static_cast<fftwf_complex*>(out), FFTW_FORWARD, flags);
-        });
+        XLET_FFTW_PLAN(fftwf_plan_dft_2d(int(N1), int(N2), static_cast<fftwf_complex*>(in),
+                                         static_cast<fftwf_complex*>(out), FFTW_FORWARD, flags)));
 }
 
 void register_all() {
+#if defined(XLET_BENCH_HAVE_FFTW)
     fftwf_init_threads();
+#endif
     reg("c2c_1024", c2c_1d<1024>);
     reg("c2c_1000", c2c_1d<1000>);
     reg("c2c_1009", c2c_1d<1009>);
