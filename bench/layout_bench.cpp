@@ -7,14 +7,13 @@
 // its whole result once, after the timed loop, and aborts the run with a message if it is wrong.
 // Results and the command that reproduces them: docs/performance.md.
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
-#include <vector>
+#include <type_traits>
 
 #include <xlet/ops/layout/concatenate.hpp>
 #include <xlet/ops/layout/gather.hpp>
@@ -24,35 +23,12 @@
 #include <xlet/ops/layout/scatter.hpp>
 #include <xlet/ops/elementwise/unary.hpp>
 
-#if defined(XLET_BENCH_HAVE_EIGEN)
-#define XLET_BENCH_EIGEN 1
-#include <Eigen/Core>
-#include <unsupported/Eigen/CXX11/Tensor>
-#endif
-#if defined(XLET_BENCH_HAVE_XTENSOR)
-#define XLET_BENCH_XTENSOR 1
-#include <xtensor/xmanipulation.hpp>
-#include <xtensor/xmath.hpp>
-#include <xtensor/xnoalias.hpp>
-#include <xtensor/xtensor.hpp>
-#endif
-
-#include "bench_common.hpp"
+#include "layout_peers.hpp"
 
 namespace xlet_bench {
 namespace {
 
-// ---- Shapes and the bytes each kernel must move (reads + writes, no write-allocate) -------------
-
-constexpr std::size_t n_t = 4096; // transpose and fused cases: [4096,4096]
-constexpr std::size_t n_tt = n_t * n_t;
-constexpr std::size_t g_rows = 65536; // gather/scatter table [65536,64]
-constexpr std::size_t g_cols = 64;
-constexpr std::size_t g_n = std::size_t{1} << 20; // 1 Mi rows gathered / scattered
-constexpr std::size_t p_n = 2048;                 // pad and concatenate operands: [2048,2048]
-constexpr std::size_t p_lo = 8, p_hi = 8;         // edge padding on both dimensions
-constexpr std::size_t p_out = p_n + p_lo + p_hi;
-constexpr float pad_value = -1.0f;
+// ---- The bytes each kernel must move (reads + writes, no write-allocate); shapes in layout_peers.hpp
 
 constexpr std::int64_t B(std::size_t n) { return static_cast<std::int64_t>(n); }
 constexpr std::int64_t bytes_transpose = 8 * B(n_tt); // a in, y out
@@ -64,68 +40,12 @@ constexpr std::int64_t bytes_scatter = 8 * B(g_rows * g_cols) + 4 * B(g_n) + 4 *
 constexpr std::int64_t bytes_pad = 4 * B(p_n * p_n) + 4 * B(p_out * p_out);
 constexpr std::int64_t bytes_concat = 16 * B(p_n * p_n); // two operands in, one result out
 
-// ---- Data and checks ---------------------------------------------------------------------------
-
-inline float in_a(std::size_t i) { return gen(i, 11, -4.0f, 4.0f); } // exp stays in [0.018, 55]
-inline float in_b(std::size_t i) { return gen(i, 12, 0.5f, 2.0f); }
-inline std::int32_t in_idx(std::size_t i) { return static_cast<std::int32_t>(mix(i, 13) % g_rows); }
-
-// The whole result against its definition; a wrong kernel stops the run instead of posting a number.
-template<class Got, class Want>
-void verify(const char* what, std::size_t n, Got got, Want want, float rel_tol = 0.0f) {
-    for (std::size_t i = 0; i < n; ++i) {
-        float g = got(i), w = want(i);
-        if (!(g == w || std::fabs(g - w) <= rel_tol * std::fabs(w))) {
-            std::fprintf(stderr, "layout_bench: %s: wrong result at flat index %zu: got %.9g, want %.9g\n", what, i,
-                         double(g), double(w));
-            std::abort();
-        }
-    }
-}
-constexpr float exp_tol = 4e-6f; // exp implementations differ by an ulp or two
-
-// Transposed element of the [n_t,n_t] result: y[i][j] = a[j][i].
-inline std::size_t tr(std::size_t i) { return (i % n_t) * n_t + i / n_t; }
-template<class P>
-void verify_transpose(const char* what, const P* y, const float* a) {
-    verify(
-        what, n_tt, [&](std::size_t i) { return y[i]; }, [&](std::size_t i) { return a[tr(i)]; });
-}
-template<class P>
-void verify_fused(const char* what, const P* y, const float* a, const float* b) {
-    verify(
-        what, n_tt, [&](std::size_t i) { return y[i]; }, [&](std::size_t i) { return std::exp(a[tr(i)]) + b[i]; },
-        exp_tol);
-}
-
-// memcpy of `bytes`, split in equal parts over the threads TBB allows when threads > 1.
-void copy_bytes(void* dst, const void* src, std::size_t bytes, int threads) {
-    if (threads == 1) {
-        std::memcpy(dst, src, bytes);
-        return;
-    }
-    constexpr std::size_t line = 64;
-    static_parallel(bytes / line, [&](std::size_t l0, std::size_t l1) {
-        std::size_t end = l1 == bytes / line ? bytes : l1 * line;
-        std::memcpy(static_cast<char*>(dst) + l0 * line, static_cast<const char*>(src) + l0 * line, end - l0 * line);
-    });
-}
-// A range [0, n) run whole (1 thread) or split statically (2 threads).
-template<class F>
-void split(int threads, std::size_t n, F f) {
-    if (threads == 1)
-        f(std::size_t{0}, n);
-    else
-        static_parallel(n, f);
-}
-
 // memcpy of n floats: the bandwidth reference each case is compared with.
 template<std::int64_t Bytes>
 void BM_memcpy(benchmark::State& st, int threads) {
     tbb_threads tc(threads);
     constexpr std::size_t n = static_cast<std::size_t>(Bytes) / 8; // Bytes counts the read and the write
-    auto src = make_buffer(n), dst = make_buffer(n);
-    fill(src.get(), n, in_b);
+    auto src = filled_buffer(n, in_b), dst = make_buffer(n);
     for (auto _ : st) {
         copy_bytes(dst.get(), src.get(), n * sizeof(float), threads);
         benchmark::ClobberMemory();
@@ -141,8 +61,7 @@ using mat_t = xlet::f32<n_t, n_t>;
 
 void BM_transpose_xlet(benchmark::State& st, int threads) {
     tbb_threads tc(threads);
-    auto a = std::make_unique<mat_t>(), y = std::make_unique<mat_t>();
-    fill(a->data(), n_tt, in_a);
+    auto a = filled<mat_t>(in_a), y = std::make_unique<mat_t>();
     for (auto _ : st) {
         *y = xlet::transpose(*a, xlet::dims<1, 0>);
         benchmark::ClobberMemory();
@@ -155,8 +74,7 @@ void BM_transpose_xlet(benchmark::State& st, int threads) {
 // timed loop (run_paired: `ratio` is transpose speed ÷ memcpy speed).
 void BM_transpose_paired(benchmark::State& st, int threads) {
     tbb_threads tc(threads);
-    auto a = std::make_unique<mat_t>(), y = std::make_unique<mat_t>();
-    fill(a->data(), n_tt, in_a);
+    auto a = filled<mat_t>(in_a), y = std::make_unique<mat_t>();
     run_paired(
         st, bytes_transpose, [&] { *y = xlet::transpose(*a, xlet::dims<1, 0>); },
         [&] { copy_bytes(y->data(), a->data(), n_tt * sizeof(float), threads); });
@@ -167,8 +85,7 @@ void BM_transpose_paired(benchmark::State& st, int threads) {
 // Naive: contiguous writes, strided reads, rows split statically over the threads.
 void BM_transpose_loop(benchmark::State& st, int threads) {
     tbb_threads tc(threads);
-    auto a = make_buffer(n_tt), y = make_buffer(n_tt);
-    fill(a.get(), n_tt, in_a);
+    auto a = filled_buffer(n_tt, in_a), y = make_buffer(n_tt);
     for (auto _ : st) {
         split(threads, n_t, [&](std::size_t r0, std::size_t r1) {
             for (std::size_t i = r0; i < r1; ++i)
@@ -182,15 +99,8 @@ void BM_transpose_loop(benchmark::State& st, int threads) {
 }
 
 #if XLET_BENCH_EIGEN
-using etensor2 = Eigen::Tensor<float, 2, Eigen::RowMajor>;
-using ematrix = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
-constexpr auto EN = static_cast<Eigen::Index>(n_t);
-const Eigen::array<int, 2> swap_dims{1, 0};
-
 void BM_transpose_eigen(benchmark::State& st, int threads) {
-    etensor2 a(EN, EN), y(EN, EN);
-    fill(a.data(), n_tt, in_a);
-    y.setZero();
+    etensor2 a = eigen_filled(in_a), y = eigen_zeros();
     eigen_run(st, threads, [&](const auto& dev) { y.device(dev) = a.shuffle(swap_dims); });
     verify_transpose("transpose/eigen", y.data(), a.data());
     set_bytes(st, bytes_transpose);
@@ -198,9 +108,7 @@ void BM_transpose_eigen(benchmark::State& st, int threads) {
 
 // Eigen::Matrix has no threaded transpose: one thread.
 void BM_transpose_eigen_matrix(benchmark::State& st, int) {
-    ematrix a(EN, EN), y(EN, EN);
-    fill(a.data(), n_tt, in_a);
-    y.setZero();
+    ematrix a = eigen_filled<ematrix>(in_a), y = eigen_zeros<ematrix>();
     for (auto _ : st) {
         y = a.transpose();
         benchmark::ClobberMemory();
@@ -211,11 +119,8 @@ void BM_transpose_eigen_matrix(benchmark::State& st, int) {
 #endif
 
 #if XLET_BENCH_XTENSOR
-using xtensor2 = xt::xtensor<float, 2>;
-
 void BM_transpose_xtensor(benchmark::State& st, int) {
-    xtensor2 a = xt::empty<float>({n_t, n_t}), y = xt::zeros<float>({n_t, n_t});
-    fill(a.data(), n_tt, in_a);
+    xtensor2 a = xt_filled(in_a), y = xt::zeros<float>({n_t, n_t});
     for (auto _ : st) {
         xt::noalias(y) = xt::transpose(a);
         benchmark::ClobberMemory();
@@ -229,9 +134,7 @@ void BM_transpose_xtensor(benchmark::State& st, int) {
 
 void BM_fused_xlet(benchmark::State& st, int threads) {
     tbb_threads tc(threads);
-    auto a = std::make_unique<mat_t>(), b = std::make_unique<mat_t>(), y = std::make_unique<mat_t>();
-    fill(a->data(), n_tt, in_a);
-    fill(b->data(), n_tt, in_b);
+    auto a = filled<mat_t>(in_a), b = filled<mat_t>(in_b), y = std::make_unique<mat_t>();
     for (auto _ : st) {
         *y = xlet::exp(xlet::transpose(*a, xlet::dims<1, 0>)) + *b;
         benchmark::ClobberMemory();
@@ -243,10 +146,7 @@ void BM_fused_xlet(benchmark::State& st, int threads) {
 // The same in two passes: the transpose materialised, then exp + add.
 void BM_fused_xlet_two_pass(benchmark::State& st, int threads) {
     tbb_threads tc(threads);
-    auto a = std::make_unique<mat_t>(), b = std::make_unique<mat_t>(), t = std::make_unique<mat_t>(),
-         y = std::make_unique<mat_t>();
-    fill(a->data(), n_tt, in_a);
-    fill(b->data(), n_tt, in_b);
+    auto a = filled<mat_t>(in_a), b = filled<mat_t>(in_b), t = std::make_unique<mat_t>(), y = std::make_unique<mat_t>();
     for (auto _ : st) {
         *t = xlet::transpose(*a, xlet::dims<1, 0>);
         *y = xlet::exp(*t) + *b;
@@ -260,10 +160,8 @@ void BM_fused_xlet_two_pass(benchmark::State& st, int threads) {
 // pass's speed ÷ the two passes'; > 1: the one pass is faster). Both results are checked.
 void BM_fused_paired(benchmark::State& st, int threads) {
     tbb_threads tc(threads);
-    auto a = std::make_unique<mat_t>(), b = std::make_unique<mat_t>(), t = std::make_unique<mat_t>(),
-         y = std::make_unique<mat_t>(), y2 = std::make_unique<mat_t>();
-    fill(a->data(), n_tt, in_a);
-    fill(b->data(), n_tt, in_b);
+    auto a = filled<mat_t>(in_a), b = filled<mat_t>(in_b), t = std::make_unique<mat_t>(), y = std::make_unique<mat_t>(),
+         y2 = std::make_unique<mat_t>();
     run_paired(
         st, bytes_fused, [&] { *y = xlet::exp(xlet::transpose(*a, xlet::dims<1, 0>)) + *b; },
         [&] {
@@ -281,9 +179,7 @@ void BM_fused_paired(benchmark::State& st, int threads) {
 // Naive hand loop (std::exp does not vectorise without -ffast-math).
 void BM_fused_loop(benchmark::State& st, int threads) {
     tbb_threads tc(threads);
-    auto a = make_buffer(n_tt), b = make_buffer(n_tt), y = make_buffer(n_tt);
-    fill(a.get(), n_tt, in_a);
-    fill(b.get(), n_tt, in_b);
+    auto a = filled_buffer(n_tt, in_a), b = filled_buffer(n_tt, in_b), y = make_buffer(n_tt);
     for (auto _ : st) {
         split(threads, n_t, [&](std::size_t r0, std::size_t r1) {
             for (std::size_t i = r0; i < r1; ++i)
@@ -298,10 +194,7 @@ void BM_fused_loop(benchmark::State& st, int threads) {
 
 #if XLET_BENCH_EIGEN
 void BM_fused_eigen(benchmark::State& st, int threads) {
-    etensor2 a(EN, EN), b(EN, EN), y(EN, EN);
-    fill(a.data(), n_tt, in_a);
-    fill(b.data(), n_tt, in_b);
-    y.setZero();
+    etensor2 a = eigen_filled(in_a), b = eigen_filled(in_b), y = eigen_zeros();
     eigen_run(st, threads, [&](const auto& dev) { y.device(dev) = a.shuffle(swap_dims).exp() + b; });
     verify_fused("fused/eigen", y.data(), a.data(), b.data());
     set_bytes(st, bytes_fused);
@@ -310,9 +203,7 @@ void BM_fused_eigen(benchmark::State& st, int threads) {
 
 #if XLET_BENCH_XTENSOR
 void BM_fused_xtensor(benchmark::State& st, int) {
-    xtensor2 a = xt::empty<float>({n_t, n_t}), b = xt::empty<float>({n_t, n_t}), y = xt::zeros<float>({n_t, n_t});
-    fill(a.data(), n_tt, in_a);
-    fill(b.data(), n_tt, in_b);
+    xtensor2 a = xt_filled(in_a), b = xt_filled(in_b), y = xt::zeros<float>({n_t, n_t});
     for (auto _ : st) {
         xt::noalias(y) = xt::exp(xt::transpose(a)) + b;
         benchmark::ClobberMemory();
@@ -335,23 +226,15 @@ using table_t = xlet::f32<g_rows, g_cols>;
 using rows_t = xlet::f32<g_n, g_cols>;
 using idx_t = xlet::s32<g_n>;
 
-void verify_gather(const char* what, const float* out, const float* table, const std::int32_t* idx) {
-    verify(
-        what, g_n * g_cols, [&](std::size_t i) { return out[i]; },
-        [&](std::size_t i) { return table[static_cast<std::size_t>(idx[i / g_cols]) * g_cols + i % g_cols]; });
-}
-
 // xlet's gather returns a new tensor. Its 256 MiB come from the block cache (core/block_cache.hpp):
 // the block `*out` held before is freed by the assignment and reused by the next call, so in the
 // steady state every call writes into mapped memory, as the hand loop does. One untimed call first
 // reaches that state (the first call maps fresh pages, like the loop's make_buffer).
 void BM_gather_xlet(benchmark::State& st, int threads) {
     tbb_threads tc(threads);
-    auto table = std::make_unique<table_t>();
-    auto idx = std::make_unique<idx_t>();
+    auto table = filled<table_t>(in_b);
+    auto idx = filled<idx_t>(in_idx);
     auto out = std::make_unique<rows_t>();
-    fill(table->data(), g_rows * g_cols, in_b);
-    fill(idx->data(), g_n, in_idx);
     *out = xlet::gather<gdims>(*table, *idx); // warm-up: see above
     for (auto _ : st) {
         *out = xlet::gather<gdims>(*table, *idx);
@@ -361,22 +244,14 @@ void BM_gather_xlet(benchmark::State& st, int threads) {
     set_bytes(st, bytes_gather);
 }
 
-void gather_rows(float* __restrict out, const float* __restrict table, const std::int32_t* __restrict idx,
-                 std::size_t r0, std::size_t r1) {
-    for (std::size_t r = r0; r < r1; ++r)
-        std::memcpy(out + r * g_cols, table + static_cast<std::size_t>(idx[r]) * g_cols, g_cols * sizeof(float));
-}
-
 // Hand loop, one memcpy per row, into an output allocated once (Fresh: allocated, untouched,
 // every call, as a function returning its result must).
 template<bool Fresh>
 void BM_gather_loop(benchmark::State& st, int threads) {
     tbb_threads tc(threads);
-    auto table = make_buffer(g_rows * g_cols);
-    auto idx = make_buffer<std::int32_t>(g_n);
+    auto table = filled_buffer(g_rows * g_cols, in_b);
+    auto idx = filled_buffer<std::int32_t>(g_n, in_idx);
     auto out = make_buffer(g_n * g_cols);
-    fill(table.get(), g_rows * g_cols, in_b);
-    fill(idx.get(), g_n, in_idx);
     for (auto _ : st) {
         if constexpr (Fresh) {
             out.reset(static_cast<float*>(std::aligned_alloc(64, g_n * g_cols * sizeof(float))));
@@ -393,12 +268,10 @@ void BM_gather_loop(benchmark::State& st, int threads) {
 // xlet's gather and the hand loop (into a buffer allocated once) alternated in one timed loop.
 void BM_gather_paired(benchmark::State& st, int threads) {
     tbb_threads tc(threads);
-    auto table = std::make_unique<table_t>();
-    auto idx = std::make_unique<idx_t>();
+    auto table = filled<table_t>(in_b);
+    auto idx = filled<idx_t>(in_idx);
     auto out = std::make_unique<rows_t>();
     auto out_loop = make_buffer(g_n * g_cols);
-    fill(table->data(), g_rows * g_cols, in_b);
-    fill(idx->data(), g_n, in_idx);
     *out = xlet::gather<gdims>(*table, *idx);
     run_paired(
         st, bytes_gather, [&] { *out = xlet::gather<gdims>(*table, *idx); },
@@ -419,45 +292,12 @@ void BM_gather_paired(benchmark::State& st, int threads) {
 constexpr xlet::scatter_dims sdims{
     .update_window_dims = {1}, .inserted_window_dims = {0}, .scatter_dims_to_operand_dims = {0}, .index_vector_dim = 1};
 
-void scatter_add_rows(float* __restrict out, const float* __restrict up, const std::int32_t* __restrict idx,
-                      std::size_t n) {
-    for (std::size_t r = 0; r < n; ++r) {
-        auto k = idx[r];
-        if (k < 0 || static_cast<std::size_t>(k) >= g_rows) continue; // XLA skips a window out of bounds
-        float* o = out + static_cast<std::size_t>(k) * g_cols;
-        const float* u = up + r * g_cols;
-        for (std::size_t j = 0; j < g_cols; ++j)
-            o[j] += u[j];
-    }
-}
-
-// The result the hand loop computes, made once and shared by every scatter benchmark's check.
-const float* scatter_reference(const float* table, const float* up, const std::int32_t* idx) {
-    static const buffer<> ref = [&] {
-        auto r = make_buffer(g_rows * g_cols);
-        std::memcpy(r.get(), table, g_rows * g_cols * sizeof(float));
-        scatter_add_rows(r.get(), up, idx, g_n);
-        return r;
-    }();
-    return ref.get();
-}
-template<class P>
-void verify_scatter(const char* what, const P* out, const float* table, const float* up, const std::int32_t* idx) {
-    const float* ref = scatter_reference(table, up, idx);
-    verify(
-        what, g_rows * g_cols, [&](std::size_t i) { return out[i]; }, [&](std::size_t i) { return ref[i]; });
-}
-inline float in_up(std::size_t i) { return gen(i, 14, -1.0f, 1.0f); }
-
 void BM_scatter_xlet(benchmark::State& st, int threads) {
     tbb_threads tc(threads);
-    auto table = std::make_unique<table_t>();
-    auto idx = std::make_unique<idx_t>();
-    auto up = std::make_unique<rows_t>();
+    auto table = filled<table_t>(in_b);
+    auto idx = filled<idx_t>(in_idx);
+    auto up = filled<rows_t>(in_up);
     auto out = std::make_unique<table_t>();
-    fill(table->data(), g_rows * g_cols, in_b);
-    fill(idx->data(), g_n, in_idx);
-    fill(up->data(), g_n * g_cols, in_up);
     *out = xlet::scatter<sdims>(*table, *idx, *up, [](auto cur, auto u) { return cur + u; }); // warm-up, as for gather
     for (auto _ : st) {
         *out = xlet::scatter<sdims>(*table, *idx, *up, [](auto cur, auto u) { return cur + u; });
@@ -469,11 +309,9 @@ void BM_scatter_xlet(benchmark::State& st, int threads) {
 
 // Hand loop: copy the operand, then the adds in index order (one thread: the order is sequential).
 void BM_scatter_loop(benchmark::State& st, int) {
-    auto table = make_buffer(g_rows * g_cols), out = make_buffer(g_rows * g_cols), up = make_buffer(g_n * g_cols);
-    auto idx = make_buffer<std::int32_t>(g_n);
-    fill(table.get(), g_rows * g_cols, in_b);
-    fill(idx.get(), g_n, in_idx);
-    fill(up.get(), g_n * g_cols, in_up);
+    auto table = filled_buffer(g_rows * g_cols, in_b), out = make_buffer(g_rows * g_cols),
+         up = filled_buffer(g_n * g_cols, in_up);
+    auto idx = filled_buffer<std::int32_t>(g_n, in_idx);
     for (auto _ : st) {
         std::memcpy(out.get(), table.get(), g_rows * g_cols * sizeof(float));
         scatter_add_rows(out.get(), up.get(), idx.get(), g_n);
@@ -486,14 +324,11 @@ void BM_scatter_loop(benchmark::State& st, int) {
 // xlet's scatter-add (at `threads`) and the sequential hand loop alternated in one timed loop.
 void BM_scatter_paired(benchmark::State& st, int threads) {
     tbb_threads tc(threads);
-    auto table = std::make_unique<table_t>();
-    auto idx = std::make_unique<idx_t>();
-    auto up = std::make_unique<rows_t>();
+    auto table = filled<table_t>(in_b);
+    auto idx = filled<idx_t>(in_idx);
+    auto up = filled<rows_t>(in_up);
     auto out = std::make_unique<table_t>();
     auto out_loop = make_buffer(g_rows * g_cols);
-    fill(table->data(), g_rows * g_cols, in_b);
-    fill(idx->data(), g_n, in_idx);
-    fill(up->data(), g_n * g_cols, in_up);
     auto add = [](auto cur, auto u) { return cur + u; };
     *out = xlet::scatter<sdims>(*table, *idx, *up, add);
     run_paired(
@@ -511,21 +346,10 @@ void BM_scatter_paired(benchmark::State& st, int threads) {
 using sq_t = xlet::f32<p_n, p_n>;
 using padded_t = xlet::f32<p_out, p_out>;
 
-void verify_pad(const char* what, const float* y, const float* a) {
-    verify(
-        what, p_out * p_out, [&](std::size_t i) { return y[i]; },
-        [&](std::size_t i) {
-            std::size_t r = i / p_out, c = i % p_out;
-            bool inside = r >= p_lo && r < p_lo + p_n && c >= p_lo && c < p_lo + p_n;
-            return inside ? a[(r - p_lo) * p_n + (c - p_lo)] : pad_value;
-        });
-}
-
 void BM_pad_xlet(benchmark::State& st, int threads) {
     tbb_threads tc(threads);
-    auto a = std::make_unique<sq_t>();
+    auto a = filled<sq_t>(in_a);
     auto y = std::make_unique<padded_t>();
-    fill(a->data(), p_n * p_n, in_a);
     for (auto _ : st) {
         *y = xlet::pad(*a, pad_value, xlet::dims<p_lo, p_lo>, xlet::dims<p_hi, p_hi>, xlet::dims<0, 0>);
         benchmark::ClobberMemory();
@@ -537,8 +361,7 @@ void BM_pad_xlet(benchmark::State& st, int threads) {
 // Hand loop: per output row, fill the edges and memcpy the operand row.
 void BM_pad_loop(benchmark::State& st, int threads) {
     tbb_threads tc(threads);
-    auto a = make_buffer(p_n * p_n), y = make_buffer(p_out * p_out);
-    fill(a.get(), p_n * p_n, in_a);
+    auto a = filled_buffer(p_n * p_n, in_a), y = make_buffer(p_out * p_out);
     for (auto _ : st) {
         split(threads, p_out, [&](std::size_t r0, std::size_t r1) {
             for (std::size_t r = r0; r < r1; ++r) {
@@ -564,23 +387,10 @@ template<int Dim>
 using cat_t = std::conditional_t<Dim == 0, xlet::f32<2 * p_n, p_n>, xlet::f32<p_n, 2 * p_n>>;
 
 template<int Dim>
-void verify_concat(const char* what, const float* y, const float* a, const float* b) {
-    verify(
-        what, 2 * p_n * p_n, [&](std::size_t i) { return y[i]; },
-        [&](std::size_t i) {
-            if constexpr (Dim == 0) return i < p_n * p_n ? a[i] : b[i - p_n * p_n];
-            std::size_t r = i / (2 * p_n), c = i % (2 * p_n);
-            return c < p_n ? a[r * p_n + c] : b[r * p_n + c - p_n];
-        });
-}
-
-template<int Dim>
 void BM_concat_xlet(benchmark::State& st, int threads) {
     tbb_threads tc(threads);
-    auto a = std::make_unique<sq_t>(), b = std::make_unique<sq_t>();
+    auto a = filled<sq_t>(in_a), b = filled<sq_t>(in_b);
     auto y = std::make_unique<cat_t<Dim>>();
-    fill(a->data(), p_n * p_n, in_a);
-    fill(b->data(), p_n * p_n, in_b);
     for (auto _ : st) {
         *y = xlet::concatenate<Dim>(*a, *b);
         benchmark::ClobberMemory();
@@ -593,10 +403,8 @@ void BM_concat_xlet(benchmark::State& st, int threads) {
 template<int Dim>
 void BM_concat_paired(benchmark::State& st, int threads) {
     tbb_threads tc(threads);
-    auto a = std::make_unique<sq_t>(), b = std::make_unique<sq_t>();
+    auto a = filled<sq_t>(in_a), b = filled<sq_t>(in_b);
     auto y = std::make_unique<cat_t<Dim>>(), z = std::make_unique<cat_t<Dim>>();
-    fill(a->data(), p_n * p_n, in_a);
-    fill(b->data(), p_n * p_n, in_b);
     run_paired(
         st, bytes_concat, [&] { *y = xlet::concatenate<Dim>(*a, *b); },
         [&] {
@@ -610,9 +418,7 @@ void BM_concat_paired(benchmark::State& st, int threads) {
 template<int Dim>
 void BM_concat_loop(benchmark::State& st, int threads) {
     tbb_threads tc(threads);
-    auto a = make_buffer(p_n * p_n), b = make_buffer(p_n * p_n), y = make_buffer(2 * p_n * p_n);
-    fill(a.get(), p_n * p_n, in_a);
-    fill(b.get(), p_n * p_n, in_b);
+    auto a = filled_buffer(p_n * p_n, in_a), b = filled_buffer(p_n * p_n, in_b), y = make_buffer(2 * p_n * p_n);
     constexpr std::size_t row = p_n * sizeof(float);
     for (auto _ : st) {
         if constexpr (Dim == 0) {
