@@ -67,7 +67,9 @@ struct carried {
     int region = -1;
 };
 
-class recorder {
+// (A template of nothing: a translation unit compiles its member functions only where it uses them.)
+template<class = void>
+class basic_recorder {
 public:
     std::vector<std::string> types; // by value id
     std::vector<region> regions;    // regions[0]: the function body
@@ -76,7 +78,7 @@ public:
     // of the function rather than constants.
     bool leaves_are_arguments = false;
 
-    recorder() : regions(1), stack_{0} {}
+    basic_recorder() : regions(1), stack_{0} {}
 
     // A new argument of the function (region 0).
     XLET_TRACE_COLD int argument(std::string type) {
@@ -327,6 +329,8 @@ private:
         return h;
     }
 };
+
+using recorder = basic_recorder<>;
 
 // The recorder of this thread; null when nothing is being traced (the common case).
 constinit inline thread_local recorder* active = nullptr;

@@ -69,7 +69,8 @@ int scalar_value(recorder& r, const T& v) {
 
 // A bounded value (eval/bounded.hpp) read as the static array of its padded contents: its sizes
 // set to the bounds, so StableHLO's type is static (the padding is unspecified there, computed in xlet).
-XLET_TRACE_COLD inline int padded_view(recorder& r, int b, const std::string& type) {
+template<class = void>
+XLET_TRACE_COLD int padded_view(recorder& r, int b, const std::string& type) {
     unsigned mask = 0;
     const auto dims = recorder::type_dims(r.types[static_cast<std::size_t>(b)], mask);
     int v = b;
@@ -117,10 +118,11 @@ inline std::string shaped(const std::vector<std::size_t>& dims, std::string_view
 // only when it does something. `elem` is the child's element type, `out_elem` the view's; they
 // differ for a per-axis quantized type (its quantization dimension `axis` of the child moves with
 // the dimensions: each op's result names where it is).
-XLET_TRACE_COLD inline int view(recorder& r, int v, std::string_view elem, std::vector<std::size_t> cur,
-                                const std::vector<std::size_t>& out, const std::vector<int>& src,
-                                std::vector<std::ptrdiff_t> scale, std::vector<std::ptrdiff_t> offset,
-                                std::string_view out_elem = {}, std::int64_t axis = -1) {
+template<class = void>
+XLET_TRACE_COLD int view(recorder& r, int v, std::string_view elem, std::vector<std::size_t> cur,
+                         const std::vector<std::size_t>& out, const std::vector<int>& src,
+                         std::vector<std::ptrdiff_t> scale, std::vector<std::ptrdiff_t> offset,
+                         std::string_view out_elem = {}, std::int64_t axis = -1) {
     const int input = v;
     std::string named(elem);
     auto moved_to = [&](std::size_t a) {

@@ -569,8 +569,9 @@ inline constexpr std::size_t threefry_group = 4;
 #endif
 
 // ThreeFry, interleaved: word i is word i % 2 of threefry2x32(base + i / 2, key), i < nwords.
-inline void threefry_interleaved(std::array<std::uint32_t, 2> key, std::uint64_t base, std::uint32_t* dst,
-                                 std::size_t nwords, bool parallel = true) {
+template<class = void> // (compiled where used: see docs/architecture.md, "Compile time")
+void threefry_interleaved(std::array<std::uint32_t, 2> key, std::uint64_t base, std::uint32_t* dst, std::size_t nwords,
+                          bool parallel = true) {
     constexpr std::size_t block = 2 * rng_lanes;
     const std::size_t nblocks = (nwords + block - 1) / block;
     const bool stream = nwords * 4 >= rng_stream_bytes;
@@ -599,8 +600,9 @@ inline void threefry_interleaved(std::array<std::uint32_t, 2> key, std::uint64_t
 
 // ThreeFry, planar: dst0[i] = word 0 and dst1[i] = word 1 (when dst1 is not null) of
 // threefry2x32(base + i, key), i < n. One thread (callers split over rows).
-inline void threefry_planar(std::array<std::uint32_t, 2> key, std::uint64_t base, std::uint32_t* dst0,
-                            std::uint32_t* dst1, std::size_t n) {
+template<class = void>
+void threefry_planar(std::array<std::uint32_t, 2> key, std::uint64_t base, std::uint32_t* dst0, std::uint32_t* dst1,
+                     std::size_t n) {
     auto run = [&]<std::size_t G>(std::size_t at) XLET_RNG_INLINE {
         std::array<rng_u32, G> x0, x1;
         threefry_counters<G>(base + at, rng_perm1, x0, x1);

@@ -94,7 +94,9 @@ inline constexpr bool custom_call_result<std::tuple<T...>> = (is_owning_tensor<T
 
 // The registry of custom-call targets by name. Thread-safe: lookups share a lock, registration
 // takes it exclusively; a call copies the entry and runs the target outside the lock.
-class custom_call_registry {
+// (A template of nothing: compiled only in a translation unit that uses custom calls.)
+template<class = void>
+class basic_custom_call_registry {
 public:
     struct entry {
         // C form: in[i] points to elements. Typed form: in[i] points to the operand tensors
@@ -105,8 +107,8 @@ public:
         std::string signature_label;
     };
 
-    static custom_call_registry& global() {
-        static custom_call_registry r;
+    static basic_custom_call_registry& global() {
+        static basic_custom_call_registry r;
         return r;
     }
 
@@ -174,12 +176,15 @@ private:
     mutable std::shared_mutex m_;
     std::unordered_map<std::string, entry> targets_;
 };
+using custom_call_registry = basic_custom_call_registry<>;
 
 // Register a target in the global registry: the C form, or the typed form with its signature.
-inline void register_custom_call(std::string name, custom_call_target f) {
+template<class = void>
+void register_custom_call(std::string name, custom_call_target f) {
     custom_call_registry::global().add(std::move(name), f);
 }
-inline void register_custom_call(std::string name, custom_call_target_mutable f) {
+template<class = void>
+void register_custom_call(std::string name, custom_call_target_mutable f) {
     custom_call_registry::global().add(std::move(name), f);
 }
 template<class Sig, class F>

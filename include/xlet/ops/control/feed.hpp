@@ -106,12 +106,14 @@ struct feed_message {
 } // namespace detail
 
 // A host-side, thread-safe FIFO of typed items (tensors, or flat tuples of tensors).
-class feed_queue {
+// (A template of nothing: compiled only in a translation unit that uses it.)
+template<class = void>
+class basic_feed_queue {
 public:
     // capacity 0: unbounded; else push waits while `capacity` items are queued.
-    explicit feed_queue(std::size_t capacity = 0) : capacity_(capacity) {}
-    feed_queue(const feed_queue&) = delete;
-    feed_queue& operator=(const feed_queue&) = delete;
+    explicit basic_feed_queue(std::size_t capacity = 0) : capacity_(capacity) {}
+    basic_feed_queue(const basic_feed_queue&) = delete;
+    basic_feed_queue& operator=(const basic_feed_queue&) = delete;
 
     // Append an item (an expression is evaluated first; a tuple may hold expressions).
     template<class X>
@@ -226,6 +228,7 @@ private:
     alignas(64) std::atomic<std::size_t> count_{0}; // items_.size(), for the spin (own line: read by spinners)
     std::atomic<bool> closed_flag_{false};          // closed_, for the spin
 };
+using feed_queue = basic_feed_queue<>;
 
 namespace detail {
 // Traced (to_stablehlo): stablehlo.infeed / stablehlo.outfeed, chained by the recorder's tokens so

@@ -51,8 +51,8 @@ inline constexpr bool rng_bits_element = (is_integer<T> || is_float<T>)&&!std::i
 
 // Fills dst (32-bit words, XLA's 32-bit layout for extents e) and returns the new counter u64
 // (three_fry) from the state words.
-inline std::uint64_t threefry_bits32(const std::uint64_t* s, const std::size_t* e, std::size_t rank,
-                                     std::uint32_t* dst) {
+template<class = void>
+std::uint64_t threefry_bits32(const std::uint64_t* s, const std::size_t* e, std::size_t rank, std::uint32_t* dst) {
     const std::array<std::uint32_t, 2> key{static_cast<std::uint32_t>(s[0]), static_cast<std::uint32_t>(s[0] >> 32)};
     const std::uint64_t base = s[1];
     if (rank == 0) {

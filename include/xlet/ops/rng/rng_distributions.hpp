@@ -93,7 +93,9 @@ struct uniform_f32_fn {
     }
 };
 
-// Box-Muller on the pairs (x0, x1) and (x2, x3).
+// Box-Muller on the pairs (x0, x1) and (x2, x3). (A template of nothing: xsimd's log and sincos
+// are compiled only where normal numbers are drawn.)
+template<class = void>
 struct normal_f32_fn {
     float mu, sigma;
     XLET_RNG_INLINE void operator()(std::array<rng_u32, 4>& x) const {
@@ -222,7 +224,7 @@ void rng_normal_fill(rng_generator& gen, T mu, T sigma, T* out, std::size_t n) {
     std::array<std::uint32_t, 2> key{};
     if constexpr (std::is_same_v<T, float>) {
         const u128_counter c = rng_reserve(gen, n, key);
-        philox_stream(key, c, reinterpret_cast<std::uint32_t*>(out), n, normal_f32_fn{mu, sigma});
+        philox_stream(key, c, reinterpret_cast<std::uint32_t*>(out), n, normal_f32_fn<>{mu, sigma});
     } else if constexpr (std::is_same_v<T, double>) {
         const u128_counter c = rng_reserve(gen, 2 * n, key);
         // One more u64 word when n is odd: the pair of the last element.
@@ -241,7 +243,7 @@ void rng_normal_fill(rng_generator& gen, T mu, T sigma, T* out, std::size_t n) {
         const u128_counter c = rng_reserve(gen, n, key);
         std::vector<float> f(n);
         philox_stream(key, c, reinterpret_cast<std::uint32_t*>(f.data()), n,
-                      normal_f32_fn{static_cast<float>(mu), static_cast<float>(sigma)});
+                      normal_f32_fn<>{static_cast<float>(mu), static_cast<float>(sigma)});
         for (std::size_t i = 0; i < n; ++i)
             out[i] = T(f[i]);
     }

@@ -1,0 +1,8 @@
+// One family's header alone (the element-wise ops) and the same add.
+#include <xlet/ops/elementwise.hpp>
+
+int main() {
+    xlet::f32<4> a{1, 2, 3, 4}, b{4, 3, 2, 1};
+    auto c = xlet::eval(a + b);
+    return static_cast<int>(c.data()[0]) - 5;
+}
