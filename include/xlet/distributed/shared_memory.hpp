@@ -37,6 +37,7 @@
 #endif
 
 #include <algorithm>
+#include <atomic>
 #include <condition_variable>
 #include <cstring>
 #include <deque>
@@ -110,9 +111,12 @@ void for_each_run(const box& b, std::ptrdiff_t src0, std::ptrdiff_t dst0, Fn&& f
     }
 }
 
-class shared_memory_transport final : public transport {
+// (A template of nothing, so that a translation unit that never runs a replica_pool does not
+// compile its member functions and what they instantiate: docs/architecture.md, "Compile time".)
+template<class = void>
+class basic_shared_memory_transport final : public transport {
 public:
-    shared_memory_transport(std::uint32_t R, std::uint32_t P)
+    basic_shared_memory_transport(std::uint32_t R, std::uint32_t P)
         : R_(R), P_(P), D_(static_cast<std::size_t>(R) * P), live_(D_), entered_(D_), is_finished_(D_, 0),
           waiting_(D_) {}
 
@@ -276,6 +280,7 @@ public:
         std::lock_guard lk(m_);
         entered_[dev] = entered;
         is_finished_[dev] = 1;
+        ++finished_count_;
         --live_;
         for (auto& [key, inst] : instances_) {
             const auto [c, n] = key;
@@ -291,7 +296,7 @@ public:
             }
         }
         for (auto& [key, box] : mail_)
-            if (std::get<1>(key) == dev && box.messages.empty() && box.wl.count > 0)
+            if (std::get<1>(key) == dev && box.messages.empty() && !box.wl.ws.empty())
                 fail_all("deadlock: " + device_name(dev, P_) + " returned, but " + device_name(std::get<2>(key), P_) +
                          " waits to receive from it on channel " + std::to_string(std::get<0>(key)));
         if (live_ > 0 && blocked_ >= live_) declare_deadlock();
@@ -336,20 +341,44 @@ private:
     };
     using work_fn = std::function<void(std::size_t, const std::vector<slot>&)>;
 
-    // Devices waiting for one thing. `count` of them are counted in blocked_ (the deadlock check);
-    // whoever wakes them takes them off that count, so a woken device is never counted as waiting.
+    // One wait of one device, on its stack. Registered and woken under m_; the suspend/resume
+    // handshake is `state` alone (0: registered, 1: suspended at sp, 2: woken): whichever of the
+    // suspend callback and the waker comes second resumes the task, without taking m_. A waiter
+    // the last arrival finished the collective for (`retired`, its outcome in `error`) returns
+    // without taking m_ either: the group is no longer its to touch.
+    struct waiter {
+        tbb::task::suspend_point sp{};
+        std::atomic<int> state{0};
+        std::uint32_t dev = 0;
+        bool retired = false;
+        std::exception_ptr error;
+    };
+    // Devices waiting for one thing. Every one is counted in blocked_ (the deadlock check); whoever
+    // wakes them takes them off that count, so a woken device is never counted as waiting.
     struct waiter_list {
-        std::vector<tbb::task::suspend_point> sps;
+        std::vector<waiter*> ws;
         std::condition_variable cv; // XLET_POOL_THREADS
-        std::size_t count = 0;
-        std::uint64_t gen = 0;
+    };
+    // Waiters woken under m_ and resumed after it is released (at the end of the scope that holds
+    // this, declared before that scope's lock).
+    struct resume_after {
+        std::vector<waiter*> ws;
+        resume_after() = default;
+        resume_after(const resume_after&) = delete;
+        resume_after& operator=(const resume_after&) = delete;
+        ~resume_after() {
+            for (waiter* w : ws)
+                resume_waiter(*w);
+        }
     };
     struct group_state {
         std::vector<std::uint32_t> members;
         std::vector<slot> slots;
         std::vector<char> present;
         std::size_t arrived = 0, finished = 0, left = 0;
-        int phase = 0;         // 0: gathering, 1: every member does its part, 2: complete
+        int phase = 0;         // 0: gathering, 1: running, 2: complete
+        bool whole = false;    // running: the last arrival does the whole collective (small ones),
+                               // otherwise every member does its part
         bool poisoned = false; // a deadlock stopped it between the phases: nobody reads any more
         std::string error;
         bool cancelled = false;
@@ -372,6 +401,8 @@ private:
         std::size_t me = 0;
         bool member = false;
         const char* op = "";
+        instance* inst = nullptr; // (map nodes: stable until this member leaves)
+        group_state* gs = nullptr;
     };
     struct pending_meet final : pending {
         meet_key key;
@@ -426,15 +457,33 @@ private:
         return s;
     }
 
-    void wake(waiter_list& wl) {
-        ++wl.gen;
-        blocked_ -= wl.count;
-        wl.count = 0;
-        if constexpr (XLET_POOL_THREADS) wl.cv.notify_all();
-        auto sps = std::move(wl.sps);
-        wl.sps.clear();
-        for (auto sp : sps)
-            tbb::task::resume(sp);
+    // Past this, the waker may not touch w: a waiter that had not suspended yet resumes itself
+    // and returns.
+    static void resume_waiter(waiter& w) {
+        if constexpr (!XLET_POOL_THREADS) {
+            if (w.state.exchange(2, std::memory_order_acq_rel) == 1) tbb::task::resume(w.sp);
+        }
+    }
+    // Wakes every waiter of wl (under m_); with `later`, the tasks are resumed when it goes out of
+    // scope, after m_ is released, instead of now.
+    void wake(waiter_list& wl, resume_after* later = nullptr) {
+        blocked_ -= wl.ws.size();
+        for (waiter* w : wl.ws)
+            waiting_[w->dev] = {};
+        if constexpr (XLET_POOL_THREADS) {
+            for (waiter* w : wl.ws)
+                w->state.store(2, std::memory_order_relaxed);
+            wl.ws.clear();
+            wl.cv.notify_all();
+        } else if (later) {
+            later->ws.insert(later->ws.end(), wl.ws.begin(), wl.ws.end());
+            wl.ws.clear();
+        } else {
+            auto ws = std::move(wl.ws);
+            wl.ws.clear();
+            for (waiter* w : ws)
+                resume_waiter(*w);
+        }
     }
     void fail(group_state& gs, std::string why, bool cancelled) {
         gs.error = std::move(why);
@@ -472,39 +521,57 @@ private:
         fail_all(why);
         for (auto& [n, inst] : instances_)
             for (auto& [leader, gs] : inst.groups)
-                if (gs.phase == 1) {
+                if (gs.phase == 1 && !gs.whole) {
                     gs.poisoned = true;
                     if (gs.error.empty()) gs.error = why;
                     wake(gs.wl);
                 }
     }
+    // Waits (m_ held) until done(). Returns true when the last arrival finished this device's
+    // collective for it while it waited (only a member waiting for its gathering group): then m_
+    // is released and *retired_error is the collective's outcome.
     template<class Pred>
-    void wait(std::unique_lock<std::mutex>& lk, waiter_list& wl, std::uint32_t dev, wait_note note, Pred done) {
+    bool wait(std::unique_lock<std::mutex>& lk, waiter_list& wl, std::uint32_t dev, wait_note note, Pred done,
+              std::exception_ptr* retired_error = nullptr) {
         while (!done()) {
+            waiter w;
+            w.dev = dev;
             ++blocked_;
-            ++wl.count;
+            wl.ws.push_back(&w);
             waiting_[dev] = note;
             if (blocked_ >= live_) {
-                declare_deadlock();
-                waiting_[dev] = {};
+                declare_deadlock(); // fails or poisons every wait, this one's list included
+                if (auto it = std::find(wl.ws.begin(), wl.ws.end(), &w); it != wl.ws.end()) {
+                    wl.ws.erase(it);
+                    --blocked_;
+                    waiting_[dev] = {};
+                }
                 continue;
             }
-            const std::uint64_t g = wl.gen;
             if constexpr (XLET_POOL_THREADS) {
-                wl.cv.wait(lk, [&] { return wl.gen != g; });
+                wl.cv.wait(lk, [&] { return w.state.load(std::memory_order_relaxed) == 2; });
             } else {
                 lk.unlock();
-                tbb::task::suspend([&](tbb::task::suspend_point sp) {
-                    std::lock_guard guard(m_);
-                    if (wl.gen != g)
-                        tbb::task::resume(sp);
-                    else
-                        wl.sps.push_back(sp);
+                tbb::task::suspend([&w](tbb::task::suspend_point sp) {
+                    w.sp = sp;
+                    int registered = 0;
+                    if (!w.state.compare_exchange_strong(registered, 1, std::memory_order_acq_rel))
+                        tbb::task::resume(sp); // woken before it suspended
                 });
+                (void)w.state.load(std::memory_order_acquire); // 2: what the waker wrote is visible
+                if (retired_error && w.retired) {
+                    if (w.error) *retired_error = std::move(w.error);
+                    return true;
+                }
                 lk.lock();
             }
-            waiting_[dev] = {};
+            if (retired_error && w.retired) {
+                if (w.error) *retired_error = std::move(w.error);
+                lk.unlock();
+                return true;
+            }
         }
+        return false;
     }
     void throw_if_failed(const char* op) const {
         if (failure_.empty()) return;
@@ -513,29 +580,29 @@ private:
     }
     static bool same(const collective_desc& a, const std::string& a_operand, const replica_groups_t& a_groups,
                      const collective_desc& b) {
-        return std::strcmp(a.op, b.op) == 0 && a_operand == b.operand && a.attrs == b.attrs &&
+        return (a.op == b.op || std::strcmp(a.op, b.op) == 0) && a_operand == b.operand && a.attrs == b.attrs &&
                a.channel_id == b.channel_id && a.mode == b.mode &&
                (b.groups ? a_groups == *b.groups : a_groups.empty());
     }
-    void leave(const meet_key& key) {
+    void leave(const meet_key& key, std::size_t members = 1) {
         auto it = instances_.find({key.channel, key.n});
         instance& inst = it->second;
         group_state& gs = inst.groups.at(key.leader);
-        if (++gs.left == gs.members.size()) inst.groups.erase(key.leader);
+        if ((gs.left += members) == gs.members.size()) inst.groups.erase(key.leader);
         if (inst.groups.empty() && inst.joined == D_) instances_.erase(it);
     }
 
-    // Joins the collective: records and checks the description, publishes this device's slot,
-    // and (last to arrive, small) does the whole collective. Returns where to finish it.
+    // Joins the collective (m_ held): records and checks the description, publishes this device's
+    // slot, and (last to arrive, small) does the whole collective, finishing it for the members
+    // waiting (their tasks are resumed by `later`). Returns where to finish it.
     template<class Work>
-    meet_key arrive(replica_context& ctx, const collective_desc& d, const group_view& g, slot mine, std::size_t bytes,
-                    Work& work) {
+    meet_key arrive(std::unique_lock<std::mutex>& lk, replica_context& ctx, const collective_desc& d,
+                    const group_view& g, slot mine, std::size_t bytes, Work& work, resume_after& later) {
         meet_key key;
         key.channel = d.channel_id > 0 ? d.channel_id : 0;
         key.n = ctx.next_sequence(key.channel);
         key.op = d.op;
         const std::uint32_t dev = ctx.device_id();
-        std::unique_lock lk(m_);
         throw_if_failed(d.op);
         instance& inst = instances_[{key.channel, key.n}];
         if (inst.joined == 0 && inst.failure.empty()) {
@@ -558,26 +625,33 @@ private:
             if (inst.groups.empty() && inst.joined == D_) instances_.erase({key.channel, key.n});
             return key;
         }
-        for (auto m : g.members)
-            if (is_finished_[m] && entered_on(m, key.channel) <= key.n)
-                throw error(d.op, device_name(m, P_) + " returned after " + std::to_string(entered_on(m, key.channel)) +
-                                      " collectives" + on_channel(key.channel) + "; " + device_name(dev, P_) +
-                                      " waits for it at " + where(key.channel, key.n) + ", " + text(inst));
+        if (finished_count_ > 0) // (a loop over the group per device and collective otherwise)
+            for (auto m : g.members)
+                if (is_finished_[m] && entered_on(m, key.channel) <= key.n)
+                    throw error(d.op, device_name(m, P_) + " returned after " +
+                                          std::to_string(entered_on(m, key.channel)) + " collectives" +
+                                          on_channel(key.channel) + "; " + device_name(dev, P_) + " waits for it at " +
+                                          where(key.channel, key.n) + ", " + text(inst));
         key.leader = g.members[0];
         key.me = static_cast<std::size_t>(g.me);
         key.member = true;
         group_state& gs = inst.groups[key.leader];
+        key.inst = &inst;
+        key.gs = &gs;
         const std::size_t G = g.members.size();
         if (gs.members.empty()) {
             gs.members = g.members;
             gs.slots.resize(G);
             gs.present.assign(G, 0);
+            gs.wl.ws.reserve(G);
         }
         if (!gs.error.empty()) throw error(d.op, gs.error);
         gs.slots[key.me] = mine;
         gs.present[key.me] = 1;
         if (++gs.arrived == G) {
+            gs.phase = 1; // from here on no failure elsewhere stops it: its arrays are read
             if (bytes < split_bytes || G == 1) {
+                gs.whole = true;
                 lk.unlock();
                 std::exception_ptr e;
                 try {
@@ -587,12 +661,21 @@ private:
                     e = std::current_exception();
                 }
                 lk.lock();
-                gs.part_error = e;
+                if (e) gs.part_error = e;
                 gs.phase = 2;
+                // The members waiting have nothing left to do: this device finishes the collective
+                // for them, and they return without touching it (one resume each, no lock).
+                for (waiter* w : gs.wl.ws) {
+                    w->retired = true;
+                    if (e) w->error = e;
+                }
+                if (const std::size_t n = gs.wl.ws.size()) {
+                    wake(gs.wl, &later);
+                    leave(key, n); // not the last to leave: this device has not
+                }
             } else {
-                gs.phase = 1;
+                wake(gs.wl);
             }
-            wake(gs.wl);
         }
         return key;
     }
@@ -603,11 +686,16 @@ private:
     void finish(std::unique_lock<std::mutex>& lk, replica_context& ctx, const meet_key& key, Work& work) {
         if (!key.member) return;
         const std::uint32_t dev = ctx.device_id();
-        instance& inst = instances_.at({key.channel, key.n});
-        group_state& gs = inst.groups.at(key.leader);
+        instance& inst = *key.inst;
+        group_state& gs = *key.gs;
         const std::size_t G = gs.members.size();
-        wait(lk, gs.wl, dev, {"a collective", key.n, key.channel, 0},
-             [&] { return gs.phase >= 1 || !gs.error.empty(); });
+        std::exception_ptr retired;
+        if (wait(
+                lk, gs.wl, dev, {"a collective", key.n, key.channel, 0},
+                [&] { return gs.phase == 2 || (gs.phase == 1 && !gs.whole) || !gs.error.empty(); }, &retired)) {
+            if (retired) std::rethrow_exception(retired);
+            return;
+        }
         if (gs.phase == 0) { // failed before it started: nobody reads anyone's arrays
             const std::string why = gs.error;
             const bool c = gs.cancelled;
@@ -648,14 +736,16 @@ private:
     template<class Work>
     pending_ptr meet(replica_context& ctx, const collective_desc& d, const group_view& g, slot mine, std::size_t bytes,
                      Work& work, bool async) {
+        resume_after later; // declared before the lock: resumes after it is released
         if (async) {
             auto p = std::make_unique<pending_meet>();
             p->work = work;
-            p->key = arrive(ctx, d, g, mine, bytes, p->work);
+            std::unique_lock lk(m_);
+            p->key = arrive(lk, ctx, d, g, mine, bytes, p->work, later);
             return p;
         }
-        const meet_key key = arrive(ctx, d, g, mine, bytes, work);
         std::unique_lock lk(m_);
+        const meet_key key = arrive(lk, ctx, d, g, mine, bytes, work, later);
         finish(lk, ctx, key, work);
         return nullptr;
     }
@@ -696,9 +786,11 @@ private:
     std::map<mail_key, mailbox> mail_;
     std::vector<std::map<std::int64_t, std::uint64_t>> entered_; // of finished devices, per channel
     std::vector<char> is_finished_;
+    std::size_t finished_count_ = 0;
     std::vector<wait_note> waiting_;
     std::string cancel_reason_, failure_;
     bool failure_cancelled_ = false;
 };
+using shared_memory_transport = basic_shared_memory_transport<>;
 
 } // namespace xlet::detail
