@@ -17,6 +17,7 @@
 #    `std::tuple{values, indices}` name operators and result types, not calls). A done row without
 #    any such span is an error.
 # Other fences (```sh, ```cmake, plain ```) are not compiled.
+include(${CMAKE_CURRENT_LIST_DIR}/ops_table.cmake)
 cmake_policy(VERSION 3.25) # list() keeps empty items (table cells, blank lines)
 
 file(GLOB md_files RELATIVE "${SOURCE_DIR}" "${SOURCE_DIR}/README.md" "${SOURCE_DIR}/docs/*.md")
@@ -130,18 +131,7 @@ foreach(md IN LISTS md_files)
     string(REPLACE "|" ";" cells "${row}")
     if(NOT in_table)
       set(in_table ON)
-      set(name_col -1)
-      set(status_col -1)
-      set(col 0)
-      foreach(cell IN LISTS cells)
-        string(STRIP "${cell}" cell)
-        if(cell STREQUAL "xlet name")
-          set(name_col ${col})
-        elseif(cell STREQUAL "status")
-          set(status_col ${col})
-        endif()
-        math(EXPR col "${col} + 1")
-      endforeach()
+      xlet_ops_table_columns("${cells}")
       continue()
     endif()
     if(name_col LESS 0 OR status_col LESS 0)

@@ -9,6 +9,7 @@
 #   **Counts** (135 rows): done (#2): 58 · done (#3): 20 · ... · n/a (#17): 3
 # and every status used in a table must be explained in the Legend (a row whose first cell is that
 # status in backquotes). On a mismatch the test prints the line to paste.
+include(${CMAKE_CURRENT_LIST_DIR}/ops_table.cmake)
 cmake_policy(VERSION 3.25) # list() keeps empty items (table cells)
 
 set(md "docs/ops.md")
@@ -54,18 +55,7 @@ foreach(line IN LISTS lines)
   string(REPLACE "|" ";" cells "${row}")
   if(NOT in_table)
     set(in_table ON)
-    set(name_col -1)
-    set(status_col -1)
-    set(col 0)
-    foreach(cell IN LISTS cells)
-      string(STRIP "${cell}" cell)
-      if(cell STREQUAL "xlet name")
-        set(name_col ${col})
-      elseif(cell STREQUAL "status")
-        set(status_col ${col})
-      endif()
-      math(EXPR col "${col} + 1")
-    endforeach()
+    xlet_ops_table_columns("${cells}")
     continue()
   endif()
   list(GET cells 0 first)
