@@ -116,7 +116,8 @@ template<std::size_t N>
 void r2c_1d(benchmark::State& st, impl which, int t) {
     run_case<xlet::f32<N>, xlet::c64<N / 2 + 1>>(
         st, which, t, cflops(N) / 2, [](auto& x, auto& y) { y = xlet::fft<xlet::fft_type::rfft, N>(x); },
-        XLET_FFTW_PLAN(fftwf_plan_dft_r2c_1d(int(N), static_cast<float*>(in), static_cast<fftwf_complex*>(out), flags)));
+        XLET_FFTW_PLAN(
+            fftwf_plan_dft_r2c_1d(int(N), static_cast<float*>(in), static_cast<fftwf_complex*>(out), flags)));
 }
 // c2r: FFTW's c2r overwrites its input unless told otherwise; FFTW_PRESERVE_INPUT keeps the
 // repeated executions on the same spectrum (xlet's fft reads its operand only).
