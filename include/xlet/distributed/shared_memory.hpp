@@ -536,6 +536,12 @@ private:
         while (!done()) {
             waiter w;
             w.dev = dev;
+            // Whether the last arrival finished this collective for it (then its outcome is taken).
+            auto retired = [&] {
+                if (!retired_error || !w.retired) return false;
+                if (w.error) *retired_error = std::move(w.error);
+                return true;
+            };
             ++blocked_;
             wl.ws.push_back(&w);
             waiting_[dev] = note;
@@ -550,6 +556,10 @@ private:
             }
             if constexpr (XLET_POOL_THREADS) {
                 wl.cv.wait(lk, [&] { return w.state.load(std::memory_order_relaxed) == 2; });
+                if (retired()) {
+                    lk.unlock();
+                    return true;
+                }
             } else {
                 lk.unlock();
                 tbb::task::suspend([&w](tbb::task::suspend_point sp) {
@@ -559,16 +569,9 @@ private:
                         tbb::task::resume(sp); // woken before it suspended
                 });
                 (void)w.state.load(std::memory_order_acquire); // 2: what the waker wrote is visible
-                if (retired_error && w.retired) {
-                    if (w.error) *retired_error = std::move(w.error);
-                    return true;
-                }
+                // (returns without m_: the group is no longer its to touch)
+                if (retired()) return true;
                 lk.lock();
-            }
-            if (retired_error && w.retired) {
-                if (w.error) *retired_error = std::move(w.error);
-                lk.unlock();
-                return true;
             }
         }
         return false;
