@@ -49,3 +49,29 @@ void run_case() {
         run_case<T, OUT, L, R, cfg>();                                                                                 \
     }
 #include "conv_diff_cases.hpp"
+
+// Depthwise on the SIMD kernel's paths: more features than an edge position's block of feature
+// batches (8 x lanes: 128 on AVX-512, 32 on AVX2) plus whole batches and single features past it,
+// interiors whose rest after the 8-position steps is each of 4, 2 and 1 positions, a stride and a
+// dilation (inputs shared by several taps), and padding rows.
+namespace {
+template<std::size_t H, std::size_t W, std::size_t C, std::int64_t S, std::int64_t D>
+void depthwise_case() {
+    constexpr xlet::conv_config cfg{.window_strides = {S, S},
+                                    .padding_low = {1, 1},
+                                    .padding_high = {1, 2},
+                                    .rhs_dilation = {D, D},
+                                    .dimension_numbers = xlet::conv_layout("NHWC", "HWIO", "NHWC"),
+                                    .feature_group_count = static_cast<std::int64_t>(C)};
+    run_case<float, void, xlet::tensor<float, 2, H, W, C>, xlet::tensor<float, 3, 3, 1, C>, cfg>();
+}
+} // namespace
+
+TEST_CASE("depthwise: wide features, every interior rest, strides and dilations") {
+    depthwise_case<5, 20, 168, 1, 1>(); // interior 1..18: 16 + 2
+    depthwise_case<4, 17, 168, 1, 1>(); // 1..15: 8 + 4 + 2 + 1
+    depthwise_case<3, 16, 136, 1, 1>(); // 1..14: 8 + 4 + 2
+    depthwise_case<4, 23, 168, 2, 1>(); // stride 2
+    depthwise_case<4, 25, 168, 1, 2>(); // dilation 2
+    depthwise_case<3, 40, 40, 2, 2>();  // both, fewer features than a block
+}

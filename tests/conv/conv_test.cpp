@@ -252,6 +252,29 @@ TEST_CASE("padding and holes are zeros that are multiplied: an infinite kernel t
     CHECK(std::isnan(d(0, 0, 1))); // hole: 0 * inf + 2 * 1
 }
 
+TEST_CASE("depthwise: a padding tap meeting an infinite weight gives NaN on every feature path") {
+    // 168 features: blocks of feature batches, single batches and single features (conv_depthwise)
+    auto x = pattern<f32<1, 3, 20, 168>>(13, 0.5f, 1.0f);
+    auto w = pattern<f32<3, 3, 1, 168>>(7, 0.25f);
+    for (std::size_t c = 0; c < 168; ++c)
+        w(0, 0, 0, c) = std::numeric_limits<float>::infinity(); // tap (0, 0): the padding above and left
+    constexpr conv_config dw{.padding_low = {1, 1},
+                             .padding_high = {1, 1},
+                             .dimension_numbers = conv_layout("NHWC", "HWIO", "NHWC"),
+                             .feature_group_count = 168};
+    auto y = conv_general_dilated<dw>(x, w);
+    for (std::size_t c : {0, 100, 127, 128, 150, 165}) {
+        CHECK(std::isnan(y(0, 0, 5, c)));  // row 0: tap (0, 0) reads the padding row
+        CHECK(std::isnan(y(0, 1, 0, c)));  // column 0: the padding column
+        // interior: inf * x(0, 1, 6, c) + finite sums
+        const float v = x(0, 1, 6, c);
+        if (v == 0.0f)
+            CHECK(std::isnan(y(0, 2, 7, c)));
+        else
+            CHECK(y(0, 2, 7, c) == (v > 0 ? 1.0f : -1.0f) * std::numeric_limits<float>::infinity());
+    }
+}
+
 TEST_CASE("empty results and empty windows") {
     f32<0, 1, 5> none;
     f32<1, 1, 3> w{{{1, 2, 3}}};

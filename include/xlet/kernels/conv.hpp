@@ -513,53 +513,114 @@ void conv_depthwise(const T* in, const T* w, T* out, bool parallel = true) {
                 return B::load_unaligned(in + row[to] + ix * static_cast<std::ptrdiff_t>(C) +
                                          static_cast<std::ptrdiff_t>(f));
             };
-            auto one = [&](std::ptrdiff_t x, std::size_t f, const B* wv) {
+            // Weights are re-read per (positions, feature block) from L1 (taps x C values): the
+            // feature blocks are the inner loop so that input and output stream in address order.
+            auto wv = [&](std::size_t t, std::size_t f) { return B::load_unaligned(w + t * C + f); };
+            auto one = [&](std::ptrdiff_t x, std::size_t f) {
                 B acc(T(0));
                 for (std::size_t t = 0; t < taps; ++t)
-                    acc = xsimd::fma(at(t / kx, t % kx, x, f), wv[t], acc);
+                    acc = xsimd::fma(at(t / kx, t % kx, x, f), wv(t, f), acc);
                 store(acc, c + x * CR + static_cast<std::ptrdiff_t>(f) * CF);
             };
-            std::size_t f = 0;
-            for (; f + W <= C; f += W) {
-                B wv[taps];
-                for (std::size_t t = 0; t < taps; ++t)
-                    wv[t] = B::load_unaligned(w + t * C + f);
-                std::ptrdiff_t x = 0;
-                for (; x < x_in0 && x < static_cast<std::ptrdiff_t>(ow); ++x)
-                    one(x, f, wv);
-                for (; x + static_cast<std::ptrdiff_t>(XB) <= x_in1; x += static_cast<std::ptrdiff_t>(XB)) {
-                    B acc[XB];
+            // NB interior positions from x.
+            auto block = [&]<std::size_t NB>(std::ptrdiff_t x, std::size_t f, std::integral_constant<std::size_t, NB>) {
+                constexpr std::size_t span = (NB - 1) * G.s[G.ns - 1] + (kx - 1) * G.rd[G.ns - 1] + 1;
+                B acc[NB];
 #pragma GCC unroll 8
-                    for (std::size_t u = 0; u < XB; ++u)
-                        acc[u] = B(T(0));
-                    const T* ax = in + (x * sx - lox) * static_cast<std::ptrdiff_t>(C) + static_cast<std::ptrdiff_t>(f);
-                    for (std::size_t to = 0; to < touter; ++to) {
-                        if (row[to] < 0) {
-                            for (std::size_t k = 0; k < kx; ++k)
-#pragma GCC unroll 8
-                                for (std::size_t u = 0; u < XB; ++u)
-                                    acc[u] = xsimd::fma(B(T(0)), wv[to * kx + k], acc[u]);
-                            continue;
-                        }
-                        const T* ar = ax + row[to];
+                for (std::size_t u = 0; u < NB; ++u)
+                    acc[u] = B(T(0));
+                const T* ax = in + (x * sx - lox) * static_cast<std::ptrdiff_t>(C) + static_cast<std::ptrdiff_t>(f);
+                for (std::size_t to = 0; to < touter; ++to) {
+                    if (row[to] < 0) {
                         for (std::size_t k = 0; k < kx; ++k) {
-                            const B wt = wv[to * kx + k];
+                            const B wt = wv(to * kx + k, f);
+#pragma GCC unroll 8
+                            for (std::size_t u = 0; u < NB; ++u)
+                                acc[u] = xsimd::fma(B(T(0)), wt, acc[u]);
+                        }
+                        continue;
+                    }
+                    const T* ar = ax + row[to];
+                    if constexpr (span <= 16) { // each input vector loaded once for every tap using it
+                        B v[span];
+#pragma GCC unroll 16
+                        for (std::size_t i = 0; i < span; ++i)
+                            v[i] = B::load_unaligned(ar + static_cast<std::ptrdiff_t>(i) * static_cast<std::ptrdiff_t>(C));
+                        for (std::size_t k = 0; k < kx; ++k) {
+                            const B wt = wv(to * kx + k, f);
+#pragma GCC unroll 8
+                            for (std::size_t u = 0; u < NB; ++u)
+                                acc[u] = xsimd::fma(v[u * sx + k * rdx], wt, acc[u]);
+                        }
+                    } else {
+                        for (std::size_t k = 0; k < kx; ++k) {
+                            const B wt = wv(to * kx + k, f);
                             const T* ak = ar + static_cast<std::ptrdiff_t>(k) * rdx * static_cast<std::ptrdiff_t>(C);
 #pragma GCC unroll 8
-                            for (std::size_t u = 0; u < XB; ++u)
+                            for (std::size_t u = 0; u < NB; ++u)
                                 acc[u] = xsimd::fma(B::load_unaligned(ak + static_cast<std::ptrdiff_t>(u) * sx *
                                                                                static_cast<std::ptrdiff_t>(C)),
                                                     wt, acc[u]);
                         }
                     }
-#pragma GCC unroll 8
-                    for (std::size_t u = 0; u < XB; ++u)
-                        store(acc[u],
-                              c + (x + static_cast<std::ptrdiff_t>(u)) * CR + static_cast<std::ptrdiff_t>(f) * CF);
                 }
-                for (; x < static_cast<std::ptrdiff_t>(ow); ++x)
-                    one(x, f, wv);
-            }
+#pragma GCC unroll 8
+                for (std::size_t u = 0; u < NB; ++u)
+                    store(acc[u], c + (x + static_cast<std::ptrdiff_t>(u)) * CR + static_cast<std::ptrdiff_t>(f) * CF);
+            };
+            constexpr std::size_t CW = C / W * W; // features in whole batches
+            // A position with taps in the padding: XB feature blocks at once (independent FMA chains),
+            // each tap's bounds checked once for all of them.
+            auto edge = [&](std::ptrdiff_t x) {
+                std::size_t f = 0;
+                for (; f + XB * W <= CW; f += XB * W) {
+                    B acc[XB];
+#pragma GCC unroll 8
+                    for (std::size_t j = 0; j < XB; ++j)
+                        acc[j] = B(T(0));
+                    for (std::size_t t = 0; t < taps; ++t) {
+                        const std::size_t to = t / kx, k = t % kx;
+                        const std::ptrdiff_t ix = x * sx + static_cast<std::ptrdiff_t>(k) * rdx - lox;
+                        const T* wt = w + t * C + f;
+                        if (row[to] < 0 || ix < 0 || ix >= nx) {
+#pragma GCC unroll 8
+                            for (std::size_t j = 0; j < XB; ++j)
+                                acc[j] = xsimd::fma(B(T(0)), B::load_unaligned(wt + j * W), acc[j]);
+                        } else {
+                            const T* a = in + row[to] + ix * static_cast<std::ptrdiff_t>(C) + static_cast<std::ptrdiff_t>(f);
+#pragma GCC unroll 8
+                            for (std::size_t j = 0; j < XB; ++j)
+                                acc[j] = xsimd::fma(B::load_unaligned(a + j * W), B::load_unaligned(wt + j * W), acc[j]);
+                        }
+                    }
+#pragma GCC unroll 8
+                    for (std::size_t j = 0; j < XB; ++j)
+                        store(acc[j], c + x * CR + static_cast<std::ptrdiff_t>(f + j * W) * CF);
+                }
+                for (; f < CW; f += W)
+                    one(x, f);
+            };
+            constexpr std::ptrdiff_t xb = static_cast<std::ptrdiff_t>(XB);
+            std::ptrdiff_t x = 0;
+            for (; x < x_in0 && x < static_cast<std::ptrdiff_t>(ow); ++x)
+                edge(x);
+            for (; x + xb <= x_in1; x += xb)
+                for (std::size_t f = 0; f < CW; f += W)
+                    block(x, f, std::integral_constant<std::size_t, XB>{});
+            auto rest = [&]<std::size_t NB>(std::integral_constant<std::size_t, NB>) { // the interior's rest
+                if (x + static_cast<std::ptrdiff_t>(NB) <= x_in1) {
+                    for (std::size_t f = 0; f < CW; f += W)
+                        block(x, f, std::integral_constant<std::size_t, NB>{});
+                    x += static_cast<std::ptrdiff_t>(NB);
+                }
+            };
+            if constexpr (XB > 4)
+                rest(std::integral_constant<std::size_t, 4>{});
+            rest(std::integral_constant<std::size_t, 2>{});
+            rest(std::integral_constant<std::size_t, 1>{});
+            for (; x < static_cast<std::ptrdiff_t>(ow); ++x)
+                edge(x);
+            std::size_t f = CW;
             for (; f < C; ++f) // features past the last whole batch
                 for (std::size_t x = 0; x < ow; ++x) {
                     T acc(0);
