@@ -9,6 +9,9 @@
 //   1x1_nhwc                 N=8 C=256 14x14 K=512 1x1
 //   dgrad3x3_nhwc            the data gradient (transposed convolution) of resnet3x3_nhwc:
 //                            dx[8,56,56,64] from dy[8,56,56,64] and the forward's HWIO weights
+//   resnet3x3_bias_relu_nhwc, dw3x3_bias_relu_nhwc
+//                            those convolutions followed by y = max(y + bias[k], 0) (FLOP/s counts
+//                            the convolution's FLOPs only)
 //
 // Peers:
 //   onednn           oneDNN's convolution primitive (forward_inference; the data gradient:
@@ -30,7 +33,13 @@
 //                    [K, KH KW C] (one sgemm), then a scatter-add of dcols into dx (TBB over images).
 //   loop             (depthwise only) a direct loop, SIMD over the channels by the compiler.
 //   xlet             (added when <xlet/ops/conv/conv.hpp> exists) conv_general_dilated assigned
-//                    into an existing tensor.
+//                    into an existing tensor; bias_relu: with the epilogue as its third argument
+//                    (run by the kernel on each task's output lines while they are in cache).
+//   xlet_two_pass    (bias_relu) max(add(conv_general_dilated(x, w), b, dims<3>), 0.0f): the
+//                    convolution, then the element-wise pass, as a user writes it without the
+//                    epilogue argument.
+//   oneDNN on bias_relu: the primitive with a bias and an eltwise_relu post-op (fused by oneDNN);
+//   im2col_openblas: im2col + sgemm, then a bias/relu pass (TBB over output rows).
 //
 // Threads: xlet and the TBB loops of the im2col and loop peers run under tbb::global_control;
 // OpenBLAS (Debian's pthread build) under openblas_set_num_threads. oneDNN: Debian's libdnnl 2.6.3
@@ -56,6 +65,7 @@
 #if __has_include(<xlet/ops/conv/conv.hpp>)
 #include <xlet/core/tensor.hpp>
 #include <xlet/ops/conv/conv.hpp>
+#include <xlet/ops/elementwise.hpp>
 #define XLET_BENCH_HAVE_XLET_CONV 1
 #endif
 
@@ -66,7 +76,18 @@ namespace {
 
 // ---- the cases ----------------------------------------------------------------------------------------
 
-enum case_id { resnet_nhwc, resnet_nchw, stem_nhwc, stem_nchw, dw_nhwc, pw_nhwc, dgrad_nhwc, n_cases };
+enum case_id {
+    resnet_nhwc,
+    resnet_nchw,
+    stem_nhwc,
+    stem_nchw,
+    dw_nhwc,
+    pw_nhwc,
+    dgrad_nhwc,
+    resnet_bias_relu,
+    dw_bias_relu,
+    n_cases
+};
 constexpr conv_case cases[n_cases] = {
     {"resnet3x3_nhwc", false, false, 8, 64, 56, 56, 64, 3, 3, 1, 1, 1},
     {"resnet3x3_nchw", true, false, 8, 64, 56, 56, 64, 3, 3, 1, 1, 1},
@@ -75,6 +96,8 @@ constexpr conv_case cases[n_cases] = {
     {"dw3x3_nhwc", false, false, 8, 256, 28, 28, 256, 3, 3, 1, 1, 256},
     {"1x1_nhwc", false, false, 8, 256, 14, 14, 512, 1, 1, 1, 0, 1},
     {"dgrad3x3_nhwc", false, true, 8, 64, 56, 56, 64, 3, 3, 1, 1, 1},
+    {"resnet3x3_bias_relu_nhwc", false, false, 8, 64, 56, 56, 64, 3, 3, 1, 1, 1, true},
+    {"dw3x3_bias_relu_nhwc", false, false, 8, 256, 28, 28, 256, 3, 3, 1, 1, 256, true},
 };
 
 // The inputs of case `id`, made on first use (conv_peers.hpp: make_inputs).
@@ -105,6 +128,34 @@ struct xlet_peer final : peer {
         label = "conv_general_dilated";
     }
     void run() override { *y = xlet::conv_general_dilated<Cfg>(*x, *w); }
+    const float* out() override { return y->data(); }
+};
+
+// The bias_relu cases: the epilogue as conv_general_dilated's third argument (Fused), or the
+// plain expression (the convolution, then an element-wise pass).
+template<class X, class W, class Y, xlet::conv_config Cfg, bool Fused>
+struct xlet_bias_relu_peer final : peer {
+    static constexpr std::size_t K = Y::extents[3];
+    std::unique_ptr<X> x = std::make_unique<X>();
+    std::unique_ptr<W> w = std::make_unique<W>();
+    std::unique_ptr<Y> y = std::make_unique<Y>();
+    xlet::f32<K> b;
+    explicit xlet_bias_relu_peer(const conv_case& cs, const case_data& d) {
+        if (x->size() != cs.in_size() || w->size() != cs.w_size() || y->size() != cs.out_size() || !cs.bias_relu ||
+            static_cast<std::size_t>(cs.k) != K)
+            throw std::logic_error("xlet_bias_relu_peer: tensor types do not match the case");
+        std::copy_n(d.x.get(), x->size(), x->data());
+        std::copy_n(d.w.get(), w->size(), w->data());
+        std::copy_n(d.b.get(), K, b.data());
+        label = Fused ? "conv_general_dilated(x, w, epilogue)" : "max(add(conv_general_dilated(x, w), b), 0)";
+    }
+    void run() override {
+        if constexpr (Fused)
+            *y = xlet::conv_general_dilated<Cfg>(
+                *x, *w, [&](auto v) { return xlet::max(xlet::add(v, b, xlet::dims<3>), 0.0f); });
+        else
+            *y = xlet::max(xlet::add(xlet::conv_general_dilated<Cfg>(*x, *w), b, xlet::dims<3>), 0.0f);
+    }
     const float* out() override { return y->data(); }
 };
 
@@ -147,11 +198,16 @@ using xlet_stem_nchw = xlet_peer<f32<1, 3, 224, 224>, f32<64, 3, 7, 7>, f32<1, 6
 using xlet_dw = xlet_peer<f32<8, 28, 28, 256>, f32<3, 3, 1, 256>, f32<8, 28, 28, 256>, cfg_dw>;
 using xlet_pw = xlet_peer<f32<8, 14, 14, 256>, f32<1, 1, 256, 512>, f32<8, 14, 14, 512>, cfg_pw>;
 using xlet_dgrad = xlet_peer<f32<8, 56, 56, 64>, f32<3, 3, 64, 64>, f32<8, 56, 56, 64>, cfg_dgrad>;
+template<bool Fused>
+using xlet_resnet_br =
+    xlet_bias_relu_peer<f32<8, 56, 56, 64>, f32<3, 3, 64, 64>, f32<8, 56, 56, 64>, cfg_resnet_nhwc, Fused>;
+template<bool Fused>
+using xlet_dw_br = xlet_bias_relu_peer<f32<8, 28, 28, 256>, f32<3, 3, 1, 256>, f32<8, 28, 28, 256>, cfg_dw, Fused>;
 #endif
 
 // ---- the peers of a case, and the registration -------------------------------------------------------
 
-enum class peer_kind { onednn, onednn_blocked, im2col_openblas, loop, xlet };
+enum class peer_kind { onednn, onednn_blocked, im2col_openblas, loop, xlet, xlet_two_pass };
 
 std::unique_ptr<peer> make_peer(peer_kind k, int id) {
     const conv_case& cs = cases[id];
@@ -186,9 +242,17 @@ std::unique_ptr<peer> make_peer(peer_kind k, int id) {
             return std::make_unique<xlet_pw>(cs, d);
         case dgrad_nhwc:
             return std::make_unique<xlet_dgrad>(cs, d);
+        case resnet_bias_relu:
+            return std::make_unique<xlet_resnet_br<true>>(cs, d);
+        case dw_bias_relu:
+            return std::make_unique<xlet_dw_br<true>>(cs, d);
         default:
             break;
         }
+        break;
+    case peer_kind::xlet_two_pass:
+        if (id == resnet_bias_relu) return std::make_unique<xlet_resnet_br<false>>(cs, d);
+        if (id == dw_bias_relu) return std::make_unique<xlet_dw_br<false>>(cs, d);
         break;
 #endif
     default:
@@ -217,6 +281,7 @@ void register_all() {
         for (int t : {1, 2}) {
 #if defined(XLET_BENCH_HAVE_XLET_CONV)
             reg_case(id, peer_kind::xlet, "xlet", t);
+            if (cases[id].bias_relu) reg_case(id, peer_kind::xlet_two_pass, "xlet_two_pass", t);
 #endif
 #if defined(XLET_BENCH_HAVE_DNNL)
             if (t == 1 || dnnl_threaded) {

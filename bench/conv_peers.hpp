@@ -29,6 +29,7 @@ struct conv_case {
     bool nchw;  // data NCHW / weights OIHW; otherwise data NHWC / weights HWIO
     bool dgrad; // the data gradient of the forward convolution described below
     int n, c, h, w, k, kh, kw, stride, pad, groups;
+    bool bias_relu = false; // (NHWC forward) y = max(conv + bias[k], 0): the epilogue after the convolution
     int oh() const { return (h + 2 * pad - kh) / stride + 1; }
     int ow() const { return (w + 2 * pad - kw) / stride + 1; }
     double flops() const { return 2.0 * n * oh() * ow() * k * (c / groups) * kh * kw; }
@@ -40,7 +41,7 @@ struct conv_case {
 
 // A case's inputs (make_inputs) and im2col_openblas's output.
 struct case_data {
-    buffer<float> x, w;
+    buffer<float> x, w, b; // b: the bias (bias_relu cases)
     std::vector<float> ref; // im2col_openblas's output, computed once (reference for the others)
 };
 
@@ -54,7 +55,13 @@ void make_inputs(case_data& d, const conv_case& cs, int id) {
          [&](std::size_t i) { return gen(i, 100u + static_cast<std::uint32_t>(id), -1.0f, 1.0f); });
     fill(d.w.get(), cs.w_size(),
          [&](std::size_t i) { return gen(i, 200u + static_cast<std::uint32_t>(id), -1.0f, 1.0f); });
+    if (cs.bias_relu) {
+        d.b = make_buffer<float>(static_cast<std::size_t>(cs.k));
+        fill(d.b.get(), static_cast<std::size_t>(cs.k),
+             [&](std::size_t i) { return gen(i, 300u + static_cast<std::uint32_t>(id), -0.5f, 0.5f); });
+    }
 }
+
 
 void set_flops(benchmark::State& st, double per_iteration) {
     st.counters["FLOP/s"] =
@@ -71,6 +78,15 @@ struct peer {
 };
 
 std::size_t uz(int v) { return static_cast<std::size_t>(v); }
+
+// The bias + ReLU epilogue of an NHWC result, as a pass of its own (TBB over rows of features).
+void bias_relu_pass(const conv_case& cs, const float* b, float* y) {
+    static_parallel(cs.out_size() / uz(cs.k), [&](std::size_t r0, std::size_t r1) {
+        for (std::size_t r = r0; r < r1; ++r)
+            for (std::size_t o = 0; o < uz(cs.k); ++o)
+                y[r * uz(cs.k) + o] = std::max(y[r * uz(cs.k) + o] + b[o], 0.0f);
+    });
+}
 
 // ---- a direct sum in double at one output element: the check of the im2col peer --------------------
 
@@ -133,9 +149,9 @@ double rel_err(const float* y, const float* ref, std::size_t n) {
 #if defined(XLET_BENCH_HAVE_OPENBLAS)
 struct im2col_peer final : peer {
     const conv_case& cs;
-    const float *x, *w;
+    const float *x, *w, *b;
     buffer<float> cols, y;
-    explicit im2col_peer(const conv_case& c, const case_data& d) : cs(c), x(d.x.get()), w(d.w.get()) {
+    explicit im2col_peer(const conv_case& c, const case_data& d) : cs(c), x(d.x.get()), w(d.w.get()), b(d.b.get()) {
         const std::size_t m = uz(cs.n) * uz(cs.oh()) * uz(cs.ow());
         const bool identity =
             !cs.dgrad && !cs.nchw && cs.kh == 1 && cs.kw == 1 && cs.stride == 1 && cs.pad == 0 && cs.groups == 1;
@@ -145,6 +161,7 @@ struct im2col_peer final : peer {
                 : identity      ? "sgemm (1x1: no im2col)"
                 : cs.groups > 1 ? "im2col + sgemm per group"
                                 : "im2col + sgemm";
+        if (cs.bias_relu) label += " + bias/relu pass";
     }
     const float* out() override { return y.get(); }
 
@@ -155,6 +172,7 @@ struct im2col_peer final : peer {
             run_nchw();
         else
             run_nhwc();
+        if (cs.bias_relu) bias_relu_pass(cs, b, y.get());
     }
 
     // cols[g][m][(a KW + b) cg + i] = x[n][oh s + a - p][ow s + b - p][g cg + i], m = (n OH + oh) OW + ow.
@@ -302,7 +320,7 @@ struct onednn_peer final : peer {
     dnnl::engine eng{dnnl::engine::kind::cpu, 0};
     dnnl::stream strm{eng};
     dnnl::primitive prim;
-    dnnl::memory src, wei, dst, user_dst;
+    dnnl::memory src, wei, dst, user_dst, bias;
     int src_arg = DNNL_ARG_SRC, dst_arg = DNNL_ARG_DST;
     buffer<float> y;
     bool blocked;
@@ -342,6 +360,22 @@ struct onednn_peer final : peer {
             label = pd.impl_info_str();
             src_arg = DNNL_ARG_DIFF_DST;
             dst_arg = DNNL_ARG_DIFF_SRC;
+        } else if (cs.bias_relu) { // the bias and a ReLU post-op, fused by oneDNN
+            const dnnl::memory::desc b_md({K}, dt::f32, tag::a);
+            const dnnl::convolution_forward::desc fd(dnnl::prop_kind::forward_inference,
+                                                     dnnl::algorithm::convolution_direct, x_md, w_any, b_md, y_md,
+                                                     strides, pad, pad);
+            dnnl::post_ops po;
+            po.append_eltwise(1.0f, dnnl::algorithm::eltwise_relu, 0.0f, 0.0f);
+            dnnl::primitive_attr attr;
+            attr.set_post_ops(po);
+            const dnnl::convolution_forward::primitive_desc pd(fd, attr, eng);
+            prim = dnnl::convolution_forward(pd);
+            in_md = pd.src_desc();
+            out_md = pd.dst_desc();
+            w_md = pd.weights_desc();
+            label = pd.impl_info_str() + std::string(" + bias/relu post-op");
+            bias = dnnl::memory(b_md, eng, d.b.get());
         } else {
             const dnnl::convolution_forward::desc fd(dnnl::prop_kind::forward_inference,
                                                      dnnl::algorithm::convolution_direct, x_md, w_any, y_md, strides,
@@ -374,7 +408,10 @@ struct onednn_peer final : peer {
         if (blocked) label += " (blocked src/dst, reorders untimed)";
     }
     void run() override {
-        prim.execute(strm, {{src_arg, src}, {DNNL_ARG_WEIGHTS, wei}, {dst_arg, dst}});
+        if (cs.bias_relu)
+            prim.execute(strm, {{src_arg, src}, {DNNL_ARG_WEIGHTS, wei}, {DNNL_ARG_BIAS, bias}, {dst_arg, dst}});
+        else
+            prim.execute(strm, {{src_arg, src}, {DNNL_ARG_WEIGHTS, wei}, {dst_arg, dst}});
         strm.wait();
     }
     const float* out() override {
@@ -401,7 +438,8 @@ double reference_check(const conv_case& cs, case_data& d, peer& im2col) {
     double diff = 0, scale = 0;
     for (std::size_t s = 0; s <= 256; ++s) {
         const std::size_t i = s == 256 ? n - 1 : mix(s, 7u) % n;
-        const double e = direct(cs, d.x.get(), d.w.get(), i);
+        double e = direct(cs, d.x.get(), d.w.get(), i);
+        if (cs.bias_relu) e = std::max(e + double(d.b[i % uz(cs.k)]), 0.0);
         diff = std::max(diff, std::fabs(double(d.ref[i]) - e));
         scale = std::max(scale, std::fabs(e));
     }

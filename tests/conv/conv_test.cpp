@@ -206,6 +206,64 @@ TEST_CASE("operands are expressions: conv(relu(x + b), w) equals the conv of the
     CHECK(act(1, 4, 4, 3) == std::max(plain(1, 4, 4, 3) + 1.0f, 0.0f));
 }
 
+TEST_CASE("an epilogue (bias + activation) run in the kernel gives the two passes' values") {
+    auto x = pattern<f32<2, 21, 19, 24>>(17, 0.125f, 1.0f);
+    auto w = pattern<f32<3, 3, 24, 40>>(7, 0.1f, 0.3f);
+    auto b = pattern<f32<40>>(5, 0.25f, 0.5f);
+    constexpr conv_config cfg{
+        .padding_low = {1, 1}, .padding_high = {1, 1}, .dimension_numbers = conv_layout("NHWC", "HWIO", "NHWC")};
+    auto relu = [&](auto y) { return max(add(y, b, dims<3>), 0.0f); };
+    f32<2, 21, 19, 40> two = relu(conv_general_dilated<cfg>(x, w));
+    auto one = conv_general_dilated<cfg>(x, w, relu);
+    static_assert(std::is_same_v<decltype(one), f32<2, 21, 19, 40>>);
+    CHECK(same_values(one, two));
+    CHECK(one(1, 0, 0, 3) == std::max(conv_general_dilated<cfg>(x, w)(1, 0, 0, 3) + b(3), 0.0f));
+    // a transcendental epilogue (vector and scalar paths must fall alike), on the depthwise kernel
+    auto xd = pattern<f32<2, 9, 13, 40>>(11, 0.05f, 0.2f);
+    auto wd = pattern<f32<3, 3, 1, 40>>(5, 0.1f, 0.2f);
+    constexpr conv_config dw{.padding_low = {1, 1},
+                             .padding_high = {1, 1},
+                             .dimension_numbers = conv_layout("NHWC", "HWIO", "NHWC"),
+                             .feature_group_count = 40};
+    auto act = [&](const auto& y) { return tanh(add(y, b, dims<3>)) * 0.5f; };
+    f32<2, 9, 13, 40> d2 = act(conv_general_dilated<dw>(xd, wd));
+    CHECK(same_values(conv_general_dilated<dw>(xd, wd, act), d2));
+    // 1 and 2 threads alike
+    f32<2, 21, 19, 40> t1, t2;
+    tbb::task_arena(1).execute([&] { t1 = conv_general_dilated<cfg>(x, w, relu); });
+    tbb::task_arena(2).execute([&] { t2 = conv_general_dilated<cfg>(x, w, relu); });
+    CHECK(same_values(t1, t2));
+    CHECK(same_values(t1, two));
+}
+
+TEST_CASE("an epilogue that is not element-wise on the result runs after the convolution") {
+    auto x = pattern<f32<1, 6, 7, 8>>(13, 0.25f, 1.0f);
+    auto w = pattern<f32<3, 3, 8, 4>>(7, 0.1f, 0.3f);
+    constexpr conv_config cfg{
+        .padding_low = {1, 1}, .padding_high = {1, 1}, .dimension_numbers = conv_layout("NHWC", "HWIO", "NHWC")};
+    const auto y = conv_general_dilated<cfg>(x, w);
+    // reads the result elsewhere than it writes: reversed along the width
+    auto r = conv_general_dilated<cfg>(x, w, [](auto v) { return rev(v, dims<2>) + 1.0f; });
+    CHECK(r(0, 2, 0, 1) == y(0, 2, 6, 1) + 1.0f);
+    CHECK(r(0, 5, 6, 3) == y(0, 5, 0, 3) + 1.0f);
+    // another shape and type: a sum over everything but the features, as f64
+    auto s = conv_general_dilated<cfg>(
+        x, w, [](auto v) { return reduce(convert_element_type<double>(v), 0.0, std::plus<>{}, dims<0, 1, 2>); });
+    static_assert(std::is_same_v<decltype(s), f64<4>>);
+    double want = 0;
+    for (std::size_t i = 0; i < 6; ++i)
+        for (std::size_t j = 0; j < 7; ++j)
+            want += double(y(0, i, j, 2));
+    CHECK(s(2) == doctest::Approx(want));
+    // a result layout the kernel does not write in canonical order (NCHW)
+    auto xc = pattern<f32<1, 8, 6, 7>>(13, 0.25f, 1.0f);
+    auto wc = pattern<f32<4, 8, 3, 3>>(7, 0.1f, 0.3f);
+    constexpr conv_config nchw{
+        .padding_low = {1, 1}, .padding_high = {1, 1}, .dimension_numbers = conv_layout("NCHW", "OIHW", "NCHW")};
+    f32<1, 4, 6, 7> two = abs(conv_general_dilated<nchw>(xc, wc));
+    CHECK(same_values(conv_general_dilated<nchw>(xc, wc, [](auto v) { return abs(v); }), two));
+}
+
 TEST_CASE("results are bitwise identical for 1 and 2 threads (direct, depthwise, several k passes)") {
     auto x = pattern<f32<4, 20, 30, 96>>(29, 0.01f, 0.1f);
     auto w = pattern<f32<3, 3, 96, 40>>(23, 0.02f, 0.2f);

@@ -209,6 +209,23 @@ struct evaluator {
         if constexpr (stream) stream_fence(); // order the streamed stores before the task ends
     }
 
+    // Elements [b, end) of the row-major destination, for an epilogue run on a kernel's output
+    // while it is in cache (ops/conv: conv_general_dilated with an epilogue). The same vectors as
+    // a whole evaluation when b and end sit on vector boundaries of their rows (range_aligned).
+    static constexpr bool rangeable = !tiled && E::size() != 0;
+    static constexpr bool range_aligned(std::size_t step) { return step % inner == 0 || (step % N == 0 && inner % N == 0); }
+    static void run_range(S* dst, const E& e, std::size_t b, std::size_t end) {
+        std::size_t row = b / inner, i = b % inner;
+        while (b < end) {
+            const auto outer = outer_of(row);
+            const std::size_t stop = std::min(inner, i + (end - b));
+            run_block(dst + row_offset<R, P>(dst_view, outer), e.template cursor<R, M, P>(outer), i, stop, false);
+            b += stop - i;
+            i = 0;
+            ++row;
+        }
+    }
+
     // A pure copy whose source runs across the destination's rows (a transpose, possibly of a
     // slice or batched): the cache-blocked transpose kernel instead of strided loads.
     static constexpr int transposed_group = [] {

@@ -376,9 +376,17 @@ void conv_for_lines(std::size_t lines, std::size_t work_per_line, bool parallel,
     tbb::this_task_arena::isolate([&] { gemm_for(true, lines, grain, f); });
 }
 
+// What a kernel calls with each range [b, e) of the result (elements, row-major) once it is
+// written: nothing, or an element-wise epilogue run on it while it is in cache (ops/conv/conv.hpp;
+// called only when the result is in canonical order: the ranges are then whole lines, or for the
+// depthwise kernel whole positions of a line).
+struct conv_no_epilogue {
+    void operator()(std::size_t, std::size_t) const {}
+};
+
 // f32 / f64: the direct kernel above. in, w, out: canonical buffers (out fully written).
-template<conv_geom G, class T>
-void conv_direct(const T* in, const T* w, T* out, bool parallel = true) {
+template<conv_geom G, class T, class Epi = conv_no_epilogue>
+void conv_direct(const T* in, const T* w, T* out, bool parallel = true, const Epi& epi = {}) {
     using L = conv_layout_of<G>;
     using Gb = gemm_blocking<T>;
     constexpr std::size_t MR = Gb::MR, NR = Gb::NR;
@@ -423,6 +431,7 @@ void conv_direct(const T* in, const T* w, T* out, bool parallel = true) {
                 }
             }
         }
+        epi(l0 * ow * G.o, l1 * ow * G.o);
     });
 }
 
@@ -437,8 +446,8 @@ struct conv_border {
     std::array<std::ptrdiff_t, conv_max_spatial> lo{};
 };
 
-template<conv_geom G, conv_border Bd, class T>
-void conv_depthwise(const T* in, const T* w, T* out, bool parallel = true) {
+template<conv_geom G, conv_border Bd, class T, class Epi = conv_no_epilogue>
+void conv_depthwise(const T* in, const T* w, T* out, bool parallel = true, const Epi& epi = {}) {
     using L = conv_layout_of<G>;
     using B = xsimd::batch<T>;
     constexpr std::size_t W = B::size, C = G.c, taps = L::taps, ow = L::ow, ns = G.ns;
@@ -600,17 +609,29 @@ void conv_depthwise(const T* in, const T* w, T* out, bool parallel = true) {
                 for (; f < CW; f += W)
                     one(x, f);
             };
+            // Positions [x0, x1) written: with whole batches of features only, the epilogue runs on
+            // them at once (in L1); else on the line once its last features are written.
+            const std::size_t lbase = l * ow * C;
+            auto written = [&](std::ptrdiff_t x0, std::ptrdiff_t x1) {
+                if constexpr (CW == C)
+                    epi(lbase + static_cast<std::size_t>(x0) * C, lbase + static_cast<std::size_t>(x1) * C);
+            };
             constexpr std::ptrdiff_t xb = static_cast<std::ptrdiff_t>(XB);
             std::ptrdiff_t x = 0;
-            for (; x < x_in0 && x < static_cast<std::ptrdiff_t>(ow); ++x)
+            for (; x < x_in0 && x < static_cast<std::ptrdiff_t>(ow); ++x) {
                 edge(x);
-            for (; x + xb <= x_in1; x += xb)
+                written(x, x + 1);
+            }
+            for (; x + xb <= x_in1; x += xb) {
                 for (std::size_t f = 0; f < CW; f += W)
                     block(x, f, std::integral_constant<std::size_t, XB>{});
+                written(x, x + xb);
+            }
             auto rest = [&]<std::size_t NB>(std::integral_constant<std::size_t, NB>) { // the interior's rest
                 if (x + static_cast<std::ptrdiff_t>(NB) <= x_in1) {
                     for (std::size_t f = 0; f < CW; f += W)
                         block(x, f, std::integral_constant<std::size_t, NB>{});
+                    written(x, x + static_cast<std::ptrdiff_t>(NB));
                     x += static_cast<std::ptrdiff_t>(NB);
                 }
             };
@@ -618,8 +639,10 @@ void conv_depthwise(const T* in, const T* w, T* out, bool parallel = true) {
                 rest(std::integral_constant<std::size_t, 4>{});
             rest(std::integral_constant<std::size_t, 2>{});
             rest(std::integral_constant<std::size_t, 1>{});
-            for (; x < static_cast<std::ptrdiff_t>(ow); ++x)
+            for (; x < static_cast<std::ptrdiff_t>(ow); ++x) {
                 edge(x);
+                written(x, x + 1);
+            }
             std::size_t f = CW;
             for (; f < C; ++f) // features past the last whole batch
                 for (std::size_t x = 0; x < ow; ++x) {
@@ -636,6 +659,7 @@ void conv_depthwise(const T* in, const T* w, T* out, bool parallel = true) {
                     }
                     c[static_cast<std::ptrdiff_t>(x) * CR + static_cast<std::ptrdiff_t>(f) * CF] = acc;
                 }
+            if constexpr (CW != C) epi(lbase, lbase + ow * C);
         }
     });
 }

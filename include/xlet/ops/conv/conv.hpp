@@ -677,6 +677,87 @@ auto conv_general_dilated(L&& lhs, R&& rhs) {
     }
 }
 
+namespace detail {
+template<class Tn>
+struct conv_map_of;
+template<class T, std::size_t... D>
+struct conv_map_of<tensor<T, D...>> {
+    using type = tensor_map<T, D...>;
+};
+
+// Whether the epilogue E runs inside the kernel: the f32 / f64 kernels writing the result in its
+// canonical order ([batch, spatial..., feature]: lines of all features are consecutive ranges),
+// one feature group or depthwise (a line holds every feature), and an element-wise tree of the
+// result's type and shape whose vectors fall as in a whole evaluation.
+template<class P, class E>
+consteval bool conv_epilogue_fusable() {
+    using Rules = typename P::Rules;
+    constexpr auto& G = P::geom;
+    if constexpr (!P::fast || !std::is_same_v<typename P::O, typename P::Acc> || !Rules::shape_ok)
+        return false;
+    else if constexpr (!std::is_same_v<tensor_type_of<E>,
+                                       typename tensor_of_impl<typename P::O, P::out_extents,
+                                                               std::make_index_sequence<P::N>>::type>)
+        return false;
+    else {
+        if (conv_layout_of<G>::out_size == 0 || conv_layout_of<G>::K == 0) return false;
+        if (!P::depthwise && (G.groups != 1 || G.batch_groups)) return false;
+        if (Rules::out.a != 0 || Rules::out.b != static_cast<std::int64_t>(P::N - 1)) return false;
+        for (std::size_t d = 0; d < P::NS; ++d)
+            if (Rules::out.sp[d] != static_cast<std::int64_t>(d + 1)) return false;
+        using Ev = evaluator<typename P::O, node_t<const E&>>;
+        // (the depthwise kernel calls it on whole positions, when its features are whole vectors)
+        return Ev::rangeable && Ev::range_aligned(conv_layout_of<G>::ow * G.o) &&
+               (!P::depthwise || Ev::range_aligned(G.o));
+    }
+}
+} // namespace detail
+
+// With an epilogue: conv_general_dilated<cfg>(lhs, rhs, epilogue) is
+// eval(epilogue(conv_general_dilated<cfg>(lhs, rhs))), where epilogue maps the result (a tensor_map
+// of it) to any expression: a bias and an activation, say
+//   conv_general_dilated<cfg>(x, w, [&](auto y) { return max(y + broadcast_in_dim<f32<8, 56, 56, 64>, 3>(b), 0.0f); })
+// When it is element-wise on the result (same type and shape, reading the result only in place)
+// and the kernel writes the result in its canonical order, the kernel applies it to each task's
+// lines as soon as they are written, while they are in cache: the same values as the two passes
+// (the same vectors), one pass over memory. Otherwise, or while exporting (trace::recorder), the
+// two ops run one after the other.
+template<conv_config Cf, class Out = void, expression L, expression R, class F>
+auto conv_general_dilated(L&& lhs, R&& rhs, F&& epilogue) {
+    using res_t = decltype(conv_general_dilated<Cf, Out>(std::forward<L>(lhs), std::forward<R>(rhs)));
+    using map_t = typename detail::conv_map_of<res_t>::type;
+    static_assert(diag::got<std::is_invocable_v<F&, map_t>, map_t>::value,
+                  "xlet::conv_general_dilated [epilogue]: the epilogue must be callable with the result (a tensor_map "
+                  "of the convolution's type and shape)");
+    if constexpr (std::is_invocable_v<F&, map_t>) {
+        using E = std::remove_cvref_t<std::invoke_result_t<F&, map_t>>;
+        if constexpr (!detail::quantized_operands<L, R>) {
+            using P = detail::conv_plan<Cf, L, R, Out>;
+            if constexpr (detail::conv_epilogue_fusable<P, E>()) {
+                bool traced = false;
+                if constexpr (trace::compiled_in) traced = trace::active != nullptr;
+                res_t res(detail::no_init);
+                const auto e = epilogue(map_t(res.data()));
+                if (!traced && !detail::may_alias(e, res.data(), res.data() + res.size())) {
+                    constexpr auto& G = P::geom;
+                    const auto n = detail::as_node(e);
+                    using Ev = detail::evaluator<typename P::O, std::remove_cvref_t<decltype(n)>>;
+                    const auto& a = detail::conv_lhs<P, !P::depthwise>(std::forward<L>(lhs));
+                    const auto& w = detail::conv_rhs<P>(std::forward<R>(rhs));
+                    auto after = [&](std::size_t b, std::size_t end) { Ev::run_range(res.data(), n, b, end); };
+                    if constexpr (P::depthwise)
+                        detail::conv_depthwise<G, P::border>(a.data(), w.data(), res.data(), true, after);
+                    else
+                        detail::conv_direct<G>(a.data(), w.data(), res.data(), true, after);
+                    return res;
+                }
+            }
+        }
+        auto y = conv_general_dilated<Cf, Out>(std::forward<L>(lhs), std::forward<R>(rhs));
+        return eval(epilogue(map_t(y.data())));
+    }
+}
+
 // Conv(lhs, rhs, window_strides, padding (SAME / VALID), feature_group_count, batch_group_count):
 // default dimension numbers ([b, f, spatial...], kernel [o, i, spatial...]), no dilation.
 template<conv_config Cf, class Out = void, expression L, expression R>
