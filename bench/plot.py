@@ -146,9 +146,10 @@ def describe(ctx):
 
 
 def ratios(rows, order):
-    """[(case, {threads: (ratio, peer label)})] in the JSON's order, and the xlet cases with no peer."""
+    """[(case, {threads: (ratio, peer label)}, against itself)] in the JSON's order, the cases paired with
+    another form of xlet last; and the xlet cases with no peer."""
     speed = {k: 1.0 / r["seconds"] for k, r in rows.items() if r["seconds"] > 0}
-    out, lonely = [], []
+    out, own, lonely = [], [], []
     for case in order:
         per_t = {}
         for t in sorted({k[2] for k in rows if k[0] == case}):
@@ -171,15 +172,16 @@ def ratios(rows, order):
                     continue
                 if (case, i, t) in speed:
                     cand[i] = x / speed[(case, i, t)]
+            against_self = not cand
             cand = cand or self_cand
             if cand:
                 peer = min(cand, key=cand.get)
                 per_t[t] = (cand[peer], peer)
         if per_t:
-            out.append((case, per_t))
+            (own if against_self else out).append((case, per_t, against_self))
         elif not case.startswith("peak_") and any(k[0] == case and k[1] == "xlet" for k in rows):
             lonely.append(case)
-    return out, lonely
+    return out + own, lonely
 
 
 def short(case, family):
@@ -194,18 +196,23 @@ def plot_family(family, ctx, data, lonely, out_dir, suffix):
         return None
     n = len(data)
     fig, ax = plt.subplots(figsize=(WIDTH_IN, 1.5 + 0.52 * n))
-    vals = [r for _, per_t in data for r, _ in per_t.values()]
+    vals = [r for _, per_t, _ in data for r, _ in per_t.values()]
     log = max(vals + [1.0]) / min(vals + [1.0]) > 20
     bar_h = 0.38
-    for i, (case, per_t) in enumerate(data):
+    for i, (case, per_t, against_self) in enumerate(data):
+        if against_self and (i == 0 or not data[i - 1][2]):
+            ax.axhline(i - 0.5, color="#888888", linewidth=0.8, linestyle="--")
+            ax.text(0.995, i - 0.45, "below: xlet against another form of xlet", transform=ax.get_yaxis_transform(),
+                    ha="right", va="top", fontsize=7.5, color="#555555")
         for t, (r, peer) in per_t.items():
             y = i + (t - 1.5) * bar_h if len(per_t) > 1 else i
-            ax.barh(y, r - 1.0, height=bar_h * 0.92, left=1.0, color=COLOURS.get(t, "grey"))
+            ax.barh(y, r - 1.0, height=bar_h * 0.92, left=1.0, color=COLOURS.get(t, "grey"),
+                    alpha=0.55 if against_self else 1.0)
             ax.text(max(r, 1.0) * (1.02 if log else 1.0) + (0 if log else 0.01 * max(vals + [1])), y,
                     f" {r:.2f}  vs {peer}", va="center", fontsize=8)
     ax.axvline(1.0, color="black", linewidth=1.0)
     ax.set_yticks(range(n))
-    ax.set_yticklabels([short(c, family) for c, _ in data], fontsize=9)
+    ax.set_yticklabels([short(c, family) for c, _, _ in data], fontsize=9)
     ax.invert_yaxis()
     ax.set_ylim(n - 0.5, -0.5)
     if log:
@@ -257,6 +264,10 @@ CONV_CASES = {
     "1x1_nhwc": (8, 256, 14, 14, 512, 1, 1, 1, 0, 1),
     "dgrad3x3_nhwc": (8, 64, 56, 56, 64, 3, 3, 1, 1, 1),
 }
+
+
+# Rows that run from L1 (their bytes/s is no bandwidth): left out of the roofline.
+IN_CACHE = {"static_4", "static_16", "add4x4"}
 
 
 def gemm_intensity(m, n, k, size=4, batch=1, rhs_count=1):
@@ -318,51 +329,68 @@ def roofline(paths, out_dir, suffix):
     if not peak or not copy:
         raise SystemExit("--roofline needs dot.json (BM_peak_fma_f32) and layout.json (BM_transpose/memcpy)")
 
-    points, bars, skipped = [], [], []  # points: (label, t, intensity, GFLOP/s); bars: (label, t, GB/s)
+    points, bars, skipped = [], [], []  # points: (family, case, t, intensity, GFLOP/s); bars: (label, t, GB/s)
     for fam, _, rows, order in families:
         for case in order:
             for t in (1, 2):
                 r = rows.get((case, "xlet", t))
-                if r is None or case.startswith("peak_") or case.startswith("static_"):
+                if r is None or case.startswith("peak_") or case in IN_CACHE:
                     continue
-                label = f"{fam}: {short(case, fam)}"
                 if "bytes_per_second" in r:
-                    bars.append((label, t, r["bytes_per_second"] / 1e9))
+                    bars.append((f"{fam}: {short(case, fam)}", t, r["bytes_per_second"] / 1e9))
                 fpb = FLOP_PER_BYTE.get((fam, case))
                 if "FLOP/s" in r:
                     i = r["FLOP/s"] / r["bytes_per_second"] if "bytes_per_second" in r else intensity(fam, case)
                     if i is None:
-                        skipped.append(label)
+                        skipped.append(f"{fam}: {case}")
                     else:
-                        points.append((label, t, i, r["FLOP/s"] / 1e9))
+                        points.append((fam, short(case, fam), t, i, r["FLOP/s"] / 1e9))
                 elif fpb and "bytes_per_second" in r:
-                    points.append((label, t, fpb, fpb * r["bytes_per_second"] / 1e9))
+                    points.append((fam, short(case, fam), t, fpb, fpb * r["bytes_per_second"] / 1e9))
     if skipped:
         print("roofline: no arithmetic intensity for", ", ".join(sorted(set(skipped))))
 
-    fig, (ax, bx) = plt.subplots(1, 2, figsize=(WIDTH_IN + 0.6, 8.2), gridspec_kw={"width_ratios": [1.35, 1]})
-    xs = [p[2] for p in points] + [0.05, 1000]
+    fig, (ax, bx) = plt.subplots(1, 2, figsize=(WIDTH_IN + 0.6, 8.2), gridspec_kw={"width_ratios": [1.5, 1]})
+    xs = [p[3] for p in points] + [0.05, 1000]
     grid = [10 ** (e / 20) for e in range(int(20 * math.log10(min(xs) / 2)), int(20 * math.log10(max(xs) * 2)) + 1)]
     for t in sorted(peak):
         if t not in copy:
             continue
-        ax.plot(grid, [min(peak[t], copy[t] * x) for x in grid], color=COLOURS[t], linewidth=1.6,
-                label=f"{t} thr roofs: copy {copy[t]:.0f} GB/s, FMA f32 {peak[t]:.0f} GFLOP/s")
+        style = {"color": "#444444" if t == 1 else "black", "linestyle": "--" if t == 1 else "-"}
+        ax.plot(grid, [min(peak[t], copy[t] * x) for x in grid], linewidth=1.4, **style,
+                label=f"{t} thr: copy {copy[t]:.0f} GB/s, FMA f32 {peak[t]:.0f} GFLOP/s")
         if t in peak64:
-            ax.plot(grid, [min(peak64[t], copy[t] * x) for x in grid], color=COLOURS[t], linewidth=1.0,
-                    linestyle="--", label=f"{t} thr FMA f64 {peak64[t]:.0f} GFLOP/s")
-    # one marker per row and thread count; the label once per row, beside its 2-thread point
-    for label, t, i, g in points:
-        ax.plot(i, g, "o" if t == 1 else "^", color=COLOURS[t], markersize=5, markeredgecolor="black",
-                markeredgewidth=0.4)
-    labelled = {}
-    for label, t, i, g in points:
-        if t == 2 or label not in labelled:
-            labelled[label] = (i, g)
-    for label, (i, g) in labelled.items():
-        ax.annotate(label.split(": ", 1)[1], (i, g), xytext=(4, -3), textcoords="offset points", fontsize=6.5)
+            ax.plot(grid, [min(peak64[t], copy[t] * x) for x in grid], linewidth=0.8, color=style["color"],
+                    linestyle=":", label=f"{t} thr: FMA f64 {peak64[t]:.0f} GFLOP/s")
+    fams = list(dict.fromkeys(p[0] for p in points))
+    colour = {f: plt.get_cmap("tab10")(k % 10) for k, f in enumerate(fams)}
+    for fam, case, t, i, g in points:
+        ax.plot(i, g, "o" if t == 1 else "^", color=colour[fam], markersize=5 if t == 1 else 6,
+                markeredgecolor="black", markeredgewidth=0.4)
+    for f in fams:
+        ax.plot([], [], "s", color=colour[f], label=f)
     ax.set_xscale("log")
     ax.set_yscale("log")
+    ax.set_xlim(min(xs) / 2, max(xs) * 2)
+    ax.set_ylim(min([p[4] for p in points] + [peak[min(peak)]]) / 2, max(peak.values()) * 1.6)
+    # Labels at the 2-thread point (the 1-thread point of a row is below it, at the same x), moved
+    # off each other: the first free offset of a few around the point.
+    fig.canvas.draw()
+    placed, trans = [], ax.transData
+    for fam, case, t, i, g in sorted(points, key=lambda p: -p[4]):
+        if t != 2 and any(q[0] == fam and q[1] == case and q[2] == 2 for q in points):
+            continue
+        px, py = trans.transform((i, g))
+        w, h = 4.6 * len(case) + 2, 9
+        for dx, dy in [(5, -4), (5, 6), (5, -14), (5, 16), (-w - 5, -4), (5, -24), (5, 26), (-w - 5, 8),
+                       (-w - 5, -16), (5, -34), (5, 36), (-w - 5, 20), (-w - 5, -28)]:
+            box = (px + dx, px + dx + w, py + dy, py + dy + h)
+            if not any(b[0] < box[1] and box[0] < b[1] and b[2] < box[3] and box[2] < b[3] for b in placed):
+                break
+        placed.append(box)
+        ax.annotate(case, (i, g), xytext=(dx, dy), textcoords="offset pixels", fontsize=6.5, color="#222222",
+                    arrowprops={"arrowstyle": "-", "color": "#999999", "linewidth": 0.5} if abs(dy) > 8 or dx < 0
+                    else None)
     ax.set_xlabel("arithmetic intensity, FLOP per byte read + written (compulsory traffic)", fontsize=9)
     ax.set_ylabel("GFLOP/s", fontsize=9)
     ax.grid(True, which="major", color="#dddddd", linewidth=0.6)
