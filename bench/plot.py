@@ -13,7 +13,8 @@ the ratio and the peer. Names are BM_<case>/<impl>/threads:<t>[/real_time]; impl
 an impl naming xlet otherwise ("xlet_two_pass", "dequant_xlet_dot") and "translated" are other
 forms of xlet, not peers; every other impl is a peer. A paired
 row (impl "paired_with_<peer>" or "vs_<peer>", bench_common.hpp run_paired) gives its `ratio`
-counter, which replaces that peer's separate row (and its "_tbb" form) at that thread count. Pairs
+counter, which replaces that peer's separate row (and its "_tbb" form) at that thread count. At 2
+threads a peer's 1-thread row competes too (labelled ", 1 thr"). Pairs
 with another form of xlet (SELF_PAIRED: assign, two_pass, rowsum) are plotted only for a case with no
 peer. memset(0) is a reference, not a peer (zeros are stored about twice as fast as other data).
 With repetitions the median aggregate is used (the median of the repetitions if there is none). The
@@ -172,6 +173,11 @@ def ratios(rows, order):
                     continue
                 if (case, i, t) in speed:
                     cand[i] = x / speed[(case, i, t)]
+            # a peer may use fewer threads (FFTW's 2-thread small transforms pay the threads' start-up)
+            for (c, i, t1), v in speed.items():
+                if c == case and t1 < t and x is not None and not ("xlet" in i or i == "translated" or PAIRED.match(i)
+                                                                    or i in REFERENCE or i in paired_peers):
+                    cand[f"{i}, {t1} thr"] = x / v
             against_self = not cand
             cand = cand or self_cand
             if cand:
@@ -229,12 +235,12 @@ def plot_family(family, ctx, data, lonely, out_dir, suffix):
     ax.set_axisbelow(True)
     ax.set_xlabel("xlet's speed ÷ the best peer's  (> 1: xlet faster" + ("; log scale)" if log else ")"), fontsize=9)
     handles = [plt.Rectangle((0, 0), 1, 1, color=COLOURS[t]) for t in (1, 2)]
-    ax.legend(handles, ["1 thread", "2 threads"], fontsize=8, loc="lower right")
+    fig.legend(handles, ["1 thread", "2 threads"], fontsize=8, loc="lower right", ncol=2, frameon=False)
     ax.set_title(f"{family}_bench: xlet against the best peer of each case\n{describe(ctx)}", fontsize=10)
     if lonely:
         fig.text(0.01, 0.005, "no peer (not shown): " + ", ".join(short(c, family) for c in lonely), fontsize=7,
                  color="#555555", va="bottom")
-    fig.tight_layout(rect=(0, 0.03 if lonely else 0, 1, 1))
+    fig.tight_layout(rect=(0, 0.35 / (1.5 + 0.52 * n), 1, 1))
     path = os.path.join(out_dir, f"{family}{suffix}.png")
     fig.savefig(path, dpi=DPI)
     plt.close(fig)
