@@ -8,34 +8,34 @@
 
 Family figures (<family>.png, one per JSON file, the family is the file's name less "_bench"): one
 group of bars per case, one bar per thread count: xlet's speed ÷ the best peer's for that case and
-thread count (> 1: xlet is faster), the bar drawn from the 1.0 line to the ratio and labelled with
-the ratio and the peer. Names are BM_<case>/<impl>/threads:<t>[/real_time]; impl "xlet" is xlet;
-an impl naming xlet otherwise ("xlet_two_pass", "dequant_xlet_dot") and "translated" are other
-forms of xlet, not peers; every other impl is a peer. A paired
-row (impl "paired_with_<peer>" or "vs_<peer>", bench_common.hpp run_paired) gives its `ratio`
-counter, which replaces that peer's separate row (and its "_tbb" form) at that thread count. At 2
-threads a peer's 1-thread row competes too (labelled ", 1 thr"). Pairs
-with another form of xlet (SELF_PAIRED: assign, two_pass, rowsum) are plotted only for a case with no
-peer. memset(0) is a reference, not a peer (zeros are stored about twice as fast as other data).
-With repetitions the median aggregate is used (the median of the repetitions if there is none). The
-scale turns logarithmic when the ratios span more than 20x.
+thread count (> 1: xlet is faster), drawn from the 1.0 line to the ratio, labelled with the ratio and
+the peer. Names are BM_<case>/<impl>/threads:<t>[/real_time]. impl "xlet" is xlet; an impl naming
+xlet otherwise ("xlet_two_pass", "dequant_xlet_dot") and "translated" are other forms of xlet, not
+peers; every other impl is a peer. A paired row (impl "paired_with_<peer>" or "vs_<peer>",
+bench_common.hpp run_paired) gives its `ratio` counter, which replaces that peer's own row (and its
+"_tbb" form) at that thread count. At 2 threads a peer's 1-thread row competes too (", 1 thr").
+Pairs with another form of xlet (SELF_PAIRED) are plotted only for a case with no peer, after the
+others. memset(0) is a reference, not a peer (zeros are stored about twice as fast as other data).
+With repetitions the median aggregate is used (else the median of the repetitions). The scale turns
+logarithmic when the ratios span more than 20x.
 
-Roofline figure (roofline.png, from all the JSON files given together): left, a classic roofline
-of the xlet rows, x = arithmetic intensity (FLOP per byte), y = GFLOP/s, under the two roofs of
-each thread count: the measured copy bandwidth (layout_bench BM_transpose/memcpy and memcpy_tbb,
-bytes read + written, so x counts bytes read + written too) and the measured f32 FMA peak
-(dot_bench BM_peak_fma_f32; f64: BM_peak_fma_f64, dashed). Right, every xlet row with a bytes/s
-counter as a fraction of the copy bandwidth at the same thread count.
+Roofline (--roofline, all the JSON files together): roofline.png, every xlet row at x = arithmetic
+intensity (FLOP per byte), y = GFLOP/s, under each thread count's two roofs: the copy bandwidth
+(layout_bench BM_transpose/memcpy and memcpy_tbb, bytes read + written, so x counts bytes read +
+written too) and the FMA peak (dot_bench BM_peak_fma_f32; f64 dotted), measured in the same runs; a
+second panel enlarges the rows right of ZOOM_AT. bandwidth.png: every xlet row with a bytes/s
+counter as a fraction of the copy bandwidth at the same thread count (not sort's: NO_BANDWIDTH).
+Rows that run from L1 (IN_CACHE) are left out of both.
     FLOP/s: the benchmark's "FLOP/s" counter (dot, conv, fft, mlp), else FLOP_PER_BYTE below times
             its bytes/s (element-wise: one FLOP an operation, exp counted as one; reductions: one
-            add an element read). Rows with neither (gather, sort, RNG...) are on the right only.
+            add an element read). Rows with neither (gather, sort, RNG...) are in bandwidth.png only.
     FLOP/byte: the compulsory traffic, each operand read once and the result written once, f32
             (f64 for dgemm): GEMM 2mnk / 4(mk + kn + mn) (ragged: 8 expert matrices; scaled: the
             scales left out); convolution 2 N OH OW K C/groups KH KW / 4(input + weights + output),
             the shapes of CONV_CASES (bench/conv_bench.cpp's cases); MLP and attention: their
             parameters, inputs and outputs (not the intermediates); FFT 5 n log2 n / 16 n complex
             (real transforms 2.5 n log2 n / (4 n + 8 (n/2 + 1))); a row with a bytes/s counter:
-            FLOP/s ÷ bytes/s. The in-cache 4x4 and 16x16 products are left out.
+            FLOP/s ÷ bytes/s.
 """
 import argparse
 import json
@@ -50,6 +50,8 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
+import matplotlib.ticker  # noqa: E402
+import matplotlib.transforms  # noqa: E402
 
 NAME = re.compile(r"^BM_([^/]+)/([^/]+)/threads:(\d+)")
 PAIRED = re.compile(r"^(?:paired_with_|vs_)(.+)$")
@@ -272,6 +274,11 @@ CONV_CASES = {
 }
 
 
+# Families whose bytes/s is the input's size over the time, not traffic: left out of bandwidth.png.
+NO_BANDWIDTH = {"sort"}
+
+ZOOM_AT = 8.0  # FLOP/byte: the rows right of it are enlarged in the roofline's second panel
+
 # Rows that run from L1 (their bytes/s is no bandwidth): left out of the roofline.
 IN_CACHE = {"static_4", "static_16", "add4x4"}
 
@@ -320,6 +327,34 @@ def intensity(family, case):
     return None
 
 
+def label_points(fig, ax, points):
+    """Labels at the 2-thread point (the 1-thread point of a row is below it, at the same x), each at
+    the nearest of a few offsets where it covers no other label and no marker and stays inside."""
+    renderer = fig.canvas.get_renderer()
+    placed = []
+    for p in points:
+        x, y = ax.transData.transform((p[3], p[4]))
+        placed.append(matplotlib.transforms.Bbox.from_extents(x - 4, y - 4, x + 4, y + 4))
+    frame = ax.get_window_extent(renderer)
+    offsets = [(dx, dy, ha) for dy in sorted(range(-59, 70, 8), key=abs) for dx, ha in ((4, "left"), (-4, "right"))]
+    for fam, case, t, i, g in sorted(points, key=lambda p: -p[4]):
+        if t != 2 and any(q[0] == fam and q[1] == case and q[2] == 2 for q in points):
+            continue
+        for dx, dy, ha in offsets:
+            ann = ax.annotate(case, (i, g), xytext=(dx, dy - 3), textcoords="offset points", fontsize=7.5, ha=ha)
+            box = ann.get_window_extent(renderer)
+            ann.remove()
+            inside = frame.x0 <= box.x0 and box.x1 <= frame.x1 and frame.y0 <= box.y0 and box.y1 <= frame.y1
+            if inside and not any(box.overlaps(b) for b in placed):
+                break
+        else:
+            dx, dy, ha = offsets[0]
+        ax.annotate(case, (i, g), xytext=(dx, dy - 3), textcoords="offset points", fontsize=7.5, ha=ha,
+                    color="#222222", arrowprops={"arrowstyle": "-", "color": "#aaaaaa", "linewidth": 0.5,
+                                                 "shrinkA": 0, "shrinkB": 3} if abs(dy) > 5 else None)
+        placed.append(box)
+
+
 def roofline(paths, out_dir, suffix):
     families = [(family_of(p), *load(p)) for p in paths]
     ctx = next((c for f, c, _, _ in families if f == "dot"), families[0][1])
@@ -356,72 +391,86 @@ def roofline(paths, out_dir, suffix):
     if skipped:
         print("roofline: no arithmetic intensity for", ", ".join(sorted(set(skipped))))
 
-    fig, (ax, bx) = plt.subplots(1, 2, figsize=(WIDTH_IN + 0.6, 8.2), gridspec_kw={"width_ratios": [1.5, 1]})
+    # Two panels: every row (labelled left of ZOOM_AT FLOP/byte) and, below, the compute-bound rows
+    # at a larger scale (labelled).
+    fig, (ax, zx) = plt.subplots(2, 1, figsize=(WIDTH_IN, 11.5), dpi=DPI, gridspec_kw={"height_ratios": [1, 1.15]})
     xs = [p[3] for p in points] + [0.05, 1000]
-    grid = [10 ** (e / 20) for e in range(int(20 * math.log10(min(xs) / 2)), int(20 * math.log10(max(xs) * 2)) + 1)]
-    for t in sorted(peak):
-        if t not in copy:
-            continue
-        style = {"color": "#444444" if t == 1 else "black", "linestyle": "--" if t == 1 else "-"}
-        ax.plot(grid, [min(peak[t], copy[t] * x) for x in grid], linewidth=1.4, **style,
-                label=f"{t} thr: copy {copy[t]:.0f} GB/s, FMA f32 {peak[t]:.0f} GFLOP/s")
-        if t in peak64:
-            ax.plot(grid, [min(peak64[t], copy[t] * x) for x in grid], linewidth=0.8, color=style["color"],
-                    linestyle=":", label=f"{t} thr: FMA f64 {peak64[t]:.0f} GFLOP/s")
+    grid = [10 ** (e / 40) for e in range(int(40 * math.log10(min(xs) / 2)), int(40 * math.log10(max(xs) * 2)) + 1)]
     fams = list(dict.fromkeys(p[0] for p in points))
     colour = {f: plt.get_cmap("tab10")(k % 10) for k, f in enumerate(fams)}
-    for fam, case, t, i, g in points:
-        ax.plot(i, g, "o" if t == 1 else "^", color=colour[fam], markersize=5 if t == 1 else 6,
-                markeredgecolor="black", markeredgewidth=0.4)
+    compute = [p for p in points if p[3] >= ZOOM_AT]
+    for a in (ax, zx):
+        for t in sorted(peak):
+            if t not in copy:
+                continue
+            style = {"color": "#444444" if t == 1 else "black", "linestyle": "--" if t == 1 else "-"}
+            a.plot(grid, [min(peak[t], copy[t] * x) for x in grid], linewidth=1.4, **style,
+                   label=f"{t} thr: copy {copy[t]:.0f} GB/s, FMA f32 {peak[t]:.0f} GFLOP/s")
+            if t in peak64:
+                a.plot(grid, [min(peak64[t], copy[t] * x) for x in grid], linewidth=0.8, color=style["color"],
+                       linestyle=":", label=f"{t} thr: FMA f64 {peak64[t]:.0f} GFLOP/s")
+        for fam, case, t, i, g in points:
+            a.plot(i, g, "o" if t == 1 else "^", color=colour[fam], markersize=5 if t == 1 else 6,
+                   markeredgecolor="black", markeredgewidth=0.4)
+        a.set_xscale("log")
+        a.set_yscale("log")
+        a.grid(True, which="major", color="#dddddd", linewidth=0.6)
+        a.set_ylabel("GFLOP/s", fontsize=9)
     for f in fams:
         ax.plot([], [], "s", color=colour[f], label=f)
-    ax.set_xscale("log")
-    ax.set_yscale("log")
     ax.set_xlim(min(xs) / 2, max(xs) * 2)
     ax.set_ylim(min([p[4] for p in points] + [peak[min(peak)]]) / 2, max(peak.values()) * 1.6)
-    # Labels at the 2-thread point (the 1-thread point of a row is below it, at the same x), moved
-    # off each other: the first free offset of a few around the point.
-    fig.canvas.draw()
-    placed, trans = [], ax.transData
-    for fam, case, t, i, g in sorted(points, key=lambda p: -p[4]):
-        if t != 2 and any(q[0] == fam and q[1] == case and q[2] == 2 for q in points):
-            continue
-        px, py = trans.transform((i, g))
-        w, h = 4.6 * len(case) + 2, 9
-        for dx, dy in [(5, -4), (5, 6), (5, -14), (5, 16), (-w - 5, -4), (5, -24), (5, 26), (-w - 5, 8),
-                       (-w - 5, -16), (5, -34), (5, 36), (-w - 5, 20), (-w - 5, -28)]:
-            box = (px + dx, px + dx + w, py + dy, py + dy + h)
-            if not any(b[0] < box[1] and box[0] < b[1] and b[2] < box[3] and box[2] < b[3] for b in placed):
-                break
-        placed.append(box)
-        ax.annotate(case, (i, g), xytext=(dx, dy), textcoords="offset pixels", fontsize=6.5, color="#222222",
-                    arrowprops={"arrowstyle": "-", "color": "#999999", "linewidth": 0.5} if abs(dy) > 8 or dx < 0
-                    else None)
+    ax.legend(fontsize=7, loc="lower right", ncol=2)
     ax.set_xlabel("arithmetic intensity, FLOP per byte read + written (compulsory traffic)", fontsize=9)
-    ax.set_ylabel("GFLOP/s", fontsize=9)
-    ax.grid(True, which="major", color="#dddddd", linewidth=0.6)
-    ax.legend(fontsize=7, loc="lower right")
-    ax.set_title("xlet's rows under the measured roofs (o 1 thread, ^ 2 threads)", fontsize=9)
+    ax.set_title(f"xlet's rows under the roofs measured in the same runs (o 1 thread, ^ 2 threads)\n{describe(ctx)}",
+                 fontsize=10)
+    if compute:
+        zoom = (min(p[3] for p in compute) / 1.3, max(p[3] for p in compute) * 1.3,
+                min(p[4] for p in compute) / 1.15, max(peak.values()) * 1.15)
+        zx.set_xlim(zoom[0], zoom[1])
+        zx.set_ylim(zoom[2], zoom[3])
+        ax.add_patch(plt.Rectangle((zoom[0], zoom[2]), zoom[1] - zoom[0], zoom[3] - zoom[2], fill=False,
+                                   linestyle="--", linewidth=0.7, color="#888888"))
+        zx.set_title(f"the compute-bound rows (intensity >= {ZOOM_AT:g}), enlarged", fontsize=9)
+        zx.set_xlabel("arithmetic intensity, FLOP per byte", fontsize=9)
+        for axis in (zx.xaxis, zx.yaxis):
+            axis.set_major_formatter(matplotlib.ticker.FuncFormatter(lambda v, _: f"{v:g}"))
+            axis.set_minor_formatter(matplotlib.ticker.FuncFormatter(lambda v, _: f"{v:g}" if
+                                                                     str(f"{v:g}")[0] in "25" else ""))
+            axis.set_tick_params(which="minor", labelsize=7)
+    else:
+        zx.set_visible(False)
+    fig.tight_layout()
+    label_points(fig, ax, [p for p in points if p[3] < ZOOM_AT])
+    label_points(fig, zx, compute)
+    paths = [os.path.join(out_dir, f"roofline{suffix}.png"), os.path.join(out_dir, f"bandwidth{suffix}.png")]
+    fig.savefig(paths[0], dpi=DPI)
+    plt.close(fig)
 
+    bars = [b for b in bars if b[0].split(":")[0] not in NO_BANDWIDTH]
     names = list(dict.fromkeys(b[0] for b in bars))
+    fig, bx = plt.subplots(figsize=(WIDTH_IN, 1.6 + 0.42 * len(names)))
     bar_h = 0.4
     for label, t, gbs in bars:
         y = names.index(label) + (t - 1.5) * bar_h
         bx.barh(y, gbs / copy[t], height=bar_h * 0.92, color=COLOURS[t])
+        bx.text(gbs / copy[t], y, f"  {gbs:.1f} GB/s", va="center", fontsize=7.5)
     bx.axvline(1.0, color="black", linewidth=1.0)
     bx.set_yticks(range(len(names)))
-    bx.set_yticklabels(names, fontsize=7)
+    bx.set_yticklabels(names, fontsize=9)
     bx.set_ylim(len(names) - 0.5, -0.5)
+    bx.set_xlim(0, max(b[2] / copy[b[1]] for b in bars) * 1.18)
     bx.grid(axis="x", color="#dddddd", linewidth=0.6)
     bx.set_axisbelow(True)
-    bx.set_xlabel("GB/s ÷ the copy bandwidth at the same thread count", fontsize=9)
-    bx.set_title(f"bytes/s rows against copy ({copy.get(1, 0):.0f} / {copy.get(2, 0):.0f} GB/s)", fontsize=9)
-    fig.suptitle(f"xlet roofline\n{describe(ctx)}", fontsize=10)
-    fig.tight_layout()
-    path = os.path.join(out_dir, f"roofline{suffix}.png")
-    fig.savefig(path, dpi=DPI)
+    bx.set_xlabel("GB/s (bytes read + written) ÷ the copy bandwidth at the same thread count", fontsize=9)
+    handles = [plt.Rectangle((0, 0), 1, 1, color=COLOURS[t]) for t in (1, 2)]
+    fig.legend(handles, ["1 thread", "2 threads"], fontsize=8, loc="lower right", ncol=2, frameon=False)
+    bx.set_title(f"xlet's bytes/s rows against memcpy ({copy.get(1, 0):.1f} / {copy.get(2, 0):.1f} GB/s at 1 / 2 "
+                 f"threads)\n{describe(ctx)}", fontsize=10)
+    fig.tight_layout(rect=(0, 0.35 / (1.6 + 0.42 * len(names)), 1, 1))
+    fig.savefig(paths[1], dpi=DPI)
     plt.close(fig)
-    return path
+    return paths
 
 
 def main():
@@ -433,7 +482,7 @@ def main():
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
     if args.roofline:
-        print(roofline(args.json, args.out, args.suffix))
+        print("\n".join(roofline(args.json, args.out, args.suffix)))
         return
     for path in args.json:
         family = family_of(path)
