@@ -1,6 +1,6 @@
 // Helpers shared by the benchmark executables: deterministic data, aligned buffers, thread limits,
-// the static TBB split of the plain-loop peers, the bytes/s counter and main(). Include after the
-// peer headers (Eigen's Tensor module when XLET_BENCH_EIGEN is set).
+// the static TBB split of the plain-loop peers, the bytes/s counter, the host's description and
+// main(). Include after the peer headers (Eigen's Tensor module when XLET_BENCH_EIGEN is set).
 #pragma once
 #include <benchmark/benchmark.h>
 
@@ -177,6 +177,25 @@ inline std::string host_simd_flags() {
     return model + ": " + out;
 }
 
+// The host's CPU as "<model name>, <vendor> family <f> model <m>" (the model name alone is "AMD EPYC"
+// on the KVM guests; the family and model tell the core generation, bench/plot.py names it).
+inline std::string host_model() {
+    std::ifstream in("/proc/cpuinfo");
+    std::string line, name, vendor, family, model;
+    auto value = [&] { return line.substr(line.find(':') + 2); };
+    while (std::getline(in, line) && !line.empty()) {
+        if (line.rfind("model name", 0) == 0)
+            name = value();
+        else if (line.rfind("vendor_id", 0) == 0)
+            vendor = value();
+        else if (line.rfind("cpu family", 0) == 0)
+            family = value();
+        else if (line.rfind("model", 0) == 0 && line.find(':') != std::string::npos)
+            model = value();
+    }
+    return name + ", " + vendor + " family " + family + " model " + model;
+}
+
 // main(): --benchmark_min_time defaults to 0.5 s unless the caller gives one (keeps a run short).
 inline int bench_main(int argc, char** argv, void (*register_all)()) {
     std::vector<char*> args(argv, argv + argc);
@@ -188,6 +207,7 @@ inline int bench_main(int argc, char** argv, void (*register_all)()) {
     register_all();
     benchmark::AddCustomContext("xlet_isa", compiled_isa());
     benchmark::AddCustomContext("host_cpu", host_simd_flags());
+    benchmark::AddCustomContext("host_model", host_model());
     benchmark::Initialize(&n, args.data());
     if (benchmark::ReportUnrecognizedArguments(n, args.data())) return 1;
     benchmark::RunSpecifiedBenchmarks();

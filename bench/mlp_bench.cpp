@@ -59,6 +59,14 @@ att_data& att() {
     return d;
 }
 
+// The products' FLOPs per call (2 m n k each; the element-wise work, not counted, adds 1-2%), the
+// xlet rows' rate counter "FLOP/s" (bench/plot.py --roofline).
+constexpr double mlp_flops = 2.0 * B * In * Hid + 2.0 * B * Hid * Out, attention_flops = 2.0 * 2 * N * N * D;
+void set_flops(benchmark::State& st, double per_iteration) {
+    st.counters["FLOP/s"] =
+        benchmark::Counter(per_iteration * static_cast<double>(st.iterations()), benchmark::Counter::kIsRate);
+}
+
 void BM_mlp_xlet(benchmark::State& st, int threads) {
     tbb_threads t(threads);
     auto& d = data();
@@ -66,6 +74,7 @@ void BM_mlp_xlet(benchmark::State& st, int threads) {
     for (auto _ : st)
         benchmark::DoNotOptimize(l = mlp::loss(*d.p, *d.x, d.labels));
     st.counters["loss"] = l;
+    set_flops(st, mlp_flops);
 }
 
 #if defined(XLET_BENCH_HAVE_TRANSLATED)
@@ -87,6 +96,7 @@ void BM_attention_xlet(benchmark::State& st, int threads) {
         auto o = attention::forward(*d.q, *d.k, *d.v);
         benchmark::DoNotOptimize(o.data());
     }
+    set_flops(st, attention_flops);
 }
 
 #if defined(XLET_BENCH_HAVE_EIGEN)
