@@ -1,5 +1,5 @@
 // Reduction benchmarks (issue #4): xlet beside plain loops, Eigen and xtensor in one executable.
-//   BM_sum     sum of 2^24 f32
+//   BM_sum     sum of 2^24 f32 (paired_with_loop_simd: alternated with the tuned loop, run_paired)
 //   BM_rowsum  [4096,4096] f32 summed along dimension 1 (each row)
 //   BM_colsum  [4096,4096] f32 summed along dimension 0 (each column)
 //   BM_maxpool NHWC [32,112,112,64] f32, 3x3 windows, stride 2, SAME -> [32,56,56,64]
@@ -119,6 +119,25 @@ void BM_sum_loop_simd(benchmark::State& st, int threads) {
         benchmark::DoNotOptimize(s);
     }
     set_bytes(st, bytes_sum);
+}
+// xlet's sum and the tuned loop alternated in one timed loop (run_paired): `ratio` is robust to the
+// machine's bandwidth drift between benchmarks (64 MiB: each pass reads from memory).
+void BM_sum_paired(benchmark::State& st, int threads) {
+    tbb_threads t(threads);
+    const auto& a = *in().flat;
+    const float* p = a.data();
+    run_paired(
+        st, bytes_sum, [&] { benchmark::DoNotOptimize(xlet::reduce(a, 0.0f, xlet::add_fn{}, xlet::dims<0>)()); },
+        [&] {
+            benchmark::DoNotOptimize(threads == 1 ? sum_range(p, 0, n_flat)
+                                                  : tbb::parallel_reduce(
+                                                        tbb::blocked_range<std::size_t>(0, n_flat, 1 << 16), 0.0f,
+                                                        [&](const tbb::blocked_range<std::size_t>& r, float v) {
+                                                            return v + sum_range(p, r.begin(), r.end());
+                                                        },
+                                                        [](float x, float y) { return x + y; },
+                                                        tbb::static_partitioner{}));
+        });
 }
 #if XLET_BENCH_EIGEN
 void BM_sum_eigen(benchmark::State& st, int threads) {
@@ -360,6 +379,7 @@ void register_all() {
     for (int t : {1, 2}) {
         reg("BM_sum/xlet", BM_sum_xlet, t);
         reg("BM_sum/loop_simd", BM_sum_loop_simd, t);
+        reg("BM_sum/paired_with_loop_simd", BM_sum_paired, t);
     }
     reg("BM_sum/loop", BM_sum_loop, 1);
 #if XLET_BENCH_EIGEN

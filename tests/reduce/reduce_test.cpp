@@ -192,7 +192,7 @@ TEST_CASE("large: 2^24 f32 sum against double, identical for 1, 2 and 3 threads"
     CHECK(std::bit_cast<std::uint32_t>(s1) == std::bit_cast<std::uint32_t>(s2));
     CHECK(std::bit_cast<std::uint32_t>(s1) == std::bit_cast<std::uint32_t>(s3));
     // Stated bound (docs/semantics.md): relative error of the 2^24 sum below 1e-6 of sum|x|
-    // (8-lane x 4-accumulator chunks of 2^14, chunk partials summed in order).
+    // (N-lane x 4-accumulator chunks of 2^16, chunk partials summed in order).
     MESSAGE("2^24 sum: relative error " << std::abs(s1 - exact) / abs_sum);
     CHECK(std::abs(s1 - exact) <= 1e-6 * abs_sum);
 }

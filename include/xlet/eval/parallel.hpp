@@ -5,6 +5,7 @@
 #pragma once
 #include "../core/simd.hpp" // first: the intrinsic headers before TBB reads them (see there)
 #include <tbb/parallel_for.h>
+#include <tbb/task_arena.h>
 
 #if defined(__SANITIZE_THREAD__)
 #define XLET_TSAN 1
@@ -23,6 +24,12 @@ namespace xlet::detail {
 
 template<class Range, class Body>
 void run_parallel(const Range& range, const Body& body) {
+    // One thread (tbb::global_control or a task_arena of 1): the whole range in place, without
+    // the tasks' splitting and stealing (the results never depend on the split).
+    if (tbb::this_task_arena::max_concurrency() == 1) {
+        body(range);
+        return;
+    }
 #if defined(XLET_TSAN)
     char start = 0, done = 0;
     __tsan_release(&start);

@@ -35,7 +35,9 @@
 namespace xlet::detail {
 
 // Elements of one monoid chunk (inner-reduced) and bytes of one accumulator block (inner-kept).
-inline constexpr std::size_t reduce_chunk = std::size_t{1} << 14;
+// 2^16: a chunk's lane tree and set-up cost 3% of a memory-bound sum at 2^14 (f32 [2^24] paired
+// with a tuned loop, Zen 5 1 thread: 0.97 -> 0.99), and 2^16 still gives 2 threads work from 2^17.
+inline constexpr std::size_t reduce_chunk = std::size_t{1} << 16;
 // 16 KiB: a [4096] f32 row at a time streams past (4 KiB blocks, a page each with a stride
 // between them, were ~20% slower on column sums of [4096,4096]: docs/performance.md).
 inline constexpr std::size_t reduce_block_bytes = 16384;
