@@ -754,3 +754,35 @@ TEST_CASE("f16 and bf16: each op is the f32 op rounded once; a fused chain round
     auto o = eval(big * 4);
     CHECK(xlet::isinf(o(0)));
 }
+
+// max / min on the SIMD path (vrangeps/pd where AVX512DQ is compiled in, else two max / min and a
+// NaN select) against the scalar definition, bit for bit: signed zeros, infinities, NaNs of
+// either sign with payloads, signalling NaNs (returned quiet), denormals, every ordered pair.
+template<class T, class U>
+void min_max_bits() {
+    constexpr std::size_t K = 12, N = K * K;
+    const U qnan_a = sizeof(T) == 4 ? U(0x7fc01234u) : U(0x7ff8000000001234ull);
+    const U qnan_b = sizeof(T) == 4 ? U(0xffc05678u) : U(0xfff8000000005678ull);
+    const U snan = sizeof(T) == 4 ? U(0x7f800001u) : U(0x7ff0000000000001ull);
+    const T v[K] = {T(0), -T(0), T(1), T(-1), std::numeric_limits<T>::infinity(), -std::numeric_limits<T>::infinity(),
+                    std::bit_cast<T>(qnan_a), std::bit_cast<T>(qnan_b), std::bit_cast<T>(snan),
+                    std::numeric_limits<T>::denorm_min(), -std::numeric_limits<T>::denorm_min(), T(2.5)};
+    xlet::tensor<T, N> a, b;
+    for (std::size_t i = 0; i < N; ++i) {
+        a(i) = v[i / K];
+        b(i) = v[i % K];
+    }
+    const auto mx = xlet::eval(xlet::max(a, b));
+    const auto mn = xlet::eval(xlet::min(a, b));
+    for (std::size_t i = 0; i < N; ++i) {
+        const T want_max = xlet::max_fn::scalar(a(i), b(i)), want_min = xlet::min_fn::scalar(a(i), b(i));
+        INFO("pair " << i / K << ", " << i % K);
+        CHECK(std::bit_cast<U>(mx(i)) == std::bit_cast<U>(want_max));
+        CHECK(std::bit_cast<U>(mn(i)) == std::bit_cast<U>(want_min));
+    }
+}
+
+TEST_CASE("max and min: the vector forms equal the scalar definition bit for bit") {
+    min_max_bits<float, std::uint32_t>();
+    min_max_bits<double, std::uint64_t>();
+}

@@ -71,6 +71,56 @@ struct rem_fn : same_result<rem_fn> {
 };
 
 // IEEE 754-2019 maximum/minimum: NaN wins, and +0 > -0.
+// AVX512DQ's vrangeps/pd takes the max / min with -0 < +0 (imm bits 1:0: 00 min, 01 max; bits
+// 3:2 = 01: the sign from the comparison) but returns the other operand for a NaN: one unordered
+// compare and a masked a + b (the scalar form's NaN) complete it. Three instructions where the
+// portable form takes two max / min, an and / or, two NaN tests and a select.
+template<class B>
+inline constexpr bool range_form = [] {
+#if defined(__AVX512DQ__)
+    using T = batch_value<B>;
+    if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
+        if constexpr (sizeof(B) == 64) return true;
+#if defined(__AVX512VL__)
+        if constexpr (sizeof(B) == 32 || sizeof(B) == 16) return true;
+#endif
+    }
+#endif
+    return false;
+}();
+#define XLET_RANGE_OP(W, S)                                                                                           \
+    {                                                                                                                  \
+        const auto r = W##_range_##S(a, b, Imm);                                                                       \
+        return B(W##_mask_add_##S(r, W##_cmp_##S##_mask(a, b, _CMP_UNORD_Q), a, b));                                  \
+    }
+template<class B, int Imm>
+B range_op(const B& a, const B& b) {
+#if defined(__AVX512DQ__)
+    constexpr bool f = std::is_same_v<batch_value<B>, float>;
+    if constexpr (sizeof(B) == 64) {
+        if constexpr (f)
+            XLET_RANGE_OP(_mm512, ps)
+        else
+            XLET_RANGE_OP(_mm512, pd)
+    }
+#if defined(__AVX512VL__)
+    else if constexpr (sizeof(B) == 32) {
+        if constexpr (f)
+            XLET_RANGE_OP(_mm256, ps)
+        else
+            XLET_RANGE_OP(_mm256, pd)
+    } else if constexpr (sizeof(B) == 16) {
+        if constexpr (f)
+            XLET_RANGE_OP(_mm, ps)
+        else
+            XLET_RANGE_OP(_mm, pd)
+    }
+#endif
+#endif
+    return a; // not reached: range_form<B> is false here
+}
+#undef XLET_RANGE_OP
+
 struct max_fn : same_result<max_fn> {
     static constexpr double cost = 1;
     template<class C> static C scalar(C a, C b) {
@@ -85,6 +135,8 @@ struct max_fn : same_result<max_fn> {
     template<class B> static B simd(B a, B b) {
         if constexpr (std::is_integral_v<batch_value<B>>) {
             return xsimd::max(a, b);
+        } else if constexpr (range_form<B>) {
+            return range_op<B, 0x5>(a, b);
         } else {
             // max(a, b) and max(b, a) agree unless a == b, where one returns a and the other b:
             // their bitwise and is +0 for {+0, -0} and the value itself otherwise. NaN: a + b.
@@ -107,6 +159,8 @@ struct min_fn : same_result<min_fn> {
     template<class B> static B simd(B a, B b) {
         if constexpr (std::is_integral_v<batch_value<B>>) {
             return xsimd::min(a, b);
+        } else if constexpr (range_form<B>) {
+            return range_op<B, 0x4>(a, b);
         } else {
             const B r = xsimd::min(a, b) | xsimd::min(b, a); // as max: -0 for {+0, -0}
             return xsimd::select(xsimd::isnan(a) || xsimd::isnan(b), a + b, r);
