@@ -41,7 +41,7 @@ struct conv_case {
 
 // A case's inputs (make_inputs) and im2col_openblas's output.
 struct case_data {
-    buffer<float> x, w, b; // b: the bias (bias_relu cases)
+    buffer<float> x, w, b;  // b: the bias (bias_relu cases)
     std::vector<float> ref; // im2col_openblas's output, computed once (reference for the others)
 };
 
@@ -61,7 +61,6 @@ void make_inputs(case_data& d, const conv_case& cs, int id) {
              [&](std::size_t i) { return gen(i, 300u + static_cast<std::uint32_t>(id), -0.5f, 0.5f); });
     }
 }
-
 
 void set_flops(benchmark::State& st, double per_iteration) {
     st.counters["FLOP/s"] =

@@ -129,14 +129,14 @@ void BM_sum_paired(benchmark::State& st, int threads) {
     run_paired(
         st, bytes_sum, [&] { benchmark::DoNotOptimize(xlet::reduce(a, 0.0f, xlet::add_fn{}, xlet::dims<0>)()); },
         [&] {
-            benchmark::DoNotOptimize(threads == 1 ? sum_range(p, 0, n_flat)
-                                                  : tbb::parallel_reduce(
-                                                        tbb::blocked_range<std::size_t>(0, n_flat, 1 << 16), 0.0f,
-                                                        [&](const tbb::blocked_range<std::size_t>& r, float v) {
-                                                            return v + sum_range(p, r.begin(), r.end());
-                                                        },
-                                                        [](float x, float y) { return x + y; },
-                                                        tbb::static_partitioner{}));
+            benchmark::DoNotOptimize(threads == 1
+                                         ? sum_range(p, 0, n_flat)
+                                         : tbb::parallel_reduce(
+                                               tbb::blocked_range<std::size_t>(0, n_flat, 1 << 16), 0.0f,
+                                               [&](const tbb::blocked_range<std::size_t>& r, float v) {
+                                                   return v + sum_range(p, r.begin(), r.end());
+                                               },
+                                               [](float x, float y) { return x + y; }, tbb::static_partitioner{}));
         });
 }
 #if XLET_BENCH_EIGEN

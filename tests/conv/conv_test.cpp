@@ -322,8 +322,8 @@ TEST_CASE("depthwise: a padding tap meeting an infinite weight gives NaN on ever
                              .feature_group_count = 168};
     auto y = conv_general_dilated<dw>(x, w);
     for (std::size_t c : {0, 100, 127, 128, 150, 165}) {
-        CHECK(std::isnan(y(0, 0, 5, c)));  // row 0: tap (0, 0) reads the padding row
-        CHECK(std::isnan(y(0, 1, 0, c)));  // column 0: the padding column
+        CHECK(std::isnan(y(0, 0, 5, c))); // row 0: tap (0, 0) reads the padding row
+        CHECK(std::isnan(y(0, 1, 0, c))); // column 0: the padding column
         // interior: inf * x(0, 1, 6, c) + finite sums
         const float v = x(0, 1, 6, c);
         if (v == 0.0f)

@@ -764,9 +764,18 @@ void min_max_bits() {
     const U qnan_a = sizeof(T) == 4 ? U(0x7fc01234u) : U(0x7ff8000000001234ull);
     const U qnan_b = sizeof(T) == 4 ? U(0xffc05678u) : U(0xfff8000000005678ull);
     const U snan = sizeof(T) == 4 ? U(0x7f800001u) : U(0x7ff0000000000001ull);
-    const T v[K] = {T(0), -T(0), T(1), T(-1), std::numeric_limits<T>::infinity(), -std::numeric_limits<T>::infinity(),
-                    std::bit_cast<T>(qnan_a), std::bit_cast<T>(qnan_b), std::bit_cast<T>(snan),
-                    std::numeric_limits<T>::denorm_min(), -std::numeric_limits<T>::denorm_min(), T(2.5)};
+    const T v[K] = {T(0),
+                    -T(0),
+                    T(1),
+                    T(-1),
+                    std::numeric_limits<T>::infinity(),
+                    -std::numeric_limits<T>::infinity(),
+                    std::bit_cast<T>(qnan_a),
+                    std::bit_cast<T>(qnan_b),
+                    std::bit_cast<T>(snan),
+                    std::numeric_limits<T>::denorm_min(),
+                    -std::numeric_limits<T>::denorm_min(),
+                    T(2.5)};
     xlet::tensor<T, N> a, b;
     for (std::size_t i = 0; i < N; ++i) {
         a(i) = v[i / K];

@@ -213,7 +213,9 @@ struct evaluator {
     // while it is in cache (ops/conv: conv_general_dilated with an epilogue). The same vectors as
     // a whole evaluation when b and end sit on vector boundaries of their rows (range_aligned).
     static constexpr bool rangeable = !tiled && E::size() != 0;
-    static constexpr bool range_aligned(std::size_t step) { return step % inner == 0 || (step % N == 0 && inner % N == 0); }
+    static constexpr bool range_aligned(std::size_t step) {
+        return step % inner == 0 || (step % N == 0 && inner % N == 0);
+    }
     static void run_range(S* dst, const E& e, std::size_t b, std::size_t end) {
         std::size_t row = b / inner, i = b % inner;
         while (b < end) {

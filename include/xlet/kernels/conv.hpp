@@ -554,7 +554,8 @@ void conv_depthwise(const T* in, const T* w, T* out, bool parallel = true, const
                         B v[span];
 #pragma GCC unroll 16
                         for (std::size_t i = 0; i < span; ++i)
-                            v[i] = B::load_unaligned(ar + static_cast<std::ptrdiff_t>(i) * static_cast<std::ptrdiff_t>(C));
+                            v[i] =
+                                B::load_unaligned(ar + static_cast<std::ptrdiff_t>(i) * static_cast<std::ptrdiff_t>(C));
                         for (std::size_t k = 0; k < kx; ++k) {
                             const B wt = wv(to * kx + k, f);
 #pragma GCC unroll 8
@@ -596,10 +597,12 @@ void conv_depthwise(const T* in, const T* w, T* out, bool parallel = true, const
                             for (std::size_t j = 0; j < XB; ++j)
                                 acc[j] = xsimd::fma(B(T(0)), B::load_unaligned(wt + j * W), acc[j]);
                         } else {
-                            const T* a = in + row[to] + ix * static_cast<std::ptrdiff_t>(C) + static_cast<std::ptrdiff_t>(f);
+                            const T* a =
+                                in + row[to] + ix * static_cast<std::ptrdiff_t>(C) + static_cast<std::ptrdiff_t>(f);
 #pragma GCC unroll 8
                             for (std::size_t j = 0; j < XB; ++j)
-                                acc[j] = xsimd::fma(B::load_unaligned(a + j * W), B::load_unaligned(wt + j * W), acc[j]);
+                                acc[j] =
+                                    xsimd::fma(B::load_unaligned(a + j * W), B::load_unaligned(wt + j * W), acc[j]);
                         }
                     }
 #pragma GCC unroll 8
@@ -635,8 +638,7 @@ void conv_depthwise(const T* in, const T* w, T* out, bool parallel = true, const
                     x += static_cast<std::ptrdiff_t>(NB);
                 }
             };
-            if constexpr (XB > 4)
-                rest(std::integral_constant<std::size_t, 4>{});
+            if constexpr (XB > 4) rest(std::integral_constant<std::size_t, 4>{});
             rest(std::integral_constant<std::size_t, 2>{});
             rest(std::integral_constant<std::size_t, 1>{});
             for (; x < static_cast<std::ptrdiff_t>(ow); ++x) {

@@ -88,10 +88,10 @@ inline constexpr bool range_form = [] {
 #endif
     return false;
 }();
-#define XLET_RANGE_OP(W, S)                                                                                           \
+#define XLET_RANGE_OP(W, S)                                                                                            \
     {                                                                                                                  \
         const auto r = W##_range_##S(a, b, Imm);                                                                       \
-        return B(W##_mask_add_##S(r, W##_cmp_##S##_mask(a, b, _CMP_UNORD_Q), a, b));                                  \
+        return B(W##_mask_add_##S(r, W##_cmp_##S##_mask(a, b, _CMP_UNORD_Q), a, b));                                   \
     }
 template<class B, int Imm>
 B range_op(const B& a, const B& b) {
