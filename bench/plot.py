@@ -271,6 +271,8 @@ CONV_CASES = {
     "dw3x3_nhwc": (8, 256, 28, 28, 256, 3, 3, 1, 1, 256),
     "1x1_nhwc": (8, 256, 14, 14, 512, 1, 1, 1, 0, 1),
     "dgrad3x3_nhwc": (8, 64, 56, 56, 64, 3, 3, 1, 1, 1),
+    "resnet3x3_bias_relu_nhwc": (8, 64, 56, 56, 64, 3, 3, 1, 1, 1),  # (the epilogue's bytes and FLOPs left out)
+    "dw3x3_bias_relu_nhwc": (8, 256, 28, 28, 256, 3, 3, 1, 1, 256),
 }
 
 
