@@ -757,7 +757,8 @@ TEST_CASE("f16 and bf16: each op is the f32 op rounded once; a fused chain round
 
 // max / min on the SIMD path (vrangeps/pd where AVX512DQ is compiled in, else two max / min and a
 // NaN select) against the scalar definition, bit for bit: signed zeros, infinities, NaNs of
-// either sign with payloads, signalling NaNs (returned quiet), denormals, every ordered pair.
+// either sign with payloads, signalling NaNs (returned quiet), denormals, every ordered pair (two
+// NaNs: a NaN, the payload unspecified, as a + b's operands may be swapped by the compiler).
 template<class T, class U>
 void min_max_bits() {
     constexpr std::size_t K = 12, N = K * K;
@@ -786,6 +787,11 @@ void min_max_bits() {
     for (std::size_t i = 0; i < N; ++i) {
         const T want_max = xlet::max_fn::scalar(a(i), b(i)), want_min = xlet::min_fn::scalar(a(i), b(i));
         INFO("pair " << i / K << ", " << i % K);
+        if (std::isnan(a(i)) && std::isnan(b(i))) { // which payload a + b keeps is the compiler's choice
+            CHECK(std::isnan(mx(i)));
+            CHECK(std::isnan(mn(i)));
+            continue;
+        }
         CHECK(std::bit_cast<U>(mx(i)) == std::bit_cast<U>(want_max));
         CHECK(std::bit_cast<U>(mn(i)) == std::bit_cast<U>(want_min));
     }
