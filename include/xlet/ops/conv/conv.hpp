@@ -736,20 +736,26 @@ auto conv_general_dilated(L&& lhs, R&& rhs, F&& epilogue) {
             if constexpr (detail::conv_epilogue_fusable<P, E>()) {
                 bool traced = false;
                 if constexpr (trace::compiled_in) traced = trace::active != nullptr;
-                res_t res(detail::no_init);
-                const auto e = epilogue(map_t(res.data()));
-                if (!traced && !detail::may_alias(e, res.data(), res.data() + res.size())) {
+                if (!traced) { // (exported: the two ops, below)
                     constexpr auto& G = P::geom;
+                    res_t res(detail::no_init);
+                    const auto e = epilogue(map_t(res.data())); // the epilogue is called once on every path
                     const auto n = detail::as_node(e);
                     using Ev = detail::evaluator<typename P::O, std::remove_cvref_t<decltype(n)>>;
                     const auto& a = detail::conv_lhs<P, !P::depthwise>(std::forward<L>(lhs));
                     const auto& w = detail::conv_rhs<P>(std::forward<R>(rhs));
-                    auto after = [&](std::size_t b, std::size_t end) { Ev::run_range(res.data(), n, b, end); };
-                    if constexpr (P::depthwise)
-                        detail::conv_depthwise<G, P::border>(a.data(), w.data(), res.data(), true, after);
-                    else
-                        detail::conv_direct<G>(a.data(), w.data(), res.data(), true, after);
-                    return res;
+                    auto run = [&](const auto& epi) {
+                        if constexpr (P::depthwise)
+                            detail::conv_depthwise<G, P::border>(a.data(), w.data(), res.data(), true, epi);
+                        else
+                            detail::conv_direct<G>(a.data(), w.data(), res.data(), true, epi);
+                    };
+                    if (!detail::may_alias(e, res.data(), res.data() + res.size())) {
+                        run([&](std::size_t b, std::size_t end) { Ev::run_range(res.data(), n, b, end); });
+                        return res;
+                    }
+                    run(detail::conv_no_epilogue{}); // it reads the result elsewhere: after the convolution
+                    return eval(e);
                 }
             }
         }
