@@ -115,42 +115,32 @@ case_data& data(int id) {
 // tensor types and conv_config; the inputs are copies of the peers' data, and the output is compared
 // with im2col_openblas's like every peer's. The cases are registered in register_all() below.
 #if defined(XLET_BENCH_HAVE_XLET_CONV)
-template<class X, class W, class Y, xlet::conv_config Cfg>
+// The bias_relu cases take the epilogue as conv_general_dilated's third argument (`epilogue`) or
+// the plain expression, the convolution then an element-wise pass (`two_pass`).
+enum class xlet_form { plain, epilogue, two_pass };
+template<class X, class W, class Y, xlet::conv_config Cfg, xlet_form Form = xlet_form::plain>
 struct xlet_peer final : peer {
+    static constexpr bool bias = Form != xlet_form::plain;
+    static constexpr std::size_t K = Y::extents[3]; // NHWC output features (the bias forms)
     std::unique_ptr<X> x = std::make_unique<X>();
     std::unique_ptr<W> w = std::make_unique<W>();
     std::unique_ptr<Y> y = std::make_unique<Y>();
+    xlet::f32<bias ? K : 0> b;
     explicit xlet_peer(const conv_case& cs, const case_data& d) {
-        if (x->size() != cs.in_size() || w->size() != cs.w_size() || y->size() != cs.out_size())
+        if (x->size() != cs.in_size() || w->size() != cs.w_size() || y->size() != cs.out_size() ||
+            bias != cs.bias_relu || (bias && static_cast<std::size_t>(cs.k) != K))
             throw std::logic_error("xlet_peer: tensor types do not match the case");
         std::copy_n(d.x.get(), x->size(), x->data());
         std::copy_n(d.w.get(), w->size(), w->data());
-        label = "conv_general_dilated";
-    }
-    void run() override { *y = xlet::conv_general_dilated<Cfg>(*x, *w); }
-    const float* out() override { return y->data(); }
-};
-
-// The bias_relu cases: the epilogue as conv_general_dilated's third argument (Fused), or the
-// plain expression (the convolution, then an element-wise pass).
-template<class X, class W, class Y, xlet::conv_config Cfg, bool Fused>
-struct xlet_bias_relu_peer final : peer {
-    static constexpr std::size_t K = Y::extents[3];
-    std::unique_ptr<X> x = std::make_unique<X>();
-    std::unique_ptr<W> w = std::make_unique<W>();
-    std::unique_ptr<Y> y = std::make_unique<Y>();
-    xlet::f32<K> b;
-    explicit xlet_bias_relu_peer(const conv_case& cs, const case_data& d) {
-        if (x->size() != cs.in_size() || w->size() != cs.w_size() || y->size() != cs.out_size() || !cs.bias_relu ||
-            static_cast<std::size_t>(cs.k) != K)
-            throw std::logic_error("xlet_bias_relu_peer: tensor types do not match the case");
-        std::copy_n(d.x.get(), x->size(), x->data());
-        std::copy_n(d.w.get(), w->size(), w->data());
-        std::copy_n(d.b.get(), K, b.data());
-        label = Fused ? "conv_general_dilated(x, w, epilogue)" : "max(add(conv_general_dilated(x, w), b), 0)";
+        if constexpr (bias) std::copy_n(d.b.get(), K, b.data());
+        label = Form == xlet_form::plain      ? "conv_general_dilated"
+                : Form == xlet_form::epilogue ? "conv_general_dilated(x, w, epilogue)"
+                                              : "max(add(conv_general_dilated(x, w), b), 0)";
     }
     void run() override {
-        if constexpr (Fused)
+        if constexpr (Form == xlet_form::plain)
+            *y = xlet::conv_general_dilated<Cfg>(*x, *w);
+        else if constexpr (Form == xlet_form::epilogue)
             *y = xlet::conv_general_dilated<Cfg>(
                 *x, *w, [&](auto v) { return xlet::max(xlet::add(v, b, xlet::dims<3>), 0.0f); });
         else
@@ -198,11 +188,10 @@ using xlet_stem_nchw = xlet_peer<f32<1, 3, 224, 224>, f32<64, 3, 7, 7>, f32<1, 6
 using xlet_dw = xlet_peer<f32<8, 28, 28, 256>, f32<3, 3, 1, 256>, f32<8, 28, 28, 256>, cfg_dw>;
 using xlet_pw = xlet_peer<f32<8, 14, 14, 256>, f32<1, 1, 256, 512>, f32<8, 14, 14, 512>, cfg_pw>;
 using xlet_dgrad = xlet_peer<f32<8, 56, 56, 64>, f32<3, 3, 64, 64>, f32<8, 56, 56, 64>, cfg_dgrad>;
-template<bool Fused>
-using xlet_resnet_br =
-    xlet_bias_relu_peer<f32<8, 56, 56, 64>, f32<3, 3, 64, 64>, f32<8, 56, 56, 64>, cfg_resnet_nhwc, Fused>;
-template<bool Fused>
-using xlet_dw_br = xlet_bias_relu_peer<f32<8, 28, 28, 256>, f32<3, 3, 1, 256>, f32<8, 28, 28, 256>, cfg_dw, Fused>;
+template<xlet_form Form>
+using xlet_resnet_br = xlet_peer<f32<8, 56, 56, 64>, f32<3, 3, 64, 64>, f32<8, 56, 56, 64>, cfg_resnet_nhwc, Form>;
+template<xlet_form Form>
+using xlet_dw_br = xlet_peer<f32<8, 28, 28, 256>, f32<3, 3, 1, 256>, f32<8, 28, 28, 256>, cfg_dw, Form>;
 #endif
 
 // ---- the peers of a case, and the registration -------------------------------------------------------
@@ -243,16 +232,16 @@ std::unique_ptr<peer> make_peer(peer_kind k, int id) {
         case dgrad_nhwc:
             return std::make_unique<xlet_dgrad>(cs, d);
         case resnet_bias_relu:
-            return std::make_unique<xlet_resnet_br<true>>(cs, d);
+            return std::make_unique<xlet_resnet_br<xlet_form::epilogue>>(cs, d);
         case dw_bias_relu:
-            return std::make_unique<xlet_dw_br<true>>(cs, d);
+            return std::make_unique<xlet_dw_br<xlet_form::epilogue>>(cs, d);
         default:
             break;
         }
         break;
     case peer_kind::xlet_two_pass:
-        if (id == resnet_bias_relu) return std::make_unique<xlet_resnet_br<false>>(cs, d);
-        if (id == dw_bias_relu) return std::make_unique<xlet_dw_br<false>>(cs, d);
+        if (id == resnet_bias_relu) return std::make_unique<xlet_resnet_br<xlet_form::two_pass>>(cs, d);
+        if (id == dw_bias_relu) return std::make_unique<xlet_dw_br<xlet_form::two_pass>>(cs, d);
         break;
 #endif
     default:

@@ -105,19 +105,19 @@ float sum_range(const float* p, std::size_t b, std::size_t e) {
         s += v;
     return s;
 }
+// The tuned loop over all of p: TBB-split when threads > 1.
+float sum_loop_simd(const float* p, int threads) {
+    if (threads == 1) return sum_range(p, 0, n_flat);
+    return tbb::parallel_reduce(
+        tbb::blocked_range<std::size_t>(0, n_flat, 1 << 16), 0.0f,
+        [&](const tbb::blocked_range<std::size_t>& r, float v) { return v + sum_range(p, r.begin(), r.end()); },
+        [](float x, float y) { return x + y; }, tbb::static_partitioner{});
+}
 void BM_sum_loop_simd(benchmark::State& st, int threads) {
     tbb_threads t(threads);
     const float* p = in().flat->data();
-    for (auto _ : st) {
-        float s = threads == 1 ? sum_range(p, 0, n_flat)
-                               : tbb::parallel_reduce(
-                                     tbb::blocked_range<std::size_t>(0, n_flat, 1 << 16), 0.0f,
-                                     [&](const tbb::blocked_range<std::size_t>& r, float v) {
-                                         return v + sum_range(p, r.begin(), r.end());
-                                     },
-                                     [](float x, float y) { return x + y; }, tbb::static_partitioner{});
-        benchmark::DoNotOptimize(s);
-    }
+    for (auto _ : st)
+        benchmark::DoNotOptimize(sum_loop_simd(p, threads));
     set_bytes(st, bytes_sum);
 }
 // xlet's sum and the tuned loop alternated in one timed loop (run_paired): `ratio` is robust to the
@@ -125,19 +125,9 @@ void BM_sum_loop_simd(benchmark::State& st, int threads) {
 void BM_sum_paired(benchmark::State& st, int threads) {
     tbb_threads t(threads);
     const auto& a = *in().flat;
-    const float* p = a.data();
     run_paired(
         st, bytes_sum, [&] { benchmark::DoNotOptimize(xlet::reduce(a, 0.0f, xlet::add_fn{}, xlet::dims<0>)()); },
-        [&] {
-            benchmark::DoNotOptimize(threads == 1
-                                         ? sum_range(p, 0, n_flat)
-                                         : tbb::parallel_reduce(
-                                               tbb::blocked_range<std::size_t>(0, n_flat, 1 << 16), 0.0f,
-                                               [&](const tbb::blocked_range<std::size_t>& r, float v) {
-                                                   return v + sum_range(p, r.begin(), r.end());
-                                               },
-                                               [](float x, float y) { return x + y; }, tbb::static_partitioner{}));
-        });
+        [&] { benchmark::DoNotOptimize(sum_loop_simd(a.data(), threads)); });
 }
 #if XLET_BENCH_EIGEN
 void BM_sum_eigen(benchmark::State& st, int threads) {

@@ -351,6 +351,16 @@ inline constexpr bool is_array_leaf<tensor<T, D...>> = true;
 template<class T, std::size_t... D>
 inline constexpr bool is_array_leaf<tensor_map<T, D...>> = true;
 
+namespace detail {
+// A tensor_map of element type E with a tensor's shape: map_like<E, tensor<U, D...>>::type.
+template<class E, class Tn>
+struct map_like;
+template<class E, class U, std::size_t... D>
+struct map_like<E, tensor<U, D...>> {
+    using type = tensor_map<E, D...>;
+};
+} // namespace detail
+
 // XLA type names as aliases: f32<2, 3> is f32[2,3]; f32<> is a scalar.
 template<std::size_t... D>
 using pred = tensor<bool, D...>;

@@ -515,22 +515,9 @@ void conv_depthwise(const T* in, const T* w, T* out, bool parallel = true, const
             for (std::size_t d = 0; d + 1 < ns; ++d)
                 obase += static_cast<std::ptrdiff_t>(q[d]) * G.oss[d];
             T* c = out + obase;
-            // Input value of tap (to, k) at position x, feature block f, or zero in the padding.
-            auto at = [&](std::size_t to, std::size_t k, std::ptrdiff_t x, std::size_t f) -> B {
-                const std::ptrdiff_t ix = x * sx + static_cast<std::ptrdiff_t>(k) * rdx - lox;
-                if (row[to] < 0 || ix < 0 || ix >= nx) return B(T(0));
-                return B::load_unaligned(in + row[to] + ix * static_cast<std::ptrdiff_t>(C) +
-                                         static_cast<std::ptrdiff_t>(f));
-            };
             // Weights are re-read per (positions, feature block) from L1 (taps x C values): the
             // feature blocks are the inner loop so that input and output stream in address order.
             auto wv = [&](std::size_t t, std::size_t f) { return B::load_unaligned(w + t * C + f); };
-            auto one = [&](std::ptrdiff_t x, std::size_t f) {
-                B acc(T(0));
-                for (std::size_t t = 0; t < taps; ++t)
-                    acc = xsimd::fma(at(t / kx, t % kx, x, f), wv(t, f), acc);
-                store(acc, c + x * CR + static_cast<std::ptrdiff_t>(f) * CF);
-            };
             // NB interior positions from x.
             auto block = [&]<std::size_t NB>(std::ptrdiff_t x, std::size_t f, std::integral_constant<std::size_t, NB>) {
                 constexpr std::size_t span = (NB - 1) * G.s[G.ns - 1] + (kx - 1) * G.rd[G.ns - 1] + 1;
@@ -579,38 +566,40 @@ void conv_depthwise(const T* in, const T* w, T* out, bool parallel = true, const
                     store(acc[u], c + (x + static_cast<std::ptrdiff_t>(u)) * CR + static_cast<std::ptrdiff_t>(f) * CF);
             };
             constexpr std::size_t CW = C / W * W; // features in whole batches
-            // A position with taps in the padding: XB feature blocks at once (independent FMA chains),
-            // each tap's bounds checked once for all of them.
+            // A position with taps in the padding: J feature blocks from f at once (independent FMA
+            // chains), each tap's bounds checked once for all of them.
+            auto edge_blocks = [&]<std::size_t J>(std::ptrdiff_t x, std::size_t f,
+                                                  std::integral_constant<std::size_t, J>) {
+                B acc[J];
+#pragma GCC unroll 8
+                for (std::size_t j = 0; j < J; ++j)
+                    acc[j] = B(T(0));
+                for (std::size_t t = 0; t < taps; ++t) {
+                    const std::size_t to = t / kx, k = t % kx;
+                    const std::ptrdiff_t ix = x * sx + static_cast<std::ptrdiff_t>(k) * rdx - lox;
+                    const T* wt = w + t * C + f;
+                    if (row[to] < 0 || ix < 0 || ix >= nx) {
+#pragma GCC unroll 8
+                        for (std::size_t j = 0; j < J; ++j)
+                            acc[j] = xsimd::fma(B(T(0)), B::load_unaligned(wt + j * W), acc[j]);
+                    } else {
+                        const T* a =
+                            in + row[to] + ix * static_cast<std::ptrdiff_t>(C) + static_cast<std::ptrdiff_t>(f);
+#pragma GCC unroll 8
+                        for (std::size_t j = 0; j < J; ++j)
+                            acc[j] = xsimd::fma(B::load_unaligned(a + j * W), B::load_unaligned(wt + j * W), acc[j]);
+                    }
+                }
+#pragma GCC unroll 8
+                for (std::size_t j = 0; j < J; ++j)
+                    store(acc[j], c + x * CR + static_cast<std::ptrdiff_t>(f + j * W) * CF);
+            };
             auto edge = [&](std::ptrdiff_t x) {
                 std::size_t f = 0;
-                for (; f + XB * W <= CW; f += XB * W) {
-                    B acc[XB];
-#pragma GCC unroll 8
-                    for (std::size_t j = 0; j < XB; ++j)
-                        acc[j] = B(T(0));
-                    for (std::size_t t = 0; t < taps; ++t) {
-                        const std::size_t to = t / kx, k = t % kx;
-                        const std::ptrdiff_t ix = x * sx + static_cast<std::ptrdiff_t>(k) * rdx - lox;
-                        const T* wt = w + t * C + f;
-                        if (row[to] < 0 || ix < 0 || ix >= nx) {
-#pragma GCC unroll 8
-                            for (std::size_t j = 0; j < XB; ++j)
-                                acc[j] = xsimd::fma(B(T(0)), B::load_unaligned(wt + j * W), acc[j]);
-                        } else {
-                            const T* a =
-                                in + row[to] + ix * static_cast<std::ptrdiff_t>(C) + static_cast<std::ptrdiff_t>(f);
-#pragma GCC unroll 8
-                            for (std::size_t j = 0; j < XB; ++j)
-                                acc[j] =
-                                    xsimd::fma(B::load_unaligned(a + j * W), B::load_unaligned(wt + j * W), acc[j]);
-                        }
-                    }
-#pragma GCC unroll 8
-                    for (std::size_t j = 0; j < XB; ++j)
-                        store(acc[j], c + x * CR + static_cast<std::ptrdiff_t>(f + j * W) * CF);
-                }
+                for (; f + XB * W <= CW; f += XB * W)
+                    edge_blocks(x, f, std::integral_constant<std::size_t, XB>{});
                 for (; f < CW; f += W)
-                    one(x, f);
+                    edge_blocks(x, f, std::integral_constant<std::size_t, 1>{});
             };
             // Positions [x0, x1) written: with whole batches of features only, the epilogue runs on
             // them at once (in L1); else on the line once its last features are written.

@@ -73,13 +73,6 @@ void barrier_fence(const V& v) {
     }
 }
 
-template<class E, class Out>
-struct map_like;
-template<class E, class U, std::size_t... D>
-struct map_like<E, tensor<U, D...>> {
-    using type = tensor_map<E, D...>;
-};
-
 template<class T>
 struct unwrap_ref {
     using type = T;

@@ -678,13 +678,6 @@ auto conv_general_dilated(L&& lhs, R&& rhs) {
 }
 
 namespace detail {
-template<class Tn>
-struct conv_map_of;
-template<class T, std::size_t... D>
-struct conv_map_of<tensor<T, D...>> {
-    using type = tensor_map<T, D...>;
-};
-
 // Whether the epilogue E runs inside the kernel: the f32 / f64 kernels writing the result in its
 // canonical order ([batch, spatial..., feature]: lines of all features are consecutive ranges),
 // one feature group or depthwise (a line holds every feature), and an element-wise tree of the
@@ -716,16 +709,16 @@ consteval bool conv_epilogue_fusable() {
 // With an epilogue: conv_general_dilated<cfg>(lhs, rhs, epilogue) is
 // eval(epilogue(conv_general_dilated<cfg>(lhs, rhs))), where epilogue maps the result (a tensor_map
 // of it) to any expression: a bias and an activation, say
-//   conv_general_dilated<cfg>(x, w, [&](auto y) { return max(y + broadcast_in_dim<f32<8, 56, 56, 64>, 3>(b), 0.0f); })
+//   conv_general_dilated<cfg>(x, w, [&](auto y) { return max(add(y, bias, dims<3>), 0.0f); })
 // When it is element-wise on the result (same type and shape, reading the result only in place)
-// and the kernel writes the result in its canonical order, the kernel applies it to each task's
-// lines as soon as they are written, while they are in cache: the same values as the two passes
-// (the same vectors), one pass over memory. Otherwise, or while exporting (trace::recorder), the
-// two ops run one after the other.
+// and the kernel writes the result in its canonical order, the kernel applies it to each range of
+// the result as soon as it is written (a task's lines; the depthwise kernel's positions), while it
+// is in cache: the same values as the two passes (the same vectors), one pass over memory.
+// Otherwise, or while exporting (trace::recorder), the two ops run one after the other.
 template<conv_config Cf, class Out = void, expression L, expression R, class F>
 auto conv_general_dilated(L&& lhs, R&& rhs, F&& epilogue) {
     using res_t = decltype(conv_general_dilated<Cf, Out>(std::forward<L>(lhs), std::forward<R>(rhs)));
-    using map_t = typename detail::conv_map_of<res_t>::type;
+    using map_t = typename detail::map_like<typename res_t::value_type, res_t>::type;
     static_assert(diag::got<std::is_invocable_v<F&, map_t>, map_t>::value,
                   "xlet::conv_general_dilated [epilogue]: the epilogue must be callable with the result (a tensor_map "
                   "of the convolution's type and shape)");
