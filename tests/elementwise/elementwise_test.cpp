@@ -19,12 +19,15 @@
 
 namespace {
 
-template<class T> T below_half() { // the largest value below 0.5
-    if constexpr (std::is_same_v<T, half>) return half::from_bits(0x37FF);
-    else if constexpr (std::is_same_v<T, bfloat16>) return bfloat16::from_bits(0x3EFF);
-    else return std::nextafter(T(0.5), T(0));
+template<class T>
+T below_half() { // the largest value below 0.5
+    if constexpr (std::is_same_v<T, half>)
+        return half::from_bits(0x37FF);
+    else if constexpr (std::is_same_v<T, bfloat16>)
+        return bfloat16::from_bits(0x3EFF);
+    else
+        return std::nextafter(T(0.5), T(0));
 }
-
 
 } // namespace
 
@@ -77,10 +80,11 @@ TEST_CASE("spec: Sign is -1, -0, NaN, +0, 1") {
     tiled1<std::int8_t, std::int8_t>("sign", [](auto& a) { return sign(a); }, {-128, -1, 0, 1, 127}, {-1, -1, 0, 1, 1});
     tiled1<std::int32_t, std::int32_t>("sign", [](auto& a) { return sign(a); }, {lim<std::int32_t>::min(), -7, 0, 9},
                                        {-1, -1, 0, 1});
-    tiled1<std::int64_t, std::int64_t>("sign", [](auto& a) { return sign(a); }, {lim<std::int64_t>::min(), 0, lim<std::int64_t>::max()},
-                                       {-1, 0, 1});
+    tiled1<std::int64_t, std::int64_t>("sign", [](auto& a) { return sign(a); },
+                                       {lim<std::int64_t>::min(), 0, lim<std::int64_t>::max()}, {-1, 0, 1});
     // complex: z / |z|, and 0 for 0
-    tiled1<c64_t, c64_t>("sign", [](auto& a) { return sign(a); }, {c64_t(3, 4), c64_t(0, 0), c64_t(0, -2), c64_t(-5, 0)},
+    tiled1<c64_t, c64_t>("sign", [](auto& a) { return sign(a); },
+                         {c64_t(3, 4), c64_t(0, 0), c64_t(0, -2), c64_t(-5, 0)},
                          {c64_t(0.6f, 0.8f), c64_t(0, 0), c64_t(0, -1), c64_t(-1, 0)});
 }
 
@@ -91,7 +95,8 @@ TEST_CASE("spec: Compare's total order -NaN < -Inf < -Finite < -0 < +0 < +Finite
         const std::vector<T> v = {-nan_<T>(), -inf_<T>(), T(-1.0), neg_zero<T>(), T(0.0), T(1.0), inf_<T>(), nan_<T>()};
         tensor<T, 8, 1> col;
         tensor<T, 1, 8> row;
-        for (std::size_t i = 0; i < 8; ++i) col(i, 0) = row(0, i) = v[i];
+        for (std::size_t i = 0; i < 8; ++i)
+            col(i, 0) = row(0, i) = v[i];
         auto lt_t = eval(lt_total(col, row)), le_t = eval(le_total(col, row)), gt_t = eval(gt_total(col, row));
         auto ge_t = eval(ge_total(col, row)), eq_t = eval(eq_total(col, row)), ne_t = eval(ne_total(col, row));
         auto lt_i = eval(lt(col, row)), le_i = eval(le(col, row)), gt_i = eval(gt(col, row));
@@ -118,7 +123,8 @@ TEST_CASE("spec: Compare's total order -NaN < -Inf < -Finite < -0 < +0 < +Finite
                 if (ne_i(i, j) != (unordered || a != b)) bad += " ne" + at;
             }
         }
-        CHECK_MESSAGE(bad.empty(), xla_name<T> << " wrong entries (row, column) of {-NaN, -inf, -1, -0, +0, 1, inf, NaN}:" << bad);
+        CHECK_MESSAGE(bad.empty(),
+                      xla_name<T> << " wrong entries (row, column) of {-NaN, -inf, -1, -0, +0, 1, inf, NaN}:" << bad);
     });
     // NaNs of one sign order by payload: a larger payload is further from zero.
     f32<4> a{std::bit_cast<float>(0x7FC00000u), std::bit_cast<float>(0xFFC00000u), std::bit_cast<float>(0x7F800001u),
@@ -187,7 +193,8 @@ TEST_CASE("spec: Compare with comparison_direction and comparison_type (FLOAT, T
 // ================================================================================================
 // 2. Hand-checked edge cases
 // ================================================================================================
-template<class T> void signed_div_rem() {
+template<class T>
+void signed_div_rem() {
     constexpr T mn = lim<T>::min(), mx = lim<T>::max();
     const std::vector<T> x = {7, -7, 7, -7, mn, mn, mn, mn, 0, mx, 5, -5};
     const std::vector<T> y = {2, 2, -2, -2, -1, 0, 1, mn, 0, -1, 0, 0};
@@ -197,12 +204,14 @@ template<class T> void signed_div_rem() {
     // rem has the sign of the dividend; x % 0 is x; INT_MIN % -1 is 0.
     tiled2<T, T>("rem", [](auto& a, auto& b) { return rem(a, b); }, x, y, {1, -1, 1, -1, 0, mn, 0, 0, 0, 0, 5, -5});
 }
-template<class T> void unsigned_div_rem() {
+template<class T>
+void unsigned_div_rem() {
     constexpr T mx = lim<T>::max();
     const std::vector<T> x = {7, 7, mx, mx, 0, 200, 1};
     const std::vector<T> y = {2, 0, 0, mx, 0, 7, mx};
-    tiled2<T, T>("div", [](auto& a, auto& b) { return div(a, b); }, x, y, {3, mx, mx, 1, mx, 28, 0}); // x / 0 = UINT_MAX
-    tiled2<T, T>("rem", [](auto& a, auto& b) { return rem(a, b); }, x, y, {1, 7, mx, 0, 0, 4, 1});    // x % 0 = x
+    tiled2<T, T>("div", [](auto& a, auto& b) { return div(a, b); }, x, y,
+                 {3, mx, mx, 1, mx, 28, 0});                                                       // x / 0 = UINT_MAX
+    tiled2<T, T>("rem", [](auto& a, auto& b) { return rem(a, b); }, x, y, {1, 7, mx, 0, 0, 4, 1}); // x % 0 = x
 }
 
 TEST_CASE("integer div and rem: by zero, INT_MIN / -1, signs") {
@@ -215,14 +224,18 @@ TEST_CASE("integer div and rem: by zero, INT_MIN / -1, signs") {
 
 TEST_CASE("floating rem has the sign of the dividend (fmod)") {
     for_each_float([]<class T>() {
-        const std::vector<T> x = {T(7.5), T(-7.5), T(7.5), T(-7.5), neg_zero<T>(), T(-6.0), T(5.0), T(5.0), inf_<T>(), nan_<T>(), T(0.0)};
-        const std::vector<T> y = {T(2.0), T(2.0), T(-2.0), T(-2.0), T(3.0), T(3.0), inf_<T>(), T(0.0), T(2.0), T(1.0), T(-1.0)};
+        const std::vector<T> x = {T(7.5), T(-7.5), T(7.5),    T(-7.5),   neg_zero<T>(), T(-6.0),
+                                  T(5.0), T(5.0),  inf_<T>(), nan_<T>(), T(0.0)};
+        const std::vector<T> y = {T(2.0),    T(2.0), T(-2.0), T(-2.0), T(3.0), T(3.0),
+                                  inf_<T>(), T(0.0), T(2.0),  T(1.0),  T(-1.0)};
         tiled2<T, T>("rem", [](auto& a, auto& b) { return rem(a, b); }, x, y,
-                     {T(1.5), T(-1.5), T(1.5), T(-1.5), neg_zero<T>(), neg_zero<T>(), T(5.0), nan_<T>(), nan_<T>(), nan_<T>(), T(0.0)});
+                     {T(1.5), T(-1.5), T(1.5), T(-1.5), neg_zero<T>(), neg_zero<T>(), T(5.0), nan_<T>(), nan_<T>(),
+                      nan_<T>(), T(0.0)});
     });
 }
 
-template<class T> void signed_wrap() {
+template<class T>
+void signed_wrap() {
     constexpr T mn = lim<T>::min(), mx = lim<T>::max();
     const std::vector<T> x = {mx, mn, mn, 5, mx, mx};
     const std::vector<T> y = {1, -1, mn, -7, 2, mx};
@@ -234,12 +247,15 @@ template<class T> void signed_wrap() {
     tiled1<T, T>("neg", [](auto& a) { return neg(a); }, {mn, mx, 0, -1}, {mn, static_cast<T>(-mx), 0, 1});
     tiled1<T, T>("abs", [](auto& a) { return abs(a); }, {mn, static_cast<T>(-mx), 0, -1, 1}, {mn, mx, 0, 1, 1});
 }
-template<class T> void unsigned_wrap() {
+template<class T>
+void unsigned_wrap() {
     constexpr T mx = lim<T>::max(), top = static_cast<T>(T(1) << (sizeof(T) * 8 - 1));
     const std::vector<T> x = {mx, 0, mx, top, 3};
     const std::vector<T> y = {1, 1, mx, 2, 5};
-    tiled2<T, T>("add", [](auto& a, auto& b) { return add(a, b); }, x, y, {0, 1, static_cast<T>(mx - 1), static_cast<T>(top + 2), 8});
-    tiled2<T, T>("sub", [](auto& a, auto& b) { return sub(a, b); }, x, y, {static_cast<T>(mx - 1), mx, 0, static_cast<T>(top - 2), static_cast<T>(mx - 1)});
+    tiled2<T, T>("add", [](auto& a, auto& b) { return add(a, b); }, x, y,
+                 {0, 1, static_cast<T>(mx - 1), static_cast<T>(top + 2), 8});
+    tiled2<T, T>("sub", [](auto& a, auto& b) { return sub(a, b); }, x, y,
+                 {static_cast<T>(mx - 1), mx, 0, static_cast<T>(top - 2), static_cast<T>(mx - 1)});
     tiled2<T, T>("mul", [](auto& a, auto& b) { return mul(a, b); }, x, y, {mx, 0, 1, 0, 15});
     tiled1<T, T>("neg", [](auto& a) { return neg(a); }, {0, 1, mx, top}, {0, mx, 1, top});
 }
@@ -256,16 +272,17 @@ TEST_CASE("integer add, sub, mul, neg, abs wrap modulo 2^bits; abs(INT_MIN) == n
 
 // Shift amounts 0, 1, bits-1, bits, bits+1 and -1 (for unsigned types: all ones, "negative" read
 // as unsigned) on a value with the top and bottom bits set and on a positive one.
-template<class T> void shifts() {
+template<class T>
+void shifts() {
     using U = std::make_unsigned_t<T>;
     constexpr int B = sizeof(T) * 8;
-    const T n = static_cast<T>(U(U(1) << (B - 1)) | U(1));     // 10...01
-    const T p = static_cast<T>(U(U(1) << (B - 2)) | U(1));     // 010..01
-    const T top = static_cast<T>(U(1) << (B - 1));             // 10...0
-    const T q = static_cast<T>(U(1) << (B - 2));               // 010..0
-    const T q3 = static_cast<T>(U(1) << (B - 3));              // 0010..0
-    const T ones = static_cast<T>(~U(0));                      // all bits: -1 or UINT_MAX
-    const T c0 = static_cast<T>(U(top) | U(q));                // 110..0
+    const T n = static_cast<T>(U(U(1) << (B - 1)) | U(1)); // 10...01
+    const T p = static_cast<T>(U(U(1) << (B - 2)) | U(1)); // 010..01
+    const T top = static_cast<T>(U(1) << (B - 1));         // 10...0
+    const T q = static_cast<T>(U(1) << (B - 2));           // 010..0
+    const T q3 = static_cast<T>(U(1) << (B - 3));          // 0010..0
+    const T ones = static_cast<T>(~U(0));                  // all bits: -1 or UINT_MAX
+    const T c0 = static_cast<T>(U(top) | U(q));            // 110..0
     const std::vector<T> x = {n, n, n, n, n, n, p, p, p, p};
     const std::vector<T> y = {0, 1, B - 1, B, B + 1, ones, 1, B - 1, B, ones};
     tiled2<T, T>("shift_left", [](auto& a, auto& b) { return shift_left(a, b); }, x, y,
@@ -286,13 +303,16 @@ TEST_CASE("shifts by 0, 1, bits-1, bits, bits+1 and negative amounts") {
     shifts<std::uint64_t>();
 }
 
-template<class T> void clz_popcnt() {
+template<class T>
+void clz_popcnt() {
     using U = std::make_unsigned_t<T>;
     constexpr T B = sizeof(T) * 8;
     const T top = static_cast<T>(U(1) << (B - 1));
     const std::vector<T> x = {0, static_cast<T>(-1), 1, top, lim<T>::max(), 0x10};
-    tiled1<T, T>("clz", [](auto& a) { return clz(a); }, x, {B, 0, static_cast<T>(B - 1), 0, static_cast<T>(is_signed_int<T> ? 1 : 0), static_cast<T>(B - 5)});
-    tiled1<T, T>("popcnt", [](auto& a) { return popcnt(a); }, x, {0, B, 1, 1, static_cast<T>(is_signed_int<T> ? B - 1 : B), 1});
+    tiled1<T, T>("clz", [](auto& a) { return clz(a); }, x,
+                 {B, 0, static_cast<T>(B - 1), 0, static_cast<T>(is_signed_int<T> ? 1 : 0), static_cast<T>(B - 5)});
+    tiled1<T, T>("popcnt", [](auto& a) { return popcnt(a); }, x,
+                 {0, B, 1, 1, static_cast<T>(is_signed_int<T> ? B - 1 : B), 1});
 }
 
 TEST_CASE("clz and popcnt count the bits of the two's complement representation") {
@@ -320,13 +340,16 @@ TEST_CASE("not_, and_, or_, xor_: logical on pred, bitwise on integers; pred add
     tiled1<std::uint8_t, std::uint8_t>("not_", [](auto& a) { return not_(a); }, {0, 0x0F, 255}, {255, 0xF0, 0});
     tiled1<std::int64_t, std::int64_t>("not_", [](auto& a) { return not_(a); }, {0, lim<std::int64_t>::min()},
                                        {-1, lim<std::int64_t>::max()});
-    tiled1<std::uint32_t, std::uint32_t>("not_", [](auto& a) { return not_(a); }, {0, 0x80000001u}, {0xFFFFFFFFu, 0x7FFFFFFEu});
+    tiled1<std::uint32_t, std::uint32_t>("not_", [](auto& a) { return not_(a); }, {0, 0x80000001u},
+                                         {0xFFFFFFFFu, 0x7FFFFFFEu});
     const std::vector<std::int16_t> a = {0x5A5A, -1, 0x0F0F, -32768}, b = {0x0FF0, 0x1234, -1, 1};
-    tiled2<std::int16_t, std::int16_t>("and_", [](auto& x, auto& y) { return and_(x, y); }, a, b, {0x0A50, 0x1234, 0x0F0F, 0});
+    tiled2<std::int16_t, std::int16_t>("and_", [](auto& x, auto& y) { return and_(x, y); }, a, b,
+                                       {0x0A50, 0x1234, 0x0F0F, 0});
     tiled2<std::int16_t, std::int16_t>("or_", [](auto& x, auto& y) { return or_(x, y); }, a, b,
                                        {0x5FFA, -1, -1, static_cast<std::int16_t>(-32767)});
     tiled2<std::int16_t, std::int16_t>("xor_", [](auto& x, auto& y) { return xor_(x, y); }, a, b,
-                                       {0x55AA, static_cast<std::int16_t>(~0x1234), static_cast<std::int16_t>(~0x0F0F), static_cast<std::int16_t>(-32767)});
+                                       {0x55AA, static_cast<std::int16_t>(~0x1234), static_cast<std::int16_t>(~0x0F0F),
+                                        static_cast<std::int16_t>(-32767)});
 }
 
 TEST_CASE("pow on integers: negative exponents, 0^0, wrap-around") {
@@ -343,11 +366,12 @@ TEST_CASE("pow on integers: negative exponents, 0^0, wrap-around") {
     tiled2<std::int64_t, std::int64_t>("pow", [](auto& a, auto& b) { return pow(a, b); }, {3, 2, 2, -1, 10},
                                        {40, 63, 64, lim<std::int64_t>::min(), 18},
                                        {-6289078614652622815LL, lim<std::int64_t>::min(), 0, 1, 1000000000000000000LL});
-    tiled2<std::uint64_t, std::uint64_t>("pow", [](auto& a, auto& b) { return pow(a, b); }, {2, 2, 3},
-                                         {63, 64, 41}, {0x8000000000000000ULL, 0, 18026252303461234787ULL});
+    tiled2<std::uint64_t, std::uint64_t>("pow", [](auto& a, auto& b) { return pow(a, b); }, {2, 2, 3}, {63, 64, 41},
+                                         {0x8000000000000000ULL, 0, 18026252303461234787ULL});
 }
 
-template<class T> void float_max_min() {
+template<class T>
+void float_max_min() {
     const T n = nan_<T>(), z = T(0.0), mz = neg_zero<T>(), i = inf_<T>();
     const std::vector<T> x = {n, T(1.0), mz, z, mz, z, -i, T(3.0), n, -n, T(-1.0), lim<T>::denorm_min()};
     const std::vector<T> y = {T(1.0), n, z, mz, mz, z, T(3.0), i, n, T(2.0), T(-2.0), mz};
@@ -363,9 +387,11 @@ template<class T> void float_max_min() {
 
 TEST_CASE("max and min: NaN from either side, -0 < +0 (checked on the sign bit); integers") {
     for_each_float([]<class T>() { float_max_min<T>(); });
-    tiled2<std::int8_t, std::int8_t>("max", [](auto& a, auto& b) { return max(a, b); }, {-128, 127, -1}, {127, -128, 0}, {127, 127, 0});
-    tiled2<std::uint32_t, std::uint32_t>("max", [](auto& a, auto& b) { return max(a, b); }, {0x80000000u, 1, 0xFFFFFFFFu},
-                                         {1, 0x80000000u, 0}, {0x80000000u, 0x80000000u, 0xFFFFFFFFu});
+    tiled2<std::int8_t, std::int8_t>("max", [](auto& a, auto& b) { return max(a, b); }, {-128, 127, -1}, {127, -128, 0},
+                                     {127, 127, 0});
+    tiled2<std::uint32_t, std::uint32_t>("max", [](auto& a, auto& b) { return max(a, b); },
+                                         {0x80000000u, 1, 0xFFFFFFFFu}, {1, 0x80000000u, 0},
+                                         {0x80000000u, 0x80000000u, 0xFFFFFFFFu});
     tiled2<std::uint64_t, std::uint64_t>("max", [](auto& a, auto& b) { return max(a, b); }, {1ULL << 63, 1, ~0ULL},
                                          {1, 1ULL << 63, 0}, {1ULL << 63, 1ULL << 63, ~0ULL});
     tiled2<std::uint64_t, std::uint64_t>("min", [](auto& a, auto& b) { return min(a, b); }, {1ULL << 63, 1, ~0ULL},
@@ -377,24 +403,31 @@ TEST_CASE("max and min: NaN from either side, -0 < +0 (checked on the sign bit);
 TEST_CASE("round ties away from zero, round_nearest_even ties to even; floor, ceil") {
     for_each_float([]<class T>() {
         const T mz = neg_zero<T>(), n = nan_<T>(), i = inf_<T>();
-        const std::vector<T> x = {T(0.5), T(1.5), T(2.5), T(-0.5), T(-2.5), T(-1.5), below_half<T>(), T(-0.25), T(3.75), T(-3.75),
-                                  T(0.0), mz, i, -i, n, T(-0.75)};
+        const std::vector<T> x = {T(0.5),   T(1.5),  T(2.5),   T(-0.5), T(-2.5), T(-1.5), below_half<T>(),
+                                  T(-0.25), T(3.75), T(-3.75), T(0.0),  mz,      i,       -i,
+                                  n,        T(-0.75)};
         tiled1<T, T>("round", [](auto& a) { return round(a); }, x,
-                     {T(1.0), T(2.0), T(3.0), T(-1.0), T(-3.0), T(-2.0), T(0.0), mz, T(4.0), T(-4.0), T(0.0), mz, i, -i, n, T(-1.0)});
+                     {T(1.0), T(2.0), T(3.0), T(-1.0), T(-3.0), T(-2.0), T(0.0), mz, T(4.0), T(-4.0), T(0.0), mz, i, -i,
+                      n, T(-1.0)});
         tiled1<T, T>("round_nearest_afz", [](auto& a) { return round_nearest_afz(a); }, x,
-                     {T(1.0), T(2.0), T(3.0), T(-1.0), T(-3.0), T(-2.0), T(0.0), mz, T(4.0), T(-4.0), T(0.0), mz, i, -i, n, T(-1.0)});
-        tiled1<T, T>("round_nearest_even", [](auto& a) { return round_nearest_even(a); }, x,
-                     {T(0.0), T(2.0), T(2.0), mz, T(-2.0), T(-2.0), T(0.0), mz, T(4.0), T(-4.0), T(0.0), mz, i, -i, n, T(-1.0)});
+                     {T(1.0), T(2.0), T(3.0), T(-1.0), T(-3.0), T(-2.0), T(0.0), mz, T(4.0), T(-4.0), T(0.0), mz, i, -i,
+                      n, T(-1.0)});
+        tiled1<T, T>(
+            "round_nearest_even", [](auto& a) { return round_nearest_even(a); }, x,
+            {T(0.0), T(2.0), T(2.0), mz, T(-2.0), T(-2.0), T(0.0), mz, T(4.0), T(-4.0), T(0.0), mz, i, -i, n, T(-1.0)});
         tiled1<T, T>("floor", [](auto& a) { return floor(a); }, x,
-                     {T(0.0), T(1.0), T(2.0), T(-1.0), T(-3.0), T(-2.0), T(0.0), T(-1.0), T(3.0), T(-4.0), T(0.0), mz, i, -i, n, T(-1.0)});
-        tiled1<T, T>("ceil", [](auto& a) { return ceil(a); }, x,
-                     {T(1.0), T(2.0), T(3.0), mz, T(-2.0), T(-1.0), T(1.0), mz, T(4.0), T(-3.0), T(0.0), mz, i, -i, n, mz});
+                     {T(0.0), T(1.0), T(2.0), T(-1.0), T(-3.0), T(-2.0), T(0.0), T(-1.0), T(3.0), T(-4.0), T(0.0), mz,
+                      i, -i, n, T(-1.0)});
+        tiled1<T, T>(
+            "ceil", [](auto& a) { return ceil(a); }, x,
+            {T(1.0), T(2.0), T(3.0), mz, T(-2.0), T(-1.0), T(1.0), mz, T(4.0), T(-3.0), T(0.0), mz, i, -i, n, mz});
     });
     // Large values are integers already: 2^23 + 1 and 2^52 + 1 stay.
     tiled1<float, float>("round", [](auto& a) { return round(a); }, {8388609.0f, -8388609.0f, 16777216.0f},
                          {8388609.0f, -8388609.0f, 16777216.0f});
     tiled1<double, double>("round_nearest_even", [](auto& a) { return round_nearest_even(a); },
-                           {4503599627370497.0, 2251799813685248.5, 2251799813685249.5}, {4503599627370497.0, 2251799813685248.0, 2251799813685250.0});
+                           {4503599627370497.0, 2251799813685248.5, 2251799813685249.5},
+                           {4503599627370497.0, 2251799813685248.0, 2251799813685250.0});
     tiled1<double, double>("round", [](auto& a) { return round(a); }, {2251799813685248.5, -2251799813685249.5},
                            {2251799813685249.0, -2251799813685250.0});
 }
@@ -414,16 +447,18 @@ TEST_CASE("IEEE comparisons: NaN is unordered, -0 == +0; integers and pred") {
         CHECK_FALSE(g(i));
     }
     // unsigned comparisons are unsigned (the top bit is a magnitude bit), signed ones signed
-    tiled2<std::uint32_t, bool>("lt", [](auto& x, auto& y) { return lt(x, y); }, {0x80000000u, 1, 5}, {1, 0x80000000u, 5},
-                                {false, true, false});
-    tiled2<std::uint64_t, bool>("gt", [](auto& x, auto& y) { return gt(x, y); }, {1ULL << 63, 1, ~0ULL}, {1, 1ULL << 63, 0},
-                                {true, false, true});
-    tiled2<std::uint8_t, bool>("ge", [](auto& x, auto& y) { return ge(x, y); }, {200, 100, 7}, {100, 200, 7}, {true, false, true});
+    tiled2<std::uint32_t, bool>("lt", [](auto& x, auto& y) { return lt(x, y); }, {0x80000000u, 1, 5},
+                                {1, 0x80000000u, 5}, {false, true, false});
+    tiled2<std::uint64_t, bool>("gt", [](auto& x, auto& y) { return gt(x, y); }, {1ULL << 63, 1, ~0ULL},
+                                {1, 1ULL << 63, 0}, {true, false, true});
+    tiled2<std::uint8_t, bool>("ge", [](auto& x, auto& y) { return ge(x, y); }, {200, 100, 7}, {100, 200, 7},
+                               {true, false, true});
     tiled2<std::int64_t, bool>("le", [](auto& x, auto& y) { return le(x, y); }, {lim<std::int64_t>::min(), 1, -1},
                                {lim<std::int64_t>::max(), 0, -1}, {true, false, true});
-    tiled2<bool, bool>("lt", [](auto& x, auto& y) { return lt(x, y); }, {false, false, true, true}, {false, true, false, true},
-                       {false, true, false, false});
-    tiled2<c64_t, bool>("eq", [](auto& x, auto& y) { return eq(x, y); }, {c64_t(1, 2), c64_t(1, 2), c64_t(-0.0f, 0), c64_t(NAN, 0)},
+    tiled2<bool, bool>("lt", [](auto& x, auto& y) { return lt(x, y); }, {false, false, true, true},
+                       {false, true, false, true}, {false, true, false, false});
+    tiled2<c64_t, bool>("eq", [](auto& x, auto& y) { return eq(x, y); },
+                        {c64_t(1, 2), c64_t(1, 2), c64_t(-0.0f, 0), c64_t(NAN, 0)},
                         {c64_t(1, 2), c64_t(1, -2), c64_t(0, -0.0f), c64_t(NAN, 0)}, {true, false, true, false});
 }
 
@@ -431,7 +466,8 @@ TEST_CASE("logistic at large |x|") {
     // 1 / (1 + exp(-x)): exactly 1 and 0 far out, 0.5 at 0, NaN stays NaN.
     for_each_float([]<class T>() {
         const T big = from_double<T>(std::is_same_v<T, double> ? 800.0 : 100.0);
-        tiled1<T, T>("logistic", [](auto& a) { return logistic(a); }, {big, -big, lim<T>::max(), lim<T>::lowest(), inf_<T>(), -inf_<T>(), T(0.0), nan_<T>()},
+        tiled1<T, T>("logistic", [](auto& a) { return logistic(a); },
+                     {big, -big, lim<T>::max(), lim<T>::lowest(), inf_<T>(), -inf_<T>(), T(0.0), nan_<T>()},
                      {T(1.0), T(0.0), T(1.0), T(0.0), T(1.0), T(0.0), T(0.5), nan_<T>()});
     });
     f32<2> x{20.0f, 40.0f};
@@ -441,23 +477,26 @@ TEST_CASE("logistic at large |x|") {
     f64<2> xd{-20.0, 40.0};
     auto yd = eval(logistic(xd));
     CHECK(ulp_error(yd(0), 1.0 / (1.0 + std::exp(20.0))) <= 2); // ulp_table's logistic bound
-    CHECK(yd(1) == 1.0); // 1 - 4e-18 rounds to 1
+    CHECK(yd(1) == 1.0);                                        // 1 - 4e-18 rounds to 1
 }
 
 TEST_CASE("is_finite") {
     for_each_float([]<class T>() {
         tiled1<T, bool>("is_finite", [](auto& a) { return is_finite(a); },
-                        {T(0.0), neg_zero<T>(), T(1.0), lim<T>::max(), lim<T>::lowest(), lim<T>::denorm_min(), inf_<T>(), -inf_<T>(), nan_<T>(), -nan_<T>()},
+                        {T(0.0), neg_zero<T>(), T(1.0), lim<T>::max(), lim<T>::lowest(), lim<T>::denorm_min(),
+                         inf_<T>(), -inf_<T>(), nan_<T>(), -nan_<T>()},
                         {true, true, true, true, true, true, false, false, false, false});
     });
 }
 
 TEST_CASE("real, imag, abs on complex; real and imag on floats") {
-    const std::vector<c64_t> z = {c64_t(3, -4), c64_t(-0.0f, 2), c64_t(INFINITY, NAN), c64_t(NAN, -INFINITY), c64_t(0, 0), c64_t(-1e30f, 1e30f)};
+    const std::vector<c64_t> z = {c64_t(3, -4),          c64_t(-0.0f, 2), c64_t(INFINITY, NAN),
+                                  c64_t(NAN, -INFINITY), c64_t(0, 0),     c64_t(-1e30f, 1e30f)};
     tiled1<c64_t, float>("real", [](auto& a) { return real(a); }, z, {3, -0.0f, INFINITY, NAN, 0, -1e30f});
     tiled1<c64_t, float>("imag", [](auto& a) { return imag(a); }, z, {-4, 2, NAN, -INFINITY, 0, 1e30f});
     // |z| = hypot: inf if either part is inf (even with a NaN), no overflow for large parts
-    tiled1<c64_t, float>("abs", [](auto& a) { return abs(a); }, z, {5, 2, INFINITY, INFINITY, 0, std::hypot(1e30f, 1e30f)});
+    tiled1<c64_t, float>("abs", [](auto& a) { return abs(a); }, z,
+                         {5, 2, INFINITY, INFINITY, 0, std::hypot(1e30f, 1e30f)});
     const std::vector<c128_t> w = {c128_t(5, 12), c128_t(-1e300, 1e300), c128_t(-0.0, -0.0)};
     tiled1<c128_t, double>("abs", [](auto& a) { return abs(a); }, w, {13, std::hypot(1e300, 1e300), 0});
     tiled1<c128_t, double>("imag", [](auto& a) { return imag(a); }, w, {12, 1e300, -0.0});
@@ -467,7 +506,8 @@ TEST_CASE("real, imag, abs on complex; real and imag on floats") {
 }
 
 TEST_CASE("complex() builds c64 and c128 from parts, with broadcasting") {
-    tiled2<float, c64_t>("complex", [](auto& a, auto& b) { return complex(a, b); }, {1, -0.0f, NAN, INFINITY}, {4, -5, INFINITY, -0.0f},
+    tiled2<float, c64_t>("complex", [](auto& a, auto& b) { return complex(a, b); }, {1, -0.0f, NAN, INFINITY},
+                         {4, -5, INFINITY, -0.0f},
                          {c64_t(1, 4), c64_t(-0.0f, -5), c64_t(NAN, INFINITY), c64_t(INFINITY, -0.0f)});
     f32<3> re{1, 2, 3};
     f32<> two{2};
@@ -488,9 +528,12 @@ TEST_CASE("atan2: quadrants, signed zeros, infinities") {
     const double pi = 3.14159265358979323846;
     for_each_float([pi]<class T>() {
         const T z = T(0.0), mz = neg_zero<T>(), i = inf_<T>();
-        const std::vector<T> y = {T(1.0), T(1.0), T(-1.0), T(-1.0), z, mz, z, mz, T(1.0), T(-1.0), i, T(1.0), T(-1.0), T(1.0), nan_<T>()};
-        const std::vector<T> x = {T(1.0), T(-1.0), T(-1.0), T(1.0), T(-1.0), T(-1.0), T(1.0), T(1.0), z, mz, T(1.0), -i, -i, i, T(1.0)};
-        const std::vector<double> want = {pi / 4, 3 * pi / 4, -3 * pi / 4, -pi / 4, pi, -pi, 0.0, -0.0, pi / 2, -pi / 2, pi / 2, pi, -pi, 0.0, NAN};
+        const std::vector<T> y = {T(1.0), T(1.0),  T(-1.0), T(-1.0), z,       mz,     z,        mz,
+                                  T(1.0), T(-1.0), i,       T(1.0),  T(-1.0), T(1.0), nan_<T>()};
+        const std::vector<T> x = {T(1.0), T(-1.0), T(-1.0), T(1.0), T(-1.0), T(-1.0), T(1.0), T(1.0),
+                                  z,      mz,      T(1.0),  -i,     -i,      i,       T(1.0)};
+        const std::vector<double> want = {pi / 4, 3 * pi / 4, -3 * pi / 4, -pi / 4, pi,  -pi, 0.0, -0.0,
+                                          pi / 2, -pi / 2,    pi / 2,      pi,      -pi, 0.0, NAN};
         tensor<T, tile_n> a, b;
         for (std::size_t k = 0; k < tile_n; ++k) {
             a(k) = y[k % y.size()];
@@ -500,8 +543,8 @@ TEST_CASE("atan2: quadrants, signed zeros, infinities") {
         const std::uint64_t bound = is_narrow<T> ? 1 : 2; // ulp_table's atan2 row (elementwise_math_test.cpp)
         for (std::size_t k = 0; k < tile_n; ++k) {
             const T w = from_double<T>(want[k % want.size()]);
-            CHECK_MESSAGE(ulp_error(got(k), w) <= bound, xla_name<T> << " atan2(" << show(a(k)) << ", " << show(b(k)) << ") = "
-                                                                      << show(got(k)) << ", want " << show(w));
+            CHECK_MESSAGE(ulp_error(got(k), w) <= bound, xla_name<T> << " atan2(" << show(a(k)) << ", " << show(b(k))
+                                                                     << ") = " << show(got(k)) << ", want " << show(w));
         }
     });
 }
@@ -527,9 +570,11 @@ TEST_CASE("select with a scalar pred, a pred array and C++ value operands") {
     CHECK(r6(2).bits() == half(3.0f).bits());
     // select is lazy and fuses: both branches are evaluated element-wise, the pred picks
     u8<41> u;
-    for (std::size_t i = 0; i < 41; ++i) u(i) = static_cast<std::uint8_t>(i * 7);
+    for (std::size_t i = 0; i < 41; ++i)
+        u(i) = static_cast<std::uint8_t>(i * 7);
     auto r7 = eval(select(u > std::uint8_t(100), u - std::uint8_t(100), u + std::uint8_t(100)));
-    for (std::size_t i = 0; i < 41; ++i) CHECK(r7(i) == static_cast<std::uint8_t>(u(i) > 100 ? u(i) - 100 : u(i) + 100));
+    for (std::size_t i = 0; i < 41; ++i)
+        CHECK(r7(i) == static_cast<std::uint8_t>(u(i) > 100 ? u(i) - 100 : u(i) + 100));
 }
 
 TEST_CASE("clamp with scalar and array bounds") {
@@ -549,13 +594,15 @@ TEST_CASE("clamp with scalar and array bounds") {
     auto r3 = eval(clamp(lo, x, 2.5f)); // array min, C++ value max
     CHECK(r3(2) == 2.5f);
     CHECK(r3(1) == 1);
-    tiled1<std::int8_t, std::int8_t>("clamp(-5, x, 5)", [](auto& a) { return clamp(-5, a, 5); }, {-128, -5, 0, 5, 127, -6},
-                                     {-5, -5, 0, 5, 5, -5});
-    tiled1<std::uint64_t, std::uint64_t>("clamp(2^63, x, max)", [](auto& a) { return clamp(std::uint64_t{1} << 63, a, ~std::uint64_t{0}); },
-                                         {0, 1ULL << 63, ~0ULL, (1ULL << 63) + 5}, {1ULL << 63, 1ULL << 63, ~0ULL, (1ULL << 63) + 5});
-    tiled1<bool, bool>("clamp(pred)", [](auto& a) { return clamp(pred<>{true}, a, pred<>{true}); }, {false, true}, {true, true});
-    tiled1<half, half>("clamp(f16)", [](auto& a) { return clamp(half(-1.0f), a, half(1.0f)); }, {half(-3.0f), half(0.25f), half(NAN)},
-                       {half(-1.0f), half(0.25f), half(NAN)});
+    tiled1<std::int8_t, std::int8_t>("clamp(-5, x, 5)", [](auto& a) { return clamp(-5, a, 5); },
+                                     {-128, -5, 0, 5, 127, -6}, {-5, -5, 0, 5, 5, -5});
+    tiled1<std::uint64_t, std::uint64_t>(
+        "clamp(2^63, x, max)", [](auto& a) { return clamp(std::uint64_t{1} << 63, a, ~std::uint64_t{0}); },
+        {0, 1ULL << 63, ~0ULL, (1ULL << 63) + 5}, {1ULL << 63, 1ULL << 63, ~0ULL, (1ULL << 63) + 5});
+    tiled1<bool, bool>("clamp(pred)", [](auto& a) { return clamp(pred<>{true}, a, pred<>{true}); }, {false, true},
+                       {true, true});
+    tiled1<half, half>("clamp(f16)", [](auto& a) { return clamp(half(-1.0f), a, half(1.0f)); },
+                       {half(-3.0f), half(0.25f), half(NAN)}, {half(-1.0f), half(0.25f), half(NAN)});
 }
 
 TEST_CASE("differential: select and clamp on every element type they accept") {
@@ -567,7 +614,7 @@ TEST_CASE("differential: select and clamp on every element type they accept") {
             diff_select<T, shape_no<I + 8>, shp<>>(g); // scalar pred
         }
         if constexpr (acc_ordered<T>) {
-            diff_clamp<T, S, S, S>(g);             // array bounds
+            diff_clamp<T, S, S, S>(g);                   // array bounds
             diff_clamp<T, shape_no<I>, shp<>, shp<>>(g); // scalar bounds
         }
     });
@@ -575,10 +622,12 @@ TEST_CASE("differential: select and clamp on every element type they accept") {
 
 #if !XLET_TEST_SELECT_COMPLEX
 TEST_CASE("select on c64 and c128 compiles") {
-    FAIL_CHECK("select(pred, c64 on_true, c64 on_false) does not compile: elementwise.hpp's pred_first_check<select_fn, "
-               "std::complex<float>, ...> names xsimd::batch_bool<std::complex<float>> in a requires-expression, which is a hard "
-               "error in xsimd (\"usage of simd_register with unsupported type\"). The c64/c128 select tests are disabled; "
-               "build with -DXLET_TEST_SELECT_COMPLEX=1 once fixed.");
+    FAIL_CHECK(
+        "select(pred, c64 on_true, c64 on_false) does not compile: elementwise.hpp's pred_first_check<select_fn, "
+        "std::complex<float>, ...> names xsimd::batch_bool<std::complex<float>> in a requires-expression, which is a "
+        "hard "
+        "error in xsimd (\"usage of simd_register with unsupported type\"). The c64/c128 select tests are disabled; "
+        "build with -DXLET_TEST_SELECT_COMPLEX=1 once fixed.");
 }
 #endif
 
@@ -639,9 +688,10 @@ TEST_CASE("long long and unsigned long long literals as operands") {
 }
 #else
 TEST_CASE("long long and unsigned long long literals as operands compile") {
-    FAIL_CHECK("u64 + 1ULL, s64 * 2LL and f32 * 2LL do not compile: scalar_fits<V, T> (elementwise.hpp) evaluates "
-               "is_complex<V> for V = long long, and kind_of<V> requires an element type (types.hpp: use of invalid variable "
-               "template kind_of<long long>). Disabled test: build with -DXLET_TEST_LONG_LONG_OPERANDS=1 once fixed.");
+    FAIL_CHECK(
+        "u64 + 1ULL, s64 * 2LL and f32 * 2LL do not compile: scalar_fits<V, T> (elementwise.hpp) evaluates "
+        "is_complex<V> for V = long long, and kind_of<V> requires an element type (types.hpp: use of invalid variable "
+        "template kind_of<long long>). Disabled test: build with -DXLET_TEST_LONG_LONG_OPERANDS=1 once fixed.");
 }
 #endif
 
@@ -692,7 +742,8 @@ TEST_CASE("operators are the named ops") {
 // ================================================================================================
 // 3. f16 and bf16: each op is the f32 op rounded once; fused chains round after every op
 // ================================================================================================
-template<class H> void narrow_rounding(unsigned seed) {
+template<class H>
+void narrow_rounding(unsigned seed) {
     constexpr std::size_t n = 1000;
     rng g(seed);
     tensor<H, n> a, b, c;
@@ -712,7 +763,8 @@ template<class H> void narrow_rounding(unsigned seed) {
             const H want = H(f32_result(i)); // the f32 op's result, rounded once
             bool ok = same_value(got(i), want) && same_value(got(i), H(exact(i)));
             if (!ok && ++bad <= 3)
-                msg += "\n  a = " + show(a(i)) + ", b = " + show(b(i)) + ", c = " + show(c(i)) + ": got " + show(got(i)) + ", want " + show(want);
+                msg += "\n  a = " + show(a(i)) + ", b = " + show(b(i)) + ", c = " + show(c(i)) + ": got " +
+                       show(got(i)) + ", want " + show(want);
         }
         CHECK_MESSAGE(bad == 0, xla_name<H> << " " << what << ": " << bad << " of " << n << " differ" << msg);
     };
@@ -735,8 +787,9 @@ template<class H> void narrow_rounding(unsigned seed) {
         const H q = H(static_cast<float>(s) / fb(i));
         if (!same_value(chain(i), s) || !same_value(chain3(i), q)) {
             if (++bad <= 3)
-                MESSAGE(xla_name<H> << " a*b+c with a = " << show(a(i)) << ", b = " << show(b(i)) << ", c = " << show(c(i)) << ": got "
-                                    << show(chain(i)) << ", want " << show(s) << "; (a*b+c)/b: got " << show(chain3(i)) << ", want " << show(q));
+                MESSAGE(xla_name<H> << " a*b+c with a = " << show(a(i)) << ", b = " << show(b(i))
+                                    << ", c = " << show(c(i)) << ": got " << show(chain(i)) << ", want " << show(s)
+                                    << "; (a*b+c)/b: got " << show(chain3(i)) << ", want " << show(q));
         }
     }
     CHECK_MESSAGE(bad == 0, xla_name<H> << " fused chains: " << bad << " elements differ from separately rounded ops");

@@ -17,7 +17,8 @@ constexpr float qnan = std::numeric_limits<float>::quiet_NaN();
 TEST_CASE("spec: 1-D [10, 11, 12, 13]") {
     f32<4> v{10, 11, 12, 13};
     CHECK(reduce(v, 0.0f, add_fn{}, dims<0>)() == 46);
-    CHECK(reduce(v, 0.0f, [](float a, float b) { return a + b; }, dims<0>)() == 46);
+    CHECK(reduce(
+              v, 0.0f, [](float a, float b) { return a + b; }, dims<0>)() == 46);
 }
 
 TEST_CASE("spec: 2-D [2, 3]") {
@@ -41,7 +42,8 @@ TEST_CASE("spec: variadic max and argmax with iota") {
         return v >= m ? std::tuple{v, i} : std::tuple{m, am};
     };
     f32<6> v{3, 9, 2, 9, 1, 5};
-    auto [m, i] = reduce(std::forward_as_tuple(v, iota<s32<6>, 0>()), std::tuple{-inf, std::int32_t{0}}, argmax, dims<0>);
+    auto [m, i] =
+        reduce(std::forward_as_tuple(v, iota<s32<6>, 0>()), std::tuple{-inf, std::int32_t{0}}, argmax, dims<0>);
     CHECK(m() == 9);
     CHECK(i() == 3);
     // Along the last dimension of a matrix, iota fused (never materialised).
@@ -54,8 +56,12 @@ TEST_CASE("spec: variadic max and argmax with iota") {
     CHECK(equal(m0, f32<4>{1, 8, 8, 2}));
     CHECK(equal(i0, s32<4>{0, 0, 0, 0}));
     // std::pair works as the result too; operands of different types.
-    auto [s, c] = reduce(std::forward_as_tuple(a, convert_element_type<std::int32_t>(a > 0.0f)), std::tuple{0.0f, 0},
-                         [](float sa, std::int32_t cnt, float x, std::int32_t pos) { return std::pair{sa + x, cnt + pos}; }, dims<1>);
+    auto [s, c] = reduce(
+        std::forward_as_tuple(a, convert_element_type<std::int32_t>(a > 0.0f)), std::tuple{0.0f, 0},
+        [](float sa, std::int32_t cnt, float x, std::int32_t pos) {
+            return std::pair{sa + x, cnt + pos};
+        },
+        dims<1>);
     CHECK(equal(s, f32<2>{19, -13}));
     CHECK(equal(c, s32<2>{4, 0}));
 }
@@ -67,12 +73,14 @@ TEST_CASE("monoids: max/min propagate NaN and order -0 < +0") {
     f32<3> nz{-0.0f, -0.0f, -0.0f};
     CHECK(std::signbit(reduce(nz, -inf, max_fn{}, dims<0>)()));
     f32<40> n;
-    for (std::size_t i = 0; i < 40; ++i) n(i) = float(i);
+    for (std::size_t i = 0; i < 40; ++i)
+        n(i) = float(i);
     n(17) = qnan;
     CHECK(std::isnan(reduce(n, -inf, max_fn{}, dims<0>)()));
     CHECK(std::isnan(reduce(n, inf, min_fn{}, dims<0>)()));
     f32<2, 40> n2;
-    for (std::size_t i = 0; i < 40; ++i) n2(0, i) = n2(1, i) = float(i);
+    for (std::size_t i = 0; i < 40; ++i)
+        n2(0, i) = n2(1, i) = float(i);
     n2(1, 3) = qnan;
     auto cm = reduce(n2, -inf, max_fn{}, dims<0>); // inner-kept lanes
     CHECK(std::isnan(cm(3)));
@@ -102,7 +110,8 @@ TEST_CASE("monoids: integers wrap, pred add/mul are or/and, bitwise and/or") {
 
 TEST_CASE("init value: applied exactly once, even when it is not an identity") {
     f32<100> ones;
-    for (std::size_t i = 0; i < 100; ++i) ones(i) = 1;
+    for (std::size_t i = 0; i < 100; ++i)
+        ones(i) = 1;
     CHECK(reduce(ones, 10.0f, add_fn{}, dims<0>)() == 110);
     static f32<3, 100000> many; // chunked, multi-threaded path
     for (std::size_t i = 0; i < many.size(); ++i)
@@ -119,7 +128,9 @@ TEST_CASE("init value: applied exactly once, even when it is not an identity") {
 TEST_CASE("edge: empty reductions give init, empty outputs, rank 0, no dimensions") {
     f32<0, 3> e;
     CHECK(equal(reduce(e, 7.0f, add_fn{}, dims<0>), f32<3>{7, 7, 7}));
-    CHECK(equal(reduce(e, 7.0f, [](float a, float b) { return a * b; }, dims<0>), f32<3>{7, 7, 7}));
+    CHECK(equal(reduce(
+                    e, 7.0f, [](float a, float b) { return a * b; }, dims<0>),
+                f32<3>{7, 7, 7}));
     auto e1 = reduce(e, 7.0f, add_fn{}, dims<1>);
     static_assert(std::is_same_v<decltype(e1), f32<0>>);
     f32<4, 0> e2;
@@ -130,7 +141,9 @@ TEST_CASE("edge: empty reductions give init, empty outputs, rank 0, no dimension
     // No dimensions: f(init, x) element-wise, same shape.
     f32<2, 3> a{{1, 2, 3}, {4, 5, 6}};
     CHECK(equal(reduce(a, 10.0f, add_fn{}, dims<>), f32<2, 3>{{11, 12, 13}, {14, 15, 16}}));
-    CHECK(equal(reduce(a, 10.0f, [](float x, float y) { return x - y; }, dims<>), f32<2, 3>{{9, 8, 7}, {6, 5, 4}}));
+    CHECK(equal(reduce(
+                    a, 10.0f, [](float x, float y) { return x - y; }, dims<>),
+                f32<2, 3>{{9, 8, 7}, {6, 5, 4}}));
     // Unit dimensions reduced or kept.
     f32<1, 3, 1> u{{{1}, {2}, {3}}};
     CHECK(equal(reduce(u, 0.0f, add_fn{}, dims<0, 2>), f32<3>{1, 2, 3}));
@@ -140,19 +153,23 @@ TEST_CASE("edge: empty reductions give init, empty outputs, rank 0, no dimension
 TEST_CASE("narrow floats and complex") {
     // f16: the monoid accumulates in f32 and rounds once; 0.1 (f16) * 1000 = 99.975... -> 99.94 in f16
     f16<1000> h;
-    for (std::size_t i = 0; i < 1000; ++i) h(i) = half(0.1f);
+    for (std::size_t i = 0; i < 1000; ++i)
+        h(i) = half(0.1f);
     const double exact = 1000.0 * double(float(half(0.1f)));
     CHECK(float(reduce(h, half(0.0f), add_fn{}, dims<0>)()) == float(half(float(exact))));
     // A user lambda sees f16 values and rounds every step like XLA's f16 adds.
-    auto seq = reduce(h, half(0.0f), [](half a, half b) { return half(float(a) + float(b)); }, dims<0>);
+    auto seq = reduce(
+        h, half(0.0f), [](half a, half b) { return half(float(a) + float(b)); }, dims<0>);
     half want(0.0f);
-    for (int i = 0; i < 1000; ++i) want = half(float(want) + float(half(0.1f)));
+    for (int i = 0; i < 1000; ++i)
+        want = half(float(want) + float(half(0.1f)));
     CHECK(seq().bits() == want.bits());
     bf16<3> b{bfloat16(1.0f), bfloat16(2.0f), bfloat16(-8.0f)};
     CHECK(float(reduce(b, bfloat16(-1e30f), max_fn{}, dims<0>)()) == 2.0f);
     c64<3> c{{1.0f, 2.0f}, {3.0f, -1.0f}, {0.5f, 0.5f}};
     CHECK(reduce(c, std::complex<float>{}, add_fn{}, dims<0>)() == std::complex<float>(4.5f, 1.5f));
-    CHECK(reduce(c, std::complex<float>(1.0f), mul_fn{}, dims<0>)() == std::complex<float>(1.0f, 2.0f) * std::complex<float>(3.0f, -1.0f) * std::complex<float>(0.5f, 0.5f));
+    CHECK(reduce(c, std::complex<float>(1.0f), mul_fn{}, dims<0>)() ==
+          std::complex<float>(1.0f, 2.0f) * std::complex<float>(3.0f, -1.0f) * std::complex<float>(0.5f, 0.5f));
 }
 
 TEST_CASE("fusion: element-wise and layout operands are read, not materialised") {
@@ -202,7 +219,8 @@ TEST_CASE("large: row, column and full reductions are thread-count independent")
     auto a = std::make_unique<M>(lt::random_tensor<M>(false));
     auto run = [&](int threads) {
         tbb::global_control c(tbb::global_control::max_allowed_parallelism, static_cast<std::size_t>(threads));
-        return std::tuple{reduce(*a, 0.0f, add_fn{}, dims<0>), reduce(*a, 0.0f, add_fn{}, dims<1>), reduce(*a, 0.0f, add_fn{}, dims<0, 1>),
+        return std::tuple{reduce(*a, 0.0f, add_fn{}, dims<0>), reduce(*a, 0.0f, add_fn{}, dims<1>),
+                          reduce(*a, 0.0f, add_fn{}, dims<0, 1>),
                           reduce(transpose(*a, dims<1, 0>), 0.0f, add_fn{}, dims<0>)};
     };
     auto r1 = run(1), r2 = run(2), r3 = run(3);

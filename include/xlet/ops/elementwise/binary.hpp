@@ -11,40 +11,65 @@
 
 namespace xlet::detail {
 
-template<class T> inline constexpr bool arith = is_pred<T> || numeric<T>; // add, mul, max, min: pred is or/and
-template<class T> inline constexpr bool real_numeric = is_integer<T> || is_float<T>;
-template<class T> inline constexpr bool ordered = is_pred<T> || is_integer<T> || is_float<T>; // max, min: no order on C
-template<class T> inline constexpr bool f32_or_f64 = std::is_same_v<T, float> || std::is_same_v<T, double>;
+template<class T>
+inline constexpr bool arith = is_pred<T> || numeric<T>; // add, mul, max, min: pred is or/and
+template<class T>
+inline constexpr bool real_numeric = is_integer<T> || is_float<T>;
+template<class T>
+inline constexpr bool ordered = is_pred<T> || is_integer<T> || is_float<T>; // max, min: no order on C
+template<class T>
+inline constexpr bool f32_or_f64 = std::is_same_v<T, float> || std::is_same_v<T, double>;
 
 struct add_fn : same_result<add_fn> {
     static constexpr double cost = 1;
-    template<class C> static C scalar(C a, C b) {
-        if constexpr (std::is_same_v<C, bool>) return a || b;
-        else if constexpr (std::is_integral_v<C>) return static_cast<C>(wrap_t<C>(a) + wrap_t<C>(b));
-        else return a + b;
+    template<class C>
+    static C scalar(C a, C b) {
+        if constexpr (std::is_same_v<C, bool>)
+            return a || b;
+        else if constexpr (std::is_integral_v<C>)
+            return static_cast<C>(wrap_t<C>(a) + wrap_t<C>(b));
+        else
+            return a + b;
     }
-    template<class B> static B simd(B a, B b) { return from_unsigned<B>(to_unsigned(a) + to_unsigned(b)); }
+    template<class B>
+    static B simd(B a, B b) {
+        return from_unsigned<B>(to_unsigned(a) + to_unsigned(b));
+    }
 };
 struct sub_fn : same_result<sub_fn> {
     static constexpr double cost = 1;
-    template<class C> static C scalar(C a, C b) {
-        if constexpr (std::is_integral_v<C>) return static_cast<C>(wrap_t<C>(a) - wrap_t<C>(b));
-        else return a - b;
+    template<class C>
+    static C scalar(C a, C b) {
+        if constexpr (std::is_integral_v<C>)
+            return static_cast<C>(wrap_t<C>(a) - wrap_t<C>(b));
+        else
+            return a - b;
     }
-    template<class B> static B simd(B a, B b) { return from_unsigned<B>(to_unsigned(a) - to_unsigned(b)); }
+    template<class B>
+    static B simd(B a, B b) {
+        return from_unsigned<B>(to_unsigned(a) - to_unsigned(b));
+    }
 };
 struct mul_fn : same_result<mul_fn> {
     static constexpr double cost = 1;
-    template<class C> static C scalar(C a, C b) {
-        if constexpr (std::is_same_v<C, bool>) return a && b;
-        else if constexpr (std::is_integral_v<C>) return static_cast<C>(wrap_t<C>(a) * wrap_t<C>(b));
-        else return a * b;
+    template<class C>
+    static C scalar(C a, C b) {
+        if constexpr (std::is_same_v<C, bool>)
+            return a && b;
+        else if constexpr (std::is_integral_v<C>)
+            return static_cast<C>(wrap_t<C>(a) * wrap_t<C>(b));
+        else
+            return a * b;
     }
-    template<class B> static B simd(B a, B b) { return from_unsigned<B>(to_unsigned(a) * to_unsigned(b)); }
+    template<class B>
+    static B simd(B a, B b) {
+        return from_unsigned<B>(to_unsigned(a) * to_unsigned(b));
+    }
 };
 struct div_fn : same_result<div_fn> {
     static constexpr double cost = 4;
-    template<class C> static C scalar(C a, C b) {
+    template<class C>
+    static C scalar(C a, C b) {
         if constexpr (std::is_integral_v<C>) {
             if (b == 0) return static_cast<C>(-1); // all bits set (UINT_MAX for unsigned)
             if constexpr (std::is_signed_v<C>)
@@ -54,11 +79,14 @@ struct div_fn : same_result<div_fn> {
             return a / b;
         }
     }
-    template<class B> requires std::is_floating_point_v<batch_value<B>> static B simd(B a, B b) { return a / b; }
+    template<class B>
+    requires std::is_floating_point_v<batch_value<B>>
+    static B simd(B a, B b) { return a / b; }
 };
 struct rem_fn : same_result<rem_fn> {
     static constexpr double cost = 4;
-    template<class C> static C scalar(C a, C b) {
+    template<class C>
+    static C scalar(C a, C b) {
         if constexpr (std::is_integral_v<C>) {
             if (b == 0) return a;
             if constexpr (std::is_signed_v<C>)
@@ -123,16 +151,20 @@ B range_op(const B& a, const B& b) {
 
 struct max_fn : same_result<max_fn> {
     static constexpr double cost = 1;
-    template<class C> static C scalar(C a, C b) {
-        if constexpr (std::is_same_v<C, bool>) return a || b;
-        else if constexpr (std::is_integral_v<C>) return a < b ? b : a;
+    template<class C>
+    static C scalar(C a, C b) {
+        if constexpr (std::is_same_v<C, bool>)
+            return a || b;
+        else if constexpr (std::is_integral_v<C>)
+            return a < b ? b : a;
         else {
             if (std::isnan(a) || std::isnan(b)) return a + b;
             if (a == b) return std::signbit(a) ? b : a;
             return a < b ? b : a;
         }
     }
-    template<class B> static B simd(B a, B b) {
+    template<class B>
+    static B simd(B a, B b) {
         if constexpr (std::is_integral_v<batch_value<B>>) {
             return xsimd::max(a, b);
         } else if constexpr (range_form<B>) {
@@ -147,16 +179,20 @@ struct max_fn : same_result<max_fn> {
 };
 struct min_fn : same_result<min_fn> {
     static constexpr double cost = 1;
-    template<class C> static C scalar(C a, C b) {
-        if constexpr (std::is_same_v<C, bool>) return a && b;
-        else if constexpr (std::is_integral_v<C>) return b < a ? b : a;
+    template<class C>
+    static C scalar(C a, C b) {
+        if constexpr (std::is_same_v<C, bool>)
+            return a && b;
+        else if constexpr (std::is_integral_v<C>)
+            return b < a ? b : a;
         else {
             if (std::isnan(a) || std::isnan(b)) return a + b;
             if (a == b) return std::signbit(a) ? a : b;
             return b < a ? b : a;
         }
     }
-    template<class B> static B simd(B a, B b) {
+    template<class B>
+    static B simd(B a, B b) {
         if constexpr (std::is_integral_v<batch_value<B>>) {
             return xsimd::min(a, b);
         } else if constexpr (range_form<B>) {
@@ -170,7 +206,8 @@ struct min_fn : same_result<min_fn> {
 
 struct pow_fn : same_result<pow_fn> {
     static constexpr double cost = 12;
-    template<class C> static C scalar(C a, C b) {
+    template<class C>
+    static C scalar(C a, C b) {
         if constexpr (std::is_integral_v<C>) {
             if constexpr (std::is_signed_v<C>) {
                 if (b < 0) return a == 1 ? C(1) : a == -1 ? static_cast<C>((b & 1) ? -1 : 1) : C(0);
@@ -189,7 +226,8 @@ struct pow_fn : same_result<pow_fn> {
 
 struct atan2_fn : same_result<atan2_fn> {
     static constexpr double cost = 12;
-    template<class C> static C scalar(C y, C x) {
+    template<class C>
+    static C scalar(C y, C x) {
         if constexpr (is_complex<C>) {
             // atan2(y, x) = -i log((x + i y) / sqrt(x^2 + y^2)) (docs/semantics.md)
             const C i(0, 1);
@@ -198,7 +236,9 @@ struct atan2_fn : same_result<atan2_fn> {
             return std::atan2(y, x);
         }
     }
-    template<class B> requires std::is_floating_point_v<batch_value<B>> static B simd(B y, B x) {
+    template<class B>
+    requires std::is_floating_point_v<batch_value<B>>
+    static B simd(B y, B x) {
         // xsimd 8.1 returns NaN for zero and infinite operands: those lanes take std::atan2.
         auto bad = y == B(0) || x == B(0) || xsimd::isinf(x) || xsimd::isinf(y);
         return patch_lanes2(xsimd::atan2(y, x), bad, y, x, [](auto a, auto b) { return std::atan2(a, b); });
@@ -206,50 +246,72 @@ struct atan2_fn : same_result<atan2_fn> {
 };
 
 struct complex_fn : functor_call<complex_fn> {
-    template<class T> using result = std::complex<T>;
+    template<class T>
+    using result = std::complex<T>;
     static constexpr double cost = 1;
-    template<class C> static std::complex<C> scalar(C re, C im) { return {re, im}; }
+    template<class C>
+    static std::complex<C> scalar(C re, C im) {
+        return {re, im};
+    }
 };
 
 struct and_fn : same_result<and_fn> {
     static constexpr double cost = 1;
-    template<class C> static C scalar(C a, C b) {
-        if constexpr (std::is_same_v<C, bool>) return a && b;
-        else return static_cast<C>(a & b);
+    template<class C>
+    static C scalar(C a, C b) {
+        if constexpr (std::is_same_v<C, bool>)
+            return a && b;
+        else
+            return static_cast<C>(a & b);
     }
-    template<class B> requires std::is_integral_v<batch_value<B>> static B simd(B a, B b) { return a & b; }
+    template<class B>
+    requires std::is_integral_v<batch_value<B>>
+    static B simd(B a, B b) { return a & b; }
 };
 struct or_fn : same_result<or_fn> {
     static constexpr double cost = 1;
-    template<class C> static C scalar(C a, C b) {
-        if constexpr (std::is_same_v<C, bool>) return a || b;
-        else return static_cast<C>(a | b);
+    template<class C>
+    static C scalar(C a, C b) {
+        if constexpr (std::is_same_v<C, bool>)
+            return a || b;
+        else
+            return static_cast<C>(a | b);
     }
-    template<class B> requires std::is_integral_v<batch_value<B>> static B simd(B a, B b) { return a | b; }
+    template<class B>
+    requires std::is_integral_v<batch_value<B>>
+    static B simd(B a, B b) { return a | b; }
 };
 struct xor_fn : same_result<xor_fn> {
     static constexpr double cost = 1;
-    template<class C> static C scalar(C a, C b) {
-        if constexpr (std::is_same_v<C, bool>) return a != b;
-        else return static_cast<C>(a ^ b);
+    template<class C>
+    static C scalar(C a, C b) {
+        if constexpr (std::is_same_v<C, bool>)
+            return a != b;
+        else
+            return static_cast<C>(a ^ b);
     }
-    template<class B> requires std::is_integral_v<batch_value<B>> static B simd(B a, B b) { return a ^ b; }
+    template<class B>
+    requires std::is_integral_v<batch_value<B>>
+    static B simd(B a, B b) { return a ^ b; }
 };
 
 // Shift amounts are read as unsigned; anything >= the bit width shifts everything out.
-template<class C> constexpr bool shift_out(C amount) {
+template<class C>
+constexpr bool shift_out(C amount) {
     return static_cast<std::make_unsigned_t<C>>(amount) >= static_cast<std::make_unsigned_t<C>>(sizeof(C) * 8);
 }
 struct shift_left_fn : same_result<shift_left_fn> {
     static constexpr double cost = 1;
-    template<class C> static C scalar(C a, C b) {
+    template<class C>
+    static C scalar(C a, C b) {
         using U = std::make_unsigned_t<C>;
         return shift_out(b) ? C(0) : static_cast<C>(static_cast<U>(static_cast<U>(a) << static_cast<U>(b)));
     }
 };
 struct shift_right_logical_fn : same_result<shift_right_logical_fn> {
     static constexpr double cost = 1;
-    template<class C> static C scalar(C a, C b) {
+    template<class C>
+    static C scalar(C a, C b) {
         using U = std::make_unsigned_t<C>;
         return shift_out(b) ? C(0) : static_cast<C>(static_cast<U>(static_cast<U>(a) >> static_cast<U>(b)));
     }
@@ -258,7 +320,8 @@ struct shift_right_logical_fn : same_result<shift_right_logical_fn> {
 // signed values is arithmetic and defined).
 struct shift_right_arithmetic_fn : same_result<shift_right_arithmetic_fn> {
     static constexpr double cost = 1;
-    template<class C> static C scalar(C a, C b) {
+    template<class C>
+    static C scalar(C a, C b) {
         using S = std::make_signed_t<C>;
         auto s = static_cast<S>(a);
         auto amount = shift_out(b) ? static_cast<int>(sizeof(C) * 8 - 1) : static_cast<int>(b);
