@@ -229,3 +229,29 @@ TEST_CASE("eval materialises any expression") {
     static_assert(std::is_same_v<decltype(t), f32<2, 2>>);
     CHECK(str(t) == "f32[2,2] {{1, 4}, {9, 16}}");
 }
+
+TEST_CASE("eval of a tensor rvalue (an eager op's result) moves it; of an lvalue, copies it") {
+    f32<1024, 1024> a; // heap storage
+    a(5, 7) = 2;
+    const float* block = a.data();
+    auto copied = eval(a);
+    CHECK(copied.data() != block);
+    CHECK(copied(5, 7) == 2);
+    CHECK(a(5, 7) == 2);
+    auto moved = eval(std::move(a));
+    static_assert(std::is_same_v<decltype(moved), f32<1024, 1024>>);
+    CHECK(moved.data() == block); // the same block: no copy
+    CHECK(moved(5, 7) == 2);
+    const f32<1024, 1024> c = moved;
+    auto from_const = eval(std::move(c)); // a const rvalue cannot be moved from: copied
+    CHECK(from_const.data() != c.data());
+    CHECK(from_const(5, 7) == 2);
+    // an eager op's result: dot_general returns a tensor
+    f32<64, 64> x, y;
+    x(0, 0) = 3;
+    y(0, 1) = 4;
+    auto d = eval(dot(x, y));
+    static_assert(std::is_same_v<decltype(d), f32<64, 64>>);
+    CHECK(d(0, 1) == 12);
+    CHECK(d(0, 0) == 0);
+}
