@@ -352,8 +352,7 @@ auto eval(const E& e) {
 // ... return) is moved, not copied: `auto y = eval(conv_general_dilated<cfg>(x, w))` copied 6.4 MB
 // of a depthwise convolution's result, +35% of its time.
 template<expression E>
-requires(!std::is_reference_v<E> && !std::is_const_v<E> && std::is_same_v<E, tensor_type_of<E>>)
-E eval(E&& e) {
+requires(!std::is_reference_v<E> && !std::is_const_v<E> && std::is_same_v<E, tensor_type_of<E>>) E eval(E&& e) {
     return std::move(e);
 }
 
