@@ -198,6 +198,7 @@ public:
 
     transport& transport_() { return *t_; }
     detail::group_cache& last_group() { return last_group_; }
+    template<class = void> // (compiled only where a collective is entered)
     std::uint64_t next_sequence(std::int64_t channel) {
         ++total_;
         return seq_[channel]++;

@@ -588,6 +588,7 @@ auto batch_norm_grad_impl(X&& x, S&& scale, M&& mean, V&& variance, G&& grad_out
     return std::tuple{std::move(gx), std::move(gscale), std::move(goffset)};
 }
 
+template<class = void>
 inline std::string batch_norm_attrs(float epsilon, std::int64_t feature_index) {
     return "epsilon = " + trace::impl::scalar_literal(epsilon) +
            " : f32, feature_index = " + std::to_string(feature_index) + " : i64";

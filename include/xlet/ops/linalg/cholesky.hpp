@@ -74,6 +74,7 @@ inline constexpr std::size_t linalg_batch_task_work = std::size_t{1} << 22;
 // f(q, parallel) for every matrix q < nb of the batch: whole matrices on TBB when they are small
 // and many, else one after the other with the kernels' own threads. Not a template over f (one
 // TBB loop for the whole library, compile time): f is passed as a context and a function.
+template<class = void> // (compiled only where a batched linalg op runs)
 inline void linalg_for_batch(std::size_t nb, std::size_t work, const void* ctx,
                              void (*f)(const void*, std::size_t, bool)) {
     if (nb > 1 && work < linalg_batch_task_work && nb * work >= gemm_parallel_work) {
