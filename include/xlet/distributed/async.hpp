@@ -97,7 +97,9 @@ auto send(replica_context& ctx, X&& x, std::int64_t channel_id, const source_tar
         detail::as_array(std::forward<X>(x)));
 }
 template<class = void>
-inline token send_done(async_collective<token>&& h) { return h.done(); }
+inline token send_done(async_collective<token>&& h) {
+    return h.done();
+}
 
 // Recv(shape, channel): receives an Out from this device's source (zeros when it has none).
 template<class Out>

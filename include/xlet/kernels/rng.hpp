@@ -302,9 +302,13 @@ inline constexpr std::array<std::uint32_t, rng_lanes> rng_perm1 = [] {
 }();
 
 template<class = void>
-inline rng_u64 as_u64(const rng_u32& x) { return xsimd::bitwise_cast<rng_u64>(x); }
+inline rng_u64 as_u64(const rng_u32& x) {
+    return xsimd::bitwise_cast<rng_u64>(x);
+}
 template<class = void>
-inline rng_u32 as_u32(const rng_u64& x) { return xsimd::bitwise_cast<rng_u32>(x); }
+inline rng_u32 as_u32(const rng_u64& x) {
+    return xsimd::bitwise_cast<rng_u32>(x);
+}
 
 // (x0, x1, x2, x3) per lane -> 4 registers in memory order (see rng_perm4).
 inline std::array<rng_u32, 4> transpose4(const std::array<rng_u32, 4>& x) {
