@@ -364,9 +364,9 @@ inline recorder* current() {
     }
 }
 
-template<class = void> // (a template of nothing: the recorder's copy bookkeeping compiled only where tensors are
-                       // copied)
-                       inline void copied(const void* from, const void* to) {
+// (A template of nothing: the recorder's copy bookkeeping is compiled only where tensors are copied.)
+template<class = void>
+inline void copied(const void* from, const void* to) {
     if (recorder* r = active) [[unlikely]]
         r->copied(from, to);
 }
