@@ -154,8 +154,8 @@ struct evaluator {
 
     static constexpr bool stream = can_stream<S, N> && E::size() * sizeof(S) >= stream_threshold_bytes;
 
-    // Elements [i, end) of one row.
-    static void run_block(S* d, const cursor_type& cur, std::size_t i, std::size_t end,
+    // Elements [i, end) of one row. (Always inlined: Clang called it out of line for an f32[4,4].)
+    XLET_ALWAYS_INLINE static void run_block(S* d, const cursor_type& cur, std::size_t i, std::size_t end,
                           [[maybe_unused]] bool streamed) {
         using C = compute_t<S>;
         if constexpr (stream)
@@ -288,9 +288,11 @@ struct evaluator {
     }
 };
 
-// The evaluation itself.
+// The evaluation itself. (evaluate_plain and evaluate_into are thin dispatchers, always inlined:
+// out of line, `y = a + b` of two f32[4,4] built the expression on the stack and called them,
+// 0.96 ns a call against Eigen's 0.25; the evaluator's loops stay GCC's choice.)
 template<class S, class E>
-void evaluate_plain(S* dst, const E& e) {
+XLET_ALWAYS_INLINE void evaluate_plain(S* dst, const E& e) {
     // A node that knows a faster way to write all of itself into contiguous row-major storage
     // (a pad of an array: fills and memcpy by rows) does so.
     if constexpr (requires { e.write_into(dst); }) {
@@ -314,7 +316,7 @@ XLET_TRACE_COLD void evaluate_traced(trace::recorder& r, S* dst, const E& e) {
 }
 
 template<class S, class E>
-void evaluate_into(S* dst, const E& e) {
+XLET_ALWAYS_INLINE void evaluate_into(S* dst, const E& e) {
     // (The recorder gets the expression only where tracing is compiled in: a call that takes the
     // expression's address, even on a cold path, keeps small expressions out of registers and
     // cost 7 ns an evaluation of an f32[4].)

@@ -224,7 +224,9 @@ struct array_node : node_shape<typename A::value_type, A::rank, A::extents> {
             return false;
         } else {
             // Reading each element exactly where it is written is safe: loads precede the store.
-            if (ptr() == b && leaf_strides<Ro, M>()[0] == D) return false;
+            // (The views compared at compile time: Clang compared the two arrays at run time.)
+            constexpr bool in_place = leaf_strides<Ro, M>()[0] == D;
+            if (in_place && ptr() == b) return false;
             return ranges_overlap(ptr(), ptr() + base::num_elements, b, e);
         }
     }
