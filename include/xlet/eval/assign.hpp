@@ -156,7 +156,7 @@ struct evaluator {
 
     // Elements [i, end) of one row. (Always inlined: Clang called it out of line for an f32[4,4].)
     XLET_ALWAYS_INLINE static void run_block(S* d, const cursor_type& cur, std::size_t i, std::size_t end,
-                          [[maybe_unused]] bool streamed) {
+                                             [[maybe_unused]] bool streamed) {
         using C = compute_t<S>;
         if constexpr (stream)
             if (streamed)
