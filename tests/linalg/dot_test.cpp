@@ -211,6 +211,21 @@ TEST_CASE("small static shapes: the register path equals the GEMM's bits (K <= 2
     f64<16, 13> h;
     detail::gemm<double>(16, 13, 16, c.data(), 16, 1, d.data(), 13, 1, h.data(), 13);
     CHECK(equal(dot(c, d), h));
+    // Rows narrower than the native batch take a narrower one (4, 8, 12 f32; 2, 6 f64 columns):
+    // the same single-rounding FMAs as the GEMM.
+    auto same_bits = []<class T, std::size_t M, std::size_t N, std::size_t K>(std::type_identity<T>,
+                                                                              std::index_sequence<M, N, K>) {
+        auto x = dt::random<tensor<T, M, K>>();
+        auto y = dt::random<tensor<T, K, N>>();
+        tensor<T, M, N> ref;
+        detail::gemm<T>(M, N, K, x.data(), K, 1, y.data(), N, 1, ref.data(), N);
+        CHECK(equal(dot(x, y), ref));
+    };
+    same_bits(std::type_identity<float>{}, std::index_sequence<3, 4, 7>{});
+    same_bits(std::type_identity<float>{}, std::index_sequence<5, 8, 16>{});
+    same_bits(std::type_identity<float>{}, std::index_sequence<2, 12, 9>{});
+    same_bits(std::type_identity<double>{}, std::index_sequence<4, 2, 11>{});
+    same_bits(std::type_identity<double>{}, std::index_sequence<3, 6, 5>{});
 }
 
 TEST_CASE("allocations: none for small static products; only the result once the packing buffers exist") {

@@ -742,13 +742,51 @@ void gemm_generic(std::size_t m, std::size_t n, std::size_t k, const T* a, std::
 
 // ---- small static shapes (f32, f64): registers only, no packing, no allocation -----------------
 
+// The batch for rows of N elements: the native one, or the widest narrower one a row fills (an
+// f32[4,4] product on AVX-512 ran its 64 FMAs in scalar: 6.9 ns, now 128-bit batches); void when
+// none fits (the row is done in scalar).
+template<class T, std::size_t N, std::size_t S = xsimd::batch<T>::size>
+struct gemm_small_batch {
+    using sized = xsimd::make_sized_batch_t<T, S>;
+    using type = std::conditional_t<(S <= N && !std::is_void_v<sized>), sized,
+                                    typename gemm_small_batch<T, N, S / 2>::type>;
+};
+template<class T, std::size_t N>
+struct gemm_small_batch<T, N, 1> {
+    using type = void;
+};
+
+// a * b + c on a gemm_small_batch as gemm_madd computes it: xsimd's fma on the narrower batches
+// (sse4_2, its FMA3 form not being among xsimd's architectures) rounds twice.
+template<class B>
+XLET_ALWAYS_INLINE B gemm_small_fma(const B& a, const B& b, const B& c) {
+#if defined(__FMA__)
+    using T = typename B::value_type;
+    if constexpr (sizeof(B) == 16 && std::is_same_v<T, float>)
+        return _mm_fmadd_ps(a, b, c);
+    else if constexpr (sizeof(B) == 16 && std::is_same_v<T, double>)
+        return _mm_fmadd_pd(a, b, c);
+    else if constexpr (sizeof(B) == 32 && std::is_same_v<T, float>)
+        return _mm256_fmadd_ps(a, b, c);
+    else if constexpr (sizeof(B) == 32 && std::is_same_v<T, double>)
+        return _mm256_fmadd_pd(a, b, c);
+    else
+        return xsimd::fma(a, b, c);
+#else
+    return xsimd::fma(a, b, c); // a * b + c, as gemm_madd without FMA hardware
+#endif
+}
+
 // C (M x N, row-major, ldc = N) = A * B with the micro-kernel's arithmetic (acc = 0, then one FMA
 // per k in increasing order), so for K <= KC it gives the same bits as gemm().
 template<std::size_t M, std::size_t N, std::size_t K, class T>
 inline void gemm_small(const T* a, std::ptrdiff_t rsa, std::ptrdiff_t csa, const T* b, std::ptrdiff_t rsb,
                        std::ptrdiff_t csb, T* c) {
-    using B = xsimd::batch<T>;
-    constexpr std::size_t W = B::size;
+    using B = typename gemm_small_batch<T, N>::type;
+    constexpr std::size_t W = [] {
+        if constexpr (std::is_void_v<B>) return N + 1; // no batch: the whole row is the scalar rest
+        else return B::size;
+    }();
     constexpr std::size_t NV = N / W; // full batches per row
     if (csb == 1) {
         for (std::size_t i = 0; i < M; ++i) {
@@ -762,7 +800,7 @@ inline void gemm_small(const T* a, std::ptrdiff_t rsa, std::ptrdiff_t csa, const
                     const B av(ar[static_cast<std::ptrdiff_t>(p) * csa]);
                     const T* br = b + static_cast<std::ptrdiff_t>(p) * rsb;
                     for (std::size_t v = 0; v < NV; ++v)
-                        acc[v] = xsimd::fma(av, B::load_unaligned(br + v * W), acc[v]);
+                        acc[v] = gemm_small_fma(av, B::load_unaligned(br + v * W), acc[v]);
                 }
                 for (std::size_t v = 0; v < NV; ++v)
                     acc[v].store_unaligned(cr + v * W);

@@ -269,7 +269,9 @@ struct monoid_reduce {
     static T finish(C init, C r) { return narrow<T>(round_scalar_to_storage<T>(op(init, r))); }
     static C fold_lanes(const V& v) {
         auto l = to_lanes(v);
+#pragma GCC unroll 8
         for (std::size_t w = N / 2; w > 0; w /= 2) // fixed pairwise tree
+#pragma GCC unroll 32
             for (std::size_t i = 0; i < w; ++i)
                 l[i] = op(l[i], l[i + w]);
         return l[0];
