@@ -748,8 +748,8 @@ void gemm_generic(std::size_t m, std::size_t n, std::size_t k, const T* a, std::
 template<class T, std::size_t N, std::size_t S = xsimd::batch<T>::size>
 struct gemm_small_batch {
     using sized = xsimd::make_sized_batch_t<T, S>;
-    using type = std::conditional_t<(S <= N && !std::is_void_v<sized>), sized,
-                                    typename gemm_small_batch<T, N, S / 2>::type>;
+    using type =
+        std::conditional_t<(S <= N && !std::is_void_v<sized>), sized, typename gemm_small_batch<T, N, S / 2>::type>;
 };
 template<class T, std::size_t N>
 struct gemm_small_batch<T, N, 1> {
@@ -784,8 +784,10 @@ inline void gemm_small(const T* a, std::ptrdiff_t rsa, std::ptrdiff_t csa, const
                        std::ptrdiff_t csb, T* c) {
     using B = typename gemm_small_batch<T, N>::type;
     constexpr std::size_t W = [] {
-        if constexpr (std::is_void_v<B>) return N + 1; // no batch: the whole row is the scalar rest
-        else return B::size;
+        if constexpr (std::is_void_v<B>)
+            return N + 1; // no batch: the whole row is the scalar rest
+        else
+            return B::size;
     }();
     constexpr std::size_t NV = N / W; // full batches per row
     if (csb == 1) {
