@@ -10,6 +10,9 @@
 // peers plus xlet and the triad as in-process references, because XTENSOR_USE_TBB changes every
 // xtensor assignment in the program.
 //
+// Small static shapes (1 thread, ns a call): BM_add4x4 (xlet, loop, Eigen Matrix4f, xtensor_fixed),
+// BM_dot4x4 and BM_sum4x4 (xlet, Eigen).
+//
 // Minimum time per benchmark defaults to 0.5 s (bench_common.hpp); override with
 // --benchmark_min_time=<seconds>.
 #include <algorithm>
@@ -403,6 +406,78 @@ void BM_add4x4_eigen(benchmark::State& st, int) {
 }
 #endif
 
+// Small static products and reductions beside Eigen's fixed-size Matrix4f (the code a user of
+// small static shapes compares): y = dot(a, b) and s = sum of a 4x4. Reference: plain loops.
+inline float ref_dot4x4(std::size_t i) {
+    float s = 0;
+    for (std::size_t k = 0; k < 4; ++k)
+        s += in_a(i / 4 * 4 + k) * in_b(k * 4 + i % 4);
+    return s;
+}
+inline float ref_sum4x4() {
+    float s = 0;
+    for (std::size_t k = 0; k < 16; ++k)
+        s += in_a(k);
+    return s;
+}
+inline void check_sum4x4(benchmark::State& st, float got) {
+    if (!(std::fabs(got - ref_sum4x4()) <= 1e-6f * std::fabs(ref_sum4x4()))) st.SkipWithError("wrong sum");
+}
+constexpr float small_tol = 1e-6f;
+
+void BM_dot4x4_xlet(benchmark::State& st, int) {
+    xlet::f32<4, 4> a, b, y;
+    fill(a.data(), 16, in_a);
+    fill(b.data(), 16, in_b);
+    for (auto _ : st) {
+        benchmark::DoNotOptimize(a);
+        benchmark::DoNotOptimize(b);
+        y = xlet::dot(a, b);
+        benchmark::DoNotOptimize(y);
+        benchmark::ClobberMemory();
+    }
+    check(st, y.data(), 16, ref_dot4x4, small_tol);
+}
+void BM_sum4x4_xlet(benchmark::State& st, int) {
+    xlet::f32<4, 4> a;
+    xlet::f32<> s;
+    fill(a.data(), 16, in_a);
+    for (auto _ : st) {
+        benchmark::DoNotOptimize(a);
+        s = xlet::reduce(a, 0.0f, xlet::add_fn{}, xlet::dims<0, 1>);
+        benchmark::DoNotOptimize(s);
+        benchmark::ClobberMemory();
+    }
+    check_sum4x4(st, s());
+}
+#if XLET_BENCH_EIGEN
+void BM_dot4x4_eigen(benchmark::State& st, int) {
+    Eigen::Matrix<float, 4, 4, Eigen::RowMajor> a, b, y;
+    fill(a.data(), 16, in_a);
+    fill(b.data(), 16, in_b);
+    for (auto _ : st) {
+        benchmark::DoNotOptimize(a);
+        benchmark::DoNotOptimize(b);
+        y.noalias() = a * b;
+        benchmark::DoNotOptimize(y);
+        benchmark::ClobberMemory();
+    }
+    check(st, y.data(), 16, ref_dot4x4, small_tol);
+}
+void BM_sum4x4_eigen(benchmark::State& st, int) {
+    Eigen::Matrix4f a;
+    float s = 0;
+    fill(a.data(), 16, in_a);
+    for (auto _ : st) {
+        benchmark::DoNotOptimize(a);
+        s = a.sum();
+        benchmark::DoNotOptimize(s);
+        benchmark::ClobberMemory();
+    }
+    check_sum4x4(st, s);
+}
+#endif
+
 #if XLET_BENCH_XTENSOR
 void BM_add4x4_xtensor(benchmark::State& st, int) {
     xt::xtensor_fixed<float, xt::xshape<4, 4>> a, b, y;
@@ -503,6 +578,12 @@ void register_all() {
 #endif
 #if XLET_BENCH_XTENSOR
     reg("BM_add4x4/xtensor", BM_add4x4_xtensor, 1, 1, benchmark::kNanosecond);
+#endif
+    reg("BM_dot4x4/xlet", BM_dot4x4_xlet, 1, 1, benchmark::kNanosecond);
+    reg("BM_sum4x4/xlet", BM_sum4x4_xlet, 1, 1, benchmark::kNanosecond);
+#if XLET_BENCH_EIGEN
+    reg("BM_dot4x4/eigen", BM_dot4x4_eigen, 1, 1, benchmark::kNanosecond);
+    reg("BM_sum4x4/eigen", BM_sum4x4_eigen, 1, 1, benchmark::kNanosecond);
 #endif
 
     reg("BM_triad/loop", BM_triad_loop<false>, 1);
