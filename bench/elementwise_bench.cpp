@@ -359,17 +359,24 @@ void BM_triad_xlet(benchmark::State& st, int threads) {
 // Inputs are "modified" (DoNotOptimize) before and the output "read" after every iteration, so
 // each iteration loads a and b and stores y.
 
-void BM_add4x4_xlet(benchmark::State& st, int) {
+// y = op(a, b) of two xlet f32[4,4] in the timed loop (the add and the product); returns y.
+template<class Op>
+xlet::f32<4, 4> xlet_4x4(benchmark::State& st, Op op) {
     xlet::f32<4, 4> a, b, y;
     fill(a.data(), 16, in_a);
     fill(b.data(), 16, in_b);
     for (auto _ : st) {
         benchmark::DoNotOptimize(a);
         benchmark::DoNotOptimize(b);
-        y = a + b;
+        y = op(a, b);
         benchmark::DoNotOptimize(y);
         benchmark::ClobberMemory();
     }
+    return y;
+}
+
+void BM_add4x4_xlet(benchmark::State& st, int) {
+    const auto y = xlet_4x4(st, [](const auto& a, const auto& b) { return a + b; });
     check(st, y.data(), 16, ref_add);
     set_bytes(st, bytes_4x4);
 }
@@ -426,16 +433,7 @@ inline void check_sum4x4(benchmark::State& st, float got) {
 constexpr float small_tol = 1e-6f;
 
 void BM_dot4x4_xlet(benchmark::State& st, int) {
-    xlet::f32<4, 4> a, b, y;
-    fill(a.data(), 16, in_a);
-    fill(b.data(), 16, in_b);
-    for (auto _ : st) {
-        benchmark::DoNotOptimize(a);
-        benchmark::DoNotOptimize(b);
-        y = xlet::dot(a, b);
-        benchmark::DoNotOptimize(y);
-        benchmark::ClobberMemory();
-    }
+    const auto y = xlet_4x4(st, [](const auto& a, const auto& b) { return xlet::dot(a, b); });
     check(st, y.data(), 16, ref_dot4x4, small_tol);
 }
 void BM_sum4x4_xlet(benchmark::State& st, int) {
