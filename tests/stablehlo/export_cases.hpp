@@ -121,7 +121,7 @@ struct sort_index {
 };
 
 // Windows and convolution: reduce_window (max pooling, padded mean), select_and_scatter,
-// convolution (NHWC, strides, padding, dilation, groups), batch_norm_training.
+// convolution (NHWC, strides, padding, dilation, groups; with an epilogue), batch_norm_training.
 struct window_conv {
     using args = std::tuple<f32<1, 6, 6, 4>, f32<3, 3, 2, 8>, f32<1, 3, 3, 4>>;
     static auto f(const f32<1, 6, 6, 4>& x, const f32<3, 3, 2, 8>& w, const f32<1, 3, 3, 4>& src) {
@@ -137,8 +137,16 @@ struct window_conv {
                                                   .rhs_dilation = {1, 2},
                                                   .dimension_numbers = conv_layout("NHWC", "HWIO", "NHWC"),
                                                   .feature_group_count = 2}>(x, w);
+        // the same convolution with an epilogue (grouped: applied after it, in place)
+        auto z = conv_general_dilated<conv_config{.window_strides = {2, 1},
+                                                  .padding_low = {1, 2},
+                                                  .padding_high = {1, 0},
+                                                  .rhs_dilation = {1, 2},
+                                                  .dimension_numbers = conv_layout("NHWC", "HWIO", "NHWC"),
+                                                  .feature_group_count = 2}>(
+            x, w, [](auto v) { return max(v, 0.0f) * 2.0f; });
         auto [bn, mean, var] = batch_norm_training<3>(y, f32<8>::filled(1.5f), f32<8>::filled(0.25f), 1e-3f);
-        return std::make_tuple(mp, av, ss, y, bn, mean, var);
+        return std::make_tuple(mp, av, ss, y, z, bn, mean, var);
     }
 };
 

@@ -753,7 +753,12 @@ auto conv_general_dilated(L&& lhs, R&& rhs, F&& epilogue) {
             }
         }
         auto y = conv_general_dilated<Cf, Out>(std::forward<L>(lhs), std::forward<R>(rhs));
-        return eval(epilogue(map_t(y.data())));
+        if constexpr (std::is_same_v<tensor_type_of<std::invoke_result_t<F&, map_t>>, res_t>) {
+            y = epilogue(map_t(y.data())); // in place: no second result-sized array (a temporary only if it must)
+            return y;
+        } else {
+            return eval(epilogue(map_t(y.data())));
+        }
     }
 }
 
