@@ -54,7 +54,7 @@ constexpr std::int64_t bytes_add = 12 * static_cast<std::int64_t>(n_flat);   // 
 constexpr std::int64_t bytes_fused = 16 * static_cast<std::int64_t>(n_flat); // a, b, c in; y out
 constexpr std::int64_t bytes_bcast = 8 * static_cast<std::int64_t>(n_mat) + 4 * static_cast<std::int64_t>(n_cols);
 constexpr std::int64_t bytes_triad = 12 * static_cast<std::int64_t>(n_flat); // b, c in; a out
-constexpr std::int64_t bytes_4x4 = 3 * 16 * 4;                                 // a, b in; y out
+constexpr std::int64_t bytes_4x4 = 3 * 16 * 4;                               // a, b in; y out
 
 // ---- Data: deterministic, non-trivial, finite and normal (no denormals, no NaN) ------------------
 
@@ -74,7 +74,8 @@ inline float ref_bcast(std::size_t i) { return in_a(i) + in_v(i % n_cols); }
 inline float ref_triad(std::size_t i) { return in_b(i) + triad_s * in_c(i); }
 
 // Spot-check a result so nothing can be optimised away and a wrong kernel cannot post a number.
-template<class F> void check(benchmark::State& st, const float* y, std::size_t n, F ref, float rel_tol = 0.0f) {
+template<class F>
+void check(benchmark::State& st, const float* y, std::size_t n, F ref, float rel_tol = 0.0f) {
     for (std::size_t i : {std::size_t{0}, std::size_t{1}, n / 3, n / 2 + 7, n - 1}) {
         float want = ref(i), got = y[i];
         if (!(std::fabs(got - want) <= rel_tol * std::fabs(want))) {
@@ -88,21 +89,27 @@ template<class F> void check(benchmark::State& st, const float* y, std::size_t n
 constexpr float fused_tol = 4e-6f; // exp implementations differ by an ulp or two
 
 // Plain loops, run on [i0, i1); 2-thread versions split the range statically with TBB.
-void loop_add(float* __restrict y, const float* __restrict a, const float* __restrict b, std::size_t i0, std::size_t i1) {
-    for (std::size_t i = i0; i < i1; ++i) y[i] = a[i] + b[i];
+void loop_add(float* __restrict y, const float* __restrict a, const float* __restrict b, std::size_t i0,
+              std::size_t i1) {
+    for (std::size_t i = i0; i < i1; ++i)
+        y[i] = a[i] + b[i];
 }
 void loop_fused(float* __restrict y, const float* __restrict a, const float* __restrict b, const float* __restrict c,
                 std::size_t i0, std::size_t i1) {
     // std::exp does not vectorise without -ffast-math: this is the naive scalar-exp loop.
-    for (std::size_t i = i0; i < i1; ++i) y[i] = a[i] * b[i] + std::exp(c[i]) - std::max(a[i], c[i]);
+    for (std::size_t i = i0; i < i1; ++i)
+        y[i] = a[i] * b[i] + std::exp(c[i]) - std::max(a[i], c[i]);
 }
-void loop_bcast(float* __restrict y, const float* __restrict m, const float* __restrict v, std::size_t r0, std::size_t r1) {
+void loop_bcast(float* __restrict y, const float* __restrict m, const float* __restrict v, std::size_t r0,
+                std::size_t r1) {
     for (std::size_t r = r0; r < r1; ++r)
-        for (std::size_t j = 0; j < n_cols; ++j) y[r * n_cols + j] = m[r * n_cols + j] + v[j];
+        for (std::size_t j = 0; j < n_cols; ++j)
+            y[r * n_cols + j] = m[r * n_cols + j] + v[j];
 }
 void loop_triad(float* __restrict a, const float* __restrict b, const float* __restrict c, float s, std::size_t i0,
                 std::size_t i1) {
-    for (std::size_t i = i0; i < i1; ++i) a[i] = b[i] + s * c[i];
+    for (std::size_t i = i0; i < i1; ++i)
+        a[i] = b[i] + s * c[i];
 }
 // The triad with non-temporal stores: no read-for-ownership of the output, so it moves exactly the
 // 12 B/element counted (a plain store also reads the line first: 16 B/element on the bus).
@@ -110,18 +117,21 @@ void loop_triad_nt(float* __restrict a, const float* __restrict b, const float* 
                    std::size_t i1) {
     std::size_t i = i0;
 #if defined(__AVX__)
-    for (; i < i1 && reinterpret_cast<std::uintptr_t>(a + i) % 32 != 0; ++i) a[i] = b[i] + s * c[i];
+    for (; i < i1 && reinterpret_cast<std::uintptr_t>(a + i) % 32 != 0; ++i)
+        a[i] = b[i] + s * c[i];
     const __m256 vs = _mm256_set1_ps(s);
     for (; i + 8 <= i1; i += 8)
         _mm256_stream_ps(a + i, _mm256_add_ps(_mm256_loadu_ps(b + i), _mm256_mul_ps(vs, _mm256_loadu_ps(c + i))));
     _mm_sfence();
 #endif
-    for (; i < i1; ++i) a[i] = b[i] + s * c[i];
+    for (; i < i1; ++i)
+        a[i] = b[i] + s * c[i];
 }
 struct loop_buffers {
     buffer<> y, a, b, c;
     explicit loop_buffers(std::size_t n, int operands)
-        : y(make_buffer(n)), a(make_buffer(n)), b(operands > 1 ? make_buffer(n) : nullptr), c(operands > 2 ? make_buffer(n) : nullptr) {}
+        : y(make_buffer(n)), a(make_buffer(n)), b(operands > 1 ? make_buffer(n) : nullptr),
+          c(operands > 2 ? make_buffer(n) : nullptr) {}
 };
 
 // ======================= y = a + b ===============================================================
@@ -147,8 +157,11 @@ void BM_add_loop(benchmark::State& st, int threads) {
     fill(d.a.get(), n_flat, in_a);
     fill(d.b.get(), n_flat, in_b);
     for (auto _ : st) {
-        if (threads == 1) loop_add(d.y.get(), d.a.get(), d.b.get(), 0, n_flat);
-        else static_parallel(n_flat, [&](std::size_t i0, std::size_t i1) { loop_add(d.y.get(), d.a.get(), d.b.get(), i0, i1); });
+        if (threads == 1)
+            loop_add(d.y.get(), d.a.get(), d.b.get(), 0, n_flat);
+        else
+            static_parallel(n_flat,
+                            [&](std::size_t i0, std::size_t i1) { loop_add(d.y.get(), d.a.get(), d.b.get(), i0, i1); });
         benchmark::ClobberMemory();
     }
     check(st, d.y.get(), n_flat, ref_add);
@@ -160,7 +173,8 @@ using etensor1 = Eigen::Tensor<float, 1, Eigen::RowMajor>;
 using etensor2 = Eigen::Tensor<float, 2, Eigen::RowMajor>;
 
 void BM_add_eigen(benchmark::State& st, int threads) {
-    etensor1 y(static_cast<Eigen::Index>(n_flat)), a(static_cast<Eigen::Index>(n_flat)), b(static_cast<Eigen::Index>(n_flat));
+    etensor1 y(static_cast<Eigen::Index>(n_flat)), a(static_cast<Eigen::Index>(n_flat)),
+        b(static_cast<Eigen::Index>(n_flat));
     fill(y.data(), n_flat, [](std::size_t) { return 0.0f; });
     fill(a.data(), n_flat, in_a);
     fill(b.data(), n_flat, in_b);
@@ -216,8 +230,12 @@ void BM_fused_loop(benchmark::State& st, int threads) {
     fill(d.b.get(), n_flat, in_b);
     fill(d.c.get(), n_flat, in_c);
     for (auto _ : st) {
-        if (threads == 1) loop_fused(d.y.get(), d.a.get(), d.b.get(), d.c.get(), 0, n_flat);
-        else static_parallel(n_flat, [&](std::size_t i0, std::size_t i1) { loop_fused(d.y.get(), d.a.get(), d.b.get(), d.c.get(), i0, i1); });
+        if (threads == 1)
+            loop_fused(d.y.get(), d.a.get(), d.b.get(), d.c.get(), 0, n_flat);
+        else
+            static_parallel(n_flat, [&](std::size_t i0, std::size_t i1) {
+                loop_fused(d.y.get(), d.a.get(), d.b.get(), d.c.get(), i0, i1);
+            });
         benchmark::ClobberMemory();
     }
     check(st, d.y.get(), n_flat, ref_fused, fused_tol);
@@ -227,13 +245,14 @@ void BM_fused_loop(benchmark::State& st, int threads) {
 #if XLET_BENCH_EIGEN
 // cwiseMax<PropagateNaN>: the same NaN semantics as XLA's max (Eigen's default PropagateFast is not).
 void BM_fused_eigen(benchmark::State& st, int threads) {
-    etensor1 y(static_cast<Eigen::Index>(n_flat)), a(static_cast<Eigen::Index>(n_flat)), b(static_cast<Eigen::Index>(n_flat)),
-        c(static_cast<Eigen::Index>(n_flat));
+    etensor1 y(static_cast<Eigen::Index>(n_flat)), a(static_cast<Eigen::Index>(n_flat)),
+        b(static_cast<Eigen::Index>(n_flat)), c(static_cast<Eigen::Index>(n_flat));
     fill(y.data(), n_flat, [](std::size_t) { return 0.0f; });
     fill(a.data(), n_flat, in_a);
     fill(b.data(), n_flat, in_b);
     fill(c.data(), n_flat, in_c);
-    eigen_run(st, threads, [&](const auto& dev) { y.device(dev) = a * b + c.exp() - a.template cwiseMax<Eigen::PropagateNaN>(c); });
+    eigen_run(st, threads,
+              [&](const auto& dev) { y.device(dev) = a * b + c.exp() - a.template cwiseMax<Eigen::PropagateNaN>(c); });
     check(st, y.data(), n_flat, ref_fused, fused_tol);
     set_bytes(st, bytes_fused);
 }
@@ -243,7 +262,8 @@ void BM_fused_eigen(benchmark::State& st, int threads) {
 // Two peers for max: xt::fmax is IEEE fmax (a NaN operand loses: fmax(NaN, 1) = 1), unlike XLA's
 // max, which propagates NaN; xt::maximum maps to xsimd::max (x86 max_ps: returns the second
 // operand when either is NaN), so neither matches XLA exactly. The inputs hold no NaN.
-template<bool Fmax> void BM_fused_xtensor(benchmark::State& st, int threads) {
+template<bool Fmax>
+void BM_fused_xtensor(benchmark::State& st, int threads) {
     tbb_threads tc(threads);
     xtensor1 y = xt::zeros<float>({n_flat});
     xtensor1 a = xt::empty<float>({n_flat}), b = xt::empty<float>({n_flat}), c = xt::empty<float>({n_flat});
@@ -251,8 +271,10 @@ template<bool Fmax> void BM_fused_xtensor(benchmark::State& st, int threads) {
     fill(b.data(), n_flat, in_b);
     fill(c.data(), n_flat, in_c);
     for (auto _ : st) {
-        if constexpr (Fmax) xt::noalias(y) = a * b + xt::exp(c) - xt::fmax(a, c);
-        else xt::noalias(y) = a * b + xt::exp(c) - xt::maximum(a, c);
+        if constexpr (Fmax)
+            xt::noalias(y) = a * b + xt::exp(c) - xt::fmax(a, c);
+        else
+            xt::noalias(y) = a * b + xt::exp(c) - xt::maximum(a, c);
         benchmark::ClobberMemory();
     }
     check(st, y.data(), n_flat, ref_fused, fused_tol);
@@ -283,8 +305,11 @@ void BM_bcast_loop(benchmark::State& st, int threads) {
     fill(d.a.get(), n_mat, in_a);
     fill(d.b.get(), n_cols, in_v);
     for (auto _ : st) {
-        if (threads == 1) loop_bcast(d.y.get(), d.a.get(), d.b.get(), 0, n_rows);
-        else static_parallel(n_rows, [&](std::size_t r0, std::size_t r1) { loop_bcast(d.y.get(), d.a.get(), d.b.get(), r0, r1); });
+        if (threads == 1)
+            loop_bcast(d.y.get(), d.a.get(), d.b.get(), 0, n_rows);
+        else
+            static_parallel(
+                n_rows, [&](std::size_t r0, std::size_t r1) { loop_bcast(d.y.get(), d.a.get(), d.b.get(), r0, r1); });
         benchmark::ClobberMemory();
     }
     check(st, d.y.get(), n_mat, ref_bcast);
@@ -325,15 +350,20 @@ void BM_bcast_xtensor(benchmark::State& st, int threads) {
 
 // ======================= STREAM triad a = b + s*c (the bandwidth limit) =========================
 
-template<bool NT> void BM_triad_loop(benchmark::State& st, int threads) {
+template<bool NT>
+void BM_triad_loop(benchmark::State& st, int threads) {
     tbb_threads tc(threads);
     loop_buffers d(n_flat, 3); // y: a (output), a: b, b: c
     fill(d.a.get(), n_flat, in_b);
     fill(d.b.get(), n_flat, in_c);
     constexpr auto kernel = NT ? loop_triad_nt : loop_triad;
     for (auto _ : st) {
-        if (threads == 1) kernel(d.y.get(), d.a.get(), d.b.get(), triad_s, 0, n_flat);
-        else static_parallel(n_flat, [&](std::size_t i0, std::size_t i1) { kernel(d.y.get(), d.a.get(), d.b.get(), triad_s, i0, i1); });
+        if (threads == 1)
+            kernel(d.y.get(), d.a.get(), d.b.get(), triad_s, 0, n_flat);
+        else
+            static_parallel(n_flat, [&](std::size_t i0, std::size_t i1) {
+                kernel(d.y.get(), d.a.get(), d.b.get(), triad_s, i0, i1);
+            });
         benchmark::ClobberMemory();
     }
     check(st, d.y.get(), n_flat, ref_triad);
@@ -388,7 +418,8 @@ void BM_add4x4_loop(benchmark::State& st, int) {
     for (auto _ : st) {
         benchmark::DoNotOptimize(a);
         benchmark::DoNotOptimize(b);
-        for (int i = 0; i < 16; ++i) y[i] = a[i] + b[i];
+        for (int i = 0; i < 16; ++i)
+            y[i] = a[i] + b[i];
         benchmark::DoNotOptimize(y);
         benchmark::ClobberMemory();
     }

@@ -131,8 +131,10 @@ consteval std::ptrdiff_t inner_stride(const leaf_view<Ro>& v) {
 template<class A, std::size_t N, class B, std::size_t M>
 consteval std::array<A, N + M> concat(const std::array<A, N>& a, const std::array<B, M>& b) {
     std::array<A, N + M> r{};
-    for (std::size_t i = 0; i < N; ++i) r[i] = a[i];
-    for (std::size_t i = 0; i < M; ++i) r[N + i] = b[i];
+    for (std::size_t i = 0; i < N; ++i)
+        r[i] = a[i];
+    for (std::size_t i = 0; i < M; ++i)
+        r[N + i] = b[i];
     return r;
 }
 
@@ -142,7 +144,8 @@ consteval auto children_leaf_strides() {
     std::array<leaf_view<Ro>, (C::leaf_count + ... + Extra)> all{};
     std::size_t at = 0;
     auto add = [&](const auto& part) {
-        for (const auto& v : part) all[at++] = v;
+        for (const auto& v : part)
+            all[at++] = v;
     };
     (add(C::template leaf_strides<Ro, M>()), ...);
     return all;
@@ -157,7 +160,8 @@ inline bool ranges_overlap(const void* a0, const void* a1, const void* b0, const
 template<class S, std::ptrdiff_t Stride>
 struct mem_cursor {
     const S* p;
-    template<std::size_t N> vec<compute_t<S>, N> load(std::size_t i) const {
+    template<std::size_t N>
+    vec<compute_t<S>, N> load(std::size_t i) const {
         return load_vec<N, Stride>(p + static_cast<std::ptrdiff_t>(i) * Stride);
     }
     template<std::size_t N>
@@ -167,11 +171,15 @@ struct mem_cursor {
 };
 
 // A node that only moves the elements of one array (views of an array): a copy kernel may do it.
-template<class N> consteval bool pure_copy_of() {
-    if constexpr (requires { N::pure_copy; }) return N::pure_copy;
-    else return false;
+template<class N>
+consteval bool pure_copy_of() {
+    if constexpr (requires { N::pure_copy; })
+        return N::pure_copy;
+    else
+        return false;
 }
-template<class N> inline constexpr bool is_pure_copy = pure_copy_of<N>();
+template<class N>
+inline constexpr bool is_pure_copy = pure_copy_of<N>();
 
 // Shared by every node: static shape from the value type and extents.
 template<class T, std::size_t R, extents_t<R> E>
@@ -199,8 +207,10 @@ struct array_node : node_shape<typename A::value_type, A::rank, A::extents> {
 
     std::conditional_t<Own, A, const S*> held;
     const S* ptr() const {
-        if constexpr (Own) return held.data();
-        else return held;
+        if constexpr (Own)
+            return held.data();
+        else
+            return held;
     }
 
     template<std::size_t Ro, auto M>
@@ -244,17 +254,29 @@ struct scalar_node : node_shape<T, 0, extents_t<0>{}> {
 
     struct cursor_t {
         compute_t<T> v;
-        template<std::size_t N> vec<compute_t<T>, N> load(std::size_t) const { return vec<compute_t<T>, N>::broadcast(v); }
-        template<std::size_t N> vec<compute_t<T>, N> load_partial(std::size_t, std::size_t) const { return load<N>(0); }
+        template<std::size_t N>
+        vec<compute_t<T>, N> load(std::size_t) const {
+            return vec<compute_t<T>, N>::broadcast(v);
+        }
+        template<std::size_t N>
+        vec<compute_t<T>, N> load_partial(std::size_t, std::size_t) const {
+            return load<N>(0);
+        }
     };
     template<std::size_t Ro, auto M>
-    static consteval std::array<leaf_view<Ro>, 0> leaf_strides() { return {}; }
+    static consteval std::array<leaf_view<Ro>, 0> leaf_strides() {
+        return {};
+    }
     template<std::size_t Ro, auto M, loop_plan<Ro> P>
-    cursor_t cursor(const outer_index<Ro>&) const { return {value}; }
+    cursor_t cursor(const outer_index<Ro>&) const {
+        return {value};
+    }
     compute_t<T> at(const std::array<std::size_t, 0>&) const { return value; }
     int trace(trace::recorder& r) const { return trace::scalar_value<T>(r, narrow<T>(value)); }
     template<std::size_t Ro, auto M, leaf_view<Ro> D>
-    bool may_alias(const void*, const void*) const { return false; }
+    bool may_alias(const void*, const void*) const {
+        return false;
+    }
 };
 
 // An lvalue node held by reference (DESIGN §4: lvalues by reference, rvalues by value).
@@ -268,17 +290,25 @@ struct ref_node : node_shape<typename N::value_type, N::rank, N::extents> {
     static constexpr bool pure_copy = is_pure_copy<N>;
     const N* n;
     template<std::size_t Ro, auto M>
-    static consteval auto leaf_strides() { return N::template leaf_strides<Ro, M>(); }
+    static consteval auto leaf_strides() {
+        return N::template leaf_strides<Ro, M>();
+    }
     template<std::size_t Ro, auto M, loop_plan<Ro> P>
-    auto cursor(const outer_index<Ro>& outer) const { return n->template cursor<Ro, M, P>(outer); }
+    auto cursor(const outer_index<Ro>& outer) const {
+        return n->template cursor<Ro, M, P>(outer);
+    }
     auto at(const std::array<std::size_t, N::rank>& idx) const { return n->at(idx); }
     int trace(trace::recorder& r) const { return trace::value_of(r, *n); }
     template<std::size_t Ro, auto M, leaf_view<Ro> D>
-    bool may_alias(const void* b, const void* e) const { return n->template may_alias<Ro, M, D>(b, e); }
+    bool may_alias(const void* b, const void* e) const {
+        return n->template may_alias<Ro, M, D>(b, e);
+    }
 };
 
-template<class X> struct is_scalar_node : std::false_type {};
-template<class T> struct is_scalar_node<scalar_node<T>> : std::true_type {};
+template<class X>
+struct is_scalar_node : std::false_type {};
+template<class T>
+struct is_scalar_node<scalar_node<T>> : std::true_type {};
 
 // Turn an operand into a node: arrays by pointer (lvalue) or by value (rvalue), nodes likewise.
 template<class X>
@@ -295,6 +325,7 @@ auto as_node(X&& x) {
         return D(std::move(x));
     }
 }
-template<class X> using node_t = decltype(as_node(std::declval<X>()));
+template<class X>
+using node_t = decltype(as_node(std::declval<X>()));
 
 } // namespace xlet::detail
