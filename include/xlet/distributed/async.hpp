@@ -197,13 +197,13 @@ XLET_TRACE_COLD int trace_async_start(trace::recorder& r, const F& f, std::tuple
     if constexpr (!(trace::arrays_only<A> && ...) || !trace::arrays_only<R>) {
         throw error("to_stablehlo", "async_start: arguments and results must be tensors (or tuples of them)");
     } else {
-        std::vector<int> ins = std::apply([&](const auto&... a) { return trace::operand_ids(r, a...); }, args);
+        std::vector<int> ins = detail::apply([&](const auto&... a) { return trace::operand_ids(r, a...); }, args);
         const int g = r.open_region({trace::type_of<A>()...});
         int id = r.regions[static_cast<std::size_t>(g)].args.empty()
                      ? 0
                      : r.regions[static_cast<std::size_t>(g)].args.front();
-        std::apply([&](const auto&... a) { (trace::bind(r, a, id++), ...); }, args);
-        result.emplace(std::apply(f, std::as_const(args)));
+        detail::apply([&](const auto&... a) { (trace::bind(r, a, id++), ...); }, args);
+        result.emplace(detail::apply(f, std::as_const(args)));
         std::vector<int> results;
         trace::values_of(r, *result, results);
         r.close_region(std::move(results));
@@ -231,7 +231,7 @@ auto async_start(F f, A... args) {
             return async_computation<R>(std::move(s));
         }
     auto job = [st, f = std::move(f), args = std::make_tuple(std::move(args)...)] {
-        st->result.emplace(std::apply(f, args));
+        st->result.emplace(detail::apply(f, args));
     };
     if constexpr (XLET_POOL_THREADS) {
         st->thread = std::thread([st, job = std::move(job)] {

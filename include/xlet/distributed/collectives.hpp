@@ -487,7 +487,7 @@ Out all_reduce_done(async_collective<Out>&& h) {
 template<class... X, class F>
 requires((expression<X> && ...)) auto all_reduce(replica_context& ctx, std::tuple<X...> xs, const F& f,
                                                  const collective_opts& o = {}) {
-    return std::apply([&](auto&&... x) { return std::tuple{all_reduce(ctx, std::forward<decltype(x)>(x), f, o)...}; },
+    return detail::apply([&](auto&&... x) { return std::tuple{all_reduce(ctx, std::forward<decltype(x)>(x), f, o)...}; },
                       std::move(xs));
 }
 
@@ -636,7 +636,7 @@ auto all_to_all(replica_context& ctx, X&& x, const collective_opts& o = {}) {
 template<std::int64_t SplitDim, std::int64_t ConcatDim, std::int64_t SplitCount, class... X>
 requires((expression<X> && ...)) auto all_to_all(replica_context& ctx, std::tuple<X...> xs,
                                                  const collective_opts& o = {}) {
-    return std::apply(
+    return detail::apply(
         [&](auto&&... x) {
             return std::tuple{all_to_all<SplitDim, ConcatDim, SplitCount>(ctx, std::forward<decltype(x)>(x), o)...};
         },

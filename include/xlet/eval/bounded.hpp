@@ -174,7 +174,7 @@ XLET_TRACE_COLD void attach(trace::recorder& r, T& out, int& id) {
     } else if constexpr (is_array_leaf<T>) {
         trace::bind(r, out, id);
     } else {
-        std::apply([&](auto&... o) { (attach(r, o, id), ...); }, out);
+        detail::apply([&](auto&... o) { (attach(r, o, id), ...); }, out);
         return;
     }
     ++id;
@@ -222,12 +222,12 @@ XLET_TRACE_COLD int trace_lift(trace::recorder& r, const F& f, const X&... x) {
     };
     std::tuple held{hold(x)...}; // (braces: left to right, as the ops are recorded)
     const std::size_t first = r.regions[static_cast<std::size_t>(r.current_region())].ops.size();
-    const int id = std::apply([&](const auto&... h) { return trace::value_of(r, f(std::as_const(*h)...)); }, held);
+    const int id = detail::apply([&](const auto&... h) { return trace::value_of(r, f(std::as_const(*h)...)); }, held);
     r.retype_bounded(first);
     auto drop = [&](const auto& h) {
         if constexpr (!std::is_pointer_v<std::remove_cvref_t<decltype(h)>>) r.forget(h->data());
     };
-    std::apply([&](const auto&... h) { (drop(h), ...); }, held);
+    detail::apply([&](const auto&... h) { (drop(h), ...); }, held);
     return id;
 }
 

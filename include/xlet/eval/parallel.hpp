@@ -22,14 +22,20 @@ extern "C" void __tsan_release(void* addr);
 
 namespace xlet::detail {
 
-template<class Range, class Body>
-void run_parallel(const Range& range, const Body& body) {
-    // One thread (tbb::global_control or a task_arena of 1): the whole range in place, without
-    // the tasks' splitting and stealing (the results never depend on the split).
-    if (tbb::this_task_arena::max_concurrency() == 1) {
-        body(range);
-        return;
-    }
+// Every parallel loop reaches TBB through one body type per range type: a function pointer and
+// the caller's body. tbb::parallel_for's task classes (start_for, the partitioner's work
+// balancing, ...) are then compiled once per translation unit instead of once per op and
+// expression type, which was a large share of compiling a program of a few ops. What it costs at
+// run time is one indirect call per chunk; chunks are thousands of elements.
+template<class Range>
+struct erased_body {
+    void (*run)(const void* body, const Range& r);
+    const void* body;
+    void operator()(const Range& r) const { run(body, r); }
+};
+
+template<class Range>
+[[gnu::noinline]] void run_parallel_erased(const Range& range, erased_body<Range> body) {
 #if defined(XLET_TSAN)
     char start = 0, done = 0;
     __tsan_release(&start);
@@ -42,6 +48,17 @@ void run_parallel(const Range& range, const Body& body) {
 #else
     tbb::parallel_for(range, body);
 #endif
+}
+
+template<class Range, class Body>
+void run_parallel(const Range& range, const Body& body) {
+    // One thread (tbb::global_control or a task_arena of 1): the whole range in place, without
+    // the tasks' splitting and stealing (the results never depend on the split).
+    if (tbb::this_task_arena::max_concurrency() == 1) {
+        body(range);
+        return;
+    }
+    run_parallel_erased<Range>(range, {[](const void* b, const Range& r) { (*static_cast<const Body*>(b))(r); }, &body});
 }
 
 } // namespace xlet::detail

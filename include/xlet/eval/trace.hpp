@@ -274,7 +274,7 @@ void bind_results(recorder& r, const R& res, int& id) {
     if constexpr (is_array_leaf<R>) {
         bind(r, res, id++);
     } else {
-        std::apply([&](const auto&... e) { (bind_results(r, e, id), ...); }, res);
+        detail::apply([&](const auto&... e) { (bind_results(r, e, id), ...); }, res);
     }
 }
 template<class R>
@@ -283,7 +283,7 @@ void values_of(recorder& r, const R& res, std::vector<int>& out) {
         is_array_leaf<R> || requires { typename R::xlet_node; } || requires { res.trace(r); }) {
         out.push_back(value_of(r, res));
     } else {
-        std::apply([&](const auto&... e) { (values_of(r, e, out), ...); }, res);
+        detail::apply([&](const auto&... e) { (values_of(r, e, out), ...); }, res);
     }
 }
 
@@ -414,9 +414,9 @@ XLET_TRACE_COLD int computation(recorder& r, const F& f, std::string_view op) {
         // point into those copies (gone when it returns) but here.
         std::tuple<tensor<T>...> args;
         int id = first;
-        std::apply([&](const auto&... a) { (bind(r, a, id++), ...); }, args);
+        detail::apply([&](const auto&... a) { (bind(r, a, id++), ...); }, args);
         std::vector<int> results;
-        std::apply([&](const tensor<T>&... a) { values_of(r, f(tensor_map<const T>(a.data())...), results); }, args);
+        detail::apply([&](const tensor<T>&... a) { values_of(r, f(tensor_map<const T>(a.data())...), results); }, args);
         r.close_region(std::move(results));
     } else {
         r.close_region({});

@@ -132,7 +132,7 @@ template<class U, class X>
 auto viewed_as(X&& x) {
     using N = std::remove_cvref_t<X>;
     if constexpr (bitcast_node<N>::value && std::is_same_v<typename bitcast_node<N>::from, U>)
-        return std::get<0>(std::forward<X>(x).kids);
+        return detail::kids_at<0>(std::forward<X>(x).kids);
     else
         return bitcast_convert_type<U>(std::forward<X>(x));
 }
@@ -369,7 +369,7 @@ auto op_math(K&&... k) {
 struct legalize_quantized_op_to_qdq {
     template<class Op, class R, class... K>
     requires(!std::is_same_v<Op, detail::requantize_op>) static auto rule(detail::quant_op_node<Op, R, K...>&& n) {
-        return std::apply([](K&&... k) { return detail::qdq_form<Op, R>(std::move(k)...); }, std::move(n.kids));
+        return detail::apply([](K&&... k) { return detail::qdq_form<Op, R>(std::move(k)...); }, std::move(n.kids));
     }
 };
 
@@ -377,12 +377,12 @@ struct legalize_qdq_to_quantized_op {
     template<class F, class R, class X, class... P>
     requires(quant_detail::quantize_functor<F>::value) static auto rule(detail::map_node<F, R, X, P...>&& n) {
         if constexpr (quant_detail::fusable<R, X>::value) {
-            return std::apply(
+            return detail::apply(
                 [](auto&&... d) {
                     using G = typename quant_detail::fusable<R, X>::functor;
-                    return detail::make_quant_op<G, R>(std::get<0>(std::move(d.kids))...);
+                    return detail::make_quant_op<G, R>(detail::kids_at<0>(std::move(d.kids))...);
                 },
-                std::get<0>(std::move(n.kids)).kids);
+                detail::kids_at<0>(std::move(n.kids)).kids);
         } else {
             return std::move(n);
         }
@@ -392,16 +392,16 @@ struct legalize_qdq_to_quantized_op {
 struct legalize_quant_to_math {
     template<class F, class T, class... C>
     requires(quant_detail::quantize_functor<F>::value) static auto rule(detail::map_node<F, T, C...>&& n) {
-        return quant_detail::quantize_math<T>(std::get<0>(std::move(n.kids)));
+        return quant_detail::quantize_math<T>(detail::kids_at<0>(std::move(n.kids)));
     }
     template<class F, class T, class... C>
     requires(quant_detail::dequantize_node<detail::map_node<F, T, C...>>::value) static auto rule(
         detail::map_node<F, T, C...>&& n) {
-        return quant_detail::dequantize_math(std::get<0>(std::move(n.kids)));
+        return quant_detail::dequantize_math(detail::kids_at<0>(std::move(n.kids)));
     }
     template<class Op, class R, class... K>
     static auto rule(detail::quant_op_node<Op, R, K...>&& n) {
-        return std::apply([](K&&... k) { return quant_detail::op_math<Op, R>(std::move(k)...); }, std::move(n.kids));
+        return detail::apply([](K&&... k) { return quant_detail::op_math<Op, R>(std::move(k)...); }, std::move(n.kids));
     }
 };
 

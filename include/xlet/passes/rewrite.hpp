@@ -41,7 +41,7 @@ struct family {
 // Each child of a tuple rewritten, handed to make(children...).
 template<class P, class Tuple, class Make>
 auto rewrite_each(const Tuple& kids, Make make) {
-    return std::apply([&](const auto&... c) { return make(rewrite<P>(c)...); }, kids);
+    return detail::apply([&](const auto&... c) { return make(rewrite<P>(c)...); }, kids);
 }
 
 template<class F, class T, class... C>

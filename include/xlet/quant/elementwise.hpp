@@ -98,9 +98,9 @@ template<class F, class R, class L, class Rt, class... B>
 auto quant_binary(L&& l, Rt&& r, B...) {
     auto node = [](auto&&... x) { return make_quant_op<F, R>(std::move(x)...); };
     if constexpr (sizeof...(B) == 0)
-        return std::apply(node, broadcast_operands<void>(std::forward<L>(l), std::forward<Rt>(r)));
+        return detail::apply(node, broadcast_operands<void>(std::forward<L>(l), std::forward<Rt>(r)));
     else
-        return std::apply(node, broadcast_operands_bdims<void, B::value...>(std::forward<L>(l), std::forward<Rt>(r)));
+        return detail::apply(node, broadcast_operands_bdims<void, B::value...>(std::forward<L>(l), std::forward<Rt>(r)));
 }
 
 } // namespace xlet::detail

@@ -221,10 +221,10 @@ struct quant_op_node : node_shape<R, std::tuple_element_t<0, std::tuple<K...>>::
     static constexpr std::size_t leaf_count = impl_t::leaf_count;
     static constexpr bool linear = impl_t::linear;
     static constexpr bool viewable = impl_t::viewable;
-    std::tuple<K...> kids;
+    detail::kids<K...> kids;
 
     impl_t impl() const {
-        return std::apply([](const K&... k) { return quant_impl<Op, R>(ref_node<K>{{}, &k}...); }, kids);
+        return detail::apply([](const K&... k) { return quant_impl<Op, R>(ref_node<K>{{}, &k}...); }, kids);
     }
     template<std::size_t Ro, auto M>
     static consteval auto leaf_strides() {
@@ -239,7 +239,7 @@ struct quant_op_node : node_shape<R, std::tuple_element_t<0, std::tuple<K...>>::
     compute_t<R> at(const std::array<std::size_t, quant_op_node::rank>& idx) const { return impl().at(idx); }
     int trace(trace::recorder& r) const {
         std::vector<int> ins;
-        std::apply([&](const auto&... c) { (ins.push_back(trace::value_of(r, c)), ...); }, kids);
+        detail::apply([&](const auto&... c) { (ins.push_back(trace::value_of(r, c)), ...); }, kids);
         if constexpr (std::is_same_v<Op, requantize_op>) {
             return r.emit("stablehlo.uniform_quantize", std::move(ins), {trace::type_of<quant_op_node>()});
         } else {

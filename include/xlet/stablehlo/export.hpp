@@ -202,13 +202,13 @@ requires(expression<A>&&...) std::string to_stablehlo(const stablehlo_options& o
     // need them all), on its own copies of the example arguments.
     auto device = [&](auto&&... ctx) {
         std::tuple<tensor_type_of<A>...> xs{tensor_type_of<A>(args)...};
-        auto call = [&] { return std::apply([&](auto&... x) { return f(ctx..., x...); }, xs); };
+        auto call = [&] { return detail::apply([&](auto&... x) { return f(ctx..., x...); }, xs); };
         if constexpr (sizeof...(ctx) > 0)
             if ((... || (ctx.device_id() != 0))) {
                 call();
                 return;
             }
-        std::apply(
+        detail::apply(
             [&](const auto&... x) {
                 (trace::bind(r, x, r.argument(trace::type_of<std::remove_cvref_t<decltype(x)>>())), ...);
             },

@@ -69,7 +69,7 @@ void barrier_fence(const V& v) {
         (void)p;
 #endif
     } else if constexpr (is_std_tuple<D>) {
-        std::apply([](const auto&... e) { (barrier_fence(e), ...); }, v);
+        detail::apply([](const auto&... e) { (barrier_fence(e), ...); }, v);
     }
 }
 

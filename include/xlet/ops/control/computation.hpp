@@ -84,7 +84,7 @@ auto materialize(R&& r) {
     else if constexpr (expression<D>)
         return eval(r);
     else if constexpr (is_std_tuple<D>)
-        return std::apply(
+        return detail::apply(
             [](auto&&... e) {
                 return std::tuple<decltype(materialize(std::forward<decltype(e)>(e)))...>(
                     materialize(std::forward<decltype(e)>(e))...);

@@ -224,7 +224,7 @@ auto custom_call(custom_call_registry& registry, A&&... operands) {
                             e.fn(&out, in);
                         } else if constexpr (detail::is_std_tuple<Out>) {
                             void* outs[std::tuple_size_v<Out>];
-                            std::apply(
+                            detail::apply(
                                 [&](auto&... o) {
                                     std::size_t k = 0;
                                     ((outs[k++] = o.data()), ...);
@@ -249,7 +249,7 @@ auto custom_call(custom_call_registry& registry, A&&... operands) {
                     auto held =
                         std::tuple<decltype(detail::as_parameter<tensor_type_of<A>>(std::forward<A>(operands)))...>(
                             detail::as_parameter<tensor_type_of<A>>(std::forward<A>(operands))...);
-                    std::apply(
+                    detail::apply(
                         [&](const auto&... h) {
                             const void* in[sizeof...(A) + 1] = {static_cast<const void*>(&h)..., nullptr};
                             run(in);
@@ -258,7 +258,7 @@ auto custom_call(custom_call_registry& registry, A&&... operands) {
                 } else {
                     auto held = std::tuple<decltype(detail::as_array(std::forward<A>(operands)))...>(
                         detail::as_array(std::forward<A>(operands))...);
-                    std::apply(
+                    detail::apply(
                         [&](const auto&... h) {
                             const void* in[sizeof...(A) + 1] = {static_cast<const void*>(h.data())..., nullptr};
                             run(in);

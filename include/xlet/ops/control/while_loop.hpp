@@ -68,7 +68,7 @@ constexpr int state_form() {
 template<class F, class S>
 decltype(auto) call_with_state(F& f, const S& s) {
     if constexpr (state_form<F, S>() == 1)
-        return std::apply(f, s);
+        return detail::apply(f, s);
     else
         return f(s);
 }

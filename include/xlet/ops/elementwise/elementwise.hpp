@@ -102,7 +102,7 @@ vec<Out, N> apply_vec(const vec<Cs, N>&... in) {
             store_mask(F::simd(in.r.b[k]...), r.r.l.data() + k * W);
     } else {
         auto lanes = std::make_tuple(to_lanes(in)...);
-        r = std::apply(
+        r = detail::apply(
             [](const auto&... l) {
                 return V::generate([&](std::size_t i) { return static_cast<Out>(F::scalar(l[i]...)); });
             },
@@ -113,10 +113,10 @@ vec<Out, N> apply_vec(const vec<Cs, N>&... in) {
 
 template<class F, class T, class... K>
 struct map_cursor {
-    std::tuple<K...> k;
+    kids<K...> k;
     template<std::size_t N>
     vec<compute_t<T>, N> load(std::size_t i) const {
-        return std::apply(
+        return detail::apply(
             [i](const auto&... c) {
                 return round_to_storage<T>(apply_vec<F, compute_t<T>, N>(c.template load<N>(i)...));
             },
@@ -124,7 +124,7 @@ struct map_cursor {
     }
     template<std::size_t N>
     [[gnu::always_inline]] vec<compute_t<T>, N> load_partial(std::size_t i, std::size_t n) const {
-        return std::apply(
+        return detail::apply(
             [i, n](const auto&... c) {
                 return round_to_storage<T>(apply_vec<F, compute_t<T>, N>(c.template load_partial<N>(i, n)...));
             },
@@ -143,7 +143,7 @@ struct map_node : node_shape<T, std::tuple_element_t<0, std::tuple<C...>>::rank,
     static constexpr std::size_t leaf_count = (C::leaf_count + ...);
     static constexpr bool linear = (C::linear && ...);
     static constexpr bool viewable = (C::viewable && ...);
-    std::tuple<C...> kids;
+    detail::kids<C...> kids;
 
     template<std::size_t Ro, auto M>
     static consteval auto leaf_strides() {
@@ -151,7 +151,7 @@ struct map_node : node_shape<T, std::tuple_element_t<0, std::tuple<C...>>::rank,
     }
     template<std::size_t Ro, auto M, loop_plan<Ro> P>
     auto cursor(const outer_index<Ro>& outer) const {
-        return std::apply(
+        return detail::apply(
             [&](const auto&... c) {
                 return map_cursor<F, T, decltype(c.template cursor<Ro, M, P>(outer))...>{
                     {c.template cursor<Ro, M, P>(outer)...}};
@@ -159,7 +159,7 @@ struct map_node : node_shape<T, std::tuple_element_t<0, std::tuple<C...>>::rank,
             kids);
     }
     compute_t<T> at(const std::array<std::size_t, R>& idx) const {
-        return std::apply(
+        return detail::apply(
             [&](const auto&... c) {
                 return round_scalar_to_storage<T>(static_cast<compute_t<T>>(F::scalar(c.at(idx)...)));
             },
@@ -175,7 +175,7 @@ struct map_node : node_shape<T, std::tuple_element_t<0, std::tuple<C...>>::rank,
             std::size_t arity = sizeof...(C);
             if constexpr (requires { form::arity; }) arity = form::arity;
             std::vector<int> ins;
-            std::apply(
+            detail::apply(
                 [&](const auto&... c) { ((ins.size() < arity ? ins.push_back(trace::value_of(r, c)) : void()), ...); },
                 kids);
             return r.emit(std::string(form::name), std::move(ins), {trace::type_of<map_node>()},
@@ -184,7 +184,7 @@ struct map_node : node_shape<T, std::tuple_element_t<0, std::tuple<C...>>::rank,
     }
     template<std::size_t Ro, auto M, leaf_view<Ro> D>
     bool may_alias(const void* b, const void* e) const {
-        return std::apply([&](const auto&... c) { return (c.template may_alias<Ro, M, D>(b, e) || ...); }, kids);
+        return detail::apply([&](const auto&... c) { return (c.template may_alias<Ro, M, D>(b, e) || ...); }, kids);
     }
 };
 
@@ -308,12 +308,12 @@ auto broadcast_operands_bdims(L&& l, R&& r) {
 // F(l, r) over the broadcast operands.
 template<class F, class Out, class T, class L, class R>
 auto binary_node(L&& l, R&& r) {
-    return std::apply([](auto&&... x) { return make_map<F, Out>(std::move(x)...); },
+    return detail::apply([](auto&&... x) { return make_map<F, Out>(std::move(x)...); },
                       broadcast_operands<T>(std::forward<L>(l), std::forward<R>(r)));
 }
 template<class F, class Out, class T, auto BD, class L, class R>
 auto binary_node_bdims(L&& l, R&& r) {
-    return std::apply([](auto&&... x) { return make_map<F, Out>(std::move(x)...); },
+    return detail::apply([](auto&&... x) { return make_map<F, Out>(std::move(x)...); },
                       broadcast_operands_bdims<T, BD>(std::forward<L>(l), std::forward<R>(r)));
 }
 

@@ -22,7 +22,7 @@ template<class F, class S, class Ts, class... K> struct user_map_cursor;
 template<class F, class S, class... T, class... K>
 struct user_map_cursor<F, S, std::tuple<T...>, K...> {
     const F* f;
-    std::tuple<K...> k;
+    kids<K...> k;
 
     template<std::size_t N, class... V>
     vec<compute_t<S>, N> run(const V&... in) const {
@@ -34,15 +34,15 @@ struct user_map_cursor<F, S, std::tuple<T...>, K...> {
         } else {
             auto lanes = std::make_tuple(to_lanes(in)...);
             return Out::generate([&](std::size_t i) {
-                return std::apply([&](const auto&... l) { return widen(static_cast<S>((*f)(narrow<T>(l[i])...))); }, lanes);
+                return detail::apply([&](const auto&... l) { return widen(static_cast<S>((*f)(narrow<T>(l[i])...))); }, lanes);
             });
         }
     }
     template<std::size_t N> vec<compute_t<S>, N> load(std::size_t i) const {
-        return std::apply([&](const auto&... c) { return run<N>(c.template load<N>(i)...); }, k);
+        return detail::apply([&](const auto&... c) { return run<N>(c.template load<N>(i)...); }, k);
     }
     template<std::size_t N> vec<compute_t<S>, N> load_partial(std::size_t i, std::size_t n) const {
-        return std::apply([&](const auto&... c) { return run<N>(c.template load_partial<N>(i, n)...); }, k);
+        return detail::apply([&](const auto&... c) { return run<N>(c.template load_partial<N>(i, n)...); }, k);
     }
 };
 
@@ -60,24 +60,24 @@ struct user_map_node<F, S, std::tuple<T...>, C...>
     static constexpr bool linear = (C::linear && ...);
     static constexpr bool viewable = (C::viewable && ...);
     F f;
-    std::tuple<C...> kids;
+    detail::kids<C...> kids;
 
     template<std::size_t Ro, auto M>
     static consteval auto leaf_strides() { return children_leaf_strides<Ro, M, 0, C...>(); }
     template<std::size_t Ro, auto M, loop_plan<Ro> P>
     auto cursor(const outer_index<Ro>& outer) const {
-        return std::apply(
+        return detail::apply(
             [&](const auto&... c) {
                 return user_map_cursor<F, S, std::tuple<T...>, decltype(c.template cursor<Ro, M, P>(outer))...>{&f, {c.template cursor<Ro, M, P>(outer)...}};
             },
             kids);
     }
     compute_t<S> at(const std::array<std::size_t, R>& idx) const {
-        return std::apply([&](const auto&... c) { return widen(static_cast<S>(f(narrow<T>(c.at(idx))...))); }, kids);
+        return detail::apply([&](const auto&... c) { return widen(static_cast<S>(f(narrow<T>(c.at(idx))...))); }, kids);
     }
     int trace(trace::recorder& r) const {
         std::vector<int> ins;
-        std::apply([&](const auto&... c) { (ins.push_back(trace::value_of(r, c)), ...); }, kids);
+        detail::apply([&](const auto&... c) { (ins.push_back(trace::value_of(r, c)), ...); }, kids);
         const int g = trace::computation<T...>(r, f, "map");
         std::array<std::int64_t, R> d{};
         for (std::size_t i = 0; i < R; ++i)
@@ -87,7 +87,7 @@ struct user_map_node<F, S, std::tuple<T...>, C...>
     }
     template<std::size_t Ro, auto M, leaf_view<Ro> D>
     bool may_alias(const void* b, const void* e) const {
-        return std::apply([&](const auto&... c) { return (c.template may_alias<Ro, M, D>(b, e) || ...); }, kids);
+        return detail::apply([&](const auto&... c) { return (c.template may_alias<Ro, M, D>(b, e) || ...); }, kids);
     }
 };
 
@@ -114,7 +114,7 @@ template<class F, class... P> struct bind_statics<F, std::tuple<P...>> {
     std::tuple<P...> p;
     template<class... E>
     auto operator()(const E&... e) const -> decltype(f(e..., std::declval<const P&>()...)) {
-        return std::apply([&](const auto&... q) { return f(e..., q...); }, p);
+        return detail::apply([&](const auto&... q) { return f(e..., q...); }, p);
     }
 };
 
@@ -166,7 +166,7 @@ auto map(std::tuple<X...> xs, F f, dims_t<D...>, const P&... statics) {
     }()...);
     auto g = detail::bind_statics<F, decltype(values)>{std::move(f), std::move(values)};
     if constexpr (c2)
-        return std::apply([&](auto&&... x) { return map(std::move(g), std::forward<decltype(x)>(x)...); }, std::move(xs));
+        return detail::apply([&](auto&&... x) { return map(std::move(g), std::forward<decltype(x)>(x)...); }, std::move(xs));
 }
 
 } // namespace xlet

@@ -10,7 +10,7 @@ namespace xlet::detail {
 template<bool Inner, class T, std::size_t Nops, std::array<std::size_t, Nops> Off, std::array<std::size_t, Nops> Len, class... K>
 struct concat_cursor {
     using C = compute_t<T>;
-    std::tuple<K...> cs{};
+    kids<K...> cs{};
     std::size_t active = 0;
 
     template<std::size_t N> vec<C, N> range(std::size_t i, std::size_t cnt) const {
@@ -56,7 +56,7 @@ struct concat_node : node_shape<T, R, E> {
         for (std::size_t j = 1; j < nops; ++j) o[j] = o[j - 1] + len[j - 1];
         return o;
     }();
-    std::tuple<C...> kids;
+    detail::kids<C...> kids;
 
     static std::size_t operand_at(std::size_t o) {
         std::size_t j = 0;
@@ -74,7 +74,7 @@ struct concat_node : node_shape<T, R, E> {
     auto cursor(const outer_index<Ro>& outer) const {
         constexpr int g = group_of<Ro, P>(Kd);
         constexpr bool inner = g >= 0 && static_cast<std::size_t>(g) + 1 == P.groups;
-        return std::apply(
+        return detail::apply(
             [&](const auto&... k) {
                 concat_cursor<inner, T, nops, off, len, decltype(k.template cursor<Ro, M, P>(outer))...> c;
                 auto build = [&]<std::size_t... I>(std::index_sequence<I...>) {
@@ -83,14 +83,14 @@ struct concat_node : node_shape<T, R, E> {
                         // row holds (eval/tile_buffer.hpp): their strided leaves read their source.
                         auto o = outer;
                         o.tile = nullptr;
-                        ((std::get<I>(c.cs) = std::get<I>(kids).template cursor<Ro, M, P>(o)), ...);
+                        ((kids_at<I>(c.cs) = kids_at<I>(kids).template cursor<Ro, M, P>(o)), ...);
                     } else {
                         auto o = outer;
                         std::size_t idx = 0;
                         if constexpr (g >= 0) idx = outer[static_cast<std::size_t>(g)];
                         c.active = operand_at(idx);
                         if constexpr (g >= 0) o[static_cast<std::size_t>(g)] = idx - off[c.active];
-                        ((c.active == I ? (std::get<I>(c.cs) = std::get<I>(kids).template cursor<Ro, M, P>(o), 0) : 0), ...);
+                        ((c.active == I ? (kids_at<I>(c.cs) = kids_at<I>(kids).template cursor<Ro, M, P>(o), 0) : 0), ...);
                     }
                 };
                 build(std::make_index_sequence<nops>{});
@@ -106,13 +106,13 @@ struct concat_node : node_shape<T, R, E> {
     }
     int trace(trace::recorder& r) const {
         std::vector<int> ins;
-        std::apply([&](const auto&... c) { (ins.push_back(trace::value_of(r, c)), ...); }, kids);
+        detail::apply([&](const auto&... c) { (ins.push_back(trace::value_of(r, c)), ...); }, kids);
         return r.emit("stablehlo.concatenate", std::move(ins), {trace::type_of<concat_node>()},
                       "dimension = " + std::to_string(Kd) + " : i64");
     }
     template<std::size_t Ro, auto M, leaf_view<Ro> D>
     bool may_alias(const void* b, const void* e) const {
-        return std::apply([&](const auto&... c) { return (c.template may_alias<Ro, M, moved_view<Ro>>(b, e) || ...); }, kids);
+        return detail::apply([&](const auto&... c) { return (c.template may_alias<Ro, M, moved_view<Ro>>(b, e) || ...); }, kids);
     }
 };
 

@@ -193,7 +193,7 @@ template<auto RD, class... T, class Xs, class Is, class F>
 XLET_TRACE_COLD int trace_reduce(trace::recorder& r, const std::vector<std::string>& types, const Xs& xs,
                                  const Is& inits, const F& f) {
     std::vector<int> ins;
-    std::apply([&](const auto&... x) { (ins.push_back(trace::value_of(r, x)), ...); }, xs);
+    detail::apply([&](const auto&... x) { (ins.push_back(trace::value_of(r, x)), ...); }, xs);
     [&]<std::size_t... K>(std::index_sequence<K...>) { (ins.push_back(trace::init_id<T>(r, std::get<K>(inits))), ...); }
     (std::index_sequence_for<T...>{});
     const int g = trace::computation<T..., T...>(r, f, "reduce");
@@ -252,7 +252,7 @@ requires(sizeof...(X) > 0 && ((expression<X> || detail::bounded_operand<X>)&&...
         constexpr unsigned M = detail::lifted_mask<R, E, X...>();
         std::array<std::size_t, R> sizes = E;
         std::array<bool, R> set{};
-        std::apply([&](const auto&... x) { (detail::lift_sizes<R, E>("reduce", sizes, set, x), ...); }, xs);
+        detail::apply([&](const auto&... x) { (detail::lift_sizes<R, E>("reduce", sizes, set, x), ...); }, xs);
         return detail::traced_op(
             [&] {
                 return [&]<std::size_t... K>(std::index_sequence<K...>) {

@@ -32,9 +32,12 @@ void place_lanes(std::array<T, N>& out, const vec<T, N>& v, std::size_t at, std:
 template<class R, class Tuple, class F>
 R visit_at(std::size_t i, Tuple& t, F&& f) {
     R r{};
-    [&]<std::size_t... I>(std::index_sequence<I...>) {
-        ((i == I ? (r = f(std::get<I>(t)), 0) : 0), ...);
-    }(std::make_index_sequence<std::tuple_size_v<std::remove_const_t<Tuple>>>{});
+    detail::apply(
+        [&](auto&... c) {
+            std::size_t k = 0;
+            ((i == k++ ? (r = f(c), 0) : 0), ...);
+        },
+        t);
     return r;
 }
 

@@ -351,7 +351,7 @@ auto scatter_untraced(X&& operands, I&& scatter_indices, U&& updates, F&& comput
     // They are taken before the operand may be moved from: an update expression may read it.
     auto ups = [&] {
         if constexpr (variadic)
-            return std::apply(
+            return detail::apply(
                 [](const auto&... u) { return std::tuple<decltype(detail::as_array(u))...>(detail::as_array(u)...); },
                 updates);
         else
@@ -359,7 +359,7 @@ auto scatter_untraced(X&& operands, I&& scatter_indices, U&& updates, F&& comput
     }();
     auto ops = [&] {
         if constexpr (variadic) {
-            return std::apply([](const auto&... o) { return std::make_tuple(tensor_type_of<decltype(o)>(o)...); },
+            return detail::apply([](const auto&... o) { return std::make_tuple(tensor_type_of<decltype(o)>(o)...); },
                               operands);
         } else if constexpr (!std::is_lvalue_reference_v<X> &&
                              std::is_same_v<std::remove_cvref_t<X>, tensor_type_of<X>>) {
@@ -367,7 +367,7 @@ auto scatter_untraced(X&& operands, I&& scatter_indices, U&& updates, F&& comput
             const auto* lo = operands.data();
             const auto* hi = lo + std::remove_cvref_t<X>::size();
             const std::less<const void*> before; // a total order, also across unrelated arrays
-            const bool shared = std::apply(
+            const bool shared = detail::apply(
                 [&](const auto&... u) { return ((before(u.data(), hi) && before(lo, u.data() + u.size())) || ...); },
                 ups);
             if (shared) return std::make_tuple(tensor_type_of<X>(operands));

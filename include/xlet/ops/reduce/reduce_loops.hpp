@@ -466,7 +466,7 @@ using acc_tuple = std::tuple<T...>;
 // f(accumulators..., values...) with the result taken back as one value per operand.
 template<class... T, class F, class... X>
 inline void fold_step(const F& f, acc_tuple<T...>& acc, const X&... x) {
-    auto r = std::apply([&](const auto&... a) { return f(a..., x...); }, acc);
+    auto r = detail::apply([&](const auto&... a) { return f(a..., x...); }, acc);
     if constexpr (sizeof...(T) == 1)
         std::get<0>(acc) = static_cast<std::tuple_element_t<0, acc_tuple<T...>>>(r);
     else
@@ -487,14 +487,14 @@ struct generic_reduce<F, R, S, acc_tuple<T...>, Nd...> {
 
     template<class Cur>
     static auto load(const Cur& cur, std::size_t i, std::size_t n) {
-        return std::apply(
+        return detail::apply(
             [&](const auto&... c) {
                 return std::make_tuple(to_lanes(n == N ? c.template load<N>(i) : c.template load_partial<N>(i, n))...);
             },
             cur);
     }
     static auto cursors(const std::tuple<const Nd&...>& nodes, const outer_index<R>& o) {
-        return std::apply([&](const auto&... n) { return std::make_tuple(n.template cursor<R, W::M, W::P>(o)...); },
+        return detail::apply([&](const auto&... n) { return std::make_tuple(n.template cursor<R, W::M, W::P>(o)...); },
                           nodes);
     }
     template<class L>

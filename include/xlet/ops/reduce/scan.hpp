@@ -163,7 +163,7 @@ auto scan_run(const Srcs& src, const Inits& inits, const F& f, std::index_sequen
     };
     // One step at operand offset `at`: outputs written, carries updated.
     auto step = [&](Cs& c, std::size_t at) {
-        auto r = std::apply([&](const auto&... cv) { return f(std::get<Mi>(src).data()[at]..., cv...); }, c);
+        auto r = detail::apply([&](const auto&... cv) { return f(std::get<Mi>(src).data()[at]..., cv...); }, c);
         ((std::get<Ni>(outs).data()[at] = static_cast<std::tuple_element_t<Ni, typename Sig::outs>>(std::get<Ni>(r))),
          ...);
         c = Cs{static_cast<std::tuple_element_t<Ki, Cs>>(std::get<n + Ki>(r))...};
@@ -196,7 +196,7 @@ auto scan_run(const Srcs& src, const Inits& inits, const F& f, std::index_sequen
             const std::size_t i0 = b * detail::scan_chunk, i1 = std::min(S::len, i0 + detail::scan_chunk);
             Cs c{std::get<Ki>(src).data()[offset(o, pos(i0), j)]...};
             for (std::size_t i = i0 + 1; i < i1; ++i) {
-                auto r = std::apply(
+                auto r = detail::apply(
                     [&](const auto&... cv) { return f(std::get<Mi>(src).data()[offset(o, pos(i), j)]..., cv...); }, c);
                 c = Cs{static_cast<std::tuple_element_t<Ki, Cs>>(std::get<n + Ki>(r))...};
             }
@@ -207,9 +207,9 @@ auto scan_run(const Srcs& src, const Inits& inits, const F& f, std::index_sequen
             in[s * chunks] = start(s);
             for (std::size_t b = 1; b < chunks; ++b) {
                 const Cs& c = in[s * chunks + b - 1];
-                auto r = std::apply(
+                auto r = detail::apply(
                     [&](const auto&... tv) {
-                        return std::apply([&](const auto&... cv) { return f(tv..., cv...); }, c);
+                        return detail::apply([&](const auto&... cv) { return f(tv..., cv...); }, c);
                     },
                     total[s * chunks + b - 1]);
                 in[s * chunks + b] = Cs{static_cast<std::tuple_element_t<Ki, Cs>>(std::get<n + Ki>(r))...};
@@ -268,7 +268,7 @@ XLET_TRACE_COLD int scan_body(trace::recorder& r, const F& f, std::tuple<In...>*
             int id = r.regions[static_cast<std::size_t>(g)].args.front();
             // The block arguments live here; f gets views of them (see trace::computation).
             std::tuple<tensor_of_extents<In, RC, CE>..., tensor_of_extents<C, RC, CE>...> args;
-            std::apply([&](const auto&... a) { (trace::bind(r, a, id++), ...); }, args);
+            detail::apply([&](const auto&... a) { (trace::bind(r, a, id++), ...); }, args);
             const auto res = f(slice_map<typename std::tuple_element_t<A, decltype(args)>::value_type, RC, CE>(
                 std::get<A>(args).data(), std::make_index_sequence<RC>{})...);
             using Want = decltype(std::tuple_cat(std::declval<typename Sig::outs>(), std::declval<Cs>()));

@@ -300,7 +300,7 @@ void generic_sort_op(const slice_geom& g, const F& cmp, const std::tuple<const T
                 std::iota(p, p + n, std::uint32_t{0});
                 const std::tuple<const T*...> v{(std::get<K>(s.vals).get() + j * n)...};
                 stable(p, n, [&](std::uint32_t a, std::uint32_t b) {
-                    return static_cast<bool>(std::apply(
+                    return static_cast<bool>(detail::apply(
                         cmp, std::tuple_cat(std::forward_as_tuple(std::get<K>(v)[a], std::get<K>(v)[b])...)));
                 });
             }
