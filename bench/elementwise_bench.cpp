@@ -11,7 +11,7 @@
 // xtensor assignment in the program.
 //
 // Small static shapes (1 thread, ns a call): BM_add4x4 (xlet, loop, Eigen Matrix4f, xtensor_fixed),
-// BM_dot4x4 and BM_sum4x4 (xlet, Eigen).
+// BM_dot4x4, BM_mv4x4 (matrix x vector) and BM_sum4x4 (xlet, Eigen).
 //
 // Minimum time per benchmark defaults to 0.5 s (bench_common.hpp); override with
 // --benchmark_min_time=<seconds>.
@@ -76,7 +76,8 @@ inline float ref_triad(std::size_t i) { return in_b(i) + triad_s * in_c(i); }
 // Spot-check a result so nothing can be optimised away and a wrong kernel cannot post a number.
 template<class F>
 void check(benchmark::State& st, const float* y, std::size_t n, F ref, float rel_tol = 0.0f) {
-    for (std::size_t i : {std::size_t{0}, std::size_t{1}, n / 3, n / 2 + 7, n - 1}) {
+    for (std::size_t probe : {std::size_t{0}, std::size_t{1}, n / 3, n / 2 + 7, n - 1}) {
+        const std::size_t i = std::min(probe, n - 1); // (n / 2 + 7 is past the end of an f32[4])
         float want = ref(i), got = y[i];
         if (!(std::fabs(got - want) <= rel_tol * std::fabs(want))) {
             char msg[160];
@@ -452,6 +453,12 @@ inline float ref_dot4x4(std::size_t i) {
         s += in_a(i / 4 * 4 + k) * in_b(k * 4 + i % 4);
     return s;
 }
+inline float ref_mv4x4(std::size_t i) {
+    float s = 0;
+    for (std::size_t k = 0; k < 4; ++k)
+        s += in_a(i * 4 + k) * in_b(k);
+    return s;
+}
 inline float ref_sum4x4() {
     float s = 0;
     for (std::size_t k = 0; k < 16; ++k)
@@ -466,6 +473,20 @@ constexpr float small_tol = 1e-6f;
 void BM_dot4x4_xlet(benchmark::State& st, int) {
     const auto y = xlet_4x4(st, [](const auto& a, const auto& b) { return xlet::dot(a, b); });
     check(st, y.data(), 16, ref_dot4x4, small_tol);
+}
+void BM_mv4x4_xlet(benchmark::State& st, int) {
+    xlet::f32<4, 4> a;
+    xlet::f32<4> x, y;
+    fill(a.data(), 16, in_a);
+    fill(x.data(), 4, in_b);
+    for (auto _ : st) {
+        benchmark::DoNotOptimize(a);
+        benchmark::DoNotOptimize(x);
+        y = xlet::dot(a, x);
+        benchmark::DoNotOptimize(y);
+        benchmark::ClobberMemory();
+    }
+    check(st, y.data(), 4, ref_mv4x4, small_tol);
 }
 void BM_sum4x4_xlet(benchmark::State& st, int) {
     xlet::f32<4, 4> a;
@@ -492,6 +513,20 @@ void BM_dot4x4_eigen(benchmark::State& st, int) {
         benchmark::ClobberMemory();
     }
     check(st, y.data(), 16, ref_dot4x4, small_tol);
+}
+void BM_mv4x4_eigen(benchmark::State& st, int) {
+    Eigen::Matrix<float, 4, 4, Eigen::RowMajor> a;
+    Eigen::Vector4f x, y;
+    fill(a.data(), 16, in_a);
+    fill(x.data(), 4, in_b);
+    for (auto _ : st) {
+        benchmark::DoNotOptimize(a);
+        benchmark::DoNotOptimize(x);
+        y.noalias() = a * x;
+        benchmark::DoNotOptimize(y);
+        benchmark::ClobberMemory();
+    }
+    check(st, y.data(), 4, ref_mv4x4, small_tol);
 }
 void BM_sum4x4_eigen(benchmark::State& st, int) {
     Eigen::Matrix4f a;
@@ -609,9 +644,11 @@ void register_all() {
     reg("BM_add4x4/xtensor", BM_add4x4_xtensor, 1, 1, benchmark::kNanosecond);
 #endif
     reg("BM_dot4x4/xlet", BM_dot4x4_xlet, 1, 1, benchmark::kNanosecond);
+    reg("BM_mv4x4/xlet", BM_mv4x4_xlet, 1, 1, benchmark::kNanosecond);
     reg("BM_sum4x4/xlet", BM_sum4x4_xlet, 1, 1, benchmark::kNanosecond);
 #if XLET_BENCH_EIGEN
     reg("BM_dot4x4/eigen", BM_dot4x4_eigen, 1, 1, benchmark::kNanosecond);
+    reg("BM_mv4x4/eigen", BM_mv4x4_eigen, 1, 1, benchmark::kNanosecond);
     reg("BM_sum4x4/eigen", BM_sum4x4_eigen, 1, 1, benchmark::kNanosecond);
 #endif
 

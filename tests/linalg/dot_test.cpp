@@ -226,6 +226,27 @@ TEST_CASE("small static shapes: the register path equals the GEMM's bits (K <= 2
     same_bits(std::type_identity<float>{}, std::index_sequence<2, 12, 9>{});
     same_bits(std::type_identity<double>{}, std::index_sequence<4, 2, 11>{});
     same_bits(std::type_identity<double>{}, std::index_sequence<3, 6, 5>{});
+    // Matrix x vector (N = 1: no batch fits a row): one FMA chain per row, k in order, as the GEMM.
+    same_bits(std::type_identity<float>{}, std::index_sequence<4, 1, 4>{});
+    same_bits(std::type_identity<float>{}, std::index_sequence<7, 1, 5>{});
+    same_bits(std::type_identity<float>{}, std::index_sequence<16, 1, 16>{});
+    same_bits(std::type_identity<float>{}, std::index_sequence<3, 1, 9>{});
+    same_bits(std::type_identity<double>{}, std::index_sequence<5, 1, 3>{});
+    same_bits(std::type_identity<double>{}, std::index_sequence<4, 1, 4>{});
+    auto m = dt::random<f32<6, 7>>();
+    auto v = dt::random<f32<7>>();
+    f32<6> mv;
+    detail::gemm<float>(6, 1, 7, m.data(), 7, 1, v.data(), 1, 1, mv.data(), 1);
+    CHECK(equal(dot(m, v), mv));
+    // Hand-checked: rows of a 4x4 times (1, 10, 100, 1000).
+    f32<4, 4> hm{{1, 2, 3, 4}, {5, 6, 7, 8}, {9, 10, 11, 12}, {-1, 0, 0.5f, 2}};
+    f32<4> w{1, 10, 100, 1000};
+    CHECK(equal(dot(hm, w), f32<4>{4321, 8765, 13209, 2049}));
+    // A transposed (its k strided): the row-at-a-time form, the same bits.
+    auto mt = dt::random<f32<7, 6>>();
+    f32<6> mtv;
+    detail::gemm<float>(6, 1, 7, mt.data(), 1, 6, v.data(), 1, 1, mtv.data(), 1);
+    CHECK(equal(dot_general<dot_dims{.lhs_contracting = {0}, .rhs_contracting = {0}}>(mt, v), mtv));
 }
 
 TEST_CASE("allocations: none for small static products; only the result once the packing buffers exist") {
