@@ -226,6 +226,14 @@ TEST_CASE("small static shapes: the register path equals the GEMM's bits (K <= 2
     same_bits(std::type_identity<float>{}, std::index_sequence<2, 12, 9>{});
     same_bits(std::type_identity<double>{}, std::index_sequence<4, 2, 11>{});
     same_bits(std::type_identity<double>{}, std::index_sequence<3, 6, 5>{});
+    // f32 [M,4] x [4,4]: whole registers of rows (4 on AVX-512, 2 on AVX2), the rest row by row.
+    same_bits(std::type_identity<float>{}, std::index_sequence<8, 4, 4>{});
+    same_bits(std::type_identity<float>{}, std::index_sequence<6, 4, 4>{});
+    same_bits(std::type_identity<float>{}, std::index_sequence<2, 4, 4>{});
+    same_bits(std::type_identity<float>{}, std::index_sequence<3, 4, 4>{});
+    f32<4, 4> ha{{1, 2, 0, 0}, {0, 1, 0, 0}, {0, 0, 2, 0}, {1, 1, 1, 1}};
+    f32<4, 4> hb{{1, 2, 3, 4}, {5, 6, 7, 8}, {9, 10, 11, 12}, {13, 14, 15, 16}};
+    CHECK(equal(dot(ha, hb), f32<4, 4>{{11, 14, 17, 20}, {5, 6, 7, 8}, {18, 20, 22, 24}, {28, 32, 36, 40}}));
     // Matrix x vector (N = 1: no batch fits a row): one FMA chain per row, k in order, as the GEMM.
     same_bits(std::type_identity<float>{}, std::index_sequence<4, 1, 4>{});
     same_bits(std::type_identity<float>{}, std::index_sequence<7, 1, 5>{});
