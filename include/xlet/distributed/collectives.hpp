@@ -193,7 +193,7 @@ struct async_state_base {
     Out out{no_init};
     pending_ptr p;
     bool receives_nothing = false; // out is the real zero once the transport is done (fill_real_zero)
-    int traced = -1; // to_stablehlo: the value id `out` gets when it is done (recv)
+    int traced = -1;               // to_stablehlo: the value id `out` gets when it is done (recv)
     explicit async_state_base(replica_context& c) : ctx(&c) {}
     virtual ~async_state_base() = default;
 };
@@ -487,8 +487,8 @@ Out all_reduce_done(async_collective<Out>&& h) {
 template<class... X, class F>
 requires((expression<X> && ...)) auto all_reduce(replica_context& ctx, std::tuple<X...> xs, const F& f,
                                                  const collective_opts& o = {}) {
-    return detail::apply([&](auto&&... x) { return std::tuple{all_reduce(ctx, std::forward<decltype(x)>(x), f, o)...}; },
-                      std::move(xs));
+    return detail::apply(
+        [&](auto&&... x) { return std::tuple{all_reduce(ctx, std::forward<decltype(x)>(x), f, o)...}; }, std::move(xs));
 }
 
 // CrossReplicaSum(operand, replica_groups): all_reduce with add.

@@ -29,18 +29,20 @@ public:
     static constexpr std::size_t rank = E::rank;
     static constexpr extents_t<rank> bounds = E::extents;
     static constexpr unsigned dynamic_mask = Mask;
-    static_assert(rank <= 32 && (rank == 32 || (Mask >> rank) == 0), "xlet::bounded: a dynamic dimension beyond the rank");
+    static_assert(rank <= 32 && (rank == 32 || (Mask >> rank) == 0),
+                  "xlet::bounded: a dynamic dimension beyond the rank");
     static constexpr bool is_dynamic(std::size_t d) { return d < rank && ((Mask >> d) & 1u) != 0; }
 
     // Sizes of static dimensions must equal their extent; dynamic ones lie in [0, bound].
-    bounded(E e, const std::array<std::size_t, rank>& sizes, const char* op = "bounded") : e_(std::move(e)), size_(sizes) {
+    bounded(E e, const std::array<std::size_t, rank>& sizes, const char* op = "bounded")
+        : e_(std::move(e)), size_(sizes) {
         for (std::size_t d = 0; d < rank; ++d) {
             if (!is_dynamic(d) && size_[d] != bounds[d])
-                throw error(op, "static dimension " + std::to_string(d) + " has size " + std::to_string(size_[d]) + ", not " +
-                                    std::to_string(bounds[d]));
+                throw error(op, "static dimension " + std::to_string(d) + " has size " + std::to_string(size_[d]) +
+                                    ", not " + std::to_string(bounds[d]));
             if (size_[d] > bounds[d])
-                throw error(op, "size " + std::to_string(size_[d]) + " of dimension " + std::to_string(d) + " exceeds its bound " +
-                                    std::to_string(bounds[d]));
+                throw error(op, "size " + std::to_string(size_[d]) + " of dimension " + std::to_string(d) +
+                                    " exceeds its bound " + std::to_string(bounds[d]));
         }
     }
 
@@ -48,7 +50,8 @@ public:
     const std::array<std::size_t, rank>& sizes() const { return size_; }
     std::size_t element_count() const {
         std::size_t n = 1;
-        for (auto s : size_) n *= s;
+        for (auto s : size_)
+            n *= s;
         return n;
     }
     // Export (stablehlo/export.hpp): the value of the traced program this one is, when an op
@@ -76,14 +79,16 @@ public:
 
     // Element at a multi-index inside the run-time sizes (checked).
     template<class... I>
-    auto operator()(I... i) const
-        requires(sizeof...(I) == rank)
-    {
+    auto operator()(I... i) const requires(sizeof...(I) == rank) {
         std::array<std::size_t, rank> idx{static_cast<std::size_t>(i)...};
         for (std::size_t d = 0; d < rank; ++d)
-            if (idx[d] >= size_[d]) throw error("bounded", "index " + std::to_string(idx[d]) + " outside the size " + std::to_string(size_[d]) + " of dimension " + std::to_string(d));
-        if constexpr (is_array_leaf<E>) return e_(i...);
-        else return static_cast<value_type>(detail::narrow<value_type>(detail::as_node(e_).at(idx)));
+            if (idx[d] >= size_[d])
+                throw error("bounded", "index " + std::to_string(idx[d]) + " outside the size " +
+                                           std::to_string(size_[d]) + " of dimension " + std::to_string(d));
+        if constexpr (is_array_leaf<E>)
+            return e_(i...);
+        else
+            return static_cast<value_type>(detail::narrow<value_type>(detail::as_node(e_).at(idx)));
     }
 
 private:
@@ -94,23 +99,32 @@ private:
 
 namespace detail {
 
-template<class X> inline constexpr bool is_bounded_v = false;
-template<class E, unsigned M> inline constexpr bool is_bounded_v<bounded<E, M>> = true;
-template<class X> concept bounded_operand = is_bounded_v<std::remove_cvref_t<X>>;
-template<class... X> inline constexpr bool any_bounded = (bounded_operand<X> || ...);
+template<class X>
+inline constexpr bool is_bounded_v = false;
+template<class E, unsigned M>
+inline constexpr bool is_bounded_v<bounded<E, M>> = true;
+template<class X>
+concept bounded_operand = is_bounded_v<std::remove_cvref_t<X>>;
+template<class... X>
+inline constexpr bool any_bounded = (bounded_operand<X> || ...);
 
 // The operand a static op sees: a bounded one's static expression, anything else as given.
-template<class X> decltype(auto) unbound(X&& x) {
-    if constexpr (bounded_operand<X>) return std::forward<X>(x).padded();
-    else return std::forward<X>(x);
+template<class X>
+decltype(auto) unbound(X&& x) {
+    if constexpr (bounded_operand<X>)
+        return std::forward<X>(x).padded();
+    else
+        return std::forward<X>(x);
 }
 
-template<class X> struct bound_info {
+template<class X>
+struct bound_info {
     static constexpr std::size_t rank = 0;
     static constexpr extents_t<0> extents{};
     static constexpr unsigned mask = 0;
 };
-template<class E, unsigned M> struct bound_info<bounded<E, M>> {
+template<class E, unsigned M>
+struct bound_info<bounded<E, M>> {
     static constexpr std::size_t rank = E::rank;
     static constexpr auto extents = E::extents;
     static constexpr unsigned mask = M;
@@ -141,10 +155,12 @@ void lift_sizes(const char* op, std::array<std::size_t, R>& size, std::array<boo
                 if (!B::is_dynamic(d)) continue;
                 const std::size_t s = x.size(d);
                 if (B::bounds[d] != E[d]) {
-                    if (s != 1) throw error(op, "dynamic dimension " + std::to_string(d) + " of size " + std::to_string(s) + " is broadcast");
+                    if (s != 1)
+                        throw error(op, "dynamic dimension " + std::to_string(d) + " of size " + std::to_string(s) +
+                                            " is broadcast");
                 } else if (set[d] && size[d] != s) {
-                    throw error(op, "dynamic sizes differ in dimension " + std::to_string(d) + ": " + std::to_string(size[d]) + " and " +
-                                        std::to_string(s));
+                    throw error(op, "dynamic sizes differ in dimension " + std::to_string(d) + ": " +
+                                        std::to_string(size[d]) + " and " + std::to_string(s));
                 } else {
                     size[d] = s;
                     set[d] = true;

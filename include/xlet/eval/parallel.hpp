@@ -58,7 +58,8 @@ void run_parallel(const Range& range, const Body& body) {
         body(range);
         return;
     }
-    run_parallel_erased<Range>(range, {[](const void* b, const Range& r) { (*static_cast<const Body*>(b))(r); }, &body});
+    run_parallel_erased<Range>(range,
+                               {[](const void* b, const Range& r) { (*static_cast<const Body*>(b))(r); }, &body});
 }
 
 } // namespace xlet::detail

@@ -790,8 +790,8 @@ XLET_ALWAYS_INLINE bool gemm_small_4x4(const float* a, const float* b, float* c)
             const __m512 ar = _mm512_loadu_ps(a + g * 4);
             __m512 acc = _mm512_setzero_ps();
             for (int p = 0; p < 4; ++p) {
-                const __m512i idx = _mm512_setr_epi32(p, p, p, p, 4 + p, 4 + p, 4 + p, 4 + p, 8 + p, 8 + p, 8 + p, 8 + p,
-                                                      12 + p, 12 + p, 12 + p, 12 + p);
+                const __m512i idx = _mm512_setr_epi32(p, p, p, p, 4 + p, 4 + p, 4 + p, 4 + p, 8 + p, 8 + p, 8 + p,
+                                                      8 + p, 12 + p, 12 + p, 12 + p, 12 + p);
                 acc = _mm512_fmadd_ps(_mm512_permutexvar_ps(idx, ar), _mm512_broadcast_f32x4(_mm_loadu_ps(b + p * 4)),
                                       acc);
             }
@@ -807,8 +807,8 @@ XLET_ALWAYS_INLINE bool gemm_small_4x4(const float* a, const float* b, float* c)
             __m256 acc = _mm256_setzero_ps();
             for (int p = 0; p < 4; ++p) {
                 const __m256i idx = _mm256_setr_epi32(p, p, p, p, 4 + p, 4 + p, 4 + p, 4 + p);
-                acc = _mm256_fmadd_ps(_mm256_permutevar8x32_ps(ar, idx), _mm256_broadcast_ps(reinterpret_cast<const __m128*>(b + p * 4)),
-                                      acc);
+                acc = _mm256_fmadd_ps(_mm256_permutevar8x32_ps(ar, idx),
+                                      _mm256_broadcast_ps(reinterpret_cast<const __m128*>(b + p * 4)), acc);
             }
             _mm256_storeu_ps(c + g * 4, acc);
         }

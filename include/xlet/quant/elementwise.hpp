@@ -100,7 +100,8 @@ auto quant_binary(L&& l, Rt&& r, B...) {
     if constexpr (sizeof...(B) == 0)
         return detail::apply(node, broadcast_operands<void>(std::forward<L>(l), std::forward<Rt>(r)));
     else
-        return detail::apply(node, broadcast_operands_bdims<void, B::value...>(std::forward<L>(l), std::forward<Rt>(r)));
+        return detail::apply(node,
+                             broadcast_operands_bdims<void, B::value...>(std::forward<L>(l), std::forward<Rt>(r)));
 }
 
 } // namespace xlet::detail

@@ -309,12 +309,12 @@ auto broadcast_operands_bdims(L&& l, R&& r) {
 template<class F, class Out, class T, class L, class R>
 auto binary_node(L&& l, R&& r) {
     return detail::apply([](auto&&... x) { return make_map<F, Out>(std::move(x)...); },
-                      broadcast_operands<T>(std::forward<L>(l), std::forward<R>(r)));
+                         broadcast_operands<T>(std::forward<L>(l), std::forward<R>(r)));
 }
 template<class F, class Out, class T, auto BD, class L, class R>
 auto binary_node_bdims(L&& l, R&& r) {
     return detail::apply([](auto&&... x) { return make_map<F, Out>(std::move(x)...); },
-                      broadcast_operands_bdims<T, BD>(std::forward<L>(l), std::forward<R>(r)));
+                         broadcast_operands_bdims<T, BD>(std::forward<L>(l), std::forward<R>(r)));
 }
 
 template<class L, class R, std::size_t NB>

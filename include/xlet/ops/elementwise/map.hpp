@@ -18,7 +18,8 @@
 
 namespace xlet::detail {
 
-template<class F, class S, class Ts, class... K> struct user_map_cursor;
+template<class F, class S, class Ts, class... K>
+struct user_map_cursor;
 template<class F, class S, class... T, class... K>
 struct user_map_cursor<F, S, std::tuple<T...>, K...> {
     const F* f;
@@ -29,28 +30,33 @@ struct user_map_cursor<F, S, std::tuple<T...>, K...> {
         using Out = vec<compute_t<S>, N>;
         if constexpr (batch_computation<F, S, T...> && Out::simd && (V::simd && ...)) {
             Out r;
-            for (std::size_t j = 0; j < Out::simd_regs::count; ++j) r.r.b[j] = (*f)(in.r.b[j]...);
+            for (std::size_t j = 0; j < Out::simd_regs::count; ++j)
+                r.r.b[j] = (*f)(in.r.b[j]...);
             return r;
         } else {
             auto lanes = std::make_tuple(to_lanes(in)...);
             return Out::generate([&](std::size_t i) {
-                return detail::apply([&](const auto&... l) { return widen(static_cast<S>((*f)(narrow<T>(l[i])...))); }, lanes);
+                return detail::apply([&](const auto&... l) { return widen(static_cast<S>((*f)(narrow<T>(l[i])...))); },
+                                     lanes);
             });
         }
     }
-    template<std::size_t N> vec<compute_t<S>, N> load(std::size_t i) const {
+    template<std::size_t N>
+    vec<compute_t<S>, N> load(std::size_t i) const {
         return detail::apply([&](const auto&... c) { return run<N>(c.template load<N>(i)...); }, k);
     }
-    template<std::size_t N> vec<compute_t<S>, N> load_partial(std::size_t i, std::size_t n) const {
+    template<std::size_t N>
+    vec<compute_t<S>, N> load_partial(std::size_t i, std::size_t n) const {
         return detail::apply([&](const auto&... c) { return run<N>(c.template load_partial<N>(i, n)...); }, k);
     }
 };
 
 // The element-wise node of a user callable: like map_node, but it holds the callable.
-template<class F, class S, class Ts, class... C> struct user_map_node;
+template<class F, class S, class Ts, class... C>
+struct user_map_node;
 template<class F, class S, class... T, class... C>
-struct user_map_node<F, S, std::tuple<T...>, C...>
-    : node_shape<S, std::tuple_element_t<0, std::tuple<C...>>::rank, std::tuple_element_t<0, std::tuple<C...>>::extents> {
+struct user_map_node<F, S, std::tuple<T...>, C...> : node_shape<S, std::tuple_element_t<0, std::tuple<C...>>::rank,
+                                                                std::tuple_element_t<0, std::tuple<C...>>::extents> {
     using first = std::tuple_element_t<0, std::tuple<C...>>;
     static constexpr std::size_t R = first::rank;
     static constexpr std::size_t lanes = std::max({lanes_of<compute_t<S>>(), C::lanes...});
@@ -63,12 +69,15 @@ struct user_map_node<F, S, std::tuple<T...>, C...>
     detail::kids<C...> kids;
 
     template<std::size_t Ro, auto M>
-    static consteval auto leaf_strides() { return children_leaf_strides<Ro, M, 0, C...>(); }
+    static consteval auto leaf_strides() {
+        return children_leaf_strides<Ro, M, 0, C...>();
+    }
     template<std::size_t Ro, auto M, loop_plan<Ro> P>
     auto cursor(const outer_index<Ro>& outer) const {
         return detail::apply(
             [&](const auto&... c) {
-                return user_map_cursor<F, S, std::tuple<T...>, decltype(c.template cursor<Ro, M, P>(outer))...>{&f, {c.template cursor<Ro, M, P>(outer)...}};
+                return user_map_cursor<F, S, std::tuple<T...>, decltype(c.template cursor<Ro, M, P>(outer))...>{
+                    &f, {c.template cursor<Ro, M, P>(outer)...}};
             },
             kids);
     }
@@ -91,25 +100,31 @@ struct user_map_node<F, S, std::tuple<T...>, C...>
     }
 };
 
-template<class F, class... X> struct map_rules {
+template<class F, class... X>
+struct map_rules {
     using X0 = std::tuple_element_t<0, std::tuple<X...>>;
     static constexpr bool c1 = (same_extents(shape_of<X>::extents, shape_of<X0>::extents) && ...);
     static constexpr bool c3 = [] {
-        if constexpr (!std::is_invocable_v<const F&, element_of<X>...>) return false;
-        else return element<std::remove_cvref_t<std::invoke_result_t<const F&, element_of<X>...>>>;
+        if constexpr (!std::is_invocable_v<const F&, element_of<X>...>)
+            return false;
+        else
+            return element<std::remove_cvref_t<std::invoke_result_t<const F&, element_of<X>...>>>;
     }();
     static consteval bool check() {
         static_assert(diag::got<c1, shown_t<X>...>::value, "xlet::map [C1]: all operands must have the same shape");
-        static_assert(diag::got<c3, shown_t<X>..., F>::value,
-                      "xlet::map [C3]: the computation must accept the operands' element types (then the static operands) "
-                      "and return an element type");
+        static_assert(
+            diag::got<c3, shown_t<X>..., F>::value,
+            "xlet::map [C3]: the computation must accept the operands' element types (then the static operands) "
+            "and return an element type");
         return c1 && c3;
     }
 };
 
 // f with the static operands appended to every call; it may take batches when f declares it can.
-template<class F, class Ps> struct bind_statics;
-template<class F, class... P> struct bind_statics<F, std::tuple<P...>> {
+template<class F, class Ps>
+struct bind_statics;
+template<class F, class... P>
+struct bind_statics<F, std::tuple<P...>> {
     F f;
     std::tuple<P...> p;
     template<class... E>
@@ -118,7 +133,8 @@ template<class F, class... P> struct bind_statics<F, std::tuple<P...>> {
     }
 };
 
-template<class F, class Ps> struct declares_vectorized<bind_statics<F, Ps>> : std::bool_constant<simd_declared<F>> {};
+template<class F, class Ps>
+struct declares_vectorized<bind_statics<F, Ps>> : std::bool_constant<simd_declared<F>> {};
 
 template<class F, class... X>
 auto make_user_map(F f, X&&... xs) {
@@ -139,16 +155,16 @@ auto make_user_map(F f, X&&... xs) {
 namespace xlet {
 
 template<class F, expression... X>
-    requires(sizeof...(X) > 0)
-auto map(F f, X&&... xs) {
-    if constexpr (detail::map_rules<F, X...>::check()) return detail::make_user_map(std::move(f), std::forward<X>(xs)...);
+requires(sizeof...(X) > 0) auto map(F f, X&&... xs) {
+    if constexpr (detail::map_rules<F, X...>::check())
+        return detail::make_user_map(std::move(f), std::forward<X>(xs)...);
 }
 
 // The spec's form. Static operands (C++ values or rank-0 expressions, read once here) follow the
 // elements in each call.
 template<class... X, class F, std::int64_t... D, class... P>
-    requires(sizeof...(X) > 0 && (expression<X> && ...))
-auto map(std::tuple<X...> xs, F f, dims_t<D...>, const P&... statics) {
+requires(sizeof...(X) > 0 && (expression<X> && ...)) auto map(std::tuple<X...> xs, F f, dims_t<D...>,
+                                                              const P&... statics) {
     using X0 = std::remove_cvref_t<std::tuple_element_t<0, std::tuple<X...>>>;
     constexpr bool c2 = [] {
         constexpr std::array<std::int64_t, sizeof...(D)> d{D...};
@@ -160,13 +176,16 @@ auto map(std::tuple<X...> xs, F f, dims_t<D...>, const P&... statics) {
     static_assert(diag::got<c2, detail::shown_t<X0>, diag::dimensions<D...>>::value,
                   "xlet::map [C2]: dimensions must be 0, 1, ..., rank-1 in order");
     auto values = std::make_tuple([&] {
-        if constexpr (expression<P>) return static_cast<typename std::remove_cvref_t<P>::value_type>(
-            detail::narrow<typename std::remove_cvref_t<P>::value_type>(detail::as_node(statics).at({})));
-        else return statics;
+        if constexpr (expression<P>)
+            return static_cast<typename std::remove_cvref_t<P>::value_type>(
+                detail::narrow<typename std::remove_cvref_t<P>::value_type>(detail::as_node(statics).at({})));
+        else
+            return statics;
     }()...);
     auto g = detail::bind_statics<F, decltype(values)>{std::move(f), std::move(values)};
     if constexpr (c2)
-        return detail::apply([&](auto&&... x) { return map(std::move(g), std::forward<decltype(x)>(x)...); }, std::move(xs));
+        return detail::apply([&](auto&&... x) { return map(std::move(g), std::forward<decltype(x)>(x)...); },
+                             std::move(xs));
 }
 
 } // namespace xlet

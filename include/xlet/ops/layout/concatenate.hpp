@@ -7,15 +7,18 @@
 
 namespace xlet::detail {
 
-template<bool Inner, class T, std::size_t Nops, std::array<std::size_t, Nops> Off, std::array<std::size_t, Nops> Len, class... K>
+template<bool Inner, class T, std::size_t Nops, std::array<std::size_t, Nops> Off, std::array<std::size_t, Nops> Len,
+         class... K>
 struct concat_cursor {
     using C = compute_t<T>;
     kids<K...> cs{};
     std::size_t active = 0;
 
-    template<std::size_t N> vec<C, N> range(std::size_t i, std::size_t cnt) const {
+    template<std::size_t N>
+    vec<C, N> range(std::size_t i, std::size_t cnt) const {
         std::size_t j = 0;
-        while (j + 1 < Nops && i >= Off[j] + Len[j]) ++j;
+        while (j + 1 < Nops && i >= Off[j] + Len[j])
+            ++j;
         if (i + cnt <= Off[j] + Len[j])
             return visit_at<vec<C, N>>(j, cs, [&](const auto& c) {
                 return cnt == N ? c.template load<N>(i - Off[j]) : c.template load_partial<N>(i - Off[j], cnt);
@@ -24,20 +27,28 @@ struct concat_cursor {
         for (std::size_t p = i; p < i + cnt; ++j) {
             if (p >= Off[j] + Len[j]) continue;
             std::size_t m = std::min(i + cnt, Off[j] + Len[j]) - p;
-            auto v = visit_at<vec<C, N>>(j, cs, [&](const auto& c) { return c.template load_partial<N>(p - Off[j], m); });
+            auto v =
+                visit_at<vec<C, N>>(j, cs, [&](const auto& c) { return c.template load_partial<N>(p - Off[j], m); });
             place_lanes(out, v, p - i, m);
             p += m;
         }
-        for (std::size_t k = cnt; k < N; ++k) out[k] = out[0];
+        for (std::size_t k = cnt; k < N; ++k)
+            out[k] = out[0];
         return vec<C, N>::from_lanes(out.data());
     }
-    template<std::size_t N> vec<C, N> load(std::size_t i) const {
-        if constexpr (Inner) return range<N>(i, N);
-        else return visit_at<vec<C, N>>(active, cs, [&](const auto& c) { return c.template load<N>(i); });
+    template<std::size_t N>
+    vec<C, N> load(std::size_t i) const {
+        if constexpr (Inner)
+            return range<N>(i, N);
+        else
+            return visit_at<vec<C, N>>(active, cs, [&](const auto& c) { return c.template load<N>(i); });
     }
-    template<std::size_t N> vec<C, N> load_partial(std::size_t i, std::size_t n) const {
-        if constexpr (Inner) return range<N>(i, n);
-        else return visit_at<vec<C, N>>(active, cs, [&](const auto& c) { return c.template load_partial<N>(i, n); });
+    template<std::size_t N>
+    vec<C, N> load_partial(std::size_t i, std::size_t n) const {
+        if constexpr (Inner)
+            return range<N>(i, n);
+        else
+            return visit_at<vec<C, N>>(active, cs, [&](const auto& c) { return c.template load_partial<N>(i, n); });
     }
 };
 
@@ -53,14 +64,16 @@ struct concat_node : node_shape<T, R, E> {
     static constexpr std::array<std::size_t, nops> off = [] {
         std::array<std::size_t, nops> o{};
         o[0] = 0; // assigned explicitly: GCC 12 mixes up NTTP arrays whose leading zero was only value-initialised
-        for (std::size_t j = 1; j < nops; ++j) o[j] = o[j - 1] + len[j - 1];
+        for (std::size_t j = 1; j < nops; ++j)
+            o[j] = o[j - 1] + len[j - 1];
         return o;
     }();
     detail::kids<C...> kids;
 
     static std::size_t operand_at(std::size_t o) {
         std::size_t j = 0;
-        while (j + 1 < nops && o >= off[j] + len[j]) ++j;
+        while (j + 1 < nops && o >= off[j] + len[j])
+            ++j;
         return j;
     }
 
@@ -90,7 +103,8 @@ struct concat_node : node_shape<T, R, E> {
                         if constexpr (g >= 0) idx = outer[static_cast<std::size_t>(g)];
                         c.active = operand_at(idx);
                         if constexpr (g >= 0) o[static_cast<std::size_t>(g)] = idx - off[c.active];
-                        ((c.active == I ? (kids_at<I>(c.cs) = kids_at<I>(kids).template cursor<Ro, M, P>(o), 0) : 0), ...);
+                        ((c.active == I ? (kids_at<I>(c.cs) = kids_at<I>(kids).template cursor<Ro, M, P>(o), 0) : 0),
+                         ...);
                     }
                 };
                 build(std::make_index_sequence<nops>{});
@@ -112,7 +126,8 @@ struct concat_node : node_shape<T, R, E> {
     }
     template<std::size_t Ro, auto M, leaf_view<Ro> D>
     bool may_alias(const void* b, const void* e) const {
-        return detail::apply([&](const auto&... c) { return (c.template may_alias<Ro, M, moved_view<Ro>>(b, e) || ...); }, kids);
+        return detail::apply(
+            [&](const auto&... c) { return (c.template may_alias<Ro, M, moved_view<Ro>>(b, e) || ...); }, kids);
     }
 };
 
@@ -132,7 +147,8 @@ auto concatenate(X&&... x) {
         constexpr bool c3 = ((detail::shape_of<X>::rank == R) && ...);
         constexpr bool c4 = Dimension >= 0 && static_cast<std::size_t>(Dimension) < R;
         constexpr bool c5 = [] {
-            if constexpr (!(c3 && c4)) return false;
+            if constexpr (!(c3 && c4))
+                return false;
             else {
                 for (const auto& e : {detail::shape_of<X>::extents...})
                     for (std::size_t i = 0; i < R; ++i)
@@ -140,15 +156,18 @@ auto concatenate(X&&... x) {
                 return true;
             }
         }();
-        static_assert(diag::got<c2, detail::shown_t<X>...>::value, "xlet::concatenate [C2]: operands must have the same element type");
+        static_assert(diag::got<c2, detail::shown_t<X>...>::value,
+                      "xlet::concatenate [C2]: operands must have the same element type");
         static_assert(diag::got<!is_per_axis_quantized<T>, detail::shown_t<X>...>::value,
                       "xlet::concatenate [I1]: the operands must not be per-axis quantized (the spec's concatenate "
                       "takes per-tensor quantized tensors only)");
-        static_assert(diag::got<c3, detail::shown_t<X>...>::value, "xlet::concatenate [C3]: operands must have the same rank");
+        static_assert(diag::got<c3, detail::shown_t<X>...>::value,
+                      "xlet::concatenate [C3]: operands must have the same rank");
         static_assert(diag::got<c4, detail::shown_t<X>..., diag::dimensions<Dimension>>::value,
                       "xlet::concatenate [C4]: dimension must be in [0, rank)");
-        static_assert(diag::got<c5, detail::shown_t<X>..., diag::dimensions<Dimension>>::value,
-                      "xlet::concatenate [C5]: operands must have equal sizes in every dimension but the concatenated one");
+        static_assert(
+            diag::got<c5, detail::shown_t<X>..., diag::dimensions<Dimension>>::value,
+            "xlet::concatenate [C5]: operands must have equal sizes in every dimension but the concatenated one");
         if constexpr (c2 && c3 && c4 && c5 && !is_per_axis_quantized<T>) {
             constexpr std::size_t K = static_cast<std::size_t>(Dimension);
             constexpr auto E = [] {

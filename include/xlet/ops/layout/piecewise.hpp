@@ -19,13 +19,15 @@ consteval int group_of(std::size_t k) {
 
 // A destination view no leaf can equal: every overlap counts as a hazard (pad and concatenate
 // move elements, so reading the destination anywhere is unsafe).
-template<std::size_t Ro> inline constexpr leaf_view<Ro> moved_view{{}, -1};
+template<std::size_t Ro>
+inline constexpr leaf_view<Ro> moved_view{{}, -1};
 
 // Lanes [0, m) of v go to lanes [at, at + m) of out.
 template<class T, std::size_t N>
 void place_lanes(std::array<T, N>& out, const vec<T, N>& v, std::size_t at, std::size_t m) {
     auto l = to_lanes(v);
-    for (std::size_t k = 0; k < m; ++k) out[at + k] = l[k];
+    for (std::size_t k = 0; k < m; ++k)
+        out[at + k] = l[k];
 }
 
 // Call f on the I-th element of tuple t for run-time I.

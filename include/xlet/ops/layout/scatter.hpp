@@ -360,7 +360,7 @@ auto scatter_untraced(X&& operands, I&& scatter_indices, U&& updates, F&& comput
     auto ops = [&] {
         if constexpr (variadic) {
             return detail::apply([](const auto&... o) { return std::make_tuple(tensor_type_of<decltype(o)>(o)...); },
-                              operands);
+                                 operands);
         } else if constexpr (!std::is_lvalue_reference_v<X> &&
                              std::is_same_v<std::remove_cvref_t<X>, tensor_type_of<X>>) {
             // An rvalue operand tensor is updated in place, unless an update is that very array.

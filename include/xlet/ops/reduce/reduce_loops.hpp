@@ -495,7 +495,7 @@ struct generic_reduce<F, R, S, acc_tuple<T...>, Nd...> {
     }
     static auto cursors(const std::tuple<const Nd&...>& nodes, const outer_index<R>& o) {
         return detail::apply([&](const auto&... n) { return std::make_tuple(n.template cursor<R, W::M, W::P>(o)...); },
-                          nodes);
+                             nodes);
     }
     template<class L>
     static void step(const F& f, acc_tuple<T...>& acc, const L& lanes, std::size_t j) {
