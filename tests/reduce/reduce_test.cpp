@@ -86,6 +86,20 @@ TEST_CASE("monoids: max/min propagate NaN and order -0 < +0") {
     CHECK(std::isnan(cm(3)));
     CHECK(cm(39) == 39);
     CHECK(reduce(f32<3>{-inf, -inf, -inf}, -inf, max_fn{}, dims<0>)() == -inf);
+    // 16 lanes: the pairwise fold runs on halves (8, then 4 lanes) before its scalar steps.
+    f32<16> h{};
+    h.data()[12] = qnan;
+    CHECK(std::isnan(reduce(h, -inf, max_fn{}, dims<0>)()));
+    f32<16> hz{-0.0f, -0.0f, -0.0f, -0.0f, -0.0f, -0.0f, -0.0f, -0.0f,
+               -0.0f, 0.0f,  -0.0f, -0.0f, -0.0f, -0.0f, -0.0f, -0.0f};
+    CHECK(!std::signbit(reduce(hz, -inf, max_fn{}, dims<0>)()));
+    f32<16> hp{};
+    hp.data()[13] = -0.0f;
+    CHECK(std::signbit(reduce(hp, inf, min_fn{}, dims<0>)()));
+    // The tree pairs lane i with lane i + 8 first: 1e8 meets -1e8 before the ones are absorbed
+    // (a sequential sum gives 7).
+    f32<16> ht{1e8f, 1, 1, 1, 1, 1, 1, 1, -1e8f, 1, 1, 1, 1, 1, 1, 1};
+    CHECK(reduce(ht, 0.0f, add_fn{}, dims<0>)() == 14.0f);
 }
 
 TEST_CASE("monoids: integers wrap, pred add/mul are or/and, bitwise and/or") {
