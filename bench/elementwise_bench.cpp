@@ -387,8 +387,20 @@ void BM_triad_xlet(benchmark::State& st, int threads) {
 }
 
 // ======================= 4x4 static add (latency of a tiny op) ===================================
-// Inputs are "modified" (DoNotOptimize) before and the output "read" after every iteration, so
-// each iteration loads a and b and stores y.
+
+// The timed loop of every small case: a and b are "modified" (DoNotOptimize) before and y "read"
+// after every iteration, so each iteration loads its inputs and stores y; set(y, a, b) is the
+// statement measured.
+template<class A, class B, class Y, class Set>
+void small_loop(benchmark::State& st, A& a, B& b, Y& y, Set set) {
+    for (auto _ : st) {
+        benchmark::DoNotOptimize(a);
+        benchmark::DoNotOptimize(b);
+        set(y, a, b);
+        benchmark::DoNotOptimize(y);
+        benchmark::ClobberMemory();
+    }
+}
 
 // y = op(a, b) of two xlet f32[4,4] in the timed loop (the add and the product); returns y.
 template<class Op>
@@ -396,13 +408,7 @@ xlet::f32<4, 4> xlet_4x4(benchmark::State& st, Op op) {
     xlet::f32<4, 4> a, b, y;
     fill(a.data(), 16, in_a);
     fill(b.data(), 16, in_b);
-    for (auto _ : st) {
-        benchmark::DoNotOptimize(a);
-        benchmark::DoNotOptimize(b);
-        y = op(a, b);
-        benchmark::DoNotOptimize(y);
-        benchmark::ClobberMemory();
-    }
+    small_loop(st, a, b, y, [&](auto& r, const auto& l, const auto& m) { r = op(l, m); });
     return y;
 }
 
@@ -416,14 +422,10 @@ void BM_add4x4_loop(benchmark::State& st, int) {
     alignas(64) float a[16], b[16], y[16];
     fill(a, 16, in_a);
     fill(b, 16, in_b);
-    for (auto _ : st) {
-        benchmark::DoNotOptimize(a);
-        benchmark::DoNotOptimize(b);
+    small_loop(st, a, b, y, [](auto& r, const auto& l, const auto& m) {
         for (int i = 0; i < 16; ++i)
-            y[i] = a[i] + b[i];
-        benchmark::DoNotOptimize(y);
-        benchmark::ClobberMemory();
-    }
+            r[i] = l[i] + m[i];
+    });
     check(st, y, 16, ref_add);
     set_bytes(st, bytes_4x4);
 }
@@ -433,13 +435,7 @@ void BM_add4x4_eigen(benchmark::State& st, int) {
     Eigen::Matrix4f a, b, y;
     fill(a.data(), 16, in_a); // element order is irrelevant for an element-wise add
     fill(b.data(), 16, in_b);
-    for (auto _ : st) {
-        benchmark::DoNotOptimize(a);
-        benchmark::DoNotOptimize(b);
-        y = a + b;
-        benchmark::DoNotOptimize(y);
-        benchmark::ClobberMemory();
-    }
+    small_loop(st, a, b, y, [](auto& r, const auto& l, const auto& m) { r = l + m; });
     check(st, y.data(), 16, ref_add);
     set_bytes(st, bytes_4x4);
 }
@@ -479,13 +475,7 @@ void BM_mv4x4_xlet(benchmark::State& st, int) {
     xlet::f32<4> x, y;
     fill(a.data(), 16, in_a);
     fill(x.data(), 4, in_b);
-    for (auto _ : st) {
-        benchmark::DoNotOptimize(a);
-        benchmark::DoNotOptimize(x);
-        y = xlet::dot(a, x);
-        benchmark::DoNotOptimize(y);
-        benchmark::ClobberMemory();
-    }
+    small_loop(st, a, x, y, [](auto& r, const auto& l, const auto& m) { r = xlet::dot(l, m); });
     check(st, y.data(), 4, ref_mv4x4, small_tol);
 }
 void BM_sum4x4_xlet(benchmark::State& st, int) {
@@ -505,13 +495,7 @@ void BM_dot4x4_eigen(benchmark::State& st, int) {
     Eigen::Matrix<float, 4, 4, Eigen::RowMajor> a, b, y;
     fill(a.data(), 16, in_a);
     fill(b.data(), 16, in_b);
-    for (auto _ : st) {
-        benchmark::DoNotOptimize(a);
-        benchmark::DoNotOptimize(b);
-        y.noalias() = a * b;
-        benchmark::DoNotOptimize(y);
-        benchmark::ClobberMemory();
-    }
+    small_loop(st, a, b, y, [](auto& r, const auto& l, const auto& m) { r.noalias() = l * m; });
     check(st, y.data(), 16, ref_dot4x4, small_tol);
 }
 void BM_mv4x4_eigen(benchmark::State& st, int) {
@@ -519,13 +503,7 @@ void BM_mv4x4_eigen(benchmark::State& st, int) {
     Eigen::Vector4f x, y;
     fill(a.data(), 16, in_a);
     fill(x.data(), 4, in_b);
-    for (auto _ : st) {
-        benchmark::DoNotOptimize(a);
-        benchmark::DoNotOptimize(x);
-        y.noalias() = a * x;
-        benchmark::DoNotOptimize(y);
-        benchmark::ClobberMemory();
-    }
+    small_loop(st, a, x, y, [](auto& r, const auto& l, const auto& m) { r.noalias() = l * m; });
     check(st, y.data(), 4, ref_mv4x4, small_tol);
 }
 void BM_sum4x4_eigen(benchmark::State& st, int) {
@@ -547,13 +525,7 @@ void BM_add4x4_xtensor(benchmark::State& st, int) {
     xt::xtensor_fixed<float, xt::xshape<4, 4>> a, b, y;
     fill(a.data(), 16, in_a);
     fill(b.data(), 16, in_b);
-    for (auto _ : st) {
-        benchmark::DoNotOptimize(a);
-        benchmark::DoNotOptimize(b);
-        xt::noalias(y) = a + b;
-        benchmark::DoNotOptimize(y);
-        benchmark::ClobberMemory();
-    }
+    small_loop(st, a, b, y, [](auto& r, const auto& l, const auto& m) { xt::noalias(r) = l + m; });
     check(st, y.data(), 16, ref_add);
     set_bytes(st, bytes_4x4);
 }

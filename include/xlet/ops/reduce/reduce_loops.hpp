@@ -270,23 +270,22 @@ struct monoid_reduce {
     // The fixed pairwise tree (lane i op lane i + w, for w = N/2, N/4, ..., 1), on batches of w
     // lanes while such a batch exists (f32 on AVX-512: 16 -> 8 -> 4 lanes), then in scalar: a
     // 16-lane fold was 15 scalar ops after as many extracts (f32[4,4] sum 3.1 ns).
+    // Returns the lanes still to fold in scalar.
     template<std::size_t Wd>
-    static void fold_batches(C* l, std::size_t& w) {
+    static std::size_t fold_batches(C* l) {
         if constexpr (Wd >= 2 && std::is_floating_point_v<C>) { // (the integer forms are for native batches)
             using Bw = xsimd::make_sized_batch_t<C, Wd>;
             if constexpr (!std::is_void_v<Bw>) {
                 F::simd(Bw::load_unaligned(l), Bw::load_unaligned(l + Wd)).store_unaligned(l);
-                w = Wd / 2;
-                fold_batches<Wd / 2>(l, w);
+                return fold_batches<Wd / 2>(l);
             }
         }
+        return Wd;
     }
     static C fold_lanes(const V& v) {
         auto l = to_lanes(v);
-        std::size_t w = N / 2;
-        if constexpr (V::simd) fold_batches<N / 2>(l.data(), w);
 #pragma GCC unroll 8
-        for (; w > 0; w /= 2)
+        for (std::size_t w = fold_batches<N / 2>(l.data()); w > 0; w /= 2)
 #pragma GCC unroll 32
             for (std::size_t i = 0; i < w; ++i)
                 l[i] = op(l[i], l[i + w]);
