@@ -126,8 +126,7 @@ void fill_nested(T*& out, const L& list, const extents_t<R>& e) {
         *out++ = list;
     } else {
         if (list.size() != e[K])
-            throw error("tensor", "initializer list has " + std::to_string(list.size()) + " entries in dimension " +
-                                      std::to_string(K) + " of size " + std::to_string(e[K]));
+            throw error("tensor", "initializer list has ", list.size(), " entries in dimension ", K, " of size ", e[K]);
         for (const auto& sub : list)
             fill_nested<R, K + 1>(out, sub, e);
     }
@@ -219,8 +218,7 @@ struct array_base {
     const value_type& at(const std::array<std::size_t, rank>& idx) const {
         for (std::size_t i = 0; i < rank; ++i)
             if (idx[i] >= extents[i])
-                throw error("tensor::at", "index " + std::to_string(idx[i]) + " out of range for dimension " +
-                                              std::to_string(i) + " of size " + std::to_string(extents[i]));
+                throw error("tensor::at", "index ", idx[i], " out of range for dimension ", i, " of size ", extents[i]);
         return data()[offset(idx)];
     }
 

@@ -40,12 +40,9 @@ inline std::int64_t peer_of(const char* op, const replica_context& ctx, const so
     std::vector<char> src(static_cast<std::size_t>(D), 0), dst(static_cast<std::size_t>(D), 0);
     for (const auto& [s, t] : pairs) {
         if (s < 0 || t < 0 || s >= D || t >= D)
-            throw error(op, "source_target_pairs names (" + std::to_string(s) + ", " + std::to_string(t) +
-                                "), outside the " + std::to_string(D) + " devices");
-        if (src[static_cast<std::size_t>(s)]++)
-            throw error(op, "source " + std::to_string(s) + " appears in two pairs");
-        if (dst[static_cast<std::size_t>(t)]++)
-            throw error(op, "target " + std::to_string(t) + " appears in two pairs");
+            throw error(op, "source_target_pairs names (", s, ", ", t, "), outside the ", D, " devices");
+        if (src[static_cast<std::size_t>(s)]++) throw error(op, "source ", s, " appears in two pairs");
+        if (dst[static_cast<std::size_t>(t)]++) throw error(op, "target ", t, " appears in two pairs");
         if (as_source && s == self) peer = t;
         if (!as_source && t == self) peer = s;
     }

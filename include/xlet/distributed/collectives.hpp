@@ -137,9 +137,8 @@ box make_box(const extents_t<R>& piece, const extents_t<R>& src, const extents_t
 inline void check_group_size(const char* op, const char* attr, std::int64_t want, const group_view& g,
                              const collective_opts& o) {
     if (static_cast<std::int64_t>(g.members.size()) != want)
-        throw error(op, std::string(attr) + " is " + std::to_string(want) + " but the group of this device has " +
-                            std::to_string(g.members.size()) + " members (replica_groups " +
-                            groups_string(o.replica_groups) + ")");
+        throw error(op, attr, " is ", want, " but the group of this device has ", g.members.size(),
+                    " members (replica_groups ", groups_string(o.replica_groups), ")");
 }
 
 // (valid until the device's next group_of: the transports copy what they keep)
@@ -343,13 +342,12 @@ auto collective_permute_impl(replica_context& ctx, X&& x, const source_target_pa
             replica_groups_t as_groups;
             for (const auto& [s, t] : pairs) {
                 if (s < 0 || t < 0 || s >= static_cast<std::int64_t>(domain) || t >= static_cast<std::int64_t>(domain))
-                    throw error("collective_permute", "source_target_pairs names (" + std::to_string(s) + ", " +
-                                                          std::to_string(t) + "), outside [0, " +
-                                                          std::to_string(domain) + ")");
+                    throw error("collective_permute", "source_target_pairs names (", s, ", ", t, "), outside [0, ",
+                                domain, ")");
                 if (is_source[static_cast<std::size_t>(s)]++)
-                    throw error("collective_permute", "source " + std::to_string(s) + " appears in two pairs");
+                    throw error("collective_permute", "source ", s, " appears in two pairs");
                 if (is_target[static_cast<std::size_t>(t)]++)
-                    throw error("collective_permute", "target " + std::to_string(t) + " appears in two pairs");
+                    throw error("collective_permute", "target ", t, " appears in two pairs");
                 if (t == static_cast<std::int64_t>(self)) source = s;
                 as_groups.push_back({s, t});
             }
@@ -678,8 +676,7 @@ auto collective_broadcast_impl(replica_context& ctx, X&& x, std::int64_t root, c
     const auto mode = mode_of("collective_broadcast", o, false);
     const auto& g = group_of("collective_broadcast", ctx, mode, o, false, false);
     if (root >= 0 && g.me >= 0 && static_cast<std::size_t>(root) >= g.members.size())
-        throw error("collective_broadcast", "root " + std::to_string(root) + " is not a member index of a group of " +
-                                                std::to_string(g.members.size()));
+        throw error("collective_broadcast", "root ", root, " is not a member index of a group of ", g.members.size());
     A out(no_init);
     const collective_desc d{"collective_broadcast", operand_label<A>(), {}, {}, o.channel_id, mode, &o.replica_groups};
     ctx.transport_().copy_from(ctx, d, g, root < 0 ? 0 : root, a.data(), out.data(), A::size() * sizeof(T), false);
@@ -701,7 +698,7 @@ auto collective_broadcast(replica_context& ctx, X&& x, const collective_opts& o 
 // group's size (xlet::error).
 template<expression X>
 auto collective_broadcast_from(replica_context& ctx, std::int64_t root, X&& x, const collective_opts& o = {}) {
-    if (root < 0) throw error("collective_broadcast", "root " + std::to_string(root) + " is negative");
+    if (root < 0) throw error("collective_broadcast", "root ", root, " is negative");
     const tensor<std::int32_t, 1> r{static_cast<std::int32_t>(root)}; // the op's root operand, when exported
     return detail::traced<void>(
         "stablehlo.collective_broadcast",
@@ -777,9 +774,8 @@ auto ragged_all_to_all(replica_context& ctx, I&& input, IO&& input_offsets, SS&&
                 const auto mode = detail::mode_of("ragged_all_to_all", o, false);
                 const auto& g = detail::group_of("ragged_all_to_all", ctx, mode, o, true, true);
                 if (g.members.size() != G)
-                    throw error("ragged_all_to_all", "the offset and size arrays have " + std::to_string(G) +
-                                                         " rows but the group of this device has " +
-                                                         std::to_string(g.members.size()) + " members");
+                    throw error("ragged_all_to_all", "the offset and size arrays have ", G,
+                                " rows but the group of this device has ", g.members.size(), " members");
                 const std::size_t row = In::size() / In::extents[0];
                 const detail::ragged_meta m{
                     meta.data(), meta.data() + G * U, meta.data() + 2 * G * U, meta.data() + 3 * G * U,

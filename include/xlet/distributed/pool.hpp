@@ -97,8 +97,8 @@ public:
     explicit replica_pool(std::uint32_t replicas, std::uint32_t partitions = 1, int threads = 0)
         : R_(replicas), P_(partitions), threads_(threads) {
         if (replicas == 0 || partitions == 0)
-            throw error("replica_pool", "needs at least one replica and one partition (got " +
-                                            std::to_string(replicas) + " x " + std::to_string(partitions) + ")");
+            throw error("replica_pool", "needs at least one replica and one partition (got ", replicas, " x ",
+                        partitions, ")");
     }
     std::uint32_t replica_count() const { return R_; }
     std::uint32_t partition_count() const { return P_; }

@@ -217,17 +217,13 @@ public:
                     const std::int64_t io = mk.input_offsets[at], n = mk.send_sizes[at], oo = mk.output_offsets[at];
                     const std::int64_t expect = mj.recv_sizes[k * mj.updates + u];
                     if (n != expect)
-                        throw error("ragged_all_to_all", "member " + std::to_string(k) + " sends " + std::to_string(n) +
-                                                             " rows (update " + std::to_string(u) + ") to member " +
-                                                             std::to_string(j) + ", whose recv_sizes says " +
-                                                             std::to_string(expect));
+                        throw error("ragged_all_to_all", "member ", k, " sends ", n, " rows (update ", u,
+                                    ") to member ", j, ", whose recv_sizes says ", expect);
                     if (n < 0 || io < 0 || oo < 0 || static_cast<std::size_t>(io + n) > mk.in_rows ||
                         static_cast<std::size_t>(oo + n) > mj.out_rows)
-                        throw error("ragged_all_to_all",
-                                    "member " + std::to_string(k) + " sends rows [" + std::to_string(io) + ", " +
-                                        std::to_string(io + n) + ") of " + std::to_string(mk.in_rows) + " to rows [" +
-                                        std::to_string(oo) + ", " + std::to_string(oo + n) + ") of member " +
-                                        std::to_string(j) + "'s " + std::to_string(mj.out_rows) + ": out of range");
+                        throw error("ragged_all_to_all", "member ", k, " sends rows [", io, ", ", io + n, ") of ",
+                                    mk.in_rows, " to rows [", oo, ", ", oo + n, ") of member ", j, "'s ", mj.out_rows,
+                                    ": out of range");
                     std::memcpy(static_cast<char*>(s[j].out) + static_cast<std::size_t>(oo) * mk.row_bytes,
                                 static_cast<const char*>(s[k].in) + static_cast<std::size_t>(io) * mk.row_bytes,
                                 static_cast<std::size_t>(n) * mk.row_bytes);
@@ -631,10 +627,9 @@ private:
         if (finished_count_ > 0) // (a loop over the group per device and collective otherwise)
             for (auto m : g.members)
                 if (is_finished_[m] && entered_on(m, key.channel) <= key.n)
-                    throw error(d.op, device_name(m, P_) + " returned after " +
-                                          std::to_string(entered_on(m, key.channel)) + " collectives" +
-                                          on_channel(key.channel) + "; " + device_name(dev, P_) + " waits for it at " +
-                                          where(key.channel, key.n) + ", " + text(inst));
+                    throw error(d.op, device_name(m, P_), " returned after ", entered_on(m, key.channel),
+                                " collectives", on_channel(key.channel), "; ", device_name(dev, P_),
+                                " waits for it at ", where(key.channel, key.n), ", ", text(inst));
         key.leader = g.members[0];
         key.me = static_cast<std::size_t>(g.me);
         key.member = true;

@@ -293,24 +293,22 @@ inline group_view resolve_group(const char* op, group_mode mode, const replica_g
     std::vector<char> seen(domain, 0);
     std::size_t count = 0;
     for (const auto& g : *gs) {
-        if (g.empty()) throw error(op, "replica_groups " + groups_string(*gs) + " has an empty group");
+        if (g.empty()) throw error(op, "replica_groups ", groups_string(*gs), " has an empty group");
         if (equal && g.size() != (*gs)[0].size())
-            throw error(op, "replica_groups " + groups_string(*gs) + " have unequal sizes (" +
-                                std::to_string((*gs)[0].size()) + " and " + std::to_string(g.size()) +
-                                "); this op needs equal groups");
+            throw error(op, "replica_groups ", groups_string(*gs), " have unequal sizes (", (*gs)[0].size(), " and ",
+                        g.size(), "); this op needs equal groups");
         for (auto id : g) {
             if (id < 0 || id >= static_cast<std::int64_t>(domain))
-                throw error(op, "replica_groups " + groups_string(*gs) + " names " + what + " " + std::to_string(id) +
-                                    ", outside [0, " + std::to_string(domain) + ") (" + mode_name(mode) + " mode)");
+                throw error(op, "replica_groups ", groups_string(*gs), " names ", what, " ", id, ", outside [0, ",
+                            domain, ") (", mode_name(mode), " mode)");
             if (seen[static_cast<std::size_t>(id)]++)
-                throw error(op, "replica_groups " + groups_string(*gs) + " name " + what + " " + std::to_string(id) +
-                                    " twice");
+                throw error(op, "replica_groups ", groups_string(*gs), " name ", what, " ", id, " twice");
             ++count;
         }
     }
     if (cover && count != domain)
-        throw error(op, "replica_groups " + groups_string(*gs) + " cover " + std::to_string(count) + " of the " +
-                            std::to_string(domain) + " " + what + "s; this op needs every " + what + " in a group");
+        throw error(op, "replica_groups ", groups_string(*gs), " cover ", count, " of the ", domain, " ", what,
+                    "s; this op needs every ", what, " in a group");
     // Find this device's group and expand it to device ids.
     group_view v;
     for (const auto& g : *gs) {

@@ -38,11 +38,9 @@ public:
         : e_(std::move(e)), size_(sizes) {
         for (std::size_t d = 0; d < rank; ++d) {
             if (!is_dynamic(d) && size_[d] != bounds[d])
-                throw error(op, "static dimension " + std::to_string(d) + " has size " + std::to_string(size_[d]) +
-                                    ", not " + std::to_string(bounds[d]));
+                throw error(op, "static dimension ", d, " has size ", size_[d], ", not ", bounds[d]);
             if (size_[d] > bounds[d])
-                throw error(op, "size " + std::to_string(size_[d]) + " of dimension " + std::to_string(d) +
-                                    " exceeds its bound " + std::to_string(bounds[d]));
+                throw error(op, "size ", size_[d], " of dimension ", d, " exceeds its bound ", bounds[d]);
         }
     }
 
@@ -83,8 +81,7 @@ public:
         std::array<std::size_t, rank> idx{static_cast<std::size_t>(i)...};
         for (std::size_t d = 0; d < rank; ++d)
             if (idx[d] >= size_[d])
-                throw error("bounded", "index " + std::to_string(idx[d]) + " outside the size " +
-                                           std::to_string(size_[d]) + " of dimension " + std::to_string(d));
+                throw error("bounded", "index ", idx[d], " outside the size ", size_[d], " of dimension ", d);
         if constexpr (is_array_leaf<E>)
             return e_(i...);
         else
@@ -155,12 +152,9 @@ void lift_sizes(const char* op, std::array<std::size_t, R>& size, std::array<boo
                 if (!B::is_dynamic(d)) continue;
                 const std::size_t s = x.size(d);
                 if (B::bounds[d] != E[d]) {
-                    if (s != 1)
-                        throw error(op, "dynamic dimension " + std::to_string(d) + " of size " + std::to_string(s) +
-                                            " is broadcast");
+                    if (s != 1) throw error(op, "dynamic dimension ", d, " of size ", s, " is broadcast");
                 } else if (set[d] && size[d] != s) {
-                    throw error(op, "dynamic sizes differ in dimension " + std::to_string(d) + ": " +
-                                        std::to_string(size[d]) + " and " + std::to_string(s));
+                    throw error(op, "dynamic sizes differ in dimension ", d, ": ", size[d], " and ", s);
                 } else {
                     size[d] = s;
                     set[d] = true;

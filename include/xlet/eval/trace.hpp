@@ -305,7 +305,7 @@ XLET_TRACE_COLD void finish(recorder& r, const char* name, const Attrs& attrs, s
         int id = r.emit(name, std::move(ins), types, attrs(), std::move(regions));
         bind_results(r, result, id);
     } else {
-        throw error("to_stablehlo", std::string(name) + ": a result that is not made of tensors");
+        throw error("to_stablehlo", name, ": a result that is not made of tensors");
     }
 }
 
@@ -352,7 +352,7 @@ XLET_TRACE_COLD std::vector<int> operand_ids(recorder& r, const X&... operands) 
 // would silently become a constant of the traced run.
 inline void not_exported(const char* op) {
     if (active) [[unlikely]]
-        throw error("to_stablehlo", std::string(op) + " is not exported yet (docs/architecture.md, \"Export\")");
+        throw error("to_stablehlo", op, " is not exported yet (docs/architecture.md, \"Export\")");
 }
 
 // A heavy op without regions: `run()` computes it (it holds the op's rules: when they fail it
@@ -420,9 +420,9 @@ XLET_TRACE_COLD int computation(recorder& r, const F& f, std::string_view op) {
         r.close_region(std::move(results));
     } else {
         r.close_region({});
-        throw error("to_stablehlo", std::string(op) +
-                                        ": the computation is a C++ callable without a StableHLO form; use xlet's "
-                                        "function objects (add_fn, max_fn, ...) or declare it with xlet::traceable(f)");
+        throw error("to_stablehlo", op,
+                    ": the computation is a C++ callable without a StableHLO form; use xlet's "
+                    "function objects (add_fn, max_fn, ...) or declare it with xlet::traceable(f)");
     }
     return g;
 }

@@ -58,9 +58,8 @@ public:
         : threads_(threads) {
         const auto n = static_cast<std::uint32_t>(mpi_session::size(comm));
         if (partitions == 0 || devices_per_rank == 0 || (n * devices_per_rank) % partitions != 0)
-            throw error("mpi_pool", std::to_string(n) + " ranks x " + std::to_string(devices_per_rank) +
-                                        " devices do not make whole replicas of " + std::to_string(partitions) +
-                                        " partitions");
+            throw error("mpi_pool", n, " ranks x ", devices_per_rank, " devices do not make whole replicas of ",
+                        partitions, " partitions");
         init(comm, n * devices_per_rank / partitions, partitions);
     }
     // Any replicas x partitions over the ranks of `comm`, in blocks of consecutive device ids (some
@@ -124,7 +123,7 @@ public:
         if (const auto [root, what] = t.root_cause(); root >= 0) {
             const auto r = static_cast<std::uint32_t>(root);
             if (r >= first && r < first + L && runs.errors[r - first]) std::rethrow_exception(runs.errors[r - first]);
-            throw detail::cancelled_error("mpi_pool", "cancelled: " + detail::device_name(r, P_) + " threw: " + what);
+            throw detail::cancelled_error("mpi_pool", "cancelled: ", detail::device_name(r, P_), " threw: ", what);
         }
         for (std::uint32_t i = 0; i < L; ++i)
             if (runs.errors[i]) std::rethrow_exception(runs.errors[i]);
@@ -135,8 +134,8 @@ public:
 private:
     mpi_pool(MPI_Comm comm, std::uint32_t replicas, std::uint32_t partitions, int threads, int) : threads_(threads) {
         if (replicas == 0 || partitions == 0)
-            throw error("mpi_pool", "needs at least one replica and one partition (got " + std::to_string(replicas) +
-                                        " x " + std::to_string(partitions) + ")");
+            throw error("mpi_pool", "needs at least one replica and one partition (got ", replicas, " x ", partitions,
+                        ")");
         init(comm, replicas, partitions);
     }
     void init(MPI_Comm comm, std::uint32_t replicas, std::uint32_t partitions) {
@@ -153,9 +152,10 @@ private:
         int provided = 0;
         MPI_Query_thread(&provided);
         if (local_device_count() > 1 && provided < MPI_THREAD_SERIALIZED)
-            throw error("mpi_pool", "several devices per rank need MPI_THREAD_SERIALIZED or more (MPI was initialised "
-                                    "with level " +
-                                        std::to_string(provided) + "; use xlet::mpi_session or MPI_Init_thread)");
+            throw error("mpi_pool",
+                        "several devices per rank need MPI_THREAD_SERIALIZED or more (MPI was initialised "
+                        "with level ",
+                        provided, "; use xlet::mpi_session or MPI_Init_thread)");
     }
 
     MPI_Comm comm_ = MPI_COMM_NULL;

@@ -67,7 +67,7 @@ inline std::string error_string(int code) {
     return std::string(s, static_cast<std::size_t>(n));
 }
 inline void check(int rc, const char* what) {
-    if (rc != MPI_SUCCESS) throw error("mpi_pool", std::string(what) + " failed: " + error_string(rc));
+    if (rc != MPI_SUCCESS) throw error("mpi_pool", what, " failed: ", error_string(rc));
 }
 
 // A send or receive between two devices of one rank, waiting for its other half.
@@ -463,10 +463,8 @@ public:
                 for (std::size_t u = 0; u < U; ++u) {
                     const std::int64_t io = m.input_offsets[j * U + u], n = m.send_sizes[j * U + u];
                     if (n < 0 || io < 0 || static_cast<std::size_t>(io + n) > m.in_rows)
-                        throw error("ragged_all_to_all", "member " + std::to_string(me) + " sends rows [" +
-                                                             std::to_string(io) + ", " + std::to_string(io + n) +
-                                                             ") of " + std::to_string(m.in_rows) + " to member " +
-                                                             std::to_string(j) + ": out of range");
+                        throw error("ragged_all_to_all", "member ", me, " sends rows [", io, ", ", io + n, ") of ",
+                                    m.in_rows, " to member ", j, ": out of range");
                 }
             auto expected = [&](std::size_t k) {
                 std::size_t rows = 0;
@@ -504,15 +502,11 @@ public:
                         const std::int64_t n = count >= hdr + U * 16 ? meta[2 * u] : -1, oo = meta[2 * u + 1];
                         const std::int64_t expect = recv_sizes[k * U + u];
                         if (n != expect)
-                            throw error("ragged_all_to_all",
-                                        "member " + std::to_string(k) + " sends " + std::to_string(n) +
-                                            " rows (update " + std::to_string(u) + ") to member " + std::to_string(me) +
-                                            ", whose recv_sizes says " + std::to_string(expect));
+                            throw error("ragged_all_to_all", "member ", k, " sends ", n, " rows (update ", u,
+                                        ") to member ", me, ", whose recv_sizes says ", expect);
                         if (oo < 0 || static_cast<std::size_t>(oo + n) > out_rows)
-                            throw error("ragged_all_to_all", "member " + std::to_string(k) + " sends rows to rows [" +
-                                                                 std::to_string(oo) + ", " + std::to_string(oo + n) +
-                                                                 ") of member " + std::to_string(me) + "'s " +
-                                                                 std::to_string(out_rows) + ": out of range");
+                            throw error("ragged_all_to_all", "member ", k, " sends rows to rows [", oo, ", ", oo + n,
+                                        ") of member ", me, "'s ", out_rows, ": out of range");
                         std::memcpy(out + static_cast<std::size_t>(oo) * row, rows, static_cast<std::size_t>(n) * row);
                         rows += static_cast<std::size_t>(n) * row;
                     }
@@ -846,8 +840,8 @@ public:
                 std::string who;
                 for (std::uint32_t d = 0; d < D_ && who.size() < 200; ++d)
                     if (!finished_[d]) who += (who.empty() ? "" : ", ") + device_name(d, P_);
-                throw error("mpi_pool", "watchdog: after " + seconds(clock::now() - start) +
-                                            " this rank's devices have returned but " + who + " have not");
+                throw error("mpi_pool", "watchdog: after ", seconds(clock::now() - start),
+                            " this rank's devices have returned but ", who, " have not");
             }
             idle_inline(lk, spins);
         }
@@ -1025,14 +1019,13 @@ private:
         const std::int64_t t =
             ((((o.channel * kinds + k) * seq_slots + slot) * L_ + local_index(src)) * L_) + local_index(dst);
         if (t > tag_ub_ || t < 0)
-            throw error(o.name, "channel_id " + std::to_string(o.channel) +
-                                    " is beyond what this MPI's tags (at most " + std::to_string(tag_ub_) +
-                                    ") can carry with " + std::to_string(L_) + " devices per rank");
+            throw error(o.name, "channel_id ", o.channel, " is beyond what this MPI's tags (at most ", tag_ub_,
+                        ") can carry with ", L_, " devices per rank");
         return static_cast<int>(t);
     }
     static int count_of(std::size_t bytes, const char* name) {
         if (bytes > static_cast<std::size_t>(INT_MAX))
-            throw error(name, "a message of " + std::to_string(bytes) + " bytes: the MPI transport sends < 2 GiB");
+            throw error(name, "a message of ", bytes, " bytes: the MPI transport sends < 2 GiB");
         return static_cast<int>(bytes);
     }
     void post_send(op& o, std::uint32_t to, int k, const char* p, std::size_t bytes, bool synchronous = false) {
@@ -1117,7 +1110,7 @@ private:
                 x.truncated = rc != MPI_SUCCESS;
                 if (x.truncated) x.count = x.bytes;
             } else if (rc != MPI_SUCCESS) {
-                throw error("mpi_pool", "MPI_Isend failed: " + error_string(rc));
+                throw error("mpi_pool", "MPI_Isend failed: ", error_string(rc));
             }
             x.done = true;
             return true;
@@ -1240,25 +1233,23 @@ private:
             if (!x.recv || !x.done || x.check == check_kind::none) continue;
             wire_desc w;
             if (x.count < hdr) {
-                throw error(o.name, device_name(x.peer, P_) + " sent " + std::to_string(x.count) + " bytes where " +
-                                        device_name(o.dev, P_) + " expects a message of " + std::to_string(x.bytes) +
-                                        " at " + where(o.channel, o.seq) + ", " + o.mine.text());
+                throw error(o.name, device_name(x.peer, P_), " sent ", x.count, " bytes where ", device_name(o.dev, P_),
+                            " expects a message of ", x.bytes, " at ", where(o.channel, o.seq), ", ", o.mine.text());
             }
             std::memcpy(&w, x.buf, hdr);
             if (x.check == check_kind::p2p) {
                 if (std::strncmp(w.operand, o.mine.operand, sizeof w.operand) != 0 || x.truncated)
-                    throw error("recv", device_name(x.peer, P_) + " sent " + w.operand + " on channel " +
-                                            std::to_string(o.channel) + " but " + device_name(o.dev, P_) +
-                                            " receives " + o.mine.operand);
+                    throw error("recv", device_name(x.peer, P_), " sent ", w.operand, " on channel ", o.channel,
+                                " but ", device_name(o.dev, P_), " receives ", o.mine.operand);
                 continue;
             }
             // (ragged_all_to_all's sizes are data: its own step names a size that differs)
             const bool ragged = std::strcmp(o.name, "ragged_all_to_all") == 0;
             if (!w.same_collective(o.mine) || (x.truncated && !ragged))
-                throw error(o.name, "devices disagree at " + where(o.channel, o.seq) + ": " + device_name(x.peer, P_) +
-                                        " is at " + w.text() +
-                                        (w.seq != o.seq ? " (its collective #" + std::to_string(w.seq) + ")" : "") +
-                                        " but " + device_name(o.dev, P_) + " reached " + o.mine.text());
+                throw error(o.name, "devices disagree at ", where(o.channel, o.seq), ": ", device_name(x.peer, P_),
+                            " is at ", w.text(),
+                            (w.seq != o.seq ? " (its collective #" + std::to_string(w.seq) + ")" : ""), " but ",
+                            device_name(o.dev, P_), " reached ", o.mine.text());
         }
     }
     // A device with its own thread: spin briefly, then yield, then sleep (many ranks on few cores).

@@ -117,9 +117,9 @@ XLET_TRACE_COLD int trace_region(trace::recorder& r, const std::string& op, cons
             if constexpr (traceable_result<O>)
                 trace::values_of(r, out, results);
             else
-                throw error("to_stablehlo", op + ": " + what +
-                                                " returns a C++ value, which cannot be traced; return xlet tensors or "
-                                                "expressions (pred<>, `i < n`)");
+                throw error("to_stablehlo", op, ": ", what,
+                            " returns a C++ value, which cannot be traced; return xlet tensors or "
+                            "expressions (pred<>, `i < n`)");
         };
         if constexpr (std::is_void_v<A>) {
             collect(call());
@@ -145,9 +145,9 @@ XLET_TRACE_COLD int trace_region(trace::recorder& r, const std::string& op, cons
     try {
         throw;
     } catch (const std::exception& e) {
-        std::throw_with_nested(error(op, where + " threw: " + e.what()));
+        std::throw_with_nested(error(op, where, " threw: ", e.what()));
     } catch (...) {
-        std::throw_with_nested(error(op, where + " threw a non-standard exception"));
+        std::throw_with_nested(error(op, where, " threw a non-standard exception"));
     }
 }
 

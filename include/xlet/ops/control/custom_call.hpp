@@ -113,13 +113,13 @@ public:
     }
 
     void add(std::string name, custom_call_target f) {
-        if (!f) throw error("custom_call", "target '" + name + "' registered as a null function");
+        if (!f) throw error("custom_call", "target '", name, "' registered as a null function");
         entry e;
         e.fn = [f](void* out, const void** in) { f(out, in); };
         put(std::move(name), std::move(e));
     }
     void add(std::string name, custom_call_target_mutable f) {
-        if (!f) throw error("custom_call", "target '" + name + "' registered as a null function");
+        if (!f) throw error("custom_call", "target '", name, "' registered as a null function");
         entry e;
         e.fn = [f](void* out, const void** in) { f(out, const_cast<void**>(in)); };
         put(std::move(name), std::move(e));
@@ -143,9 +143,8 @@ public:
         std::shared_lock lock(m_);
         auto it = targets_.find(std::string(name));
         if (it == targets_.end())
-            throw error("custom_call", "no target named '" + std::string(name) +
-                                           "' is registered (register_custom_call(\"" + std::string(name) +
-                                           "\", f) first)");
+            throw error("custom_call", "no target named '", name, "' is registered (register_custom_call(\"", name,
+                        "\", f) first)");
         return it->second;
     }
 
@@ -241,10 +240,9 @@ auto custom_call(custom_call_registry& registry, A&&... operands) {
                 if (e.typed) {
                     using Sig = Out(tensor_type_of<A>...);
                     if (e.signature != std::type_index(typeid(Sig)))
-                        throw error("custom_call", "target '" + std::string(Target.view()) + "' was registered as " +
-                                                       e.signature_label + " but is called as " +
-                                                       detail::type_label<Out>() + "(" +
-                                                       detail::type_labels<tensor_type_of<A>...>() + ")");
+                        throw error("custom_call", "target '", Target.view(), "' was registered as ", e.signature_label,
+                                    " but is called as ", detail::type_label<Out>(), "(",
+                                    detail::type_labels<tensor_type_of<A>...>(), ")");
                     // The typed form takes tensors: expressions and maps are evaluated into them.
                     auto held =
                         std::tuple<decltype(detail::as_parameter<tensor_type_of<A>>(std::forward<A>(operands)))...>(

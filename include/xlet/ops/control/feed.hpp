@@ -209,8 +209,7 @@ private:
     T take_front(std::unique_lock<std::mutex>& lock, const char* op) {
         detail::feed_message& m = items_.front();
         if (m.type != &detail::feed_tag<T>::id)
-            throw error(op,
-                        "expected an item of type " + detail::type_label<T>() + ", the next item is " + m.type_name());
+            throw error(op, "expected an item of type ", detail::type_label<T>(), ", the next item is ", m.type_name());
         detail::feed_message taken = std::move(m);
         items_.pop_front();
         count_.store(items_.size(), std::memory_order_relaxed);

@@ -80,8 +80,7 @@ requires(expression<X> || detail::bounded_operand<X>) auto set_dimension_size(X&
         constexpr auto d = static_cast<std::size_t>(Dim);
         const std::int64_t s = detail::scalar_int(size);
         if (s < 0 || static_cast<std::uint64_t>(s) > E::extents[d])
-            throw error("set_dimension_size",
-                        "size " + std::to_string(s) + " outside [0, " + std::to_string(E::extents[d]) + "]");
+            throw error("set_dimension_size", "size ", s, " outside [0, ", E::extents[d], "]");
         std::array<std::size_t, E::rank> sizes = E::extents;
         unsigned mask = 0;
         if constexpr (detail::bounded_operand<X>) {
@@ -283,8 +282,7 @@ auto dynamic_reshape_run(const X& x, const Sz& dim_sizes) {
     for (std::size_t d = 0; d < R; ++d) {
         const auto s = static_cast<std::int64_t>(dim_sizes.data()[d]);
         if (s < 0 || static_cast<std::uint64_t>(s) > bounds[d])
-            throw error("dynamic_reshape", "size " + std::to_string(s) + " of dimension " + std::to_string(d) +
-                                               " outside [0, " + std::to_string(bounds[d]) + "]");
+            throw error("dynamic_reshape", "size ", s, " of dimension ", d, " outside [0, ", bounds[d], "]");
         out_size[d] = static_cast<std::size_t>(s);
     }
     std::array<std::size_t, E::rank> in_size = E::extents;
@@ -294,9 +292,7 @@ auto dynamic_reshape_run(const X& x, const Sz& dim_sizes) {
         n_in *= s;
     for (auto s : out_size)
         n_out *= s;
-    if (n_in != n_out)
-        throw error("dynamic_reshape",
-                    std::to_string(n_in) + " elements cannot take the shape of " + std::to_string(n_out));
+    if (n_in != n_out) throw error("dynamic_reshape", n_in, " elements cannot take the shape of ", n_out);
     const auto& src = [&]() -> decltype(auto) {
         if constexpr (is_array_leaf<E>)
             return detail::unbound(x);

@@ -128,13 +128,11 @@ std::vector<std::size_t> ragged_starts(const Gv& gs, std::size_t dim) {
     for (std::size_t g = 0; g < n; ++g) {
         const I v = gs.data()[g];
         if constexpr (std::is_signed_v<I>)
-            if (v < 0)
-                throw error("ragged_dot",
-                            "group_sizes[" + std::to_string(g) + "] = " + std::to_string(v) + " is negative");
+            if (v < 0) throw error("ragged_dot", "group_sizes[", g, "] = ", v, " is negative");
         const auto u = static_cast<std::make_unsigned_t<I>>(v);
         if (u > dim - start[g])
-            throw error("ragged_dot", "group sizes sum to more than the ragged dimension's size " +
-                                          std::to_string(dim) + " (at group " + std::to_string(g) + ")");
+            throw error("ragged_dot", "group sizes sum to more than the ragged dimension's size ", dim, " (at group ",
+                        g, ")");
         start[g + 1] = start[g] + static_cast<std::size_t>(u);
     }
     return start;
