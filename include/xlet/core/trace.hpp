@@ -16,14 +16,13 @@
 #pragma once
 #include <array>
 #include <bit>
-#include <charconv>
 #include <initializer_list>
 #include <complex>
 #include <cstdint>
 #include <cstring>
+#include <memory>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
 #include "error.hpp"
@@ -67,7 +66,8 @@ struct carried {
     int region = -1;
 };
 
-// (A template of nothing: a translation unit compiles its member functions only where it uses them.)
+// (A template of nothing, whose members are defined in core/trace_record.hpp, which only units compiled
+// with XLET_TRACE include: other units parse these declarations alone.)
 template<class = void>
 class basic_recorder {
 public:
@@ -78,256 +78,79 @@ public:
     // of the function rather than constants.
     bool leaves_are_arguments = false;
 
-    basic_recorder() : regions(1), stack_{0} {}
+    basic_recorder();
+    ~basic_recorder();
+    basic_recorder(const basic_recorder&) = delete;
+    basic_recorder& operator=(const basic_recorder&) = delete;
 
     // A new argument of the function (region 0).
-    XLET_TRACE_COLD int argument(std::string type) {
-        const int id = new_value(std::move(type));
-        regions[0].args.push_back(id);
-        return id;
-    }
+    XLET_TRACE_COLD int argument(std::string type);
 
-    int new_value(std::string type) {
-        types.push_back(std::move(type));
-        return static_cast<int>(types.size()) - 1;
-    }
+    int new_value(std::string type);
     // Appends an op to the innermost open region; returns the id of its first result (results
     // are consecutive ids).
     XLET_TRACE_COLD int emit(std::string name, std::vector<int> operands, const std::vector<std::string>& result_types,
-                             std::string attrs = {}, std::vector<int> regs = {}) {
-        op o{std::move(name), std::move(operands), {}, std::move(attrs), std::move(regs)};
-        for (const auto& t : result_types)
-            o.results.push_back(new_value(t));
-        const int first = o.results.empty() ? -1 : o.results.front();
-        regions[static_cast<std::size_t>(stack_.back())].ops.push_back(std::move(o));
-        return first;
-    }
+                             std::string attrs = {}, std::vector<int> regs = {});
     // Opens a region with block arguments of the given types; returns its index.
-    XLET_TRACE_COLD int open_region(const std::vector<std::string>& arg_types) {
-        region g;
-        for (const auto& t : arg_types)
-            g.args.push_back(new_value(t));
-        regions.push_back(std::move(g));
-        stack_.push_back(static_cast<int>(regions.size()) - 1);
-        return stack_.back();
-    }
-    XLET_TRACE_COLD void close_region(std::vector<int> results) {
-        regions[static_cast<std::size_t>(stack_.back())].results = std::move(results);
-        stack_.pop_back();
-    }
+    XLET_TRACE_COLD int open_region(const std::vector<std::string>& arg_types);
+    XLET_TRACE_COLD void close_region(std::vector<int> results);
     int current_region() const { return stack_.back(); }
 
     // Makes closed region g isolated from above (async_start's body): every value its ops (or
     // their nested regions) read from outside becomes a new block argument of g; returns those
     // outer values, in order, for the op to take as extra operands.
-    XLET_TRACE_COLD std::vector<int> isolate(int g) {
-        std::vector<char> inside(types.size(), 0);
-        auto mark = [&](auto& self, int at) -> void {
-            const region& rg = regions[static_cast<std::size_t>(at)];
-            for (int a : rg.args)
-                inside[static_cast<std::size_t>(a)] = 1;
-            for (const op& o : rg.ops) {
-                for (int v : o.results)
-                    inside[static_cast<std::size_t>(v)] = 1;
-                for (int n : o.regions)
-                    self(self, n);
-            }
-        };
-        mark(mark, g);
-        std::vector<int> outer;
-        std::unordered_map<int, int> arg_of;
-        auto lift = [&](int& v) {
-            if (v < 0 || inside[static_cast<std::size_t>(v)]) return;
-            auto [it, fresh] = arg_of.try_emplace(v, -1);
-            if (fresh) {
-                it->second = new_value(types[static_cast<std::size_t>(v)]);
-                regions[static_cast<std::size_t>(g)].args.push_back(it->second);
-                outer.push_back(v);
-            }
-            v = it->second;
-        };
-        auto rename = [&](auto& self, int at) -> void {
-            for (std::size_t k = 0; k < regions[static_cast<std::size_t>(at)].ops.size(); ++k) {
-                op& o = regions[static_cast<std::size_t>(at)].ops[k];
-                for (int& v : o.operands)
-                    lift(v);
-                const std::vector<int> nested = o.regions;
-                for (int n : nested)
-                    self(self, n);
-            }
-            for (std::size_t k = 0; k < regions[static_cast<std::size_t>(at)].results.size(); ++k)
-                lift(regions[static_cast<std::size_t>(at)].results[k]);
-        };
-        rename(rename, g);
-        return outer;
-    }
+    XLET_TRACE_COLD std::vector<int> isolate(int g);
 
     // Side effects (infeed, outfeed) keep their program order in the module: each takes the
     // region's last token and leaves the one it produces (the first is an after_all of nothing).
-    XLET_TRACE_COLD int token_in() {
-        auto it = tokens_.find(stack_.back());
-        if (it != tokens_.end()) return it->second;
-        const int t = emit("stablehlo.after_all", {}, {"!stablehlo.token"});
-        tokens_[stack_.back()] = t;
-        return t;
-    }
-    XLET_TRACE_COLD void token_out(int id) { tokens_[stack_.back()] = id; }
+    XLET_TRACE_COLD int token_in();
+    XLET_TRACE_COLD void token_out(int id);
 
     // Storage [p, p + bytes) now holds value id (of the given type).
-    XLET_TRACE_COLD void bind(const void* p, std::size_t bytes, std::string_view type, int id) {
-        auto& v = bound_[p];
-        const std::uint64_t h = hash(p, bytes);
-        for (auto& b : v)
-            if (b.type == type) {
-                b = {std::string(type), h, id, stack_.back(), false};
-                return;
-            }
-        v.push_back({std::string(type), h, id, stack_.back(), false});
-    }
+    XLET_TRACE_COLD void bind(const void* p, std::size_t bytes, std::string_view type, int id);
     // The value stored at p, if a traced op wrote it there, the contents are still what it wrote,
     // and it was defined in a region that is open (an enclosing one); -1 otherwise.
-    XLET_TRACE_COLD int find(const void* p, std::size_t bytes, std::string_view type) const {
-        return lookup(p, bytes, type, false);
-    }
+    XLET_TRACE_COLD int find(const void* p, std::size_t bytes, std::string_view type) const;
     // The padded contents of bounded value id (a static type) live at p: reading them as a static
     // array needs the sizes taken off first (padding_of, eval/bounded.hpp).
-    XLET_TRACE_COLD void bind_padding(const void* p, std::size_t bytes, std::string_view type, int id) {
-        bind(p, bytes, type, id);
-        for (auto& b : bound_[p])
-            if (b.type == type) b.padding = true;
-    }
-    XLET_TRACE_COLD int padding_of(const void* p, std::size_t bytes, std::string_view type) const {
-        return lookup(p, bytes, type, true);
-    }
+    XLET_TRACE_COLD void bind_padding(const void* p, std::size_t bytes, std::string_view type, int id);
+    XLET_TRACE_COLD int padding_of(const void* p, std::size_t bytes, std::string_view type) const;
     // Storage that stops holding a value it was bound to (a placeholder that goes away).
-    XLET_TRACE_COLD void forget(const void* p) { bound_.erase(p); }
+    XLET_TRACE_COLD void forget(const void* p);
     carried carry(int id) const { return {this, id, stack_.back()}; }
     int carried_id(const carried& c) const { return c.rec == this && c.id >= 0 && is_open(c.region) ? c.id : -1; }
 
     // The ops appended to the current region from index `first` on applied an element-wise
     // function to bounded values (eval/bounded.hpp): a result dimension that a bounded operand
     // supplies (same rank and extent, dynamic there) is dynamic, as in XLA's shape inference.
-    XLET_TRACE_COLD void retype_bounded(std::size_t first) {
-        auto& ops = regions[static_cast<std::size_t>(stack_.back())].ops;
-        for (std::size_t k = first; k < ops.size(); ++k) {
-            op& o = ops[k];
-            if (o.name == "stablehlo.set_dimension_size" || o.name == "stablehlo.get_dimension_size") continue;
-            for (int res : o.results) {
-                std::string& t = types[static_cast<std::size_t>(res)];
-                unsigned rm = 0;
-                const auto rd = type_dims(t, rm);
-                unsigned mask = 0;
-                for (int a : o.operands) {
-                    unsigned am = 0;
-                    const auto ad = type_dims(types[static_cast<std::size_t>(a)], am);
-                    if (ad.size() == rd.size())
-                        for (std::size_t d = 0; d < rd.size(); ++d)
-                            if (((am >> d) & 1u) && ad[d] == rd[d]) mask |= 1u << d;
-                }
-                if (mask) t = bounded_type(t, mask);
-            }
-        }
-    }
+    XLET_TRACE_COLD void retype_bounded(std::size_t first);
 
     // StableHLO's type of a bounded value: the dimensions of static type t in mask become "?"
     // bounded by their extent (tensor<10x4xf32> -> tensor<?x4xf32, #stablehlo.bounds<10, ?>>).
-    static std::string bounded_type(std::string_view t, unsigned mask) {
-        unsigned old = 0;
-        const auto dims = type_dims(t, old);
-        mask |= old;
-        if (mask == 0) return std::string(t);
-        std::size_t at = t.find('<') + 1; // past the dimensions: the element type
-        for (std::size_t d = 0; d < dims.size(); ++d)
-            at = t.find('x', at) + 1;
-        const std::size_t end = t.find(", #stablehlo.bounds");
-        std::string s = "tensor<", b;
-        for (std::size_t d = 0; d < dims.size(); ++d) {
-            const bool dyn = (mask >> d) & 1u;
-            s += (dyn ? std::string("?") : std::to_string(dims[d])) + "x";
-            b += (d ? ", " : "") + (dyn ? std::to_string(dims[d]) : std::string("?"));
-        }
-        s.append(t.substr(at, (end == std::string_view::npos ? t.size() - 1 : end) - at));
-        return s + ", #stablehlo.bounds<" + b + ">>";
-    }
+    static std::string bounded_type(std::string_view t, unsigned mask);
     // The dimensions of a tensor type printed here (a "?" reads as its bound); mask gets the
     // dynamic ones.
-    static std::vector<std::size_t> type_dims(std::string_view t, unsigned& mask) {
-        std::vector<std::size_t> dims;
-        std::vector<std::size_t> bounds;
-        mask = 0;
-        std::size_t i = t.find('<');
-        if (i == std::string_view::npos) return dims;
-        const std::size_t bat = t.find("#stablehlo.bounds<");
-        if (bat != std::string_view::npos)
-            for (std::size_t j = bat + 18; j < t.size() && t[j] != '>';) {
-                std::size_t v = 0;
-                while (j < t.size() && t[j] >= '0' && t[j] <= '9')
-                    v = v * 10 + static_cast<std::size_t>(t[j++] - '0');
-                bounds.push_back(v);
-                while (j < t.size() && t[j] != ',' && t[j] != '>')
-                    ++j;
-                if (j < t.size() && t[j] == ',') j += 2;
-            }
-        for (++i; i < t.size();) {
-            std::size_t j = i, v = 0;
-            const bool dyn = t[j] == '?';
-            if (dyn) ++j;
-            while (j < t.size() && t[j] >= '0' && t[j] <= '9')
-                v = v * 10 + static_cast<std::size_t>(t[j++] - '0');
-            if (j == i || j >= t.size() || t[j] != 'x') break; // the element type
-            if (dyn) {
-                mask |= 1u << dims.size();
-                v = dims.size() < bounds.size() ? bounds[dims.size()] : 0;
-            }
-            dims.push_back(v);
-            i = j + 1;
-        }
-        return dims;
-    }
+    static std::vector<std::size_t> type_dims(std::string_view t, unsigned& mask);
 
     // A copy or move of storage: the destination holds what the source held.
-    XLET_TRACE_COLD void copied(const void* from, const void* to) {
-        if (from == to) return;
-        auto it = bound_.find(from);
-        if (it == bound_.end()) {
-            bound_.erase(to);
-            return;
-        }
-        auto entries = it->second; // copy first: the insertion below may rehash
-        bound_[to] = std::move(entries);
-    }
+    XLET_TRACE_COLD void copied(const void* from, const void* to);
+
+    // What a unit that copies a tensor calls (trace::copied): set by the constructor, so that units
+    // compiled without XLET_TRACE, which see only these declarations, can still report copies.
+    void (*on_copy)(basic_recorder&, const void*, const void*) = nullptr;
 
 private:
-    struct binding {
-        std::string type;
-        std::uint64_t hash;
-        int id;
-        int region;
-        bool padding = false;
-    };
-    int lookup(const void* p, std::size_t bytes, std::string_view type, bool padding) const {
-        auto it = bound_.find(p);
-        if (it == bound_.end()) return -1;
-        for (const auto& b : it->second)
-            if (b.type == type && b.padding == padding && b.hash == hash(p, bytes) && is_open(b.region)) return b.id;
-        return -1;
-    }
-    std::unordered_map<const void*, std::vector<binding>> bound_;
+    struct state; // the storage bindings and side-effect tokens (core/trace_record.hpp)
+    std::unique_ptr<state> st_;
     std::vector<int> stack_;
-    std::unordered_map<int, int> tokens_; // region -> its last side effect's token
+    int lookup(const void* p, std::size_t bytes, std::string_view type, bool padding) const;
 
     bool is_open(int g) const {
         for (int s : stack_)
             if (s == g) return true;
         return false;
     }
-    static std::uint64_t hash(const void* p, std::size_t n) {
-        std::uint64_t h = 1469598103934665603ull; // FNV-1a
-        const auto* b = static_cast<const unsigned char*>(p);
-        for (std::size_t i = 0; i < n; ++i)
-            h = (h ^ b[i]) * 1099511628211ull;
-        return h;
-    }
+    static std::uint64_t hash(const void* p, std::size_t n);
 };
 
 using recorder = basic_recorder<>;
@@ -368,7 +191,7 @@ inline recorder* current() {
 template<class = void>
 inline void copied(const void* from, const void* to) {
     if (recorder* r = active) [[unlikely]]
-        r->copied(from, to);
+        r->on_copy(*r, from, to);
 }
 
 // MLIR's spelling of an element type.
@@ -474,61 +297,9 @@ inline std::string join_attrs(std::initializer_list<std::string> parts) {
 }
 
 namespace impl {
-// Hex digits as MLIR prints them (0x7FC00000).
-inline std::string upper(std::string h) {
-    for (std::size_t i = 2; i < h.size(); ++i)
-        if (h[i] >= 'a' && h[i] <= 'f') h[i] = static_cast<char>(h[i] - 'a' + 'A');
-    return h;
-}
-// A float printed so that MLIR reads back the same bits: shortest round-trip decimal, or the
-// bit pattern for NaN and infinities (MLIR's hexadecimal float literal).
-template<class F, class Bits>
-std::string float_literal(F x) {
-    if (x != x || x - x != x - x) {
-        char buf[24];
-        auto bits = std::bit_cast<Bits>(x);
-        auto r = std::to_chars(buf, buf + sizeof buf, bits, 16);
-        std::string h = "0x";
-        h.append(2 * sizeof(Bits) - static_cast<std::size_t>(r.ptr - buf), '0').append(buf, r.ptr);
-        return upper(h);
-    }
-    char buf[40];
-    auto r = std::to_chars(buf, buf + sizeof buf, x);
-    std::string s(buf, r.ptr);
-    if (s.find('.') == std::string::npos) { // MLIR's float literals need the point: 1.0e+30
-        const auto e = s.find('e');
-        s.insert(e == std::string::npos ? s.size() : e, ".0");
-    }
-    return s;
-}
+// A scalar as MLIR prints it (floats: the shortest decimal that reads back the same bits).
 template<class T>
-std::string scalar_literal(const T& v) {
-    if constexpr (std::is_same_v<T, bool>)
-        return v ? "true" : "false";
-    else if constexpr (std::is_integral_v<T>)
-        return std::to_string(v);
-    else if constexpr (std::is_same_v<T, half> || std::is_same_v<T, bfloat16>) {
-        const float f = static_cast<float>(v);
-        if (f != f || f - f != f - f) {
-            char buf[8];
-            auto r = std::to_chars(buf, buf + sizeof buf, std::bit_cast<std::uint16_t>(v), 16);
-            std::string h = "0x";
-            h.append(4 - static_cast<std::size_t>(r.ptr - buf), '0').append(buf, r.ptr);
-            return upper(h);
-        }
-        return float_literal<float, std::uint32_t>(f);
-    } else if constexpr (std::is_same_v<T, float>)
-        return float_literal<float, std::uint32_t>(v);
-    else if constexpr (std::is_same_v<T, double>)
-        return float_literal<double, std::uint64_t>(v);
-    else if constexpr (is_quantized<T>)
-        return std::to_string(static_cast<std::int64_t>(v.stored));
-    else {
-        std::string s = "(";
-        s.append(scalar_literal(v.real())).append(", ").append(scalar_literal(v.imag()));
-        return s.append(")");
-    }
-}
+std::string scalar_literal(const T& v);
 } // namespace impl
 
 // The attribute of a constant: a splat when every element is equal (bitwise); pred and quantized
@@ -536,50 +307,10 @@ std::string scalar_literal(const T& v) {
 // `constant` of a quantized result: dense<[1, -2]> : tensor<2xi8>); anything else as its raw bytes
 // in hex (exact for every type; MLIR's layout: row-major, little-endian, complex as (re, im)).
 template<class T>
-std::string dense_literal(const T* p, const std::vector<std::size_t>& dims, std::string_view type) {
-    std::string storage_type;
-    if constexpr (is_quantized<T>) {
-        storage_type =
-            std::string(type.substr(0, type.find("!quant"))) + std::string(element_traits<T>::storage_name) + ">";
-        type = storage_type;
-    }
-    std::size_t n = 1;
-    for (auto d : dims)
-        n *= d;
-    bool splat = true;
-    for (std::size_t i = 1; i < n && splat; ++i)
-        splat = std::memcmp(p + i, p, sizeof(T)) == 0;
-    std::string s = "dense<";
-    if (n == 0) {
-        s += "[]";
-    } else if (splat) {
-        s += impl::scalar_literal(p[0]);
-    } else if constexpr (std::is_same_v<T, bool> || is_quantized<T>) {
-        std::size_t i = 0;
-        auto list = [&](auto& self, std::size_t k) -> void {
-            if (k == dims.size()) {
-                s += impl::scalar_literal(p[i++]);
-                return;
-            }
-            s += '[';
-            for (std::size_t j = 0; j < dims[k]; ++j) {
-                if (j) s += ", ";
-                self(self, k + 1);
-            }
-            s += ']';
-        };
-        list(list, 0);
-    } else {
-        static constexpr char hex[] = "0123456789ABCDEF";
-        s += "\"0x";
-        const auto* b = reinterpret_cast<const unsigned char*>(p);
-        for (std::size_t i = 0; i < n * sizeof(T); ++i) {
-            s += hex[b[i] >> 4];
-            s += hex[b[i] & 15];
-        }
-        s += '"';
-    }
-    return s + "> : " + std::string(type);
-}
+std::string dense_literal(const T* p, const std::vector<std::size_t>& dims, std::string_view type);
 
 } // namespace xlet::trace
+
+#if XLET_TRACE_COMPILED
+#include "trace_record.hpp"
+#endif
