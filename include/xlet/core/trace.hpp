@@ -188,9 +188,9 @@ inline recorder* current() {
 }
 
 // (A template of nothing: the recorder's copy bookkeeping is compiled only where tensors are copied.)
-template<class = void>
+template<class D = void>
 inline void copied(const void* from, const void* to) {
-    if (recorder* r = active) [[unlikely]]
+    if (basic_recorder<D>* r = active) [[unlikely]] // (dependent: the class is not instantiated here)
         r->on_copy(*r, from, to);
 }
 
@@ -235,12 +235,8 @@ inline constexpr std::string_view mlir_element<T> = element_traits<T>::name;
 
 // A per-axis quantized element's spelling with its quantization dimension changed to `axis` (a
 // view moves it: transpose, reshape; the scales stay).
-inline std::string quant_axis_renamed(std::string_view name, std::int64_t axis) {
-    const std::size_t list = name.find(", {");
-    const std::size_t colon = name.rfind(':', list);
-    if (list == std::string_view::npos || colon == std::string_view::npos) return std::string(name);
-    return std::string(name.substr(0, colon + 1)) + std::to_string(axis) + std::string(name.substr(list));
-}
+template<class = void>
+std::string quant_axis_renamed(std::string_view name, std::int64_t axis);
 
 // "tensor<2x3xf32>"
 template<class T, std::size_t R>
@@ -257,44 +253,22 @@ std::string type_of() {
 }
 
 // An integer list attribute: "array<i64: 1, 0>".
-inline std::string i64_array(const std::vector<std::int64_t>& v) {
-    std::string s = "array<i64";
-    for (std::size_t i = 0; i < v.size(); ++i)
-        s += (i ? ", " : ": ") + std::to_string(v[i]);
-    return s + ">";
-}
+template<class = void>
+std::string i64_array(const std::vector<std::int64_t>& v);
 
 // Any integer list (std::array, dim_list, ...) as "[1, 0]" (inside dialect attributes).
 template<class L>
-std::string int_list(const L& l) {
-    std::string s = "[";
-    for (std::size_t i = 0; i < l.size(); ++i)
-        s += (i ? ", " : "") + std::to_string(l[i]);
-    return s + "]";
-}
+std::string int_list(const L& l);
 // ... and as an array<i64: ...> attribute.
 template<class L>
-std::string i64_list(const L& l) {
-    std::vector<std::int64_t> v;
-    for (std::size_t i = 0; i < l.size(); ++i)
-        v.push_back(static_cast<std::int64_t>(l[i]));
-    return i64_array(v);
-}
-inline const char* precision_name(precision p) {
-    return p == precision::highest ? "HIGHEST" : p == precision::high ? "HIGH" : "DEFAULT";
-}
-inline std::string precision_attr(precision_config c) {
-    if (c.lhs == precision::default_ && c.rhs == precision::default_) return {};
-    return std::string("precision_config = [#stablehlo<precision ") + precision_name(c.lhs) +
-           ">, #stablehlo<precision " + precision_name(c.rhs) + ">]";
-}
+std::string i64_list(const L& l);
+template<class = void>
+const char* precision_name(precision p);
+template<class = void>
+std::string precision_attr(precision_config c);
 // "a, b" without empty parts.
-inline std::string join_attrs(std::initializer_list<std::string> parts) {
-    std::string s;
-    for (const auto& p : parts)
-        if (!p.empty()) s += (s.empty() ? "" : ", ") + p;
-    return s;
-}
+template<class = void>
+std::string join_attrs(std::initializer_list<std::string> parts);
 
 namespace impl {
 // A scalar as MLIR prints it (floats: the shortest decimal that reads back the same bits).

@@ -270,6 +270,58 @@ std::uint64_t basic_recorder<D>::hash(const void* p, std::size_t n) {
     return h;
 }
 
+template<class>
+std::string quant_axis_renamed(std::string_view name, std::int64_t axis) {
+    const std::size_t list = name.find(", {");
+    const std::size_t colon = name.rfind(':', list);
+    if (list == std::string_view::npos || colon == std::string_view::npos) return std::string(name);
+    return std::string(name.substr(0, colon + 1)) + std::to_string(axis) + std::string(name.substr(list));
+}
+
+template<class>
+std::string i64_array(const std::vector<std::int64_t>& v) {
+    std::string s = "array<i64";
+    for (std::size_t i = 0; i < v.size(); ++i)
+        s += (i ? ", " : ": ") + std::to_string(v[i]);
+    return s + ">";
+}
+
+template<class L>
+std::string int_list(const L& l) {
+    std::string s = "[";
+    for (std::size_t i = 0; i < l.size(); ++i)
+        s += (i ? ", " : "") + std::to_string(l[i]);
+    return s + "]";
+}
+
+template<class L>
+std::string i64_list(const L& l) {
+    std::vector<std::int64_t> v;
+    for (std::size_t i = 0; i < l.size(); ++i)
+        v.push_back(static_cast<std::int64_t>(l[i]));
+    return i64_array(v);
+}
+
+template<class>
+const char* precision_name(precision p) {
+    return p == precision::highest ? "HIGHEST" : p == precision::high ? "HIGH" : "DEFAULT";
+}
+
+template<class>
+std::string precision_attr(precision_config c) {
+    if (c.lhs == precision::default_ && c.rhs == precision::default_) return {};
+    return std::string("precision_config = [#stablehlo<precision ") + precision_name(c.lhs) +
+           ">, #stablehlo<precision " + precision_name(c.rhs) + ">]";
+}
+
+template<class>
+std::string join_attrs(std::initializer_list<std::string> parts) {
+    std::string s;
+    for (const auto& p : parts)
+        if (!p.empty()) s += (s.empty() ? "" : ", ") + p;
+    return s;
+}
+
 namespace impl {
 // Hex digits as MLIR prints them (0x7FC00000).
 inline std::string upper(std::string h) {

@@ -32,8 +32,8 @@ namespace xlet {
 
 namespace detail {
 // The peer of this device in `pairs` (as target when `as_source`, else as source), or -1.
-inline std::int64_t peer_of(const char* op, const replica_context& ctx, const source_target_pairs_t& pairs,
-                            bool as_source) {
+template<class = void>
+std::int64_t peer_of(const char* op, const replica_context& ctx, const source_target_pairs_t& pairs, bool as_source) {
     const std::int64_t D = static_cast<std::int64_t>(ctx.replica_count()) * ctx.partition_count();
     const std::int64_t self = ctx.device_id();
     std::int64_t peer = -1;
@@ -50,7 +50,8 @@ inline std::int64_t peer_of(const char* op, const replica_context& ctx, const so
 }
 // to_stablehlo: stablehlo.send / stablehlo.recv (device to device, StableHLO 1.12's
 // source_target_pairs), ordered with the other side effects by the recorder's token chain.
-inline std::string send_recv_attrs(std::int64_t channel_id, const source_target_pairs_t& pairs) {
+template<class = void>
+std::string send_recv_attrs(std::int64_t channel_id, const source_target_pairs_t& pairs) {
     return "channel_handle = #stablehlo.channel_handle<handle = " + std::to_string(channel_id) +
            ", type = 1>, is_host_transfer = false, " + permute_attrs(pairs, 0);
 }

@@ -134,8 +134,9 @@ box make_box(const extents_t<R>& piece, const extents_t<R>& src, const extents_t
     return b;
 }
 
-inline void check_group_size(const char* op, const char* attr, std::int64_t want, const group_view& g,
-                             const collective_opts& o) {
+template<class = void>
+void check_group_size(const char* op, const char* attr, std::int64_t want, const group_view& g,
+                      const collective_opts& o) {
     if (static_cast<std::int64_t>(g.members.size()) != want)
         throw error(op, attr, " is ", want, " but the group of this device has ", g.members.size(),
                     " members (replica_groups ", groups_string(o.replica_groups), ")");
@@ -145,7 +146,7 @@ inline void check_group_size(const char* op, const char* attr, std::int64_t want
 template<class Ctx>
 const group_view& group_of(const char* op, Ctx& ctx, group_mode mode, const collective_opts& o, bool cover,
                            bool equal) {
-    group_cache& c = ctx.last_group();
+    auto& c = ctx.last_group(); // (dependent: its members' copies are compiled only where used)
     if (c.valid && c.mode == static_cast<int>(mode) && c.cover == cover && c.equal == equal &&
         c.groups == o.replica_groups)
         return c.view;
@@ -372,7 +373,8 @@ auto collective_permute_impl(replica_context& ctx, X&& x, const source_target_pa
 
 // to_stablehlo: a collective's attributes as StableHLO spells them. Unequal groups are padded with
 // -1, as StableHLO's replica_groups are.
-inline std::string int_rows_attr(const std::vector<std::vector<std::int64_t>>& rows) {
+template<class = void>
+std::string int_rows_attr(const std::vector<std::vector<std::int64_t>>& rows) {
     std::size_t cols = 0;
     for (const auto& r : rows)
         cols = std::max(cols, r.size());
@@ -386,18 +388,21 @@ inline std::string int_rows_attr(const std::vector<std::vector<std::int64_t>>& r
     }
     return s + "]> : tensor<" + std::to_string(rows.size()) + "x" + std::to_string(cols) + "xi64>";
 }
-inline std::string channel_attr(std::int64_t channel_id) {
+template<class = void>
+std::string channel_attr(std::int64_t channel_id) {
     return channel_id > 0
                ? ", channel_handle = #stablehlo.channel_handle<handle = " + std::to_string(channel_id) + ", type = 1>"
                : std::string();
 }
-inline std::string permute_attrs(const source_target_pairs_t& pairs, std::int64_t channel_id) {
+template<class = void>
+std::string permute_attrs(const source_target_pairs_t& pairs, std::int64_t channel_id) {
     std::vector<std::vector<std::int64_t>> rows;
     for (const auto& [s, t] : pairs)
         rows.push_back({s, t});
     return "source_target_pairs = " + int_rows_attr(rows) + channel_attr(channel_id);
 }
-inline std::string collective_attrs(const collective_opts& o, bool global_ids = true) {
+template<class = void>
+std::string collective_attrs(const collective_opts& o, bool global_ids = true) {
     return "replica_groups = " + int_rows_attr(o.replica_groups) + channel_attr(o.channel_id) +
            (global_ids && o.use_global_device_ids ? ", use_global_device_ids" : "");
 }

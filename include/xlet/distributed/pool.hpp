@@ -92,9 +92,11 @@ void run_devices(std::uint32_t n, Device& device, std::unique_ptr<tbb::task_aren
 // `threads` (0: oneTBB's default) bounds the threads that run the devices; results do not depend
 // on it. run() returns the program's results by device id (replica * partitions + partition), or
 // nothing for a void program; it rethrows the first root-cause exception of any device.
-class replica_pool {
+// (A template of nothing, `replica_pool` its one name: a unit that runs no pool compiles none of it.)
+template<class Nothing = void>
+class basic_replica_pool {
 public:
-    explicit replica_pool(std::uint32_t replicas, std::uint32_t partitions = 1, int threads = 0)
+    explicit basic_replica_pool(std::uint32_t replicas, std::uint32_t partitions = 1, int threads = 0)
         : R_(replicas), P_(partitions), threads_(threads) {
         if (replicas == 0 || partitions == 0)
             throw error("replica_pool", "needs at least one replica and one partition (got ", replicas, " x ",
@@ -109,7 +111,7 @@ public:
     auto run(F&& program) {
         using Result = std::invoke_result_t<F&, replica_context&>;
         const std::uint32_t D = device_count();
-        detail::shared_memory_transport t(R_, P_);
+        detail::basic_shared_memory_transport<Nothing> t(R_, P_);
         detail::device_runs<Result> runs(D);
         auto device = [&](std::uint32_t d) { runs.run(program, t, d, d, P_); };
         detail::run_devices(D, device, arena_, threads_);
@@ -126,5 +128,6 @@ private:
     int threads_;
     std::unique_ptr<tbb::task_arena> arena_;
 };
+using replica_pool = basic_replica_pool<>;
 
 } // namespace xlet

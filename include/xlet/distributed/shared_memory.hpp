@@ -57,12 +57,14 @@ public:
     using error::error;
 };
 
-inline std::string device_name(std::uint32_t d, std::uint32_t P) {
+template<class = void>
+std::string device_name(std::uint32_t d, std::uint32_t P) {
     if (P == 1) return "replica " + std::to_string(d);
     return "replica " + std::to_string(d / P) + " partition " + std::to_string(d % P);
 }
 
-inline std::string describe(const collective_desc& d) {
+template<class = void>
+std::string describe(const collective_desc& d) {
     std::string s = d.op;
     s += ' ';
     s += d.operand;

@@ -215,7 +215,8 @@ private:
 namespace detail {
 
 // (Appends, not `"," + std::string`: GCC 12 warns falsely (-Wrestrict) on the latter.)
-inline std::string list_string(const std::vector<std::int64_t>& g) {
+template<class = void>
+std::string list_string(const std::vector<std::int64_t>& g) {
     std::string s = "{";
     for (std::size_t i = 0; i < g.size(); ++i) {
         if (i) s += ',';
@@ -224,7 +225,8 @@ inline std::string list_string(const std::vector<std::int64_t>& g) {
     s += '}';
     return s;
 }
-inline std::string groups_string(const replica_groups_t& gs) {
+template<class = void>
+std::string groups_string(const replica_groups_t& gs) {
     std::string s = "{";
     for (std::size_t i = 0; i < gs.size() && i < 16; ++i) {
         if (i) s += ',';
@@ -237,7 +239,8 @@ inline std::string groups_string(const replica_groups_t& gs) {
 
 // The mode a collective's attributes select (StableHLO: all_gather, all_reduce, reduce_scatter
 // use three modes; all_to_all, collective_broadcast and collective_permute two).
-inline group_mode mode_of(const char* op, const collective_opts& o, bool has_global_ids) {
+template<class = void>
+group_mode mode_of(const char* op, const collective_opts& o, bool has_global_ids) {
     if (!has_global_ids) return o.channel_id > 0 ? group_mode::cross_partition : group_mode::cross_replica;
     if (o.channel_id <= 0) {
         if (o.use_global_device_ids)
@@ -251,9 +254,9 @@ inline group_mode mode_of(const char* op, const collective_opts& o, bool has_glo
 // The group this device belongs to, with the rules the spec gives: ids in range and not repeated;
 // `cover`: every id in some group (XLA: "the same number of elements as the number of replicas");
 // `equal`: all groups the same size. Empty groups: one group of every id of the mode.
-inline group_view resolve_group(const char* op, group_mode mode, const replica_groups_t& groups, std::uint32_t R,
-                                std::uint32_t P, std::uint32_t replica, std::uint32_t partition, bool cover,
-                                bool equal) {
+template<class = void>
+group_view resolve_group(const char* op, group_mode mode, const replica_groups_t& groups, std::uint32_t R,
+                         std::uint32_t P, std::uint32_t replica, std::uint32_t partition, bool cover, bool equal) {
     const std::uint32_t domain = mode == group_mode::cross_partition ? P
                                  : mode == group_mode::flattened_ids ? R * P
                                                                      : R;

@@ -62,10 +62,7 @@ struct plain_form {
 
 // A constant of one value, rank 0.
 template<class T>
-int scalar_value(recorder& r, const T& v) {
-    const std::string type = tensor_type<T, 0>({});
-    return r.emit("stablehlo.constant", {}, {type}, "value = " + dense_literal(&v, {}, type));
-}
+int scalar_value(recorder& r, const T& v);
 
 // A bounded value (eval/bounded.hpp) read as the static array of its padded contents: its sizes
 // set to the bounds, so StableHLO's type is static (the padding is unspecified there, computed in xlet).
@@ -138,9 +135,7 @@ XLET_TRACE_COLD void bind_into(recorder& r, const S* dst, int id) {
 }
 
 template<class A>
-void bind(recorder& r, const A& a, int id) {
-    r.bind(a.data(), A::num_elements * sizeof(typename A::value_type), type_of<A>(), id);
-}
+void bind(recorder& r, const A& a, int id);
 
 // The result types of an op that returns an array or a tuple of arrays.
 template<class R>
@@ -155,13 +150,7 @@ void result_types(std::vector<std::string>& out) {
     }
 }
 template<class R>
-void bind_results(recorder& r, const R& res, int& id) {
-    if constexpr (is_array_leaf<R>) {
-        bind(r, res, id++);
-    } else {
-        detail::apply([&](const auto&... e) { (bind_results(r, e, id), ...); }, res);
-    }
-}
+void bind_results(recorder& r, const R& res, int& id);
 template<class R>
 void values_of(recorder& r, const R& res, std::vector<int>& out) {
     if constexpr (
@@ -278,7 +267,39 @@ struct form_result<F, T0, T...> {
 // a traceable user callable is called on rank-0 views of the block arguments. Anything
 // else cannot be exported: xlet::error naming the op.
 template<class... T, class F>
-XLET_TRACE_COLD int computation(recorder& r, const F& f, std::string_view op);
+XLET_TRACE_COLD int computation(recorder& r, const F& f, std::string_view op) {
+    const int g = r.open_region({tensor_type<T, 0>({})...});
+    const int first = r.regions[static_cast<std::size_t>(g)].args.front();
+    if constexpr (!form<F>::name.empty()) {
+        // A form may use only its first arguments (sort_less compares the keys of a variadic sort).
+        std::size_t arity = sizeof...(T);
+        if constexpr (requires { form<F>::arity; }) arity = form<F>::arity;
+        std::vector<int> args;
+        for (std::size_t i = 0; i < arity; ++i)
+            args.push_back(first + static_cast<int>(i));
+        using T0 = std::tuple_element_t<0, std::tuple<T...>>;
+        using Out = typename form_result<F, T...>::type;
+        const int v =
+            r.emit(std::string(form<F>::name), args, {tensor_type<Out, 0>({})}, form<F>::template attrs<T0>());
+        r.close_region({v});
+    } else if constexpr (is_traceable<F>) {
+        // The block arguments live here; f gets rank-0 views of them. Views, not the tensors: a
+        // generic lambda takes its parameters by value, and the expression it returns must not
+        // point into those copies (gone when it returns) but here.
+        std::tuple<tensor<T>...> args;
+        int id = first;
+        detail::apply([&](const auto&... a) { (bind(r, a, id++), ...); }, args);
+        std::vector<int> results;
+        detail::apply([&](const tensor<T>&... a) { values_of(r, f(tensor_map<const T>(a.data())...), results); }, args);
+        r.close_region(std::move(results));
+    } else {
+        r.close_region({});
+        throw error("to_stablehlo", op,
+                    ": the computation is a C++ callable without a StableHLO form; use xlet's "
+                    "function objects (add_fn, max_fn, ...) or declare it with xlet::traceable(f)");
+    }
+    return g;
+}
 // The same with the scalar types given as a tuple type: once, twice (scatter's computation
 // takes (current..., update...)) or in pairs (a sort comparator takes (x_i, x_j, y_i, y_j, ...)).
 enum class args { once, twice, pairs };

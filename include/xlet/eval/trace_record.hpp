@@ -8,6 +8,26 @@
 
 namespace xlet::trace {
 
+template<class T>
+int scalar_value(recorder& r, const T& v) {
+    const std::string type = tensor_type<T, 0>({});
+    return r.emit("stablehlo.constant", {}, {type}, "value = " + dense_literal(&v, {}, type));
+}
+
+template<class A>
+void bind(recorder& r, const A& a, int id) {
+    r.bind(a.data(), A::num_elements * sizeof(typename A::value_type), type_of<A>(), id);
+}
+
+template<class R>
+void bind_results(recorder& r, const R& res, int& id) {
+    if constexpr (is_array_leaf<R>) {
+        bind(r, res, id++);
+    } else {
+        detail::apply([&](const auto&... e) { (bind_results(r, e, id), ...); }, res);
+    }
+}
+
 // A bounded value (eval/bounded.hpp) read as the static array of its padded contents: its sizes
 // set to the bounds, so StableHLO's type is static (the padding is unspecified there, computed in xlet).
 template<class>
@@ -146,41 +166,4 @@ XLET_TRACE_COLD int view(recorder& r, int v, std::string_view elem, std::vector<
     return v;
 }
 
-// A computation over scalars of types T... as a region: an element-wise functor becomes its op,
-// a traceable user callable is called on rank-0 views of the block arguments. Anything
-// else cannot be exported: xlet::error naming the op.
-template<class... T, class F>
-XLET_TRACE_COLD int computation(recorder& r, const F& f, std::string_view op) {
-    const int g = r.open_region({tensor_type<T, 0>({})...});
-    const int first = r.regions[static_cast<std::size_t>(g)].args.front();
-    if constexpr (!form<F>::name.empty()) {
-        // A form may use only its first arguments (sort_less compares the keys of a variadic sort).
-        std::size_t arity = sizeof...(T);
-        if constexpr (requires { form<F>::arity; }) arity = form<F>::arity;
-        std::vector<int> args;
-        for (std::size_t i = 0; i < arity; ++i)
-            args.push_back(first + static_cast<int>(i));
-        using T0 = std::tuple_element_t<0, std::tuple<T...>>;
-        using Out = typename form_result<F, T...>::type;
-        const int v =
-            r.emit(std::string(form<F>::name), args, {tensor_type<Out, 0>({})}, form<F>::template attrs<T0>());
-        r.close_region({v});
-    } else if constexpr (is_traceable<F>) {
-        // The block arguments live here; f gets rank-0 views of them. Views, not the tensors: a
-        // generic lambda takes its parameters by value, and the expression it returns must not
-        // point into those copies (gone when it returns) but here.
-        std::tuple<tensor<T>...> args;
-        int id = first;
-        detail::apply([&](const auto&... a) { (bind(r, a, id++), ...); }, args);
-        std::vector<int> results;
-        detail::apply([&](const tensor<T>&... a) { values_of(r, f(tensor_map<const T>(a.data())...), results); }, args);
-        r.close_region(std::move(results));
-    } else {
-        r.close_region({});
-        throw error("to_stablehlo", op,
-                    ": the computation is a C++ callable without a StableHLO form; use xlet's "
-                    "function objects (add_fn, max_fn, ...) or declare it with xlet::traceable(f)");
-    }
-    return g;
-}
 } // namespace xlet::trace
