@@ -3,6 +3,9 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cstdint>
+#include <limits>
+#include <string>
 #include <sstream>
 #include <vector>
 #include <xlet/xlet.hpp>
@@ -102,6 +105,21 @@ TEST_CASE("bad initializer and out-of-range at() raise xlet::error") {
     f32<2, 3> a{};
     CHECK_THROWS_WITH_AS(a.at({0, 3}), "xlet::tensor::at: index 3 out of range for dimension 1 of size 3", error);
     CHECK(a.at({1, 2}) == 0);
+}
+
+TEST_CASE("xlet::error writes its message from parts: text, characters, integers") {
+    const std::string s = "str";
+    const std::string_view v = "view";
+    CHECK(std::string(error("op", "a ", 1, ' ', -5, " ", s, v, 'x').what()) == "xlet::op: a 1 -5 strviewx");
+    CHECK(std::string(error("op").what()) == "xlet::op: ");
+    CHECK(std::string(
+              error("op", std::numeric_limits<std::uint64_t>::max(), " ", std::numeric_limits<std::int64_t>::min())
+                  .what()) == "xlet::op: 18446744073709551615 -9223372036854775808");
+    CHECK(
+        std::string(error("op", static_cast<std::uint8_t>(200), static_cast<std::int8_t>(-3), short(-7), 0u).what()) ==
+        "xlet::op: 200-3-70");
+    const std::string long_reason(300, 'z'); // longer than the message's inline buffer: on the heap
+    CHECK(std::string(error(s, long_reason).what()) == "xlet::str: " + long_reason);
 }
 
 TEST_CASE("storage: small tensors inline, large ones on the heap; copies are deep") {

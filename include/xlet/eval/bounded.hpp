@@ -211,8 +211,9 @@ auto traced_op(Run&& run, Emit&& emit) {
         trace::pause_if p(r);
         return run();
     }();
-    if (id >= 0) [[unlikely]]
-        attach(*r, out, id);
+    if constexpr (trace::compiled_in) // (attach's recorder calls are defined in trace units only)
+        if (id >= 0) [[unlikely]]
+            attach(*r, out, id);
     return out;
 }
 

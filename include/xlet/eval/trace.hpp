@@ -62,7 +62,10 @@ struct plain_form {
 
 // A constant of one value, rank 0.
 template<class T>
-int scalar_value(recorder& r, const T& v);
+int scalar_value(recorder& r, const T& v) {
+    const std::string type = tensor_type<T, 0>({});
+    return r.emit("stablehlo.constant", {}, {type}, "value = " + dense_literal(&v, {}, type));
+}
 
 // A bounded value (eval/bounded.hpp) read as the static array of its padded contents: its sizes
 // set to the bounds, so StableHLO's type is static (the padding is unspecified there, computed in xlet).
@@ -135,7 +138,9 @@ XLET_TRACE_COLD void bind_into(recorder& r, const S* dst, int id) {
 }
 
 template<class A>
-void bind(recorder& r, const A& a, int id);
+void bind(recorder& r, const A& a, int id) {
+    r.bind(a.data(), A::num_elements * sizeof(typename A::value_type), type_of<A>(), id);
+}
 
 // The result types of an op that returns an array or a tuple of arrays.
 template<class R>
@@ -150,7 +155,13 @@ void result_types(std::vector<std::string>& out) {
     }
 }
 template<class R>
-void bind_results(recorder& r, const R& res, int& id);
+void bind_results(recorder& r, const R& res, int& id) {
+    if constexpr (is_array_leaf<R>) {
+        bind(r, res, id++);
+    } else {
+        detail::apply([&](const auto&... e) { (bind_results(r, e, id), ...); }, res);
+    }
+}
 template<class R>
 void values_of(recorder& r, const R& res, std::vector<int>& out) {
     if constexpr (

@@ -1,32 +1,15 @@
 // The definitions behind eval/trace.hpp's declarations of the export path's larger functions
-// (views, memory values, computations). Included by eval/trace.hpp in units compiled with
-// XLET_TRACE only (see core/trace_record.hpp).
+// (views, memory values). Included by eval/trace.hpp in units compiled with XLET_TRACE only (see
+// core/trace_record.hpp). What stays in eval/trace.hpp: functions an op's code may name in a unit
+// without XLET_TRACE, where a call compiled but never run still needs a definition (a traced
+// result's binding), and functions whose arguments may be a user's callable (computation): a
+// function of a local type must be defined in the unit.
 #pragma once
 #include <algorithm>
 
 #include "trace.hpp"
 
 namespace xlet::trace {
-
-template<class T>
-int scalar_value(recorder& r, const T& v) {
-    const std::string type = tensor_type<T, 0>({});
-    return r.emit("stablehlo.constant", {}, {type}, "value = " + dense_literal(&v, {}, type));
-}
-
-template<class A>
-void bind(recorder& r, const A& a, int id) {
-    r.bind(a.data(), A::num_elements * sizeof(typename A::value_type), type_of<A>(), id);
-}
-
-template<class R>
-void bind_results(recorder& r, const R& res, int& id) {
-    if constexpr (is_array_leaf<R>) {
-        bind(r, res, id++);
-    } else {
-        detail::apply([&](const auto&... e) { (bind_results(r, e, id), ...); }, res);
-    }
-}
 
 // A bounded value (eval/bounded.hpp) read as the static array of its padded contents: its sizes
 // set to the bounds, so StableHLO's type is static (the padding is unspecified there, computed in xlet).
