@@ -278,14 +278,20 @@ struct shown<X> {
 template<class X>
 using shown_t = typename shown<X>::type;
 
-// The nodes of l and r broadcast to their common shape (std::tuple), with implicit broadcasting,
-// or with explicit broadcast_dimensions BD for the lower-rank side; the caller has checked the rule.
+// The nodes of l and r broadcast to their common shape (a detail::kids pair, for detail::apply:
+// a std::tuple would cost every binary op its constructor, get and head functions), with implicit
+// broadcasting, or with explicit broadcast_dimensions BD for the lower-rank side; the caller has
+// checked the rule.
+template<class A, class B>
+kids<A, B> node_pair(A a, B b) {
+    return kids<A, B>(static_cast<A&&>(a), static_cast<B&&>(b));
+}
 template<class T, class L, class R>
 auto broadcast_operands(L&& l, R&& r) {
     constexpr auto E = implicit_result(shape_of<L>::extents, shape_of<R>::extents);
     constexpr std::size_t Rk = E.size();
-    return std::make_tuple(broadcast_to<Rk, E>(operand_node<T>(std::forward<L>(l))),
-                           broadcast_to<Rk, E>(operand_node<T>(std::forward<R>(r))));
+    return node_pair(broadcast_to<Rk, E>(operand_node<T>(std::forward<L>(l))),
+                     broadcast_to<Rk, E>(operand_node<T>(std::forward<R>(r))));
 }
 template<class T, auto BD, class L, class R>
 auto broadcast_operands_bdims(L&& l, R&& r) {
@@ -298,11 +304,11 @@ auto broadcast_operands_bdims(L&& l, R&& r) {
     }();
     constexpr std::size_t Rk = E.size();
     if constexpr (left_high)
-        return std::make_tuple(broadcast_to<Rk, E>(operand_node<T>(std::forward<L>(l))),
-                               broadcast_to_dims<Rk, E, BD>(operand_node<T>(std::forward<R>(r))));
+        return node_pair(broadcast_to<Rk, E>(operand_node<T>(std::forward<L>(l))),
+                         broadcast_to_dims<Rk, E, BD>(operand_node<T>(std::forward<R>(r))));
     else
-        return std::make_tuple(broadcast_to_dims<Rk, E, BD>(operand_node<T>(std::forward<L>(l))),
-                               broadcast_to<Rk, E>(operand_node<T>(std::forward<R>(r))));
+        return node_pair(broadcast_to_dims<Rk, E, BD>(operand_node<T>(std::forward<L>(l))),
+                         broadcast_to<Rk, E>(operand_node<T>(std::forward<R>(r))));
 }
 
 // F(l, r) over the broadcast operands.
