@@ -100,6 +100,23 @@ TEST_CASE("monoids: max/min propagate NaN and order -0 < +0") {
     // (a sequential sum gives 7).
     f32<16> ht{1e8f, 1, 1, 1, 1, 1, 1, 1, -1e8f, 1, 1, 1, 1, 1, 1, 1};
     CHECK(reduce(ht, 0.0f, add_fn{}, dims<0>)() == 14.0f);
+    // The additive identity of the unused accumulators and lanes is -0 (x + -0 is x; +0 is not):
+    // a sum of -0s from an init of -0 is -0, as a sequential sum is, over a tail alone, one
+    // vector, and several accumulators plus a tail; from +0 it is +0.
+    auto negative_zeros = [](auto z) {
+        for (std::size_t i = 0; i < decltype(z)::num_elements; ++i)
+            z.data()[i] = -0.0f;
+        return z;
+    };
+    const auto z3 = negative_zeros(f32<3>{});
+    const auto z16 = negative_zeros(f32<16>{});
+    const auto z69 = negative_zeros(f32<69>{});
+    CHECK(std::signbit(reduce(z3, -0.0f, add_fn{}, dims<0>)()));
+    CHECK(std::signbit(reduce(z16, -0.0f, add_fn{}, dims<0>)()));
+    CHECK(std::signbit(reduce(z69, -0.0f, add_fn{}, dims<0>)()));
+    CHECK(!std::signbit(reduce(z69, 0.0f, add_fn{}, dims<0>)()));
+    const auto zr = reduce(negative_zeros(f32<3, 20>{}), -0.0f, add_fn{}, dims<1>); // rows: inner-reduced
+    CHECK((std::signbit(zr(0)) && std::signbit(zr(1)) && std::signbit(zr(2))));
 }
 
 TEST_CASE("monoids: integers wrap, pred add/mul are or/and, bitwise and/or") {

@@ -109,6 +109,11 @@ TEST_CASE("edge: windows that do not fit, zero-size operands, unit windows, f16"
     static_assert(std::is_same_v<decltype(ez), f32<0, 2>>);
     f32<2, 3> a{{1, 2, 3}, {4, 5, 6}};
     CHECK(equal(reduce_window<window_config{.window_dimensions = {1, 1}}>(a, 0.0f, add_fn{}), a)); // identity windows
+    f32<6> nz;
+    for (std::size_t i = 0; i < 6; ++i)
+        nz(i) = -0.0f;
+    const auto wz = reduce_window<window_config{.window_dimensions = {2}, .window_strides = {2}}>(nz, -0.0f, add_fn{});
+    CHECK((std::signbit(wz(0)) && std::signbit(wz(1)) && std::signbit(wz(2)))); // -0 + -0 + -0 is -0
     f16<4> h{half(1.0f), half(2.0f), half(3.0f), half(0.5f)};
     auto hs = reduce_window<window_config{.window_dimensions = {2}, .window_strides = {2}}>(h, half(0.0f), add_fn{});
     CHECK(float(hs(0)) == 3.0f);

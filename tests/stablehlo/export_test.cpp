@@ -13,7 +13,8 @@
 
 using namespace xlet;
 
-xlet::f32<4> untraced_unit_op(const xlet::f32<4>& x); // export_test_plain.cpp, without XLET_TRACE
+xlet::f32<4> untraced_unit_op(const xlet::f32<4>& x);   // export_test_plain.cpp, without XLET_TRACE
+xlet::f32<4> untraced_unit_copy(const xlet::f32<4>& x); // (the same unit)
 
 namespace {
 bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
@@ -198,6 +199,16 @@ TEST_CASE("what cannot be exported is an xlet::error that says why") {
     // Code compiled without XLET_TRACE says so rather than record nothing.
     CHECK_THROWS_WITH(to_stablehlo([](const f32<4>& a) { return untraced_unit_op(a); }, x),
                       doctest::Contains("an op ran in code compiled without XLET_TRACE"));
+    // A tensor copied in such code keeps its traced value (no constant of its contents).
+    const auto traced_fn = [](const f32<4>& a) {
+        f32<4> t = eval(a * 2.0f);
+        return eval(t + 1.0f);
+    };
+    const auto copied_fn = [](const f32<4>& a) {
+        f32<4> t = eval(a * 2.0f);
+        return eval(untraced_unit_copy(t) + 1.0f);
+    };
+    CHECK(to_stablehlo(copied_fn, x) == to_stablehlo(traced_fn, x));
     // Nothing stays active after an error: a plain evaluation afterwards is not traced.
     CHECK(trace::active == nullptr);
     f32<4> y = x + 1.0f;

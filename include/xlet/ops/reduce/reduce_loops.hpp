@@ -106,7 +106,10 @@ consteval reduce_space<R> make_reduce_space(const extents_t<R>& e, const std::ar
 template<class F, class C>
 consteval C monoid_identity() {
     constexpr bool b = std::is_same_v<C, bool>;
-    if constexpr (std::is_same_v<F, add_fn> || std::is_same_v<F, or_fn>)
+    if constexpr (std::is_same_v<F, add_fn> && std::is_floating_point_v<C>)
+        return -C{}; // -0: x + -0 is x for every x (+0 is not: it turns a -0 sum into +0), so the
+                     // unused accumulators change nothing and the compiler drops their adds
+    else if constexpr (std::is_same_v<F, add_fn> || std::is_same_v<F, or_fn>)
         return C{};
     else if constexpr (std::is_same_v<F, mul_fn>)
         return b ? C(true) : C(1);
