@@ -278,28 +278,28 @@ std::string quant_axis_renamed(std::string_view name, std::int64_t axis) {
     return std::string(name.substr(0, colon + 1)) + std::to_string(axis) + std::string(name.substr(list));
 }
 
-template<class>
-std::string i64_array(const std::vector<std::int64_t>& v) {
-    std::string s = "array<i64";
-    for (std::size_t i = 0; i < v.size(); ++i)
-        s += (i ? ", " : ": ") + std::to_string(v[i]);
-    return s + ">";
-}
-
+// The integers of a list (std::vector, std::array, dim_list, ...) as "1, 0".
 template<class L>
-std::string int_list(const L& l) {
-    std::string s = "[";
+std::string ints_joined(const L& l) {
+    std::string s;
     for (std::size_t i = 0; i < l.size(); ++i)
-        s += (i ? ", " : "") + std::to_string(l[i]);
-    return s + "]";
+        s += (i ? ", " : "") + std::to_string(static_cast<std::int64_t>(l[i]));
+    return s;
 }
 
 template<class L>
 std::string i64_list(const L& l) {
-    std::vector<std::int64_t> v;
-    for (std::size_t i = 0; i < l.size(); ++i)
-        v.push_back(static_cast<std::int64_t>(l[i]));
-    return i64_array(v);
+    return l.size() == 0 ? "array<i64>" : "array<i64: " + ints_joined(l) + ">";
+}
+
+template<class>
+std::string i64_array(const std::vector<std::int64_t>& v) {
+    return i64_list(v);
+}
+
+template<class L>
+std::string int_list(const L& l) {
+    return "[" + ints_joined(l) + "]";
 }
 
 template<class>
