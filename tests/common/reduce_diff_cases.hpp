@@ -10,6 +10,8 @@
 #pragma once
 #include "reduce_common.hpp"
 
+#include <functional>
+
 using lt::rf;
 
 namespace rdiff {

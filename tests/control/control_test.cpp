@@ -7,6 +7,7 @@
 
 #include <atomic>
 #include <cstring>
+#include <functional>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -375,6 +376,35 @@ TEST_CASE("custom_call: const form, typed form, tuple results, registry and erro
     CHECK(reg.remove("double"));
     CHECK_FALSE(reg.contains("double"));
     CHECK_THROWS_AS((custom_call<"double", f32<4>>(reg, v)), xlet::error);
+    CHECK_FALSE(reg.remove("double"));
+    // Several names, registered out of order (kept sorted), one replaced by a second registration
+    // (the typed form over the C form), prefixes of each other.
+    reg.add("m", &scale_by_two);
+    reg.add("b", &scale_by_two);
+    reg.add<f32<4>(f32<4>)>("z", [](const f32<4>& a) { return f32<4>(a + 1.0f); });
+    reg.add("mm", &scale_by_two);
+    reg.add<f32<4>(f32<4>)>("m", [](const f32<4>& a) { return f32<4>(a * 3.0f); });
+    CHECK(reg.contains("b"));
+    CHECK(reg.contains("m"));
+    CHECK(reg.contains("mm"));
+    CHECK(reg.contains("z"));
+    CHECK_FALSE(reg.contains("a"));
+    CHECK_FALSE(reg.contains("n"));
+    CHECK(equal_to(custom_call<"b", f32<4>>(reg, v), {2.0f, 4.0f, 6.0f, 8.0f}));
+    CHECK(equal_to(custom_call<"m", f32<4>>(reg, v), {3.0f, 6.0f, 9.0f, 12.0f}));
+    CHECK(equal_to(custom_call<"mm", f32<4>>(reg, v), {2.0f, 4.0f, 6.0f, 8.0f}));
+    CHECK(equal_to(custom_call<"z", f32<4>>(reg, v), {2.0f, 3.0f, 4.0f, 5.0f}));
+    CHECK(reg.remove("m"));
+    CHECK_FALSE(reg.contains("m"));
+    CHECK(equal_to(custom_call<"mm", f32<4>>(reg, v), {2.0f, 4.0f, 6.0f, 8.0f}));
+    // A copy of an entry keeps its callable alive when the registry replaces it.
+    const auto kept = reg.find("z");
+    reg.add("z", &scale_by_two);
+    f32<4> r;
+    const void* in[] = {&v}; // the typed form takes the operand tensors themselves
+    kept.fn(&r, in);
+    CHECK(equal_to(r, {2.0f, 3.0f, 4.0f, 5.0f}));
+    CHECK(equal_to(custom_call<"z", f32<4>>(reg, v), {2.0f, 4.0f, 6.0f, 8.0f}));
     // An exception inside the target.
     register_custom_call(
         "throws", +[](void*, const void**) { throw std::runtime_error("target failed"); });

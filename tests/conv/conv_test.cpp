@@ -8,6 +8,8 @@
 
 #include <tbb/task_arena.h>
 
+#include <functional>
+
 namespace {
 template<class A, class B>
 bool same_values(const A& a, const B& b) {

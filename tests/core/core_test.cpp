@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <string>
 #include <sstream>
 #include <vector>
@@ -272,4 +273,40 @@ TEST_CASE("eval of a tensor rvalue (an eager op's result) moves it; of an lvalue
     static_assert(std::is_same_v<decltype(d), f32<64, 64>>);
     CHECK(d(0, 1) == 12);
     CHECK(d(0, 0) == 0);
+}
+
+TEST_CASE("detail::owner: the owning pointer of xlet's own objects") {
+    struct base {
+        int* alive;
+        explicit base(int* a) : alive(a) { ++*alive; }
+        virtual ~base() { --*alive; }
+    };
+    struct derived final : base {
+        int v;
+        derived(int* a, int x) : base(a), v(x) {}
+    };
+    int alive = 0;
+    {
+        xlet::detail::owner<base> a = xlet::detail::make_owner<derived>(&alive, 7); // converted
+        CHECK(alive == 1);
+        CHECK(static_cast<derived&>(*a).v == 7);
+        xlet::detail::owner<base> b = std::move(a);
+        CHECK_FALSE(a);
+        CHECK(b);
+        CHECK(alive == 1);
+        b = xlet::detail::owner<base>(std::make_unique<derived>(&alive, 8)); // from a unique_ptr
+        CHECK(alive == 1);                                                   // the first one deleted
+        CHECK(static_cast<derived*>(b.get())->v == 8);
+        base* raw = b.release();
+        CHECK_FALSE(b);
+        CHECK(alive == 1);
+        b.reset(raw);
+        xlet::detail::owner<base> c(nullptr);
+        c = std::move(b);
+        CHECK(alive == 1);
+        c.reset();
+        CHECK(alive == 0);
+        c = xlet::detail::make_owner<derived>(&alive, 9);
+    }
+    CHECK(alive == 0); // deleted through the base at the end of its scope
 }

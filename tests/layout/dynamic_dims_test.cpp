@@ -4,6 +4,8 @@
 #define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include "reduce_common.hpp"
 
+#include <functional>
+
 using lt::rf;
 
 namespace {

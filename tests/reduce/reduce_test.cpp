@@ -7,6 +7,8 @@
 
 #include <tbb/global_control.h>
 
+#include <functional>
+
 using lt::rf;
 
 namespace {

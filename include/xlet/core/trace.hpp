@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "error.hpp"
+#include "owner.hpp"
 #include "shape.hpp"
 #include "types.hpp"
 
@@ -141,7 +142,7 @@ public:
 
 private:
     struct state; // the storage bindings and side-effect tokens (core/trace_record.hpp)
-    std::unique_ptr<state> st_;
+    detail::owner<state> st_;
     std::vector<int> stack_;
     int lookup(const void* p, std::size_t bytes, std::string_view type, bool padding) const;
 

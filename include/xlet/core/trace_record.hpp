@@ -26,7 +26,7 @@ struct basic_recorder<D>::state {
 template<class D>
 basic_recorder<D>::basic_recorder()
     : regions(1), on_copy([](basic_recorder& r, const void* from, const void* to) { r.copied(from, to); }),
-      st_(std::make_unique<state>()), stack_{0} {}
+      st_(detail::make_owner<state>()), stack_{0} {}
 template<class D>
 basic_recorder<D>::~basic_recorder() = default;
 

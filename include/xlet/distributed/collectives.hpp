@@ -23,6 +23,7 @@
 #include <string>
 #include <type_traits>
 
+#include "../core/owner.hpp"
 #include "../core/tensor.hpp"
 #include "../eval/assign.hpp"
 #include "../ops/elementwise/binary.hpp"
@@ -213,7 +214,7 @@ template<class Out>
 class async_collective {
 public:
     using value_type = Out;
-    explicit async_collective(std::unique_ptr<detail::async_state_base<Out>> s) : s_(std::move(s)) {}
+    explicit async_collective(detail::owner<detail::async_state_base<Out>> s) : s_(std::move(s)) {}
     async_collective(async_collective&&) noexcept = default;
     async_collective& operator=(async_collective&& o) noexcept {
         if (this != &o) {
@@ -254,7 +255,7 @@ private:
         }
         s_.reset();
     }
-    std::unique_ptr<detail::async_state_base<Out>> s_;
+    detail::owner<detail::async_state_base<Out>> s_;
 };
 
 namespace detail {
@@ -267,7 +268,7 @@ auto run_collective(replica_context& ctx, Launch&& launch, A&&... extra) {
     // path that forgot to)
     trace::not_exported(Async ? "an async collective" : "a collective");
     if constexpr (Async) {
-        auto st = std::make_unique<async_state<Out, Extra>>(ctx, std::forward<A>(extra)...);
+        auto st = make_owner<async_state<Out, Extra>>(ctx, std::forward<A>(extra)...);
         launch(*st);
         return async_collective<Out>(std::move(st));
     } else {

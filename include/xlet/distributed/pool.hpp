@@ -13,6 +13,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "../core/owner.hpp"
 #include "shared_memory.hpp"
 #include "transport.hpp"
 
@@ -66,7 +67,7 @@ struct device_runs {
 // (XLET_POOL_THREADS). One arena for the pool's lifetime: oneTBB keeps the stacks of suspended
 // tasks per arena, so a second run() reuses them instead of mapping n new ones.
 template<class Device>
-void run_devices(std::uint32_t n, Device& device, std::unique_ptr<tbb::task_arena>& arena, int threads) {
+void run_devices(std::uint32_t n, Device& device, owner<tbb::task_arena>& arena, int threads) {
     if constexpr (XLET_POOL_THREADS) {
         std::vector<std::thread> ts;
         for (std::uint32_t i = 0; i < n; ++i)
@@ -74,7 +75,7 @@ void run_devices(std::uint32_t n, Device& device, std::unique_ptr<tbb::task_aren
         for (auto& th : ts)
             th.join();
     } else {
-        if (!arena) arena = std::make_unique<tbb::task_arena>(threads > 0 ? threads : int{tbb::task_arena::automatic});
+        if (!arena) arena = make_owner<tbb::task_arena>(threads > 0 ? threads : int{tbb::task_arena::automatic});
         arena->execute([&] {
             tbb::task_group tg;
             for (std::uint32_t i = 0; i < n; ++i)
@@ -126,7 +127,7 @@ public:
 private:
     std::uint32_t R_, P_;
     int threads_;
-    std::unique_ptr<tbb::task_arena> arena_;
+    detail::owner<tbb::task_arena> arena_;
 };
 using replica_pool = basic_replica_pool<>;
 

@@ -42,7 +42,6 @@
 #include <cstring>
 #include <deque>
 #include <exception>
-#include <functional>
 #include <map>
 #include <mutex>
 #include <tuple>
@@ -269,7 +268,7 @@ public:
         if (pm.done) return;
         pm.done = true;
         std::unique_lock lk(m_);
-        finish(lk, ctx, pm.key, pm.work);
+        finish(lk, ctx, pm.key, pm);
     }
 
     // The pool's side: a device's program returned (or threw) having entered `entered[c]`
@@ -337,7 +336,6 @@ private:
         std::ptrdiff_t source = 0;
         const ragged_meta* meta = nullptr;
     };
-    using work_fn = std::function<void(std::size_t, const std::vector<slot>&)>;
 
     // One wait of one device, on its stack. Registered and woken under m_; the suspend/resume
     // handshake is `state` alone (0: registered, 1: suspended at sp, 2: woken): whichever of the
@@ -402,10 +400,17 @@ private:
         instance* inst = nullptr; // (map nodes: stable until this member leaves)
         group_state* gs = nullptr;
     };
-    struct pending_meet final : pending {
+    // An async collective's meeting; its work (part j over the slots) is the derived class's.
+    struct pending_meet : pending {
         meet_key key;
-        work_fn work;
         bool done = false;
+        virtual void operator()(std::size_t j, const std::vector<slot>& s) = 0;
+    };
+    template<class Work>
+    struct pending_meet_of final : pending_meet {
+        Work work;
+        explicit pending_meet_of(const Work& w) : work(w) {}
+        void operator()(std::size_t j, const std::vector<slot>& s) override { work(j, s); }
     };
     struct message {
         const void* data = nullptr;
@@ -738,10 +743,9 @@ private:
                      Work& work, bool async) {
         resume_after later; // declared before the lock: resumes after it is released
         if (async) {
-            auto p = std::make_unique<pending_meet>();
-            p->work = work;
+            auto p = std::make_unique<pending_meet_of<Work>>(work);
             std::unique_lock lk(m_);
-            p->key = arrive(lk, ctx, d, g, mine, bytes, p->work, later);
+            p->key = arrive(lk, ctx, d, g, mine, bytes, static_cast<pending_meet&>(*p), later);
             return p;
         }
         std::unique_lock lk(m_);

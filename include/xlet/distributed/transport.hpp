@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "../core/error.hpp"
+#include "../core/owner.hpp"
 
 namespace xlet {
 
@@ -126,7 +127,7 @@ class pending {
 public:
     virtual ~pending() = default;
 };
-using pending_ptr = std::unique_ptr<pending>;
+using pending_ptr = owner<pending>;
 
 // The per-member arrays of ragged_all_to_all, [group size][updates] each, as int64.
 struct ragged_meta {

@@ -19,7 +19,6 @@
 
 #include <array>
 #include <concepts>
-#include <optional>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -222,7 +221,8 @@ inline void philox_eo_rounds(std::array<philox_set, S>& s, const philox_keys& k)
 // Rounds 0 and 1 when x1..x3 are the same in every lane (no carry out of x0 in the block): the
 // parts that depend on x1..x3 only are computed once, in scalar, and broadcast.
 struct philox_head {
-    rng_v a, b, c, d;
+    rng_v a{}, b{}, c{}, d{};
+    philox_head() = default;
     philox_head(std::uint32_t x1, std::uint32_t x2, std::uint32_t x3, const philox_keys& k) {
         const std::uint64_t p1 = std::uint64_t{philox_m1} * x2; // round 0
         const auto s0 = static_cast<std::uint32_t>(p1 >> 32) ^ x1 ^ k.k0[0], s1 = static_cast<std::uint32_t>(p1);
@@ -452,15 +452,17 @@ void philox_stream(std::array<std::uint32_t, 2> key, u128_counter base, std::uin
                 const rng_v ve = rv_load(offs.data()), vo = rv_load(offo.data());
                 const rng_v step = rv_set32(rng_lanes);
                 std::uint64_t head_hi = ~std::uint64_t{0}, head_lo = 0; // the words the head was made for
-                std::optional<philox_head> head;
+                philox_head head; // (not std::optional: Clang instantiated it in every unit, 10 ms)
+                bool have_head = false;
                 std::size_t b = b0;
                 while (b < b1) {
                     const u128_counter c = base.plus(b * rng_lanes);
                     const auto w = c.words();
                     std::size_t g = std::min(philox_group, b1 - b);  // blocks this step
                     if (w[0] <= 0xffffffffu - (g * rng_lanes - 1)) { // no carry out of x0
-                        if (!head || c.hi != head_hi || (c.lo >> 32) != head_lo) {
-                            head.emplace(w[1], w[2], w[3], ks);
+                        if (!have_head || c.hi != head_hi || (c.lo >> 32) != head_lo) {
+                            head = philox_head(w[1], w[2], w[3], ks);
+                            have_head = true;
                             head_hi = c.hi;
                             head_lo = c.lo >> 32;
                         }
@@ -468,8 +470,8 @@ void philox_stream(std::array<std::uint32_t, 2> key, u128_counter base, std::uin
                             std::array<philox_set, 2 * G> s;
                             rng_v x0 = rv_set32(w[0]);
                             for (std::size_t i = 0; i < G; ++i, x0 = rv_add32(x0, step)) {
-                                s[2 * i] = (*head)(rv_add32(x0, ve));
-                                s[2 * i + 1] = (*head)(rv_add32(x0, vo));
+                                s[2 * i] = head(rv_add32(x0, ve));
+                                s[2 * i + 1] = head(rv_add32(x0, vo));
                             }
                             philox_eo_rounds<2, mem ? 9 : 10>(s, ks);
                             auto finish_all = [&]<std::size_t... I>(std::index_sequence<I...>) XLET_RNG_INLINE {

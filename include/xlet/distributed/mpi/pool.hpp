@@ -164,7 +164,7 @@ private:
     int threads_;
     std::vector<std::uint32_t> first_;
     std::chrono::milliseconds watchdog_{600000};
-    std::unique_ptr<tbb::task_arena> arena_;
+    detail::owner<tbb::task_arena> arena_;
 };
 
 } // namespace xlet

@@ -127,7 +127,7 @@ auto composite_call(const C& c, A&&... operands) {
                   "xlet::composite_call [C2]: the decomposition must be callable with the operands");
     if constexpr (c2) {
         try {
-            return detail::materialize(std::invoke(c.decomposition, std::forward<A>(operands)...));
+            return detail::materialize(c.decomposition(std::forward<A>(operands)...));
         } catch (...) {
             detail::rethrow_in("composite_call", "composite '" + std::string(C::name.view()) + "'");
         }

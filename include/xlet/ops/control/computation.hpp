@@ -26,7 +26,6 @@
 #pragma once
 #include <cstddef>
 #include <exception>
-#include <functional>
 #include <string>
 #include <string_view>
 #include <tuple>
@@ -287,8 +286,8 @@ auto call(const Fn& fn, A&&... args) {
                     return [&]<std::size_t... K>(std::index_sequence<K...>) {
                         // One full-expression: parameters evaluated from expressions live until
                         // the result has been evaluated.
-                        return R(std::invoke(
-                            fn.function(), detail::as_parameter<std::tuple_element_t<K, P>>(std::forward<A>(args))...));
+                        return R(fn.function()(
+                            detail::as_parameter<std::tuple_element_t<K, P>>(std::forward<A>(args))...));
                     }
                     (std::index_sequence_for<A...>{});
                 } catch (...) {
@@ -306,7 +305,7 @@ auto call(const Fn& fn, A&&... args) {
                       "xlet::call [C4]: the computation must be callable with the operands (arity and types)");
         if constexpr (ok) {
             try {
-                return detail::materialize(std::invoke(fn, std::forward<A>(args)...));
+                return detail::materialize(fn(std::forward<A>(args)...));
             } catch (...) {
                 detail::rethrow_in("call", "the computation");
             }

@@ -47,7 +47,7 @@ struct branch_results<F, AT, std::index_sequence<K...>> {
 
 template<std::size_t K, class R, class Fns, class Args>
 R run_branch(Fns& fns, Args&& args) {
-    return R(materialize(std::invoke(std::get<K>(fns), std::get<K>(std::forward<Args>(args)))));
+    return R(materialize(std::get<K>(fns)(std::get<K>(std::forward<Args>(args)))));
 }
 
 // Branch b of N (b already clamped to [0, N)): one direct call per branch, no table.
@@ -68,7 +68,7 @@ XLET_TRACE_COLD int trace_branch(trace::recorder& r, F& fn, A& operand) {
         throw error("to_stablehlo", "conditional: a branch that returns other than tensors, or takes its operand as "
                                     "an rvalue, cannot be exported");
     else
-        return trace_region<void>(r, "conditional", "a branch", [&] { return materialize(std::invoke(fn, operand)); });
+        return trace_region<void>(r, "conditional", "a branch", [&] { return materialize(fn(operand)); });
 }
 
 } // namespace detail
@@ -93,13 +93,13 @@ auto conditional(const P& pred, TA&& true_operand, TF&& true_fn, FA&& false_oper
             auto run = [&]() -> RT {
                 if (detail::scalar_value(pred)) {
                     try {
-                        return RT(detail::materialize(std::invoke(true_fn, std::forward<TA>(true_operand))));
+                        return RT(detail::materialize(true_fn(std::forward<TA>(true_operand))));
                     } catch (...) {
                         detail::rethrow_in("conditional", "the true branch");
                     }
                 }
                 try {
-                    return RT(detail::materialize(std::invoke(false_fn, std::forward<FA>(false_operand))));
+                    return RT(detail::materialize(false_fn(std::forward<FA>(false_operand))));
                 } catch (...) {
                     detail::rethrow_in("conditional", "the false branch");
                 }

@@ -26,7 +26,7 @@
 //                   std::tuple of tensor types
 //               C2  every operand is an array expression (tensor, tensor_map or lazy expression)
 #pragma once
-#include <functional>
+#include <algorithm>
 #include <memory>
 #include <mutex>
 #include <shared_mutex>
@@ -36,8 +36,8 @@
 #include <type_traits>
 #include <typeindex>
 #include <typeinfo>
-#include <unordered_map>
 #include <utility>
+#include <vector>
 
 #include "computation.hpp"
 
@@ -98,10 +98,16 @@ inline constexpr bool custom_call_result<std::tuple<T...>> = (is_owning_tensor<T
 template<class = void>
 class basic_custom_call_registry {
 public:
+    // A target as called: fn(out, in). Copies share the callable (a call copies its entry).
+    struct target {
+        void (*call)(const void* self, void* out, const void** in) = nullptr;
+        std::shared_ptr<const void> self;
+        void operator()(void* out, const void** in) const { call(self.get(), out, in); }
+    };
     struct entry {
         // C form: in[i] points to elements. Typed form: in[i] points to the operand tensors
         // themselves, out to the result object; `signature` names the typed form's types.
-        std::function<void(void*, const void**)> fn;
+        target fn;
         bool typed = false;
         std::type_index signature = typeid(void);
         std::string signature_label;
@@ -115,13 +121,13 @@ public:
     void add(std::string name, custom_call_target f) {
         if (!f) throw error("custom_call", "target '", name, "' registered as a null function");
         entry e;
-        e.fn = [f](void* out, const void** in) { f(out, in); };
+        e.fn = make_target([f](void* out, const void** in) { f(out, in); });
         put(std::move(name), std::move(e));
     }
     void add(std::string name, custom_call_target_mutable f) {
         if (!f) throw error("custom_call", "target '", name, "' registered as a null function");
         entry e;
-        e.fn = [f](void* out, const void** in) { f(out, const_cast<void**>(in)); };
+        e.fn = make_target([f](void* out, const void** in) { f(out, const_cast<void**>(in)); });
         put(std::move(name), std::move(e));
     }
     // The typed form: Sig = Out(Operands...), f callable with const Operands&... and returning an
@@ -133,16 +139,20 @@ public:
 
     bool remove(const std::string& name) {
         std::unique_lock lock(m_);
-        return targets_.erase(name) > 0;
+        const auto it = position(name);
+        if (it == targets_.end() || it->first != name) return false;
+        targets_.erase(it);
+        return true;
     }
     bool contains(const std::string& name) const {
         std::shared_lock lock(m_);
-        return targets_.count(name) > 0;
+        const auto it = position(name);
+        return it != targets_.end() && it->first == name;
     }
     entry find(std::string_view name) const {
         std::shared_lock lock(m_);
-        auto it = targets_.find(std::string(name));
-        if (it == targets_.end())
+        const auto it = position(name);
+        if (it == targets_.end() || it->first != name)
             throw error("custom_call", "no target named '", name, "' is registered (register_custom_call(\"", name,
                         "\", f) first)");
         return it->second;
@@ -157,23 +167,38 @@ private:
         static_assert(std::is_invocable_v<const F&, const std::remove_cvref_t<A>&...>,
                       "xlet::custom_call: the typed target must be callable with its declared operand types");
         entry e;
-        e.fn = [f = std::move(f)](void* out, const void** in) {
+        e.fn = make_target([f = std::move(f)](void* out, const void** in) {
             [&]<std::size_t... K>(std::index_sequence<K...>) {
                 *static_cast<R*>(out) = R(f(*static_cast<const std::remove_cvref_t<A>*>(in[K])...));
             }
             (std::index_sequence_for<A...>{});
-        };
+        });
         e.typed = true;
         e.signature = typeid(R(std::remove_cvref_t<A>...));
         e.signature_label = detail::type_label<R>() + "(" + detail::type_labels<std::remove_cvref_t<A>...>() + ")";
         put(std::move(name), std::move(e));
     }
+    template<class F>
+    static target make_target(F f) {
+        return {[](const void* self, void* out, const void** in) { (*static_cast<const F*>(self))(out, in); },
+                std::make_shared<F>(std::move(f))};
+    }
+    // Targets sorted by name (few, looked up on every call without building a string).
+    using targets = std::vector<std::pair<std::string, entry>>;
+    typename targets::const_iterator position(std::string_view name) const {
+        return std::lower_bound(targets_.begin(), targets_.end(), name,
+                                [](const auto& t, std::string_view n) { return std::string_view(t.first) < n; });
+    }
     void put(std::string name, entry e) {
         std::unique_lock lock(m_);
-        targets_.insert_or_assign(std::move(name), std::move(e));
+        const auto at = targets_.begin() + (position(name) - targets_.cbegin());
+        if (at != targets_.end() && at->first == name)
+            at->second = std::move(e);
+        else
+            targets_.emplace(at, std::move(name), std::move(e));
     }
     mutable std::shared_mutex m_;
-    std::unordered_map<std::string, entry> targets_;
+    targets targets_;
 };
 using custom_call_registry = basic_custom_call_registry<>;
 

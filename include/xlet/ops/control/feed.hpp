@@ -43,6 +43,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "../../core/owner.hpp"
 #include "computation.hpp"
 #include "custom_call.hpp" // detail::type_label
 #include "token.hpp"
@@ -77,7 +78,7 @@ struct feed_message {
     const void* type = nullptr;
     std::string (*type_name)() = nullptr;
     alignas(64) unsigned char small[small_bytes]{}; // zeroed: a move copies all of it
-    std::unique_ptr<feed_holder> big;
+    owner<feed_holder> big;
 
     template<class T>
     static constexpr bool is_small = std::is_trivially_copyable_v<T> && sizeof(T) <= small_bytes && alignof(T) <= 64;
@@ -89,7 +90,7 @@ struct feed_message {
         if constexpr (is_small<T>)
             std::memcpy(small, static_cast<const void*>(&v), sizeof(T));
         else
-            big = std::make_unique<feed_holder_of<T>>(std::move(v));
+            big = make_owner<feed_holder_of<T>>(std::move(v));
     }
     template<class T>
     T take() {

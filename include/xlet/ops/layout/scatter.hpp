@@ -32,7 +32,7 @@
 #include "../../core/simd.hpp" // first: the intrinsic headers before TBB reads them (see there)
 #include <algorithm>
 #include <array>
-#include <functional>
+#include <cstdint>
 #include <tuple>
 
 #include <tbb/global_control.h>
@@ -366,7 +366,10 @@ auto scatter_untraced(X&& operands, I&& scatter_indices, U&& updates, F&& comput
             // An rvalue operand tensor is updated in place, unless an update is that very array.
             const auto* lo = operands.data();
             const auto* hi = lo + std::remove_cvref_t<X>::size();
-            const std::less<const void*> before; // a total order, also across unrelated arrays
+            // (addresses as integers: a total order, also across unrelated arrays)
+            auto before = [](const void* a, const void* b) {
+                return reinterpret_cast<std::uintptr_t>(a) < reinterpret_cast<std::uintptr_t>(b);
+            };
             const bool shared = detail::apply(
                 [&](const auto&... u) { return ((before(u.data(), hi) && before(lo, u.data() + u.size())) || ...); },
                 ups);

@@ -23,7 +23,6 @@
 //   C5 the computation accepts (element types..., element types...) and returns them
 //   C6 a monoid tag is defined on the element type (max/min: ordered types; and/or: pred, integers)
 #pragma once
-#include <functional>
 #include <tuple>
 
 #include "reduce_loops.hpp"

@@ -37,7 +37,6 @@
 //         C2 0 <= k <= size of the last dimension
 //         C3 the element type is ordered: pred, integer or floating
 #pragma once
-#include <functional>
 #include <numeric>
 #include <tuple>
 
