@@ -8,7 +8,9 @@
 
 #include <tbb/task_arena.h>
 
+#include <cstring>
 #include <functional>
+#include <limits>
 
 namespace {
 template<class A, class B>
@@ -236,6 +238,55 @@ TEST_CASE("an epilogue (bias + activation) run in the kernel gives the two passe
     tbb::task_arena(2).execute([&] { t2 = conv_general_dilated<cfg>(x, w, relu); });
     CHECK(same_values(t1, t2));
     CHECK(same_values(t1, two));
+}
+
+TEST_CASE("a per-feature epilogue on the depthwise kernel's registers: the two passes' bits") {
+    // Features a whole number of vectors (the kernel applies the tree to its accumulators) and not
+    // (it applies it to each range written); NaN, infinities and both zeros in the input, so that
+    // the result has them too (NaN payloads and the sign of zero must match the two passes').
+    auto run = [](auto xd, const auto& wd, const auto& b, const auto& s, auto cfg) {
+        constexpr std::size_t C = std::remove_cvref_t<decltype(b)>::size();
+        using Y = decltype(conv_general_dilated<decltype(cfg)::value>(xd, wd));
+        xd(0, 0, 0, 1) = std::numeric_limits<float>::quiet_NaN();
+        xd(0, 3, 4, 2) = -std::numeric_limits<float>::infinity();
+        xd(1, 2, 2, 3) = std::numeric_limits<float>::infinity();
+        for (std::size_t c = 0; c < C; ++c) {
+            xd(1, 5, 5, c) = c % 2 ? -0.0f : 0.0f;
+            xd(1, 5, 6, c) = c % 2 ? -0.0f : 0.0f;
+        }
+        const Y y = conv_general_dilated<decltype(cfg)::value>(xd, wd);
+        auto check = [&](const auto& f) {
+            Y two = f(y);
+            Y one = conv_general_dilated<decltype(cfg)::value>(xd, wd, f);
+            CHECK(std::memcmp(one.data(), two.data(), sizeof(float) * one.size()) == 0);
+        };
+        check([&](const auto& v) { return max(add(v, b, dims<3>), 0.0f); });
+        check([&](const auto& v) { return add(mul(v, s, dims<3>), b, dims<3>); });
+        check([&](const auto& v) { return select(v > 0.0f, v, v * 0.125f); });
+        check([&](const auto& v) { return clamp(0.0f, v, 6.0f); });
+        check([&](const auto& v) { return min(v, -0.0f); });
+        // not per feature: another array of the result's shape (the ranges, after each position)
+        check([&](const auto& v) { return v + y; });
+    };
+    constexpr conv_config dw32{.padding_low = {1, 1},
+                               .padding_high = {1, 1},
+                               .dimension_numbers = conv_layout("NHWC", "HWIO", "NHWC"),
+                               .feature_group_count = 32};
+    constexpr conv_config dw20{.padding_low = {1, 1},
+                               .padding_high = {1, 1},
+                               .dimension_numbers = conv_layout("NHWC", "HWIO", "NHWC"),
+                               .feature_group_count = 20};
+    run(pattern<f32<2, 9, 13, 32>>(11, 0.05f, 0.2f), pattern<f32<3, 3, 1, 32>>(5, 0.1f, 0.2f),
+        pattern<f32<32>>(5, 0.25f, 0.5f), pattern<f32<32>>(7, 0.5f, 1.0f), std::integral_constant<conv_config, dw32>{});
+    run(pattern<f32<2, 9, 13, 20>>(11, 0.05f, 0.2f), pattern<f32<3, 3, 1, 20>>(5, 0.1f, 0.2f),
+        pattern<f32<20>>(5, 0.25f, 0.5f), pattern<f32<20>>(7, 0.5f, 1.0f), std::integral_constant<conv_config, dw20>{});
+    // The tree the kernel takes on its registers: leaves the result, feature vectors, scalars.
+    using yt = tensor_map<float, 2, 9, 13, 32>;
+    f32<32> b;
+    using relu_t = decltype(detail::as_node(max(add(std::declval<yt>(), b, dims<3>), 0.0f)));
+    static_assert(detail::feature_epilogue_node<std::remove_cvref_t<relu_t>, 4>);
+    using along_w_t = decltype(detail::as_node(add(std::declval<yt>(), pattern<f32<13>>(3), dims<2>)));
+    static_assert(!detail::feature_epilogue_node<std::remove_cvref_t<along_w_t>, 4>); // not the features
 }
 
 TEST_CASE("an epilogue that is not element-wise on the result runs after the convolution") {

@@ -26,6 +26,7 @@
 #include "transpose.hpp"
 
 #include <array>
+#include <concepts>
 
 namespace xlet::detail {
 
@@ -383,6 +384,13 @@ void conv_for_lines(std::size_t lines, std::size_t work_per_line, bool parallel,
 struct conv_no_epilogue {
     void operator()(std::size_t, std::size_t) const {}
 };
+// An epilogue the depthwise kernel applies to its accumulators before it stores them: one that
+// also provides `B on_registers(acc, f)`, acc the vector of features [f, f + W) of a position
+// (ops/conv/conv.hpp: per-feature epilogues, such as a bias and an activation).
+template<class Epi, class B>
+concept conv_register_epilogue = requires(const Epi& e, const B& v) {
+    { e.on_registers(v, std::size_t{}) } -> std::same_as<B>;
+};
 
 // f32 / f64: the direct kernel above. in, w, out: canonical buffers (out fully written).
 template<conv_geom G, class T, class Epi = conv_no_epilogue>
@@ -475,7 +483,11 @@ void conv_depthwise(const T* in, const T* w, T* out, bool parallel = true, const
         return std::min<std::ptrdiff_t>(static_cast<std::ptrdiff_t>(ow), last / sx + 1);
     }();
     constexpr std::ptrdiff_t CR = G.oss[ns - 1], CF = G.osf;
-    auto store = [](const B& v, T* p) {
+    constexpr bool in_registers = conv_register_epilogue<Epi, B>;
+    static_assert(!in_registers || C % W == 0, "a register epilogue needs the features in whole vectors");
+    // Features [f, f + W) of a position: the epilogue's vector when it works on registers.
+    auto store = [&epi](B v, T* p, [[maybe_unused]] std::size_t f) {
+        if constexpr (in_registers) v = epi.on_registers(v, f);
         if constexpr (CF == 1) {
             v.store_unaligned(p);
         } else {
@@ -563,7 +575,8 @@ void conv_depthwise(const T* in, const T* w, T* out, bool parallel = true, const
                 }
 #pragma GCC unroll 8
                 for (std::size_t u = 0; u < NB; ++u)
-                    store(acc[u], c + (x + static_cast<std::ptrdiff_t>(u)) * CR + static_cast<std::ptrdiff_t>(f) * CF);
+                    store(acc[u], c + (x + static_cast<std::ptrdiff_t>(u)) * CR + static_cast<std::ptrdiff_t>(f) * CF,
+                          f);
             };
             constexpr std::size_t CW = C / W * W; // features in whole batches
             // A position with taps in the padding: J feature blocks from f at once (independent FMA
@@ -592,7 +605,7 @@ void conv_depthwise(const T* in, const T* w, T* out, bool parallel = true, const
                 }
 #pragma GCC unroll 8
                 for (std::size_t j = 0; j < J; ++j)
-                    store(acc[j], c + x * CR + static_cast<std::ptrdiff_t>(f + j * W) * CF);
+                    store(acc[j], c + x * CR + static_cast<std::ptrdiff_t>(f + j * W) * CF, f + j * W);
             };
             auto edge = [&](std::ptrdiff_t x) {
                 std::size_t f = 0;
@@ -605,7 +618,7 @@ void conv_depthwise(const T* in, const T* w, T* out, bool parallel = true, const
             // them at once (in L1); else on the line once its last features are written.
             const std::size_t lbase = l * ow * C;
             auto written = [&](std::ptrdiff_t x0, std::ptrdiff_t x1) {
-                if constexpr (CW == C)
+                if constexpr (CW == C && !in_registers)
                     epi(lbase + static_cast<std::size_t>(x0) * C, lbase + static_cast<std::size_t>(x1) * C);
             };
             constexpr std::ptrdiff_t xb = static_cast<std::ptrdiff_t>(XB);

@@ -704,6 +704,98 @@ consteval bool conv_epilogue_fusable() {
                (!P::depthwise || Ev::range_aligned(G.o));
     }
 }
+// A per-feature epilogue: an element-wise tree whose leaves are the result itself (read in place),
+// vectors of the features (a rank-1 array broadcast along the last dimension: a bias, a scale) and
+// scalars. Its value at a position's features [f, f + W) is then a function of the accumulators'
+// vector alone, which the depthwise kernel applies before it stores them (oneDNN's post-ops do the
+// same); the same vector operations as the evaluation of the range (apply_vec), so the same values.
+template<class N, std::size_t R>
+inline constexpr bool feature_epilogue_node = false;
+template<class N, std::size_t R>
+inline constexpr bool feature_epilogue_node<ref_node<N>, R> = feature_epilogue_node<N, R>;
+template<class A, bool Own, std::size_t R> // the result (checked at run time: the pointer)
+inline constexpr bool feature_epilogue_node<array_node<A, Own>, R> = A::rank == R;
+template<class C, std::size_t R, auto E, auto Map, class T, std::size_t Ro>
+inline constexpr bool feature_epilogue_node<view_node<C, R, E, Map, T>, Ro> = [] {
+    if constexpr (R != Ro || !std::is_same_v<T, typename C::value_type>)
+        return false;
+    else if constexpr (is_scalar_node<C>::value)
+        return true;
+    else if constexpr (requires { C::rank; } && C::rank == 1 && requires(const C& c) { c.ptr(); })
+        return Map.src[0] == static_cast<int>(R - 1) && Map.scale[0] == 1 && Map.offset[0] == 0;
+    else
+        return false;
+}();
+template<class F, class T, class... C, std::size_t R>
+inline constexpr bool feature_epilogue_node<map_node<F, T, C...>, R> = (feature_epilogue_node<C, R> && ...);
+
+// Whether every array leaf that is not a feature vector is the result at `res`.
+template<class A, bool Own, class T>
+bool feature_epilogue_reads(const array_node<A, Own>& n, const T* res) {
+    return static_cast<const void*>(n.ptr()) == static_cast<const void*>(res);
+}
+template<class C, std::size_t R, auto E, auto Map, class S, class T>
+bool feature_epilogue_reads(const view_node<C, R, E, Map, S>&, const T*) {
+    return true; // a feature vector or a scalar
+}
+template<class F, class S, class... C, class T>
+bool feature_epilogue_reads(const map_node<F, S, C...>& n, const T* res) {
+    return detail::apply([&](const auto&... c) { return (feature_epilogue_reads(c, res) && ...); }, n.kids);
+}
+template<class N, class T>
+bool feature_epilogue_reads(const ref_node<N>& n, const T* res) {
+    return feature_epilogue_reads(*n.n, res);
+}
+
+// The tree's vector at a position's features [f, f + W), acc the result's.
+template<std::size_t W, class A, bool Own, class V>
+XLET_ALWAYS_INLINE V feature_epilogue_value(const array_node<A, Own>&, const V& acc, std::size_t) {
+    return acc;
+}
+template<std::size_t W, class C, std::size_t R, auto E, auto Map, class S, class V>
+XLET_ALWAYS_INLINE vec<compute_t<S>, W> feature_epilogue_value(const view_node<C, R, E, Map, S>& n, const V&,
+                                                                std::size_t f) {
+    if constexpr (is_scalar_node<C>::value)
+        return vec<compute_t<S>, W>::broadcast(n.child.value);
+    else
+        return load_vec<W, 1>(n.child.ptr() + f);
+}
+template<std::size_t W, class F, class S, class... C, class V>
+XLET_ALWAYS_INLINE vec<compute_t<S>, W> feature_epilogue_value(const map_node<F, S, C...>& n, const V& acc,
+                                                                std::size_t f) {
+    return detail::apply(
+        [&](const auto&... c) {
+            return round_to_storage<S>(apply_vec<F, compute_t<S>, W>(feature_epilogue_value<W>(c, acc, f)...));
+        },
+        n.kids);
+}
+template<std::size_t W, class N, class V>
+XLET_ALWAYS_INLINE auto feature_epilogue_value(const ref_node<N>& n, const V& acc, std::size_t f) {
+    return feature_epilogue_value<W>(*n.n, acc, f);
+}
+
+// The kernel's epilogue for such a tree e of a result at res (conv_register_epilogue).
+// (The tree by value: its leaves' pointers and scalars stay in registers across the kernel's stores.)
+template<class E, class T>
+struct conv_feature_epilogue {
+    E e;
+    void operator()(std::size_t, std::size_t) const {} // (everything was done on the registers)
+    template<class B>
+    XLET_ALWAYS_INLINE B on_registers(const B& acc, std::size_t f) const {
+        vec<T, B::size> a;
+        static_assert(decltype(a)::simd_regs::count == 1);
+        a.r.b[0] = acc;
+        return feature_epilogue_value<B::size>(e, a, f).r.b[0];
+    }
+};
+template<class T, class N>
+auto make_conv_feature_epilogue(const ref_node<N>& n) {
+    return conv_feature_epilogue<N, T>{*n.n};
+}
+template<class T, class N>
+auto make_conv_feature_epilogue(const N& n) {
+    return conv_feature_epilogue<N, T>{n};
+}
 } // namespace detail
 
 // With an epilogue: conv_general_dilated<cfg>(lhs, rhs, epilogue) is
@@ -744,6 +836,15 @@ auto conv_general_dilated(L&& lhs, R&& rhs, F&& epilogue) {
                             detail::conv_direct<G>(a.data(), w.data(), res.data(), true, epi);
                     };
                     if (!detail::may_alias(e, res.data(), res.data() + res.size())) {
+                        using En = std::remove_cvref_t<decltype(n)>;
+                        if constexpr (P::depthwise && detail::feature_epilogue_node<En, P::N> &&
+                                      std::is_same_v<typename P::O, float> &&
+                                      G.o % xsimd::batch<float>::size == 0) { // (whole vectors)
+                            if (detail::feature_epilogue_reads(n, res.data())) {
+                                run(detail::make_conv_feature_epilogue<typename P::O>(n));
+                                return res;
+                            }
+                        }
                         run([&](std::size_t b, std::size_t end) { Ev::run_range(res.data(), n, b, end); });
                         return res;
                     }
