@@ -486,7 +486,7 @@ void conv_depthwise(const T* in, const T* w, T* out, bool parallel = true, const
     constexpr bool in_registers = conv_register_epilogue<Epi, B>;
     static_assert(!in_registers || C % W == 0, "a register epilogue needs the features in whole vectors");
     // Features [f, f + W) of a position: the epilogue's vector when it works on registers.
-    auto store = [&epi](B v, T* p, [[maybe_unused]] std::size_t f) {
+    auto store = [&](B v, T* p, [[maybe_unused]] std::size_t f) {
         if constexpr (in_registers) v = epi.on_registers(v, f);
         if constexpr (CF == 1) {
             v.store_unaligned(p);
