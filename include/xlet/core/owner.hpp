@@ -11,6 +11,9 @@
 
 namespace xlet::detail {
 
+template<class U, class T>
+concept owned_as = std::is_convertible_v<U*, T*>; // an owner<U> converts to an owner<T>
+
 template<class T>
 class owner {
 public:
@@ -18,10 +21,10 @@ public:
     owner(std::nullptr_t) noexcept {}
     explicit owner(T* p) noexcept : p_(p) {}
     owner(owner&& o) noexcept : p_(o.release()) {}
-    template<class U>
-    requires std::is_convertible_v<U*, T*> owner(owner<U>&& o) noexcept : p_(o.release()) {}
-    template<class U>
-    requires std::is_convertible_v<U*, T*> owner(std::unique_ptr<U>&& u) noexcept : p_(u.release()) {}
+    template<owned_as<T> U>
+    owner(owner<U>&& o) noexcept : p_(o.release()) {}
+    template<owned_as<T> U>
+    owner(std::unique_ptr<U>&& u) noexcept : p_(u.release()) {}
     owner& operator=(owner&& o) noexcept {
         reset(o.release());
         return *this;
