@@ -27,7 +27,8 @@ void one_subset(const Tf& a, const Tf& b, const Tf& clean) {
     using Ti = tensor_type_of<decltype(convert_element_type<std::int32_t>(a))>;
     const Ti ia = lt::random_tensor<Ti>();
     std::size_t n = 1;
-    for (auto d : rd) n *= Tf::extents[static_cast<std::size_t>(d)];
+    for (auto d : rd)
+        n *= Tf::extents[static_cast<std::size_t>(d)];
 
     const auto rc = rf(clean);
     rt::check_sum_close(reduce(clean, 0.0f, add_fn{}, D{}), r::reduce(rt::to_double(rc), 0.0, std::plus<>{}, rd),
@@ -47,7 +48,9 @@ void one_subset(const Tf& a, const Tf& b, const Tf& clean) {
     auto plus = [](float x, float y) { return x + y; };
     CHECK_SAME(reduce(clean, 0.5f, plus, D{}), r::reduce(rc, 0.5f, plus, rd));
 
-    auto argmax = [](float m, std::int32_t am, float v, std::int32_t i) { return v > m ? std::pair{v, i} : std::pair{m, am}; };
+    auto argmax = [](float m, std::int32_t am, float v, std::int32_t i) {
+        return v > m ? std::pair{v, i} : std::pair{m, am};
+    };
     auto [m, i] = reduce(std::forward_as_tuple(clean, ia), std::tuple{-inf, -1}, argmax, D{});
     auto [wm, wi] = r::reduce(rc, rf(ia), -inf, -1, argmax, rd);
     CHECK_SAME(m, wm);
@@ -66,10 +69,10 @@ void all_subsets(std::integer_sequence<unsigned, M...>) {
     const auto clean = std::make_unique<Tf>(lt::random_tensor<Tf>(false));
     (one_subset<Tf, M>(*a, *b, *clean), ...);
 }
-template<class Tf> void shape_case() {
+template<class Tf>
+void shape_case() {
     INFO("shape " << r::show_dims(rf(Tf{}).dims));
     all_subsets<Tf>(std::make_integer_sequence<unsigned, 1u << Tf::rank>{});
 }
 
 } // namespace rdiff
-

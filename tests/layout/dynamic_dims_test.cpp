@@ -14,7 +14,8 @@ template<class B>
 auto valid_region(const B& b) {
     auto full = rf(b.padded());
     r::dims_t start(B::rank, 0), limit;
-    for (std::size_t d = 0; d < B::rank; ++d) limit.push_back(static_cast<std::int64_t>(b.size(d)));
+    for (std::size_t d = 0; d < B::rank; ++d)
+        limit.push_back(static_cast<std::int64_t>(b.size(d)));
     return r::slice(full, start, limit);
 }
 } // namespace
@@ -48,10 +49,12 @@ TEST_CASE("get_dimension_size: run-time sizes of dynamic dimensions, extents of 
 
 TEST_CASE("set_dimension_size: sizes outside [0, bound] are errors") {
     f32<10> v{};
-    CHECK_THROWS_WITH_AS(set_dimension_size<0>(v, 11), "xlet::set_dimension_size: size 11 outside [0, 10]", xlet::error);
-    CHECK_THROWS_WITH_AS(set_dimension_size<0>(v, -1), "xlet::set_dimension_size: size -1 outside [0, 10]", xlet::error);
-    CHECK_THROWS_WITH_AS(set_dimension_size<0>(v, s64<>{std::int64_t{1} << 40}), "xlet::set_dimension_size: size 1099511627776 outside [0, 10]",
+    CHECK_THROWS_WITH_AS(set_dimension_size<0>(v, 11), "xlet::set_dimension_size: size 11 outside [0, 10]",
                          xlet::error);
+    CHECK_THROWS_WITH_AS(set_dimension_size<0>(v, -1), "xlet::set_dimension_size: size -1 outside [0, 10]",
+                         xlet::error);
+    CHECK_THROWS_WITH_AS(set_dimension_size<0>(v, s64<>{std::int64_t{1} << 40}),
+                         "xlet::set_dimension_size: size 1099511627776 outside [0, 10]", xlet::error);
     auto b = set_dimension_size<0>(v, 3);
     CHECK(b(2) == 0);
     CHECK_THROWS_AS((void)b(3), xlet::error); // element access stays inside the sizes
@@ -74,19 +77,21 @@ TEST_CASE("element-wise ops carry the sizes and check that they agree") {
     CHECK(reduce(~set_dimension_size<0>(s32<3>{1, 2, 3}, 2), 0, add_fn{}, dims<0>)() == -2 - 3);
     auto b5 = set_dimension_size<0>(v, 5);
     CHECK_THROWS_WITH_AS(b4 + b5, "xlet::add: dynamic sizes differ in dimension 0: 4 and 5", xlet::error);
-    CHECK_THROWS_WITH_AS(select(b4 > 0.0f, b5, v), "xlet::select: dynamic sizes differ in dimension 0: 4 and 5", xlet::error);
+    CHECK_THROWS_WITH_AS(select(b4 > 0.0f, b5, v), "xlet::select: dynamic sizes differ in dimension 0: 4 and 5",
+                         xlet::error);
     // A dynamic dimension broadcast from bound 1 must have size 1.
     f32<1, 3> row{{1, 2, 3}};
     f32<2, 3> m{{1, 1, 1}, {2, 2, 2}};
     CHECK(equal(eval(set_dimension_size<0>(row, 1) + m).padded(), f32<2, 3>{{2, 3, 4}, {3, 4, 5}}));
-    CHECK_THROWS_WITH_AS(set_dimension_size<0>(row, 0) + m, "xlet::add: dynamic dimension 0 of size 0 is broadcast", xlet::error);
+    CHECK_THROWS_WITH_AS(set_dimension_size<0>(row, 0) + m, "xlet::add: dynamic dimension 0 of size 0 is broadcast",
+                         xlet::error);
 }
 
 TEST_CASE("reduce over bounded operands: both loop layouts, kept dynamic dimensions, empty sizes") {
     f32<3, 4> m{{1, 2, 3, 4}, {5, 6, 7, 8}, {9, 10, 11, 12}};
     auto rows2 = set_dimension_size<0>(m, 2);
     CHECK(equal(reduce(rows2, 0.0f, add_fn{}, dims<0>), f32<4>{6, 8, 10, 12})); // inner-kept: rows stop at 2
-    auto rs = reduce(rows2, 0.0f, add_fn{}, dims<1>);                                // kept dynamic: bounded result
+    auto rs = reduce(rows2, 0.0f, add_fn{}, dims<1>);                           // kept dynamic: bounded result
     static_assert(std::is_same_v<decltype(rs), bounded<f32<3>, 1u>>);
     CHECK(rs.size(0) == 2);
     CHECK(rs(0) == 10);
@@ -99,15 +104,23 @@ TEST_CASE("reduce over bounded operands: both loop layouts, kept dynamic dimensi
     // A callable and variadic argmax see only the first n elements.
     f32<8> v{1, 9, 2, 3, 4, 5, 99, 7};
     auto v6 = set_dimension_size<0>(v, 6);
-    CHECK(reduce(v6, 0.0f, [](float a, float b) { return a + b; }, dims<0>)() == 24);
-    auto [mx, at] = reduce(std::forward_as_tuple(v6, iota<s32<8>, 0>()), std::tuple{-1e30f, -1},
-                           [](float m_, std::int32_t a_, float x, std::int32_t i) { return x > m_ ? std::tuple{x, i} : std::tuple{m_, a_}; },
-                           dims<0>);
+    CHECK(reduce(
+              v6, 0.0f, [](float a, float b) { return a + b; }, dims<0>)() == 24);
+    auto [mx, at] = reduce(
+        std::forward_as_tuple(v6, iota<s32<8>, 0>()), std::tuple{-1e30f, -1},
+        [](float m_, std::int32_t a_, float x, std::int32_t i) {
+            return x > m_ ? std::tuple{x, i} : std::tuple{m_, a_};
+        },
+        dims<0>);
     CHECK(mx() == 9);
     CHECK(at() == 1);
     s32<8> w{};
-    CHECK_THROWS_WITH_AS(reduce(std::forward_as_tuple(v6, set_dimension_size<0>(w, 5)), std::tuple{0.0f, 0},
-                                [](float a, std::int32_t b, float x, std::int32_t y) { return std::tuple{a + x, b + y}; }, dims<0>),
+    CHECK_THROWS_WITH_AS(reduce(
+                             std::forward_as_tuple(v6, set_dimension_size<0>(w, 5)), std::tuple{0.0f, 0},
+                             [](float a, std::int32_t b, float x, std::int32_t y) {
+                                 return std::tuple{a + x, b + y};
+                             },
+                             dims<0>),
                          "xlet::reduce: dynamic sizes differ in dimension 0: 6 and 5", xlet::error);
 }
 
@@ -122,17 +135,21 @@ TEST_CASE("reduce over bounded operands: differential, multi-threaded sizes") {
         // max is exact in any order; the sums within the bound against double.
         auto mx0 = reduce(b, -1e30f, max_fn{}, dims<0>);
         auto want0 = r::reduce(ref, -1e30f, rt::ieee_max, {0});
-        for (std::size_t j = 0; j < static_cast<std::size_t>(c0); ++j) CHECK(mx0.padded()(j) == want0.data[j]);
+        for (std::size_t j = 0; j < static_cast<std::size_t>(c0); ++j)
+            CHECK(mx0.padded()(j) == want0.data[j]);
         auto mx1 = reduce(b, -1e30f, max_fn{}, dims<1>);
         auto want1 = r::reduce(ref, -1e30f, rt::ieee_max, {1});
-        for (std::size_t i = 0; i < static_cast<std::size_t>(r0); ++i) CHECK(mx1.padded()(i) == want1.data[i]);
+        for (std::size_t i = 0; i < static_cast<std::size_t>(r0); ++i)
+            CHECK(mx1.padded()(i) == want1.data[i]);
         auto all = reduce(b, 0.0f, add_fn{}, dims<0, 1>);
         auto want = r::reduce(rt::to_double(ref), 0.0, std::plus<>{}, {0, 1});
         auto abs_sum = r::reduce(rt::to_double(ref, true), 0.0, std::plus<>{}, {0, 1});
         rt::check_sum_close(all, want, abs_sum, static_cast<std::size_t>(r0) * static_cast<std::size_t>(c0));
-        auto seq = reduce(b, 0.0f, [](float x, float y) { return x + y; }, dims<1>);
+        auto seq = reduce(
+            b, 0.0f, [](float x, float y) { return x + y; }, dims<1>);
         auto want_seq = r::reduce(ref, 0.0f, [](float x, float y) { return x + y; }, {1});
-        for (std::size_t i = 0; i < static_cast<std::size_t>(r0); ++i) CHECK(seq.padded()(i) == want_seq.data[i]);
+        for (std::size_t i = 0; i < static_cast<std::size_t>(r0); ++i)
+            CHECK(seq.padded()(i) == want_seq.data[i]);
     }
 }
 
@@ -145,7 +162,8 @@ TEST_CASE("dynamic_reshape: row-major elements inside the sizes, zero padding, c
     CHECK(reduce(r, 0.0f, add_fn{}, dims<0, 1>)() == 36);
     // A static operand, sizes from an s32 tensor (StableHLO's output_shape operand).
     auto f = dynamic_reshape(m, s32<2>{2, 6}, sizes<4, 6>, dims<0>);
-    CHECK(equal(f.padded(), f32<4, 6>{{1, 2, 3, 4, 5, 6}, {7, 8, 9, 10, 11, 12}, {0, 0, 0, 0, 0, 0}, {0, 0, 0, 0, 0, 0}}));
+    CHECK(equal(f.padded(),
+                f32<4, 6>{{1, 2, 3, 4, 5, 6}, {7, 8, 9, 10, 11, 12}, {0, 0, 0, 0, 0, 0}, {0, 0, 0, 0, 0, 0}}));
     // Both dimensions dynamic; the operand an expression.
     auto g = dynamic_reshape(m * 2.0f, std::array<std::int64_t, 2>{3, 4}, sizes<5, 5>, dims<0, 1>);
     CHECK(g.size(1) == 4);

@@ -286,8 +286,8 @@ auto call(const Fn& fn, A&&... args) {
                     return [&]<std::size_t... K>(std::index_sequence<K...>) {
                         // One full-expression: parameters evaluated from expressions live until
                         // the result has been evaluated.
-                        return R(fn.function()(
-                            detail::as_parameter<std::tuple_element_t<K, P>>(std::forward<A>(args))...));
+                        return R(
+                            fn.function()(detail::as_parameter<std::tuple_element_t<K, P>>(std::forward<A>(args))...));
                     }
                     (std::index_sequence_for<A...>{});
                 } catch (...) {

@@ -721,7 +721,8 @@ inline constexpr bool feature_epilogue_node<view_node<C, R, E, Map, T>, Ro> = []
         return false;
     else if constexpr (is_scalar_node<C>::value)
         return true;
-    else if constexpr (requires { C::rank; } && C::rank == 1 && requires(const C& c) { c.ptr(); })
+    else if constexpr (
+        requires { C::rank; } && C::rank == 1 && requires(const C& c) { c.ptr(); })
         return Map.src[0] == static_cast<int>(R - 1) && Map.scale[0] == 1 && Map.offset[0] == 0;
     else
         return false;
@@ -754,7 +755,7 @@ XLET_ALWAYS_INLINE V feature_epilogue_value(const array_node<A, Own>&, const V& 
 }
 template<std::size_t W, class C, std::size_t R, auto E, auto Map, class S, class V>
 XLET_ALWAYS_INLINE vec<compute_t<S>, W> feature_epilogue_value(const view_node<C, R, E, Map, S>& n, const V&,
-                                                                std::size_t f) {
+                                                               std::size_t f) {
     if constexpr (is_scalar_node<C>::value)
         return vec<compute_t<S>, W>::broadcast(n.child.value);
     else
@@ -762,7 +763,7 @@ XLET_ALWAYS_INLINE vec<compute_t<S>, W> feature_epilogue_value(const view_node<C
 }
 template<std::size_t W, class F, class S, class... C, class V>
 XLET_ALWAYS_INLINE vec<compute_t<S>, W> feature_epilogue_value(const map_node<F, S, C...>& n, const V& acc,
-                                                                std::size_t f) {
+                                                               std::size_t f) {
     return detail::apply(
         [&](const auto&... c) {
             return round_to_storage<S>(apply_vec<F, compute_t<S>, W>(feature_epilogue_value<W>(c, acc, f)...));

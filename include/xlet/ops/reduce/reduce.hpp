@@ -32,9 +32,10 @@ namespace xlet {
 namespace detail {
 
 template<class F, class T>
-inline constexpr bool monoid_allows = std::is_same_v<F, add_fn> || std::is_same_v<F, mul_fn>   ? arith<T>
-                                      : std::is_same_v<F, max_fn> || std::is_same_v<F, min_fn> ? ordered<T>
-                                                                                                : is_pred<T> || is_integer<T>;
+inline constexpr bool monoid_allows =
+    std::is_same_v<F, add_fn> || std::is_same_v<F, mul_fn>   ? arith<T>
+    : std::is_same_v<F, max_fn> || std::is_same_v<F, min_fn> ? ordered<T>
+                                                             : is_pred<T> || is_integer<T>;
 
 // Output extents: the operand's without the reduced dimensions.
 template<std::size_t R, std::size_t K>
@@ -43,7 +44,8 @@ consteval extents_t<R - K> reduce_extents(const extents_t<R>& e, const std::arra
     std::size_t at = 0;
     for (std::size_t d = 0; d < R; ++d) {
         bool red = false;
-        for (auto x : rd) red = red || static_cast<std::size_t>(x) == d;
+        for (auto x : rd)
+            red = red || static_cast<std::size_t>(x) == d;
         if (!red) out[at++] = e[d];
     }
     return out;
@@ -52,17 +54,24 @@ template<class T, std::size_t R, extents_t<R> E>
 using tensor_of_extents = typename tensor_of_impl<T, E, std::make_index_sequence<R>>::type;
 
 // A scalar init value: a C++ value or a rank-0 expression of the element type.
-template<class T, class I> inline constexpr bool init_fits = [] {
-    if constexpr (expression<I>) return shape_of<I>::rank == 0 && std::is_same_v<element_of<I>, T>;
-    else return is_scalar_value<I> && scalar_fits<std::remove_cvref_t<I>, T>;
+template<class T, class I>
+inline constexpr bool init_fits = [] {
+    if constexpr (expression<I>)
+        return shape_of<I>::rank == 0 && std::is_same_v<element_of<I>, T>;
+    else
+        return is_scalar_value<I> && scalar_fits<std::remove_cvref_t<I>, T>;
 }();
-template<class T, class I> compute_t<T> init_value(const I& v) {
-    if constexpr (expression<I>) return as_node(v).at({});
-    else return scalar_as<T>(v);
+template<class T, class I>
+compute_t<T> init_value(const I& v) {
+    if constexpr (expression<I>)
+        return as_node(v).at({});
+    else
+        return scalar_as<T>(v);
 }
 
 // C5: f(T..., T...) returns one T (one operand) or a tuple-like of N values convertible to T....
-template<class F, class... T> consteval bool computation_fits() {
+template<class F, class... T>
+consteval bool computation_fits() {
     if constexpr (!std::is_invocable_v<const F&, T..., T...>) {
         return false;
     } else {
@@ -71,19 +80,24 @@ template<class F, class... T> consteval bool computation_fits() {
             return std::is_convertible_v<Rt, T...>;
         } else {
             using Rd = std::remove_cvref_t<Rt>;
-            if constexpr (!requires { std::tuple_size<Rd>::value; }) return false;
-            else if constexpr (std::tuple_size_v<Rd> != sizeof...(T)) return false;
+            if constexpr (!requires { std::tuple_size<Rd>::value; })
+                return false;
+            else if constexpr (std::tuple_size_v<Rd> != sizeof...(T))
+                return false;
             else
                 return []<std::size_t... I>(std::index_sequence<I...>) {
                     return (std::is_convertible_v<std::tuple_element_t<I, Rd>, T> && ...);
-                }(std::index_sequence_for<T...>{});
+                }
+            (std::index_sequence_for<T...>{});
         }
     }
 }
 
-template<std::size_t R> inline constexpr std::array<bool, R> no_dyn = [] {
+template<std::size_t R>
+inline constexpr std::array<bool, R> no_dyn = [] {
     std::array<bool, R> a{};
-    for (auto& x : a) x = false;
+    for (auto& x : a)
+        x = false;
     return a;
 }();
 
@@ -96,10 +110,13 @@ auto reduce_nodes_run(const Nodes& nodes, const Inits& inits, const F& f,
     constexpr std::size_t R = N0::rank;
     constexpr auto OE = reduce_extents(N0::extents, RD);
     constexpr auto S = make_reduce_space(N0::extents, RD, Dyn);
-    std::tuple<tensor_of_extents<typename std::remove_cvref_t<std::tuple_element_t<I, Nodes>>::value_type, R - RD.size(), OE>...> outs;
+    std::tuple<tensor_of_extents<typename std::remove_cvref_t<std::tuple_element_t<I, Nodes>>::value_type,
+                                 R - RD.size(), OE>...>
+        outs;
     if constexpr (sizeof...(I) == 1 && is_monoid<F>) {
         using T = typename N0::value_type;
-        monoid_reduce<F, T, R, S, N0>::run(std::get<0>(outs).data(), std::get<0>(nodes), init_value<T>(std::get<0>(inits)), dyn_size);
+        monoid_reduce<F, T, R, S, N0>::run(std::get<0>(outs).data(), std::get<0>(nodes),
+                                           init_value<T>(std::get<0>(inits)), dyn_size);
     } else {
         using Ts = acc_tuple<typename std::remove_cvref_t<std::tuple_element_t<I, Nodes>>::value_type...>;
         Ts init{narrow<std::tuple_element_t<I, Ts>>(init_value<std::tuple_element_t<I, Ts>>(std::get<I>(inits)))...};
@@ -131,7 +148,8 @@ auto reduce_nodes(const Nodes& nodes, const Inits& inits, const F& f,
 }
 
 // Every static rule of a reduce of operands X... (as given) with inits I... over dimensions D....
-template<class F, class Xs, class Is, class D> struct reduce_rules;
+template<class F, class Xs, class Is, class D>
+struct reduce_rules;
 template<class F, class... X, class... I, std::int64_t... D>
 struct reduce_rules<F, std::tuple<X...>, std::tuple<I...>, dims_t<D...>> {
     using X0 = std::tuple_element_t<0, std::tuple<X...>>;
@@ -141,8 +159,10 @@ struct reduce_rules<F, std::tuple<X...>, std::tuple<I...>, dims_t<D...>> {
     static constexpr bool c2 = (same_extents(shape_of<X>::extents, shape_of<X0>::extents) && ...);
     static constexpr bool c3 = sizeof...(X) == sizeof...(I);
     static constexpr bool c4 = [] {
-        if constexpr (!c3) return true; // reported by C3
-        else return (init_fits<element_of<X>, I> && ...);
+        if constexpr (!c3)
+            return true; // reported by C3
+        else
+            return (init_fits<element_of<X>, I> && ...);
     }();
     static constexpr bool monoid = sizeof...(X) == 1 && is_monoid<F>;
     static constexpr bool c5 = monoid || computation_fits<F, element_of<X>...>();
@@ -156,9 +176,10 @@ struct reduce_rules<F, std::tuple<X...>, std::tuple<I...>, dims_t<D...>> {
         static_assert(diag::got<c3, shown_t<X>..., I...>::value, "xlet::reduce [C3]: one init value per operand");
         static_assert(diag::got<c4, shown_t<X>..., shown_t<I>...>::value,
                       "xlet::reduce [C4]: each init value must be a scalar of its operand's element type");
-        static_assert(diag::got<c5, shown_t<X>..., F>::value,
-                      "xlet::reduce [C5]: the computation must take (accumulators..., values...) of the operand element "
-                      "types and return one value per operand (a tuple when there are several)");
+        static_assert(
+            diag::got<c5, shown_t<X>..., F>::value,
+            "xlet::reduce [C5]: the computation must take (accumulators..., values...) of the operand element "
+            "types and return one value per operand (a tuple when there are several)");
         static_assert(diag::got<c6, shown_t<X>..., F>::value,
                       "xlet::reduce [C6]: the monoid is not defined on this element type (max_fn/min_fn: pred, integer "
                       "or floating; and_fn/or_fn: pred or integer)");
@@ -173,8 +194,8 @@ template<expression X, class I, class F, std::int64_t... D>
 auto reduce(X&& x, const I& init, const F& f, dims_t<D...>) {
     using Rules = detail::reduce_rules<F, std::tuple<X>, std::tuple<I>, dims_t<D...>>;
     if constexpr (Rules::check()) {
-        auto outs = detail::reduce_nodes<Rules::rd, detail::no_dyn<Rules::R>>(std::make_tuple(detail::as_node(std::forward<X>(x))),
-                                                                              std::tie(init), f, nullptr, std::index_sequence<0>{});
+        auto outs = detail::reduce_nodes<Rules::rd, detail::no_dyn<Rules::R>>(
+            std::make_tuple(detail::as_node(std::forward<X>(x))), std::tie(init), f, nullptr, std::index_sequence<0>{});
         return std::move(std::get<0>(outs));
     }
 }
@@ -182,14 +203,16 @@ auto reduce(X&& x, const I& init, const F& f, dims_t<D...>) {
 // Variadic: operands and init values as tuples (std::tie / std::forward_as_tuple keep operands by
 // reference); returns a std::tuple of tensors.
 template<class... X, class... I, class F, std::int64_t... D>
-    requires(sizeof...(X) > 0 && (expression<X> && ...))
-auto reduce(std::tuple<X...> xs, const std::tuple<I...>& inits, const F& f, dims_t<D...>) {
+requires(sizeof...(X) > 0 && (expression<X> && ...)) auto reduce(std::tuple<X...> xs, const std::tuple<I...>& inits,
+                                                                 const F& f, dims_t<D...>) {
     using Rules = detail::reduce_rules<F, std::tuple<X...>, std::tuple<I...>, dims_t<D...>>;
     if constexpr (Rules::check()) {
         return [&]<std::size_t... K>(std::index_sequence<K...>) {
             auto nodes = std::make_tuple(detail::as_node(std::get<K>(std::move(xs)))...);
-            return detail::reduce_nodes<Rules::rd, detail::no_dyn<Rules::R>>(nodes, inits, f, nullptr, std::index_sequence<K...>{});
-        }(std::index_sequence_for<X...>{});
+            return detail::reduce_nodes<Rules::rd, detail::no_dyn<Rules::R>>(nodes, inits, f, nullptr,
+                                                                             std::index_sequence<K...>{});
+        }
+        (std::index_sequence_for<X...>{});
     }
 }
 
