@@ -246,7 +246,7 @@ public:
         msg.bytes = bytes;
         msg.operand = operand;
         wake(box.wl); // a receiver may be waiting
-        auto p = std::make_unique<pending_transfer>();
+        auto p = make_owner<pending_transfer>();
         p->msg = box.messages.back();
         p->key = {channel, dev, target};
         p->sending = true;
@@ -254,7 +254,7 @@ public:
     }
     pending_ptr recv(replica_context& ctx, std::int64_t channel, std::uint32_t source, std::string_view operand,
                      void* out, std::size_t bytes) override {
-        auto p = std::make_unique<pending_transfer>();
+        auto p = make_owner<pending_transfer>();
         p->key = {channel, source, ctx.device_id()};
         p->out = out;
         p->bytes = bytes;
@@ -743,7 +743,7 @@ private:
                      Work& work, bool async) {
         resume_after later; // declared before the lock: resumes after it is released
         if (async) {
-            auto p = std::make_unique<pending_meet_of<Work>>(work);
+            auto p = make_owner<pending_meet_of<Work>>(work);
             std::unique_lock lk(m_);
             p->key = arrive(lk, ctx, d, g, mine, bytes, static_cast<pending_meet&>(*p), later);
             return p;

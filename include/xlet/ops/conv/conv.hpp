@@ -789,14 +789,6 @@ struct conv_feature_epilogue {
         return feature_epilogue_value<B::size>(e, a, f).r.b[0];
     }
 };
-template<class T, class N>
-auto make_conv_feature_epilogue(const ref_node<N>& n) {
-    return conv_feature_epilogue<N, T>{*n.n};
-}
-template<class T, class N>
-auto make_conv_feature_epilogue(const N& n) {
-    return conv_feature_epilogue<N, T>{n};
-}
 } // namespace detail
 
 // With an epilogue: conv_general_dilated<cfg>(lhs, rhs, epilogue) is
@@ -837,12 +829,11 @@ auto conv_general_dilated(L&& lhs, R&& rhs, F&& epilogue) {
                             detail::conv_direct<G>(a.data(), w.data(), res.data(), true, epi);
                     };
                     if (!detail::may_alias(e, res.data(), res.data() + res.size())) {
-                        using En = std::remove_cvref_t<decltype(n)>;
-                        if constexpr (P::depthwise && detail::feature_epilogue_node<En, P::N> &&
+                        if constexpr (P::depthwise && detail::feature_epilogue_node<E, P::N> &&
                                       std::is_same_v<typename P::O, float> &&
                                       G.o % xsimd::batch<float>::size == 0) { // (whole vectors)
-                            if (detail::feature_epilogue_reads(n, res.data())) {
-                                run(detail::make_conv_feature_epilogue<typename P::O>(n));
+                            if (detail::feature_epilogue_reads(e, res.data())) {
+                                run(detail::conv_feature_epilogue<E, typename P::O>{e});
                                 return res;
                             }
                         }

@@ -32,7 +32,6 @@
 #include "../../core/simd.hpp" // first: the intrinsic headers before TBB reads them (see there)
 #include <algorithm>
 #include <array>
-#include <cstdint>
 #include <tuple>
 
 #include <tbb/global_control.h>
@@ -366,12 +365,10 @@ auto scatter_untraced(X&& operands, I&& scatter_indices, U&& updates, F&& comput
             // An rvalue operand tensor is updated in place, unless an update is that very array.
             const auto* lo = operands.data();
             const auto* hi = lo + std::remove_cvref_t<X>::size();
-            // (addresses as integers: a total order, also across unrelated arrays)
-            auto before = [](const void* a, const void* b) {
-                return reinterpret_cast<std::uintptr_t>(a) < reinterpret_cast<std::uintptr_t>(b);
-            };
             const bool shared = detail::apply(
-                [&](const auto&... u) { return ((before(u.data(), hi) && before(lo, u.data() + u.size())) || ...); },
+                [&](const auto&... u) {
+                    return (detail::ranges_overlap(u.data(), u.data() + u.size(), lo, hi) || ...);
+                },
                 ups);
             if (shared) return std::make_tuple(tensor_type_of<X>(operands));
             return std::make_tuple(std::move(operands));
