@@ -368,6 +368,39 @@ TEST_CASE("large operands (each member does its part) are bitwise equal for 1, 2
         }
 }
 
+TEST_CASE_TEMPLATE("all_reduce above the streaming size: every element, groups of 1, 2 and 3, parts off the alignment",
+                   T, float, double) {
+    // 2 * N * sizeof(T) * group size >= 32 MiB: the results leave through non-temporal stores from
+    // a double-buffered block on the stack (shared_memory.hpp); with 3 elements more than a whole
+    // number of blocks, the parts of a group of 3 start off the 32-byte alignment and take the
+    // plain copy.
+    constexpr std::size_t N = (std::size_t{1} << 24) / sizeof(T) + 3; // 16 MiB: a group of 1 streams too
+    using A = tensor<T, N>;
+    auto input = [](std::size_t r, std::size_t i) { return static_cast<T>(static_cast<double>((i * 2654435761u + r * 40503u) % 1000003u) * 1e-3 - 0.3); };
+    auto program = [&](replica_context& ctx) {
+        A x;
+        for (std::size_t i = 0; i < N; ++i)
+            x(i) = input(ctx.replica_id(), i);
+        auto all = all_reduce(ctx, x, add_fn{});
+        auto pairs = all_reduce(ctx, x, [](T a, T b) { return a * T(0.5) + b; },
+                                {.replica_groups = {{0, 2}, {1}}});
+        return std::tuple{all, pairs};
+    };
+    test_pool pool(3, 1, 2);
+    const auto out = pool.run(program);
+    std::size_t wrong = 0;
+    for (std::size_t i = 0; i < N; ++i) {
+        const T all = (input(0, i) + input(1, i)) + input(2, i);
+        const T pair = input(0, i) * T(0.5) + input(2, i);
+        for (std::size_t r = 0; r < 3; ++r)
+            wrong += std::get<0>(out[r])(i) != all;
+        wrong += std::get<1>(out[0])(i) != pair;
+        wrong += std::get<1>(out[2])(i) != pair;
+        wrong += std::get<1>(out[1])(i) != input(1, i);
+    }
+    CHECK(wrong == 0);
+}
+
 namespace user {
 template<class T>
 T larger(T a, T b) {

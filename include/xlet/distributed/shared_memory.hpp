@@ -116,6 +116,8 @@ void for_each_run(const box& b, std::ptrdiff_t src0, std::ptrdiff_t dst0, Fn&& f
 // compile its member functions and what they instantiate: docs/architecture.md, "Compile time".)
 template<class = void>
 class basic_shared_memory_transport final : public transport {
+    static constexpr std::size_t block_bytes = 16384; // a reduction's block: with its twin, in L1
+
 public:
     basic_shared_memory_transport(std::uint32_t R, std::uint32_t P)
         : R_(R), P_(P), D_(static_cast<std::size_t>(R) * P), live_(D_), entered_(D_), is_finished_(D_, 0),
@@ -127,24 +129,54 @@ public:
     pending_ptr all_reduce(replica_context& ctx, const collective_desc& d, const group_view& g, const void* in,
                            void* out, std::size_t n, std::size_t eb, const combiner& f, bool async) override {
         // Part j: elements [lo, hi), folded in group order a block at a time (the block stays in
-        // L1/L2 while every input is added), then copied to the other members' outputs.
-        auto work = [n, eb, f](std::size_t j, const std::vector<slot>& s) {
+        // L1 while every input is added), then copied to the members' outputs. Outputs larger
+        // than the caches in all are folded on the stack and streamed (no read-for-ownership: the
+        // collective then moves what a copy of its bytes does, R reads + R writes), a block's
+        // outputs while the next block is folded, one output per input, so that reading and
+        // writing overlap as in a copy.
+        const bool stream = eb <= block_bytes && 2 * n * eb * g.members.size() >= stream_threshold_bytes;
+        auto work = [n, eb, f, stream](std::size_t j, const std::vector<slot>& s) {
             const std::size_t G = s.size();
-            const std::size_t lo = n * j / G, hi = n * (j + 1) / G, block = std::max<std::size_t>(1, 16384 / eb);
-            for (std::size_t b = lo; b < hi; b += block) {
-                const std::size_t len = std::min(block, hi - b);
-                auto at = [&](const void* p) { return static_cast<const char*>(p) + b * eb; };
-                char* acc = static_cast<char*>(s[0].out) + b * eb;
-                if (G == 1) {
-                    std::memcpy(acc, at(s[0].in), len * eb);
-                    continue;
+            const std::size_t lo = n * j / G, hi = n * (j + 1) / G, block = std::max<std::size_t>(1, block_bytes / eb);
+            auto src = [&](std::size_t k, std::size_t b) { return static_cast<const char*>(s[k].in) + b * eb; };
+            auto dst = [&](std::size_t k, std::size_t b) { return static_cast<char*>(s[k].out) + b * eb; };
+            auto fold = [&](char* acc, std::size_t b, std::size_t len, std::size_t k) { // input k into acc
+                if (G == 1)
+                    std::memcpy(acc, src(0, b), len * eb);
+                else if (k == 1)
+                    f(acc, src(0, b), src(1, b), len);
+                else if (k > 1)
+                    f(acc, acc, src(k, b), len);
+            };
+            if (!stream) {
+                for (std::size_t b = lo; b < hi; b += block) {
+                    const std::size_t len = std::min(block, hi - b);
+                    for (std::size_t k = 0; k < G; ++k)
+                        fold(dst(0, b), b, len, k);
+                    for (std::size_t k = 1; k < G; ++k)
+                        std::memcpy(dst(k, b), dst(0, b), len * eb);
                 }
-                f(acc, at(s[0].in), at(s[1].in), len);
-                for (std::size_t k = 2; k < G; ++k)
-                    f(acc, acc, at(s[k].in), len);
-                for (std::size_t k = 1; k < G; ++k)
-                    std::memcpy(static_cast<char*>(s[k].out) + b * eb, acc, len * eb);
+                return;
             }
+            alignas(64) char scratch[2][block_bytes];
+            std::size_t prev = 0, prev_len = 0; // the block whose results are leaving
+            auto put = [&](std::size_t k, const char* acc) {
+                if (prev_len > 0 && !stream_bytes(dst(k, prev), acc, prev_len * eb))
+                    std::memcpy(dst(k, prev), acc, prev_len * eb);
+            };
+            std::size_t t = 0;
+            for (std::size_t b = lo; b < hi; b += block, ++t) {
+                const std::size_t len = std::min(block, hi - b);
+                for (std::size_t k = 0; k < G; ++k) {
+                    fold(scratch[t & 1], b, len, k);
+                    put(k, scratch[(t & 1) ^ 1]);
+                }
+                prev = b;
+                prev_len = len;
+            }
+            for (std::size_t k = 0; k < G; ++k)
+                put(k, scratch[(t & 1) ^ 1]);
+            stream_fence();
         };
         return meet(ctx, d, g, {in, out, 0, nullptr}, 2 * n * eb * g.members.size(), work, async);
     }
@@ -169,7 +201,7 @@ public:
     pending_ptr reduce_scatter(replica_context& ctx, const collective_desc& d, const group_view& g, const void* in,
                                void* out, const box& b, const combiner& f, bool async) override {
         auto work = [b, f](std::size_t j, const std::vector<slot>& s) {
-            const std::size_t G = s.size(), block = std::max<std::size_t>(1, 16384 / b.elem_bytes);
+            const std::size_t G = s.size(), block = std::max<std::size_t>(1, block_bytes / b.elem_bytes);
             const auto eb = static_cast<std::ptrdiff_t>(b.elem_bytes);
             auto* dst = static_cast<char*>(s[j].out);
             for_each_run(b, static_cast<std::ptrdiff_t>(j) * b.src_step, 0,

@@ -27,12 +27,7 @@ namespace xlet::detail {
 // the dispatch costs more than the second core saves (docs/performance.md).
 inline constexpr double parallel_threshold = 65536;
 inline constexpr double task_work = 32768;
-// Outputs at least this large (bytes; the L3 of the bench machine) are written with
-// non-temporal stores: they would not stay in cache anyway, and streaming saves the
-// read-for-ownership (measured: `y = a + b` on 2^24 f32 goes from 40 to 56 GB/s). Smaller outputs
-// are stored normally so that they stay in the L3 for whatever reads them next (pad of
-// [2048,2048] to 16.5 MiB, repeated: 49 GB/s streamed, 80 with plain stores; docs/performance.md).
-inline constexpr std::size_t stream_threshold_bytes = std::size_t{1} << 25;
+// stream_threshold_bytes (core/simd.hpp): outputs at least that large are written with non-temporal stores.
 
 // Merge adjacent output dimensions wherever every view steps through them as one (stride[k] ==
 // stride[k+1] * extent[k+1]); size-1 dimensions drop out. `a + b` on f32[64,64,64] becomes one

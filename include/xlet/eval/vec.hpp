@@ -565,11 +565,6 @@ inline void stream_vec(S* p, const vec<S, N>& v) {
 #endif
     store_vec<S, N>(p, v);
 }
-inline void stream_fence() {
-#if defined(__AVX__)
-    _mm_sfence();
-#endif
-}
 
 template<class S, std::size_t N>
 XLET_ALWAYS_INLINE void store_vec_partial(S* p, const vec<compute_t<S>, N>& v, std::size_t n) {

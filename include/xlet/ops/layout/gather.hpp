@@ -175,18 +175,8 @@ struct gather_plan {
 // where dst is 32-byte aligned and the run whole 32-byte units; a plain copy otherwise.
 template<class T>
 inline void stream_copy(const T* src, T* dst, std::size_t n) {
-#if defined(__AVX__)
-    if constexpr (std::is_trivially_copyable_v<T>) {
-        const std::size_t bytes = n * sizeof(T);
-        if (bytes % 32 == 0 && reinterpret_cast<std::uintptr_t>(dst) % 32 == 0) {
-            auto* d = reinterpret_cast<__m256i*>(dst);
-            const auto* s = reinterpret_cast<const __m256i*>(src);
-            for (std::size_t k = 0; k < bytes / 32; ++k)
-                _mm256_stream_si256(d + k, _mm256_loadu_si256(s + k));
-            return;
-        }
-    }
-#endif
+    if constexpr (std::is_trivially_copyable_v<T>)
+        if (stream_bytes(dst, src, n * sizeof(T))) return;
     std::copy(src, src + n, dst);
 }
 
