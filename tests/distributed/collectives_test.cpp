@@ -376,14 +376,15 @@ TEST_CASE_TEMPLATE("all_reduce above the streaming size: every element, groups o
     // plain copy.
     constexpr std::size_t N = (std::size_t{1} << 24) / sizeof(T) + 3; // 16 MiB: a group of 1 streams too
     using A = tensor<T, N>;
-    auto input = [](std::size_t r, std::size_t i) { return static_cast<T>(static_cast<double>((i * 2654435761u + r * 40503u) % 1000003u) * 1e-3 - 0.3); };
+    auto input = [](std::size_t r, std::size_t i) {
+        return static_cast<T>(static_cast<double>((i * 2654435761u + r * 40503u) % 1000003u) * 1e-3 - 0.3);
+    };
     auto program = [&](replica_context& ctx) {
         A x;
         for (std::size_t i = 0; i < N; ++i)
             x(i) = input(ctx.replica_id(), i);
         auto all = all_reduce(ctx, x, add_fn{});
-        auto pairs = all_reduce(ctx, x, [](T a, T b) { return a * T(0.5) + b; },
-                                {.replica_groups = {{0, 2}, {1}}});
+        auto pairs = all_reduce(ctx, x, [](T a, T b) { return a * T(0.5) + b; }, {.replica_groups = {{0, 2}, {1}}});
         return std::tuple{all, pairs};
     };
     test_pool pool(3, 1, 2);
