@@ -115,7 +115,7 @@ inline void transpose_tile(const T* src, std::ptrdiff_t ss, T* dst, std::ptrdiff
 inline constexpr std::size_t transpose_tile_size = 64;
 inline constexpr std::size_t transpose_parallel_elements = 1 << 16;
 
-// stream: the caller's choice by output size (eval/assign.hpp, stream_threshold_bytes).
+// stream: the caller's choice by output size (core/simd.hpp, stream_threshold_bytes).
 template<class T>
 void transpose_2d(const T* src, std::ptrdiff_t ss, T* dst, std::ptrdiff_t ds, std::size_t nt, std::size_t ni,
                   bool stream = false) {
