@@ -5,6 +5,7 @@
 // inlined; silencing them while the headers are first read leaves user code checked. core/types.hpp,
 // the root of every xlet header, includes this first.
 #pragma once
+#include <cstddef>
 #include <cstdint>
 
 // For the few helpers every fused loop's tail goes through: GCC 12 sometimes leaves them out of
@@ -84,7 +85,6 @@ inline batch<double, A> neg(batch<double, A> const& x, avx512f const&) noexcept 
 #pragma GCC diagnostic pop
 #endif
 
-#include <cstddef>
 namespace xlet::detail {
 // Outputs at least this large (bytes; the L3 of the bench machines) are written with non-temporal
 // stores: they would not stay in cache anyway, and streaming saves the read-for-ownership
