@@ -1,11 +1,11 @@
-// The FFT kernels against an O(n^2) DFT in long double, on run-time lengths: every length 1..128
-// through each path (1 or W + 1 or W + 3 transforms: the batched rows path with full and partial
-// groups; a transform axis followed by 5, 11 or W + 5 columns: the column path with full and
-// partial blocks), the four-step for long smooth lengths, and large lengths incl. primes and
-// products of large primes (Bluestein, on the vector kernel and on the four-step). Bound (stated
-// in docs/semantics.md): max_k |X_k - DFT_k| <= 8 eps log2(m) ||x||_2, eps the unit roundoff of
-// the element type, m the longest transform actually run (n, or the Bluestein length), ||x||_2
-// the input's 2-norm (a DFT entry is at most sqrt(n) ||x||_2).
+// The FFT kernels against an O(n^2) DFT in long double, on run-time lengths: the square kernel of
+// W^2 points; every length 1..128 through each path (1 or W + 1 or W + 3 transforms: the batched
+// rows path with full and partial groups; a transform axis followed by 5, 11 or W + 5 columns: the
+// column path with full and partial blocks), the four-step for long smooth lengths, and large
+// lengths incl. primes and products of large primes (Bluestein, on the vector kernel and on the
+// four-step). Bound (stated in docs/semantics.md): max_k |X_k - DFT_k| <= 8 eps log2(m) ||x||_2,
+// eps the unit roundoff of the element type, m the longest transform actually run (n, or the
+// Bluestein length), ||x||_2 the input's 2-norm (a DFT entry is at most sqrt(n) ||x||_2).
 #define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <doctest/doctest.h>
 #include <xlet/xlet.hpp>
@@ -66,8 +66,8 @@ double bound(const std::complex<T>* x, std::size_t n, std::size_t stride) {
 // Worst |y - DFT(x)| / bound over `count` contiguous transforms of length n, of which y keeps the
 // first `kept` outputs each (RFFT: n / 2 + 1).
 template<class T>
-double worst_vs_dft(const std::complex<T>* x, const std::complex<T>* y, std::size_t n, std::size_t count,
-                    bool inverse, std::size_t kept = 0) {
+double worst_vs_dft(const std::complex<T>* x, const std::complex<T>* y, std::size_t n, std::size_t count, bool inverse,
+                    std::size_t kept = 0) {
     kept = kept == 0 ? n : kept;
     double worst = 0;
     for (std::size_t t = 0; t < count; ++t) {
@@ -128,6 +128,22 @@ double check_two_pass(std::size_t count, bool inverse, unsigned seed) {
     return worst_vs_dft(x.data(), y.data(), N, count, inverse);
 }
 
+// The square kernel of N = W^2 (fft_axis_inner's path for that length), out of place and in place.
+template<class T>
+double check_square(std::size_t count, bool inverse, bool in_place, unsigned seed) {
+    constexpr std::size_t W = xsimd::batch<T>::size, N = W * W;
+    auto x = random_vec<T>(N * count, seed);
+    std::vector<std::complex<T>> y(N * count);
+    const d::fft_io io{inverse, inverse ? 1.0 / double(N) : 1.0};
+    if (in_place) {
+        y = x;
+        d::fft_axis_rows_square<T>(y.data(), y.data(), count, io, true);
+    } else {
+        d::fft_axis_rows_square<T>(x.data(), y.data(), count, io, true);
+    }
+    return worst_vs_dft(x.data(), y.data(), N, count, inverse);
+}
+
 // One Bluestein transform with its convolution on the four-step (single long prime lengths).
 template<class T>
 double check_bluestein_one(std::size_t n, bool inverse, unsigned seed) {
@@ -176,6 +192,24 @@ TEST_CASE("the two-pass kernel: powers of two 4..256, f32 and f64, full and part
     each(std::integral_constant<std::size_t, 128>{});
     each(std::integral_constant<std::size_t, 256>{});
     MESSAGE("worst error / bound, two-pass: " << worst);
+    CHECK(worst <= 1.0);
+}
+
+TEST_CASE("the square kernel: N = W^2 in registers, f32 and f64, forward and inverse, in place") {
+    double worst = 0;
+    auto each = [&]<class T>(T) {
+        if constexpr (d::fft_square_ok<T>()) {
+            worst = std::max(worst, check_square<T>(1, false, false, 11));
+            worst = std::max(worst, check_square<T>(37, true, false, 12)); // 37: TBB splits it
+            worst = std::max(worst, check_square<T>(5, false, true, 13));
+            worst = std::max(worst, check_square<T>(3, true, true, 14));
+        } else {
+            MESSAGE("no square kernel for this element type on this target");
+        }
+    };
+    each(float{});
+    each(double{});
+    MESSAGE("worst error / bound, square kernel: " << worst);
     CHECK(worst <= 1.0);
 }
 

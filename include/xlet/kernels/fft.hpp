@@ -35,6 +35,7 @@
 //   driver.hpp     what every pass shares: the TBB loop, block scratch, the forward / inverse mode
 //   columns.hpp    transforms along an axis with contiguous columns after it
 //   rows.hpp       batched transforms along the innermost axis
+//   square.hpp     transforms of W x W points in registers, from and to interleaved memory
 //   four_step.hpp  one long smooth transform: n = n1 x n2
 //   bluestein.hpp  one long transform with a prime factor above 13, on the four-step
 //   inner.hpp      the choice of path for the innermost axis
@@ -47,6 +48,7 @@
 #include "fft/driver.hpp"
 #include "fft/columns.hpp"
 #include "fft/rows.hpp"
+#include "fft/square.hpp"
 #include "fft/four_step.hpp"
 #include "fft/bluestein.hpp"
 #include "fft/inner.hpp"

@@ -12,12 +12,13 @@
 #include "four_step.hpp"
 #include "plan.hpp"
 #include "rows.hpp"
+#include "square.hpp"
 #include "two_pass.hpp"
 
 namespace xlet::detail {
 
-// DFT along the innermost axis of `count` transforms of length N, in place: the four-step for a
-// few long transforms, else the batched transposing path.
+// DFT along the innermost axis of `count` transforms of length N, in place: the square kernel for
+// N = W^2, the four-step for a few long transforms, else the batched transposing path.
 template<class T, std::size_t N>
 void fft_axis_inner(const std::complex<T>* src, std::complex<T>* data, std::size_t count, fft_io io,
                     bool parallel = true) {
@@ -25,6 +26,8 @@ void fft_axis_inner(const std::complex<T>* src, std::complex<T>* data, std::size
     if constexpr (N <= 1) {
         for (std::size_t i = 0; i < count * N; ++i)
             data[i] = src[i] * static_cast<T>(io.scale);
+    } else if constexpr (fft_square_ok<T>() && N == W * W) {
+        fft_axis_rows_square<T>(src, data, count, io, parallel);
     } else {
         if constexpr (N >= 256 && fft_smooth(N)) {
             if (count < W) {
