@@ -2,14 +2,17 @@
 // the static TBB split of the plain-loop peers, the bytes/s counter, the host's description and
 // main(). Include after the peer headers (Eigen's Tensor module when XLET_BENCH_EIGEN is set).
 #pragma once
+// xsimd through xlet, first: on AVX-512, xlet's fused multiply-add kernels must be declared before
+// xsimd's templates (core/simd.hpp); xsimd read first left fft_bench, rng_bench and
+// elementwise_bench without FMA (a multiply and an add) until 2026-11-29.
+#include <xlet/core/simd.hpp>
+
 #include <benchmark/benchmark.h>
 
 #include <tbb/blocked_range.h>
 #include <tbb/global_control.h>
 #include <tbb/parallel_for.h>
 #include <tbb/partitioner.h>
-
-#include <xsimd/xsimd.hpp>
 
 #include <algorithm>
 #include <chrono>

@@ -26,6 +26,12 @@
 // are defined, because those call kernel::fma by qualified name (bound where the template is
 // defined, so a later overload is never seen); with them an AVX-512 build evaluates the same
 // formulas with the same roundings as an AVX2 + FMA build.
+// Read after xsimd, they come too late: say so rather than lose the FMA silently.
+#if defined(__AVX512F__) && defined(XSIMD_HPP)
+// clang-format off
+#pragma GCC warning "xlet: <xsimd/xsimd.hpp> was included before xlet; on AVX-512 xsimd then has no fused multiply-add (a multiply and an add: slower, other roundings than an AVX2 build). Include xlet first."
+// clang-format on
+#endif
 #if defined(__AVX512F__)
 namespace xsimd {
 struct avx512f;
