@@ -128,19 +128,20 @@ double check_two_pass(std::size_t count, bool inverse, unsigned seed) {
     return worst_vs_dft(x.data(), y.data(), N, count, inverse);
 }
 
-// The square kernel of N = W^2 (fft_axis_inner's path for that length), out of place and in place.
-template<class T>
+// The square kernel of N = W^2 (R = 1) and its radix-4 step for N = 4 W^2 (R = 4, f32), out of
+// place and in place: fft_axis_inner's paths for those lengths.
+template<class T, std::size_t R>
 double check_square(std::size_t count, bool inverse, bool in_place, unsigned seed) {
-    constexpr std::size_t W = xsimd::batch<T>::size, N = W * W;
+    constexpr std::size_t W = xsimd::batch<T>::size, N = R * W * W;
     auto x = random_vec<T>(N * count, seed);
     std::vector<std::complex<T>> y(N * count);
     const d::fft_io io{inverse, inverse ? 1.0 / double(N) : 1.0};
-    if (in_place) {
-        y = x;
-        d::fft_axis_rows_square<T>(y.data(), y.data(), count, io, true);
-    } else {
-        d::fft_axis_rows_square<T>(x.data(), y.data(), count, io, true);
-    }
+    if (in_place) y = x;
+    const std::complex<T>* src = in_place ? y.data() : x.data();
+    if constexpr (R == 1)
+        d::fft_axis_rows_square<T>(src, y.data(), count, io, true);
+    else
+        d::fft_axis_rows_square4<T>(src, y.data(), count, io, true);
     return worst_vs_dft(x.data(), y.data(), N, count, inverse);
 }
 
@@ -195,16 +196,21 @@ TEST_CASE("the two-pass kernel: powers of two 4..256, f32 and f64, full and part
     CHECK(worst <= 1.0);
 }
 
-TEST_CASE("the square kernel: N = W^2 in registers, f32 and f64, forward and inverse, in place") {
+TEST_CASE("the square kernels: N = W^2 in registers and N = 4 W^2, forward and inverse, in place") {
     double worst = 0;
     auto each = [&]<class T>(T) {
         if constexpr (d::fft_square_ok<T>()) {
-            worst = std::max(worst, check_square<T>(1, false, false, 11));
-            worst = std::max(worst, check_square<T>(37, true, false, 12)); // 37: TBB splits it
-            worst = std::max(worst, check_square<T>(5, false, true, 13));
-            worst = std::max(worst, check_square<T>(3, true, true, 14));
+            worst = std::max(worst, check_square<T, 1>(1, false, false, 11));
+            worst = std::max(worst, check_square<T, 1>(37, true, false, 12)); // 37: TBB splits it
+            worst = std::max(worst, check_square<T, 1>(5, false, true, 13));
+            worst = std::max(worst, check_square<T, 1>(3, true, true, 14));
         } else {
             MESSAGE("no square kernel for this element type on this target");
+        }
+        if constexpr (d::fft_square4_ok<T>()) {
+            worst = std::max(worst, check_square<T, 4>(1, false, false, 15));
+            worst = std::max(worst, check_square<T, 4>(11, true, false, 16));
+            worst = std::max(worst, check_square<T, 4>(2, true, true, 17));
         }
     };
     each(float{});

@@ -28,6 +28,8 @@ void fft_axis_inner(const std::complex<T>* src, std::complex<T>* data, std::size
             data[i] = src[i] * static_cast<T>(io.scale);
     } else if constexpr (fft_square_ok<T>() && N == W * W) {
         fft_axis_rows_square<T>(src, data, count, io, parallel);
+    } else if constexpr (fft_square4_ok<T>() && N == 4 * W * W) {
+        fft_axis_rows_square4<T>(src, data, count, io, parallel);
     } else {
         if constexpr (N >= 256 && fft_smooth(N)) {
             if (count < W) {

@@ -4,7 +4,8 @@
 // (lane = j2), DFT_W over j1, times W_N^(j2 k1), a W x W register transpose, DFT_W over j2, and
 // the rows k2 (lane = k1) interleaved and stored: X[k1 + W k2]. No block buffer: the batched-rows
 // path's transposing loads, two buffer passes and transposing stores cost twice the butterflies
-// on Zen 4, whose 32 KiB L1 a block of W transforms of 256 fills.
+// on Zen 4, whose 32 KiB L1 a block of W transforms of 256 fills. f32 transforms of 4 W^2 points
+// take one radix-4 step onto four of these (fft_square4_one).
 #pragma once
 #include "../../core/types.hpp" // first: intrinsics before TBB (core/simd.hpp)
 
@@ -114,6 +115,22 @@ struct fft_square_tw {
     }
 };
 
+// The butterflies of one transform in registers: rows j1 (lane j2) in, rows k2 (lane k1) out.
+template<class T>
+[[gnu::always_inline]] inline void fft_square_core(xsimd::batch<T>* re, xsimd::batch<T>* im,
+                                                   const fft_square_tw<T>& tw) {
+    using B = xsimd::batch<T>;
+    constexpr std::size_t W = B::size;
+    fft_dft_small<W>(re, im);
+    fft_unroll<W - 1>([&](auto kc) XLET_FFT_INLINE {
+        constexpr std::size_t k1 = decltype(kc)::value + 1;
+        fft_twiddle(re[k1], im[k1], B::load_aligned(tw.wr + k1 * W), B::load_aligned(tw.wi + k1 * W));
+    });
+    fft_transpose_regs<T>(re);
+    fft_transpose_regs<T>(im);
+    fft_dft_small<W>(re, im);
+}
+
 // One transform src -> dst (may be equal): conjugated in and out for an inverse, times `scale`.
 template<class T>
 [[gnu::always_inline]] inline void fft_square_one(const std::complex<T>* src, std::complex<T>* dst,
@@ -127,14 +144,7 @@ template<class T>
         fft_split<T>(B::load_unaligned(s + 2 * W * j1), B::load_unaligned(s + 2 * W * j1 + W), re[j1], im[j1]);
         if (conj) im[j1] = B(T(0)) - im[j1];
     });
-    fft_dft_small<W>(re, im);
-    fft_unroll<W - 1>([&](auto kc) XLET_FFT_INLINE {
-        constexpr std::size_t k1 = decltype(kc)::value + 1;
-        fft_twiddle(re[k1], im[k1], B::load_aligned(tw.wr + k1 * W), B::load_aligned(tw.wi + k1 * W));
-    });
-    fft_transpose_regs<T>(re);
-    fft_transpose_regs<T>(im);
-    fft_dft_small<W>(re, im);
+    fft_square_core<T>(re, im, tw);
     const B sc(scale), sci(conj ? T(0) - scale : scale);
     T* d = reinterpret_cast<T*>(dst);
     fft_unroll<W>([&](auto kc) XLET_FFT_INLINE {
@@ -166,6 +176,144 @@ void fft_axis_rows_square(const std::complex<T>* src, std::complex<T>* data, std
     };
     // Grain: a few transforms per task, so that a small batch stays on one thread.
     fft_for(parallel && count * N * 5 >= fft_parallel_work, count, 16, run);
+}
+
+// f32 transforms of N = 4 W^2 (1024 on AVX-512, 256 on AVX2): one radix-4 decimation-in-frequency
+// step splits a transform into four of W^2 on the square kernel. y_r[m] = W_N^(m r) sum_q x[m +
+// S q] W_4^(q r) (S = W^2, m = W j1 + j2: rows j1 of y_r are made W points at a time straight
+// from the interleaved input), X[4 k + r] = DFT_S(y_r)[k]; the four results are interleaved by a
+// 4 x W transpose of complex values (as 64-bit lanes) on the way out. The four sub-transforms
+// wait in an 8 KiB stack buffer in split form (L1).
+template<class T>
+constexpr bool fft_square4_ok() {
+    return sizeof(T) == 4 && fft_square_ok<T>();
+}
+
+// Twiddles of the radix-4 step: [r - 1][m] = W_N^(m r), r = 1..3, m < S, split.
+template<class T>
+struct fft_square4_tw {
+    static constexpr std::size_t W = xsimd::batch<T>::size, S = W * W;
+    alignas(64) T wr[3 * S], wi[3 * S];
+    fft_square4_tw() {
+        using LD = long double;
+        const LD pi = 3.141592653589793238462643383279502884L;
+        for (std::size_t r = 1; r < 4; ++r)
+            for (std::size_t m = 0; m < S; ++m) {
+                const LD a = -2 * pi * static_cast<LD>(m * r) / static_cast<LD>(4 * S);
+                wr[(r - 1) * S + m] = static_cast<T>(std::cos(a));
+                wi[(r - 1) * S + m] = static_cast<T>(std::sin(a));
+            }
+    }
+};
+
+// out[4 k + r] = a_r[k] for k < D (D complex per vector), complex values as 64-bit lanes.
+template<class T>
+[[gnu::always_inline]] inline void fft_interleave4(const xsimd::batch<T>* a, T* out) {
+    using B = xsimd::batch<T>;
+#if defined(__AVX512F__)
+    if constexpr (sizeof(B) == 64) {
+        const __m512d a0 = _mm512_castps_pd(a[0]), a1 = _mm512_castps_pd(a[1]);
+        const __m512d a2 = _mm512_castps_pd(a[2]), a3 = _mm512_castps_pd(a[3]);
+        const __m512d p0 = __builtin_shufflevector(a0, a1, 0, 8, 1, 9, 2, 10, 3, 11);
+        const __m512d p1 = __builtin_shufflevector(a0, a1, 4, 12, 5, 13, 6, 14, 7, 15);
+        const __m512d q0 = __builtin_shufflevector(a2, a3, 0, 8, 1, 9, 2, 10, 3, 11);
+        const __m512d q1 = __builtin_shufflevector(a2, a3, 4, 12, 5, 13, 6, 14, 7, 15);
+        _mm512_storeu_pd(reinterpret_cast<double*>(out), __builtin_shufflevector(p0, q0, 0, 1, 8, 9, 2, 3, 10, 11));
+        _mm512_storeu_pd(reinterpret_cast<double*>(out + 16),
+                         __builtin_shufflevector(p0, q0, 4, 5, 12, 13, 6, 7, 14, 15));
+        _mm512_storeu_pd(reinterpret_cast<double*>(out + 32),
+                         __builtin_shufflevector(p1, q1, 0, 1, 8, 9, 2, 3, 10, 11));
+        _mm512_storeu_pd(reinterpret_cast<double*>(out + 48),
+                         __builtin_shufflevector(p1, q1, 4, 5, 12, 13, 6, 7, 14, 15));
+        return;
+    }
+#endif
+#if defined(__AVX2__)
+    if constexpr (sizeof(B) == 32) {
+        const __m256d a0 = _mm256_castps_pd(a[0]), a1 = _mm256_castps_pd(a[1]);
+        const __m256d a2 = _mm256_castps_pd(a[2]), a3 = _mm256_castps_pd(a[3]);
+        const __m256d p0 = __builtin_shufflevector(a0, a1, 0, 4, 1, 5),
+                      p1 = __builtin_shufflevector(a0, a1, 2, 6, 3, 7);
+        const __m256d q0 = __builtin_shufflevector(a2, a3, 0, 4, 1, 5),
+                      q1 = __builtin_shufflevector(a2, a3, 2, 6, 3, 7);
+        _mm256_storeu_pd(reinterpret_cast<double*>(out), __builtin_shufflevector(p0, q0, 0, 1, 4, 5));
+        _mm256_storeu_pd(reinterpret_cast<double*>(out + 8), __builtin_shufflevector(p0, q0, 2, 3, 6, 7));
+        _mm256_storeu_pd(reinterpret_cast<double*>(out + 16), __builtin_shufflevector(p1, q1, 0, 1, 4, 5));
+        _mm256_storeu_pd(reinterpret_cast<double*>(out + 24), __builtin_shufflevector(p1, q1, 2, 3, 6, 7));
+    }
+#endif
+}
+
+template<class T>
+inline void fft_square4_one(const std::complex<T>* src, std::complex<T>* dst, const fft_square4_tw<T>& t4,
+                            const fft_square_tw<T>& tw, bool conj, T scale) {
+    using B = xsimd::batch<T>;
+    constexpr std::size_t W = B::size, S = W * W;
+    alignas(64) T buf[4][2][S]; // [r][re / im][row * W + lane]
+    const T* s = reinterpret_cast<const T*>(src);
+    for (std::size_t j1 = 0; j1 < W; ++j1) {
+        B re[4], im[4];
+        fft_unroll<4>([&](auto qc) XLET_FFT_INLINE {
+            constexpr std::size_t q = decltype(qc)::value;
+            const T* p = s + 2 * (q * S + W * j1);
+            fft_split<T>(B::load_unaligned(p), B::load_unaligned(p + W), re[q], im[q]);
+            if (conj) im[q] = B(T(0)) - im[q];
+        });
+        fft_dft_small<4>(re, im);
+        fft_unroll<3>([&](auto rc) XLET_FFT_INLINE {
+            constexpr std::size_t r = decltype(rc)::value + 1;
+            fft_twiddle(re[r], im[r], B::load_aligned(t4.wr + (r - 1) * S + W * j1),
+                        B::load_aligned(t4.wi + (r - 1) * S + W * j1));
+        });
+        fft_unroll<4>([&](auto rc) XLET_FFT_INLINE {
+            re[rc].store_aligned(buf[rc][0] + W * j1);
+            im[rc].store_aligned(buf[rc][1] + W * j1);
+        });
+    }
+    for (std::size_t r = 0; r < 4; ++r) {
+        B re[W], im[W];
+        fft_unroll<W>([&](auto jc) XLET_FFT_INLINE {
+            re[jc] = B::load_aligned(buf[r][0] + W * jc);
+            im[jc] = B::load_aligned(buf[r][1] + W * jc);
+        });
+        fft_square_core<T>(re, im, tw);
+        fft_unroll<W>([&](auto kc) XLET_FFT_INLINE {
+            re[kc].store_aligned(buf[r][0] + W * kc);
+            im[kc].store_aligned(buf[r][1] + W * kc);
+        });
+    }
+    const B sc(scale), sci(conj ? T(0) - scale : scale);
+    T* d = reinterpret_cast<T*>(dst);
+    for (std::size_t k2 = 0; k2 < W; ++k2) { // outputs 4 (W k2 + k1) + r
+        B lo[4], hi[4];
+        fft_unroll<4>([&](auto rc) XLET_FFT_INLINE {
+            B re = B::load_aligned(buf[rc][0] + W * k2), im = B::load_aligned(buf[rc][1] + W * k2);
+            if (scale != T(1)) {
+                re = re * sc;
+                im = im * sci;
+            } else if (conj) {
+                im = B(T(0)) - im;
+            }
+            fft_interleave<T>(re, im, lo[rc], hi[rc]);
+        });
+        fft_interleave4<T>(lo, d + 8 * W * k2);
+        fft_interleave4<T>(hi, d + 8 * W * k2 + 4 * W);
+    }
+}
+
+// `count` transforms of N = 4 W^2 along the innermost axis, src to data (may be equal).
+template<class T>
+void fft_axis_rows_square4(const std::complex<T>* src, std::complex<T>* data, std::size_t count, fft_io io,
+                           bool parallel) {
+    constexpr std::size_t W = xsimd::batch<T>::size, N = 4 * W * W;
+    static const fft_square_tw<T> tw;
+    static const fft_square4_tw<T> t4;
+    const T scale = static_cast<T>(io.scale);
+    auto run = [&](std::size_t t0, std::size_t t1) {
+        for (std::size_t t = t0; t < t1; ++t)
+            fft_square4_one<T>(src + t * N, data + t * N, t4, tw, io.inverse, scale);
+    };
+    fft_for(parallel && count * N * 5 >= fft_parallel_work, count, 4, run);
 }
 
 } // namespace xlet::detail
