@@ -26,7 +26,7 @@ namespace xlet::detail {
 // AVX-512 or AVX2 permutes, and fft_dft_small needs W in {4, 8, 16}.
 template<class T>
 constexpr bool fft_square_ok() {
-    constexpr std::size_t W = xsimd::batch<T>::size;
+    [[maybe_unused]] constexpr std::size_t W = xsimd::batch<T>::size;
 #if defined(__AVX512F__)
     if constexpr (sizeof(xsimd::batch<T>) == 64) return W == 8 || W == 16;
 #endif
@@ -38,9 +38,10 @@ constexpr bool fft_square_ok() {
 
 // (lo, hi): 2W values of W interleaved complex -> re, im.
 template<class T>
-[[gnu::always_inline]] inline void fft_split(const xsimd::batch<T>& lo, const xsimd::batch<T>& hi, xsimd::batch<T>& re,
-                                             xsimd::batch<T>& im) {
-    using B = xsimd::batch<T>;
+[[gnu::always_inline]] inline void
+fft_split([[maybe_unused]] const xsimd::batch<T>& lo, [[maybe_unused]] const xsimd::batch<T>& hi,
+          [[maybe_unused]] xsimd::batch<T>& re, [[maybe_unused]] xsimd::batch<T>& im) {
+    using B [[maybe_unused]] = xsimd::batch<T>;
 #if defined(__AVX512F__)
     if constexpr (sizeof(B) == 64 && sizeof(T) == 4) {
         const __m512 a = lo, b = hi;
@@ -69,9 +70,10 @@ template<class T>
 
 // The reverse: re, im -> (lo, hi) interleaved.
 template<class T>
-[[gnu::always_inline]] inline void fft_interleave(const xsimd::batch<T>& re, const xsimd::batch<T>& im,
-                                                  xsimd::batch<T>& lo, xsimd::batch<T>& hi) {
-    using B = xsimd::batch<T>;
+[[gnu::always_inline]] inline void
+fft_interleave([[maybe_unused]] const xsimd::batch<T>& re, [[maybe_unused]] const xsimd::batch<T>& im,
+               [[maybe_unused]] xsimd::batch<T>& lo, [[maybe_unused]] xsimd::batch<T>& hi) {
+    using B [[maybe_unused]] = xsimd::batch<T>;
 #if defined(__AVX512F__)
     if constexpr (sizeof(B) == 64 && sizeof(T) == 4) {
         const __m512 a = re, b = im;
@@ -208,8 +210,8 @@ struct fft_square4_tw {
 
 // out[4 k + r] = a_r[k] for k < D (D complex per vector), complex values as 64-bit lanes.
 template<class T>
-[[gnu::always_inline]] inline void fft_interleave4(const xsimd::batch<T>* a, T* out) {
-    using B = xsimd::batch<T>;
+[[gnu::always_inline]] inline void fft_interleave4([[maybe_unused]] const xsimd::batch<T>* a, [[maybe_unused]] T* out) {
+    using B [[maybe_unused]] = xsimd::batch<T>;
 #if defined(__AVX512F__)
     if constexpr (sizeof(B) == 64) {
         const __m512d a0 = _mm512_castps_pd(a[0]), a1 = _mm512_castps_pd(a[1]);
