@@ -12,6 +12,7 @@
 #include <cmath>
 #include <complex>
 #include <cstddef>
+#include <utility>
 
 #include "driver.hpp"
 #include "simd.hpp"
@@ -22,8 +23,9 @@
 
 namespace xlet::detail {
 
-// Whether the square kernel exists for T on this target: the split / interleave below need
-// AVX-512 or AVX2 permutes, and fft_dft_small needs W in {4, 8, 16}.
+// Whether the square kernel is used for T on this target: AVX2 or AVX-512 (measured there; the
+// permutes below are generic, the W x W register transposes are not), and fft_dft_small needs W in
+// {4, 8, 16}.
 template<class T>
 constexpr bool fft_square_ok() {
     [[maybe_unused]] constexpr std::size_t W = xsimd::batch<T>::size;
@@ -36,68 +38,42 @@ constexpr bool fft_square_ok() {
     return false;
 }
 
+// Lane i of the result is lane map(i) of the 2W lanes (a, b): one two-source permute.
+template<class T, class Map, std::size_t... I>
+[[gnu::always_inline]] inline xsimd::batch<T> fft_permute2(const xsimd::batch<T>& a, const xsimd::batch<T>& b,
+                                                           std::index_sequence<I...>) {
+    using R = typename xsimd::batch<T>::register_type;
+    const R x = a, y = b;
+    return xsimd::batch<T>(R(__builtin_shufflevector(x, y, Map::at(I)...)));
+}
+template<class T, class Map>
+[[gnu::always_inline]] inline xsimd::batch<T> fft_permute2(const xsimd::batch<T>& a, const xsimd::batch<T>& b) {
+    return fft_permute2<T, Map>(a, b, std::make_index_sequence<xsimd::batch<T>::size>{});
+}
+template<std::size_t Odd>
+struct fft_lanes_split { // re (Odd = 0) or im (Odd = 1) of W interleaved complex
+    static constexpr int at(std::size_t i) { return static_cast<int>(2 * i + Odd); }
+};
+template<std::size_t W, std::size_t Half>
+struct fft_lanes_zip { // complex Half * W / 2 + i / 2 of (re, im), interleaved
+    static constexpr int at(std::size_t i) { return static_cast<int>((i % 2) * W + Half * W / 2 + i / 2); }
+};
+
 // (lo, hi): 2W values of W interleaved complex -> re, im.
 template<class T>
-[[gnu::always_inline]] inline void
-fft_split([[maybe_unused]] const xsimd::batch<T>& lo, [[maybe_unused]] const xsimd::batch<T>& hi,
-          [[maybe_unused]] xsimd::batch<T>& re, [[maybe_unused]] xsimd::batch<T>& im) {
-    using B [[maybe_unused]] = xsimd::batch<T>;
-#if defined(__AVX512F__)
-    if constexpr (sizeof(B) == 64 && sizeof(T) == 4) {
-        const __m512 a = lo, b = hi;
-        re = __builtin_shufflevector(a, b, 0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
-        im = __builtin_shufflevector(a, b, 1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31);
-        return;
-    } else if constexpr (sizeof(B) == 64) {
-        const __m512d a = lo, b = hi;
-        re = __builtin_shufflevector(a, b, 0, 2, 4, 6, 8, 10, 12, 14);
-        im = __builtin_shufflevector(a, b, 1, 3, 5, 7, 9, 11, 13, 15);
-        return;
-    }
-#endif
-#if defined(__AVX2__)
-    if constexpr (sizeof(B) == 32 && sizeof(T) == 4) {
-        const __m256 a = lo, b = hi;
-        re = __builtin_shufflevector(a, b, 0, 2, 4, 6, 8, 10, 12, 14);
-        im = __builtin_shufflevector(a, b, 1, 3, 5, 7, 9, 11, 13, 15);
-    } else if constexpr (sizeof(B) == 32) {
-        const __m256d a = lo, b = hi;
-        re = __builtin_shufflevector(a, b, 0, 2, 4, 6);
-        im = __builtin_shufflevector(a, b, 1, 3, 5, 7);
-    }
-#endif
+[[gnu::always_inline]] inline void fft_split(const xsimd::batch<T>& lo, const xsimd::batch<T>& hi, xsimd::batch<T>& re,
+                                             xsimd::batch<T>& im) {
+    re = fft_permute2<T, fft_lanes_split<0>>(lo, hi);
+    im = fft_permute2<T, fft_lanes_split<1>>(lo, hi);
 }
 
 // The reverse: re, im -> (lo, hi) interleaved.
 template<class T>
-[[gnu::always_inline]] inline void
-fft_interleave([[maybe_unused]] const xsimd::batch<T>& re, [[maybe_unused]] const xsimd::batch<T>& im,
-               [[maybe_unused]] xsimd::batch<T>& lo, [[maybe_unused]] xsimd::batch<T>& hi) {
-    using B [[maybe_unused]] = xsimd::batch<T>;
-#if defined(__AVX512F__)
-    if constexpr (sizeof(B) == 64 && sizeof(T) == 4) {
-        const __m512 a = re, b = im;
-        lo = __builtin_shufflevector(a, b, 0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23);
-        hi = __builtin_shufflevector(a, b, 8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31);
-        return;
-    } else if constexpr (sizeof(B) == 64) {
-        const __m512d a = re, b = im;
-        lo = __builtin_shufflevector(a, b, 0, 8, 1, 9, 2, 10, 3, 11);
-        hi = __builtin_shufflevector(a, b, 4, 12, 5, 13, 6, 14, 7, 15);
-        return;
-    }
-#endif
-#if defined(__AVX2__)
-    if constexpr (sizeof(B) == 32 && sizeof(T) == 4) {
-        const __m256 a = re, b = im;
-        lo = __builtin_shufflevector(a, b, 0, 8, 1, 9, 2, 10, 3, 11);
-        hi = __builtin_shufflevector(a, b, 4, 12, 5, 13, 6, 14, 7, 15);
-    } else if constexpr (sizeof(B) == 32) {
-        const __m256d a = re, b = im;
-        lo = __builtin_shufflevector(a, b, 0, 4, 1, 5);
-        hi = __builtin_shufflevector(a, b, 2, 6, 3, 7);
-    }
-#endif
+[[gnu::always_inline]] inline void fft_interleave(const xsimd::batch<T>& re, const xsimd::batch<T>& im,
+                                                  xsimd::batch<T>& lo, xsimd::batch<T>& hi) {
+    constexpr std::size_t W = xsimd::batch<T>::size;
+    lo = fft_permute2<T, fft_lanes_zip<W, 0>>(re, im);
+    hi = fft_permute2<T, fft_lanes_zip<W, 1>>(re, im);
 }
 
 // Twiddles of the square kernel: row k1 (lane j2) holds W_N^(j2 k1), N = W^2, split.
