@@ -1,5 +1,5 @@
-// The FFT kernels against an O(n^2) DFT in long double, on run-time lengths: the square kernel of
-// W^2 points; every length 1..128 through each path (1 or W + 1 or W + 3 transforms: the batched
+// The FFT kernels against an O(n^2) DFT in long double, on run-time lengths: the square kernels of
+// W^2 and 4 W^2 points; every length 1..128 through each path (1 or W + 1 or W + 3 transforms: the batched
 // rows path with full and partial groups; a transform axis followed by 5, 11 or W + 5 columns: the
 // column path with full and partial blocks), the four-step for long smooth lengths, and large
 // lengths incl. primes and products of large primes (Bluestein, on the vector kernel and on the

@@ -76,33 +76,37 @@ template<class T>
     hi = fft_permute2<T, fft_lanes_zip<W, 1>>(re, im);
 }
 
-// Twiddles of the square kernel: row k1 (lane j2) holds W_N^(j2 k1), N = W^2, split.
+// The square kernel's twiddles are the two-pass kernel's for R1 = R2 = W (fft_two_pass_tw): the
+// table W_N^(j2 k1) is symmetric, so row k1 (lane j2) is wr + k1 * W.
 template<class T>
-struct fft_square_tw {
-    static constexpr std::size_t W = xsimd::batch<T>::size;
-    alignas(64) T wr[W * W], wi[W * W];
-    fft_square_tw() {
-        using LD = long double;
-        const LD pi = 3.141592653589793238462643383279502884L;
-        for (std::size_t k1 = 0; k1 < W; ++k1)
-            for (std::size_t j2 = 0; j2 < W; ++j2) {
-                const LD a = -2 * pi * static_cast<LD>(j2 * k1) / static_cast<LD>(W * W);
-                wr[k1 * W + j2] = static_cast<T>(std::cos(a));
-                wi[k1 * W + j2] = static_cast<T>(std::sin(a));
-            }
+const fft_two_pass_tw<T>& fft_square_tw() {
+    constexpr std::size_t W = xsimd::batch<T>::size;
+    static const fft_two_pass_tw<T> tw(W, W);
+    return tw;
+}
+
+// The outputs' conjugation (inverse) and scale, on a pair of registers.
+template<class T>
+[[gnu::always_inline]] inline void fft_out_scale(xsimd::batch<T>& r, xsimd::batch<T>& i, bool conj, T scale) {
+    using B = xsimd::batch<T>;
+    if (scale != T(1)) {
+        r = r * B(scale);
+        i = i * B(conj ? T(0) - scale : scale);
+    } else if (conj) {
+        i = B(T(0)) - i;
     }
-};
+}
 
 // The butterflies of one transform in registers: rows j1 (lane j2) in, rows k2 (lane k1) out.
 template<class T>
 [[gnu::always_inline]] inline void fft_square_core(xsimd::batch<T>* re, xsimd::batch<T>* im,
-                                                   const fft_square_tw<T>& tw) {
+                                                   const fft_two_pass_tw<T>& tw) {
     using B = xsimd::batch<T>;
     constexpr std::size_t W = B::size;
     fft_dft_small<W>(re, im);
     fft_unroll<W - 1>([&](auto kc) XLET_FFT_INLINE {
         constexpr std::size_t k1 = decltype(kc)::value + 1;
-        fft_twiddle(re[k1], im[k1], B::load_aligned(tw.wr + k1 * W), B::load_aligned(tw.wi + k1 * W));
+        fft_twiddle(re[k1], im[k1], B::load_unaligned(tw.wr.data() + k1 * W), B::load_unaligned(tw.wi.data() + k1 * W));
     });
     fft_transpose_regs<T>(re);
     fft_transpose_regs<T>(im);
@@ -112,7 +116,7 @@ template<class T>
 // One transform src -> dst (may be equal): conjugated in and out for an inverse, times `scale`.
 template<class T>
 [[gnu::always_inline]] inline void fft_square_one(const std::complex<T>* src, std::complex<T>* dst,
-                                                  const fft_square_tw<T>& tw, bool conj, T scale) {
+                                                  const fft_two_pass_tw<T>& tw, bool conj, T scale) {
     using B = xsimd::batch<T>;
     constexpr std::size_t W = B::size;
     B re[W], im[W];
@@ -123,17 +127,11 @@ template<class T>
         if (conj) im[j1] = B(T(0)) - im[j1];
     });
     fft_square_core<T>(re, im, tw);
-    const B sc(scale), sci(conj ? T(0) - scale : scale);
     T* d = reinterpret_cast<T*>(dst);
     fft_unroll<W>([&](auto kc) XLET_FFT_INLINE {
         constexpr std::size_t k2 = decltype(kc)::value;
         B r = re[k2], i = im[k2];
-        if (scale != T(1)) {
-            r = r * sc;
-            i = i * sci;
-        } else if (conj) {
-            i = B(T(0)) - i;
-        }
+        fft_out_scale<T>(r, i, conj, scale);
         B lo, hi;
         fft_interleave<T>(r, i, lo, hi);
         lo.store_unaligned(d + 2 * W * k2);
@@ -146,7 +144,7 @@ template<class T>
 void fft_axis_rows_square(const std::complex<T>* src, std::complex<T>* data, std::size_t count, fft_io io,
                           bool parallel) {
     constexpr std::size_t W = xsimd::batch<T>::size, N = W * W;
-    static const fft_square_tw<T> tw;
+    const auto& tw = fft_square_tw<T>();
     const T scale = static_cast<T>(io.scale);
     auto run = [&](std::size_t t0, std::size_t t1) {
         for (std::size_t t = t0; t < t1; ++t)
@@ -224,7 +222,7 @@ template<class T>
 
 template<class T>
 inline void fft_square4_one(const std::complex<T>* src, std::complex<T>* dst, const fft_square4_tw<T>& t4,
-                            const fft_square_tw<T>& tw, bool conj, T scale) {
+                            const fft_two_pass_tw<T>& tw, bool conj, T scale) {
     using B = xsimd::batch<T>;
     constexpr std::size_t W = B::size, S = W * W;
     alignas(64) T buf[4][2][S]; // [r][re / im][row * W + lane]
@@ -260,18 +258,12 @@ inline void fft_square4_one(const std::complex<T>* src, std::complex<T>* dst, co
             im[kc].store_aligned(buf[r][1] + W * kc);
         });
     }
-    const B sc(scale), sci(conj ? T(0) - scale : scale);
     T* d = reinterpret_cast<T*>(dst);
     for (std::size_t k2 = 0; k2 < W; ++k2) { // outputs 4 (W k2 + k1) + r
         B lo[4], hi[4];
         fft_unroll<4>([&](auto rc) XLET_FFT_INLINE {
             B re = B::load_aligned(buf[rc][0] + W * k2), im = B::load_aligned(buf[rc][1] + W * k2);
-            if (scale != T(1)) {
-                re = re * sc;
-                im = im * sci;
-            } else if (conj) {
-                im = B(T(0)) - im;
-            }
+            fft_out_scale<T>(re, im, conj, scale);
             fft_interleave<T>(re, im, lo[rc], hi[rc]);
         });
         fft_interleave4<T>(lo, d + 8 * W * k2);
@@ -284,7 +276,7 @@ template<class T>
 void fft_axis_rows_square4(const std::complex<T>* src, std::complex<T>* data, std::size_t count, fft_io io,
                            bool parallel) {
     constexpr std::size_t W = xsimd::batch<T>::size, N = 4 * W * W;
-    static const fft_square_tw<T> tw;
+    const auto& tw = fft_square_tw<T>();
     static const fft_square4_tw<T> t4;
     const T scale = static_cast<T>(io.scale);
     auto run = [&](std::size_t t0, std::size_t t1) {
