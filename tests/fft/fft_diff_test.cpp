@@ -128,8 +128,9 @@ double check_two_pass(std::size_t count, bool inverse, unsigned seed) {
     return worst_vs_dft(x.data(), y.data(), N, count, inverse);
 }
 
-// The square kernel of N = W^2 (R = 1) and its radix-4 step for N = 4 W^2 (R = 4, f32), out of
-// place and in place: fft_axis_inner's paths for those lengths.
+// The square kernel of N = W^2 (R = 1), its radix-4 step for N = 4 W^2 (R = 4, f32) and two
+// radix-4 steps for N = 16 W^2 (R = 16, f32), out of place and in place: fft_axis_inner's paths
+// for those lengths.
 template<class T, std::size_t R>
 double check_square(std::size_t count, bool inverse, bool in_place, unsigned seed) {
     constexpr std::size_t W = xsimd::batch<T>::size, N = R * W * W;
@@ -140,8 +141,10 @@ double check_square(std::size_t count, bool inverse, bool in_place, unsigned see
     const std::complex<T>* src = in_place ? y.data() : x.data();
     if constexpr (R == 1)
         d::fft_axis_rows_square<T>(src, y.data(), count, io, true);
-    else
+    else if constexpr (R == 4)
         d::fft_axis_rows_square4<T>(src, y.data(), count, io, true);
+    else
+        d::fft_axis_rows_square16<T>(src, y.data(), count, io, true);
     return worst_vs_dft(x.data(), y.data(), N, count, inverse);
 }
 
@@ -196,7 +199,7 @@ TEST_CASE("the two-pass kernel: powers of two 4..256, f32 and f64, full and part
     CHECK(worst <= 1.0);
 }
 
-TEST_CASE("the square kernels: N = W^2 in registers and N = 4 W^2, forward and inverse, in place") {
+TEST_CASE("the square kernels: N = W^2 in registers, 4 W^2 and 16 W^2, forward and inverse, in place") {
     double worst = 0;
     auto each = [&]<class T>(T) {
         if constexpr (d::fft_square_ok<T>()) {
@@ -211,6 +214,12 @@ TEST_CASE("the square kernels: N = W^2 in registers and N = 4 W^2, forward and i
             worst = std::max(worst, check_square<T, 4>(1, false, false, 15));
             worst = std::max(worst, check_square<T, 4>(11, true, false, 16));
             worst = std::max(worst, check_square<T, 4>(2, true, true, 17));
+        }
+        if constexpr (d::fft_square16_ok<T>()) {
+            worst = std::max(worst, check_square<T, 16>(1, false, false, 18));
+            worst = std::max(worst, check_square<T, 16>(7, true, false, 19)); // 7: TBB splits it
+            worst = std::max(worst, check_square<T, 16>(2, false, true, 20));
+            worst = std::max(worst, check_square<T, 16>(1, true, true, 21));
         }
     };
     each(float{});

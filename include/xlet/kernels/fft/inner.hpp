@@ -30,6 +30,8 @@ void fft_axis_inner(const std::complex<T>* src, std::complex<T>* data, std::size
         fft_axis_rows_square<T>(src, data, count, io, parallel);
     } else if constexpr (fft_square4_ok<T>() && N == 4 * W * W) {
         fft_axis_rows_square4<T>(src, data, count, io, parallel);
+    } else if constexpr (fft_square16_ok<T>() && N == 16 * W * W) {
+        fft_axis_rows_square16<T>(src, data, count, io, parallel);
     } else {
         if constexpr (N >= 256 && fft_smooth(N)) {
             if (count < W) {
