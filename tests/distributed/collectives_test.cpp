@@ -27,6 +27,7 @@
 #include <xlet/distributed.hpp>
 
 #include <tbb/global_control.h>
+#include <tbb/parallel_for.h>
 
 using namespace xlet;
 #ifdef XLET_TEST_MPI
@@ -599,6 +600,39 @@ TEST_CASE("misuse is diagnosed, never a hang") {
     // The pool is usable again after a failed run.
     auto ok = pool.run([&](replica_context& ctx) { return all_reduce(ctx, x, add_fn{}); });
     CHECK(same(ok[7], f32<4>{8, 16, 24, 32}));
+}
+
+// Devices are fibers (distributed/fiber.hpp): a wait inside a parallel loop of the device's own
+// program would run another device inside that oneTBB wait, so it is an error naming the cause;
+// devices have oneTBB's thread stack size (4 MiB) each, in the pool's stacks, reused by every run.
+TEST_CASE("fibers: a wait inside a parallel loop is an error; deep stacks; many runs of one pool") {
+#if XLET_POOL_THREADS
+    MESSAGE("devices are OS threads in this build (sanitizers): nothing to check");
+#else
+    xlet::replica_pool pool(2, 1, 2);
+    const f32<4> x{1, 2, 3, 4};
+    CHECK_THROWS_WITH_AS(pool.run([&](replica_context& ctx) {
+        if (ctx.replica_id() == 0)
+            tbb::parallel_for(0, 1, [&](int) { (void)all_reduce(ctx, x, add_fn{}); });
+        else
+            (void)all_reduce(ctx, x, add_fn{});
+    }),
+                         doctest::Contains("inside a parallel loop of its own program"), xlet::error);
+    // 2 MiB of each device's stack in use across a collective.
+    struct deep {
+        static float down(replica_context& ctx, int depth, const f32<4>& v) {
+            volatile char pad[16384];
+            pad[0] = static_cast<char>(depth);
+            if (depth == 0) return all_reduce(ctx, v, add_fn{})(3) + pad[0];
+            return down(ctx, depth - 1, v) + static_cast<float>(pad[0] != 0);
+        }
+    };
+    xlet::replica_pool four(4, 1, 2);
+    for (int run = 0; run < 50; ++run) { // (a fresh set of stacks per run would map 50 x 16 MiB)
+        auto r = four.run([&](replica_context& ctx) { return deep::down(ctx, 128, x); });
+        CHECK(r[3] == 16.0f + 128.0f);
+    }
+#endif
 }
 
 #include "../examples/data_parallel_model.hpp"

@@ -1,5 +1,6 @@
 // replica_pool: one SPMD program run as R replicas x P partitions inside this process, each device a
-// oneTBB task of one task_arena (shared_memory.hpp: how devices meet, wait and fail).
+// fiber carried by the threads of one task_arena (fiber.hpp; shared_memory.hpp: how devices meet,
+// wait and fail).
 #pragma once
 #include "../core/simd.hpp" // before TBB: see core/simd.hpp
 
@@ -14,6 +15,7 @@
 #include <vector>
 
 #include "../core/owner.hpp"
+#include "fiber.hpp"
 #include "shared_memory.hpp"
 #include "transport.hpp"
 
@@ -62,12 +64,13 @@ struct device_runs {
     }
 };
 
-// Runs device(0) ... device(n - 1) concurrently: as tasks of `arena` (made on first use, with
-// `threads` threads, 0: oneTBB's default), or as OS threads under the sanitizers
-// (XLET_POOL_THREADS). One arena for the pool's lifetime: oneTBB keeps the stacks of suspended
-// tasks per arena, so a second run() reuses them instead of mapping n new ones.
+// Runs device(0) ... device(n - 1) concurrently: as fibers carried by the threads of `arena`
+// (made on first use, with `threads` threads, 0: oneTBB's default; fiber.hpp), or as OS threads
+// under the sanitizers (XLET_POOL_THREADS). The arena and the stacks live as long as the pool, so
+// that a second run() maps no new stacks.
 template<class Device>
-void run_devices(std::uint32_t n, Device& device, owner<tbb::task_arena>& arena, int threads) {
+void run_devices(std::uint32_t n, Device& device, owner<tbb::task_arena>& arena, owner<fiber_stacks>& stacks,
+                 int threads) {
     if constexpr (XLET_POOL_THREADS) {
         std::vector<std::thread> ts;
         for (std::uint32_t i = 0; i < n; ++i)
@@ -76,11 +79,10 @@ void run_devices(std::uint32_t n, Device& device, owner<tbb::task_arena>& arena,
             th.join();
     } else {
         if (!arena) arena = make_owner<tbb::task_arena>(threads > 0 ? threads : int{tbb::task_arena::automatic});
+        if (!stacks) stacks = make_owner<fiber_stacks>();
         arena->execute([&] {
-            tbb::task_group tg;
-            for (std::uint32_t i = 0; i < n; ++i)
-                tg.run([&device, i] { device(i); });
-            tg.wait();
+            fiber_sched s(n, arena->max_concurrency());
+            s.run([](void* d, std::uint32_t i) { (*static_cast<Device*>(d))(i); }, &device, *stacks);
         });
     }
 }
@@ -115,7 +117,7 @@ public:
         detail::basic_shared_memory_transport<Nothing> t(R_, P_);
         detail::device_runs<Result> runs(D);
         auto device = [&](std::uint32_t d) { runs.run(program, t, d, d, P_); };
-        detail::run_devices(D, device, arena_, threads_);
+        detail::run_devices(D, device, arena_, stacks_, threads_);
         for (std::uint32_t d = 0; d < D; ++d)
             if (runs.errors[d] && !runs.cascaded[d]) std::rethrow_exception(runs.errors[d]);
         for (std::uint32_t d = 0; d < D; ++d)
@@ -128,6 +130,7 @@ private:
     std::uint32_t R_, P_;
     int threads_;
     detail::owner<tbb::task_arena> arena_;
+    detail::owner<detail::fiber_stacks> stacks_;
 };
 using replica_pool = basic_replica_pool<>;
 

@@ -1,12 +1,12 @@
-// The in-process transport of replica_pool: devices are tasks of one oneTBB task_arena, rendezvous
-// live in shared memory, and data moves once, from the senders' arrays into the receivers'.
+// The in-process transport of replica_pool: devices are fibers carried by the threads of one oneTBB
+// task_arena (fiber.hpp), rendezvous live in shared memory, and data moves once, from the senders'
+// arrays into the receivers'.
 //
-// Waiting: a device that must wait suspends (tbb::task::suspend): its thread goes on with other
-// devices and the device that completes the wait resumes it. Under AddressSanitizer or
-// ThreadSanitizer (or with XLET_POOL_THREADS defined to 1) every device is an OS thread blocking on
-// a condition variable instead: the sanitizers cannot follow oneTBB's stack switches (Debian's
-// libtbb has no fiber annotations; oneTBB itself uses threads when built with sanitizers), and the
-// logic they check is the same.
+// Waiting: a device that must wait suspends (fiber_suspend): its thread goes on with other devices
+// and the device that completes the wait resumes it. Under AddressSanitizer or ThreadSanitizer (or
+// with XLET_POOL_THREADS defined to 1) every device is an OS thread blocking on a condition
+// variable instead: the sanitizers cannot follow stack switches without annotations, and the logic
+// they check is the same.
 //
 // Matching: the n-th collective a device enters on a channel (channel 0: those without one) meets
 // the n-th on that channel of every other device (SPMD; only ops with the same channel id meet). The
@@ -20,8 +20,6 @@
 // wake the waiting devices with an xlet::error that says who waits for what. No timeouts.
 #pragma once
 #include "../core/simd.hpp" // before TBB: see core/simd.hpp
-
-#include <tbb/task.h>
 
 #ifndef XLET_POOL_THREADS
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
@@ -46,6 +44,7 @@
 #include <mutex>
 #include <tuple>
 
+#include "fiber.hpp"
 #include "transport.hpp"
 
 namespace xlet::detail {
@@ -320,6 +319,7 @@ public:
         if (auto* t = dynamic_cast<pending_transfer*>(&p)) return complete_transfer(ctx, *t);
         auto& pm = static_cast<pending_meet&>(p);
         if (pm.done) return;
+        if constexpr (!XLET_POOL_THREADS) fiber_check_wait();
         pm.done = true;
         std::unique_lock lk(m_);
         finish(lk, ctx, pm.key, pm);
@@ -397,7 +397,7 @@ private:
     // the last arrival finished the collective for (`retired`, its outcome in `error`) returns
     // without taking m_ either: the group is no longer its to touch.
     struct waiter {
-        tbb::task::suspend_point sp{};
+        fiber* sp{};
         std::atomic<int> state{0};
         std::uint32_t dev = 0;
         bool retired = false;
@@ -407,7 +407,7 @@ private:
     // wakes them takes them off that count, so a woken device is never counted as waiting.
     struct waiter_list {
         std::vector<waiter*> ws;
-        std::condition_variable cv; // XLET_POOL_THREADS
+        std::condition_variable_any cv; // XLET_POOL_THREADS
     };
     // Waiters woken under m_ and resumed after it is released (at the end of the scope that holds
     // this, declared before that scope's lock).
@@ -518,7 +518,7 @@ private:
     // and returns.
     static void resume_waiter(waiter& w) {
         if constexpr (!XLET_POOL_THREADS) {
-            if (w.state.exchange(2, std::memory_order_acq_rel) == 1) tbb::task::resume(w.sp);
+            if (w.state.exchange(2, std::memory_order_acq_rel) == 1) fiber_resume(w.sp);
         }
     }
     // Wakes every waiter of wl (under m_); with `later`, the tasks are resumed when it goes out of
@@ -588,7 +588,7 @@ private:
     // collective for it while it waited (only a member waiting for its gathering group): then m_
     // is released and *retired_error is the collective's outcome.
     template<class Pred>
-    bool wait(std::unique_lock<std::mutex>& lk, waiter_list& wl, std::uint32_t dev, wait_note note, Pred done,
+    bool wait(std::unique_lock<spin_mutex>& lk, waiter_list& wl, std::uint32_t dev, wait_note note, Pred done,
               std::exception_ptr* retired_error = nullptr) {
         while (!done()) {
             waiter w;
@@ -619,11 +619,11 @@ private:
                 }
             } else {
                 lk.unlock();
-                tbb::task::suspend([&w](tbb::task::suspend_point sp) {
+                fiber_suspend([&w](fiber* sp) {
                     w.sp = sp;
                     int registered = 0;
                     if (!w.state.compare_exchange_strong(registered, 1, std::memory_order_acq_rel))
-                        tbb::task::resume(sp); // woken before it suspended
+                        fiber_resume(sp); // woken before it suspended
                 });
                 (void)w.state.load(std::memory_order_acquire); // 2: what the waker wrote is visible
                 // (returns without m_: the group is no longer its to touch)
@@ -656,7 +656,7 @@ private:
     // slot, and (last to arrive, small) does the whole collective, finishing it for the members
     // waiting (their tasks are resumed by `later`). Returns where to finish it.
     template<class Work>
-    meet_key arrive(std::unique_lock<std::mutex>& lk, replica_context& ctx, const collective_desc& d,
+    meet_key arrive(std::unique_lock<spin_mutex>& lk, replica_context& ctx, const collective_desc& d,
                     const group_view& g, slot mine, std::size_t bytes, Work& work, resume_after& later) {
         meet_key key;
         key.channel = d.channel_id > 0 ? d.channel_id : 0;
@@ -742,7 +742,7 @@ private:
     // Waits for the others, does this member's part if the collective is split, waits for every
     // part, leaves. Called with the lock held.
     template<class Work>
-    void finish(std::unique_lock<std::mutex>& lk, replica_context& ctx, const meet_key& key, Work& work) {
+    void finish(std::unique_lock<spin_mutex>& lk, replica_context& ctx, const meet_key& key, Work& work) {
         if (!key.member) return;
         const std::uint32_t dev = ctx.device_id();
         instance& inst = *key.inst;
@@ -795,6 +795,7 @@ private:
     template<class Work>
     pending_ptr meet(replica_context& ctx, const collective_desc& d, const group_view& g, slot mine, std::size_t bytes,
                      Work& work, bool async) {
+        if constexpr (!XLET_POOL_THREADS) fiber_check_wait();
         resume_after later; // declared before the lock: resumes after it is released
         if (async) {
             auto p = make_owner<pending_meet_of<Work>>(work);
@@ -810,6 +811,7 @@ private:
 
     void complete_transfer(replica_context& ctx, pending_transfer& t) {
         if (t.done) return;
+        if constexpr (!XLET_POOL_THREADS) fiber_check_wait();
         t.done = true;
         const std::uint32_t dev = ctx.device_id();
         std::unique_lock lk(m_);
@@ -838,7 +840,7 @@ private:
 
     std::uint32_t R_, P_;
     std::size_t D_;
-    std::mutex m_;
+    spin_mutex m_;
     std::size_t live_, blocked_ = 0;
     std::map<std::pair<std::int64_t, std::uint64_t>, instance> instances_; // by (channel, n)
     std::map<mail_key, mailbox> mail_;

@@ -115,7 +115,7 @@ public:
         if (L == 1)
             device(0); // (on this thread)
         else
-            detail::run_devices(L, device, arena_, threads_);
+            detail::run_devices(L, device, arena_, stacks_, threads_);
         t.drain();
         // The root cause is the lowest device that threw: its rank rethrows the exception itself,
         // every other rank a cancelled_error naming it (so a program that prints errors except
@@ -165,6 +165,7 @@ private:
     std::vector<std::uint32_t> first_;
     std::chrono::milliseconds watchdog_{600000};
     detail::owner<tbb::task_arena> arena_;
+    detail::owner<detail::fiber_stacks> stacks_;
 };
 
 } // namespace xlet

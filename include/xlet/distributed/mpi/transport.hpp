@@ -35,7 +35,6 @@
 #define MPICH_SKIP_MPICXX 1
 #endif
 #include <mpi.h>
-#include <tbb/task.h>
 
 #include <algorithm>
 #include <atomic>
@@ -790,6 +789,7 @@ public:
     void complete(replica_context& ctx, pending& p) override {
         auto& o = static_cast<op&>(p);
         if (o.finished) return;
+        check_may_wait();
         o.finished = true;
         if (o.in_meet)
             drive_member(ctx, o);
@@ -883,8 +883,17 @@ private:
         return "collective #" + std::to_string(n) + on_channel(c);
     }
 
+    // A device that is a fiber may wait only in its own flow (fiber.hpp): checked before anything
+    // of its is posted.
+    void check_may_wait() const {
+        if constexpr (!XLET_POOL_THREADS) {
+            if (tasks_) fiber_check_wait();
+        }
+    }
+
     // ---- building a collective -------------------------------------------------------------
     std::unique_ptr<op> begin(replica_context& ctx, const collective_desc& d, bool async) {
+        check_may_wait();
         std::unique_ptr<op> o;
         if (!async) o = std::move(spare_[local_index(ctx.device_id())]); // (a device's own slot)
         if (!o) o = std::make_unique<op>();
@@ -900,6 +909,7 @@ private:
         return o;
     }
     std::unique_ptr<op> p2p_op(replica_context& ctx, std::int64_t channel, std::string_view operand, const char* name) {
+        check_may_wait();
         auto o = std::make_unique<op>();
         o->name = name;
         o->is_p2p = true;
@@ -1271,7 +1281,7 @@ private:
     // completed, something failed, or every 20 ms (to check for returned peers and the watchdog).
     void idle_suspended(std::unique_lock<std::mutex>& lk, op& o, const rendezvous* r = nullptr) {
         lk.unlock();
-        tbb::task::suspend([&](tbb::task::suspend_point sp) {
+        fiber_suspend([&](fiber* sp) {
             std::lock_guard g(m_);
             waiters_.push_back({sp, &o, r, clock::now()});
             cv_.notify_one();
@@ -1293,7 +1303,7 @@ private:
                 auto& w = waiters_[i];
                 const bool ready = w.r ? w.r->done || (!w.r->started && !w.r->error.empty()) : test_all(*w.o);
                 if (!failure_.empty() || ready || now - w.since > std::chrono::milliseconds(20)) {
-                    tbb::task::resume(w.sp);
+                    fiber_resume(w.sp);
                     waiters_[i] = waiters_.back();
                     waiters_.pop_back();
                 } else {
@@ -1359,7 +1369,7 @@ private:
     }
 
     struct waiter {
-        tbb::task::suspend_point sp;
+        fiber* sp;
         op* o;
         const rendezvous* r; // a member waiting for its rank's agent
         clock::time_point since;
