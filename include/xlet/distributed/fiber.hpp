@@ -14,8 +14,10 @@
 //
 // A device may wait only in its own flow: a collective called inside a parallel loop of its
 // program (on a stolen chunk, or nested in the loop's wait) is an xlet::error, since another
-// device would run inside that oneTBB wait. A device must not wait inside a catch block either
-// (the exception being handled belongs to the thread, which may change across a wait).
+// device would run inside that oneTBB wait. Two cases cannot be detected and must be avoided, as
+// with oneTBB's own suspension: waiting inside tbb::this_task_arena::isolate (the isolation
+// belongs to the thread) and inside a catch block (so does the exception being handled); the
+// device may resume on another thread.
 #pragma once
 #include "../core/simd.hpp" // before TBB: see core/simd.hpp
 
@@ -26,7 +28,6 @@
 #include <sys/mman.h>
 
 #include <atomic>
-#include <chrono>
 #include <condition_variable>
 #include <cstddef>
 #include <cstdint>
@@ -46,6 +47,9 @@
 #endif
 #if XLET_FIBER_UCONTEXT
 #include <ucontext.h>
+#endif
+#if !defined(__x86_64__) && !defined(__i386__)
+#include <chrono> // (fiber_clock; not read on x86, where the umbrella does not otherwise need it)
 #endif
 
 namespace xlet::detail {
@@ -127,7 +131,8 @@ inline std::int64_t fiber_clock() {
 inline constexpr std::int64_t fiber_clock_us = 1000;
 #endif
 
-struct fiber_sched;
+template<class>
+struct basic_fiber_sched;
 
 struct fiber {
 #if XLET_FIBER_UCONTEXT
@@ -136,7 +141,7 @@ struct fiber {
     void* sp = nullptr;         // saved by fiber_switch while not running
     void* carrier_sp = nullptr; // the carrier's, while running
 #endif
-    fiber_sched* sched = nullptr;
+    basic_fiber_sched<void>* sched = nullptr;
     void (*fn)(void*, std::uint32_t) = nullptr; // the device: fn(ctx, index)
     void* ctx = nullptr;
     std::uint32_t index = 0;
@@ -148,15 +153,24 @@ struct fiber {
 
 // The fiber this thread runs, if any (set by its carrier around each switch).
 inline thread_local fiber* fiber_current = nullptr;
+// Read it here in code that runs on a fiber: a device may resume on another thread, and a
+// compiler may keep a thread-local's address (or the thread pointer) in a register across the
+// switch, so the read must be a call it cannot see into.
+[[gnu::noinline]] inline fiber* fiber_self() {
+    asm volatile("" ::: "memory");
+    return fiber_current;
+}
 
 // Stacks for the devices: kept as long as the pool, so that later runs map none. The size is
 // oneTBB's thread stack size (what a suspended task had), below it one page without access.
-class fiber_stacks {
+// (Templates of nothing, here and below: a unit that runs no pool compiles none of it.)
+template<class = void>
+class basic_fiber_stacks {
 public:
-    fiber_stacks() = default;
-    fiber_stacks(const fiber_stacks&) = delete;
-    fiber_stacks& operator=(const fiber_stacks&) = delete;
-    ~fiber_stacks() {
+    basic_fiber_stacks() = default;
+    basic_fiber_stacks(const basic_fiber_stacks&) = delete;
+    basic_fiber_stacks& operator=(const basic_fiber_stacks&) = delete;
+    ~basic_fiber_stacks() {
         for (void* s : stacks_)
             munmap(s, guard + size_);
     }
@@ -182,11 +196,15 @@ private:
     std::size_t size_ = 0;
 };
 
-[[noreturn]] inline void fiber_start(fiber* f) noexcept;
+using fiber_stacks = basic_fiber_stacks<>;
+
+template<class = void>
+[[noreturn]] void fiber_start(fiber* f) noexcept;
 
 // The devices of one run and their carriers.
-struct fiber_sched {
-    explicit fiber_sched(std::uint32_t n, int max_carriers)
+template<class>
+struct basic_fiber_sched {
+    explicit basic_fiber_sched(std::uint32_t n, int max_carriers)
         : fibers(n), ring(n), max_(max_carriers < 1 ? 1 : max_carriers) {}
 
     // Runs fn(ctx, i) for i < n, each on a fiber; returns when all have returned.
@@ -217,7 +235,7 @@ struct fiber_sched {
             asm volatile("fnstcw %0" : "=m"(fpucw));
             w[0] = mxcsr | (std::uint64_t{fpucw} << 32);
             w[1] = w[2] = 0;                                            // r15, r14
-            w[3] = reinterpret_cast<std::uintptr_t>(&fiber_start);      // r13
+            w[3] = reinterpret_cast<std::uintptr_t>(&fiber_start<>);    // r13
             w[4] = reinterpret_cast<std::uintptr_t>(&f);                // r12
             w[5] = w[6] = 0;                                            // rbx, rbp
             w[7] = reinterpret_cast<std::uintptr_t>(&fiber_trampoline); // return address
@@ -247,7 +265,7 @@ struct fiber_sched {
         {
             std::lock_guard g(m_);
             push(f);
-            if (fiber_current && fiber_current->sched == this) {
+            if (const fiber* self = fiber_self(); self && self->sched == this) {
                 if (carriers_ < max_ && slice_.load(std::memory_order_relaxed) >= recruit) {
                     ++carriers_;
                     spawn = true;
@@ -320,7 +338,7 @@ private:
     }
 #if XLET_FIBER_UCONTEXT
     static void ucontext_start(unsigned hi, unsigned lo) {
-        fiber_start(reinterpret_cast<fiber*>((std::uintptr_t{hi} << 32) | lo));
+        fiber_start<>(reinterpret_cast<fiber*>((std::uintptr_t{hi} << 32) | lo));
     }
 #endif
 
@@ -342,7 +360,10 @@ private:
     tbb::task_group tg_;
 };
 
-inline void fiber_start(fiber* f) noexcept {
+using fiber_sched = basic_fiber_sched<void>;
+
+template<class>
+void fiber_start(fiber* f) noexcept {
     f->fn(f->ctx, f->index);
     f->done = true;
 #if XLET_FIBER_UCONTEXT
@@ -358,7 +379,7 @@ inline void fiber_start(fiber* f) noexcept {
 // parallel loop of its program). Transports call this before they publish anything of the
 // device's (a rendezvous slot, a waiter), so that the error leaves nothing behind.
 inline void fiber_check_wait() {
-    const fiber* f = fiber_current;
+    const fiber* f = fiber_self();
     if (!f || tbb::task::current_context() != f->tbb_ctx)
         throw error("replica_pool", "a device waits (a collective, send or recv) inside a parallel loop of its own "
                                     "program: call collectives from the device's own flow");
@@ -368,7 +389,7 @@ inline void fiber_check_wait() {
 // hands `self` to whoever will pass it to fiber_resume (possibly at once, from any thread).
 template<class Callback>
 void fiber_suspend(Callback&& callback) {
-    fiber* f = fiber_current;
+    fiber* f = fiber_self();
     using C = std::remove_reference_t<Callback>;
     f->act_ctx = &callback;
     f->act = [](void* c, fiber* self) { (*static_cast<C*>(c))(self); };
@@ -379,6 +400,9 @@ void fiber_suspend(Callback&& callback) {
 #endif
 }
 
-inline void fiber_resume(fiber* f) { f->sched->resume(f); }
+template<class = void>
+void fiber_resume(fiber* f) {
+    f->sched->resume(f);
+}
 
 } // namespace xlet::detail
