@@ -265,14 +265,10 @@ struct basic_fiber_sched {
         {
             std::lock_guard g(m_);
             push(f);
-            if (const fiber* self = fiber_self(); self && self->sched == this) {
-                if (carriers_ < max_ && slice_.load(std::memory_order_relaxed) >= recruit) {
-                    ++carriers_;
-                    spawn = true;
-                }
-            } else if (carriers_ == 0) {
+            if (const fiber* self = fiber_self(); self && self->sched == this)
+                spawn = claim_carrier();
+            else if (carriers_ == 0)
                 cv_.notify_one();
-            }
         }
         if (spawn) tg_.run([this] { carry(); });
     }
@@ -280,6 +276,13 @@ struct basic_fiber_sched {
     std::vector<fiber> fibers;
 
 private:
+    // One more carrier, if a thread is free, a device is ready and runs are long (m_ held): whether
+    // the caller is to start it.
+    bool claim_carrier() {
+        if (carriers_ >= max_ || count_ == 0 || slice_.load(std::memory_order_relaxed) < recruit) return false;
+        ++carriers_;
+        return true;
+    }
     // Runs ready fibers until none is.
     void carry() {
         for (;;) {
@@ -316,10 +319,7 @@ private:
             bool spawn = false;
             {
                 std::lock_guard g(m_);
-                if (carriers_ < max_ && count_ > 0) {
-                    ++carriers_;
-                    spawn = true;
-                }
+                spawn = claim_carrier();
             }
             if (spawn) tg_.run([this] { carry(); });
         }

@@ -151,7 +151,7 @@ public:
             // prefetcher restarts on each: the fold goes in 1 KiB pieces, each requesting (into
             // L2) the same piece of the next input read (4 and 8 replicas on one thread, Zen 4:
             // 0.77 / 0.83 of the copy -> 0.9x).
-            auto fold_ahead = [&](char* acc, std::size_t b, std::size_t len, std::size_t k, std::size_t hi_) {
+            auto fold_ahead = [&](char* acc, std::size_t b, std::size_t len, std::size_t k) {
                 if (G == 1 || k == 0) return fold(acc, b, len, k);
                 const std::size_t piece = std::max<std::size_t>(1, 1024 / eb);
                 for (std::size_t i = 0; i < len; i += piece) {
@@ -159,8 +159,8 @@ public:
                     if (k + 1 < G) {
                         for (std::size_t o = 0; o < l * eb; o += 64)
                             __builtin_prefetch(src(k + 1, b + i) + o, 0, 2);
-                    } else if (const std::size_t nb = b + len + i; nb < hi_) { // the next block's first two
-                        for (std::size_t o = 0; o < std::min(l, hi_ - nb) * eb; o += 64) {
+                    } else if (const std::size_t nb = b + len + i; nb < hi) { // the next block's first two
+                        for (std::size_t o = 0; o < std::min(l, hi - nb) * eb; o += 64) {
                             __builtin_prefetch(src(0, nb) + o, 0, 2);
                             __builtin_prefetch(src(1, nb) + o, 0, 2);
                         }
@@ -189,7 +189,7 @@ public:
             for (std::size_t b = lo; b < hi; b += block, ++t) {
                 const std::size_t len = std::min(block, hi - b);
                 for (std::size_t k = 0; k < G; ++k) {
-                    fold_ahead(scratch[t & 1], b, len, k, hi);
+                    fold_ahead(scratch[t & 1], b, len, k);
                     put(k, scratch[(t & 1) ^ 1]);
                 }
                 prev = b;
