@@ -445,6 +445,19 @@ double reference_check(const conv_case& cs, case_data& d, peer& im2col) {
     return diff / scale;
 }
 
+// Every runtime a peer may use on `threads` threads (TBB's limit for as long as the object lives).
+struct peer_threads {
+    tbb_threads tbb;
+    explicit peer_threads(int threads) : tbb(threads) {
+#if defined(XLET_BENCH_HAVE_OPENBLAS)
+        openblas_set_num_threads(threads);
+#endif
+#if defined(XLET_BENCH_HAVE_DNNL)
+        set_dnnl_threads(threads);
+#endif
+    }
+};
+
 // The benchmark body of one case and one peer. The peer is made by `make` (outside timing; nullptr:
 // not built here) after the thread counts are set; its whole output is checked against
 // im2col_openblas's (made first if no benchmark of the case has made it yet), or, for im2col_openblas
@@ -453,13 +466,7 @@ double reference_check(const conv_case& cs, case_data& d, peer& im2col) {
 template<class Data, class Make>
 void run_peer(benchmark::State& st, const conv_case& cs, [[maybe_unused]] bool is_im2col, int threads,
               [[maybe_unused]] Data data, Make make) {
-    tbb_threads t(threads);
-#if defined(XLET_BENCH_HAVE_OPENBLAS)
-    openblas_set_num_threads(threads);
-#endif
-#if defined(XLET_BENCH_HAVE_DNNL)
-    set_dnnl_threads(threads);
-#endif
+    const peer_threads t(threads);
     std::unique_ptr<peer> p;
     double err = 0;
     try {
@@ -496,6 +503,33 @@ void run_peer(benchmark::State& st, const conv_case& cs, [[maybe_unused]] bool i
     set_flops(st, cs.flops());
     st.counters["rel_err"] = err;
     st.SetLabel(p->label);
+}
+
+// The paired form (bench_common.hpp, run_paired): xlet and a peer alternate in one timed loop;
+// `ratio` is the median of the per-iteration speed ratios (> 1: xlet faster), which the host's
+// drift between benchmarks does not move. Both outputs are checked by their own rows above.
+template<class MakeX, class MakeP>
+void run_pair(benchmark::State& st, int threads, MakeX make_xlet, MakeP make_peer) {
+    const peer_threads t(threads);
+    std::unique_ptr<peer> x, p;
+    try {
+        x = make_xlet();
+        p = make_peer();
+    } catch (const std::exception& e) {
+        st.SkipWithError(e.what());
+        return;
+    }
+    if (!x || !p) {
+        st.SkipWithError("peer not available");
+        return;
+    }
+    x->run(); // (first calls outside timing: mapped pages, made primitives)
+    p->run();
+    run_paired(
+        st, 0, [&] { x->run(); }, [&] { p->run(); });
+    st.counters.erase("xlet_GBps");
+    st.counters.erase("peer_GBps");
+    st.SetLabel(x->label + " | " + p->label);
 }
 
 } // namespace

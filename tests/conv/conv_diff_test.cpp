@@ -75,3 +75,28 @@ TEST_CASE("depthwise: wide features, every interior rest, strides and dilations"
     depthwise_case<4, 25, 168, 1, 2>(); // dilation 2
     depthwise_case<3, 40, 40, 2, 2>();  // both, fewer features than a block
 }
+
+// The padded input of an array packed per task (kernels/conv.hpp, conv_source): inputs whose rows
+// overflow a task's 192 KiB slab (it starts again, rows shared with the previous run of lines
+// packed anew), a batch boundary inside a slab, feature groups (the rows go back at each group),
+// a layout packed by transposes (NCHW, f64, stride 2), and a single row larger than the slab.
+TEST_CASE("the padded input packed per task: slabs that start again, groups, NCHW, a row past the slab") {
+    using xlet::conv_config;
+    using xlet::conv_layout;
+    using xlet::tensor;
+    constexpr conv_config nhwc{
+        .padding_low = {1, 1}, .padding_high = {1, 1}, .dimension_numbers = conv_layout("NHWC", "HWIO", "NHWC")};
+    run_case<float, void, tensor<float, 2, 48, 48, 32>, tensor<float, 3, 3, 32, 32>, nhwc>();
+    constexpr conv_config grouped{.padding_low = {1, 0},
+                                  .padding_high = {2, 1},
+                                  .dimension_numbers = conv_layout("NHWC", "HWIO", "NHWC"),
+                                  .feature_group_count = 2};
+    run_case<float, void, tensor<float, 1, 40, 40, 64>, tensor<float, 3, 3, 32, 64>, grouped>();
+    constexpr conv_config nchw{.window_strides = {2, 2},
+                               .padding_low = {2, 2},
+                               .padding_high = {2, 2},
+                               .dimension_numbers = conv_layout("NCHW", "OIHW", "NCHW")};
+    run_case<double, void, tensor<double, 2, 16, 70, 70>, tensor<double, 8, 16, 5, 5>, nchw>();
+    constexpr conv_config wide{.padding_low = {1}, .padding_high = {1}};
+    run_case<float, void, tensor<float, 1, 3, 70000>, tensor<float, 8, 3, 3>, wide>();
+}

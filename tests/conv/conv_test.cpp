@@ -240,7 +240,7 @@ TEST_CASE("an epilogue (bias + activation) run in the kernel gives the two passe
     CHECK(same_values(t1, two));
 }
 
-TEST_CASE("a per-feature epilogue on the depthwise kernel's registers: the two passes' bits") {
+TEST_CASE("a per-feature epilogue on the depthwise and direct kernels' registers: the two passes' bits") {
     // Features a whole number of vectors (the kernel applies the tree to its accumulators) and not
     // (it applies it to each range written); NaN, infinities and both zeros in the input, so that
     // the result has them too (NaN payloads and the sign of zero must match the two passes').
@@ -280,6 +280,19 @@ TEST_CASE("a per-feature epilogue on the depthwise kernel's registers: the two p
         pattern<f32<32>>(5, 0.25f, 0.5f), pattern<f32<32>>(7, 0.5f, 1.0f), std::integral_constant<conv_config, dw32>{});
     run(pattern<f32<2, 9, 13, 20>>(11, 0.05f, 0.2f), pattern<f32<3, 3, 1, 20>>(5, 0.1f, 0.2f),
         pattern<f32<20>>(5, 0.25f, 0.5f), pattern<f32<20>>(7, 0.5f, 1.0f), std::integral_constant<conv_config, dw20>{});
+    // The direct kernel: 64 output features (whole register tiles on every ISA: on the registers),
+    // k = 9 x 128 in several passes (the epilogue on the last one's sums), and 40 features (a
+    // partial tile: on each line written).
+    constexpr conv_config dense{
+        .padding_low = {1, 1}, .padding_high = {1, 1}, .dimension_numbers = conv_layout("NHWC", "HWIO", "NHWC")};
+    static_assert(detail::conv_direct_register_epilogue_ok<
+                  detail::conv_plan<dense, f32<2, 9, 13, 128>, f32<3, 3, 128, 64>, void>::geom, float>);
+    run(pattern<f32<2, 9, 13, 128>>(11, 0.05f, 0.2f), pattern<f32<3, 3, 128, 64>>(5, 0.1f, 0.2f),
+        pattern<f32<64>>(5, 0.25f, 0.5f), pattern<f32<64>>(7, 0.5f, 1.0f),
+        std::integral_constant<conv_config, dense>{});
+    run(pattern<f32<2, 9, 13, 24>>(11, 0.05f, 0.2f), pattern<f32<3, 3, 24, 40>>(5, 0.1f, 0.2f),
+        pattern<f32<40>>(5, 0.25f, 0.5f), pattern<f32<40>>(7, 0.5f, 1.0f),
+        std::integral_constant<conv_config, dense>{});
     // The tree the kernel takes on its registers: leaves the result, feature vectors, scalars.
     using yt = tensor_map<float, 2, 9, 13, 32>;
     f32<32> b;
