@@ -577,8 +577,8 @@ void conv_direct(In in, const T* w, T* out, bool parallel = true, const Epi& epi
         conv_for_lines(
             L::lines, work_per_line, parallel,
             [&](std::size_t l0, std::size_t l1) {
-                gemm_scratch<T> slab(0, cap * row);
-                task(l0, l1, slab.get());
+                scratch<T> slab(cap * row);
+                task(l0, l1, slab.data());
             },
             4 * (r0.hi - r0.lo)); // a task's lines share rows, each packed once
     else
