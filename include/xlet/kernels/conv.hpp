@@ -440,7 +440,7 @@ void conv_for_lines(std::size_t lines, std::size_t work_per_line, bool parallel,
 }
 
 // conv_direct's input when the whole canonical buffer is not made: its source and how it is packed.
-// Each run of lines a task computes then packs the rows it reads into a thread's slab of at most
+// Each run of lines a task computes then packs the rows it reads into a slab (block cache) of at most
 // conv_slab_bytes, which the kernel reads from L2: the whole padded copy of a [8,56,56,64] input
 // went to memory and was read back from there, 3% of a 3x3 convolution's time on Zen 4 (a third of
 // its gap to oneDNN, which pads in its kernel). 192 KiB leaves most of the smallest L2 of the
