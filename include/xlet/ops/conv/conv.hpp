@@ -612,7 +612,8 @@ auto conv_impl(L&& lhs, R&& rhs) {
             return out_t(); // zeros: an empty window sums nothing
     }();
     if constexpr (writes_all) {
-        const auto &a = conv_lhs < P, !P::depthwise, P::fast && !P::depthwise > (std::forward<L>(lhs));
+        constexpr bool lazy = P::fast && !P::depthwise; // (conv_direct packs the input per task)
+        const auto& a = conv_lhs<P, !P::depthwise, lazy>(std::forward<L>(lhs));
         const auto& w = conv_rhs<P>(std::forward<R>(rhs));
         if constexpr (P::fast) {
             auto run = [&](Acc* dst) {
@@ -723,8 +724,8 @@ consteval bool conv_epilogue_fusable() {
 // scalars. Its value at a position's features [f, f + W) is then a function of the accumulators'
 // vector alone, which the depthwise and the direct kernels apply before they store them (oneDNN's
 // post-ops do the same); the same vector operations as the evaluation of the range (apply_vec), so
-// the same values. (The direct kernel's 3x3 on Zen 4: 0.97 of oneDNN with bias + ReLU as a pass
-// over each line, 0.98-0.99 like the plain convolution on the registers.)
+// the same values. (The direct kernel's 3x3 with bias + ReLU on Zen 4: 0.96-0.97 of oneDNN as a
+// pass over each line, 0.97-0.98 on the registers.)
 template<class N, std::size_t R>
 inline constexpr bool feature_epilogue_node = false;
 template<class N, std::size_t R>
