@@ -542,30 +542,21 @@ void conv_direct(In in, const T* w, T* out, bool parallel = true, const Epi& epi
     // A task goes over runs of lines whose input rows fit the slab's size, each run slivers-major: its
     // input stays in L2 while the kernel's slivers go over it (over all lines at once, a 1x1
     // convolution of [8,14,14,256] read its 1.6 MB input from L3 once per sliver of 64 features).
-    // From a conv_source, the task's slab holds rows [base, filled) at slab[(r - base) * row]: each
-    // run packs the rows it adds and starts the slab again when they would not fit (or go back:
-    // another feature group).
+    // From a conv_source, each run packs its rows into the task's slab first (the rows it shares
+    // with the run before it, a kernel's height less one, are packed again).
     constexpr bool packs = !std::is_pointer_v<In>;
-    // An epilogue runs on each line as soon as it is written, while it is in L1 (after a run of
-    // lines, from L2: the 3x3 with bias + ReLU 0.99 -> 0.97 of oneDNN on Zen 4).
-    constexpr bool line_epilogue = !std::is_same_v<Epi, conv_no_epilogue>;
     auto task = [&](std::size_t l0, std::size_t l1, [[maybe_unused]] T* slab) {
-        std::size_t base = 0, filled = 0;
         for (std::size_t c0 = l0; c0 < l1;) {
             const rows_of first = rows(c0);
             std::size_t c1 = c0 + 1, hi = first.hi;
-            for (; c1 < l1 && !line_epilogue; ++c1) {
+            for (; c1 < l1; ++c1) {
                 const rows_of next = rows(c1);
-                if (next.lo < first.lo || next.hi - first.lo > cap) break;
+                if (next.lo < first.lo || next.hi - first.lo > cap) break; // (back: another feature group)
                 hi = next.hi;
             }
             if constexpr (packs) {
-                if (c0 == l0 || first.lo < base || hi - base > cap) base = filled = first.lo;
-                if (filled < hi) {
-                    conv_pack_rows(*in.desc, in.src, slab + (filled - base) * row, filled, hi, T(0));
-                    filled = hi;
-                }
-                lines(slab, static_cast<std::ptrdiff_t>(base * row), c0, c1);
+                conv_pack_rows(*in.desc, in.src, slab, first.lo, hi, T(0));
+                lines(slab, static_cast<std::ptrdiff_t>(first.lo * row), c0, c1);
             } else {
                 lines(in, 0, c0, c1);
             }
@@ -580,7 +571,7 @@ void conv_direct(In in, const T* w, T* out, bool parallel = true, const Epi& epi
                 scratch<T> slab(cap * row);
                 task(l0, l1, slab.data());
             },
-            4 * (r0.hi - r0.lo)); // a task's lines share rows, each packed once
+            4 * (r0.hi - r0.lo)); // (a run of a task's lines packs the rows they share once)
     else
         conv_for_lines(L::lines, work_per_line, parallel,
                        [&](std::size_t l0, std::size_t l1) { task(l0, l1, nullptr); });
