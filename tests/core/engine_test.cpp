@@ -159,6 +159,34 @@ TEST_CASE("results are identical for any number of threads") {
     CHECK(std::memcmp(r1->data(), r3->data(), sizeof(float) * r1->size()) == 0);
 }
 
+TEST_CASE("one thread allowed: parallel loops run in place, whether the limit is global_control or the arena") {
+    // The arena's max_concurrency() does not see tbb::global_control, so parallel_threads()
+    // reads both; under either limit the body gets the whole range, on the calling thread.
+    auto calls = [] {
+        int n = 0;
+        std::size_t covered = 0;
+        detail::run_parallel(tbb::blocked_range<std::size_t>(0, 1000), [&](const tbb::blocked_range<std::size_t>& r) {
+            ++n; // (only the calling thread runs the body here)
+            covered += r.size();
+        });
+        CHECK(covered == 1000);
+        return n;
+    };
+    {
+        tbb::global_control gc(tbb::global_control::max_allowed_parallelism, 1);
+        CHECK(detail::parallel_threads() == 1);
+        CHECK(calls() == 1);
+    }
+    tbb::task_arena one(1);
+    one.execute([&] {
+        CHECK(detail::parallel_threads() == 1);
+        CHECK(calls() == 1);
+    });
+    tbb::global_control gc(tbb::global_control::max_allowed_parallelism, 2);
+    CHECK(detail::parallel_threads() ==
+          std::min<std::size_t>(2, static_cast<std::size_t>(tbb::this_task_arena::max_concurrency())));
+}
+
 TEST_CASE("tile buffer: claims, refusals and the elements a fill writes") {
     // The tiled evaluator's buffer (eval/tile_buffer.hpp): rows of a tile claim buffer rows; a
     // fill writes exactly elements [lo, hi) of each claimed row, transposed from its source, and

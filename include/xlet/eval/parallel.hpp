@@ -4,8 +4,12 @@
 // evaluation would be reported as a race. In builds without TSan the annotations vanish.
 #pragma once
 #include "../core/simd.hpp" // first: the intrinsic headers before TBB reads them (see there)
+#include <tbb/global_control.h>
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
+
+#include <algorithm>
+#include <cstddef>
 
 #if defined(__SANITIZE_THREAD__)
 #define XLET_TSAN 1
@@ -50,11 +54,21 @@ template<class Range>
 #endif
 }
 
+// Threads a parallel loop may use here: the smaller of the arena's concurrency and
+// tbb::global_control's max_allowed_parallelism (the arena's max_concurrency() does not see
+// global_control: under a limit of 1 it still reads 2 on a 2-core host).
+inline std::size_t parallel_threads() {
+    const auto arena = static_cast<std::size_t>(std::max(1, tbb::this_task_arena::max_concurrency()));
+    return std::max<std::size_t>(
+        1, std::min(arena, tbb::global_control::active_value(tbb::global_control::max_allowed_parallelism)));
+}
+
 template<class Range, class Body>
 void run_parallel(const Range& range, const Body& body) {
     // One thread (tbb::global_control or a task_arena of 1): the whole range in place, without
-    // the tasks' splitting and stealing (the results never depend on the split).
-    if (tbb::this_task_arena::max_concurrency() == 1) {
+    // the tasks' splitting and stealing (the results never depend on the split; under
+    // global_control a sum of 2^24 f32 in 256 tasks ran 1% slower than in place).
+    if (parallel_threads() == 1) {
         body(range);
         return;
     }

@@ -34,10 +34,7 @@
 #include <array>
 #include <tuple>
 
-#include <tbb/global_control.h>
-#include <tbb/task_arena.h>
-
-#include "gather.hpp"
+#include "gather.hpp" // (and eval/parallel.hpp)
 
 namespace xlet {
 
@@ -299,11 +296,7 @@ auto scatter_impl(Ops ops, const I& indices, const Ups& ups, F&& f) {
     };
     constexpr bool parallel = batches * product(P::window) >= scatter_parallel_elements && rows0 > 1 &&
                               product(P::window) * sizeof(typename O0::value_type) >= scatter_parallel_window_bytes;
-    const std::size_t parts =
-        parallel
-            ? std::min<std::size_t>({rows0, static_cast<std::size_t>(tbb::this_task_arena::max_concurrency()),
-                                     tbb::global_control::active_value(tbb::global_control::max_allowed_parallelism)})
-            : 1;
+    const std::size_t parts = parallel ? std::min(rows0, parallel_threads()) : 1;
     if (parts > 1) {
         run_parallel(tbb::blocked_range<std::size_t>(0, parts, 1), [&](const tbb::blocked_range<std::size_t>& r) {
             for (std::size_t p = r.begin(); p != r.end(); ++p)
