@@ -13,6 +13,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -633,6 +634,42 @@ TEST_CASE("fibers: a wait inside a parallel loop is an error; deep stacks; many 
         CHECK(r[3] == 16.0f + 128.0f);
     }
 #endif
+}
+
+TEST_CASE("fibers: two devices' parts of a large collective run at once on two threads") {
+    // The device that completes the meeting is about to run its part (every member does one
+    // above 256 KiB): the other, ready now, gets the second thread at once, not after that part
+    // (the devices' earlier runs were short, so the run-length mean recruits no second thread).
+    // Each device's combiner holds its part until the other's has begun: run one after the other,
+    // the first part would wait out the deadline.
+    if (std::thread::hardware_concurrency() < 2) return;
+    constexpr std::size_t N = 1 << 16; // 2 * 256 KiB * 2 members: split into parts
+    std::atomic<int> begun{0};
+    std::atomic<bool> late{false};
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+    test_pool pool(2, 1, 2);
+    auto out = pool.run([&](replica_context& ctx) {
+        f32<N> x;
+        for (std::size_t i = 0; i < N; ++i)
+            x(i) = static_cast<float>(ctx.replica_id() + 1);
+        const f32<1> one{1};
+        for (int k = 0; k < 64; ++k) // short runs first
+            (void)all_reduce(ctx, one, add_fn{});
+        bool mine = false; // this device's part has begun
+        return all_reduce(ctx, x, [&](float a, float b) {
+            if (!mine) {
+                mine = true;
+                begun.fetch_add(1);
+            }
+            while (begun.load(std::memory_order_relaxed) < 2 && !late.load(std::memory_order_relaxed))
+                if (std::chrono::steady_clock::now() > deadline) late = true;
+            return a + b;
+        });
+    });
+    CHECK_FALSE(late.load());
+    CHECK(begun.load() == 2);
+    CHECK(out[0](0) == 3.0f);
+    CHECK(out[1](N - 1) == 3.0f);
 }
 
 #include "../examples/data_parallel_model.hpp"

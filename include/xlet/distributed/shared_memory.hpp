@@ -767,6 +767,7 @@ private:
             // Every member has arrived and reads the others' arrays: this phase always completes,
             // whatever else fails, so no array is freed while it is read.
             lk.unlock();
+            if constexpr (!XLET_POOL_THREADS) fiber_expect_long(); // (split: at least split_bytes)
             std::exception_ptr e;
             try {
                 work(key.me, gs.slots);
