@@ -18,6 +18,7 @@
 #pragma once
 #include <array>
 #include <cstddef>
+#include <cstdint>
 #include <type_traits>
 #include <utility>
 
@@ -151,9 +152,11 @@ consteval auto children_leaf_strides() {
     return all;
 }
 
+// (Addresses compared as integers: std::less<const void*> would need <functional>, a heavy header,
+// and every supported target has a flat address space.)
 inline bool ranges_overlap(const void* a0, const void* a1, const void* b0, const void* b1) {
-    auto lt = std::less<const void*>{};
-    return lt(a0, b1) && lt(b0, a1);
+    auto at = [](const void* p) { return reinterpret_cast<std::uintptr_t>(p); };
+    return at(a0) < at(b1) && at(b0) < at(a1);
 }
 
 // Cursor over one row of a memory leaf: Stride is the element step along the innermost loop.
