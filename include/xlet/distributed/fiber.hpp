@@ -270,35 +270,38 @@ struct basic_fiber_sched {
             else if (carriers_ == 0)
                 cv_.notify_one();
         }
-        if (spawn) tg_.run([this] { carry(); });
+        if (spawn) start_carrier();
     }
 
     // The calling device is about to run long (its part of a large collective, whose size it
     // knows): a carrier for the devices that became ready meanwhile, if a thread is free. The
     // run-length mean would see the run only once it ended: two replicas' parts of a 64 MiB
     // all_reduce then ran one after the other (2 threads: 0.5 of the paired copy).
-    void expect_long() {
-        if (count_.load(std::memory_order_relaxed) == 0) return;
-        bool spawn = false;
-        {
-            std::lock_guard g(m_);
-            if (carriers_ < max_ && count_ > 0) {
-                ++carriers_;
-                spawn = true;
-            }
-        }
-        if (spawn) tg_.run([this] { carry(); });
-    }
+    void expect_long() { recruit(true); }
 
     std::vector<fiber> fibers;
 
 private:
-    // One more carrier, if a thread is free, a device is ready and runs are long (m_ held): whether
-    // the caller is to start it.
-    bool claim_carrier() {
-        if (carriers_ >= max_ || count_ == 0 || slice_.load(std::memory_order_relaxed) < recruit) return false;
+    // One more carrier, if a thread is free, a device is ready and runs are long (measured, or
+    // known_long) (m_ held): whether the caller is to start it.
+    bool claim_carrier(bool known_long = false) {
+        if (carriers_ >= max_ || count_ == 0 || (!known_long && slice_.load(std::memory_order_relaxed) < recruit_at))
+            return false;
         ++carriers_;
         return true;
+    }
+    // claim_carrier and start it, unless no device is ready.
+    void recruit(bool known_long) {
+        if (count_.load(std::memory_order_relaxed) == 0) return;
+        bool spawn = false;
+        {
+            std::lock_guard g(m_);
+            spawn = claim_carrier(known_long);
+        }
+        if (spawn) start_carrier();
+    }
+    void start_carrier() {
+        tg_.run([this] { carry(); });
     }
     // Runs ready fibers until none is.
     void carry() {
@@ -332,14 +335,7 @@ private:
         slice_.store(mean, std::memory_order_relaxed);
         // Devices turned long-running while others wait ready (resumed when runs were short): a
         // carrier for them now, not at the next resume.
-        if (mean >= recruit && count_.load(std::memory_order_relaxed) > 0) {
-            bool spawn = false;
-            {
-                std::lock_guard g(m_);
-                spawn = claim_carrier();
-            }
-            if (spawn) tg_.run([this] { carry(); });
-        }
+        if (mean >= recruit_at) recruit(false);
         if (f->done) {
             std::lock_guard g(m_);
             if (--live_ == 0) cv_.notify_one();
@@ -364,8 +360,8 @@ private:
     // all_reduce: 0.15 us a run) gain nothing from a second thread but the lock's and the
     // rendezvous' cache lines moving between cores (64 replicas: 10 us per collective on one
     // thread, 12 on two).
-    static constexpr std::int64_t recruit = fiber_clock_us * 5;
-    std::atomic<std::int64_t> slice_{recruit};
+    static constexpr std::int64_t recruit_at = fiber_clock_us * 5;
+    std::atomic<std::int64_t> slice_{recruit_at};
     std::vector<fiber*> ring; // ready fibers, FIFO (each at most once)
     std::size_t head_ = 0, live_ = 0;
     std::atomic<std::size_t> count_{0}; // changed under m_
