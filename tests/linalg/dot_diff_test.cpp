@@ -217,6 +217,8 @@ TEST_CASE("column owners: each thread packs its own B slivers; same bits on 1, 2
     // arenas of 1, 2 and 3 threads (max_concurrency() sets the grid), bitwise equal, and is checked
     // against double sums.
     auto in_arena = [](int threads, auto f) {
+        // (an arena of 3 gets its third thread on 2 cores only under a global limit above 2)
+        tbb::global_control limit(tbb::global_control::max_allowed_parallelism, 4);
         tbb::task_arena arena(threads);
         return arena.execute(f);
     };
