@@ -116,8 +116,8 @@ void for_each_run(const box& b, std::ptrdiff_t src0, std::ptrdiff_t dst0, Fn&& f
 template<class = void>
 class basic_shared_memory_transport final : public transport {
     // A reduction's block: with its twin and the next input's pieces in flight, well inside a 32 KiB
-    // L1 (16 KiB blocks streamed a 64 MiB all_reduce at 0.91-0.95 of the copy on one Zen 4 thread,
-    // 1.02-1.05 on two; 8 KiB at 1.00-1.08 and 1.10-1.19).
+    // L1 (16 KiB blocks streamed a 64 MiB all_reduce at 0.92-0.95 of the copy on one Zen 4 thread,
+    // 1.02-1.05 on two; 8 KiB at 0.97-1.09 and 1.08-1.19; docs/performance.md).
     static constexpr std::size_t block_bytes = 8192;
 
 public:
