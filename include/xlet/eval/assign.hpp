@@ -259,8 +259,10 @@ struct evaluator {
             // (Quantized elements as their stored integers: a per-axis type's transpose has
             // another element type than its operand, the same integers.)
             using I = std::remove_pointer_t<decltype(stored_integers(dst))>;
-            transpose_2d<I>(stored_integers(cur.p), ss, stored_integers(dst + row_offset<R, P>(dst_view, o)), ds, nt,
-                            inner, E::size() * sizeof(S) >= stream_threshold_bytes);
+            constexpr bool stream = E::size() * sizeof(S) >= stream_threshold_bytes;
+            transpose_2d<I, stream || nt * inner >= transpose_parallel_elements>(
+                stored_integers(cur.p), ss, stored_integers(dst + row_offset<R, P>(dst_view, o)), ds, nt, inner,
+                stream);
         }
     }
 

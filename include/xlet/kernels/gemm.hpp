@@ -194,15 +194,17 @@ public:
     T* get() const { return p_; }
 };
 
-// f(b, e) over [0, n) in pieces of at least `grain`: on TBB when par, else at once.
-template<class F>
+// f(b, e) over [0, n) in pieces of at least `grain`: on TBB when par, else at once. Par = false:
+// never parallel, and TBB's loop is not compiled (static shapes too small to split, see gemm()).
+template<bool Par = true, class F>
 void gemm_for(bool par, std::size_t n, std::size_t grain, const F& f) {
-    if (!par || n <= grain) {
-        f(std::size_t{0}, n);
-        return;
-    }
-    run_parallel(tbb::blocked_range<std::size_t>(0, n, grain),
-                 [&](const tbb::blocked_range<std::size_t>& r) { f(r.begin(), r.end()); });
+    if constexpr (Par)
+        if (par && n > grain) {
+            run_parallel(tbb::blocked_range<std::size_t>(0, n, grain),
+                         [&](const tbb::blocked_range<std::size_t>& r) { f(r.begin(), r.end()); });
+            return;
+        }
+    f(std::size_t{0}, n);
 }
 
 // ---- packing ----------------------------------------------------------------------------------
@@ -486,7 +488,7 @@ inline gemm_grid gemm_make_grid(std::size_t m, std::size_t MR, std::size_t MC, s
 //                                    range, so that row-major B can be read along its rows)
 //   pack_a(q, pc, kc)                micro-panel q of A (rows q * MR ...)
 //   tile(i, j, jc, nc, pc, kc)       the micro-kernel on the tile at row i, panel column j
-template<class PackB, class PackA, class Tile>
+template<bool Par = true, class PackB, class PackA, class Tile>
 void gemm_drive(const gemm_grid& g, std::size_t m, std::size_t n, std::size_t k, std::size_t kc_max, std::size_t MR,
                 std::size_t NR, std::size_t NC, bool par, const PackB& pack_b, const PackA& pack_a, const Tile& tile) {
     const std::size_t mp = (m + MR - 1) / MR;
@@ -499,7 +501,7 @@ void gemm_drive(const gemm_grid& g, std::size_t m, std::size_t n, std::size_t k,
                 // One parallel pass packs both: items [0, ns) are B slivers, [ns, ns + mp) A panels
                 // (column owners: A only, from item ns on; the tasks pack B).
                 const std::size_t first = g.own_b ? ns : 0;
-                gemm_for(par, ns + mp - first, 4, [&](std::size_t s0, std::size_t s1) {
+                gemm_for<Par>(par, ns + mp - first, 4, [&](std::size_t s0, std::size_t s1) {
                     if (first + s0 < ns) pack_b(jc, nc, first + s0, std::min(ns, first + s1), pc, kc);
                     for (std::size_t s = std::max(ns, first + s0); s < first + s1; ++s)
                         pack_a(s - ns, pc, kc);
@@ -521,19 +523,24 @@ void gemm_drive(const gemm_grid& g, std::size_t m, std::size_t n, std::size_t k,
                         }
                     }
                 };
-                gemm_for(par, g.mt * nbc, 1, task);
+                gemm_for<Par>(par, g.mt * nbc, 1, task);
             }
         }
     };
-    if (par)
-        tbb::this_task_arena::isolate(body);
-    else
-        body();
+    if constexpr (Par)
+        if (par) {
+            tbb::this_task_arena::isolate(body);
+            return;
+        }
+    body();
 }
 
 // ---- driver (f32, f64) ------------------------------------------------------------------------
 
-template<class T>
+// Par = false: the caller knows statically that m * n * k < gemm_parallel_work (so `parallel`
+// would change nothing), and the parallel paths are not compiled: a unit with an f32[64,32] x
+// [32,64] dot compiled 0.16 s faster.
+template<class T, bool Par = true>
 requires gemm_fast<T>
 void gemm(std::size_t m, std::size_t n, std::size_t k, const T* a, std::ptrdiff_t rsa, std::ptrdiff_t csa, const T* b,
           std::ptrdiff_t rsb, std::ptrdiff_t csb, T* c, std::ptrdiff_t ldc, gemm_update up = gemm_update::assign,
@@ -556,41 +563,42 @@ void gemm(std::size_t m, std::size_t n, std::size_t k, const T* a, std::ptrdiff_
     // the same arithmetic as the sequential passes (C = acc_0; C = C + acc_1; ...), so the result
     // still depends on the shape alone; and each thread packs and reads only its own slices of A
     // and B (splitting C's columns instead scaled 1.6x: every thread read panels the other packed).
-    if (par && kb >= 2 && m * n * sizeof(T) <= gemm_kpar_max_c_bytes) {
-        scratch<T> part((kb - 1) * m * n);
-        tbb::this_task_arena::isolate([&] {
-            gemm_for(true, kb, 1, [&](std::size_t j0, std::size_t j1) {
-                for (std::size_t j = j0; j < j1; ++j) {
-                    const std::size_t p0 = j * kc_max, kc = std::min(kc_max, k - p0);
-                    const T* aj = a + static_cast<std::ptrdiff_t>(p0) * csa;
-                    const T* bj = b + static_cast<std::ptrdiff_t>(p0) * rsb;
-                    // Each block may split further (3 blocks on 2 threads): its grid never
-                    // changes its bits, and kc <= KC keeps it a single pass. Its operands are
-                    // already per-thread slices, so it keeps the shared packing pass (column
-                    // owners measured 1.5-2% slower on 128 x 128 x 4096).
-                    if (j == 0)
-                        gemm<T>(m, n, kc, aj, rsa, csa, bj, rsb, csb, c, ldc, up, true, false);
-                    else
-                        gemm<T>(m, n, kc, aj, rsa, csa, bj, rsb, csb, part.data() + (j - 1) * m * n,
-                                static_cast<std::ptrdiff_t>(n), gemm_update::assign, true, false);
-                }
+    if constexpr (Par)
+        if (par && kb >= 2 && m * n * sizeof(T) <= gemm_kpar_max_c_bytes) {
+            scratch<T> part((kb - 1) * m * n);
+            tbb::this_task_arena::isolate([&] {
+                gemm_for(true, kb, 1, [&](std::size_t j0, std::size_t j1) {
+                    for (std::size_t j = j0; j < j1; ++j) {
+                        const std::size_t p0 = j * kc_max, kc = std::min(kc_max, k - p0);
+                        const T* aj = a + static_cast<std::ptrdiff_t>(p0) * csa;
+                        const T* bj = b + static_cast<std::ptrdiff_t>(p0) * rsb;
+                        // Each block may split further (3 blocks on 2 threads): its grid never
+                        // changes its bits, and kc <= KC keeps it a single pass. Its operands are
+                        // already per-thread slices, so it keeps the shared packing pass (column
+                        // owners measured 1.5-2% slower on 128 x 128 x 4096).
+                        if (j == 0)
+                            gemm<T>(m, n, kc, aj, rsa, csa, bj, rsb, csb, c, ldc, up, true, false);
+                        else
+                            gemm<T>(m, n, kc, aj, rsa, csa, bj, rsb, csb, part.data() + (j - 1) * m * n,
+                                    static_cast<std::ptrdiff_t>(n), gemm_update::assign, true, false);
+                    }
+                });
             });
-        });
-        for (std::size_t j = 1; j < kb; ++j) {
-            const T* pj = part.data() + (j - 1) * m * n;
-            for (std::size_t i = 0; i < m; ++i) {
-                T* ci = c + static_cast<std::ptrdiff_t>(i) * ldc;
-                const T* qi = pj + i * n;
-                if (up == gemm_update::subtract)
-                    for (std::size_t q = 0; q < n; ++q)
-                        ci[q] = ci[q] - qi[q];
-                else
-                    for (std::size_t q = 0; q < n; ++q)
-                        ci[q] = ci[q] + qi[q];
+            for (std::size_t j = 1; j < kb; ++j) {
+                const T* pj = part.data() + (j - 1) * m * n;
+                for (std::size_t i = 0; i < m; ++i) {
+                    T* ci = c + static_cast<std::ptrdiff_t>(i) * ldc;
+                    const T* qi = pj + i * n;
+                    if (up == gemm_update::subtract)
+                        for (std::size_t q = 0; q < n; ++q)
+                            ci[q] = ci[q] - qi[q];
+                    else
+                        for (std::size_t q = 0; q < n; ++q)
+                            ci[q] = ci[q] + qi[q];
+                }
             }
+            return;
         }
-        return;
-    }
     const std::size_t MC = G::mc_for(kc_max);
     const std::size_t nc_max = std::min((n + NR - 1) / NR * NR, NC);
     gemm_scratch<T> abuf(0, mp * MR * kc_max);
@@ -598,7 +606,7 @@ void gemm(std::size_t m, std::size_t n, std::size_t k, const T* a, std::ptrdiff_
     T* pa = abuf.get();
     T* pb = bbuf.get();
     const gemm_grid grid = gemm_make_grid(m, MR, MC, NR, nc_max, NR * kc_max * sizeof(T), par, column_owners);
-    gemm_drive(
+    gemm_drive<Par>(
         grid, m, n, k, kc_max, MR, NR, NC, par,
         [&](std::size_t jc, std::size_t nc, std::size_t s0, std::size_t s1, std::size_t pc, std::size_t kc) {
             gemm_pack_b_slivers<NR>(pb, b, rsb, csb, jc, nc, s0, s1, pc, kc);
@@ -622,7 +630,7 @@ void gemm(std::size_t m, std::size_t n, std::size_t k, const T* a, std::ptrdiff_
 // W, combined as ((a0 + a1) + (a2 + a3)), reduced across lanes (xsimd::hadd), plus the
 // scalar tail summed in order. Columns contiguous: y[i] = fma(A[i, k], x[k], y[i]) for k in
 // order. Either way an element's arithmetic depends on m and k only; rows go to TBB when large.
-template<class T>
+template<class T, bool Par = true> // Par: as gemm()'s, for m * k
 requires gemm_fast<T>
 bool gemv(std::size_t m, std::size_t k, const T* a, std::ptrdiff_t rsa, std::ptrdiff_t csa, const T* x,
           std::ptrdiff_t incx, T* y, bool parallel = true) {
@@ -633,10 +641,12 @@ bool gemv(std::size_t m, std::size_t k, const T* a, std::ptrdiff_t rsa, std::ptr
     const bool par = parallel && m * k >= gemm_parallel_work;
     const std::size_t grain = std::max<std::size_t>(W, gemm_parallel_work / 8 / std::max<std::size_t>(1, k) / W * W);
     auto run = [&](const auto& f) {
-        if (par)
-            tbb::this_task_arena::isolate([&] { gemm_for(true, m, grain, f); });
-        else
-            f(std::size_t{0}, m);
+        if constexpr (Par)
+            if (par) {
+                tbb::this_task_arena::isolate([&] { gemm_for(true, m, grain, f); });
+                return;
+            }
+        f(std::size_t{0}, m);
     };
     if (rows) {
         run([&](std::size_t i0, std::size_t i1) {

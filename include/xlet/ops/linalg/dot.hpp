@@ -313,6 +313,7 @@ void dot_batches(const One& one) {
 template<auto P, class T>
 void dot_fast(const T* a, dot_side sa, const T* b, dot_side sb, T* c) {
     constexpr std::size_t M = P.m, N = P.n, K = P.k;
+    // Products too small to split are compiled without the kernels' parallel paths.
     dot_batches<P>([&](std::size_t q, bool par) {
         const T* aq = a + static_cast<std::ptrdiff_t>(q) * sa.sb;
         const T* bq = b + static_cast<std::ptrdiff_t>(q) * sb.sb;
@@ -320,15 +321,16 @@ void dot_fast(const T* a, dot_side sa, const T* b, dot_side sb, T* c) {
         if constexpr (M <= dot_small && N <= dot_small && K <= dot_small) {
             gemm_small<M, N, K>(aq, sa.sf, sa.sc, bq, sb.sc, sb.sf, cq);
         } else if constexpr (N == 1) {
-            if (!gemv<T>(M, K, aq, sa.sf, sa.sc, bq, sb.sc, cq, par))
-                gemm<T>(M, N, K, aq, sa.sf, sa.sc, bq, sb.sc, sb.sf, cq, 1, gemm_update::assign, par);
+            if (!gemv<T, (M * K >= gemm_parallel_work)>(M, K, aq, sa.sf, sa.sc, bq, sb.sc, cq, par))
+                gemm<T, (M * N * K >= gemm_parallel_work)>(M, N, K, aq, sa.sf, sa.sc, bq, sb.sc, sb.sf, cq, 1,
+                                                           gemm_update::assign, par);
         } else if constexpr (M == 1) {
-            if (!gemv<T>(N, K, bq, sb.sf, sb.sc, aq, sa.sc, cq, par))
-                gemm<T>(M, N, K, aq, sa.sf, sa.sc, bq, sb.sc, sb.sf, cq, static_cast<std::ptrdiff_t>(N),
-                        gemm_update::assign, par);
+            if (!gemv<T, (N * K >= gemm_parallel_work)>(N, K, bq, sb.sf, sb.sc, aq, sa.sc, cq, par))
+                gemm<T, (M * N * K >= gemm_parallel_work)>(M, N, K, aq, sa.sf, sa.sc, bq, sb.sc, sb.sf, cq,
+                                                           static_cast<std::ptrdiff_t>(N), gemm_update::assign, par);
         } else {
-            gemm<T>(M, N, K, aq, sa.sf, sa.sc, bq, sb.sc, sb.sf, cq, static_cast<std::ptrdiff_t>(N),
-                    gemm_update::assign, par);
+            gemm<T, (M * N * K >= gemm_parallel_work)>(M, N, K, aq, sa.sf, sa.sc, bq, sb.sc, sb.sf, cq,
+                                                       static_cast<std::ptrdiff_t>(N), gemm_update::assign, par);
         }
     });
 }

@@ -244,16 +244,29 @@ struct reduce_walk {
     static constexpr double cost = (Nd::cost + ... + 0.0) + 1.0;
     static bool parallel(std::size_t elements) { return cost * static_cast<double>(elements) >= parallel_threshold; }
 
+    // Whether any call can go parallel: the elements a call passes (at most the static sizes, which
+    // bound the dynamic ones, with the innermost loop rounded up to whole blocks of at most twice
+    // its length) reach parallel_threshold. When not, the parallel loop and the chunked folds are
+    // not compiled.
+    static constexpr bool may_split = [] {
+        double n = 2.0 * static_cast<double>((P.size[last] + lanes - 1) / lanes * lanes);
+        for (std::size_t g = 0; g < last; ++g)
+            n *= static_cast<double>(P.size[g]);
+        return cost * n >= parallel_threshold;
+    }();
+
     template<class Body>
     static void for_units(std::size_t units, std::size_t elements, const Body& body) {
-        if (units > 1 && parallel(elements))
-            run_parallel(tbb::blocked_range<std::size_t>(0, units), [&](const tbb::blocked_range<std::size_t>& r) {
-                for (std::size_t u = r.begin(); u != r.end(); ++u)
-                    body(u);
-            });
-        else
-            for (std::size_t u = 0; u < units; ++u)
-                body(u);
+        if constexpr (may_split)
+            if (units > 1 && parallel(elements)) {
+                run_parallel(tbb::blocked_range<std::size_t>(0, units), [&](const tbb::blocked_range<std::size_t>& r) {
+                    for (std::size_t u = r.begin(); u != r.end(); ++u)
+                        body(u);
+                });
+                return;
+            }
+        for (std::size_t u = 0; u < units; ++u)
+            body(u);
     }
 };
 
@@ -310,11 +323,16 @@ struct monoid_reduce {
             const std::size_t i0 = i, end = std::min(inner, i + (fend - f));
             W::spread(o, f / inner, W::red, gs);
             auto cur = n.template cursor<R, W::M, W::P>(o);
-            for (; i + 4 * N <= end; i += 4 * N)
-                for (std::size_t k = 0; k < 4; ++k)
-                    acc[k] = op(acc[k], cur.template load<N>(i + k * N));
-            for (; i + N <= end; i += N)
-                acc[0] = op(acc[0], cur.template load<N>(i));
+            // (The static size bounds the innermost loop, dynamic or not: GCC, which cannot see
+            // that bound in a dynamic one, otherwise warned of whole-vector loads past a short
+            // operand held in the node once the serial path was inlined.)
+            if constexpr (W::P.size[W::last] >= 4 * N)
+                for (; i + 4 * N <= end; i += 4 * N)
+                    for (std::size_t k = 0; k < 4; ++k)
+                        acc[k] = op(acc[k], cur.template load<N>(i + k * N));
+            if constexpr (W::P.size[W::last] >= N)
+                for (; i + N <= end; i += N)
+                    acc[0] = op(acc[0], cur.template load<N>(i));
             if (i < end) {
                 auto l = to_lanes(cur.template load_partial<N>(i, end - i));
                 for (std::size_t j = 0; j < end - i; ++j)
@@ -340,21 +358,22 @@ struct monoid_reduce {
                 r = c == 0 ? chunk(n, gs, u, c, total) : op(r, chunk(n, gs, u, c, total));
             out_at(u) = finish(init, r);
         };
-        if (nc <= 1 || n_out >= reduce_min_units || !W::parallel(n_out * total)) {
-            W::for_units(n_out, n_out * total, whole);
-        } else {
-            // Few outputs, long folds: chunks in parallel, then combined in chunk order. Every
-            // entry of `part` is written before it is read.
-            scratch<C> part(n_out * nc);
-            W::for_units(n_out * nc, n_out * total,
-                         [&](std::size_t k) { part[k] = chunk(n, gs, k / nc, k % nc, total); });
-            for (std::size_t u = 0; u < n_out; ++u) {
-                C r = part[u * nc];
-                for (std::size_t c = 1; c < nc; ++c)
-                    r = op(r, part[u * nc + c]);
-                out_at(u) = finish(init, r);
+        if constexpr (W::may_split)
+            if (nc > 1 && n_out < reduce_min_units && W::parallel(n_out * total)) {
+                // Few outputs, long folds: chunks in parallel, then combined in chunk order. Every
+                // entry of `part` is written before it is read.
+                scratch<C> part(n_out * nc);
+                W::for_units(n_out * nc, n_out * total,
+                             [&](std::size_t k) { part[k] = chunk(n, gs, k / nc, k % nc, total); });
+                for (std::size_t u = 0; u < n_out; ++u) {
+                    C r = part[u * nc];
+                    for (std::size_t c = 1; c < nc; ++c)
+                        r = op(r, part[u * nc + c]);
+                    out_at(u) = finish(init, r);
+                }
+                return;
             }
-        }
+        W::for_units(n_out, n_out * total, whole);
     }
 
     // Inner-kept: block b (of `block` lanes) of the outputs at kept index ko, rows [r0, r1).
@@ -426,30 +445,30 @@ struct monoid_reduce {
                     d[j + k] = finish(init, l[k]);
             }
         };
-        const std::size_t nc = units >= reduce_min_units || !W::parallel(elements)
-                                   ? 1
-                                   : std::min(nrows, (reduce_min_units + units - 1) / units);
-        if (nc <= 1) {
-            W::for_units(units, elements, [&](std::size_t u) {
-                std::array<V, block / N> acc;
-                rows(n, gs, u / nb, u % nb, 0, nrows, acc);
-                store(u, acc);
-            });
-        } else {
-            // Rows split into nc fixed chunks, combined in order; rows() writes every entry.
-            scratch<std::array<V, block / N>> part(units * nc);
-            W::for_units(units * nc, elements, [&](std::size_t k) {
-                std::size_t u = k / nc, c = k % nc;
-                rows(n, gs, u / nb, u % nb, nrows * c / nc, nrows * (c + 1) / nc, part[k]);
-            });
-            for (std::size_t u = 0; u < units; ++u) {
-                auto acc = part[u * nc];
-                for (std::size_t c = 1; c < nc; ++c)
-                    for (std::size_t k = 0; k < block / N; ++k)
-                        acc[k] = op(acc[k], part[u * nc + c][k]);
-                store(u, acc);
+        if constexpr (W::may_split)
+            if (units < reduce_min_units && W::parallel(elements)) {
+                if (const std::size_t nc = std::min(nrows, (reduce_min_units + units - 1) / units); nc > 1) {
+                    // Rows split into nc fixed chunks, combined in order; rows() writes every entry.
+                    scratch<std::array<V, block / N>> part(units * nc);
+                    W::for_units(units * nc, elements, [&](std::size_t k) {
+                        std::size_t u = k / nc, c = k % nc;
+                        rows(n, gs, u / nb, u % nb, nrows * c / nc, nrows * (c + 1) / nc, part[k]);
+                    });
+                    for (std::size_t u = 0; u < units; ++u) {
+                        auto acc = part[u * nc];
+                        for (std::size_t c = 1; c < nc; ++c)
+                            for (std::size_t k = 0; k < block / N; ++k)
+                                acc[k] = op(acc[k], part[u * nc + c][k]);
+                        store(u, acc);
+                    }
+                    return;
+                }
             }
-        }
+        W::for_units(units, elements, [&](std::size_t u) {
+            std::array<V, block / N> acc;
+            rows(n, gs, u / nb, u % nb, 0, nrows, acc);
+            store(u, acc);
+        });
     }
 
     static void run(T* out, const Nd& n, C init, const std::array<std::size_t, R>* dyn_size) {
