@@ -409,3 +409,52 @@ TEST_CASE("empty results and empty windows") {
     auto z = conv_general_dilated<conv_config{}>(nofeat, w0);
     CHECK(equal(z, f32<1, 2, 3>{}));
 }
+
+// conv_direct leaves out the runs of kernel rows that read only the top or bottom padding (or
+// lhs-dilation holes) of a line when every weight is finite (kernels/conv.hpp). From an array it
+// packs per task and skips; from an expression the op makes the whole padded buffer and the kernel
+// computes every run: both must give the same bits.
+template<conv_config Cf, class X, class W>
+void check_skipped_rows_same_bits(const X& x, const W& w) {
+    auto skipped = conv_general_dilated<Cf>(x, w);      // array: packed per task, rows skipped
+    auto whole = conv_general_dilated<Cf>(x * 1.0f, w); // expression: the whole buffer, every run
+    REQUIRE(skipped.size() == whole.size());
+    CHECK(std::memcmp(skipped.data(), whole.data(), sizeof(float) * skipped.size()) == 0);
+}
+
+TEST_CASE("padding rows left out of the direct kernel: the same bits as the whole sum") {
+    auto x = pattern<f32<2, 9, 11, 5>>(13, 0.25f, -1.0f); // NHWC, values of both signs and zeros
+    auto w = pattern<f32<3, 3, 5, 7>>(11, 0.5f, -2.5f);   // HWIO
+    constexpr auto nhwc = conv_layout("NHWC", "HWIO", "NHWC");
+    check_skipped_rows_same_bits<conv_config{.padding_low = {1, 1}, .padding_high = {1, 1}, .dimension_numbers = nhwc}>(
+        x, w);
+    check_skipped_rows_same_bits<conv_config{
+        .window_strides = {2, 1}, .padding_low = {2, 0}, .padding_high = {3, 1}, .dimension_numbers = nhwc}>(x, w);
+    check_skipped_rows_same_bits<conv_config{
+        .padding_low = {2, 1}, .padding_high = {2, 1}, .lhs_dilation = {2, 1}, .dimension_numbers = nhwc}>(x, w);
+    check_skipped_rows_same_bits<conv_config{
+        .padding_low = {3, 1}, .padding_high = {1, 1}, .rhs_dilation = {2, 1}, .dimension_numbers = nhwc}>(x, w);
+    // Two feature groups: each group's runs start at its first feature.
+    auto wg = pattern<f32<3, 3, 1, 10>>(7, 0.5f, -1.0f);
+    auto xg = pattern<f32<2, 9, 11, 2>>(5, 0.5f, -1.0f);
+    check_skipped_rows_same_bits<conv_config{
+        .padding_low = {1, 1}, .padding_high = {1, 1}, .dimension_numbers = nhwc, .feature_group_count = 2}>(xg, wg);
+}
+
+TEST_CASE("padding rows left out of the direct kernel: not with an infinite weight (0 * inf is NaN)") {
+    f32<1, 4, 5, 3> x;
+    for (std::size_t i = 0; i < x.size(); ++i)
+        x.data()[i] = 1.0f;
+    f32<3, 3, 3, 16> w;
+    for (std::size_t i = 0; i < w.size(); ++i)
+        w.data()[i] = 0.5f;
+    for (std::size_t o = 0; o < 16; ++o)
+        w(0, 1, 0, o) = std::numeric_limits<float>::infinity(); // kernel row 0: the padding row above row 0
+    auto y = conv_general_dilated<conv_config{
+        .padding_low = {1, 1}, .padding_high = {1, 1}, .dimension_numbers = conv_layout("NHWC", "HWIO", "NHWC")}>(x, w);
+    for (std::size_t c = 0; c < 5; ++c)
+        for (std::size_t o : {0, 15}) {
+            CHECK(std::isnan(y(0, 0, c, o)));                               // 0 * inf from the padding row
+            CHECK(y(0, 1, c, o) == std::numeric_limits<float>::infinity()); // 1 * inf + finite
+        }
+}

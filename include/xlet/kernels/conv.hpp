@@ -193,6 +193,14 @@ struct conv_runs {
         }
         return n;
     }
+    // 2-D: no run crosses a kernel row (a run's offset names its row: off / in_stride[0] = kh * rd_0),
+    // so that a line can leave out the runs of rows it reads only in the padding (conv_direct).
+    static constexpr bool runs_in_rows = [] {
+        if (G.ns != 2) return false;
+        for (const conv_run& r : runs)
+            if (r.off % L::in_stride[0] + static_cast<std::ptrdiff_t>(r.len) > L::in_stride[0]) return false;
+        return true;
+    }();
     static constexpr std::size_t npass = split<false, 1>(nullptr);
     static constexpr std::array<pass, npass> passes = [] {
         std::array<pass, npass> p{};
@@ -489,18 +497,59 @@ void conv_direct(In in, const T* w, T* out, bool parallel = true, const Epi& epi
         }
     });
     const std::size_t work_per_line = ow * og * L::K;
+    constexpr bool packs = !std::is_pointer_v<In>;
+    // Lines whose kernel rows reach into the top or bottom padding (or lhs-dilation holes) leave out
+    // those rows' runs: their products are 0 * w, and with every weight finite, acc + (+-0) is acc
+    // (acc starts at +0 and is never -0), so the bits are those of the whole sum (3x3 over 56 rows:
+    // 1.2% of the multiply-adds). A non-finite weight (0 * inf is NaN) keeps every run.
+    [[maybe_unused]] bool skip_rows = false;
+    if constexpr (packs && Rn::runs_in_rows) {
+        using Bt = xsimd::batch<T>;
+        constexpr std::size_t n = L::K * G.o, nv = n / Bt::size * Bt::size;
+        Bt z(T(0));
+        for (std::size_t i = 0; i < nv; i += Bt::size)
+            z = z + Bt::load_unaligned(w + i) * Bt(T(0));
+        T zs = xsimd::hadd(z);
+        for (std::size_t i = nv; i < n; ++i)
+            zs = zs + w[i] * T(0);
+        skip_rows = zs == T(0);
+    }
+    // The runs of pass P that line l computes: [rb, re) of the pass's runs, k0 of them before rb.
+    struct run_range {
+        std::size_t rb, re, kskip;
+    };
+    auto runs_of = [&]([[maybe_unused]] std::size_t l, std::size_t r0, std::size_t r1) {
+        run_range rr{r0, r1, 0};
+        if constexpr (packs && Rn::runs_in_rows) {
+            if (!skip_rows) return rr;
+            const conv_pack_desc<T>& D = *in.desc;
+            const auto row0 = static_cast<std::ptrdiff_t>(l % L::outer * G.s[0]);
+            auto padded = [&](const conv_run& r) { // the run's canonical input row holds no source row
+                const std::ptrdiff_t t = row0 + r.off / L::in_stride[0] - D.lo[0];
+                const auto ld = static_cast<std::ptrdiff_t>(D.ld[0]);
+                return t < 0 || t % ld != 0 || t / ld >= static_cast<std::ptrdiff_t>(D.n[0]);
+            };
+            while (rr.rb < rr.re && padded(Rn::runs[rr.rb]))
+                rr.kskip += Rn::runs[rr.rb++].len;
+            while (rr.re > rr.rb && padded(Rn::runs[rr.re - 1]))
+                --rr.re;
+        }
+        return rr;
+    };
     // Lines [l0, l1), the input element e at a0[e - shift].
     auto lines = [&](const T* a0, std::ptrdiff_t shift, std::size_t l0, std::size_t l1) {
         for (std::size_t ps = 0; ps < Rn::npass; ++ps) {
             const auto& P = Rn::passes[ps];
-            const conv_run* run = Rn::runs.data() + P.r0;
-            const std::size_t nrun = P.r1 - P.r0;
             const bool add = ps > 0;
             for (std::size_t j = 0; j < ns_g; ++j) {
                 const std::size_t nr = std::min(NR, og - j * NR);
                 for (std::size_t l = l0; l < l1; ++l) {
                     const auto at = L::line(l);
-                    const T* pb = packed.data() + at.group * L::K * og_pad + P.k0 * og_pad + j * NR * P.kc;
+                    const run_range rr = runs_of(l, P.r0, P.r1);
+                    const conv_run* run = Rn::runs.data() + rr.rb;
+                    const std::size_t nrun = rr.re - rr.rb;
+                    const T* pb =
+                        packed.data() + at.group * L::K * og_pad + P.k0 * og_pad + j * NR * P.kc + rr.kskip * NR;
                     const T* a = a0 + (at.in - shift);
                     T* c = out + at.out + static_cast<std::ptrdiff_t>(j * NR) * CF;
                     // Each block first asks for the result lines of the next one: a store that
@@ -544,7 +593,6 @@ void conv_direct(In in, const T* w, T* out, bool parallel = true, const Epi& epi
     // convolution of [8,14,14,256] read its 1.6 MB input from L3 once per sliver of 64 features).
     // From a conv_source, each run packs its rows into the task's slab first (the rows it shares
     // with the run before it, a kernel's height less one, are packed again).
-    constexpr bool packs = !std::is_pointer_v<In>;
     auto task = [&](std::size_t l0, std::size_t l1, [[maybe_unused]] T* slab) {
         for (std::size_t c0 = l0; c0 < l1;) {
             const rows_of first = rows(c0);
