@@ -23,7 +23,9 @@
 // group): SIMD over features, the kernel taps
 // loaded once per feature block; every other element type: a plain loop in the accumulation type.
 // Determinism: each output element is computed by one sequence (acc = 0; one FMA per k in order;
-// then stored, or added for later passes) whatever the thread count or the task it falls in.
+// then stored, or added for later passes) whatever the thread count or the task it falls in. (In
+// 2-D, the k steps of kernel rows that read only padding rows are left out when every weight is
+// finite: they add +-0 to an accumulator that is never -0, so the bits are the same.)
 #pragma once
 #include "gemm.hpp"
 #include "transpose.hpp"
@@ -514,7 +516,7 @@ void conv_direct(In in, const T* w, T* out, bool parallel = true, const Epi& epi
             zs = zs + w[i] * T(0);
         skip_rows = zs == T(0);
     }
-    // The runs of pass P that line l computes: [rb, re) of the pass's runs, k0 of them before rb.
+    // The runs of a pass [r0, r1) that line l computes, [rb, re), and the k steps of those before rb.
     struct run_range {
         std::size_t rb, re, kskip;
     };
