@@ -234,20 +234,22 @@ struct conv_row_origin {
     std::ptrdiff_t s = 0, x0 = 0;
     std::size_t cnt = 0;
 };
+// Source index at position o of a dilated, padded dimension (lo: low padding, ld: lhs dilation, n:
+// source size), or -1 for padding and holes.
+inline std::ptrdiff_t conv_source_index(std::ptrdiff_t o, std::ptrdiff_t lo, std::size_t ld, std::size_t n) {
+    const std::ptrdiff_t t = o - lo;
+    if (t < 0 || t % static_cast<std::ptrdiff_t>(ld) != 0) return -1;
+    const std::ptrdiff_t i = t / static_cast<std::ptrdiff_t>(ld);
+    return i < static_cast<std::ptrdiff_t>(n) ? i : -1;
+}
 template<class T>
 conv_row_origin conv_origin_of_row(const conv_pack_desc<T>& D, std::size_t r) {
     const std::size_t ns = D.ns;
-    // Source index along a dilated, padded dimension, or -1 for padding and holes.
-    auto source = [](std::ptrdiff_t o, std::ptrdiff_t lo, std::size_t ld, std::size_t n) -> std::ptrdiff_t {
-        const std::ptrdiff_t t = o - lo;
-        if (t < 0 || t % static_cast<std::ptrdiff_t>(ld) != 0) return -1;
-        const std::ptrdiff_t i = t / static_cast<std::ptrdiff_t>(ld);
-        return i < static_cast<std::ptrdiff_t>(n) ? i : -1;
-    };
     conv_row_origin o;
     std::size_t rest = r;
     for (std::size_t d = ns - 1; d-- > 0;) {
-        const std::ptrdiff_t i = source(static_cast<std::ptrdiff_t>(rest % D.p[d]), D.lo[d], D.ld[d], D.n[d]);
+        const std::ptrdiff_t i =
+            conv_source_index(static_cast<std::ptrdiff_t>(rest % D.p[d]), D.lo[d], D.ld[d], D.n[d]);
         rest /= D.p[d];
         if (i < 0) return o;
         o.s += i * D.ss[d];
@@ -527,9 +529,7 @@ void conv_direct(In in, const T* w, T* out, bool parallel = true, const Epi& epi
             const conv_pack_desc<T>& D = *in.desc;
             const auto row0 = static_cast<std::ptrdiff_t>(l % L::outer * G.s[0]);
             auto padded = [&](const conv_run& r) { // the run's canonical input row holds no source row
-                const std::ptrdiff_t t = row0 + r.off / L::in_stride[0] - D.lo[0];
-                const auto ld = static_cast<std::ptrdiff_t>(D.ld[0]);
-                return t < 0 || t % ld != 0 || t / ld >= static_cast<std::ptrdiff_t>(D.n[0]);
+                return conv_source_index(row0 + r.off / L::in_stride[0], D.lo[0], D.ld[0], D.n[0]) < 0;
             };
             while (rr.rb < rr.re && padded(Rn::runs[rr.rb]))
                 rr.kskip += Rn::runs[rr.rb++].len;
